@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState } from "react";
+import { useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "~/root";
+
+declare module "react" {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      "altcha-widget": React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement> & { challenge?: string; name?: string; display?: string };
+    }
+  }
+}
+
+type AltchaGlobal = { algorithms: Map<string, () => Worker> };
+
+/**
+ * The CSP-friendly build of the widget ships no workers: register the one our
+ * challenges use (server side: captcha.server.ts, PBKDF2/SHA-256).
+ */
+async function loadWidget() {
+  const [, { default: Pbkdf2Worker }] = await Promise.all([import("altcha/external"), import("altcha/workers/pbkdf2?worker")]);
+  (globalThis as unknown as { $altcha: AltchaGlobal }).$altcha.algorithms.set("PBKDF2/SHA-256", () => new Pbkdf2Worker());
+}
+
+type HostedWidget = { render: (element: HTMLElement, options: Record<string, unknown>) => unknown };
+
+/** Turnstile or hCaptcha, when configured instead of ALTCHA: their script renders into our form. */
+function HostedCaptcha({ provider, siteKey, script, onChange }: { provider: "turnstile" | "hcaptcha"; siteKey: string; script: string; onChange: (solved: boolean) => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const render = () => {
+      const widget = (window as unknown as Record<string, HostedWidget | undefined>)[provider];
+      widget?.render(element, {
+        sitekey: siteKey,
+        callback: () => onChange(true),
+        "expired-callback": () => onChange(false),
+        "error-callback": () => onChange(false),
+      });
+    };
+    if ((window as unknown as Record<string, unknown>)[provider]) return render();
+    const tag = document.createElement("script");
+    tag.src = script;
+    tag.async = true;
+    tag.addEventListener("load", render);
+    document.head.append(tag);
+  }, [provider, siteKey, script, onChange]);
+  return <div ref={ref} />;
+}
+
+/**
+ * The CAPTCHA: ALTCHA's proof of work by default, or a hosted one when configured.
+ * Scripts load after hydration so the server render and the first client render
+ * match; `onChange` says whether it is solved.
+ */
+export function Captcha({ onChange }: { onChange: (solved: boolean) => void }) {
+  const settings = useRouteLoaderData<typeof rootLoader>("root")?.captcha;
+  if (settings && settings.provider !== "altcha") {
+    return (
+      <div className="min-h-16">
+        <HostedCaptcha provider={settings.provider} siteKey={settings.siteKey} script={settings.script} onChange={onChange} />
+        <p className="no-js-only text-sm text-dust">The CAPTCHA needs JavaScript. Please turn JavaScript on to continue.</p>
+      </div>
+    );
+  }
+  return <AltchaCaptcha onChange={onChange} />;
+}
+
+function AltchaCaptcha({ onChange }: { onChange: (solved: boolean) => void }) {
+  const ref = useRef<HTMLElement>(null);
+  const [loaded, setLoaded] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    void loadWidget().then(() => {
+      if (!cancelled) setLoaded(true);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    const widget = ref.current;
+    if (!widget) return;
+    const onStateChange = (event: Event) => onChange((event as CustomEvent<{ state: string }>).detail?.state === "verified");
+    widget.addEventListener("statechange", onStateChange);
+    return () => widget.removeEventListener("statechange", onStateChange);
+  }, [loaded, onChange]);
+
+  return (
+    <div className="min-h-16">
+      {loaded ? (
+        <altcha-widget ref={ref} challenge="/captcha/challenge" name="altcha" />
+      ) : (
+        <p className="js-only text-sm text-dust">Loading the CAPTCHA…</p>
+      )}
+      <p className="no-js-only text-sm text-dust">The CAPTCHA needs JavaScript. Please turn JavaScript on to continue.</p>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Pager } from "~/components/tools/ListControls";
+import { Alert } from "~/components/ui/Alert";
+import { formatEventDate } from "~/lib/dates";
+import { lastPage, REVIEW_PAGE_SIZE } from "~/lib/paging";
+
+type Group = { id: string; title: string; date: string; entries: number };
+
+/**
+ * A review page's events, each a group that opens (?event=) to show its entries,
+ * newest first, a page at a time. Works without JavaScript; only the opened
+ * event's entries are loaded, so the page stays quick with years of submissions.
+ */
+export function EventGroups({ title, groups, open, failed, failedMessage, noun, children }: { title: string; groups: Group[]; open: string | null; failed: boolean; failedMessage: string; noun: string; children: ReactNode }) {
+  const opened = groups.find((g) => g.id === open);
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      <h1 className="text-center text-5xl">{title}</h1>
+      <hr className="divider my-6" />
+      {failed ? <Alert kind="error">{failedMessage}</Alert> : null}
+      {!failed && groups.length === 0 ? <p className="text-center text-dust">{`No ${noun}s yet.`}</p> : null}
+      <ul className="flex flex-col gap-3">
+        {groups.map((group) => {
+          const isOpen = group.id === opened?.id;
+          return (
+            <li key={group.id} className="panel p-4">
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <Link to={isOpen ? "?" : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
+                  {group.title}
+                </Link>
+                <span className="text-sm text-dust">{`${formatEventDate(group.date)} · ${group.entries} ${noun}${group.entries === 1 ? "" : "s"}`}</span>
+              </div>
+              {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+export function EntryPager({ page, total }: { page: number; total: number }) {
+  return <Pager page={page} lastPage={lastPage(total, REVIEW_PAGE_SIZE)} />;
+}
+
+export function Author({ firstName, lastName, at }: { firstName: string; lastName: string; at: string | Date }) {
+  return (
+    <p className="text-sm text-dust">
+      <span className="font-bold text-parchment">{`${firstName} ${lastName}`}</span>
+      {` · ${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/New_York" }).format(new Date(at))}`}
+    </p>
+  );
+}

@@ -1,0 +1,39 @@
+import { Pager, ResultCount } from "./ListControls";
+
+const ACTIONS: Record<string, string> = {
+  "role.change": "changed the role of",
+  "application.decide": "decided the application of",
+  "attendance.add": "recorded the attendance of",
+  "emergency_contacts.view": "opened the emergency contacts",
+};
+
+const when = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/New_York" });
+
+function detail(action: string, details: Record<string, unknown> | null): string {
+  if (!details) return "";
+  if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
+  if (action === "application.decide") return String(details.decision ?? "");
+  if (action === "attendance.add") return details.cabin ? `cabin ${String(details.cabin)}` : "no cabin";
+  if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
+  return "";
+}
+
+type Entry = { id: string; action: string; details: Record<string, unknown> | null; createdAt: string | Date; actorName: string | null; subjectName: string | null };
+
+/** Who did what to whom, and when: role changes, decisions, attendance and emergency-contact visits. */
+export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page: number; lastPage: number } }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <ResultCount total={list.total} noun="entry" />
+      <ol className="flex flex-col divide-y divide-timber/60">
+        {list.rows.map((entry) => (
+          <li key={entry.id} className="py-3">
+            <p>{`${entry.actorName ?? "A removed member"} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
+            <p className="text-sm text-dust">{[when.format(new Date(entry.createdAt)), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
+          </li>
+        ))}
+      </ol>
+      <Pager page={list.page} lastPage={list.lastPage} />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Form, Link, useSearchParams } from "react-router";
+
+/** A GET search form for a list: works without JavaScript and keeps the tools tab, if given. */
+export function SearchForm({ tab, search, label }: { tab?: string; search: string; label: string }) {
+  const id = `${tab ?? "list"}-search`;
+  return (
+    <Form method="get" role="search" className="flex gap-2">
+      {tab ? <input type="hidden" name="tab" value={tab} /> : null}
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input id={id} name="q" type="search" defaultValue={search} placeholder={label} className="w-full rounded-md border border-timber bg-ink px-3 py-2" />
+      <button type="submit" className="btn btn-secondary">
+        Search
+      </button>
+    </Form>
+  );
+}
+
+/** "N things matching …", read out when it changes. */
+export function ResultCount({ total, noun, search }: { total: number; noun: string; search?: string }) {
+  return (
+    <p className="text-sm text-dust" aria-live="polite">
+      {`${total} ${noun}${total === 1 ? "" : "s"}${search ? ` matching “${search}”` : ""}`}
+    </p>
+  );
+}
+
+/** Previous / next links that keep the rest of the query. */
+export function Pager({ page, lastPage }: { page: number; lastPage: number }) {
+  const [params] = useSearchParams();
+  if (lastPage <= 0) return null;
+  const link = (to: number) => `?${new URLSearchParams({ ...Object.fromEntries(params), page: String(to) })}`;
+  return (
+    <nav aria-label="Pages" className="flex items-center justify-between">
+      {page > 0 ? <Link to={link(page - 1)}>Previous</Link> : <span />}
+      <span className="text-sm text-dust">
+        Page {page + 1} of {lastPage + 1}
+      </span>
+      {page < lastPage ? <Link to={link(page + 1)}>Next</Link> : <span />}
+    </nav>
+  );
+}

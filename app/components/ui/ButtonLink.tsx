@@ -1,0 +1,8 @@
+import type { ComponentProps } from "react";
+import { Link } from "react-router";
+
+type Variant = "primary" | "secondary";
+
+export function ButtonLink({ variant = "primary", className = "", ...props }: ComponentProps<typeof Link> & { variant?: Variant }) {
+  return <Link {...props} className={`btn btn-${variant} ${className}`} />;
+}

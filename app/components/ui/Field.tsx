@@ -1,0 +1,40 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: ReactNode;
+};
+
+export const inputClass =
+  "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment placeholder:text-dust/60 focus:border-brass focus:outline-none aria-[invalid=true]:border-blood";
+
+/** A labelled input whose error is announced with it. */
+export function Field({ label, name, error, hint, id, className = "", ...input }: FieldProps) {
+  const autoId = useId();
+  const inputId = id ?? `${name}-${autoId}`;
+  const describedBy = [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`flex flex-col gap-1 ${className}`}>
+      <label htmlFor={inputId} className="font-bold text-parchment">
+        {label}
+      </label>
+      <input id={inputId} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
+      {hint ? (
+        <p id={`${inputId}-hint`} className="text-sm text-dust">
+          {hint}
+        </p>
+      ) : null}
+      {error ? <FieldError id={`${inputId}-error`}>{error}</FieldError> : null}
+    </div>
+  );
+}
+
+export function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="text-sm font-bold text-blood">
+      {children}
+    </p>
+  );
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, type ApplicationTextKey } from "~/game/application";
+import { ROLE_PREFERENCES } from "~/game/roles";
+import { MESSAGES } from "./messages";
+
+export const answer = (max: number) =>
+  z
+    .string({ error: MESSAGES.required })
+    .trim()
+    .min(1, MESSAGES.required)
+    .max(max, `Please keep this under ${max.toLocaleString("en-US")} characters`);
+
+const textAnswers = Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q) => [q.key, answer(APPLICATION_ANSWER_MAX)])) as Record<
+  ApplicationTextKey,
+  ReturnType<typeof answer>
+>;
+
+export const ApplicationForm = z.object({
+  discordTag: answer(100),
+  rolePreference: z.enum(ROLE_PREFERENCES, { error: MESSAGES.required }),
+  ...textAnswers,
+});
+
+export type ApplicationInput = z.infer<typeof ApplicationForm>;

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { PASSWORD_MIN_LENGTH, PASSWORD_SPECIAL_CHARACTERS } from "~/game/rules";
+import { MESSAGES, SITE_MESSAGES } from "./messages";
+
+/** The password requirements, in the order the checklist shows them. */
+export const PASSWORD_RULES = [
+  { id: "length", label: `At least ${PASSWORD_MIN_LENGTH} characters`, test: (p: string) => p.length >= PASSWORD_MIN_LENGTH },
+  { id: "upper", label: "One uppercase letter", test: (p: string) => /[A-Z]/.test(p) },
+  { id: "lower", label: "One lowercase letter", test: (p: string) => /[a-z]/.test(p) },
+  { id: "digit", label: "One number", test: (p: string) => /\d/.test(p) },
+  {
+    id: "special",
+    label: `One special character (${PASSWORD_SPECIAL_CHARACTERS})`,
+    test: (p: string) => [...PASSWORD_SPECIAL_CHARACTERS].some((c) => p.includes(c)),
+  },
+] as const;
+
+export function meetsPasswordRules(password: string): boolean {
+  return PASSWORD_RULES.every((rule) => rule.test(password));
+}
+
+const required = (max: number) => z.string({ error: MESSAGES.required }).trim().min(1, MESSAGES.required).max(max, `Please keep this under ${max} characters`);
+const email = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, MESSAGES.required)
+  .max(254, SITE_MESSAGES.invalidEmail)
+  .pipe(z.email(SITE_MESSAGES.invalidEmail))
+  .transform((value) => value.toLowerCase());
+const newPassword = z
+  .string({ error: MESSAGES.required })
+  .min(1, MESSAGES.required)
+  .max(128, "Please keep your password under 128 characters")
+  .refine(meetsPasswordRules, MESSAGES.passwordRequirements);
+
+export const SignInForm = z.object({
+  email,
+  password: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128),
+});
+
+export const SignUpForm = z
+  .object({
+    firstName: required(80),
+    lastName: required(80),
+    email,
+    password: newPassword,
+    confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
+  })
+  .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+
+export const ForgotPasswordForm = z.object({ email });
+
+export const ResetPasswordForm = z
+  .object({
+    token: z.string().min(1).max(200),
+    password: newPassword,
+    confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
+  })
+  .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message for each field, for showing under the fields. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** A form's fields as strings; a repeated or file field is not a valid answer. */
+export function formFields(formData: FormData): Record<string, string | undefined> {
+  const fields: Record<string, string | undefined> = {};
+  for (const key of new Set(formData.keys())) {
+    const values = formData.getAll(key);
+    fields[key] = values.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
+  }
+  return fields;
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { FACTIONS, isValidFactionJob, JOBS } from "~/game/factions";
+import { answer } from "./application";
+import { MESSAGES } from "./messages";
+
+export const BACKSTORY_MAX = 20_000;
+export const INVALID_JOB = "That job is not open to your faction. Please choose another.";
+
+export const CharacterForm = z
+  .object({
+    characterName: answer(100),
+    faction: z.enum(FACTIONS, { error: MESSAGES.required }),
+    job: z.enum(JOBS, { error: MESSAGES.required }),
+    backstory: answer(BACKSTORY_MAX),
+  })
+  .refine((form) => isValidFactionJob(form.faction, form.job), { path: ["job"], message: INVALID_JOB });
+
+export type CharacterInput = z.infer<typeof CharacterForm>;
+
+export const BackstoryForm = z.object({ backstory: answer(BACKSTORY_MAX) });

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { EVENT_STATUSES } from "~/game/roles";
+import { answer } from "./application";
+import { MESSAGES } from "./messages";
+
+export const TICKET_URL_HTTPS = "The ticket link must be an https:// address";
+
+export const EventForm = z.object({
+  title: answer(200),
+  date: z
+    .string({ error: MESSAGES.required })
+    .trim()
+    .min(1, MESSAGES.required)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Please choose a date")
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "Please choose a real date"),
+  status: z.enum(EVENT_STATUSES, { error: MESSAGES.required }),
+  ticketUrl: z
+    .string()
+    .trim()
+    .max(500)
+    .transform((value) => (value === "" ? null : value))
+    .pipe(z.url({ protocol: /^https$/, error: TICKET_URL_HTTPS }).nullable()),
+});
+
+export type EventInput = z.infer<typeof EventForm>;

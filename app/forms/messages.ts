@@ -1,0 +1,27 @@
+/** The spec's user-facing messages, quoted exactly (SPEC section 8). One source for pages and tests. */
+export const MESSAGES = {
+  required: "This field is required",
+  requiredAll: "Please fill in all required fields",
+  passwordRequirements: "Please meet all password requirements",
+  passwordsDontMatch: "Passwords do not match",
+  captcha: "Please complete the CAPTCHA",
+  signupThrottle: "Please wait a few seconds before trying again",
+  accountCreated: "Account created successfully! You can now sign in.",
+  profileFailed: "Failed to create profile. Please try again.",
+  authDefault: "An error occurred",
+  resetEmailSent: "Password reset email sent! Check your inbox.",
+  resetEmailFailed: "Failed to send reset email",
+  resetFailed: "Password reset failed",
+  passwordUpdated: "Password updated! Redirecting to login...",
+  validatingToken: "Validating reset token...",
+} as const;
+
+/** Messages the spec leaves to us. */
+export const SITE_MESSAGES = {
+  invalidEmail: "Please enter a valid email address",
+  emailTaken: "An account with this email already exists. Sign in, or reset your password if you have forgotten it.",
+  tooManySignIns: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  tooManyResets: "Too many reset requests from this connection. Please wait a while and try again.",
+  resetLinkInvalid: "This reset link is invalid, has expired or has already been used.",
+  crossSite: "This form was sent from another site and has been refused.",
+} as const;

@@ -1,0 +1,13 @@
+import { isValidPhoneNumber, parsePhoneNumberWithError } from "libphonenumber-js";
+import { z } from "zod";
+import { answer } from "./application";
+
+export const INVALID_PHONE = "Please enter a phone number we can call, e.g. (860) 555-0142 or +44 20 7946 0958";
+
+/** Numbers without a country code are read as US numbers: the club plays in New England. */
+export const EmergencyContactForm = z.object({
+  name: answer(100),
+  phone: answer(40)
+    .refine((value) => isValidPhoneNumber(value, "US"), INVALID_PHONE)
+    .transform((value) => parsePhoneNumberWithError(value, "US").formatInternational()),
+});

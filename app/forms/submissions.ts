@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { isUuid } from "~/lib/ids";
+import { MERCHANT_ITEMS } from "~/game/merchant";
+import { PEL_ANSWER_MAX, PEL_QUESTIONS, type PelQuestionKey } from "~/game/pel";
+import { answer } from "./application";
+import { MESSAGES } from "./messages";
+
+/** Messages of the submission forms (SPEC sections 5 and 8). */
+export const SUBMISSION_MESSAGES = {
+  selectEvent: "Please select an event",
+  addItem: "Please add at least one item to your order",
+  fillAllFields: "Please fill in all fields",
+  pelFailed: "Failed to submit PEL. Please try again.",
+  orderFailed: "Failed to submit order. Please try again.",
+  letterFailed: "Failed to submit letter. Please try again.",
+  loadFailed: "Failed to load profile data",
+  quantity: "Quantities must be whole numbers, 0 or more",
+} as const;
+
+export const RESEARCH_MESSAGES = {
+  fillAll: "Please fill in all fields and upload a file",
+  fileType: "Please upload only JPG, JPEG, PNG or PDF files",
+  fileSize: "File size must be less than 5MB",
+  failed: "Failed to submit research. Please try again.",
+} as const;
+
+/** The one-time key a form is rendered with (see schema.ts: submissionKey). */
+export const submissionKey = z.string().refine(isUuid, "This form has expired. Please reload the page and try again.");
+export const eventChoice = (message: string) => z.string({ error: message }).refine(isUuid, message);
+
+const pelAnswers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, answer(PEL_ANSWER_MAX)])) as Record<PelQuestionKey, ReturnType<typeof answer>>;
+
+export const PelForm = z.object({
+  submissionKey,
+  eventId: eventChoice(MESSAGES.required),
+  characterName: answer(100),
+  ...pelAnswers,
+});
+export type PelInput = z.infer<typeof PelForm>;
+
+export const LetterForm = z.object({
+  submissionKey,
+  recipient: z.string({ error: SUBMISSION_MESSAGES.fillAllFields }).trim().min(1, SUBMISSION_MESSAGES.fillAllFields).max(100, "Please keep the name under 100 characters"),
+  body: z.string({ error: SUBMISSION_MESSAGES.fillAllFields }).trim().min(1, SUBMISSION_MESSAGES.fillAllFields).max(10_000, "Please keep your letter under 10,000 characters"),
+});
+export type LetterInput = z.infer<typeof LetterForm>;
+
+const quantity = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? "0" : value))
+  .pipe(z.string().regex(/^\d{1,4}$/, SUBMISSION_MESSAGES.quantity))
+  .transform(Number);
+
+/**
+ * Quantities arrive as qty_<item key>. Other fields (a posted total or price) are
+ * dropped unread; a qty_ field for an item not on the list is refused by the action.
+ */
+export const OrderForm = z
+  .object({
+    submissionKey,
+    eventId: eventChoice(SUBMISSION_MESSAGES.selectEvent),
+    ...Object.fromEntries(MERCHANT_ITEMS.map((item) => [`qty_${item.key}`, quantity.optional()])),
+  })
+  .transform(({ submissionKey: key, eventId, ...quantities }) => ({
+    submissionKey: key,
+    eventId,
+    items: Object.fromEntries(
+      Object.entries(quantities)
+        .map(([name, n]) => [name.slice("qty_".length), n as number] as const)
+        .filter(([, n]) => n > 0),
+    ),
+  }))
+  .refine((order) => Object.keys(order.items).length > 0, { path: ["items"], message: SUBMISSION_MESSAGES.addItem });
+export type OrderInput = z.infer<typeof OrderForm>;

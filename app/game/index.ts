@@ -1,0 +1,7 @@
+export * from "./cabins";
+export * from "./factions";
+export * from "./faq";
+export * from "./merchant";
+export * from "./roles";
+export * from "./rules";
+export * from "./setting";

@@ -1,0 +1,53 @@
+/**
+ * The merchant's price list, in Hopewell Dollars (SPEC section 9).
+ * Prices are kept in cents so totals are exact; format them with `formatDollars`.
+ */
+export const MERCHANT_ITEMS = [
+  { key: "meat", name: "Meat", priceCents: 300, unit: "piece" },
+  { key: "bandages", name: "10 Bandages", priceCents: 2250, unit: "pack" },
+  { key: "fabric", name: "Fabric", priceCents: 1300, unit: "bolt" },
+  { key: "coal", name: "Coal", priceCents: 500, unit: "bag" },
+  { key: "bullets", name: "20 Bullets", priceCents: 775, unit: "pack" },
+  { key: "raw_glass", name: "Raw Glass", priceCents: 200, unit: "bag" },
+  { key: "iron_ore", name: "Iron Ore", priceCents: 250, unit: "piece" },
+  { key: "iron_ingots", name: "Iron Ingots", priceCents: 800, unit: "piece" },
+  { key: "lead", name: "Lead", priceCents: 300, unit: "piece" },
+  { key: "seeds", name: "Seeds", priceCents: 300, unit: "packet" },
+  { key: "vials", name: "20 Vials", priceCents: 4500, unit: "pack" },
+  { key: "nails", name: "50 Nails", priceCents: 4500, unit: "pack" },
+  { key: "salt", name: "Salt", priceCents: 300, unit: "bag" },
+  { key: "spring_spacers", name: "5 Spring Spacers", priceCents: 2000, unit: "crate" },
+  { key: "springs", name: "5 Springs", priceCents: 5600, unit: "crate" },
+  { key: "cylinders", name: "5 Cylinders", priceCents: 9800, unit: "crate" },
+  { key: "hand_grips", name: "5 Hand Grips", priceCents: 2800, unit: "crate" },
+  { key: "wood_stocks", name: "5 Wood Stocks", priceCents: 5600, unit: "crate" },
+] as const;
+
+export type MerchantItem = (typeof MERCHANT_ITEMS)[number];
+export type MerchantItemKey = MerchantItem["key"];
+
+export const CURRENCY_NAME = "Hopewell Dollars";
+
+const byKey = new Map<string, MerchantItem>(MERCHANT_ITEMS.map((item) => [item.key, item]));
+
+export function merchantItem(key: string): MerchantItem | undefined {
+  return byKey.get(key);
+}
+
+/** The order total in cents: the sum of price times quantity. Unknown keys are an error. */
+export function orderTotalCents(items: Record<string, number>): number {
+  let total = 0;
+  for (const [key, quantity] of Object.entries(items)) {
+    const item = byKey.get(key);
+    if (!item) throw new Error(`Unknown merchant item: ${key}`);
+    total += item.priceCents * quantity;
+  }
+  return total;
+}
+
+/** 2250 -> "$22.50" */
+export function formatDollars(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}

@@ -1,0 +1,17 @@
+/** The post-event letter's questions (SPEC section 3), in the order the form asks them. */
+export const PEL_QUESTIONS = [
+  { key: "scariness", label: "How scary was the weekend for you, and which moments frightened you most?" },
+  { key: "favoriteMoments", label: "What were your favourite moments?", hint: "A short, anonymous highlight of this answer may be shared with the community." },
+  { key: "enjoyment", label: "How much did you enjoy the event overall, and why?" },
+  { key: "notableNpcs", label: "Which cast characters (NPCs) stood out for you, and why?" },
+  { key: "notablePcs", label: "Which other players' characters stood out for you, and why?" },
+  { key: "improvements", label: "What could we do better next time?" },
+  { key: "activities", label: "What did your character spend the weekend doing?" },
+  { key: "goals", label: "What does your character want to do next?" },
+  { key: "jobs", label: "How did your character's trade go? What did they make, sell or need?" },
+  { key: "drugs", label: "Did your character take any tonics, remedies or stranger substances? What happened?" },
+  { key: "followUp", label: "Is there anything you want staff to follow up on, in or out of character?" },
+] as const;
+
+export type PelQuestionKey = (typeof PEL_QUESTIONS)[number]["key"];
+export const PEL_ANSWER_MAX = 5_000;

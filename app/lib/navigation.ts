@@ -1,0 +1,29 @@
+import { CHARACTER_ROLES, STAFF_ROLES, type Role } from "~/game/roles";
+
+/** The signed-in member as the navigation and pages see them. */
+export type SessionUser = { id: string; firstName: string; lastName: string; email: string; role: Role };
+
+export type NavLink = { to: string; label: string };
+
+export const PUBLIC_LINKS: NavLink[] = [
+  { to: "/rulebook", label: "Rulebook" },
+  { to: "/locations", label: "Location" },
+];
+
+const FORM_LINKS: (NavLink & { roles?: readonly Role[] })[] = [
+  { to: "/application", label: "Application" },
+  { to: "/character", label: "Character Builder", roles: CHARACTER_ROLES },
+  { to: "/pels", label: "Post-Event Letter" },
+  { to: "/merchant-orders", label: "Merchant Order" },
+  { to: "/research", label: "Research" },
+  { to: "/letters", label: "Write a Letter" },
+];
+
+/** The member forms a user of `role` may open, for the Forms menu. */
+export function formLinksFor(role: Role): NavLink[] {
+  return FORM_LINKS.filter((link) => !link.roles || link.roles.includes(role)).map(({ to, label }) => ({ to, label }));
+}
+
+export function canUseTools(role: Role): boolean {
+  return STAFF_ROLES.includes(role);
+}

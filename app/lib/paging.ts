@@ -1,0 +1,6 @@
+/** Entries per page on the staff review pages (inside an opened event, or letters). */
+export const REVIEW_PAGE_SIZE = 25;
+
+export function lastPage(total: number, size: number): number {
+  return Math.max(0, Math.ceil(total / size) - 1);
+}

@@ -1,0 +1,80 @@
+import type { ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { ErrorPage } from "~/components/ErrorPage";
+import { useNonce } from "~/components/nonce";
+import { SiteFooter } from "~/components/SiteFooter";
+import { SiteHeader } from "~/components/SiteHeader";
+import { config } from "~/server/config.server";
+import { captchaWidgetSettings } from "~/server/captcha.server";
+import { optionalUser } from "~/server/guards.server";
+import { accessMiddleware } from "~/server/middleware.server";
+import stylesheet from "./app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const middleware: Route.MiddlewareFunction[] = [accessMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return {
+    user: optionalUser(context),
+    social: config().social,
+    captcha: captchaWidgetSettings(),
+  };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        {/* Marks that scripts run, before first paint, so notes for script-less browsers stay hidden. */}
+        <script nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }} />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#14100c" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a
+          href="#main"
+          className="sr-only z-50 rounded bg-brass px-4 py-2 text-ink focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Skip to content
+        </a>
+        <SiteHeader user={data?.user ?? null} />
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          {children}
+        </main>
+        <SiteFooter social={data?.social} />
+        <ScrollRestoration nonce={nonce || undefined} />
+        <Scripts nonce={nonce || undefined} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <ErrorPage status={404} />;
+  }
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorPage status={status} />;
+}

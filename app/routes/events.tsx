@@ -1,0 +1,64 @@
+import { CalendarDays, Ticket } from "lucide-react";
+import type { Route } from "./+types/events";
+import { Alert } from "~/components/ui/Alert";
+import { formatEventDate } from "~/lib/dates";
+import { listUpcomingEvents } from "~/server/events.server";
+import { Link } from "react-router";
+import { requireAccess } from "~/server/guards.server";
+import { logger } from "~/server/logger.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  const isManager = user.role === "manager";
+  try {
+    return { events: await listUpcomingEvents(), failed: false, isManager };
+  } catch (error) {
+    logger.error({ err: error }, "loading events failed");
+    return { events: [], failed: true, isManager };
+  }
+}
+
+export default function Events({ loaderData }: Route.ComponentProps) {
+  const { events, failed } = loaderData;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-center text-5xl">Upcoming Events</h1>
+      <hr className="divider my-6" />
+      {loaderData.isManager ? (
+        <p className="mb-6 text-center">
+          <Link to="/events/manage">Add, change or cancel events</Link>
+        </p>
+      ) : null}
+      {failed ? (
+        <Alert kind="error">Failed to load events</Alert>
+      ) : events.length === 0 ? (
+        <div className="panel text-center">
+          <h2 className="text-2xl">No Events Scheduled</h2>
+          <p className="mt-2 text-dust">New dates are announced to members by email and on our community channels. Check back soon.</p>
+        </div>
+      ) : (
+        <ul className="flex flex-col gap-4">
+          {events.map((event) => (
+            <li key={event.id} className="panel flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+              <div>
+                <h2 className="text-2xl">{event.title}</h2>
+                <p className="mt-1 flex items-center gap-2 text-dust">
+                  <CalendarDays aria-hidden="true" className="size-5 text-rust" />
+                  <time dateTime={event.date}>{formatEventDate(event.date)}</time>
+                </p>
+              </div>
+              {event.ticketUrl ? (
+                <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
+                  <Ticket aria-hidden="true" className="size-5" />
+                  Purchase Ticket<span className="sr-only"> for {event.title} (opens in a new tab)</span>
+                </a>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Upcoming Events · Hopewell" }];

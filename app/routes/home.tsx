@@ -1,0 +1,143 @@
+import { Flame, Hammer, Skull } from "lucide-react";
+import { useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/home";
+import { ButtonLink } from "~/components/ui/ButtonLink";
+import { FAQ, GAME_TAGLINE, GAME_YEAR } from "~/game";
+import type { loader as rootLoader } from "~/root";
+
+const FEATURES = [
+  {
+    title: "Crafting",
+    icon: Hammer,
+    text: "Forge, stitch, brew and build. Trades keep Hopewell alive, and the goods you make are real props you can hold, trade and use in play.",
+  },
+  {
+    title: "Survival",
+    icon: Flame,
+    text: "Food runs short, winter is coming and the company store is not your friend. Every choice about what to make, trade or hoard matters.",
+  },
+  {
+    title: "Horror",
+    icon: Skull,
+    text: "Something old stirs beneath the mine. Lanterns gutter, the hills go quiet, and not everyone who walks out into the dark comes back the same.",
+  },
+] as const;
+
+export default function Home() {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const signedIn = Boolean(root?.user);
+  const joinTo = signedIn ? "/application" : "/auth";
+
+  return (
+    <>
+      <section aria-labelledby="hero-title" className="relative overflow-hidden border-b border-timber">
+        <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:py-28">
+          <p className="font-display tracking-[0.3em] text-dust uppercase">Dakota Territory · {GAME_YEAR}</p>
+          <h1 id="hero-title" className="mt-4 text-6xl sm:text-8xl">
+            Hopewell
+          </h1>
+          <hr className="divider my-6" />
+          <p className="max-w-2xl text-xl text-parchment sm:text-2xl">{GAME_TAGLINE}</p>
+          <p className="mt-3 max-w-2xl text-dust">
+            A western survival and horror live-action role-playing game, played over weekend events in New England.
+          </p>
+          <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+            <ButtonLink to={joinTo}>{signedIn ? "Apply Now" : "Join the Adventure"}</ButtonLink>
+            <ButtonLink to="/rulebook" variant="secondary">
+              Learn More
+            </ButtonLink>
+            <ButtonLink to="/events" variant="secondary">
+              View Event Schedule
+            </ButtonLink>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="welcome-title" className="mx-auto max-w-3xl px-4 py-16">
+        <h2 id="welcome-title" className="text-center text-4xl">
+          Welcome to Hopewell
+        </h2>
+        <hr className="divider my-6" />
+        <div className="prose-western text-lg">
+          <p>
+            In the spring of {GAME_YEAR} the Northwest Mineral Corporation struck silver in the Black Hills, and a town
+            grew up around the mine almost overnight. They called it Hopewell. Homesteaders followed the railroad
+            surveyors, soldiers of the US Survey Corp came to keep order, and scholars of the Union Research Initiative
+            arrived with crates of instruments and questions nobody would answer.
+          </p>
+          <p>
+            Now the seams run deeper than any map, the winters come early, and miners swear they hear something knocking
+            back from beneath the rock. Supplies are short, the company's prices climb, and every family in town is
+            one bad week from ruin.
+          </p>
+          <p>
+            You are one of the people who stayed. Work a trade, make what the town needs, keep your neighbours alive and
+            find out what waits at the bottom of the mine before it finds you.
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 pb-16">
+        <h2 id="features-title" className="sr-only">
+          What you will do
+        </h2>
+        <ul className="grid gap-6 md:grid-cols-3">
+          {FEATURES.map(({ title, icon: Icon, text }) => (
+            <li key={title} className="panel text-center">
+              <Icon aria-hidden="true" className="mx-auto size-10 text-rust" strokeWidth={1.5} />
+              <h3 className="mt-4 text-2xl">{title}</h3>
+              <p className="mt-3 text-dust">{text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="cta-title" className="border-y border-timber bg-soot/70">
+        <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+          <h2 id="cta-title" className="text-4xl">
+            Your Story Begins Here
+          </h2>
+          <p className="mt-4 text-lg text-dust">
+            Hopewell needs smiths, miners, healers and the brave or foolish few who go looking for answers. Apply to
+            play as a settler, or join the cast and bring the darkness to life.
+          </p>
+          <p className="mt-8">
+            <ButtonLink to={joinTo}>{signedIn ? "Apply Now" : "Register Now"}</ButtonLink>
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="faq-title" className="mx-auto max-w-3xl px-4 py-16">
+        <h2 id="faq-title" className="text-center text-4xl">
+          Frequently Asked Questions
+        </h2>
+        <hr className="divider my-6" />
+        <div className="flex flex-col gap-3">
+          {FAQ.map((entry) => (
+            <details key={entry.id} id={`faq-${entry.id}`} className="group rounded-md border border-timber bg-soot/80">
+              <summary className="flex list-none items-center justify-between gap-4 px-5 py-4 font-display text-lg text-brass">
+                {entry.question}
+                <span aria-hidden="true" className="text-2xl transition-transform group-open:rotate-45">
+                  +
+                </span>
+              </summary>
+              <div className="prose-western border-t border-timber/60 px-5 py-4 text-parchment">
+                {entry.answer.map((paragraph) => (
+                  <p key={paragraph.slice(0, 24)}>{paragraph}</p>
+                ))}
+              </div>
+            </details>
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Hopewell · Western Survival Horror LARP" },
+  {
+    name: "description",
+    content: `Hopewell is a western survival and horror larp set in ${GAME_YEAR} Dakota Territory, played at weekend events in New England.`,
+  },
+];

@@ -1,0 +1,172 @@
+import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/merchant-orders";
+import { EventSelect } from "~/components/EventSelect";
+import { SuccessPanel } from "~/components/SuccessPanel";
+import { Alert } from "~/components/ui/Alert";
+import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { OrderForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { CURRENCY_NAME, formatDollars, merchantItem, MERCHANT_ITEMS } from "~/game/merchant";
+import { requireAccess } from "~/server/guards.server";
+import { logger } from "~/server/logger.server";
+import { listOrderEvents, submitOrder, UnknownEventError } from "~/server/submissions.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "member");
+  try {
+    return { failed: false, events: await listOrderEvents(), submissionKey: crypto.randomUUID() };
+  } catch (error) {
+    logger.error({ err: error }, "loading the order form failed");
+    return { failed: true, events: [], submissionKey: "" };
+  }
+}
+
+type ActionData = { submitted?: boolean; totalCents?: number; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+
+/** The first problem to show at the top: the spec's messages, in the order a member meets them. */
+function topMessage(errors: FieldErrors): string {
+  if (errors.eventId) return SUBMISSION_MESSAGES.selectEvent;
+  if (Object.entries(errors).some(([field]) => field.startsWith("qty_"))) return SUBMISSION_MESSAGES.quantity;
+  return errors.items ?? errors.submissionKey ?? SUBMISSION_MESSAGES.orderFailed;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const fields = formFields(await request.formData());
+  const unknown = Object.keys(fields).filter((name) => name.startsWith("qty_") && !merchantItem(name.slice(4)));
+  if (unknown.length > 0) return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
+  const parsed = OrderForm.safeParse(fields);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data<ActionData>({ message: topMessage(errors), errors, values: fields }, { status: 400 });
+  }
+  try {
+    const { totalCents } = await submitOrder(user, parsed.data);
+    return data<ActionData>({ submitted: true, totalCents });
+  } catch (error) {
+    if (error instanceof UnknownEventError) return data<ActionData>({ message: SUBMISSION_MESSAGES.selectEvent, errors: { eventId: SUBMISSION_MESSAGES.selectEvent }, values: fields }, { status: 400 });
+    logger.error({ err: error }, "saving an order failed");
+    return data<ActionData>({ message: SUBMISSION_MESSAGES.orderFailed, values: fields }, { status: 500 });
+  }
+}
+
+function parseQuantity(value: string | undefined): number {
+  return value && /^\d{1,4}$/.test(value.trim()) ? Number(value) : 0;
+}
+
+export default function MerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const values = actionData?.values ?? {};
+  const [quantities, setQuantities] = useState<Record<string, string>>(() =>
+    Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])),
+  );
+  const [localMessage, setLocalMessage] = useState<string | null>(null);
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const totalCents = MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
+  const message = localMessage ?? actionData?.message;
+
+  if (actionData?.submitted) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10">
+        <SuccessPanel title="Order Placed!" to="/profile" destination="your profile">
+          <p>
+            Your total is <strong>{formatDollars(actionData.totalCents ?? 0)}</strong> {CURRENCY_NAME}. Bring it to the event to collect your goods.
+          </p>
+        </SuccessPanel>
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      <h1 className="text-center text-5xl">Merchant Order</h1>
+      <hr className="divider my-6" />
+      {loaderData.failed ? (
+        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
+      ) : (
+        <Form
+          method="post"
+          noValidate
+          className="panel flex flex-col gap-5"
+          onSubmit={(event) => {
+            const form = new FormData(event.currentTarget);
+            const problem = !form.get("eventId")
+              ? SUBMISSION_MESSAGES.selectEvent
+              : MERCHANT_ITEMS.some((item) => (quantities[item.key] ?? "").trim() !== "" && !/^\d{1,4}$/.test(quantities[item.key]!.trim()))
+                ? SUBMISSION_MESSAGES.quantity
+                : totalCents === 0
+                  ? SUBMISSION_MESSAGES.addItem
+                  : null;
+            setLocalMessage(problem);
+            if (problem) event.preventDefault();
+          }}
+        >
+          <p className="text-dust">
+            Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total to the event to collect your goods.
+          </p>
+          {message ? <Alert kind="error">{message}</Alert> : null}
+          <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={actionData?.errors?.eventId} emptyText="No upcoming events" />
+          <table className="w-full border-collapse text-left">
+            <caption className="sr-only">The merchant&apos;s price list</caption>
+            <thead>
+              <tr className="border-b border-timber text-dust">
+                <th scope="col" className="py-2">
+                  Item
+                </th>
+                <th scope="col" className="py-2">
+                  Price
+                </th>
+                <th scope="col" className="py-2">
+                  Quantity
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {MERCHANT_ITEMS.map((item) => (
+                <tr key={item.key} className="border-b border-timber/40">
+                  <th scope="row" className="py-2 pr-2 font-normal">
+                    {item.name}
+                  </th>
+                  <td className="py-2 pr-2 whitespace-nowrap text-dust">
+                    {formatDollars(item.priceCents)} / {item.unit}
+                  </td>
+                  <td className="py-2">
+                    <label htmlFor={`qty_${item.key}`} className="sr-only">
+                      Quantity of {item.name}
+                    </label>
+                    <input
+                      id={`qty_${item.key}`}
+                      name={`qty_${item.key}`}
+                      type="number"
+                      inputMode="numeric"
+                      min={0}
+                      max={9999}
+                      step={1}
+                      value={quantities[item.key]}
+                      placeholder="0"
+                      onChange={(event) => {
+                        const value = event.currentTarget.value;
+                        setQuantities((current) => ({ ...current, [item.key]: value }));
+                      }}
+                      aria-invalid={actionData?.errors?.[`qty_${item.key}`] ? true : undefined}
+                      className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="text-right text-xl" aria-live="polite">
+            Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong> <span className="text-dust">{CURRENCY_NAME}</span>
+          </p>
+          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
+            {submitting ? "Placing order…" : "Place Order"}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Merchant Order · Hopewell" }];

@@ -1,0 +1,86 @@
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/pels";
+import { EventSelect } from "~/components/EventSelect";
+import { SuccessPanel } from "~/components/SuccessPanel";
+import { Alert } from "~/components/ui/Alert";
+import { Field } from "~/components/ui/Field";
+import { QuestionFields } from "~/components/QuestionFields";
+import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { MESSAGES } from "~/forms/messages";
+import { PelForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
+import { TEXTAREA_ROWS } from "~/game/rules";
+import { useFormValidation } from "~/lib/use-form-validation";
+import { getCharacter } from "~/server/characters.server";
+import { requireAccess } from "~/server/guards.server";
+import { logger } from "~/server/logger.server";
+import { countPels, listPelEvents, submitPel, UnknownEventError } from "~/server/submissions.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  try {
+    const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
+    return { failed: false, events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
+  } catch (error) {
+    logger.error({ err: error }, "loading the PEL form failed");
+    return { failed: true, events: [], characterName: "", written: 0, submissionKey: "" };
+  }
+}
+
+type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const fields = formFields(await request.formData());
+  const parsed = PelForm.safeParse(fields);
+  if (!parsed.success) return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
+  try {
+    await submitPel(user, parsed.data);
+    return data<ActionData>({ submitted: true });
+  } catch (error) {
+    if (error instanceof UnknownEventError) {
+      return data<ActionData>({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: fields }, { status: 400 });
+    }
+    logger.error({ err: error }, "saving a PEL failed");
+    return data<ActionData>({ message: SUBMISSION_MESSAGES.pelFailed, values: fields }, { status: 500 });
+  }
+}
+
+export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
+  const validation = useFormValidation(PelForm, actionData?.errors);
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const values = actionData?.values ?? {};
+  const errors = validation.errors;
+  const message = validation.submitFailed ? MESSAGES.requiredAll : actionData?.message;
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-center text-5xl">Post-Event Letter</h1>
+      <hr className="divider my-6" />
+      {actionData?.submitted ? (
+        <SuccessPanel title="Letter Received!" to="/profile" destination="your profile">
+          <p>Thank you. Your letter shapes what happens next in Hopewell.</p>
+        </SuccessPanel>
+      ) : loaderData.failed ? (
+        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
+      ) : (
+        <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
+          <p className="text-dust" data-testid="pel-count">
+            {`You have written ${loaderData.written} post-event letter${loaderData.written === 1 ? "" : "s"}.`}
+          </p>
+          {message ? <Alert kind="error">{message}</Alert> : null}
+          <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={errors.eventId} emptyText="No events have been held yet" onChange={() => validation.clear("eventId")} />
+          <Field label="Character name" name="characterName" required maxLength={100} defaultValue={values.characterName ?? loaderData.characterName} error={errors.characterName} />
+          <QuestionFields questions={PEL_QUESTIONS} rows={TEXTAREA_ROWS.pel} maxLength={PEL_ANSWER_MAX} values={values} errors={errors} />
+          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
+            {submitting ? "Sending…" : "Submit Letter"}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letter · Hopewell" }];

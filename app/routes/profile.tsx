@@ -1,0 +1,290 @@
+import { useState } from "react";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { SideTabLinks } from "~/components/SideTabs";
+import type { Route } from "./+types/profile";
+import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
+import { SavedNotice } from "~/components/SavedNotice";
+import { Alert } from "~/components/ui/Alert";
+import { Field } from "~/components/ui/Field";
+import { TextAreaField } from "~/components/ui/TextAreaField";
+import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
+import { EmergencyContactForm } from "~/forms/profile";
+import { CHARACTER_ROLES, ROLE_LABELS } from "~/game/roles";
+import { TEXTAREA_ROWS } from "~/game/rules";
+import { getApplication } from "~/server/applications.server";
+import { eventsSurvived, getCharacter, updateBackstory } from "~/server/characters.server";
+import { requireAccess } from "~/server/guards.server";
+import { logger } from "~/server/logger.server";
+import { getEmergencyContact, saveEmergencyContact } from "~/server/profiles.server";
+
+const SAVED = "Changes saved successfully!";
+type Tab = "profile" | "character" | "application";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  const canHaveCharacter = CHARACTER_ROLES.includes(user.role);
+  try {
+    const [contact, application, character, survived] = await Promise.all([
+      getEmergencyContact(user.id),
+      getApplication(user.id),
+      canHaveCharacter ? getCharacter(user.id) : undefined,
+      canHaveCharacter ? eventsSurvived(user.id) : 0,
+    ]);
+    return { failed: false as const, user, canHaveCharacter, contact, application: application ?? null, character: character ?? null, survived };
+  } catch (error) {
+    logger.error({ err: error }, "loading the profile failed");
+    return { failed: true as const, user, canHaveCharacter };
+  }
+}
+
+type ActionData = { intent: string; saved?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const fields = formFields(await request.formData());
+  if (fields.intent === "contact") {
+    const parsed = EmergencyContactForm.safeParse(fields);
+    if (!parsed.success) return data<ActionData>({ intent: "contact", errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
+    try {
+      await saveEmergencyContact(user.id, parsed.data);
+      return data<ActionData>({ intent: "contact", saved: true, at: Date.now() });
+    } catch (error) {
+      logger.error({ err: error }, "saving an emergency contact failed");
+      return data<ActionData>({ intent: "contact", message: "Failed to save emergency contact. Please try again.", values: fields }, { status: 500 });
+    }
+  }
+  if (fields.intent === "backstory") {
+    requireAccess(context, request, "character");
+    const parsed = BackstoryForm.safeParse(fields);
+    if (!parsed.success) return data<ActionData>({ intent: "backstory", errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
+    try {
+      if (!(await updateBackstory(user, parsed.data.backstory))) {
+        return data<ActionData>({ intent: "backstory", message: "You have no character yet. Create one first." }, { status: 404 });
+      }
+      return data<ActionData>({ intent: "backstory", saved: true, at: Date.now() });
+    } catch (error) {
+      logger.error({ err: error }, "saving a backstory failed");
+      return data<ActionData>({ intent: "backstory", message: "Failed to save backstory. Please try again.", values: fields }, { status: 500 });
+    }
+  }
+  return data<ActionData>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
+}
+
+function Detail({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <>
+      <dt className="font-bold text-dust">{term}</dt>
+      <dd className="break-words">{children}</dd>
+    </>
+  );
+}
+
+function Submit({ label }: { label: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <button type="submit" className="btn btn-primary" disabled={busy}>
+      {busy ? "Saving…" : label}
+    </button>
+  );
+}
+
+/**
+ * Whether an in-place editor is open: opened by Edit, closed by Cancel or by a
+ * successful save that happened after it was opened. A refused save keeps it open.
+ */
+function useEditor(result: ActionData | undefined, openAtFirst: boolean) {
+  const [openedAfter, setOpenedAfter] = useState<{ at: number | undefined } | null>(openAtFirst ? { at: undefined } : null);
+  const savedSinceOpening = Boolean(result?.saved && openedAfter && result.at !== openedAfter.at);
+  return {
+    open: openedAfter !== null && !savedSinceOpening,
+    start: () => setOpenedAfter({ at: result?.at }),
+    cancel: () => setOpenedAfter(null),
+  };
+}
+
+function EmergencyContactSection({ contact, actionData }: { contact: { name: string; phone: string } | null; actionData?: ActionData }) {
+  const [params] = useSearchParams();
+  const mine = actionData?.intent === "contact" ? actionData : undefined;
+  const editor = useEditor(mine, params.get("edit") === "contact" || Boolean(mine && !mine.saved));
+  const editing = editor.open;
+  const values = mine?.values ?? contact ?? { name: "", phone: "" };
+  return (
+    <section aria-labelledby="emergency" className="panel">
+      <h2 id="emergency" className="text-2xl">
+        Emergency contact
+      </h2>
+      <p className="mt-1 text-sm text-dust">Who we call if something happens to you at an event. Only managers can see it.</p>
+      <div className="mt-4 flex flex-col gap-4">
+        {mine?.saved && !editing ? <SavedNotice key={mine.at} message={SAVED} /> : null}
+        {mine?.message ? <Alert kind="error">{mine.message}</Alert> : null}
+        {editing ? (
+          <Form method="post" noValidate className="flex flex-col gap-4">
+            <input type="hidden" name="intent" value="contact" />
+            <Field label="Contact name" name="name" autoComplete="off" required defaultValue={values.name} error={mine?.errors?.name} />
+            <Field label="Contact phone" name="phone" type="tel" autoComplete="off" required defaultValue={values.phone} error={mine?.errors?.phone} />
+            <div className="flex gap-3">
+              <Submit label="Save" />
+              <Link to="?tab=profile" onClick={editor.cancel} className="btn btn-secondary" replace>
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        ) : contact ? (
+          <>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+              <Detail term="Name">{contact.name}</Detail>
+              <Detail term="Phone">{contact.phone}</Detail>
+            </dl>
+            <Link to="?tab=profile&edit=contact" onClick={(e) => (e.preventDefault(), editor.start())} className="btn btn-secondary self-start">
+              Edit
+            </Link>
+          </>
+        ) : (
+          <>
+            <p>No emergency contact yet.</p>
+            <Link to="?tab=profile&edit=contact" onClick={(e) => (e.preventDefault(), editor.start())} className="btn btn-primary self-start">
+              Add emergency contact
+            </Link>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function BackstorySection({ backstory, actionData }: { backstory: string; actionData?: ActionData }) {
+  const [params] = useSearchParams();
+  const mine = actionData?.intent === "backstory" ? actionData : undefined;
+  const editor = useEditor(mine, params.get("edit") === "backstory" || Boolean(mine && !mine.saved));
+  const editing = editor.open;
+  return (
+    <div className="flex flex-col gap-3">
+      {mine?.saved && !editing ? <SavedNotice key={mine.at} message={SAVED} /> : null}
+      {mine?.message ? <Alert kind="error">{mine.message}</Alert> : null}
+      {editing ? (
+        <Form method="post" noValidate className="flex flex-col gap-3">
+          <input type="hidden" name="intent" value="backstory" />
+          <TextAreaField label="Backstory" name="backstory" rows={TEXTAREA_ROWS.backstory} maxLength={BACKSTORY_MAX} required defaultValue={mine?.values?.backstory ?? backstory} error={mine?.errors?.backstory} />
+          <div className="flex gap-3">
+            <Submit label="Save" />
+            <Link to="?tab=character" onClick={editor.cancel} className="btn btn-secondary" replace>
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      ) : (
+        <>
+          <h3 className="text-xl">Backstory</h3>
+          <p className="whitespace-pre-wrap">{backstory}</p>
+          <Link to="?tab=character&edit=backstory" onClick={(e) => (e.preventDefault(), editor.start())} className="btn btn-secondary self-start">
+            Edit backstory
+          </Link>
+        </>
+      )}
+    </div>
+  );
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const tabs: { id: Tab; label: string }[] = [
+    { id: "profile", label: "My Profile" },
+    ...(loaderData.canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
+    { id: "application", label: "My Application" },
+  ];
+  const requested = params.get("tab") as Tab | null;
+  const tab: Tab = tabs.some((t) => t.id === requested) ? requested! : actionData?.intent === "backstory" ? "character" : "profile";
+  const { user } = loaderData;
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="text-center text-5xl">Profile</h1>
+      <hr className="divider my-6" />
+      <div className="grid gap-6 md:grid-cols-[14rem_1fr]">
+        <nav aria-label="Profile sections" className="panel flex flex-row gap-1 overflow-x-auto p-2 md:flex-col">
+          <SideTabLinks tabs={tabs} active={tab} />
+        </nav>
+        <div className="flex flex-col gap-6">
+          {loaderData.failed ? (
+            <Alert kind="error">Failed to load profile data</Alert>
+          ) : tab === "profile" ? (
+            <>
+              <section aria-labelledby="details" className="panel">
+                <h2 id="details" className="text-2xl">
+                  My Profile
+                </h2>
+                <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+                  <Detail term="Name">
+                    {user.firstName} {user.lastName}
+                  </Detail>
+                  <Detail term="Email">{user.email}</Detail>
+                  <Detail term="Role">
+                    <span data-testid="role">{ROLE_LABELS[user.role]}</span>
+                  </Detail>
+                </dl>
+              </section>
+              <EmergencyContactSection contact={loaderData.contact} actionData={actionData} />
+              {!loaderData.canHaveCharacter ? (
+                <section aria-labelledby="no-character" className="panel">
+                  <h2 id="no-character" className="text-2xl">
+                    Character Creation Unavailable
+                  </h2>
+                  <p className="mt-2 text-dust">Character creation becomes available once your application has been accepted.</p>
+                </section>
+              ) : null}
+            </>
+          ) : tab === "character" ? (
+            <section aria-labelledby="character" className="panel flex flex-col gap-4">
+              <h2 id="character" className="text-2xl">
+                My Character
+              </h2>
+              {loaderData.character ? (
+                <>
+                  <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+                    <Detail term="Name">{loaderData.character.characterName}</Detail>
+                    <Detail term="Faction">{loaderData.character.faction}</Detail>
+                    <Detail term="Job">{loaderData.character.job}</Detail>
+                    <Detail term="Events Survived">
+                      <span data-testid="events-survived">{loaderData.survived}</span>
+                    </Detail>
+                  </dl>
+                  <BackstorySection backstory={loaderData.character.backstory} actionData={actionData} />
+                  <Link to="/character">Change name, faction or job</Link>
+                </>
+              ) : (
+                <>
+                  <p>You have not made your character yet.</p>
+                  <Link to="/character" className="btn btn-primary self-start">
+                    Create your character
+                  </Link>
+                </>
+              )}
+            </section>
+          ) : (
+            <section aria-labelledby="application" className="panel">
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <h2 id="application" className="text-2xl">
+                  My Application
+                </h2>
+                {loaderData.application ? <StatusBadge status={loaderData.application.status} /> : null}
+              </div>
+              <div className="mt-4">
+                {loaderData.application ? (
+                  <ApplicationAnswers application={loaderData.application} />
+                ) : (
+                  <p>
+                    You have not applied yet. <Link to="/application">Fill out the application</Link>.
+                  </p>
+                )}
+              </div>
+            </section>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Profile · Hopewell" }];

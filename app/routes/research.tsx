@@ -1,0 +1,151 @@
+import { useRef, useState, type FormEvent } from "react";
+import { data, Form } from "react-router";
+import type { Route } from "./+types/research";
+import { EventSelect } from "~/components/EventSelect";
+import { SuccessPanel } from "~/components/SuccessPanel";
+import { Alert } from "~/components/ui/Alert";
+import { FieldError } from "~/components/ui/Field";
+import { TextAreaField } from "~/components/ui/TextAreaField";
+import type { FieldErrors } from "~/forms/auth";
+import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from "~/game/rules";
+import { requireAccess } from "~/server/guards.server";
+import { logger } from "~/server/logger.server";
+import { submitResearch } from "~/server/research.server";
+import { listResearchEvents } from "~/server/submissions.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "member");
+  try {
+    return { failed: false, events: await listResearchEvents(), submissionKey: crypto.randomUUID() };
+  } catch (error) {
+    logger.error({ err: error }, "loading the research form failed");
+    return { failed: true, events: [], submissionKey: "" };
+  }
+}
+
+type Result = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string> };
+
+/** Without JavaScript the form posts here; with it, the page sends to /research/upload to show progress. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  try {
+    const outcome = await submitResearch(user, request);
+    if (outcome.ok) return data<Result>({ submitted: true });
+    return data<Result>({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: outcome.status });
+  } catch (error) {
+    logger.error({ err: error }, "saving research failed");
+    return data<Result>({ message: RESEARCH_MESSAGES.failed }, { status: 500 });
+  }
+}
+
+/** The same checks the server makes, so a member learns of a wrong file before uploading it. */
+function checkInPage(form: HTMLFormElement): string | null {
+  const fields = new FormData(form);
+  const file = fields.get("file");
+  const filled = ["eventId", "sources", "research"].every((name) => String(fields.get(name) ?? "").trim() !== "");
+  if (!filled || !(file instanceof File) || file.size === 0) return RESEARCH_MESSAGES.fillAll;
+  const extension = file.name.toLowerCase().split(".").pop() ?? "";
+  if (!file.name.includes(".") || !(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) return RESEARCH_MESSAGES.fileType;
+  if (file.size > UPLOAD_MAX_BYTES) return RESEARCH_MESSAGES.fileSize;
+  return null;
+}
+
+export default function Research({ loaderData, actionData }: Route.ComponentProps) {
+  const [result, setResult] = useState<Result | undefined>(undefined);
+  const [progress, setProgress] = useState<number | null>(null);
+  const request = useRef<XMLHttpRequest | null>(null);
+  const shown = result ?? actionData;
+  const values = shown?.values ?? {};
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const problem = checkInPage(form);
+    if (problem) {
+      setResult({ message: problem });
+      return;
+    }
+    // XMLHttpRequest, because fetch cannot report upload progress.
+    const xhr = new XMLHttpRequest();
+    request.current = xhr;
+    xhr.open("POST", "/research/upload");
+    xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));
+    xhr.onload = () => {
+      setProgress(null);
+      try {
+        const body = JSON.parse(xhr.responseText) as Result;
+        setResult(xhr.status < 300 ? { submitted: true } : body);
+      } catch {
+        setResult({ message: RESEARCH_MESSAGES.failed });
+      }
+    };
+    xhr.onerror = () => {
+      setProgress(null);
+      setResult({ message: RESEARCH_MESSAGES.failed });
+    };
+    setResult(undefined);
+    setProgress(0);
+    xhr.send(new FormData(form));
+  }
+
+  if (shown?.submitted) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10">
+        <SuccessPanel title="Research Submitted!" to="/profile" destination="your profile">
+          <p>Your findings are with the Union Research Initiative&apos;s clerks. Staff will read them before the next event.</p>
+        </SuccessPanel>
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-center text-5xl">Research</h1>
+      <hr className="divider my-6" />
+      {loaderData.failed ? (
+        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
+      ) : (
+        <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="panel flex flex-col gap-5">
+          <p className="text-dust">File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up to 5 MB).</p>
+          {shown?.message ? <Alert kind="error">{shown.message}</Alert> : null}
+          <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={shown?.errors?.eventId} emptyText="No events yet" />
+          <TextAreaField label="Sources" hint="Books, people, places or experiments your character drew on." name="sources" rows={4} maxLength={10_000} required defaultValue={values.sources} />
+          <TextAreaField label="Research notes" name="research" rows={10} maxLength={20_000} required defaultValue={values.research} />
+          <div className="flex flex-col gap-1">
+            <label htmlFor="file" className="font-bold">
+              File
+            </label>
+            <input
+              id="file"
+              name="file"
+              type="file"
+              required
+              accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
+              aria-describedby="file-hint"
+              className="rounded-md border border-timber bg-ink px-3 py-2 file:mr-3 file:rounded file:border-0 file:bg-rust-dark file:px-3 file:py-1 file:text-parchment"
+            />
+            <p id="file-hint" className="text-sm text-dust">
+              JPG, JPEG, PNG or PDF, less than 5 MB.
+            </p>
+            {shown?.errors?.file ? <FieldError id="file-error">{shown.errors.file}</FieldError> : null}
+          </div>
+          {progress !== null ? (
+            <div className="flex flex-col gap-1">
+              <label htmlFor="upload-progress" className="text-sm">
+                Uploading… {progress}%
+              </label>
+              <progress id="upload-progress" max={100} value={progress} className="w-full accent-[var(--color-brass)]" />
+            </div>
+          ) : null}
+          <button type="submit" className="btn btn-primary self-center px-10" disabled={progress !== null}>
+            {progress !== null ? "Uploading…" : "Submit Research"}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Research · Hopewell" }];

@@ -1,0 +1,109 @@
+import { Suspense, useEffect, useState } from "react";
+import { Await, data, Form, Link, useNavigate, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { PasswordChecklist } from "~/components/PasswordChecklist";
+import { PasswordField } from "~/components/PasswordField";
+import { Alert } from "~/components/ui/Alert";
+import { fieldErrors, formFields, ResetPasswordForm, type FieldErrors } from "~/forms/auth";
+import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
+import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
+import { resetPassword, resetTokenIsValid } from "~/server/accounts.server";
+
+const AFTER_RESET = "/login";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  // Not awaited: the page streams 'Validating reset token...' until the check finishes.
+  return { token, valid: resetTokenIsValid(token) };
+}
+
+type ActionData = { done?: boolean; message?: string; errors?: FieldErrors; linkInvalid?: boolean };
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = ResetPasswordForm.safeParse(formFields(await request.formData()));
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    if (errors.token) return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });
+    const message = errors.confirmPassword === MESSAGES.passwordsDontMatch ? MESSAGES.passwordsDontMatch
+      : errors.password === MESSAGES.passwordRequirements ? MESSAGES.passwordRequirements : undefined;
+    return data<ActionData>({ errors, message }, { status: 400 });
+  }
+  const outcome = await resetPassword(parsed.data.token, parsed.data.password);
+  if (!outcome.ok) return data<ActionData>({ message: outcome.message, linkInvalid: outcome.status === 400 }, { status: outcome.status });
+  return data<ActionData>({ done: true });
+}
+
+function InvalidLink() {
+  return (
+    <div className="mt-6 flex flex-col gap-4">
+      <Alert kind="error">{SITE_MESSAGES.resetLinkInvalid}</Alert>
+      <Link to="/forgot-password" className="btn btn-primary">
+        Ask for a new link
+      </Link>
+    </div>
+  );
+}
+
+function Done() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate(AFTER_RESET), RESET_PASSWORD_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <div className="mt-6">
+      {/* Without JavaScript the browser follows this after the same two seconds. */}
+      <meta httpEquiv="refresh" content={`${RESET_PASSWORD_REDIRECT_MS / 1000};url=${AFTER_RESET}`} />
+      <Alert kind="success">{MESSAGES.passwordUpdated}</Alert>
+    </div>
+  );
+}
+
+function NewPasswordForm({ token, actionData }: { token: string; actionData?: ActionData }) {
+  const [password, setPassword] = useState("");
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
+      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+      <input type="hidden" name="token" value={token} />
+      <PasswordField
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        required
+        error={actionData?.errors?.password}
+        describedBy="password-rules"
+        onChange={(event) => setPassword(event.currentTarget.value)}
+      />
+      <PasswordChecklist id="password-rules" password={password} />
+      <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required error={actionData?.errors?.confirmPassword} />
+      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
+        {submitting ? "Saving…" : "Set New Password"}
+      </button>
+    </Form>
+  );
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <div className="panel">
+        <h1 className="text-center text-3xl">Choose a New Password</h1>
+        {actionData?.done ? (
+          <Done />
+        ) : actionData?.linkInvalid ? (
+          <InvalidLink />
+        ) : (
+          <Suspense fallback={<p role="status" className="mt-6 text-center text-dust">{MESSAGES.validatingToken}</p>}>
+            <Await resolve={loaderData.valid}>
+              {(valid) => (valid ? <NewPasswordForm token={loaderData.token} actionData={actionData} /> : <InvalidLink />)}
+            </Await>
+          </Suspense>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Choose a New Password · Hopewell" }];

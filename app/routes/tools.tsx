@@ -1,0 +1,219 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { isUuid } from "~/lib/ids";
+import { SideTabLinks } from "~/components/SideTabs";
+import type { Route } from "./+types/tools";
+import { SavedNotice } from "~/components/SavedNotice";
+import { ApplicationsTab } from "~/components/tools/ApplicationsTab";
+import { AuditTab } from "~/components/tools/AuditTab";
+import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
+import { CastList, PlayerList } from "~/components/tools/MemberLists";
+import { Alert } from "~/components/ui/Alert";
+import { formFields } from "~/forms/auth";
+import { isRole, ROLE_LABELS, ROLES } from "~/game/roles";
+import { APPLICATIONS_PAGE_SIZE, decideApplication, listApplications } from "~/server/applications.server";
+import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
+import { requireAccess } from "~/server/guards.server";
+import { logger } from "~/server/logger.server";
+import { listCast, listPlayers, MEMBER_LIST_PAGE_SIZE } from "~/server/members.server";
+import { changeRole, listMembersWithRoles, ROLES_PAGE_SIZE } from "~/server/roles.server";
+
+type TabId = "players" | "cast" | "applications" | "roles" | "audit";
+const TABS: { id: TabId; label: string; managerOnly?: boolean }[] = [
+  { id: "players", label: "Player List" },
+  { id: "cast", label: "Cast List" },
+  { id: "applications", label: "Applications", managerOnly: true },
+  { id: "roles", label: "Roles", managerOnly: true },
+  { id: "audit", label: "Audit Log", managerOnly: true },
+];
+
+const lastPageOf = (total: number, size: number) => Math.max(0, Math.ceil(total / size) - 1);
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "staff");
+  const isManager = user.role === "manager";
+  const url = new URL(request.url);
+  const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
+  const search = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
+  const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null, failed: false };
+  try {
+    if (tab === "players") {
+      const found = await listPlayers({ search, page });
+      return { ...base, players: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
+    }
+    if (tab === "cast") {
+      const found = await listCast({ search, page });
+      return { ...base, cast: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
+    }
+    if (tab === "applications") {
+      const found = await listApplications(page);
+      return { ...base, applications: { ...found, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) } };
+    }
+    if (tab === "audit") {
+      const found = await listAudit(page);
+      return { ...base, audit: { ...found, page, lastPage: lastPageOf(found.total, AUDIT_PAGE_SIZE) } };
+    }
+    const found = await listMembersWithRoles({ search, page });
+    return { ...base, roles: { ...found, search, page, lastPage: lastPageOf(found.total, ROLES_PAGE_SIZE) } };
+  } catch (error) {
+    logger.error({ err: error, tab }, "loading a tools tab failed");
+    return { ...base, failed: true };
+  }
+}
+
+type ActionData = { ok?: string; message?: string; at?: number };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = requireAccess(context, request, "manager");
+  const fields = formFields(await request.formData());
+  if (fields.intent === "accept" || fields.intent === "reject") return decide(actor, fields.applicationId, fields.intent);
+  if (fields.intent !== "role" || !fields.userId || !fields.role || !isRole(fields.role)) {
+    return data<ActionData>({ message: "Please choose a member and a role." }, { status: 400 });
+  }
+  try {
+    const outcome = await changeRole(actor, fields.userId, fields.role);
+    if (outcome === "not-found") return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
+    if (outcome === "last-manager") {
+      return data<ActionData>({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });
+    }
+    return data<ActionData>({ ok: outcome === "changed" ? `Role changed to ${fields.role}.` : `That member is already ${fields.role}.`, at: Date.now() });
+  } catch (error) {
+    logger.error({ err: error }, "changing a role failed");
+    return data<ActionData>({ message: "The role could not be changed. Please try again." }, { status: 500 });
+  }
+}
+
+async function decide(actor: Parameters<typeof decideApplication>[0], applicationId: string | undefined, intent: "accept" | "reject") {
+  if (!isUuid(applicationId)) return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
+  try {
+    const result = await decideApplication(actor, applicationId, intent === "accept" ? "accepted" : "rejected");
+    if (result.outcome === "not-found") return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
+    if (result.outcome === "already-decided") {
+      return data<ActionData>({ message: `Another manager has already ${result.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
+    }
+    return data<ActionData>({
+      ok:
+        intent === "accept"
+          ? `Accepted ${result.name}. The acceptance email is on its way to ${result.email}.`
+          : `Rejected ${result.name}. No email is sent: please write to ${result.email} yourself.`,
+      at: Date.now(),
+    });
+  } catch (error) {
+    logger.error({ err: error }, "deciding an application failed");
+    return data<ActionData>({ message: "The application could not be updated. Please try again." }, { status: 500 });
+  }
+}
+
+function RolesTab({ roles }: { roles: NonNullable<Route.ComponentProps["loaderData"]["roles"]> }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <div className="flex flex-col gap-4">
+      <SearchForm tab="roles" search={roles.search} label="Search members by name or email" />
+      <ResultCount total={roles.total} noun="member" search={roles.search} />
+      <ul className="flex flex-col divide-y divide-timber/60">
+        {roles.members.map((member) => (
+          <li key={member.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+            <div>
+              <p className="font-bold">
+                {member.firstName} {member.lastName}
+              </p>
+              <p className="text-sm break-all text-dust">{member.email}</p>
+            </div>
+            <Form
+              method="post"
+              className="flex items-center gap-2"
+              onSubmit={(event) => {
+                const role = new FormData(event.currentTarget).get("role");
+                if (!window.confirm(`Are you sure you want to change this user's role to ${role}?`)) event.preventDefault();
+              }}
+            >
+              <input type="hidden" name="intent" value="role" />
+              <input type="hidden" name="userId" value={member.id} />
+              <label htmlFor={`role-${member.id}`} className="sr-only">
+                Role of {member.firstName} {member.lastName}
+              </label>
+              <select id={`role-${member.id}`} name="role" defaultValue={member.role} className="rounded-md border border-timber bg-ink px-2 py-2">
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {ROLE_LABELS[role]}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" className="btn btn-secondary" disabled={busy}>
+                Set role<span className="sr-only"> for {member.firstName} {member.lastName}</span>
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+      <Pager page={roles.page} lastPage={roles.lastPage} />
+    </div>
+  );
+}
+
+/** The staff tools: a side menu of tools; each fills in as it is built. */
+export default function Tools({ loaderData, actionData }: Route.ComponentProps) {
+  const { isManager, tab } = loaderData;
+  const tabs = TABS.filter((t) => !t.managerOnly || isManager);
+  const links: [string, string][] = [
+    ["/attendance", "View Attendance"],
+    ["/view-pels", "View PELs"],
+    ["/view-merchant-orders", "View Merchant Orders"],
+    ["/view-research", "View Research Papers"],
+    ["/view-letters", "View Letters"],
+    ...(isManager
+      ? ([
+          ["/events/manage", "Manage Events"],
+          ["/attendance-tool", "Attendance Tool"],
+          ["/emergency-contacts", "Emergency Contacts"],
+        ] as [string, string][])
+      : []),
+  ];
+  const active = tabs.find((t) => t.id === tab)!;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="text-center text-5xl">Tools</h1>
+      <hr className="divider my-6" />
+      <div className="grid gap-6 md:grid-cols-[16rem_1fr]">
+        <nav aria-label="Tools" className="panel flex flex-col gap-1 p-3">
+          <SideTabLinks tabs={tabs} active={tab} />
+          <hr className="my-2 border-timber" />
+          {links.map(([to, label]) => (
+            <Link key={to} to={to} className="rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass">
+              {label}
+            </Link>
+          ))}
+        </nav>
+        <section aria-labelledby="tool-title" className="panel">
+          <h2 id="tool-title" className="mb-4 text-2xl">
+            {active.label}
+          </h2>
+          {actionData?.ok || actionData?.message ? (
+            <div className="mb-4 flex flex-col gap-3">
+              {actionData.ok ? <SavedNotice key={actionData.at} message={actionData.ok} /> : null}
+              {actionData.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+            </div>
+          ) : null}
+          {loaderData.failed ? (
+            <Alert kind="error">{tab === "applications" ? "Failed to load data" : "Failed to load user data"}</Alert>
+          ) : loaderData.players ? (
+            <PlayerList list={loaderData.players} />
+          ) : loaderData.cast ? (
+            <CastList list={loaderData.cast} />
+          ) : loaderData.applications ? (
+            <ApplicationsTab list={loaderData.applications} />
+          ) : loaderData.roles ? (
+            <RolesTab roles={loaderData.roles} />
+          ) : loaderData.audit ? (
+            <AuditTab list={loaderData.audit} />
+          ) : (
+            <p className="text-dust">Feature coming soon!</p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Tools · Hopewell" }];

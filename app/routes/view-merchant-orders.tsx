@@ -1,0 +1,32 @@
+import type { Route } from "./+types/view-merchant-orders";
+import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
+import { requireAccess } from "~/server/guards.server";
+import { loadReview, orderGroups, ordersForEvent } from "~/server/reviews.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "staff");
+  return loadReview(request, orderGroups, ordersForEvent, "orders");
+}
+
+export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps) {
+  const total = loaderData.groups.find((g) => g.id === loaderData.open)?.entries ?? 0;
+  return (
+    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} open={loaderData.open} failed={loaderData.failed} failedMessage="Failed to load orders">
+      {loaderData.entries.map((order) => (
+        <article key={order.id} className="rounded-md border border-timber/70 p-4">
+          <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} />
+          <ul className="mt-2">
+            {Object.entries(order.items).map(([key, quantity]) => (
+              <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
+            ))}
+          </ul>
+          <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
+        </article>
+      ))}
+      <EntryPager page={loaderData.page} total={total} />
+    </EventGroups>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Merchant Orders · Hopewell" }];

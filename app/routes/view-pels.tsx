@@ -1,0 +1,35 @@
+import type { Route } from "./+types/view-pels";
+import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { PEL_QUESTIONS } from "~/game/pel";
+import { requireAccess } from "~/server/guards.server";
+import { loadReview, pelGroups, pelsForEvent } from "~/server/reviews.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "staff");
+  return loadReview(request, pelGroups, pelsForEvent, "PELs");
+}
+
+export default function ViewPels({ loaderData }: Route.ComponentProps) {
+  const total = loaderData.groups.find((g) => g.id === loaderData.open)?.entries ?? 0;
+  return (
+    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} open={loaderData.open} failed={loaderData.failed} failedMessage="Failed to load data">
+      {loaderData.entries.map(({ firstName, lastName, entry }) => (
+        <article key={entry.id} className="rounded-md border border-timber/70 p-4">
+          <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
+          <h3 className="mt-1 text-xl">{entry.characterName}</h3>
+          <dl className="mt-3 flex flex-col gap-3">
+            {PEL_QUESTIONS.map((q) => (
+              <div key={q.key}>
+                <dt className="font-bold text-brass">{q.label}</dt>
+                <dd className="whitespace-pre-wrap">{entry[q.key]}</dd>
+              </div>
+            ))}
+          </dl>
+        </article>
+      ))}
+      <EntryPager page={loaderData.page} total={total} />
+    </EventGroups>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letters · Hopewell" }];

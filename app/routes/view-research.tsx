@@ -1,0 +1,35 @@
+import type { Route } from "./+types/view-research";
+import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { requireAccess } from "~/server/guards.server";
+import { loadReview, researchForEvent, researchGroups } from "~/server/reviews.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "staff");
+  return loadReview(request, researchGroups, researchForEvent, "research");
+}
+
+export default function ViewResearch({ loaderData }: Route.ComponentProps) {
+  const total = loaderData.groups.find((g) => g.id === loaderData.open)?.entries ?? 0;
+  return (
+    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} open={loaderData.open} failed={loaderData.failed} failedMessage="Failed to load research data">
+      {loaderData.entries.map((paper) => (
+        <article key={paper.id} className="rounded-md border border-timber/70 p-4">
+          <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />
+          <h3 className="mt-3 font-bold text-brass">Research notes</h3>
+          <p className="whitespace-pre-wrap">{paper.research}</p>
+          <h3 className="mt-3 font-bold text-brass">Sources</h3>
+          <p className="whitespace-pre-wrap">{paper.sources}</p>
+          <p className="mt-3">
+            <a href={`/research/${paper.id}/file`} target="_blank" rel="noopener">
+              {`Open ${paper.fileName}`}
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </p>
+        </article>
+      ))}
+      <EntryPager page={loaderData.page} total={total} />
+    </EventGroups>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Research Papers · Hopewell" }];

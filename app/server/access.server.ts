@@ -1,0 +1,76 @@
+import { ROLES, type Role } from "~/game/roles";
+
+/** Who may use a route. Every route pattern of app/routes.ts has exactly one entry. */
+export type Access = "anyone" | "member" | "character" | "staff" | "manager";
+
+export const ACCESS_ROLES: Record<Exclude<Access, "anyone">, readonly Role[]> = {
+  member: ROLES,
+  character: ["player", "cast", "manager"],
+  staff: ["cast", "manager"],
+  manager: ["manager"],
+};
+
+/** A route open to one level for reading and a narrower one for its actions (POST and the like). */
+export type RouteAccess = Access | { read: Access; change: Access };
+
+/**
+ * The one table of route permissions, keyed by React Router's route pattern.
+ * A pattern missing here is refused for everyone (deny by default), and
+ * tests/unit/access.test.ts fails when a route of app/routes.ts has no entry.
+ */
+export const ROUTE_ACCESS: Record<string, RouteAccess> = {
+  "/": "anyone",
+  "/rulebook": "anyone",
+  "/rulebook/document": "anyone",
+  "/locations": "anyone",
+  "/location": "anyone",
+  "/auth": "anyone",
+  "/login": "anyone",
+  "/logout": "anyone",
+  "/forgot-password": "anyone",
+  "/reset-password": "anyone",
+  "/captcha/challenge": "anyone",
+  "/events": "member",
+  "/events/manage": "manager",
+  "/application": "member",
+  "/character": "character",
+  "/pels": "member",
+  "/merchant-orders": "member",
+  "/research": "member",
+  "/research/upload": "member",
+  // The author, cast and managers; the loader checks which.
+  "/research/:id/file": "member",
+  "/letters": "member",
+  "/letters/recipients": "member",
+  "/profile": "member",
+  // Cast read the tools; only managers change roles or decide applications.
+  "/tools": { read: "staff", change: "manager" },
+  // Managers only: cast are kept out (SPEC section 6).
+  "/emergency-contacts": "manager",
+  "/attendance": "staff",
+  "/attendance/:eventId/csv": "staff",
+  "/attendance-tool": "manager",
+  "/view-pels": "staff",
+  "/view-merchant-orders": "staff",
+  "/view-research": "staff",
+  "/view-letters": "staff",
+  "/*": "anyone",
+};
+
+export type AccessDecision = "allow" | "sign-in" | "forbidden";
+
+/** React Router joins route paths without a leading slash ("auth", "*"); the table writes "/auth", "/*". */
+export function normalizePattern(pattern: string): string {
+  return `/${pattern.replace(/^\/+/, "")}`;
+}
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function decideAccess(pattern: string, role: Role | undefined, method = "GET"): AccessDecision {
+  const entry = ROUTE_ACCESS[normalizePattern(pattern)];
+  if (entry === undefined) return "forbidden";
+  const access = typeof entry === "string" ? entry : READ_METHODS.has(method) ? entry.read : entry.change;
+  if (access === "anyone") return "allow";
+  if (role === undefined) return "sign-in";
+  return ACCESS_ROLES[access].includes(role) ? "allow" : "forbidden";
+}

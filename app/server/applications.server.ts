@@ -1,0 +1,84 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { ApplicationInput } from "~/forms/application";
+import type { SessionUser } from "~/lib/navigation";
+import { audit } from "./audit.server";
+import { database } from "./db/client.server";
+import { applications, profiles } from "./db/schema";
+import { queueDiscordPost } from "./discord/discord.server";
+import { acceptanceEmail } from "./mail/templates.server";
+import { queueEmail } from "./outbox/outbox.server";
+
+export type Application = typeof applications.$inferSelect;
+
+export async function getApplication(userId: string): Promise<Application | undefined> {
+  const db = await database();
+  const [row] = await db.select().from(applications).where(eq(applications.userId, userId));
+  return row;
+}
+
+/**
+ * Saves the member's one application as pending. A second submission (a double click,
+ * a replayed form) changes nothing: the first stands, whatever its status now.
+ */
+export async function submitApplication(user: SessionUser, input: ApplicationInput): Promise<{ created: boolean }> {
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(applications)
+      .values({ ...input, userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, status: "pending" })
+      .onConflictDoNothing({ target: applications.userId })
+      .returning({ id: applications.id });
+    if (inserted.length === 0) return { created: false };
+    await queueDiscordPost(
+      tx,
+      `📜 A new application has come in: ${user.firstName} ${user.lastName.slice(0, 1)}. hopes to join Hopewell as ${input.rolePreference === "cast" ? "cast" : "a player"}.`,
+    );
+    return { created: true };
+  });
+}
+
+export const APPLICATIONS_PAGE_SIZE = 20;
+
+/** Applications newest first, a page at a time, for the managers' review. */
+export async function listApplications(page = 0): Promise<{ applications: Application[]; total: number }> {
+  const db = await database();
+  const [rows, [total]] = await Promise.all([
+    db.select().from(applications).orderBy(desc(applications.createdAt), desc(applications.id)).limit(APPLICATIONS_PAGE_SIZE).offset(page * APPLICATIONS_PAGE_SIZE),
+    db.select({ n: count() }).from(applications),
+  ]);
+  return { applications: rows, total: total?.n ?? 0 };
+}
+
+export type Decision = "accepted" | "rejected";
+export type DecisionOutcome = { outcome: "decided"; name: string; email: string } | { outcome: "already-decided"; status: string } | { outcome: "not-found" };
+
+/**
+ * Decides a pending application in one transaction. Accepting makes the applicant
+ * cast or a player, as they asked, and queues the acceptance email; rejecting sends
+ * nothing. Only a pending application can be decided, so when two managers act at
+ * once the first decision stands and the second is told.
+ */
+export async function decideApplication(actor: SessionUser, applicationId: string, decision: Decision): Promise<DecisionOutcome> {
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const [decided] = await tx
+      .update(applications)
+      .set({ status: decision, decidedAt: sql`now()`, decidedBy: actor.id })
+      .where(and(eq(applications.id, applicationId), eq(applications.status, "pending")))
+      .returning({ userId: applications.userId, rolePreference: applications.rolePreference, firstName: applications.firstName, lastName: applications.lastName, email: applications.email });
+    if (!decided) {
+      const [existing] = await tx.select({ status: applications.status }).from(applications).where(eq(applications.id, applicationId));
+      return existing ? { outcome: "already-decided", status: existing.status } : { outcome: "not-found" };
+    }
+    if (decision === "accepted") {
+      // Only an applicant is promoted: someone already made cast or manager keeps that role.
+      await tx
+        .update(profiles)
+        .set({ role: decided.rolePreference === "cast" ? "cast" : "player", updatedAt: sql`now()` })
+        .where(and(eq(profiles.id, decided.userId), eq(profiles.role, "applicant")));
+      await queueEmail(tx, acceptanceEmail({ to: decided.email, firstName: decided.firstName, asCast: decided.rolePreference === "cast" }));
+    }
+    await audit(tx, { actorId: actor.id, action: "application.decide", subjectId: decided.userId, details: { applicationId, decision } });
+    return { outcome: "decided", name: `${decided.firstName} ${decided.lastName}`, email: decided.email };
+  });
+}

@@ -1,0 +1,104 @@
+import { and, asc, count, desc, eq, ilike, ne, or } from "drizzle-orm";
+import { isUuid } from "~/lib/ids";
+import { stringify } from "csv-stringify/sync";
+import type { Cabin } from "~/game/cabins";
+import { USER_SEARCH_MAX_RESULTS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
+import type { SessionUser } from "~/lib/navigation";
+import { audit } from "./audit.server";
+import { database, type Transaction } from "./db/client.server";
+import { characters, eventAttendance, events, profiles } from "./db/schema";
+import { likePattern } from "./roles.server";
+
+export type UserMatch = { id: string; firstName: string; lastName: string; email: string; characterName: string | null };
+
+/** Members whose first name, last name or email contains the term (at least 2 characters), at most 10. */
+export async function searchUsers(term: string): Promise<UserMatch[]> {
+  const typed = term.trim();
+  if (typed.length < USER_SEARCH_MIN_CHARS) return [];
+  const db = await database();
+  const pattern = likePattern(typed);
+  return db
+    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, characterName: characters.characterName })
+    .from(profiles)
+    .leftJoin(characters, eq(characters.userId, profiles.id))
+    .where(or(ilike(profiles.firstName, pattern), ilike(profiles.lastName, pattern), ilike(profiles.email, pattern)))
+    .orderBy(asc(profiles.firstName), asc(profiles.lastName))
+    .limit(USER_SEARCH_MAX_RESULTS);
+}
+
+export async function listAttendanceEvents() {
+  const db = await database();
+  return db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(ne(events.status, "cancelled")).orderBy(desc(events.date));
+}
+
+/**
+ * Records a member at an event as paid, keeping their character's name as it is now.
+ * A member is registered once per event; a second try says so and changes nothing.
+ */
+export async function addAttendance(actor: SessionUser, input: { eventId: string; userId: string; cabin: Cabin | null }): Promise<"added" | "duplicate" | "not-found"> {
+  const db = await database();
+  return db.transaction(async (tx: Transaction) => {
+    const [member] = await tx
+      .select({ id: profiles.id, characterName: characters.characterName })
+      .from(profiles)
+      .leftJoin(characters, eq(characters.userId, profiles.id))
+      .where(eq(profiles.id, input.userId));
+    const [event] = await tx.select({ id: events.id }).from(events).where(and(eq(events.id, input.eventId), ne(events.status, "cancelled")));
+    if (!member || !event) return "not-found";
+    const inserted = await tx
+      .insert(eventAttendance)
+      .values({ eventId: event.id, userId: member.id, cabin: input.cabin, paymentStatus: "paid", characterName: member.characterName, createdBy: actor.id })
+      .onConflictDoNothing({ target: [eventAttendance.userId, eventAttendance.eventId] })
+      .returning({ id: eventAttendance.id });
+    if (inserted.length === 0) return "duplicate";
+    await audit(tx, { actorId: actor.id, action: "attendance.add", subjectId: member.id, details: { eventId: event.id, cabin: input.cabin } });
+    return "added";
+  });
+}
+
+/** Events with how many paid attendees each has, latest first. */
+export async function attendanceSummary() {
+  const db = await database();
+  return db
+    .select({ id: events.id, title: events.title, date: events.date, attendees: count(eventAttendance.id) })
+    .from(events)
+    .leftJoin(eventAttendance, and(eq(eventAttendance.eventId, events.id), eq(eventAttendance.paymentStatus, "paid")))
+    .groupBy(events.id)
+    .orderBy(desc(events.date));
+}
+
+export type AttendanceRow = { lastName: string; firstName: string; characterName: string | null; cabin: string | null };
+
+/** An event's paid attendees, by last name then first name. */
+export async function paidAttendees(eventId: string): Promise<{ title: string; rows: AttendanceRow[] } | null> {
+  if (!isUuid(eventId)) return null;
+  const db = await database();
+  const [event] = await db.select({ title: events.title }).from(events).where(eq(events.id, eventId));
+  if (!event) return null;
+  const rows = await db
+    .select({ lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
+    .from(eventAttendance)
+    .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
+    .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
+    .orderBy(asc(profiles.lastName), asc(profiles.firstName));
+  return { title: event.title, rows };
+}
+
+/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, return) is kept as text. */
+export function spreadsheetSafe(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** SPEC section 9's export: Last Name, First Name, Character Name, Cabin, with its placeholders. */
+export function attendanceCsv(rows: AttendanceRow[]): string {
+  return stringify(
+    rows.map((row) => [row.lastName, row.firstName, row.characterName || "No character", row.cabin || "Not assigned"].map(spreadsheetSafe)),
+    { header: true, columns: ["Last Name", "First Name", "Character Name", "Cabin"], bom: true },
+  );
+}
+
+/** "Blood Moon attendance.csv", with nothing a file system or a header would choke on. */
+export function attendanceFileName(title: string): string {
+  const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, " ").replace(/\s+/g, " ").trim() || "event";
+  return `${safe} attendance.csv`;
+}

@@ -1,0 +1,81 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { config } from "./config.server";
+import { database, type Database } from "./db/client.server";
+import { accounts, profiles, sessions, verifications } from "./db/schema";
+import { passwordResetEmail } from "./mail/templates.server";
+import { queueEmail } from "./outbox/outbox.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import { siteSecret } from "./secrets.server";
+
+export const SESSION_COOKIE = "hopewell.session_token";
+const SESSION_DAYS = 30;
+
+/** The site's public origin, for links in emails. */
+export function siteOrigin(): string {
+  return config().appUrl?.replace(/\/$/, "") ?? `http://localhost:${config().port}`;
+}
+
+function createAuth(db: Database, secret: string) {
+  return betterAuth({
+    appName: "Hopewell",
+    baseURL: siteOrigin(),
+    secret,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { profiles, sessions, accounts, verifications },
+      transaction: true,
+    }),
+    user: {
+      modelName: "profiles",
+      additionalFields: {
+        firstName: { type: "string", required: true, input: true },
+        lastName: { type: "string", required: true, input: true },
+        // Never settable by the member's own requests; managers change it through our own code.
+        role: { type: "string", required: false, defaultValue: "applicant", input: false },
+      },
+    },
+    session: { modelName: "sessions", expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    account: { modelName: "accounts" },
+    verification: { modelName: "verifications" },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      password: { hash: hashPassword, verify: verifyPassword },
+      sendResetPassword: async ({ user, token }) => {
+        const link = `${siteOrigin()}/reset-password?token=${encodeURIComponent(token)}`;
+        const firstName = (user as { firstName?: string }).firstName ?? user.name;
+        await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
+      },
+    },
+    // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
+    // endpoints are not mounted, so its own limiter would never see a request.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    advanced: {
+      cookiePrefix: "hopewell",
+      useSecureCookies: config().appUrl?.startsWith("https:") ?? false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+    },
+    logger: { level: "error" },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+// One instance per database: tests give each file its own database.
+const instances = new WeakMap<Database, Promise<Auth>>();
+
+export async function getAuth(): Promise<Auth> {
+  const db = await database();
+  let auth = instances.get(db);
+  if (!auth) {
+    auth = siteSecret(db, "auth_secret").then((secret) => createAuth(db, secret));
+    instances.set(db, auth);
+  }
+  return auth;
+}

@@ -1,0 +1,271 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  date,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+// Relative imports: drizzle-kit loads this file without the app's "~" alias.
+import { CABINS } from "../../game/cabins";
+import { FACTIONS, FACTION_ONLY_JOBS, JOBS } from "../../game/factions";
+import { APPLICATION_STATUSES, EVENT_STATUSES, PAYMENT_STATUSES, ROLES, ROLE_PREFERENCES } from "../../game/roles";
+import { createdAt, oneOf, updatedAt } from "./columns";
+
+/**
+ * A key the form was rendered with: a resubmitted form (a double click, a browser
+ * retry) carries the same key, and the unique index turns it into one row.
+ */
+const submissionKey = () => uuid("submission_key").notNull();
+
+/** The member a row belongs to; their rows go when they do. */
+export const ownerId = () =>
+  text("user_id")
+    .notNull()
+    .references(() => profiles.id, { onDelete: "cascade" });
+/** The event a submission is about; events are cancelled, never deleted, while rows refer to them. */
+const eventId = () =>
+  uuid("event_id")
+    .notNull()
+    .references(() => events.id, { onDelete: "restrict" });
+
+export type EmergencyContact = { name: string; phone: string };
+
+/**
+ * One per member account: who they are and what they may do. This is also the
+ * auth library's user table, so a profile and its account are created in one
+ * transaction and can never exist apart.
+ */
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: text("id").primaryKey(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("applicant"),
+    /** "First Last", kept by the auth library. */
+    name: text("name").notNull(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    emergencyContact: jsonb("emergency_contact").$type<EmergencyContact>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("profiles_role_check", oneOf(t.role, ROLES)),
+    uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
+    index("profiles_role_first_name_idx").on(t.role, t.firstName),
+    index("profiles_last_first_name_idx").on(t.lastName, t.firstName),
+  ],
+);
+
+/** A player application; at most one per member. */
+export const applications = pgTable(
+  "applications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    status: text("status", { enum: APPLICATION_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decidedBy: text("decided_by").references(() => profiles.id, { onDelete: "set null" }),
+    discordTag: text("discord_tag").notNull(),
+    rolePreference: text("role_preference", { enum: ROLE_PREFERENCES }).notNull(),
+    larpExperience: text("larp_experience").notNull(),
+    inCharacterPreference: text("in_character_preference").notNull(),
+    physicalActivityAcknowledgment: text("physical_activity_acknowledgment").notNull(),
+    icOcSeparation: text("ic_oc_separation").notNull(),
+    phobiaHandling: text("phobia_handling").notNull(),
+    nonBreakingExit: text("non_breaking_exit").notNull(),
+    plotEngagement: text("plot_engagement").notNull(),
+    larpTypes: text("larp_types").notNull(),
+    larpPriorities: text("larp_priorities").notNull(),
+    physicalRoleplayComfort: text("physical_roleplay_comfort").notNull(),
+    characterDeathStance: text("character_death_stance").notNull(),
+    cheatingResponse: text("cheating_response").notNull(),
+    plotDiscomfortHandling: text("plot_discomfort_handling").notNull(),
+    complaintHandling: text("complaint_handling").notNull(),
+    referralSource: text("referral_source").notNull(),
+  },
+  (t) => [
+    uniqueIndex("applications_user_id_unique").on(t.userId),
+    index("applications_created_at_idx").on(t.createdAt.desc()),
+    index("applications_decided_by_idx").on(t.decidedBy),
+    check("applications_status_check", oneOf(t.status, APPLICATION_STATUSES)),
+    check("applications_role_preference_check", oneOf(t.rolePreference, ROLE_PREFERENCES)),
+  ],
+);
+
+/** A member's character; at most one per member. */
+export const characters = pgTable(
+  "characters",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    characterName: text("character_name").notNull(),
+    backstory: text("backstory").notNull(),
+    faction: text("faction", { enum: FACTIONS }).notNull(),
+    job: text("job", { enum: JOBS }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("characters_user_id_unique").on(t.userId),
+    index("characters_character_name_idx").on(t.characterName),
+    check("characters_faction_check", oneOf(t.faction, FACTIONS)),
+    check("characters_job_check", oneOf(t.job, JOBS)),
+    // A faction-only job may be held only by a member of that faction.
+    ...Object.entries(FACTION_ONLY_JOBS).map(([job, faction]) =>
+      check(
+        `characters_${job.toLowerCase().replaceAll(/[^a-z]+/g, "_")}_faction_check`,
+        sql`${t.job} <> ${sql.raw(`'${job}'`)} or ${t.faction} = ${sql.raw(`'${faction}'`)}`,
+      ),
+    ),
+  ],
+);
+
+/** A weekend event. Only events whose status is future are listed to members. */
+export const events = pgTable(
+  "events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    date: date("date", { mode: "string" }).notNull(),
+    status: text("status", { enum: EVENT_STATUSES }).notNull().default("future"),
+    /** The ticket-purchase link (the spec calls this field "stripe"). */
+    ticketUrl: text("ticket_url"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("events_status_check", oneOf(t.status, EVENT_STATUSES)),
+    check("events_ticket_url_https_check", sql`${t.ticketUrl} is null or ${t.ticketUrl} like 'https://%'`),
+    index("events_status_date_idx").on(t.status, t.date),
+    index("events_date_idx").on(t.date),
+  ],
+);
+
+/** A post-event letter. */
+export const pels = pgTable(
+  "pels",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    submissionKey: submissionKey(),
+    userId: ownerId(),
+    eventId: eventId(),
+    characterName: text("character_name").notNull(),
+    scariness: text("scariness").notNull(),
+    favoriteMoments: text("favorite_moments").notNull(),
+    enjoyment: text("enjoyment").notNull(),
+    notableNpcs: text("notable_npcs").notNull(),
+    notablePcs: text("notable_pcs").notNull(),
+    improvements: text("improvements").notNull(),
+    activities: text("activities").notNull(),
+    goals: text("goals").notNull(),
+    jobs: text("jobs").notNull(),
+    drugs: text("drugs").notNull(),
+    followUp: text("follow_up").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("pels_submission_key_unique").on(t.submissionKey),
+    index("pels_event_id_created_at_idx").on(t.eventId, t.createdAt.desc()),
+    index("pels_user_id_idx").on(t.userId),
+  ],
+);
+
+/** An order of in-game goods for an event; `items` maps a price-list key to a quantity. */
+export const merchantOrders = pgTable(
+  "merchant_orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    submissionKey: submissionKey(),
+    userId: ownerId(),
+    eventId: eventId(),
+    items: jsonb("items").$type<Record<string, number>>().notNull(),
+    totalPrice: numeric("total_price", { precision: 10, scale: 2 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("merchant_orders_total_positive_check", sql`${t.totalPrice} > 0`),
+    uniqueIndex("merchant_orders_submission_key_unique").on(t.submissionKey),
+    index("merchant_orders_event_id_created_at_idx").on(t.eventId, t.createdAt.desc()),
+    index("merchant_orders_user_id_idx").on(t.userId),
+  ],
+);
+
+/** A member's attendance at an event, with their cabin; once per member per event. */
+export const eventAttendance = pgTable(
+  "event_attendance",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId(),
+    eventId: eventId(),
+    cabin: text("cabin", { enum: CABINS }),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("paid"),
+    /** The character's name when the record was made, kept even if the character changes. */
+    characterName: text("character_name"),
+    createdAt: createdAt(),
+    createdBy: text("created_by").references(() => profiles.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("event_attendance_user_event_unique").on(t.userId, t.eventId),
+    index("event_attendance_event_id_status_idx").on(t.eventId, t.paymentStatus),
+    index("event_attendance_created_by_idx").on(t.createdBy),
+    check("event_attendance_cabin_check", sql`${t.cabin} is null or ${oneOf(t.cabin, CABINS)}`),
+    check("event_attendance_payment_status_check", oneOf(t.paymentStatus, PAYMENT_STATUSES)),
+  ],
+);
+
+/** A research paper with an uploaded file kept by the storage module. */
+export const research = pgTable(
+  "research",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    submissionKey: submissionKey(),
+    userId: ownerId(),
+    eventId: eventId(),
+    sources: text("sources").notNull(),
+    research: text("research").notNull(),
+    /** Storage key: research/<user id>/<random id><extension>. Never a public URL. */
+    fileKey: text("file_key").notNull(),
+    fileName: text("file_name").notNull(),
+    fileType: text("file_type").notNull(),
+    fileSize: integer("file_size").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("research_file_key_unique").on(t.fileKey),
+    uniqueIndex("research_submission_key_unique").on(t.submissionKey),
+    index("research_event_id_created_at_idx").on(t.eventId, t.createdAt.desc()),
+    index("research_user_id_idx").on(t.userId),
+  ],
+);
+
+/** An in-game letter to a character. */
+export const letters = pgTable(
+  "letters",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    submissionKey: submissionKey(),
+    userId: ownerId(),
+    recipient: text("recipient").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("letters_submission_key_unique").on(t.submissionKey),
+    index("letters_created_at_idx").on(t.createdAt.desc()),
+    index("letters_user_id_idx").on(t.userId),
+  ],
+);

@@ -1,0 +1,80 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt, oneOf } from "./columns";
+import { profiles } from "./schema-members";
+
+/** Fixed-window counters for rate limits, kept in the database so a restart does not reset them. */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_limits_reset_at_idx").on(t.resetAt)],
+);
+
+/** CAPTCHA challenges already used, so a solved challenge cannot be replayed before it expires. */
+export const usedCaptchas = pgTable(
+  "used_captchas",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("used_captchas_expires_at_idx").on(t.expiresAt)],
+);
+
+export const OUTBOX_KINDS = ["email", "discord"] as const;
+export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+
+/**
+ * Messages to the outside world (email, chat webhooks), written in the same
+ * transaction as the change that caused them and delivered by the worker.
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Queue order: rows written in one transaction share created_at, so this orders them. */
+    sequence: bigint("sequence", { mode: "number" }).generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: OUTBOX_KINDS }).notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("outbox_kind_check", oneOf(t.kind, OUTBOX_KINDS)),
+    check("outbox_status_check", oneOf(t.status, OUTBOX_STATUSES)),
+    index("outbox_pending_run_at_idx").on(t.runAt).where(sql`${t.status} = 'pending'`),
+    index("outbox_pending_kind_sequence_idx").on(t.kind, t.sequence).where(sql`${t.status} = 'pending'`),
+    index("outbox_created_at_idx").on(t.createdAt.desc()),
+  ],
+);
+
+/** Who did what to whom: role changes, decisions, attendance, emergency-contact views. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    actorId: text("actor_id").references(() => profiles.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    subjectId: text("subject_id").references(() => profiles.id, { onDelete: "set null" }),
+    details: jsonb("details").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_log_created_at_idx").on(t.createdAt.desc()),
+    index("audit_log_actor_id_idx").on(t.actorId),
+    index("audit_log_subject_id_idx").on(t.subjectId),
+  ],
+);
+
+/** Values the site makes for itself on first start, such as the session-signing secret. */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

@@ -1,0 +1,8 @@
+/**
+ * The database schema, one module per concern: the members' and the game's tables,
+ * the auth library's tables, and the site's own machinery (limits, outbox, audit).
+ * drizzle-kit reads this file; everything else imports tables from here.
+ */
+export * from "./schema-members";
+export * from "./schema-auth";
+export * from "./schema-system";

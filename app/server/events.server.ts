@@ -1,0 +1,44 @@
+import { asc, desc, eq } from "drizzle-orm";
+import type { EventInput } from "~/forms/events";
+import { database } from "./db/client.server";
+import { events } from "./db/schema";
+
+export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl: string | null };
+
+/** Events whose status is future, soonest first (SPEC section 2, /events). */
+export async function listUpcomingEvents(): Promise<UpcomingEvent[]> {
+  const db = await database();
+  return db
+    .select({ id: events.id, title: events.title, date: events.date, ticketUrl: events.ticketUrl })
+    .from(events)
+    .where(eq(events.status, "future"))
+    .orderBy(asc(events.date), asc(events.title));
+}
+
+export type EventRow = typeof events.$inferSelect;
+
+/** Every event, newest first, for the managers' list. */
+export async function listAllEvents(): Promise<EventRow[]> {
+  const db = await database();
+  return db.select().from(events).orderBy(desc(events.date), asc(events.title));
+}
+
+export async function createEvent(input: EventInput): Promise<EventRow> {
+  const db = await database();
+  const [row] = await db.insert(events).values(input).returning();
+  return row!;
+}
+
+/** False when there is no such event. */
+export async function updateEvent(id: string, input: EventInput): Promise<boolean> {
+  const db = await database();
+  const updated = await db.update(events).set(input).where(eq(events.id, id)).returning({ id: events.id });
+  return updated.length === 1;
+}
+
+/** Events are cancelled, never deleted: letters, orders and attendance refer to them. */
+export async function cancelEvent(id: string): Promise<boolean> {
+  const db = await database();
+  const updated = await db.update(events).set({ status: "cancelled" }).where(eq(events.id, id)).returning({ id: events.id });
+  return updated.length === 1;
+}

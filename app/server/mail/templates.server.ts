@@ -1,0 +1,49 @@
+import type { EmailMessage } from "../outbox/outbox.server";
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** A plain, readable HTML letter in the site's colours; every email has a plain-text twin. */
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#7f3116;color:#efe4cc;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#5a4530">If the button does not work, copy this address into your browser:<br>${escapeHtml(action.url)}</p>`
+    : "";
+  return `<!doctype html><html lang="en"><body style="margin:0;background:#efe4cc;color:#241a10;font-family:Georgia,serif;font-size:16px;line-height:1.6">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<h1 style="font-size:24px;color:#5c230f;margin:0 0 24px">${escapeHtml(title)}</h1>${body}${button}
+<p style="margin:32px 0 0;font-size:13px;color:#5a4530">Hopewell · a western survival and horror larp</p>
+</div></body></html>`;
+}
+
+export function passwordResetEmail({ to, firstName, link }: { to: string; firstName: string; link: string }): EmailMessage {
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    "Someone, hopefully you, asked to reset the password for your Hopewell account. Follow the link below within the hour to choose a new one.",
+    "If you did not ask for this, ignore this letter: your password stays as it is.",
+  ];
+  return {
+    to,
+    subject: "Reset your Hopewell password",
+    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${link}\n\nHopewell · a western survival and horror larp\n`,
+    html: layout("Reset your password", paragraphs, { label: "Choose a new password", url: link }),
+  };
+}
+
+export function acceptanceEmail({ to, firstName, asCast }: { to: string; firstName: string; asCast: boolean }): EmailMessage {
+  const paragraphs = [
+    `Dear ${firstName},`,
+    asCast
+      ? "Your application has been accepted: welcome to the Hopewell cast. You will soon be bringing the town and the things in the dark to life."
+      : "Your application has been accepted: welcome to Hopewell. You can now build your character on the members' site and buy a ticket for an upcoming event.",
+    "Remember to send a photo of your costume at least two weeks before your first event. We look forward to seeing you on the frontier.",
+  ];
+  return {
+    to,
+    subject: "Welcome to Hopewell: your application has been accepted",
+    text: `${paragraphs.join("\n\n")}\n\nHopewell · a western survival and horror larp\n`,
+    html: layout("Welcome to Hopewell", paragraphs),
+  };
+}

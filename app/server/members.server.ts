@@ -1,0 +1,74 @@
+import { and, asc, count, eq, ilike, inArray, or } from "drizzle-orm";
+import { audit } from "./audit.server";
+import { database } from "./db/client.server";
+import { characters, profiles } from "./db/schema";
+import { likePattern } from "./roles.server";
+
+export const MEMBER_LIST_PAGE_SIZE = 50;
+
+function nameOrEmail(search: string) {
+  const term = search.trim();
+  if (!term) return undefined;
+  const pattern = likePattern(term);
+  return or(ilike(profiles.firstName, pattern), ilike(profiles.lastName, pattern), ilike(profiles.email, pattern), ilike(characters.characterName, pattern));
+}
+
+/** Players with their characters (or none yet), by first name, searchable by member or character name. */
+export async function listPlayers({ search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const where = and(eq(profiles.role, "player"), nameOrEmail(search));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
+      .from(profiles)
+      .leftJoin(characters, eq(characters.userId, profiles.id))
+      .where(where)
+      .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
+      .limit(MEMBER_LIST_PAGE_SIZE)
+      .offset(page * MEMBER_LIST_PAGE_SIZE),
+    db.select({ n: count() }).from(profiles).leftJoin(characters, eq(characters.userId, profiles.id)).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Cast and managers, by first name. */
+export async function listCast({ search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const where = and(inArray(profiles.role, ["cast", "manager"]), nameOrEmail(search));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
+      .from(profiles)
+      .leftJoin(characters, eq(characters.userId, profiles.id))
+      .where(where)
+      .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
+      .limit(MEMBER_LIST_PAGE_SIZE)
+      .offset(page * MEMBER_LIST_PAGE_SIZE),
+    db.select({ n: count() }).from(profiles).leftJoin(characters, eq(characters.userId, profiles.id)).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export type ContactRow = { id: string; firstName: string; lastName: string; email: string; emergencyContact: { name: string; phone: string } | null };
+
+/**
+ * Members with their emergency contacts, by last name, for managers. Each opening is
+ * audited (who looked, and for what), never with the contacts themselves.
+ */
+export async function listEmergencyContacts(viewer: { id: string }, { search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const term = search.trim();
+  const where = term ? or(ilike(profiles.firstName, likePattern(term)), ilike(profiles.lastName, likePattern(term)), ilike(profiles.email, likePattern(term))) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, emergencyContact: profiles.emergencyContact })
+      .from(profiles)
+      .where(where)
+      .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
+      .limit(MEMBER_LIST_PAGE_SIZE)
+      .offset(page * MEMBER_LIST_PAGE_SIZE),
+    db.select({ n: count() }).from(profiles).where(where),
+  ]);
+  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { search: term || null, page } });
+  return { rows: rows as ContactRow[], total: total?.n ?? 0 };
+}

@@ -1,0 +1,40 @@
+import { lt, sql } from "drizzle-orm";
+import { database, rawRows } from "./db/client.server";
+import { rateLimits } from "./db/schema";
+
+export type Limit = { max: number; windowMs: number };
+
+/** The limits of the site's sensitive actions. Keys combine the action with an address or account. */
+export const LIMITS = {
+  signInPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  signInPerAccount: { max: 10, windowMs: 15 * 60_000 },
+  resetPerAddress: { max: 10, windowMs: 60 * 60_000 },
+  resetPerAccount: { max: 3, windowMs: 60 * 60_000 },
+  captchaChallengePerAddress: { max: 100, windowMs: 10 * 60_000 },
+} satisfies Record<string, Limit>;
+
+/**
+ * Counts one attempt against `key` and says whether it is within `limit`.
+ * One statement, so concurrent attempts (and several app instances) count exactly;
+ * a fixed window keeps the arithmetic in the database.
+ */
+export async function hit(key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterMs: number }> {
+  const db = await database();
+  const windowInterval = `${limit.windowMs} milliseconds`;
+  const [row] = await rawRows<{ count: number; retry_after_ms: number }>(
+    db,
+    sql`insert into ${rateLimits} (key, count, reset_at)
+        values (${key}, 1, now() + ${windowInterval}::interval)
+        on conflict (key) do update set
+          count = case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end,
+          reset_at = case when ${rateLimits.resetAt} <= now() then now() + ${windowInterval}::interval else ${rateLimits.resetAt} end
+        returning count, greatest(0, extract(epoch from (reset_at - now())) * 1000)::int as retry_after_ms`,
+  );
+  return { allowed: row!.count <= limit.max, retryAfterMs: row!.retry_after_ms };
+}
+
+/** Removes expired counters; run now and then so the table stays small. */
+export async function pruneRateLimits(): Promise<void> {
+  const db = await database();
+  await db.delete(rateLimits).where(lt(rateLimits.resetAt, sql`now()`));
+}

@@ -1,0 +1,125 @@
+import { parseFormData, type FileUpload } from "@remix-run/form-data-parser";
+import { isUuid } from "~/lib/ids";
+import { MaxFileSizeExceededError, MaxTotalSizeExceededError, MultipartParseError } from "@remix-run/multipart-parser";
+import { and, eq, ne } from "drizzle-orm";
+import { fileTypeFromBuffer } from "file-type";
+import { z } from "zod";
+import { fieldErrors, type FieldErrors } from "~/forms/auth";
+import { RESEARCH_MESSAGES, submissionKey } from "~/forms/submissions";
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, UPLOAD_MIME_TYPES } from "~/game/rules";
+import type { SessionUser } from "~/lib/navigation";
+import { database } from "./db/client.server";
+import { events, research } from "./db/schema";
+import { logger } from "./logger.server";
+import { removeFile, researchKey, saveFile } from "./storage/storage.server";
+
+
+const ResearchFields = z.object({
+  submissionKey,
+  eventId: z.string().refine(isUuid, RESEARCH_MESSAGES.fillAll),
+  sources: z.string().trim().min(1, RESEARCH_MESSAGES.fillAll).max(10_000, "Please keep the sources under 10,000 characters"),
+  research: z.string().trim().min(1, RESEARCH_MESSAGES.fillAll).max(20_000, "Please keep your notes under 20,000 characters"),
+});
+
+export type ResearchOutcome =
+  | { ok: true }
+  | { ok: false; status: number; message: string; errors?: FieldErrors; values?: Record<string, string> };
+
+type Upload = { name: string; bytes: Uint8Array };
+
+/** The original file name's extension, if it is one we accept. */
+function allowedExtension(name: string): string | null {
+  const extension = name.toLowerCase().split(".").pop() ?? "";
+  return (UPLOAD_EXTENSIONS as readonly string[]).includes(extension) && name.includes(".") ? extension : null;
+}
+
+/** A name safe to show and to put in a header: no path, no control characters. */
+function displayName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "file";
+  // Control characters and quotes would break a header or a screen reader's reading.
+  const printable = [...base].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"').join("");
+  return printable.slice(0, 200) || "file";
+}
+
+/**
+ * Reads a research submission: the fields, and one file of at most 5 MB whose type
+ * is judged by its content. The body is read only up to the limits, so an oversized
+ * upload costs at most 5 MB of memory and is cut off there.
+ */
+export async function submitResearch(user: SessionUser, request: Request): Promise<ResearchOutcome> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll };
+  }
+  let upload: Upload | undefined;
+  let form: FormData;
+  try {
+    form = await parseFormData(request, { maxFileSize: UPLOAD_MAX_BYTES, maxTotalSize: UPLOAD_MAX_BYTES + 256 * 1024, maxFiles: 1, maxParts: 10 }, async (file: FileUpload) => {
+      if (file.fieldName !== "file" || file.size === 0) return null;
+      upload = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+      return null;
+    });
+  } catch (error) {
+    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
+      return { ok: false, status: 413, message: RESEARCH_MESSAGES.fileSize };
+    }
+    if (error instanceof MultipartParseError || error instanceof Error) {
+      logger.warn({ err: error }, "unreadable research upload");
+      return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll };
+    }
+    throw error;
+  }
+
+  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const parsed = ResearchFields.safeParse(values);
+  if (!parsed.success || !upload) {
+    return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: parsed.success ? { file: RESEARCH_MESSAGES.fillAll } : fieldErrors(parsed.error), values };
+  }
+  const extension = allowedExtension(upload.name);
+  const sniffed = await fileTypeFromBuffer(upload.bytes);
+  if (!extension || !sniffed || !(UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime)) {
+    return { ok: false, status: 400, message: RESEARCH_MESSAGES.fileType, errors: { file: RESEARCH_MESSAGES.fileType }, values };
+  }
+
+  const db = await database();
+  const [event] = await db.select({ id: events.id }).from(events).where(and(eq(events.id, parsed.data.eventId), ne(events.status, "cancelled")));
+  if (!event) return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: { eventId: "Please choose one of the listed events" }, values };
+
+  const key = researchKey(user.id, extension);
+  await saveFile(key, upload.bytes);
+  try {
+    const inserted = await db
+      .insert(research)
+      .values({
+        submissionKey: parsed.data.submissionKey,
+        userId: user.id,
+        eventId: event.id,
+        sources: parsed.data.sources,
+        research: parsed.data.research,
+        fileKey: key,
+        fileName: displayName(upload.name),
+        fileType: sniffed.mime,
+        fileSize: upload.bytes.byteLength,
+      })
+      .onConflictDoNothing({ target: research.submissionKey })
+      .returning({ id: research.id });
+    // A resubmitted form: the first upload stands, this copy is not kept.
+    if (inserted.length === 0) await removeFile(key);
+    return { ok: true };
+  } catch (error) {
+    await removeFile(key);
+    throw error;
+  }
+}
+
+/** A research file with what the viewer may see of it, or null when they may not. */
+export async function researchFileFor(viewer: SessionUser, id: string) {
+  if (!isUuid(id)) return null;
+  const db = await database();
+  const [row] = await db
+    .select({ userId: research.userId, fileKey: research.fileKey, fileName: research.fileName, fileType: research.fileType })
+    .from(research)
+    .where(eq(research.id, id));
+  if (!row) return null;
+  const staff = viewer.role === "cast" || viewer.role === "manager";
+  return row.userId === viewer.id || staff ? row : null;
+}

@@ -1,0 +1,116 @@
+import { expect, test } from "@playwright/test";
+
+// Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
+test.describe.configure({ timeout: 90_000 });
+import { expectAccessible } from "./axe";
+import { mainNav, signIn, signUp, solveCaptcha, uniqueEmail } from "./helpers";
+
+const PASSWORD = "Lantern#1877";
+
+test("a new member signs up, signs in and signs out", async ({ page, isMobile }) => {
+  const email = uniqueEmail("clara");
+  await page.goto("/auth");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Forgot Password?" })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: "Create Account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Create Account" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Forgot Password?" })).toHaveCount(0);
+  await expect(page.getByText(/agree to play by the rulebook/)).toBeVisible();
+
+  // The checklist follows the password as it is typed.
+  const rules = page.locator("#password-rules li");
+  const password = page.getByLabel("Password", { exact: true });
+  await password.fill("abc");
+  await expect(rules.filter({ hasText: "One lowercase letter" })).toHaveAttribute("data-met", "true");
+  await expect(rules.filter({ hasText: "At least 8 characters" })).toHaveAttribute("data-met", "false");
+  await password.fill(PASSWORD);
+  for (const rule of await rules.all()) await expect(rule).toHaveAttribute("data-met", "true");
+
+  // Show and hide the password.
+  await page.getByRole("button", { name: "Show password" }).click();
+  await expect(password).toHaveAttribute("type", "text");
+  await page.getByRole("button", { name: "Hide password" }).click();
+  await expect(password).toHaveAttribute("type", "password");
+
+  await page.getByLabel("First name").fill("Clara");
+  await page.getByLabel("Last name").fill("Dunmore");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Confirm password", { exact: true }).fill("Lantern#1878");
+  const submit = page.getByRole("button", { name: "Create Account" });
+  await expect(submit).toBeDisabled();
+  await solveCaptcha(page);
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
+  await expectAccessible(page);
+
+  await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+  await submit.click();
+  await expect(page).toHaveURL(/\/auth\?created=1$/);
+  await expect(page.getByRole("status")).toHaveText("Account created successfully! You can now sign in.");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue("");
+
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Apply Now" }).first()).toHaveAttribute("href", "/application");
+  let nav = await mainNav(page, isMobile);
+  await expect(nav.getByRole("link", { name: "Events" })).toBeVisible();
+  await expect(nav.getByText("Forms")).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Profile" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Tools" })).toHaveCount(0);
+  await nav.getByRole("link", { name: "Profile" }).click();
+  await expect(page.getByTestId("role")).toHaveText("Applicant");
+
+  nav = await mainNav(page, isMobile);
+  await nav.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  nav = await mainNav(page, isMobile);
+  await expect(nav.getByRole("link", { name: "Login / Sign Up" })).toBeVisible();
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fprofile$/);
+});
+
+test("signing in from a member page returns to it", async ({ page }) => {
+  const email = uniqueEmail("amos");
+  await signUp(page, { firstName: "Amos", lastName: "Pickett", email, password: PASSWORD });
+  await page.goto("/events");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fevents$/);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/events$/);
+  // Other tests add events, so the list may or may not be empty here (tests/http/events.test.ts covers both).
+  await expect(page.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("a wrong password gets the service's message", async ({ page }) => {
+  await page.goto("/auth");
+  await signIn(page, uniqueEmail("nobody"), "Wrong#12345");
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the forms still submit and explain what is needed", async ({ page }) => {
+    await page.goto("/auth?mode=signup");
+    await expect(page.getByText("The CAPTCHA needs JavaScript.")).toBeVisible();
+    await page.getByLabel("First name").fill("Hattie");
+    await page.getByLabel("Last name").fill("Quill");
+    await page.getByLabel("Email", { exact: true }).fill("hattie@example.com");
+    await page.getByLabel("Password", { exact: true }).fill("weak");
+    await page.getByLabel("Confirm password", { exact: true }).fill("weak");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Please meet all password requirements");
+    // Nothing typed is lost but the passwords.
+    await expect(page.getByLabel("First name")).toHaveValue("Hattie");
+    await expect(page.getByLabel("Email", { exact: true })).toHaveValue("hattie@example.com");
+
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Please complete the CAPTCHA");
+  });
+});

@@ -1,0 +1,29 @@
+import { expect, test } from "@playwright/test";
+
+// Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
+test.describe.configure({ timeout: 90_000 });
+import { E2E_MANAGER } from "../playwright.config";
+import { expectAccessible } from "./axe";
+import { signIn } from "./helpers";
+
+/** Every page a manager can open, checked for serious accessibility problems at both widths. */
+const PAGES = [
+  "/", "/rulebook", "/locations", "/events", "/events/manage", "/profile", "/application", "/character", "/pels", "/merchant-orders", "/research",
+  "/letters", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/attendance", "/attendance-tool", "/emergency-contacts",
+  "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
+];
+
+test("every page is accessible to a signed-in manager", async ({ page }) => {
+  await page.goto("/auth");
+  await signIn(page, E2E_MANAGER.email, E2E_MANAGER.password);
+  await expect(page).toHaveURL(/\/$/);
+  for (const path of PAGES) {
+    await page.goto(path);
+    await expect(page.locator("h1")).toBeVisible();
+    await expectAccessible(page);
+  }
+  await page.goto("/tools");
+  await expect(page.getByRole("heading", { level: 2, name: "Player List" })).toBeVisible();
+  await expect(page.getByText(/^\d+ players?$/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Attendance Tool" })).toBeVisible();
+});

@@ -1,0 +1,41 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Ticks the ALTCHA checkbox and waits for the proof of work to finish. */
+export async function solveCaptcha(page: Page) {
+  // The widget draws its own box over the real checkbox; a person clicks the label.
+  await page.locator("altcha-widget label", { hasText: "I'm not a robot" }).click();
+  await expect(page.locator('altcha-widget .altcha[data-state="verified"]')).toBeVisible({ timeout: 20_000 });
+}
+
+/** The main navigation as shown at this width, opening the phone menu if there is one. */
+export async function mainNav(page: Page, isMobile: boolean) {
+  if (isMobile) {
+    const menu = page.locator("summary", { hasText: "Menu" });
+    const details = menu.locator("xpath=..");
+    if ((await details.getAttribute("open")) === null) await menu.click();
+  }
+  return page.getByRole("navigation", { name: "Main" }).locator("visible=true");
+}
+
+export function uniqueEmail(prefix: string) {
+  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+export async function signUp(page: Page, { firstName, lastName, email, password }: { firstName: string; lastName: string; email: string; password: string }) {
+  await page.goto("/auth?mode=signup");
+  await page.getByLabel("First name").fill(firstName);
+  await page.getByLabel("Last name").fill(lastName);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(password);
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Account created successfully! You can now sign in.")).toBeVisible();
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}

@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+
+test("signed out, the navigation offers Rulebook, Location and Login / Sign Up", async ({ page, isMobile }) => {
+  const openMenu = async () => {
+    if (!isMobile) return;
+    const menu = page.locator("summary", { hasText: "Menu" });
+    await expect(menu).toBeVisible();
+    await menu.click();
+  };
+  await page.goto("/");
+  await openMenu();
+  const nav = page.getByRole("navigation", { name: "Main" }).locator("visible=true");
+  await expect(nav.getByRole("link")).toHaveText(["Rulebook", "Location", "Login / Sign Up"]);
+  await nav.getByRole("link", { name: "Rulebook" }).click();
+  await expect(page).toHaveURL(/\/rulebook$/);
+  // The phone menu closes after navigating; open it again to see the current page marked.
+  await openMenu();
+  await expect(nav.getByRole("link", { name: "Rulebook" })).toHaveAttribute("aria-current", "page");
+});
+
+test("the phone menu opens and closes from the keyboard", async ({ page, isMobile }) => {
+  test.skip(!isMobile, "the menu button is shown on narrow screens");
+  await page.goto("/");
+  const menu = page.locator("summary", { hasText: "Menu" });
+  await menu.focus();
+  await page.keyboard.press("Enter");
+  const details = menu.locator("xpath=..");
+  await expect(details).toHaveAttribute("open", "");
+  await page.keyboard.press("Escape");
+  await expect(details).not.toHaveAttribute("open", "");
+  await expect(menu).toBeFocused();
+});
+
+test("a keyboard user can skip straight to the content", async ({ page }) => {
+  await page.goto("/");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the FAQ and the phone menu still open", async ({ page, isMobile }) => {
+    await page.goto("/");
+    const summary = page.locator("summary", { hasText: "What should I wear?" });
+    await summary.click();
+    await expect(summary.locator("xpath=..")).toContainText("no obviously modern clothing");
+    if (isMobile) {
+      await page.locator("summary", { hasText: "Menu" }).click();
+      await page.getByRole("navigation", { name: "Main" }).locator("visible=true").getByRole("link", { name: "Location" }).click();
+      await expect(page).toHaveURL(/\/locations$/);
+    }
+  });
+});

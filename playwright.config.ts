@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// Each run starts the production build on a fresh data directory. The variable is set
+// once here, in the runner's process, and inherited by its workers.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-"));
+// Ports differ per run (set once here, inherited by the workers), so two runs on one machine do not collide.
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
+process.env.E2E_SMTP_PORT ??= String(Number(process.env.E2E_PORT) + 1);
+const PORT = Number(process.env.E2E_PORT);
+/** The e2e SMTP server's port: tests that read email start a real SMTP server here. */
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
+/** Members made with the admin command before the server starts; each browser width has its own player. */
+export const E2E_MANAGER = { email: "manager@e2e.test", password: "Manager#1877" };
+export const E2E_PLAYERS = { desktop: { email: "player-desktop@e2e.test", password: "Player#1877" }, phone: { email: "player-phone@e2e.test", password: "Player#1877" } };
+const admin = "node --import tsx scripts/admin.ts";
+const seed = [
+  `${admin} create-user --email ${E2E_MANAGER.email} --password '${E2E_MANAGER.password}' --first Ada --last Boss --role manager`,
+  ...Object.entries(E2E_PLAYERS).map(
+    ([width, p]) => `${admin} create-user --email ${p.email} --password '${p.password}' --first Wyatt --last ${width === "desktop" ? "Tanner" : "Bright"} --role player`,
+  ),
+].join(" && ");
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: chromium,
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium } },
+  ],
+  webServer: {
+    command: `${seed} && node server.mjs`,
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      APP_URL: `http://127.0.0.1:${PORT}`,
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      OUTBOX_POLL_MS: "200",
+      OUTBOX_RETRY_BASE_MS: "300",
+      // Every browser signs up from 127.0.0.1; the 11-second throttle is tested with its real value elsewhere.
+      SIGNUP_THROTTLE_MS: "0",
+    },
+  },
+});

@@ -1,0 +1,158 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { createRequestListener } from "@mjackson/node-fetch-server";
+import compression from "compression";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import sirv from "sirv";
+import * as build from "virtual:react-router/server-build";
+import { requestInfoContext, type RequestInfo } from "~/lib/request-context";
+import { config, ConfigError, type Config } from "~/server/config.server";
+import { closeDatabase, databaseIsHealthy, openDatabase, setDatabase } from "~/server/db/client.server";
+import { logger } from "~/server/logger.server";
+import { deliverDiscord } from "~/server/discord/discord.server";
+import { deliverEmail } from "~/server/mail/mailer.server";
+import { startOutboxWorker, type Deliverer } from "~/server/outbox/outbox.server";
+import { pruneUsedCaptchas } from "~/server/captcha.server";
+import { pruneRateLimits } from "~/server/rate-limit.server";
+import { frameOrigins, scriptOrigins } from "~/server/site.server";
+import { contentSecurityPolicy, setBaseSecurityHeaders } from "./security-headers";
+
+function isSecure(req: http.IncomingMessage, cfg: Config): boolean {
+  if (cfg.appUrl?.startsWith("https:")) return true;
+  return cfg.trustProxy && req.headers["x-forwarded-proto"] === "https";
+}
+
+/**
+ * The client's address. Behind a reverse proxy (TRUST_PROXY) it is the last
+ * address in X-Forwarded-For, the one our proxy appended; earlier entries are
+ * whatever the client chose to send and are never trusted.
+ */
+export function clientAddress(req: http.IncomingMessage, cfg: Config): string {
+  const fromSocket = req.socket.remoteAddress ?? "unknown";
+  if (!cfg.trustProxy) return fromSocket;
+  const forwarded = req.headers["x-forwarded-for"];
+  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").pop()?.trim();
+  return last || fromSocket;
+}
+
+function errorResponse(error: unknown): Response {
+  logger.error({ err: error }, "unhandled request error");
+  return new Response("<!doctype html><title>Error · Hopewell</title><h1>Something went wrong</h1><p>Please try again.</p>", {
+    status: 500,
+    headers: { "Content-Type": "text/html; charset=utf-8" },
+  });
+}
+
+export function createAppServer(cfg: Config): http.Server {
+  const handleRequest = createRequestHandler(build, process.env.NODE_ENV ?? "production");
+  const frameSources = frameOrigins(cfg);
+  const scriptSources = scriptOrigins(cfg);
+  const staticFiles = sirv(path.resolve("build/client"), {
+    etag: true,
+    setHeaders(res, pathname) {
+      // Vite's hashed files never change; anything else may.
+      res.setHeader(
+        "Cache-Control",
+        pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      );
+    },
+  });
+  const compress = compression();
+
+  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
+    const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce: info.nonce, frameSources, scriptSources, secure }));
+    const listener = createRequestListener(
+      (request) => {
+        const context = new RouterContextProvider();
+        context.set(requestInfoContext, info);
+        return handleRequest(request, context);
+      },
+      { onError: errorResponse },
+    );
+    void listener(req, res);
+  }
+
+  return http.createServer((req, res) => {
+    const secure = isSecure(req, cfg);
+    setBaseSecurityHeaders(res, secure);
+    compress(req as never, res as never, () => {
+      if (req.url === "/healthz") {
+        void databaseIsHealthy().then((healthy) => {
+          res.writeHead(healthy ? 200 : 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+          res.end(healthy ? "ok" : "database unavailable");
+        });
+        return;
+      }
+      staticFiles(req, res, () => handleApp(req, res, secure));
+    });
+  });
+}
+
+/** Opens the database (migrating it), serves the site, and shuts down cleanly on SIGTERM/SIGINT. */
+export async function start(): Promise<http.Server> {
+  let cfg: Config;
+  try {
+    cfg = config();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const startedAt = performance.now();
+  const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  setDatabase(handle);
+  logger.info({ database: handle.kind, ms: Math.round(performance.now() - startedAt) }, "database ready");
+
+  // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
+  const deliverers: Partial<Record<"email" | "discord", Deliverer>> = {
+    ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
+    ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
+  };
+  const worker = startOutboxWorker(deliverers);
+  // Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire.
+  const pruning = setInterval(() => {
+    void Promise.all([pruneRateLimits(), pruneUsedCaptchas()]).catch((error) => logger.warn({ err: error }, "pruning failed"));
+  }, 10 * 60_000);
+  pruning.unref();
+
+  const server = createAppServer(cfg);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(cfg.port, cfg.host, () => resolve());
+  });
+  const shownHost = !cfg.host || cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host;
+  logger.info({ port: cfg.port, host: cfg.host ?? "all interfaces" }, "listening");
+  console.log(`Hopewell is running at http://${shownHost}:${cfg.port}`);
+
+  let stopping = false;
+  async function stop(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing requests in flight");
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Requests still running after the grace period are cut off so shutdown stays bounded.
+    const force = setTimeout(() => server.closeAllConnections(), cfg.shutdownTimeoutMs);
+    await closed;
+    clearTimeout(force);
+    clearInterval(pruning);
+    await worker.stop();
+    try {
+      await closeDatabase();
+      logger.info("database closed");
+    } catch (error) {
+      logger.error({ err: error }, "closing the database failed");
+      process.exitCode = 1;
+    }
+    logger.flush();
+    process.exit();
+  }
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  return server;
+}

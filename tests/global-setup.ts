@@ -1,0 +1,70 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { migrationsHash, withDatabaseName } from "./helpers/database-urls";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A gzipped PGlite data directory with every migration applied. */
+    pgliteSnapshot: string;
+    /** With TEST_DATABASE_URL: a migrated database each test file copies. */
+    postgresTemplate: string | undefined;
+  }
+}
+
+const MIGRATIONS = path.resolve("drizzle");
+
+/**
+ * A fresh initdb costs PGlite about 4 s, so it runs once per change of the
+ * migrations: the migrated data directory is cached and each test file loads it.
+ */
+async function pgliteSnapshot(): Promise<string> {
+  const file = path.join(os.tmpdir(), `hopewell-test-snapshot-${migrationsHash(MIGRATIONS)}.tar.gz`);
+  if (fs.existsSync(file)) return file;
+  const client = await PGlite.create();
+  await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
+  const dump = await client.dumpDataDir("gzip");
+  await client.close();
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(temp, file);
+  return file;
+}
+
+async function postgresTemplate(url: string): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `hopewell_tpl_${crypto.randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const client = new pg.Client({ connectionString: withDatabaseName(url, name) });
+  await client.connect();
+  await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
+  await client.end();
+  return {
+    name,
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  project.provide("pgliteSnapshot", await pgliteSnapshot());
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    project.provide("postgresTemplate", undefined);
+    return;
+  }
+  const template = await postgresTemplate(url);
+  project.provide("postgresTemplate", template.name);
+  return template.drop;
+}

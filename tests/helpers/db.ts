@@ -1,0 +1,61 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, beforeAll, inject } from "vitest";
+import { closeDatabase, setDatabase, type Database, type DatabaseHandle } from "~/server/db/client.server";
+import * as schema from "~/server/db/schema";
+import { withDatabaseName } from "./database-urls";
+
+/** "postgres" when the suite runs on a real PostgreSQL server (TEST_DATABASE_URL). */
+export const testDatabaseKind: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+
+/** A fresh, migrated database of its own for one test file. */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const template = inject("postgresTemplate");
+  const url = process.env.TEST_DATABASE_URL;
+  if (url && template) {
+    const name = `hopewell_test_${crypto.randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    const pool = new pg.Pool({ connectionString: withDatabaseName(url, name), max: 5 });
+    // Dropping the database ends connections that are still closing; that is expected here.
+    pool.on("error", (error) => {
+      if ((error as { code?: string }).code !== "57P01") throw error;
+    });
+    return {
+      db: drizzlePg(pool, { schema }) as unknown as Database,
+      kind: "postgres",
+      close: async () => {
+        await pool.end();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
+  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
+  return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
+}
+
+/**
+ * Gives the test file its own migrated database and makes it the one the app's
+ * domain modules use. Returns a getter for tests that query it directly.
+ */
+export function withTestDatabase(): () => Database {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    setDatabase(handle);
+  });
+  afterAll(async () => {
+    await closeDatabase();
+  });
+  return () => {
+    if (!handle) throw new Error("The test database is opened in beforeAll");
+    return handle.db;
+  };
+}

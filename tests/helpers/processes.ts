@@ -1,0 +1,52 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+
+export type RunningProcess = {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  /** Resolves when the process has printed a line matching `pattern`. */
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+export function run(command: string, args: string[], env: Record<string, string> = {}): RunningProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "pipe" });
+  let output = "";
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    output: () => output,
+    exited,
+    waitFor: (pattern, timeoutMs = 30_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(output)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${output}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exited.then(() => {
+          if (!pattern.test(output)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`process exited before printing ${pattern}; output:\n${output}`));
+          }
+        });
+        check();
+      }),
+  };
+}

@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createEvent, createProfile } from "~/server/db/factories";
+import { auditLog, characters, eventAttendance } from "~/server/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+const app = withAppServer();
+
+describe("attendance", () => {
+  it("finds members by name or email (2+ characters, at most 10) and records them paid, once, with a cabin", async () => {
+    const manager = await signedInMember("manager");
+    const event = await createEvent(db(), { title: "Blood Moon", date: "2025-06-13", status: "past" });
+    const member = await createProfile(db(), { firstName: "Ezekiel", lastName: "Pickett", email: "zeke@example.com", role: "player" });
+    await db().insert(characters).values({ userId: member.id, characterName: "Old Zeke", faction: "Homesteader", job: "Hunter / Trapper", backstory: "x" });
+    for (let i = 0; i < 12; i++) await createProfile(db(), { firstName: `Ezra${i}`, lastName: "Crowd", role: "player" });
+
+    const search = async (q: string) => (await fetch(`${app().url}/attendance-tool?q=${encodeURIComponent(q)}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(await search("PICK")).toContain("Old Zeke · zeke@example.com");
+    expect(await search("z")).not.toContain("Old Zeke");
+    expect((await search("crowd")).match(/name="userId"/g)).toHaveLength(10);
+
+    const add = (fields: Record<string, string>) => postForm(app().url, "/attendance-tool", fields, manager.cookie);
+    expect(await (await add({ eventId: event.id, userId: "" })).text()).toContain("Please select both an event and a user");
+    expect((await add({ eventId: event.id, userId: member.id, cabin: "Penthouse" })).status).toBe(400);
+    const added = await add({ eventId: event.id, userId: member.id, cabin: "Arctic Fox" });
+    expect(await added.text()).toContain("Attendance added successfully!");
+    const again = await add({ eventId: event.id, userId: member.id, cabin: "Watchtower" });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("Failed to add attendance. The user might already be registered for this event.");
+    const rows = await db().select().from(eventAttendance).where(eq(eventAttendance.userId, member.id));
+    expect(rows).toEqual([expect.objectContaining({ cabin: "Arctic Fox", paymentStatus: "paid", characterName: "Old Zeke", createdBy: manager.id })]);
+    expect((await db().select().from(auditLog).where(eq(auditLog.subjectId, member.id))).map((a) => a.action)).toEqual(["attendance.add"]);
+  });
+
+  it("keeps cast out of the attendance tool but lets them read and export attendance", async () => {
+    const cast = await signedInMember("cast");
+    const event = await createEvent(db(), { title: "First Frost: =HYPERLINK(evil)", date: "2025-11-14", status: "past" });
+    expect((await postForm(app().url, "/attendance-tool", { eventId: event.id, userId: cast.id }, cast.cookie)).status).toBe(403);
+
+    const people = [
+      { first: "Clara", last: "Voss", character: "Sister Clara", cabin: "Watchtower" as const },
+      { first: "Amos", last: "Voss", character: null, cabin: null },
+      { first: "Jeb", last: "Bright", character: "=cmd|' /C calc'!A0", cabin: "Camping" as const },
+    ];
+    for (const person of people) {
+      const profile = await createProfile(db(), { firstName: person.first, lastName: person.last, role: "player" });
+      await db().insert(eventAttendance).values({ userId: profile.id, eventId: event.id, cabin: person.cabin, characterName: person.character });
+    }
+    const unpaid = await createProfile(db(), { firstName: "Nobody", lastName: "Unpaid", role: "player" });
+    await db().insert(eventAttendance).values({ userId: unpaid.id, eventId: event.id, paymentStatus: "unpaid" });
+
+    const page = await (await fetch(`${app().url}/attendance?event=${event.id}`, { headers: { Cookie: cast.cookie } })).text();
+    expect(page).toContain("3 paid");
+    expect(page).not.toContain("Unpaid");
+
+    const csv = await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: cast.cookie } });
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("Content-Disposition")).toContain(encodeURIComponent("First Frost HYPERLINK evil attendance.csv"));
+    const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\n");
+    expect(lines).toEqual([
+      "Last Name,First Name,Character Name,Cabin",
+      "Bright,Jeb,'=cmd|' /C calc'!A0,Camping",
+      "Voss,Amos,No character,Not assigned",
+      "Voss,Clara,Sister Clara,Watchtower",
+    ]);
+    const player = await signedInMember("player");
+    expect((await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: player.cookie }, redirect: "manual" })).status).toBe(302);
+  });
+
+  it("answers malformed event ids with the spec's message or a 404, never a server error", async () => {
+    const manager = await signedInMember("manager");
+    const dashes = "-".repeat(36);
+    const add = await postForm(app().url, "/attendance-tool", { eventId: dashes, userId: manager.id }, manager.cookie);
+    expect(add.status).toBe(400);
+    expect(await add.text()).toContain("Please select both an event and a user");
+    expect((await fetch(`${app().url}/attendance/${dashes}/csv`, { headers: { Cookie: manager.cookie } })).status).toBe(404);
+    expect((await fetch(`${app().url}/attendance?event=${dashes}`, { headers: { Cookie: manager.cookie } })).status).toBe(200);
+    expect((await fetch(`${app().url}/view-pels?event=${dashes}`, { headers: { Cookie: manager.cookie } })).status).toBe(200);
+  });
+});

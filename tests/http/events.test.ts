@@ -1,0 +1,67 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { TICKET_URL_HTTPS } from "~/forms/events";
+import { createEvent } from "~/server/db/factories";
+import { events } from "~/server/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+
+describe("events", () => {
+  const app = withAppServer();
+
+  it("lets a manager add events with https ticket links only", async () => {
+    const manager = await signedInMember("manager");
+    const refused = await postForm(app().url, "/events/manage", { intent: "create", title: "Blood Moon", date: "2027-05-14", status: "future", ticketUrl: "http://tickets.example.com/x" }, manager.cookie);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(TICKET_URL_HTTPS);
+    const script = await postForm(app().url, "/events/manage", { intent: "create", title: "Blood Moon", date: "2027-05-14", status: "future", ticketUrl: "javascript:alert(1)" }, manager.cookie);
+    expect(script.status).toBe(400);
+    const badDate = await postForm(app().url, "/events/manage", { intent: "create", title: "Blood Moon", date: "2027-02-30", status: "future", ticketUrl: "" }, manager.cookie);
+    expect(badDate.status).toBe(400);
+    expect(await db().select().from(events).where(eq(events.title, "Blood Moon"))).toEqual([]);
+
+    const added = await postForm(app().url, "/events/manage", { intent: "create", title: "Blood Moon", date: "2027-05-14", status: "future", ticketUrl: "https://buy.stripe.com/test_blood" }, manager.cookie);
+    expect(added.status).toBe(200);
+    const [row] = await db().select().from(events).where(eq(events.title, "Blood Moon"));
+    expect(row).toMatchObject({ date: "2027-05-14", status: "future", ticketUrl: "https://buy.stripe.com/test_blood" });
+  });
+
+  it("shows members future events soonest first, each with its date and ticket button", async () => {
+    await createEvent(db(), { title: "Later Event", date: "2028-09-15", status: "future", ticketUrl: null });
+    await createEvent(db(), { title: "Sooner Event", date: "2027-03-19", status: "future", ticketUrl: "https://buy.stripe.com/test_sooner" });
+    await createEvent(db(), { title: "Old Event", date: "2024-05-17", status: "past" });
+    await createEvent(db(), { title: "Called Off", date: "2027-04-16", status: "cancelled" });
+    const player = await signedInMember("player");
+    const html = await (await fetch(`${app().url}/events`, { headers: { Cookie: player.cookie } })).text();
+    expect(html.indexOf("Sooner Event")).toBeLessThan(html.indexOf("Later Event"));
+    expect(html).toContain("Friday, March 19, 2027");
+    expect(html).not.toContain("Old Event");
+    expect(html).not.toContain("Called Off");
+    expect(html).toMatch(/href="https:\/\/buy\.stripe\.com\/test_sooner" target="_blank" rel="noopener noreferrer"/);
+    // No link, no button: one Purchase Ticket per linked event.
+    const buttons = html.match(/Purchase Ticket<span class="sr-only"> for ([^<(]+)/g) ?? [];
+    expect(buttons.some((b) => b.includes("Later Event"))).toBe(false);
+  });
+
+  it("cancels an event, and keeps players out of the managers' page", async () => {
+    const manager = await signedInMember("manager");
+    const player = await signedInMember("player");
+    const event = await createEvent(db(), { title: "To Cancel", date: "2027-06-18", status: "future" });
+    expect((await postForm(app().url, "/events/manage", { intent: "cancel", id: event.id }, player.cookie)).status).toBe(403);
+    expect((await postForm(app().url, "/events/manage", { intent: "cancel", id: event.id }, manager.cookie)).status).toBe(200);
+    const [row] = await db().select().from(events).where(eq(events.id, event.id));
+    expect(row!.status).toBe("cancelled");
+    expect((await postForm(app().url, "/events/manage", { intent: "cancel", id: "not-a-uuid" }, manager.cookie)).status).toBe(404);
+  });
+
+  it("says so when no events are scheduled", async () => {
+    await db().update(events).set({ status: "past" });
+    const player = await signedInMember("player");
+    const html = await (await fetch(`${app().url}/events`, { headers: { Cookie: player.cookie } })).text();
+    expect(html).toContain("No Events Scheduled");
+  });
+});

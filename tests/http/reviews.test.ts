@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { PEL_QUESTIONS } from "~/game/pel";
+import { createEvent, createProfile } from "~/server/db/factories";
+import { letters, merchantOrders, pels, research } from "~/server/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+const app = withAppServer();
+const at = (iso: string) => new Date(iso);
+
+describe("the staff review pages", () => {
+  it("group submissions by event, open one event at a time, newest first, with the author's name", async () => {
+    const cast = await signedInMember("cast");
+    const older = await createEvent(db(), { title: "Silver Fever", date: "2025-05-16", status: "past" });
+    const newer = await createEvent(db(), { title: "Blood Moon", date: "2025-09-12", status: "past" });
+    const clara = await createProfile(db(), { firstName: "Clara", lastName: "Dunmore", role: "player" });
+    const amos = await createProfile(db(), { firstName: "Amos", lastName: "Pickett", role: "player" });
+    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, `${q.key} answer`])) as Record<(typeof PEL_QUESTIONS)[number]["key"], string>;
+    await db().insert(pels).values([
+      { ...answers, submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, characterName: "Sister Clara", createdAt: at("2025-09-14T12:00:00Z") },
+      { ...answers, submissionKey: randomUUID(), userId: amos.id, eventId: newer.id, characterName: "Old Amos", createdAt: at("2025-09-15T12:00:00Z") },
+      { ...answers, submissionKey: randomUUID(), userId: amos.id, eventId: older.id, characterName: "Old Amos", createdAt: at("2025-05-18T12:00:00Z") },
+    ]);
+    const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: cast.cookie } })).text();
+
+    const closed = await get("/view-pels");
+    expect(closed.indexOf("Blood Moon")).toBeLessThan(closed.indexOf("Silver Fever"));
+    expect(closed).toContain("2 letters");
+    expect(closed).not.toContain("Sister Clara");
+    const opened = await get(`/view-pels?event=${newer.id}`);
+    expect(opened.indexOf("Old Amos")).toBeLessThan(opened.indexOf("Sister Clara"));
+    expect(opened).toContain("Clara Dunmore");
+    expect(opened).toContain("favoriteMoments answer");
+
+    await db().insert(merchantOrders).values({ submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, items: { bullets: 3, salt: 1 }, totalPrice: "26.25" });
+    const orders = await get(`/view-merchant-orders?event=${newer.id}`);
+    expect(orders).toContain("3 × 20 Bullets");
+    expect(orders).toContain("1 × Salt");
+    expect(orders).toContain("Total: $26.25 Hopewell Dollars");
+
+    const [paper] = await db().insert(research).values({ submissionKey: randomUUID(), userId: amos.id, eventId: older.id, sources: "The ledger", research: "It glows", fileKey: `research/${amos.id}/${"a".repeat(32)}.png`, fileName: "glow.png", fileType: "image/png", fileSize: 10 }).returning();
+    const papers = await get(`/view-research?event=${older.id}`);
+    expect(papers).toContain("It glows");
+    expect(papers).toContain(`href="/research/${paper!.id}/file"`);
+  });
+
+  it("lists letters newest first and finds them by sender, recipient or text", async () => {
+    const manager = await signedInMember("manager");
+    const hattie = await createProfile(db(), { firstName: "Hattie", lastName: "Quill", role: "player" });
+    await db().insert(letters).values([
+      { submissionKey: randomUUID(), userId: hattie.id, recipient: "Sheriff Holt", body: "The vault was open.", createdAt: at("2025-06-01T10:00:00Z") },
+      { submissionKey: randomUUID(), userId: hattie.id, recipient: "Abigail Voss", body: "Meet me at the well.", createdAt: at("2025-06-02T10:00:00Z") },
+    ]);
+    const get = async (q: string) => (await fetch(`${app().url}/view-letters?q=${encodeURIComponent(q)}`, { headers: { Cookie: manager.cookie } })).text();
+    const all = await get("");
+    expect(all.indexOf("To Abigail Voss")).toBeLessThan(all.indexOf("To Sheriff Holt"));
+    expect(await get("quill")).toContain("2 letters matching");
+    expect(await get("sheriff")).not.toContain("Abigail");
+    expect(await get("the well")).toContain("To Abigail Voss");
+  });
+
+  it("are for cast and managers only", async () => {
+    const player = await signedInMember("player");
+    for (const path of ["/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/attendance"]) {
+      const response = await fetch(app().url + path, { headers: { Cookie: player.cookie }, redirect: "manual" });
+      expect(response.headers.get("Location"), path).toBe("/");
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inArray } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "~/server/db/client.server";
+import { acquireDataDirLock, DataDirLockedError } from "~/server/db/lock.server";
+import { events } from "~/server/db/schema";
+import { run } from "../helpers/processes";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-datadir-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the embedded database's data directory", () => {
+  it("refuses a second process while the first holds it", async () => {
+    const dir = tempDir();
+    const holder = run("sleep", ["30"]);
+    fs.writeFileSync(path.join(dir, "hopewell.lock"), String(holder.child.pid));
+    try {
+      expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+      expect(() => acquireDataDirLock(dir)).toThrow(/in use by another process/);
+    } finally {
+      holder.child.kill("SIGKILL");
+    }
+  });
+
+  it("takes over a lock left by a process that died", async () => {
+    const dir = tempDir();
+    const dead = run("true", []);
+    await dead.exited;
+    fs.writeFileSync(path.join(dir, "hopewell.lock"), String(dead.child.pid));
+    const release = acquireDataDirLock(dir);
+    expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
+    release();
+    expect(fs.existsSync(path.join(dir, "hopewell.lock"))).toBe(false);
+  });
+
+  it("keeps every committed row when the writing process is killed with SIGKILL", async () => {
+    const dir = tempDir();
+    const writer = run(process.execPath, ["--import", "tsx", "tests/fixtures/writer.ts", dir]);
+    await writer.waitFor(/ready/, 60_000);
+    await writer.waitFor(/(committed .*\n){40}/, 30_000);
+    writer.child.kill("SIGKILL");
+    await writer.exited;
+
+    const committed = [...writer.output().matchAll(/committed ([0-9a-f-]{36})/g)].map((match) => match[1]!);
+    expect(committed.length).toBeGreaterThanOrEqual(40);
+    let handle: DatabaseHandle | undefined;
+    try {
+      // The dead writer's lock is taken over and the database opens cleanly.
+      handle = await openDatabase({ dataDir: dir });
+      const found = await handle.db.select({ id: events.id }).from(events).where(inArray(events.id, committed));
+      expect(found).toHaveLength(committed.length);
+    } finally {
+      await handle?.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES, ConfigError, parseConfig } from "~/server/config.server";
+
+describe("configuration", () => {
+  it("has working defaults for a fresh machine", () => {
+    const config = parseConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBeUndefined();
+    expect(config.dataDir).toBe(path.resolve("data"));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.trustProxy).toBe(false);
+    expect(config.social.chatCommunity).toMatch(/^https:\/\//);
+    expect(config.rulebook).toEqual({ embedUrl: undefined, pdfPath: undefined });
+  });
+
+  it("treats empty variables as unset", () => {
+    const config = parseConfig({ DATABASE_URL: "", PORT: "", TRUST_PROXY: "" });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.port).toBe(3000);
+    expect(config.trustProxy).toBe(false);
+  });
+
+  it("reads every setting", () => {
+    const config = parseConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATA_DIR: "/srv/hopewell",
+      DATABASE_URL: "postgres://hopewell@db.internal:5432/hopewell",
+      TRUST_PROXY: "true",
+      RULEBOOK_PDF: "rules.pdf",
+      MAP_EMBED_URL: "https://maps.example.com/embed?q=1",
+    });
+    expect(config).toMatchObject({ port: 8080, host: "127.0.0.1", dataDir: "/srv/hopewell", trustProxy: true });
+    expect(config.rulebook.pdfPath).toBe("/srv/hopewell/rules.pdf");
+    expect(config.mapEmbedUrl).toBe("https://maps.example.com/embed?q=1");
+  });
+
+  it("names every bad value clearly", () => {
+    let error: unknown;
+    try {
+      parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", RULEBOOK_PDF: "../etc/passwd", TRUST_PROXY: "maybe" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(message).toMatch(/RULEBOOK_PDF: must be the name of a \.pdf file inside DATA_DIR/);
+    expect(message).toMatch(/TRUST_PROXY/);
+  });
+
+  it("documents every variable in .env.example", () => {
+    const example = fs.readFileSync(".env.example", "utf8");
+    const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !new RegExp(`^${name}=`, "m").test(example));
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import {
+  CABINS,
+  FACTIONS,
+  MERCHANT_ITEMS,
+  formatDollars,
+  isValidFactionJob,
+  jobsForFaction,
+  orderTotalCents,
+} from "~/game";
+
+describe("factions and jobs", () => {
+  it("lists the four factions of the spec", () => {
+    expect(FACTIONS).toEqual(["US Survey Corp", "Northwest Mineral Corporation", "Union Research Initiative", "Homesteader"]);
+  });
+
+  it("gives Soldier only to the US Survey Corp and Natural Scientist only to the Union Research Initiative", () => {
+    expect(jobsForFaction("US Survey Corp")).toContain("Soldier");
+    expect(jobsForFaction("US Survey Corp")).not.toContain("Natural Scientist");
+    expect(jobsForFaction("Union Research Initiative")).toContain("Natural Scientist");
+    expect(jobsForFaction("Union Research Initiative")).not.toContain("Soldier");
+    for (const faction of ["Northwest Mineral Corporation", "Homesteader"] as const) {
+      expect(jobsForFaction(faction)).toHaveLength(10);
+    }
+    expect(isValidFactionJob("Homesteader", "Soldier")).toBe(false);
+    expect(isValidFactionJob("Homesteader", "Hunter / Trapper")).toBe(true);
+    expect(isValidFactionJob("Pinkertons", "Miner")).toBe(false);
+  });
+
+  it("lists the eight cabins", () => {
+    expect(CABINS).toHaveLength(8);
+    expect(CABINS).toContain("Dragon's Hoard");
+    expect(CABINS).toContain("Camping");
+  });
+});
+
+describe("merchant price list", () => {
+  it("has the spec's eighteen items with prices and units", () => {
+    expect(MERCHANT_ITEMS).toHaveLength(18);
+    const bandages = MERCHANT_ITEMS.find((item) => item.name === "10 Bandages");
+    expect(bandages).toMatchObject({ priceCents: 2250, unit: "pack" });
+    const cylinders = MERCHANT_ITEMS.find((item) => item.name === "5 Cylinders");
+    expect(cylinders).toMatchObject({ priceCents: 9800, unit: "crate" });
+    expect(new Set(MERCHANT_ITEMS.map((item) => item.key)).size).toBe(18);
+  });
+
+  it("totals price times quantity exactly", () => {
+    expect(orderTotalCents({ bullets: 3, iron_ore: 1, bandages: 2 })).toBe(3 * 775 + 250 + 2 * 2250);
+    expect(orderTotalCents({})).toBe(0);
+    expect(() => orderTotalCents({ whiskey: 1 })).toThrow(/Unknown merchant item/);
+  });
+
+  it("formats cents as dollars with two decimals", () => {
+    expect(formatDollars(2250)).toBe("$22.50");
+    expect(formatDollars(5)).toBe("$0.05");
+    expect(formatDollars(10000)).toBe("$100.00");
+  });
+});

@@ -1,0 +1,16 @@
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  // The production HTTP server (server/app.ts) is bundled with the app so that it
+  // shares one database module with the loaders and actions.
+  environments: {
+    ssr: {
+      build: { rollupOptions: { input: "./server/app.ts" } },
+    },
+  },
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  plugins: [tailwindcss(), reactRouter()],
+});
