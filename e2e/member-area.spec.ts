@@ -107,7 +107,9 @@ test("a player builds a character, edits the backstory and adds an emergency con
   await expect(page.getByText("Changes saved successfully!")).toBeHidden({ timeout: 5_000 });
 
   await page.getByRole("link", { name: "My Profile" }).click();
-  await page.getByRole("link", { name: /Add emergency contact|Edit/ }).click();
+  // Wait for the tab to change: until then the character tab's "Edit backstory" is still on the page.
+  await expect(page.getByRole("heading", { name: "Emergency contact" })).toBeVisible();
+  await page.getByRole("link", { name: /^(Add emergency contact|Edit)$/ }).click();
   await page.getByLabel("Contact name").fill("Martha Tanner");
   await page.getByLabel("Contact phone").fill("555");
   await page.getByRole("button", { name: "Save" }).click();

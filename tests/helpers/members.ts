@@ -17,5 +17,5 @@ export async function signedInMember(role: Role, password = "Lantern#1877") {
   const signedIn = await signIn({ email, password }, new Request("http://localhost/auth"), `198.51.100.${n}`);
   if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.message}`);
   const cookie = signedIn.setCookies.map((c) => c.split(";")[0]).join("; ");
-  return { id: profile!.id, email, password, cookie };
+  return { id: profile!.id, email, password, cookie, firstName: `Test${n}` };
 }

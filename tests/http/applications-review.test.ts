@@ -1,10 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideConfig } from "~/server/config.server";
 import { applications, auditLog, characters, outbox, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm, validApplication } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
+import { deliverMailNow } from "../helpers/outbox";
+import { recipients, startSmtpServer } from "../helpers/smtp";
 
 const db = withTestDatabase();
 const app = withAppServer();
@@ -17,6 +20,16 @@ async function applicantWithApplication(rolePreference: "player" | "cast") {
 }
 
 describe("reviewing applications", () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    overrideConfig({ mail: { smtpUrl: smtp.url, from: "Hopewell <test@hopewell.local>" } });
+  });
+  afterAll(async () => {
+    overrideConfig({ mail: { smtpUrl: undefined, from: "Hopewell <test@hopewell.local>" } });
+    await smtp.close();
+  });
+
   it("accepts: the applicant becomes what they asked to be, is emailed, and it is audited", async () => {
     const manager = await signedInMember("manager");
     for (const preference of ["player", "cast"] as const) {
@@ -33,6 +46,12 @@ describe("reviewing applications", () => {
       const emails = await db().select().from(outbox).where(sql`${outbox.kind} = 'email' and ${outbox.payload}->>'to' = ${applicant.email}`);
       expect(emails).toHaveLength(1);
       expect(String(emails[0]!.payload.text)).toContain("Dear Test");
+      // The outbox worker delivers it over real SMTP to the applicant, by name.
+      await deliverMailNow();
+      const mail = await smtp.waitForMessage((m) => recipients(m).includes(applicant.email));
+      expect(mail.subject).toBe("Welcome to Hopewell: your application has been accepted");
+      expect(mail.text).toContain(`Dear ${applicant.firstName},`);
+      expect(mail.text).toContain(preference === "cast" ? "welcome to the Hopewell cast" : "build your character");
       const audits = await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id));
       expect(audits.map((a) => a.action)).toContain("application.decide");
     }
