@@ -3,9 +3,9 @@ import { expect, test } from "@playwright/test";
 test.describe("HTTP behaviour", () => {
   test.skip(({ isMobile }) => isMobile, "one run is enough for headers");
 
-  test("pages carry the security headers and a fresh CSP nonce per response", async ({ request }) => {
-    const first = await request.get("/");
-    const second = await request.get("/");
+  test("rendered pages carry the security headers and a fresh CSP nonce per response", async ({ request }) => {
+    const first = await request.get("/auth");
+    const second = await request.get("/auth");
     const csp = first.headers()["content-security-policy"]!;
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
     expect(csp).toContain("frame-ancestors 'none'");
@@ -18,6 +18,23 @@ test.describe("HTTP behaviour", () => {
     expect(first.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     // Served over plain http here, so no HSTS.
     expect(first.headers()["strict-transport-security"]).toBeUndefined();
+  });
+
+  test("signed-out public pages are shared: the same bytes, an ETag, and inline scripts allowed by hash", async ({ request }) => {
+    for (const path of ["/", "/rulebook", "/locations"]) {
+      const first = await request.get(path);
+      const second = await request.get(path);
+      expect(first.headers()["etag"]).toBeTruthy();
+      expect(second.headers()["etag"]).toBe(first.headers()["etag"]);
+      const csp = first.headers()["content-security-policy"]!;
+      expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+/);
+      expect(csp).not.toContain("nonce-");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(first.headers()["x-content-type-options"]).toBe("nosniff");
+      expect(await first.text()).not.toContain("nonce=");
+      const revalidated = await request.get(path, { headers: { "If-None-Match": first.headers()["etag"]! } });
+      expect(revalidated.status()).toBe(304);
+    }
   });
 
   test("the rulebook document may be framed by our own pages only", async ({ request }) => {

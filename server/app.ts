@@ -16,6 +16,7 @@ import { startOutboxWorker, type Deliverer } from "~/server/outbox/outbox.server
 import { pruneUsedCaptchas } from "~/server/captcha.server";
 import { pruneRateLimits } from "~/server/rate-limit.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
+import { createAnonymousPageCache } from "./anonymous-cache";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./security-headers";
 
 function isSecure(req: http.IncomingMessage, cfg: Config): boolean {
@@ -59,10 +60,21 @@ export function createAppServer(cfg: Config): http.Server {
     },
   });
   const compress = compression();
+  const anonymousPages = createAnonymousPageCache({
+    async render(pathname) {
+      const request = new Request(new URL(pathname, cfg.appUrl ?? "http://localhost"), { headers: { Accept: "text/html" } });
+      const context = new RouterContextProvider();
+      // No nonce: the page's inline scripts are allowed by their hashes instead.
+      context.set(requestInfoContext, { nonce: "", clientAddress: "anonymous-page-cache" });
+      const response = await handleRequest(request, context);
+      return { status: response.status, headers: response.headers, html: await response.text() };
+    },
+    policy: (hashes, secure) => contentSecurityPolicy({ inline: { hashes }, frameSources, scriptSources, secure }),
+  });
 
   function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
     const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce: info.nonce, frameSources, scriptSources, secure }));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, secure }));
     const listener = createRequestListener(
       (request) => {
         const context = new RouterContextProvider();
@@ -77,6 +89,14 @@ export function createAppServer(cfg: Config): http.Server {
   return http.createServer((req, res) => {
     const secure = isSecure(req, cfg);
     setBaseSecurityHeaders(res, secure);
+    if (anonymousPages.applies(req)) {
+      // Served before compression: the cache holds each page already compressed.
+      void anonymousPages.serve(req, res, secure).then(
+        (served) => served || compress(req as never, res as never, () => handleApp(req, res, secure)),
+        (error: unknown) => logger.error({ err: error }, "serving a cached page failed"),
+      );
+      return;
+    }
     compress(req as never, res as never, () => {
       if (req.url === "/healthz") {
         void databaseIsHealthy().then((healthy) => {

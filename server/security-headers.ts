@@ -1,26 +1,31 @@
 import type { ServerResponse } from "node:http";
 
+/** What allows a page's inline scripts and styles: a nonce per response, or, for a page shared by many visitors, their hashes. */
+export type InlineSources = { nonce: string } | { hashes: { scripts: string[]; styles: string[] } };
+
 /**
  * The site's default security headers. A response that sets its own
  * Content-Security-Policy (the framed rulebook, uploaded files) keeps it:
  * headers set here are merged under the response's own by writeHead.
  */
 export function contentSecurityPolicy({
-  nonce,
+  inline,
   frameSources,
   scriptSources = [],
   secure,
 }: {
-  nonce: string;
+  inline: InlineSources;
   frameSources: string[];
   scriptSources?: string[];
   secure: boolean;
 }) {
   const extraScripts = scriptSources.map((origin) => ` ${origin}`).join("");
+  const inlineScripts = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.hashes.scripts.map((hash) => ` ${hash}`).join("");
+  const inlineStyles = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.hashes.styles.map((hash) => ` ${hash}`).join("");
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${extraScripts}`,
-    `style-src 'self' 'nonce-${nonce}'${extraScripts}`,
+    `script-src 'self'${inlineScripts}${extraScripts}`,
+    `style-src 'self'${inlineStyles}${extraScripts}`,
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${extraScripts}`,

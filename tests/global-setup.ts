@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
@@ -27,7 +28,7 @@ const MIGRATIONS = path.resolve("drizzle");
 async function pgliteSnapshot(): Promise<string> {
   const file = path.join(os.tmpdir(), `hopewell-test-snapshot-${migrationsHash(MIGRATIONS)}.tar.gz`);
   if (fs.existsSync(file)) return file;
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: { pg_trgm } });
   await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
   const dump = await client.dumpDataDir("gzip");
   await client.close();

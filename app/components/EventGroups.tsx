@@ -2,17 +2,18 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Pager } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
-import { formatEventDate } from "~/lib/dates";
+import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { lastPage, REVIEW_PAGE_SIZE } from "~/lib/paging";
 
-type Group = { id: string; title: string; date: string; entries: number };
+type Group = { id: string; title: string; date: string };
 
 /**
  * A review page's events, each a group that opens (?event=) to show its entries,
  * newest first, a page at a time. Works without JavaScript; only the opened
  * event's entries are loaded, so the page stays quick with years of submissions.
  */
-export function EventGroups({ title, groups, open, failed, failedMessage, noun, children }: { title: string; groups: Group[]; open: string | null; failed: boolean; failedMessage: string; noun: string; children: ReactNode }) {
+/** `total` is the opened event's number of entries (only that event's are counted). */
+export function EventGroups({ title, groups, open, total, failed, failedMessage, noun, children }: { title: string; groups: Group[]; open: string | null; total: number; failed: boolean; failedMessage: string; noun: string; children: ReactNode }) {
   const opened = groups.find((g) => g.id === open);
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
@@ -29,7 +30,7 @@ export function EventGroups({ title, groups, open, failed, failedMessage, noun, 
                 <Link to={isOpen ? "?" : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
                   {group.title}
                 </Link>
-                <span className="text-sm text-dust">{`${formatEventDate(group.date)} · ${group.entries} ${noun}${group.entries === 1 ? "" : "s"}`}</span>
+                <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${total} ${noun}${total === 1 ? "" : "s"}` : formatEventDate(group.date)}</span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
             </li>
@@ -48,7 +49,7 @@ export function Author({ firstName, lastName, at }: { firstName: string; lastNam
   return (
     <p className="text-sm text-dust">
       <span className="font-bold text-parchment">{`${firstName} ${lastName}`}</span>
-      {` · ${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/New_York" }).format(new Date(at))}`}
+      {` · ${formatClubTime(at)}`}
     </p>
   );
 }

@@ -2,17 +2,16 @@ import type { Route } from "./+types/view-merchant-orders";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, orderGroups, ordersForEvent } from "~/server/reviews.server";
+import { loadReview, orderReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  return loadReview(request, orderGroups, ordersForEvent, "orders");
+  return loadReview(request, orderReview);
 }
 
 export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps) {
-  const total = loaderData.groups.find((g) => g.id === loaderData.open)?.entries ?? 0;
   return (
-    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} open={loaderData.open} failed={loaderData.failed} failedMessage="Failed to load orders">
+    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} open={loaderData.open} total={loaderData.total} failed={loaderData.failed} failedMessage="Failed to load orders">
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} />
@@ -24,7 +23,7 @@ export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps)
           <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
         </article>
       ))}
-      <EntryPager page={loaderData.page} total={total} />
+      <EntryPager page={loaderData.page} total={loaderData.total} />
     </EventGroups>
   );
 }

@@ -2,17 +2,16 @@ import type { Route } from "./+types/view-pels";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, pelGroups, pelsForEvent } from "~/server/reviews.server";
+import { loadReview, pelReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  return loadReview(request, pelGroups, pelsForEvent, "PELs");
+  return loadReview(request, pelReview);
 }
 
 export default function ViewPels({ loaderData }: Route.ComponentProps) {
-  const total = loaderData.groups.find((g) => g.id === loaderData.open)?.entries ?? 0;
   return (
-    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} open={loaderData.open} failed={loaderData.failed} failedMessage="Failed to load data">
+    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} open={loaderData.open} total={loaderData.total} failed={loaderData.failed} failedMessage="Failed to load data">
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
         <article key={entry.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
@@ -27,7 +26,7 @@ export default function ViewPels({ loaderData }: Route.ComponentProps) {
           </dl>
         </article>
       ))}
-      <EntryPager page={loaderData.page} total={total} />
+      <EntryPager page={loaderData.page} total={loaderData.total} />
     </EventGroups>
   );
 }

@@ -1,17 +1,16 @@
 import type { Route } from "./+types/view-research";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, researchForEvent, researchGroups } from "~/server/reviews.server";
+import { loadReview, researchReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  return loadReview(request, researchGroups, researchForEvent, "research");
+  return loadReview(request, researchReview);
 }
 
 export default function ViewResearch({ loaderData }: Route.ComponentProps) {
-  const total = loaderData.groups.find((g) => g.id === loaderData.open)?.entries ?? 0;
   return (
-    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} open={loaderData.open} failed={loaderData.failed} failedMessage="Failed to load research data">
+    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} open={loaderData.open} total={loaderData.total} failed={loaderData.failed} failedMessage="Failed to load research data">
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />
@@ -27,7 +26,7 @@ export default function ViewResearch({ loaderData }: Route.ComponentProps) {
           </p>
         </article>
       ))}
-      <EntryPager page={loaderData.page} total={total} />
+      <EntryPager page={loaderData.page} total={loaderData.total} />
     </EventGroups>
   );
 }

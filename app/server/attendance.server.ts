@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, ne, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { stringify } from "csv-stringify/sync";
 import type { Cabin } from "~/game/cabins";
@@ -7,7 +7,7 @@ import type { SessionUser } from "~/lib/navigation";
 import { audit } from "./audit.server";
 import { database, type Transaction } from "./db/client.server";
 import { characters, eventAttendance, events, profiles } from "./db/schema";
-import { likePattern } from "./roles.server";
+import { memberMatches } from "./search.server";
 
 export type UserMatch = { id: string; firstName: string; lastName: string; email: string; characterName: string | null };
 
@@ -16,12 +16,11 @@ export async function searchUsers(term: string): Promise<UserMatch[]> {
   const typed = term.trim();
   if (typed.length < USER_SEARCH_MIN_CHARS) return [];
   const db = await database();
-  const pattern = likePattern(typed);
   return db
     .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, characterName: characters.characterName })
     .from(profiles)
     .leftJoin(characters, eq(characters.userId, profiles.id))
-    .where(or(ilike(profiles.firstName, pattern), ilike(profiles.lastName, pattern), ilike(profiles.email, pattern)))
+    .where(memberMatches(typed))
     .orderBy(asc(profiles.firstName), asc(profiles.lastName))
     .limit(USER_SEARCH_MAX_RESULTS);
 }

@@ -1,22 +1,20 @@
-import { and, asc, count, eq, ilike, inArray, or } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { audit } from "./audit.server";
-import { database } from "./db/client.server";
+import { database, type Database } from "./db/client.server";
 import { characters, profiles } from "./db/schema";
-import { likePattern } from "./roles.server";
+import { memberMatches, memberOrCharacterMatches } from "./search.server";
 
 export const MEMBER_LIST_PAGE_SIZE = 50;
 
-function nameOrEmail(search: string) {
+function nameOrEmail(db: Database, search: string) {
   const term = search.trim();
-  if (!term) return undefined;
-  const pattern = likePattern(term);
-  return or(ilike(profiles.firstName, pattern), ilike(profiles.lastName, pattern), ilike(profiles.email, pattern), ilike(characters.characterName, pattern));
+  return term ? memberOrCharacterMatches(db, term) : undefined;
 }
 
 /** Players with their characters (or none yet), by first name, searchable by member or character name. */
 export async function listPlayers({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
-  const where = and(eq(profiles.role, "player"), nameOrEmail(search));
+  const where = and(eq(profiles.role, "player"), nameOrEmail(db, search));
   const [rows, [total]] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
@@ -34,7 +32,7 @@ export async function listPlayers({ search = "", page = 0 }: { search?: string; 
 /** Cast and managers, by first name. */
 export async function listCast({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
-  const where = and(inArray(profiles.role, ["cast", "manager"]), nameOrEmail(search));
+  const where = and(inArray(profiles.role, ["cast", "manager"]), nameOrEmail(db, search));
   const [rows, [total]] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
@@ -58,7 +56,7 @@ export type ContactRow = { id: string; firstName: string; lastName: string; emai
 export async function listEmergencyContacts(viewer: { id: string }, { search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();
-  const where = term ? or(ilike(profiles.firstName, likePattern(term)), ilike(profiles.lastName, likePattern(term)), ilike(profiles.email, likePattern(term))) : undefined;
+  const where = term ? memberMatches(term) : undefined;
   const [rows, [total]] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, emergencyContact: profiles.emergencyContact })

@@ -1,29 +1,34 @@
-import { count, desc, eq, ilike, or, type SQL } from "drizzle-orm";
+import { count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { database } from "./db/client.server";
 import { logger } from "./logger.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
-import { likePattern } from "./roles.server";
+import { letterMatches } from "./search.server";
 
 import { REVIEW_PAGE_SIZE } from "~/lib/paging";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
 
-/** Events that have entries of this kind, with how many, latest first: the groups of a review page. */
-async function groupsOf(table: ByEvent) {
+/**
+ * Events that have entries of this kind, latest first: the groups of a review page.
+ * One indexed probe per event; entries are only counted for the event that is opened,
+ * so the page costs the same with twenty thousand entries as with twenty.
+ */
+async function eventsWithEntries(table: ByEvent) {
   const db = await database();
   return db
-    .select({ id: events.id, title: events.title, date: events.date, entries: count(table.id) })
+    .select({ id: events.id, title: events.title, date: events.date })
     .from(events)
-    .innerJoin(table, eq(table.eventId, events.id))
-    .groupBy(events.id)
+    .where(exists(db.select({ one: sql`1` }).from(table).where(eq(table.eventId, events.id))))
     .orderBy(desc(events.date));
 }
 
-export const pelGroups = () => groupsOf(pels as unknown as ByEvent);
-export const orderGroups = () => groupsOf(merchantOrders as unknown as ByEvent);
-export const researchGroups = () => groupsOf(research as unknown as ByEvent);
+async function entriesAt(table: ByEvent, eventId: string) {
+  const db = await database();
+  const [row] = await db.select({ n: count() }).from(table).where(eq(table.eventId, eventId));
+  return row?.n ?? 0;
+}
 
 const author = { firstName: profiles.firstName, lastName: profiles.lastName };
 
@@ -67,10 +72,7 @@ export async function researchForEvent(eventId: string, page: number) {
 export async function listLetters({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();
-  const pattern = likePattern(term);
-  const where: SQL | undefined = term
-    ? or(ilike(profiles.firstName, pattern), ilike(profiles.lastName, pattern), ilike(letters.recipient, pattern), ilike(letters.body, pattern))
-    : undefined;
+  const where: SQL | undefined = term ? letterMatches(db, term) : undefined;
   const [rows, [total]] = await Promise.all([
     db
       .select({ ...author, id: letters.id, recipient: letters.recipient, body: letters.body, createdAt: letters.createdAt })
@@ -96,19 +98,30 @@ export function reviewParams(request: Request) {
   };
 }
 
-type EventGroup = Awaited<ReturnType<typeof pelGroups>>[number];
+type EventGroup = Awaited<ReturnType<typeof eventsWithEntries>>[number];
+
+/** A by-event review page: the table its entries live in and how a page of them is read. */
+type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; what: string };
+
+export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, what: "PELs" };
+export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, what: "orders" };
+export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, what: "research" };
 
 /**
  * What every by-event review page loads: the groups, and the opened event's entries
- * (a page of them). A failure is logged and shown as the page's own message.
+ * (a page of them) with their count. A failure is logged and shown as the page's own message.
  */
-export async function loadReview<T>(request: Request, groups: () => Promise<EventGroup[]>, entries: (eventId: string, page: number) => Promise<T[]>, what: string) {
+export async function loadReview<T>(request: Request, review: Review<T>) {
   const { event, page } = reviewParams(request);
   try {
-    const [found, opened] = await Promise.all([groups(), event ? entries(event, page) : Promise.resolve([] as T[])]);
-    return { groups: found, open: event, page, entries: opened, failed: false };
+    const [found, opened, total] = await Promise.all([
+      eventsWithEntries(review.table),
+      event ? review.entries(event, page) : Promise.resolve([] as T[]),
+      event ? entriesAt(review.table, event) : Promise.resolve(0),
+    ]);
+    return { groups: found, open: event, page, entries: opened, total, failed: false };
   } catch (error) {
-    logger.error({ err: error }, `loading ${what} failed`);
-    return { groups: [] as EventGroup[], open: event, page, entries: [] as T[], failed: true };
+    logger.error({ err: error }, `loading ${review.what} failed`);
+    return { groups: [] as EventGroup[], open: event, page, entries: [] as T[], total: 0, failed: true };
   }
 }

@@ -1,26 +1,20 @@
-import { and, asc, count, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Role } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
 import { audit } from "./audit.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
+import { memberMatches } from "./search.server";
 
 export const ROLES_PAGE_SIZE = 50;
 
 export type RoleListEntry = { id: string; firstName: string; lastName: string; email: string; role: Role };
 
-/** Escapes LIKE's wildcards so a search for "50%" means what it says. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Members by last then first name, optionally matching a name or email, a page at a time. */
 export async function listMembersWithRoles({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();
-  const where = term
-    ? or(ilike(profiles.firstName, likePattern(term)), ilike(profiles.lastName, likePattern(term)), ilike(profiles.email, likePattern(term)))
-    : undefined;
+  const where = term ? memberMatches(term) : undefined;
   const [rows, [total]] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role })

@@ -5,7 +5,7 @@ import type { SessionUser } from "~/lib/navigation";
 import { database } from "./db/client.server";
 import { characters, events, letters, merchantOrders, pels } from "./db/schema";
 import { queueDiscordPost } from "./discord/discord.server";
-import { likePattern } from "./roles.server";
+import { likePattern } from "./search.server";
 
 export type EventOption = { id: string; title: string; date: string };
 

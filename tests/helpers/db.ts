@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { closeDatabase, setDatabase, type Database, type DatabaseHandle } from "~/server/db/client.server";
+import { closeDatabase, PGLITE_EXTENSIONS, setDatabase, type Database, type DatabaseHandle } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 import { withDatabaseName } from "./database-urls";
 
@@ -37,7 +37,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     };
   }
   const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
-  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
+  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
   return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
 }
 

@@ -28,9 +28,11 @@ describe("the staff review pages", () => {
 
     const closed = await get("/view-pels");
     expect(closed.indexOf("Blood Moon")).toBeLessThan(closed.indexOf("Silver Fever"));
-    expect(closed).toContain("2 letters");
     expect(closed).not.toContain("Sister Clara");
     const opened = await get(`/view-pels?event=${newer.id}`);
+    // Only the opened event's entries are counted.
+    expect(opened).toContain("2 letters");
+    expect(opened).not.toContain("1 letter<");
     expect(opened.indexOf("Old Amos")).toBeLessThan(opened.indexOf("Sister Clara"));
     expect(opened).toContain("Clara Dunmore");
     expect(opened).toContain("favoriteMoments answer");

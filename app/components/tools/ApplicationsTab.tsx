@@ -1,3 +1,4 @@
+import { formatClubDay } from "~/lib/dates";
 import { Form, useNavigation } from "react-router";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
 import type { ApplicationStatus } from "~/game/roles";
@@ -14,7 +15,6 @@ type Application = {
   rolePreference: string;
 } & Record<string, unknown>;
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "America/New_York" });
 
 /** Every application, newest first; accept and reject only on pending ones, each confirmed first. */
 export function ApplicationsTab({ list }: { list: { applications: Application[]; total: number; page: number; lastPage: number } }) {
@@ -32,7 +32,7 @@ export function ApplicationsTab({ list }: { list: { applications: Application[];
                 <div>
                   <h3 className="text-xl">{name}</h3>
                   <p className="text-sm text-dust">
-                    {application.email} · applied {dateFormat.format(new Date(application.createdAt))} · wants to join as {application.rolePreference}
+                    {application.email} · applied {formatClubDay(application.createdAt)} · wants to join as {application.rolePreference}
                   </p>
                 </div>
                 <StatusBadge status={application.status} />

@@ -1,3 +1,4 @@
+import { formatClubTime } from "~/lib/dates";
 import { Pager, ResultCount } from "./ListControls";
 
 const ACTIONS: Record<string, string> = {
@@ -7,7 +8,6 @@ const ACTIONS: Record<string, string> = {
   "emergency_contacts.view": "opened the emergency contacts",
 };
 
-const when = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/New_York" });
 
 function detail(action: string, details: Record<string, unknown> | null): string {
   if (!details) return "";
@@ -29,7 +29,7 @@ export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page:
         {list.rows.map((entry) => (
           <li key={entry.id} className="py-3">
             <p>{`${entry.actorName ?? "A removed member"} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
-            <p className="text-sm text-dust">{[when.format(new Date(entry.createdAt)), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
+            <p className="text-sm text-dust">{[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
           </li>
         ))}
       </ol>

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -28,6 +29,9 @@ export type OpenOptions = {
   migrationsDir?: string;
 };
 
+/** The PostgreSQL extensions the migrations use, which PGlite must load itself. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 export const DEFAULT_MIGRATIONS_DIR = path.resolve("drizzle");
 
 /** Opens the database, applies pending migrations in this process, and returns it. */
@@ -51,7 +55,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 
   const release = acquireDataDirLock(options.dataDir);
   try {
-    const client = await PGlite.create({ dataDir: path.join(options.dataDir, "pgdata") });
+    const client = await PGlite.create({ dataDir: path.join(options.dataDir, "pgdata"), extensions: PGLITE_EXTENSIONS });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
   boolean,
   check,
@@ -12,6 +12,7 @@ import {
   date,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 // Relative imports: drizzle-kit loads this file without the app's "~" alias.
 import { CABINS } from "../../game/cabins";
@@ -35,6 +36,19 @@ const eventId = () =>
   uuid("event_id")
     .notNull()
     .references(() => events.id, { onDelete: "restrict" });
+
+/**
+ * What a member search matches: "First Last email". A trigram index covers exactly this
+ * expression, so searches by any part of a name or email (or a whole name) use it.
+ */
+export function memberSearchText(t: { firstName: AnyPgColumn; lastName: AnyPgColumn; email: AnyPgColumn }): SQL {
+  return sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})`;
+}
+
+/** What a letter search matches besides its sender: the recipient and the text, under a trigram index. */
+export function letterSearchText(t: { recipient: AnyPgColumn; body: AnyPgColumn }): SQL {
+  return sql`(${t.recipient} || ' ' || ${t.body})`;
+}
 
 export type EmergencyContact = { name: string; phone: string };
 
@@ -64,6 +78,7 @@ export const profiles = pgTable(
     uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
     index("profiles_role_first_name_idx").on(t.role, t.firstName),
     index("profiles_last_first_name_idx").on(t.lastName, t.firstName),
+    index("profiles_search_trgm_idx").using("gin", sql`${memberSearchText(t)} gin_trgm_ops`),
   ],
 );
 
@@ -123,6 +138,7 @@ export const characters = pgTable(
   (t) => [
     uniqueIndex("characters_user_id_unique").on(t.userId),
     index("characters_character_name_idx").on(t.characterName),
+    index("characters_character_name_trgm_idx").using("gin", t.characterName.op("gin_trgm_ops")),
     check("characters_faction_check", oneOf(t.faction, FACTIONS)),
     check("characters_job_check", oneOf(t.job, JOBS)),
     // A faction-only job may be held only by a member of that faction.
@@ -267,5 +283,6 @@ export const letters = pgTable(
     uniqueIndex("letters_submission_key_unique").on(t.submissionKey),
     index("letters_created_at_idx").on(t.createdAt.desc()),
     index("letters_user_id_idx").on(t.userId),
+    index("letters_search_trgm_idx").using("gin", sql`${letterSearchText(t)} gin_trgm_ops`),
   ],
 );

@@ -1,0 +1,42 @@
+import { ilike, inArray, type SQL } from "drizzle-orm";
+import { characters, letters, memberSearchText, letterSearchText, profiles } from "./db/schema";
+import type { Database } from "./db/client.server";
+
+/**
+ * Substring searches, case-insensitive. Each matches one expression that a trigram
+ * index covers (see the schema), so a search stays an index lookup however many
+ * members and letters the club has.
+ */
+
+/** A LIKE pattern that finds `search` anywhere, with LIKE's own wildcards taken literally. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Profiles whose first name, last name or email (or "First Last") contain the term. */
+export function memberMatches(term: string): SQL {
+  return ilike(memberSearchText(profiles), likePattern(term));
+}
+
+/**
+ * Members matching by name, email or their character's name. Written as a union of two
+ * indexed lookups: an OR across the join could not use either index.
+ */
+export function memberOrCharacterMatches(db: Database, term: string): SQL {
+  const pattern = likePattern(term);
+  const byMember = db.select({ id: profiles.id }).from(profiles).where(ilike(memberSearchText(profiles), pattern));
+  const byCharacter = db.select({ id: characters.userId }).from(characters).where(ilike(characters.characterName, pattern));
+  return inArray(profiles.id, byMember.union(byCharacter));
+}
+
+/** Letters whose recipient or text contain the term, or whose sender's name or email does. */
+export function letterMatches(db: Database, term: string): SQL {
+  const pattern = likePattern(term);
+  const byText = db.select({ id: letters.id }).from(letters).where(ilike(letterSearchText(letters), pattern));
+  const bySender = db
+    .select({ id: letters.id })
+    .from(letters)
+    .where(inArray(letters.userId, db.select({ id: profiles.id }).from(profiles).where(ilike(memberSearchText(profiles), pattern))));
+  return inArray(letters.id, byText.union(bySender));
+}
+

@@ -1,0 +1,115 @@
+import crypto from "node:crypto";
+import type http from "node:http";
+import zlib from "node:zlib";
+import { SESSION_COOKIE } from "~/server/auth.server";
+
+/**
+ * Public pages whose HTML is the same for every signed-out visitor: it depends only
+ * on the configuration, never on the request or the database. Each is rendered once
+ * per process and served from memory with an ETag, so a crowd arriving from a post
+ * about the game costs no rendering at all. Anyone carrying a session cookie gets a
+ * freshly rendered page, never these bytes.
+ */
+export const ANONYMOUS_PAGES = new Set(["/", "/rulebook", "/locations"]);
+
+/**
+ * Browsers revalidate every time (a 304 costs nothing) so signing in shows the member's
+ * navigation at once; a shared cache may keep the signed-out page for five minutes.
+ * Vary keeps a cache from handing it to a request with cookies.
+ */
+const CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=300";
+const VARY = "Accept-Encoding, Cookie";
+
+type CachedPage = {
+  etag: string;
+  /** The page's inline scripts and styles, allowed by hash in its CSP: no nonce can be shared between visitors. */
+  hashes: ReturnType<typeof inlineHashes>;
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+};
+
+/** A rendered page: its status, its headers and its HTML (rendered without a nonce). */
+export type RenderedPage = { status: number; headers: Headers; html: string };
+
+/** The SHA-256 sources for every inline <script> and <style> in the page, for its CSP. */
+export function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
+  const hashesOf = (pattern: RegExp) =>
+    [...html.matchAll(pattern)].map((match) => `'sha256-${crypto.createHash("sha256").update(match[1]!, "utf8").digest("base64")}'`);
+  return {
+    scripts: [...new Set(hashesOf(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g))],
+    styles: [...new Set(hashesOf(/<style[^>]*>([\s\S]*?)<\/style>/g))],
+  };
+}
+
+function isSignedOut(req: http.IncomingMessage): boolean {
+  return !(req.headers.cookie ?? "").includes(SESSION_COOKIE);
+}
+
+function pickEncoding(req: http.IncomingMessage): "br" | "gzip" | "identity" {
+  const accepted = String(req.headers["accept-encoding"] ?? "");
+  if (/\bbr\b/.test(accepted)) return "br";
+  if (/\bgzip\b/.test(accepted)) return "gzip";
+  return "identity";
+}
+
+export function createAnonymousPageCache({ render, policy }: { render: (pathname: string) => Promise<RenderedPage>; policy: (hashes: ReturnType<typeof inlineHashes>, secure: boolean) => string }) {
+  const pages = new Map<string, Promise<CachedPage | null>>();
+
+  async function build(pathname: string): Promise<CachedPage | null> {
+    const page = await render(pathname);
+    // Only a plain, successful page is shared; anything else is rendered per request.
+    if (page.status !== 200 || page.headers.has("Set-Cookie") || !page.headers.get("Content-Type")?.startsWith("text/html")) return null;
+    const identity = Buffer.from(page.html, "utf8");
+    return {
+      etag: `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
+      hashes: inlineHashes(page.html),
+      identity,
+      gzip: zlib.gzipSync(identity, { level: 9 }),
+      br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    };
+  }
+
+  function cached(pathname: string): Promise<CachedPage | null> {
+    let page = pages.get(pathname);
+    if (!page) {
+      page = build(pathname).catch(() => null);
+      pages.set(pathname, page);
+      // A page that could not be shared is tried again on a later request.
+      void page.then((built) => {
+        if (!built) pages.delete(pathname);
+      });
+    }
+    return page;
+  }
+
+  return {
+    /** True when this request may be answered from the cache. */
+    applies(req: http.IncomingMessage): boolean {
+      return (req.method === "GET" || req.method === "HEAD") && ANONYMOUS_PAGES.has(req.url ?? "") && isSignedOut(req);
+    },
+
+    /** Answers from the cache; resolves false (having sent nothing) when the page cannot be shared. */
+    async serve(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): Promise<boolean> {
+      const page = await cached(req.url!);
+      if (!page) return false;
+      res.setHeader("Content-Security-Policy", policy(page.hashes, secure));
+      res.setHeader("ETag", page.etag);
+      res.setHeader("Cache-Control", CACHE_CONTROL);
+      res.setHeader("Vary", VARY);
+      const known = String(req.headers["if-none-match"] ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+      if (known.includes(page.etag)) {
+        res.writeHead(304).end();
+        return true;
+      }
+      const encoding = pickEncoding(req);
+      const body = page[encoding];
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.setHeader("Content-Length", body.length);
+      if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+      res.writeHead(200);
+      res.end(req.method === "HEAD" ? undefined : body);
+      return true;
+    },
+  };
+}
