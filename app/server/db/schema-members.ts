@@ -115,7 +115,9 @@ export const applications = pgTable(
   },
   (t) => [
     uniqueIndex("applications_user_id_unique").on(t.userId),
-    index("applications_created_at_idx").on(t.createdAt.desc()),
+    // Newest-first lists order by (created_at desc, id desc); the index matches that order exactly,
+    // nulls first as PostgreSQL sorts DESC, so a page is read straight from it with no sort.
+    index("applications_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("applications_decided_by_idx").on(t.decidedBy),
     check("applications_status_check", oneOf(t.status, APPLICATION_STATUSES)),
     check("applications_role_preference_check", oneOf(t.rolePreference, ROLE_PREFERENCES)),
@@ -195,7 +197,7 @@ export const pels = pgTable(
   },
   (t) => [
     uniqueIndex("pels_submission_key_unique").on(t.submissionKey),
-    index("pels_event_id_created_at_idx").on(t.eventId, t.createdAt.desc()),
+    index("pels_event_id_created_at_idx").on(t.eventId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("pels_user_id_idx").on(t.userId),
   ],
 );
@@ -215,7 +217,7 @@ export const merchantOrders = pgTable(
   (t) => [
     check("merchant_orders_total_positive_check", sql`${t.totalPrice} > 0`),
     uniqueIndex("merchant_orders_submission_key_unique").on(t.submissionKey),
-    index("merchant_orders_event_id_created_at_idx").on(t.eventId, t.createdAt.desc()),
+    index("merchant_orders_event_id_created_at_idx").on(t.eventId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("merchant_orders_user_id_idx").on(t.userId),
   ],
 );
@@ -263,7 +265,7 @@ export const research = pgTable(
   (t) => [
     uniqueIndex("research_file_key_unique").on(t.fileKey),
     uniqueIndex("research_submission_key_unique").on(t.submissionKey),
-    index("research_event_id_created_at_idx").on(t.eventId, t.createdAt.desc()),
+    index("research_event_id_created_at_idx").on(t.eventId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("research_user_id_idx").on(t.userId),
   ],
 );
@@ -281,7 +283,7 @@ export const letters = pgTable(
   },
   (t) => [
     uniqueIndex("letters_submission_key_unique").on(t.submissionKey),
-    index("letters_created_at_idx").on(t.createdAt.desc()),
+    index("letters_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("letters_user_id_idx").on(t.userId),
     index("letters_search_trgm_idx").using("gin", sql`${letterSearchText(t)} gin_trgm_ops`),
   ],

@@ -51,7 +51,7 @@ export const outbox = pgTable(
     check("outbox_status_check", oneOf(t.status, OUTBOX_STATUSES)),
     index("outbox_pending_run_at_idx").on(t.runAt).where(sql`${t.status} = 'pending'`),
     index("outbox_pending_kind_sequence_idx").on(t.kind, t.sequence).where(sql`${t.status} = 'pending'`),
-    index("outbox_created_at_idx").on(t.createdAt.desc()),
+    index("outbox_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 
@@ -67,7 +67,7 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("audit_log_created_at_idx").on(t.createdAt.desc()),
+    index("audit_log_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("audit_log_actor_id_idx").on(t.actorId),
     index("audit_log_subject_id_idx").on(t.subjectId),
   ],

@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import autocannon from "autocannon";
+import { solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+
+export type Target = {
+  name: string;
+  path: string;
+  /** Who asks: nobody, or a signed-in member's cookie. */
+  cookie?: string;
+  /** A form post whose body is made fresh for every request (a new submission key each time). */
+  form?: () => Record<string, string>;
+};
+
+export type LoadFigures = { reqPerSec: number; p50: number; p99: number; non2xx: number; errors: number };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function once(base: string, target: Target, seconds: number): Promise<LoadFigures> {
+  const headers: Record<string, string> = { ...(target.cookie ? { Cookie: target.cookie } : {}) };
+  const form = target.form;
+  const options: autocannon.Options = {
+    url: base + target.path,
+    connections: 10,
+    duration: seconds,
+    headers,
+    ...(form
+      ? {
+          requests: [
+            {
+              method: "POST",
+              headers: { ...headers, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+              setupRequest: (request) => ({ ...request, body: new URLSearchParams(form()).toString() }),
+            },
+          ],
+        }
+      : {}),
+  };
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => {
+      if (error) return reject(error);
+      resolve({ reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts });
+    });
+  });
+}
+
+/** A warm-up, then `runs` measured runs of 10 connections; the medians of those runs. */
+export async function loadTest(base: string, target: Target, { runs, seconds, warmup }: { runs: number; seconds: number; warmup: number }) {
+  await once(base, target, warmup);
+  const measured: LoadFigures[] = [];
+  for (let i = 0; i < runs; i++) measured.push(await once(base, target, seconds));
+  return {
+    reqPerSec: Math.round(median(measured.map((m) => m.reqPerSec))),
+    p50: median(measured.map((m) => m.p50)),
+    p99: median(measured.map((m) => m.p99)),
+    non2xx: measured.reduce((sum, m) => sum + m.non2xx, 0),
+    errors: measured.reduce((sum, m) => sum + m.errors, 0),
+    runs: measured.map((m) => Math.round(m.reqPerSec)),
+  };
+}
+
+/** Signs in as the site's form does (solving its CAPTCHA) and returns the session cookie. */
+export async function signIn(base: string, email: string, password: string): Promise<string> {
+  const challenge = await (await fetch(`${base}/captcha/challenge`)).json();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+  const response = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "signin", email, password, altcha }),
+    redirect: "manual",
+  });
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  if (response.status !== 302 || !cookie) throw new Error(`signing in as ${email} failed (${response.status})`);
+  return cookie;
+}
+
+/** The bytes a first visit to `path` downloads compressed: the HTML, and the scripts and styles it names. */
+export async function pageWeight(base: string, path: string) {
+  const encoded = async (url: string) => {
+    const response = await fetch(url, { headers: { "Accept-Encoding": "br, gzip" } });
+    // fetch decompresses; the compressed size is what the server said it sent.
+    const length = Number(response.headers.get("Content-Length") ?? NaN);
+    const body = Buffer.from(await response.arrayBuffer());
+    if (Number.isFinite(length)) return length;
+    // Compressed on the fly (chunked): compress the same bytes as the server does.
+    const zlib = await import("node:zlib");
+    return response.headers.get("Content-Encoding") === "br" ? zlib.brotliCompressSync(body).length : zlib.gzipSync(body).length;
+  };
+  const html = await (await fetch(base + path)).text();
+  const scripts = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+)"/g)].map((m) => m[1]!);
+  const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"|<link[^>]+href="([^"]+)"[^>]+rel="stylesheet"/g)].map((m) => (m[1] ?? m[2])!);
+  const sum = async (urls: string[]) => (await Promise.all([...new Set(urls)].map((u) => encoded(new URL(u, base).href)))).reduce((a, b) => a + b, 0);
+  return { htmlBytes: await encoded(base + path), jsBytes: await sum(scripts), cssBytes: await sum(styles), scripts: new Set(scripts).size };
+}
+
+/** Lighthouse's performance and accessibility scores on its default (phone) profile. */
+export async function lighthouseScores(url: string, chromePath: string) {
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ["performance", "accessibility"], logLevel: "error", output: "json" });
+    const categories = result?.lhr.categories;
+    return { performance: Math.round((categories?.performance?.score ?? 0) * 100), accessibility: Math.round((categories?.accessibility?.score ?? 0) * 100) };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** Resident memory of a process now, and its peak so far, in MB (Linux). */
+export function memoryOf(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0);
+  return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+}

@@ -1,0 +1,284 @@
+/**
+ * The benchmark: `npm run bench` (options: --runs 5 --seconds 5 --warmup 2 --no-build
+ * --no-lighthouse --pglite-only). It builds the site, makes the large demo data set once
+ * (cached under bench/.cache), starts the production server on a fresh copy, and
+ * load-tests it from this process with 10 connections: a warm-up, then several runs,
+ * reporting medians. A bare node:http server returning the home page's bytes from memory
+ * is the ceiling. The same on PostgreSQL when DATABASE_URL or a local server answers.
+ * Figures are printed and written to bench/results/.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/server/demo/seed.server";
+import { lighthouseScores, loadTest, memoryOf, pageWeight, signIn, type Target } from "./measure";
+
+const { values: options } = parseArgs({
+  options: {
+    runs: { type: "string", default: "5" },
+    seconds: { type: "string", default: "5" },
+    warmup: { type: "string", default: "2" },
+    "no-build": { type: "boolean", default: false },
+    "no-lighthouse": { type: "boolean", default: false },
+    "pglite-only": { type: "boolean", default: false },
+  },
+});
+const LOAD = { runs: Number(options.runs), seconds: Number(options.seconds), warmup: Number(options.warmup) };
+const CHROME = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ROOT = path.resolve(import.meta.dirname, "..");
+const CACHE = path.join(ROOT, "bench", ".cache");
+const LOCAL_PG = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** The budgets of the performance issue, checked against the figures. */
+const BUDGETS = {
+  anonymousShareOfCeiling: 0.5,
+  signedInReqPerSec: { pglite: 300, postgres: 400 },
+  signedInP99Ms: 100,
+  reviewP99Ms: 200,
+  idleRssMb: { pglite: 250, postgres: 150 },
+  coldStartMs: 2000,
+  homeJsBytes: 100 * 1024,
+  lighthouse: 95,
+};
+
+type Kind = "pglite" | "postgres";
+
+function run(command: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
+}
+
+const freePort = () => 30_000 + crypto.randomInt(20_000);
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** The large data set in a PGlite data directory, made once per change of the migrations or the seeding code. */
+function pgliteTemplate(): string {
+  const hash = crypto.createHash("sha256");
+  for (const dir of ["drizzle", "app/server/demo", "app/server/db"]) {
+    for (const file of fs.readdirSync(path.join(ROOT, dir), { recursive: true }).map(String).sort()) {
+      const full = path.join(ROOT, dir, file);
+      if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+    }
+  }
+  const template = path.join(CACHE, `pglite-large-${hash.digest("hex").slice(0, 12)}`);
+  if (!fs.existsSync(template)) {
+    console.log("Making the large data set (once)…");
+    const partial = `${template}.partial`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], { DATA_DIR: partial, LOG_LEVEL: "warn" });
+    fs.renameSync(partial, template);
+  }
+  return template;
+}
+
+async function postgresUrl(): Promise<string | null> {
+  const url = process.env.DATABASE_URL ?? LOCAL_PG;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/** A fresh PostgreSQL database holding the large data set; dropped by the returned function. */
+async function postgresDatabase(serverUrl: string, dataDir: string) {
+  const name = `hopewell_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  console.log("Making the large data set on PostgreSQL…");
+  run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], { DATA_DIR: dataDir, DATABASE_URL: url.href, LOG_LEVEL: "warn" });
+  return {
+    url: url.href,
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function benchmark(kind: Kind, databaseUrl?: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-bench-${kind}-`));
+  let database: Awaited<ReturnType<typeof postgresDatabase>> | undefined;
+  if (kind === "pglite") fs.cpSync(pgliteTemplate(), dataDir, { recursive: true });
+  else database = await postgresDatabase(databaseUrl!, dataDir);
+
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: base, ...(database ? { DATABASE_URL: database.url } : {}) };
+  delete (env as Record<string, string | undefined>).SMTP_URL;
+  const startedAt = performance.now();
+  const server = spawn("node", ["server.mjs"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    await waitFor(`${base}/healthz`, 30_000);
+    const coldStartMs = Math.round(performance.now() - startedAt);
+
+    const player = await signIn(base, DEMO_ACCOUNTS.player, DEMO_PASSWORD);
+    const manager = await signIn(base, DEMO_ACCOUNTS.manager, DEMO_PASSWORD);
+    const firstEvent = (await (await fetch(`${base}/view-pels`, { headers: { Cookie: manager } })).text()).match(/\?event=([0-9a-f-]{36})/)?.[1];
+    const targets: (Target & { group: "anonymous" | "signed-in" | "review" | "form" })[] = [
+      { group: "anonymous", name: "/ (signed out)", path: "/" },
+      { group: "anonymous", name: "/rulebook (signed out)", path: "/rulebook" },
+      { group: "anonymous", name: "/locations (signed out)", path: "/locations" },
+      { group: "signed-in", name: "/events (player)", path: "/events", cookie: player },
+      { group: "signed-in", name: "/profile (player)", path: "/profile", cookie: player },
+      { group: "review", name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
+      { group: "review", name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
+      { group: "review", name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },
+      { group: "review", name: "/view-letters (manager)", path: "/view-letters", cookie: manager },
+      { group: "review", name: "/view-letters?q=lantern", path: "/view-letters?q=lantern", cookie: manager },
+      { group: "review", name: "/tools (manager)", path: "/tools", cookie: manager },
+      {
+        group: "form",
+        name: "POST /letters (player)",
+        path: "/letters",
+        cookie: player,
+        form: () => ({ submissionKey: crypto.randomUUID(), recipient: "Silas Marsh", body: "Meet me at the assay office after dark." }),
+      },
+    ];
+    // One request to each page first, so idle memory includes every route's code.
+    for (const target of targets.filter((t) => !t.form)) await fetch(base + target.path, { headers: target.cookie ? { Cookie: target.cookie } : {} });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = memoryOf(server.pid!);
+
+    const results = [];
+    for (const target of targets) {
+      const figures = await loadTest(base, target, LOAD);
+      results.push({ group: target.group, name: target.name, ...figures });
+      console.log(`  ${kind} ${target.name}: ${figures.reqPerSec} req/s, p99 ${figures.p99} ms`);
+    }
+    const peak = memoryOf(server.pid!);
+
+    const weights = [];
+    for (const page of ["/", "/rulebook", "/locations"]) weights.push({ page, ...(await pageWeight(base, page)) });
+    const lighthouse = [];
+    if (kind === "pglite" && !options["no-lighthouse"] && fs.existsSync(CHROME)) {
+      for (const page of ["/", "/rulebook", "/locations"]) lighthouse.push({ page, ...(await lighthouseScores(base + page, CHROME)) });
+    }
+    return { kind, coldStartMs, idleRssMb: idle.rssMb, peakRssMb: peak.peakMb, results, weights, lighthouse };
+  } finally {
+    await stop(server);
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function ceiling(homeHtml: Buffer) {
+  const file = path.join(os.tmpdir(), `hopewell-ceiling-${process.pid}.html`);
+  fs.writeFileSync(file, homeHtml);
+  const port = freePort();
+  const child = spawn("node", [path.join(ROOT, "bench", "ceiling.mjs"), file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, 10_000);
+    return await loadTest(`http://127.0.0.1:${port}`, { name: "ceiling", path: "/" }, LOAD);
+  } finally {
+    await stop(child);
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** The home page's bytes as a signed-out visitor receives them, for the ceiling server. */
+async function homePageBytes(): Promise<Buffer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-bench-home-"));
+  const port = freePort();
+  const server = spawn("node", ["server.mjs"], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/healthz`, 30_000);
+    return Buffer.from(await (await fetch(`http://127.0.0.1:${port}/`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
+  } finally {
+    await stop(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function pass(ok: boolean) {
+  return ok ? "ok" : "OVER BUDGET";
+}
+
+async function main() {
+  if (!options["no-build"]) run("npm", ["run", "build", "--silent"]);
+  const ceilingFigures = await ceiling(await homePageBytes());
+  console.log(`  ceiling (bare node:http): ${ceilingFigures.reqPerSec} req/s`);
+
+  const runs = [await benchmark("pglite")];
+  const pgUrl = options["pglite-only"] ? null : await postgresUrl();
+  if (pgUrl) runs.push(await benchmark("postgres", pgUrl));
+  else console.log("No PostgreSQL answers (DATABASE_URL or 127.0.0.1:5432): measured PGlite only.");
+
+  const checks: { budget: string; figure: string; verdict: string }[] = [];
+  console.log(`\nCeiling: ${ceilingFigures.reqPerSec} req/s (p99 ${ceilingFigures.p99} ms). ${LOAD.runs} runs of ${LOAD.seconds} s after a ${LOAD.warmup} s warm-up, 10 connections; medians.\n`);
+  for (const r of runs) {
+    console.log(`${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms, idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`);
+    console.table(
+      r.results.map((x) => ({ page: x.name, "req/s": x.reqPerSec, "p50 ms": x.p50, "p99 ms": x.p99, "of ceiling": `${Math.round((x.reqPerSec / ceilingFigures.reqPerSec) * 100)}%`, "non-2xx": x.non2xx, errors: x.errors })),
+    );
+    for (const x of r.results) {
+      if (x.group === "anonymous") checks.push({ budget: `${r.kind} ${x.name} ≥ 50% of ceiling`, figure: `${Math.round((x.reqPerSec / ceilingFigures.reqPerSec) * 100)}%`, verdict: pass(x.reqPerSec >= BUDGETS.anonymousShareOfCeiling * ceilingFigures.reqPerSec) });
+      if (x.group === "signed-in") {
+        checks.push({ budget: `${r.kind} ${x.name} ≥ ${BUDGETS.signedInReqPerSec[r.kind]} req/s`, figure: `${x.reqPerSec} req/s`, verdict: pass(x.reqPerSec >= BUDGETS.signedInReqPerSec[r.kind]) });
+        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.signedInP99Ms) });
+      }
+      if (x.group === "review") checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.reviewP99Ms) });
+    }
+    checks.push({ budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`, figure: `${r.idleRssMb} MB`, verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]) });
+    checks.push({ budget: `${r.kind} cold start < ${BUDGETS.coldStartMs} ms`, figure: `${r.coldStartMs} ms`, verdict: pass(r.coldStartMs < BUDGETS.coldStartMs) });
+    if (r.kind === "pglite") {
+      console.log("Page weight, first visit, compressed (bytes):");
+      console.table(r.weights.map((w) => ({ page: w.page, html: w.htmlBytes, javascript: w.jsBytes, css: w.cssBytes, "script files": w.scripts })));
+      const home = r.weights.find((w) => w.page === "/")!;
+      checks.push({ budget: "home page JavaScript ≤ 100 KB compressed", figure: `${(home.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(home.jsBytes <= BUDGETS.homeJsBytes) });
+      if (r.lighthouse.length) {
+        console.log("Lighthouse (phone profile):");
+        console.table(r.lighthouse);
+        for (const l of r.lighthouse) {
+          checks.push({ budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`, figure: String(l.performance), verdict: pass(l.performance >= BUDGETS.lighthouse) });
+          checks.push({ budget: `Lighthouse ${l.page} accessibility ≥ ${BUDGETS.lighthouse}`, figure: String(l.accessibility), verdict: pass(l.accessibility >= BUDGETS.lighthouse) });
+        }
+      }
+    }
+  }
+  console.log("Budgets:");
+  console.table(checks);
+
+  const resultsDir = path.join(ROOT, "bench", "results");
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const stamp = new Date().toISOString().replaceAll(":", "-").slice(0, 19);
+  const report = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version }, load: { connections: 10, ...LOAD }, ceiling: ceilingFigures, runs, checks };
+  fs.writeFileSync(path.join(resultsDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Written to bench/results/${stamp}.json`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
