@@ -42,8 +42,10 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
-    { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium } },
+    // Each width arrives from its own address (through the trusted proxy header), so the two
+    // runs side by side do not share the per-address sign-in limit.
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" } } },
+    { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
   ],
   webServer: {
     command: `${seed} && node server.mjs`,
@@ -61,6 +63,7 @@ export default defineConfig({
       OUTBOX_RETRY_BASE_MS: "300",
       // Every browser signs up from 127.0.0.1; the 11-second throttle is tested with its real value elsewhere.
       SIGNUP_THROTTLE_MS: "0",
+      TRUST_PROXY: "1",
     },
   },
 });

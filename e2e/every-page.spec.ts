@@ -14,6 +14,8 @@ const PAGES = [
 ];
 
 test("every page is accessible to a signed-in manager", async ({ page }) => {
+  // Twenty-six pages, each checked with axe: the longest journey of the suite.
+  test.setTimeout(180_000);
   await page.goto("/auth");
   await signIn(page, E2E_MANAGER.email, E2E_MANAGER.password);
   await expect(page).toHaveURL(/\/$/);
