@@ -233,7 +233,7 @@ async function main() {
   const runs = [await benchmark("pglite")];
   const pgUrl = options["pglite-only"] ? null : await postgresUrl();
   if (pgUrl) runs.push(await benchmark("postgres", pgUrl));
-  else console.log("No PostgreSQL answers (DATABASE_URL or 127.0.0.1:5432): measured PGlite only.");
+  else console.log(options["pglite-only"] ? "PostgreSQL skipped (--pglite-only)." : "No PostgreSQL answers (DATABASE_URL or 127.0.0.1:5432): measured PGlite only.");
 
   const checks: { budget: string; figure: string; verdict: string }[] = [];
   console.log(`\nCeiling: ${ceilingFigures.reqPerSec} req/s (p99 ${ceilingFigures.p99} ms). ${LOAD.runs} runs of ${LOAD.seconds} s after a ${LOAD.warmup} s warm-up, 10 connections; medians.\n`);

@@ -9,7 +9,9 @@ import { hashPassword, verifyPassword } from "./passwords.server";
 import { siteSecret } from "./secrets.server";
 
 export const SESSION_COOKIE = "hopewell.session_token";
-const SESSION_DAYS = 30;
+/** How long a session lasts, and how often its expiry is pushed back while it is used. */
+export const SESSION_EXPIRES_IN_S = 30 * 24 * 60 * 60;
+export const SESSION_UPDATE_AGE_S = 24 * 60 * 60;
 
 /** The site's public origin, for links in emails. */
 export function siteOrigin(): string {
@@ -35,7 +37,7 @@ function createAuth(db: Database, secret: string) {
         role: { type: "string", required: false, defaultValue: "applicant", input: false },
       },
     },
-    session: { modelName: "sessions", expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    session: { modelName: "sessions", expiresIn: SESSION_EXPIRES_IN_S, updateAge: SESSION_UPDATE_AGE_S },
     account: { modelName: "accounts" },
     verification: { modelName: "verifications" },
     emailAndPassword: {
@@ -67,14 +69,26 @@ function createAuth(db: Database, secret: string) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-// One instance per database: tests give each file its own database.
+// One instance (and secret) per database: tests give each file its own database.
 const instances = new WeakMap<Database, Promise<Auth>>();
+const secrets = new WeakMap<Database, Promise<string>>();
+
+/** The secret that signs session cookies. */
+export async function authSecret(): Promise<string> {
+  const db = await database();
+  let secret = secrets.get(db);
+  if (!secret) {
+    secret = siteSecret(db, "auth_secret");
+    secrets.set(db, secret);
+  }
+  return secret;
+}
 
 export async function getAuth(): Promise<Auth> {
   const db = await database();
   let auth = instances.get(db);
   if (!auth) {
-    auth = siteSecret(db, "auth_secret").then((secret) => createAuth(db, secret));
+    auth = authSecret().then((secret) => createAuth(db, secret));
     instances.set(db, auth);
   }
   return auth;

@@ -1,6 +1,12 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
 import { isRole } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
-import { getAuth, SESSION_COOKIE } from "./auth.server";
+import { authSecret, getAuth, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
+import { database } from "./db/client.server";
+import { profiles, sessions } from "./db/schema";
+
+type Lookup = { user: SessionUser | null; setCookies: string[] };
 
 /** True when the request carries a session cookie at all; without one there is nothing to look up. */
 function hasSessionCookie(request: Request): boolean {
@@ -8,12 +14,56 @@ function hasSessionCookie(request: Request): boolean {
   return cookie !== null && cookie.includes(SESSION_COOKIE);
 }
 
+/** The session token from the signed cookie (`token.signature`), or null when absent or not signed by us. */
+async function signedToken(request: Request): Promise<string | null> {
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name !== SESSION_COOKIE && name !== `__Secure-${SESSION_COOKIE}`) continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(rest.join("="));
+    } catch {
+      return null;
+    }
+    const dot = value.lastIndexOf(".");
+    if (dot < 1) return null;
+    const token = value.slice(0, dot);
+    const signature = Buffer.from(value.slice(dot + 1));
+    const expected = Buffer.from(crypto.createHmac("sha256", await authSecret()).update(token).digest("base64"));
+    return signature.length === expected.length && crypto.timingSafeEqual(signature, expected) ? token : null;
+  }
+  return null;
+}
+
+/**
+ * The common case in one indexed query: a signed cookie whose session exists, has not
+ * expired and is not yet due to be extended. Anything else returns undefined and is
+ * left to the auth library, which also refreshes or clears the cookie.
+ */
+async function quickLookup(request: Request): Promise<Lookup | undefined> {
+  const token = await signedToken(request);
+  if (!token) return undefined;
+  const db = await database();
+  const [row] = await db
+    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(profiles, eq(profiles.id, sessions.userId))
+    .where(eq(sessions.token, token));
+  if (!row || !isRole(row.role)) return undefined;
+  const expiresAt = row.expiresAt.getTime();
+  const extendAt = expiresAt - SESSION_EXPIRES_IN_S * 1000 + SESSION_UPDATE_AGE_S * 1000;
+  if (expiresAt <= Date.now() || extendAt <= Date.now()) return undefined;
+  return { user: { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, role: row.role }, setCookies: [] };
+}
+
 /**
  * The member signed in on this request, read fresh from the database (so a role
  * change applies to the next request), and any cookie the session refresh sets.
  */
-export async function getSessionUser(request: Request): Promise<{ user: SessionUser | null; setCookies: string[] }> {
+export async function getSessionUser(request: Request): Promise<Lookup> {
   if (!hasSessionCookie(request)) return { user: null, setCookies: [] };
+  const quick = await quickLookup(request);
+  if (quick) return quick;
   const auth = await getAuth();
   const { headers, response } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
   const setCookies = headers.getSetCookie();
