@@ -20,12 +20,12 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-function once(base: string, target: Target, seconds: number): Promise<LoadFigures> {
+function once(base: string, target: Target, seconds: number, connections = 10): Promise<LoadFigures> {
   const headers: Record<string, string> = { ...(target.cookie ? { Cookie: target.cookie } : {}) };
   const form = target.form;
   const options: autocannon.Options = {
     url: base + target.path,
-    connections: 10,
+    connections,
     duration: seconds,
     headers,
     ...(form
@@ -46,6 +46,12 @@ function once(base: string, target: Target, seconds: number): Promise<LoadFigure
       resolve({ reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts });
     });
   });
+}
+
+/** One visitor at a time for `seconds`: how long a page takes to answer when the site is not busy. */
+export async function singleVisitor(base: string, target: Target, seconds: number) {
+  const figures = await once(base, target, seconds, 1);
+  return { p50: figures.p50, p99: figures.p99 };
 }
 
 /** A warm-up, then `runs` measured runs of 10 connections; the medians of those runs. */

@@ -20,8 +20,18 @@ test("signed out, the navigation offers Rulebook, Location and Login / Sign Up",
 
 test("the phone menu opens and closes from the keyboard", async ({ page, isMobile }) => {
   test.skip(!isMobile, "the menu button is shown on narrow screens");
+  // On the shared public pages the menu is a plain <details>: Enter opens and closes it.
   await page.goto("/");
-  const menu = page.locator("summary", { hasText: "Menu" });
+  let menu = page.locator("summary", { hasText: "Menu" });
+  await menu.focus();
+  await page.keyboard.press("Enter");
+  await expect(menu.locator("xpath=..")).toHaveAttribute("open", "");
+  await page.keyboard.press("Enter");
+  await expect(menu.locator("xpath=..")).not.toHaveAttribute("open", "");
+
+  // Where the app's scripts run, Escape closes it too and leaves the focus on the button.
+  await page.goto("/auth");
+  menu = page.locator("summary", { hasText: "Menu" });
   await menu.focus();
   await page.keyboard.press("Enter");
   const details = menu.locator("xpath=..");

@@ -9,6 +9,10 @@ import { SESSION_COOKIE } from "~/server/auth.server";
  * per process and served from memory with an ETag, so a crowd arriving from a post
  * about the game costs no rendering at all. Anyone carrying a session cookie gets a
  * freshly rendered page, never these bytes.
+ *
+ * These pages are served without the app's scripts: everything on them (links, the
+ * FAQ and the phone menu, which are <details>) works as plain HTML, so a first visit
+ * downloads no JavaScript at all and the next page loads the app as usual.
  */
 export const ANONYMOUS_PAGES = new Set(["/", "/rulebook", "/locations"]);
 
@@ -42,6 +46,11 @@ export function inlineHashes(html: string): { scripts: string[]; styles: string[
   };
 }
 
+/** The page as a browser without JavaScript gets it: no scripts, no module preloads. */
+export function withoutScripts(html: string): string {
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "").replace(/<link\b[^>]*rel="modulepreload"[^>]*>/g, "");
+}
+
 function isSignedOut(req: http.IncomingMessage): boolean {
   return !(req.headers.cookie ?? "").includes(SESSION_COOKIE);
 }
@@ -60,10 +69,11 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
     const page = await render(pathname);
     // Only a plain, successful page is shared; anything else is rendered per request.
     if (page.status !== 200 || page.headers.has("Set-Cookie") || !page.headers.get("Content-Type")?.startsWith("text/html")) return null;
-    const identity = Buffer.from(page.html, "utf8");
+    const html = withoutScripts(page.html);
+    const identity = Buffer.from(html, "utf8");
     return {
       etag: `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
-      hashes: inlineHashes(page.html),
+      hashes: inlineHashes(html),
       identity,
       gzip: zlib.gzipSync(identity, { level: 9 }),
       br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),

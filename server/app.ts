@@ -51,6 +51,9 @@ export function createAppServer(cfg: Config): http.Server {
   const scriptSources = scriptOrigins(cfg);
   const staticFiles = sirv(path.resolve("build/client"), {
     etag: true,
+    // The build writes .br and .gz copies of the assets (scripts/precompress.mjs).
+    brotli: true,
+    gzip: true,
     setHeaders(res, pathname) {
       // Vite's hashed files never change; anything else may.
       res.setHeader(

@@ -21,6 +21,10 @@ describe("the shared signed-out pages", () => {
     expect(html).toBe(await second.text());
     expect(html).toContain("Login / Sign Up");
     expect(html).toContain("Join the Adventure");
+    // Plain HTML: everything on these pages works without the app's scripts.
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("modulepreload");
+    expect(first.headers.get("Content-Security-Policy")).toContain("script-src 'self';");
     const revalidated = await fetch(`${app().url}/`, { headers: { "If-None-Match": etag } });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe("");
@@ -35,6 +39,7 @@ describe("the shared signed-out pages", () => {
       expect(response.headers.get("Content-Security-Policy")).toMatch(/'nonce-/);
       const html = await response.text();
       expect(html).toContain("Sign Out");
+      expect(html).toContain("<script");
       expect(html).not.toContain("Login / Sign Up");
     }
     const home = await (await fetch(app().url + "/", { headers: { Cookie: player.cookie } })).text();
