@@ -86,6 +86,8 @@ function pgliteTemplate(): string {
   }
   const template = path.join(CACHE, `pglite-large-${hash.digest("hex").slice(0, 12)}`);
   if (!fs.existsSync(template)) {
+    // Data sets made by older code are of no further use.
+    for (const old of fs.existsSync(CACHE) ? fs.readdirSync(CACHE) : []) fs.rmSync(path.join(CACHE, old), { recursive: true, force: true });
     console.log("Making the large data set (once)…");
     const partial = `${template}.partial`;
     fs.rmSync(partial, { recursive: true, force: true });

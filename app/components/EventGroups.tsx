@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Pager } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
-import { lastPage, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { lastPage } from "~/lib/paging";
 
 type Group = { id: string; title: string; date: string };
 
@@ -41,8 +41,8 @@ export function EventGroups({ title, groups, open, total, failed, failedMessage,
   );
 }
 
-export function EntryPager({ page, total }: { page: number; total: number }) {
-  return <Pager page={page} lastPage={lastPage(total, REVIEW_PAGE_SIZE)} />;
+export function EntryPager({ page, total, pageSize }: { page: number; total: number; pageSize: number }) {
+  return <Pager page={page} lastPage={lastPage(total, pageSize)} />;
 }
 
 export function Author({ firstName, lastName, at }: { firstName: string; lastName: string; at: string | Date }) {

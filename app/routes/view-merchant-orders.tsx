@@ -23,7 +23,7 @@ export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps)
           <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
         </article>
       ))}
-      <EntryPager page={loaderData.page} total={loaderData.total} />
+      <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
     </EventGroups>
   );
 }

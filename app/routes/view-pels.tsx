@@ -26,7 +26,7 @@ export default function ViewPels({ loaderData }: Route.ComponentProps) {
           </dl>
         </article>
       ))}
-      <EntryPager page={loaderData.page} total={loaderData.total} />
+      <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
     </EventGroups>
   );
 }

@@ -26,7 +26,7 @@ export default function ViewResearch({ loaderData }: Route.ComponentProps) {
           </p>
         </article>
       ))}
-      <EntryPager page={loaderData.page} total={loaderData.total} />
+      <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
     </EventGroups>
   );
 }

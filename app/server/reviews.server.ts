@@ -6,7 +6,7 @@ import { logger } from "./logger.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
 import { letterMatches } from "./search.server";
 
-import { REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
 
@@ -40,8 +40,8 @@ export async function pelsForEvent(eventId: string, page: number) {
     .innerJoin(profiles, eq(profiles.id, pels.userId))
     .where(eq(pels.eventId, eventId))
     .orderBy(desc(pels.createdAt), desc(pels.id))
-    .limit(REVIEW_PAGE_SIZE)
-    .offset(page * REVIEW_PAGE_SIZE);
+    .limit(PEL_REVIEW_PAGE_SIZE)
+    .offset(page * PEL_REVIEW_PAGE_SIZE);
 }
 
 export async function ordersForEvent(eventId: string, page: number) {
@@ -101,11 +101,11 @@ export function reviewParams(request: Request) {
 type EventGroup = Awaited<ReturnType<typeof eventsWithEntries>>[number];
 
 /** A by-event review page: the table its entries live in and how a page of them is read. */
-type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; what: string };
+type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; pageSize: number; what: string };
 
-export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, what: "PELs" };
-export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, what: "orders" };
-export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, what: "research" };
+export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE, what: "PELs" };
+export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE, what: "orders" };
+export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE, what: "research" };
 
 /**
  * What every by-event review page loads: the groups, and the opened event's entries
@@ -119,9 +119,9 @@ export async function loadReview<T>(request: Request, review: Review<T>) {
       event ? review.entries(event, page) : Promise.resolve([] as T[]),
       event ? entriesAt(review.table, event) : Promise.resolve(0),
     ]);
-    return { groups: found, open: event, page, entries: opened, total, failed: false };
+    return { groups: found, open: event, page, entries: opened, total, pageSize: review.pageSize, failed: false };
   } catch (error) {
     logger.error({ err: error }, `loading ${review.what} failed`);
-    return { groups: [] as EventGroup[], open: event, page, entries: [] as T[], total: 0, failed: true };
+    return { groups: [] as EventGroup[], open: event, page, entries: [] as T[], total: 0, pageSize: review.pageSize, failed: true };
   }
 }

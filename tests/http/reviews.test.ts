@@ -37,6 +37,18 @@ describe("the staff review pages", () => {
     expect(opened).toContain("Clara Dunmore");
     expect(opened).toContain("favoriteMoments answer");
 
+    // Ten letters to a page: eleven make two pages, the second holding the oldest.
+    await db().insert(pels).values(
+      Array.from({ length: 9 }, (_, i) => ({ ...answers, submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, characterName: `Echo ${i}`, createdAt: at(`2025-09-2${i}T12:00:00Z`) })),
+    );
+    const first = await get(`/view-pels?event=${newer.id}`);
+    expect(first).toContain("11 letters");
+    expect(first).toMatch(/Page (<!-- -->)?1(<!-- -->)? of (<!-- -->)?2/);
+    expect(first.match(/<article/g)).toHaveLength(10);
+    const second = await get(`/view-pels?event=${newer.id}&page=1`);
+    expect(second.match(/<article/g)).toHaveLength(1);
+    expect(second).toContain("Sister Clara");
+
     await db().insert(merchantOrders).values({ submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, items: { bullets: 3, salt: 1 }, totalPrice: "26.25" });
     const orders = await get(`/view-merchant-orders?event=${newer.id}`);
     expect(orders).toContain("3 × 20 Bullets");
