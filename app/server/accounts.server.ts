@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { APIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import type { Role } from "~/game/roles";
@@ -12,8 +11,17 @@ import { hit, LIMITS } from "./rate-limit.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 
+/**
+ * The auth library's own errors, recognised by shape: importing its error class would
+ * load the whole library at start-up, which auth.server.ts defers to first use.
+ */
+type ServiceError = Error & { statusCode: number; body?: { message?: string; code?: string } };
+function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && error.name === "APIError" && typeof (error as { statusCode?: unknown }).statusCode === "number";
+}
+
 function serviceMessage(error: unknown, fallback: string = MESSAGES.authDefault): string {
-  if (error instanceof APIError) return error.body?.message || error.message || fallback;
+  if (isServiceError(error)) return error.body?.message || error.message || fallback;
   return fallback;
 }
 
@@ -52,11 +60,11 @@ export async function createAccount(input: NewAccount): Promise<AuthOutcome> {
     });
     return { ok: true };
   } catch (error) {
-    logger.warn({ err: error instanceof APIError ? error.message : error }, "sign-up failed");
-    if (error instanceof APIError && error.body?.code === "FAILED_TO_CREATE_USER") {
+    logger.warn({ err: isServiceError(error) ? error.message : error }, "sign-up failed");
+    if (isServiceError(error) && error.body?.code === "FAILED_TO_CREATE_USER") {
       return { ok: false, status: 500, message: MESSAGES.profileFailed };
     }
-    if (error instanceof APIError) return { ok: false, status: error.statusCode || 400, message: serviceMessage(error) };
+    if (isServiceError(error)) return { ok: false, status: error.statusCode || 400, message: serviceMessage(error) };
     return { ok: false, status: 500, message: MESSAGES.profileFailed };
   }
 }
@@ -78,7 +86,7 @@ export async function signIn(
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
     return { ok: true, setCookies: result.headers.getSetCookie() };
   } catch (error) {
-    if (error instanceof APIError) return { ok: false, status: error.statusCode === 500 ? 500 : 401, message: serviceMessage(error) };
+    if (isServiceError(error)) return { ok: false, status: error.statusCode === 500 ? 500 : 401, message: serviceMessage(error) };
     logger.error({ err: error }, "sign-in failed");
     return { ok: false, status: 500, message: MESSAGES.authDefault };
   }
@@ -136,7 +144,7 @@ export async function resetPassword(token: string, password: string): Promise<Au
     await auth.api.resetPassword({ body: { token, newPassword: password } });
     return { ok: true };
   } catch (error) {
-    if (error instanceof APIError && error.statusCode < 500) return { ok: false, status: 400, message: SITE_MESSAGES.resetLinkInvalid };
+    if (isServiceError(error) && error.statusCode < 500) return { ok: false, status: 400, message: SITE_MESSAGES.resetLinkInvalid };
     logger.error({ err: error }, "password reset failed");
     return { ok: false, status: 500, message: serviceMessage(error, MESSAGES.resetFailed) };
   }

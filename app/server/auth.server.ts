@@ -1,5 +1,3 @@
-import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
 import { accounts, profiles, sessions, verifications } from "./db/schema";
@@ -18,7 +16,13 @@ export function siteOrigin(): string {
   return config().appUrl?.replace(/\/$/, "") ?? `http://localhost:${config().port}`;
 }
 
-function createAuth(db: Database, secret: string) {
+/**
+ * The auth library is loaded on first use (a sign-in, a sign-up, a reset, or a session
+ * due for renewal), not at start-up: loading it took most of a second, and most requests
+ * never need it (see session.server.ts).
+ */
+async function createAuth(db: Database, secret: string) {
+  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([import("better-auth"), import("better-auth/adapters/drizzle")]);
   return betterAuth({
     appName: "Hopewell",
     baseURL: siteOrigin(),
@@ -67,7 +71,7 @@ function createAuth(db: Database, secret: string) {
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+export type Auth = Awaited<ReturnType<typeof createAuth>>;
 
 // One instance (and secret) per database: tests give each file its own database.
 const instances = new WeakMap<Database, Promise<Auth>>();
