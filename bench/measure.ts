@@ -104,8 +104,14 @@ export async function pageWeight(base: string, path: string) {
   return { htmlBytes: await encoded(base + path), jsBytes: await sum(scripts), cssBytes: await sum(styles), scripts: new Set(scripts).size };
 }
 
-/** Lighthouse's performance and accessibility scores on its default (phone) profile. */
+/** Lighthouse's performance and accessibility scores on its default (phone) profile: the median of three runs, as single runs vary. */
 export async function lighthouseScores(url: string, chromePath: string) {
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await lighthouseOnce(url, chromePath));
+  return { performance: median(runs.map((r) => r.performance)), accessibility: median(runs.map((r) => r.accessibility)), performanceRuns: runs.map((r) => r.performance) };
+}
+
+async function lighthouseOnce(url: string, chromePath: string) {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });

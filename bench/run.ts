@@ -120,6 +120,8 @@ async function postgresDatabase(serverUrl: string, dataDir: string) {
   url.pathname = `/${name}`;
   console.log("Making the large data set on PostgreSQL…");
   run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], { DATA_DIR: dataDir, DATABASE_URL: url.href, LOG_LEVEL: "warn" });
+  // Write the freshly loaded pages out now, not in a checkpoint in the middle of a measurement.
+  await admin.query("checkpoint").catch(() => console.log("(no permission to CHECKPOINT; figures may include one)"));
   return {
     url: url.href,
     drop: async () => {
@@ -274,7 +276,7 @@ async function main() {
       const home = r.weights.find((w) => w.page === "/")!;
       checks.push({ budget: "home page JavaScript ≤ 100 KB compressed", figure: `${(home.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(home.jsBytes <= BUDGETS.homeJsBytes) });
       if (r.lighthouse.length) {
-        console.log("Lighthouse (phone profile):");
+        console.log("Lighthouse (phone profile, median of 3 runs):");
         console.table(r.lighthouse);
         for (const l of r.lighthouse) {
           checks.push({ budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`, figure: String(l.performance), verdict: pass(l.performance >= BUDGETS.lighthouse) });
