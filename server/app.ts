@@ -14,6 +14,7 @@ import { deliverDiscord } from "~/server/discord/discord.server";
 import { deliverEmail } from "~/server/mail/mailer.server";
 import { startOutboxWorker, type Deliverer } from "~/server/outbox/outbox.server";
 import { pruneUsedCaptchas } from "~/server/captcha.server";
+import { EMBEDDED_MAINTENANCE_EVERY_MS, EMBEDDED_MAINTENANCE_FIRST_MS, maintainEmbeddedDatabase } from "~/server/db/maintenance.server";
 import { pruneRateLimits } from "~/server/rate-limit.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
 import { createAnonymousPageCache } from "./anonymous-cache";
@@ -142,6 +143,18 @@ export async function start(): Promise<http.Server> {
     void Promise.all([pruneRateLimits(), pruneUsedCaptchas()]).catch((error) => logger.warn({ err: error }, "pruning failed"));
   }, 10 * 60_000);
   pruning.unref();
+  const maintenance: NodeJS.Timeout[] = [];
+  if (handle.kind === "pglite") {
+    const maintain = () => {
+      const began = performance.now();
+      void maintainEmbeddedDatabase(handle.db).then(
+        () => logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed"),
+        (error: unknown) => logger.warn({ err: error }, "database maintenance failed"),
+      );
+    };
+    maintenance.push(setTimeout(maintain, EMBEDDED_MAINTENANCE_FIRST_MS), setInterval(maintain, EMBEDDED_MAINTENANCE_EVERY_MS));
+    for (const timer of maintenance) timer.unref();
+  }
 
   const server = createAppServer(cfg);
   await new Promise<void>((resolve, reject) => {
@@ -164,6 +177,7 @@ export async function start(): Promise<http.Server> {
     await closed;
     clearTimeout(force);
     clearInterval(pruning);
+    for (const timer of maintenance) clearTimeout(timer);
     await worker.stop();
     try {
       await closeDatabase();

@@ -1,0 +1,15 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "./client.server";
+
+/**
+ * PostgreSQL's autovacuum keeps table statistics and visibility maps fresh; the embedded
+ * database has no background workers, so the server does the same on a timer. Without it
+ * the planner would keep judging a grown table by the statistics of an empty one, and
+ * choose full scans where the indexes serve better.
+ */
+export const EMBEDDED_MAINTENANCE_FIRST_MS = 5 * 60_000;
+export const EMBEDDED_MAINTENANCE_EVERY_MS = 6 * 60 * 60_000;
+
+export async function maintainEmbeddedDatabase(db: Database): Promise<void> {
+  await db.execute(sql`vacuum (analyze)`);
+}
