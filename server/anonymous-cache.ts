@@ -26,8 +26,8 @@ const VARY = "Accept-Encoding, Cookie";
 
 type CachedPage = {
   etag: string;
-  /** The page's inline scripts and styles, allowed by hash in its CSP: no nonce can be shared between visitors. */
-  hashes: ReturnType<typeof inlineHashes>;
+  /** The page's inline styles, allowed by hash in its CSP: no nonce can be shared between visitors. */
+  styleHashes: string[];
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
@@ -36,14 +36,12 @@ type CachedPage = {
 /** A rendered page: its status, its headers and its HTML (rendered without a nonce). */
 export type RenderedPage = { status: number; headers: Headers; html: string };
 
-/** The SHA-256 sources for every inline <script> and <style> in the page, for its CSP. */
-export function inlineHashes(html: string): { scripts: string[]; styles: string[] } {
-  const hashesOf = (pattern: RegExp) =>
-    [...html.matchAll(pattern)].map((match) => `'sha256-${crypto.createHash("sha256").update(match[1]!, "utf8").digest("base64")}'`);
-  return {
-    scripts: [...new Set(hashesOf(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g))],
-    styles: [...new Set(hashesOf(/<style[^>]*>([\s\S]*?)<\/style>/g))],
-  };
+/** The SHA-256 sources for every inline <style> in the page, for its CSP (it has no scripts left). */
+export function inlineStyleHashes(html: string): string[] {
+  const hashes = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(
+    (match) => `'sha256-${crypto.createHash("sha256").update(match[1]!, "utf8").digest("base64")}'`,
+  );
+  return [...new Set(hashes)];
 }
 
 /** The page as a browser without JavaScript gets it: no scripts, no module preloads. */
@@ -62,7 +60,7 @@ function pickEncoding(req: http.IncomingMessage): "br" | "gzip" | "identity" {
   return "identity";
 }
 
-export function createAnonymousPageCache({ render, policy }: { render: (pathname: string) => Promise<RenderedPage>; policy: (hashes: ReturnType<typeof inlineHashes>, secure: boolean) => string }) {
+export function createAnonymousPageCache({ render, policy }: { render: (pathname: string) => Promise<RenderedPage>; policy: (styleHashes: string[], secure: boolean) => string }) {
   const pages = new Map<string, Promise<CachedPage | null>>();
 
   async function build(pathname: string): Promise<CachedPage | null> {
@@ -73,7 +71,7 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
     const identity = Buffer.from(html, "utf8");
     return {
       etag: `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
-      hashes: inlineHashes(html),
+      styleHashes: inlineStyleHashes(html),
       identity,
       gzip: zlib.gzipSync(identity, { level: 9 }),
       br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
@@ -103,7 +101,7 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
     async serve(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): Promise<boolean> {
       const page = await cached(req.url!);
       if (!page) return false;
-      res.setHeader("Content-Security-Policy", policy(page.hashes, secure));
+      res.setHeader("Content-Security-Policy", policy(page.styleHashes, secure));
       res.setHeader("ETag", page.etag);
       res.setHeader("Cache-Control", CACHE_CONTROL);
       res.setHeader("Vary", VARY);

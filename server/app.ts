@@ -68,12 +68,12 @@ export function createAppServer(cfg: Config): http.Server {
     async render(pathname) {
       const request = new Request(new URL(pathname, cfg.appUrl ?? "http://localhost"), { headers: { Accept: "text/html" } });
       const context = new RouterContextProvider();
-      // No nonce: the page's inline scripts are allowed by their hashes instead.
+      // No nonce: the shared copy keeps no scripts, and any inline style is allowed by its hash.
       context.set(requestInfoContext, { nonce: "", clientAddress: "anonymous-page-cache" });
       const response = await handleRequest(request, context);
       return { status: response.status, headers: response.headers, html: await response.text() };
     },
-    policy: (hashes, secure) => contentSecurityPolicy({ inline: { hashes }, frameSources, scriptSources, secure }),
+    policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, secure }),
   });
 
   function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {

@@ -1,7 +1,10 @@
 import type { ServerResponse } from "node:http";
 
-/** What allows a page's inline scripts and styles: a nonce per response, or, for a page shared by many visitors, their hashes. */
-export type InlineSources = { nonce: string } | { hashes: { scripts: string[]; styles: string[] } };
+/**
+ * What allows a page's inline scripts and styles: a nonce per response, or, for a page
+ * shared by many visitors (which carries no scripts), the hashes of its inline styles.
+ */
+export type InlineSources = { nonce: string } | { styleHashes: string[] };
 
 /**
  * The site's default security headers. A response that sets its own
@@ -20,8 +23,8 @@ export function contentSecurityPolicy({
   secure: boolean;
 }) {
   const extraScripts = scriptSources.map((origin) => ` ${origin}`).join("");
-  const inlineScripts = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.hashes.scripts.map((hash) => ` ${hash}`).join("");
-  const inlineStyles = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.hashes.styles.map((hash) => ` ${hash}`).join("");
+  const inlineScripts = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : "";
+  const inlineStyles = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.styleHashes.map((hash) => ` ${hash}`).join("");
   return [
     "default-src 'self'",
     `script-src 'self'${inlineScripts}${extraScripts}`,

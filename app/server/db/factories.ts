@@ -32,7 +32,8 @@ const HAPPENINGS = [
 ];
 const FEELINGS = ["It was terrifying in the best way.", "I have not been that scared in years.", "The crafting kept me busy all weekend.", "Every scene felt alive.", "I want more of this next time.", "The cast outdid themselves."];
 
-function pick<T>(list: readonly T[]): T {
+/** One element of the list, at random. */
+export function pick<T>(list: readonly T[]): T {
   return list[crypto.randomInt(list.length)]!;
 }
 

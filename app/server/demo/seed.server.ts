@@ -10,6 +10,7 @@ import {
   letterValues,
   orderValues,
   pelValues,
+  pick,
   profileValues,
   recentDate,
   researchValues,
@@ -51,8 +52,6 @@ function sample<T>(list: readonly T[], n: number): T[] {
   }
   return copy.slice(0, n);
 }
-
-const pickOne = <T>(list: readonly T[]): T => list[crypto.randomInt(list.length)]!;
 
 /** The role of the i-th generated member: about 2% managers, 8% cast, 70% players, 20% applicants. */
 function roleFor(i: number): Role {
@@ -143,10 +142,10 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   const writers = withCharacters.length > 0 ? withCharacters.map((m) => m.id) : members.map((m) => m.id);
   const afterEvent = (eventDate: string) => new Date(Math.min(now, Date.parse(eventDate) + crypto.randomInt(1, 14 * 24) * 3_600_000));
   const beforeEvent = (eventDate: string) => new Date(Math.min(now, Date.parse(eventDate) - crypto.randomInt(1, 21 * 24) * 3_600_000));
-  const authorAt = (eventId: string) => pickOne(attendees.get(eventId) ?? writers);
+  const authorAt = (eventId: string) => pick(attendees.get(eventId) ?? writers);
 
   const pelRows = Array.from({ length: size.pels }, () => {
-    const event = pickOne(eventsForSubmissions);
+    const event = pick(eventsForSubmissions);
     const userId = authorAt(event.id);
     return pelValues(userId, event.id, { characterName: characterName.get(userId) ?? "No character", createdAt: afterEvent(event.date) });
   });
@@ -154,19 +153,19 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   log(`${pelRows.length} post-event letters`);
 
   const orderRows = Array.from({ length: size.orders }, () => {
-    const event = pickOne(inserted);
-    return orderValues(pickOne(writers), event.id, { createdAt: beforeEvent(event.date) });
+    const event = pick(inserted);
+    return orderValues(pick(writers), event.id, { createdAt: beforeEvent(event.date) });
   });
   await insertInBatches(orderRows, (batch) => db.insert(merchantOrders).values(batch));
   log(`${orderRows.length} merchant orders`);
 
-  const letterRows = Array.from({ length: size.letters }, () => letterValues(pickOne(writers), { createdAt: recentDate(3 * 365) }));
+  const letterRows = Array.from({ length: size.letters }, () => letterValues(pick(writers), { createdAt: recentDate(3 * 365) }));
   await insertInBatches(letterRows, (batch) => db.insert(letters).values(batch));
   log(`${letterRows.length} letters`);
 
   const researchRows = [];
   for (let i = 0; i < size.research; i++) {
-    const event = pickOne(eventsForSubmissions);
+    const event = pick(eventsForSubmissions);
     const userId = authorAt(event.id);
     const key = researchKey(userId, "png");
     await saveFile(key, TINY_PNG);
