@@ -67,6 +67,8 @@ test("a new member signs up, signs in and signs out", async ({ page, isMobile })
   nav = await mainNav(page, isMobile);
   await nav.getByRole("button", { name: "Sign Out" }).click();
   await expect(page).toHaveURL(/\/$/);
+  // The URL changes before the signed-out page has rendered (and closed the phone menu).
+  await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
   nav = await mainNav(page, isMobile);
   await expect(nav.getByRole("link", { name: "Login / Sign Up" })).toBeVisible();
   await page.goto("/profile");
