@@ -8,7 +8,8 @@ import sirv from "sirv";
 import * as build from "virtual:react-router/server-build";
 import { requestInfoContext, type RequestInfo } from "~/lib/request-context";
 import { config, ConfigError, type Config } from "~/server/config.server";
-import { closeDatabase, databaseIsHealthy, openDatabase, setDatabase } from "~/server/db/client.server";
+import { followDatabaseChanges } from "~/server/db/changes.server";
+import { closeDatabase, databaseHandle, databaseIsHealthy, openDatabase, setDatabase } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 import { deliverDiscord } from "~/server/discord/discord.server";
 import { deliverEmail } from "~/server/mail/mailer.server";
@@ -90,7 +91,7 @@ export function createAppServer(cfg: Config): http.Server {
     void listener(req, res);
   }
 
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const secure = isSecure(req, cfg);
     setBaseSecurityHeaders(res, secure);
     if (anonymousPages.applies(req)) {
@@ -112,6 +113,10 @@ export function createAppServer(cfg: Config): http.Server {
       staticFiles(req, res, () => handleApp(req, res, secure));
     });
   });
+  // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
+  const changes = followDatabaseChanges(databaseHandle());
+  server.on("close", () => void changes.stop());
+  return server;
 }
 
 /** Opens the database (migrating it), serves the site, and shuts down cleanly on SIGTERM/SIGINT. */

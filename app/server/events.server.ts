@@ -1,18 +1,24 @@
 import { asc, desc, eq } from "drizzle-orm";
 import type { EventInput } from "~/forms/events";
+import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { events } from "./db/schema";
 
 export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl: string | null };
 
+/** Every member's Events page reads the same list; it is read again after any change to events. */
+const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>(["events"]);
+
 /** Events whose status is future, soonest first (SPEC section 2, /events). */
-export async function listUpcomingEvents(): Promise<UpcomingEvent[]> {
-  const db = await database();
-  return db
-    .select({ id: events.id, title: events.title, date: events.date, ticketUrl: events.ticketUrl })
-    .from(events)
-    .where(eq(events.status, "future"))
-    .orderBy(asc(events.date), asc(events.title));
+export async function listUpcomingEvents(): Promise<readonly UpcomingEvent[]> {
+  return upcomingEvents.get("upcoming", async () => {
+    const db = await database();
+    return db
+      .select({ id: events.id, title: events.title, date: events.date, ticketUrl: events.ticketUrl })
+      .from(events)
+      .where(eq(events.status, "future"))
+      .orderBy(asc(events.date), asc(events.title));
+  });
 }
 
 export type EventRow = typeof events.$inferSelect;

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { isRole } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
 import { authSecret, getAuth, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
+import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { profiles, sessions } from "./db/schema";
 
@@ -35,14 +36,11 @@ async function signedToken(request: Request): Promise<string | null> {
   return null;
 }
 
-/**
- * The common case in one indexed query: a signed cookie whose session exists, has not
- * expired and is not yet due to be extended. Anything else returns undefined and is
- * left to the auth library, which also refreshes or clears the cookie.
- */
-async function quickLookup(request: Request): Promise<Lookup | undefined> {
-  const token = await signedToken(request);
-  if (!token) return undefined;
+/** A session as read by the quick lookup, usable until it is due to be extended. */
+type QuickSession = { user: SessionUser; extendAt: number } | undefined;
+
+/** A session and its member in one indexed query; undefined when there is none. */
+async function readSession(token: string): Promise<QuickSession> {
   const db = await database();
   const [row] = await db
     .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role, expiresAt: sessions.expiresAt })
@@ -50,10 +48,29 @@ async function quickLookup(request: Request): Promise<Lookup | undefined> {
     .innerJoin(profiles, eq(profiles.id, sessions.userId))
     .where(eq(sessions.token, token));
   if (!row || !isRole(row.role)) return undefined;
-  const expiresAt = row.expiresAt.getTime();
-  const extendAt = expiresAt - SESSION_EXPIRES_IN_S * 1000 + SESSION_UPDATE_AGE_S * 1000;
-  if (expiresAt <= Date.now() || extendAt <= Date.now()) return undefined;
-  return { user: { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, role: row.role }, setCookies: [] };
+  // The auth library extends a session once it is this old (and the extension always comes before expiry).
+  const extendAt = row.expiresAt.getTime() - SESSION_EXPIRES_IN_S * 1000 + SESSION_UPDATE_AGE_S * 1000;
+  return { user: { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, role: row.role }, extendAt };
+}
+
+/**
+ * Sessions read recently, by token. Any write to sessions or members drops them all
+ * (announced by the database), so a sign-out, a role change or a new name applies to
+ * the very next request, as when every request read the database.
+ */
+const recentSessions = new ChangeAwareCache<QuickSession>(["sessions", "profiles"]);
+
+/**
+ * The common case: a signed cookie whose session exists and is not yet due to be
+ * extended. Anything else returns undefined and is left to the auth library, which
+ * also refreshes or clears the cookie.
+ */
+async function quickLookup(request: Request): Promise<Lookup | undefined> {
+  const token = await signedToken(request);
+  if (!token) return undefined;
+  const session = await recentSessions.get(token, () => readSession(token), (found) => found !== undefined && Date.now() < found.extendAt);
+  if (!session || Date.now() >= session.extendAt) return undefined;
+  return { user: session.user, setCookies: [] };
 }
 
 /**

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { closeDatabase, PGLITE_EXTENSIONS, setDatabase, type Database, type DatabaseHandle } from "~/server/db/client.server";
+import { closeDatabase, PGLITE_EXTENSIONS, pgliteListener, postgresListener, setDatabase, type Database, type DatabaseHandle } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 import { withDatabaseName } from "./database-urls";
 
@@ -29,6 +29,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     return {
       db: drizzlePg(pool, { schema }) as unknown as Database,
       kind: "postgres",
+      listen: postgresListener(withDatabaseName(url, name)),
       close: async () => {
         await pool.end();
         await admin.query(`drop database if exists ${name} with (force)`);
@@ -38,7 +39,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   }
   const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
   const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
-  return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
+  return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", listen: pgliteListener(client), close: () => client.close() };
 }
 
 /**

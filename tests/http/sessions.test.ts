@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions } from "~/server/db/schema";
+import { profiles, sessions } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -24,6 +24,26 @@ describe("sessions", () => {
     expect(due.headers.getSetCookie().join()).toContain("hopewell.session_token=");
     const [extended] = await db().select().from(sessions).where(eq(sessions.id, session!.id));
     expect(extended!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * DAY);
+  });
+
+  it("are kept in memory between requests, yet a change to the member or session applies to the next request", async () => {
+    const member = await signedInMember("player");
+    const tools = () => fetch(`${app().url}/tools`, { headers: { Cookie: member.cookie }, redirect: "manual" });
+    expect((await tools()).headers.get("Location")).toBe("/");
+    expect((await tools()).headers.get("Location")).toBe("/");
+
+    // Written straight to the database, as another app process or an operator would.
+    await db().update(profiles).set({ role: "manager" }).where(eq(profiles.id, member.id));
+    expect((await tools()).status).toBe(200);
+    expect(await (await profilePage(member.cookie)).text()).toContain(member.firstName);
+
+    await db().update(profiles).set({ firstName: "Renamed" }).where(eq(profiles.id, member.id));
+    expect(await (await profilePage(member.cookie)).text()).toContain("Renamed");
+    await db().update(profiles).set({ role: "player" }).where(eq(profiles.id, member.id));
+    expect((await tools()).headers.get("Location")).toBe("/");
+
+    await db().delete(sessions).where(eq(sessions.userId, member.id));
+    expect((await profilePage(member.cookie)).headers.get("Location")).toMatch(/^\/auth/);
   });
 
   it("end when they expire, and a cookie not signed by the site opens nothing", async () => {

@@ -16,9 +16,13 @@ import * as schema from "./schema";
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/** Follows a notification channel until the returned function is called; `onLost` when the connection carrying it fails. */
+export type Listen = (channel: string, onNotify: (payload: string) => void, onLost: (error: unknown) => void) => Promise<() => Promise<void>>;
+
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
+  listen: Listen;
   close: () => Promise<void>;
 };
 
@@ -57,7 +61,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       await client.query("select pg_advisory_unlock(727001)").catch(() => {});
       client.release();
     }
-    return { db, kind: "postgres", close: () => pool.end() };
+    return { db, kind: "postgres", listen: postgresListener(options.databaseUrl), close: () => pool.end() };
   }
 
   const release = acquireDataDirLock(options.dataDir);
@@ -68,6 +72,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     return {
       db,
       kind: "pglite",
+      listen: pgliteListener(client),
       close: async () => {
         try {
           await client.close();
@@ -80,6 +85,39 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     release();
     throw error;
   }
+}
+
+/** In-process: PGlite hands a notification over before the query that caused it returns. */
+export function pgliteListener(client: PGlite): Listen {
+  return async (channel, onNotify) => {
+    const unlisten = await client.listen(channel, onNotify);
+    return () => unlisten();
+  };
+}
+
+/** LISTEN needs a connection of its own: a pooled one is shared between queries. */
+export function postgresListener(databaseUrl: string): Listen {
+  return async (channel, onNotify, onLost) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    let closing = false;
+    const lost = (error: unknown) => {
+      if (closing) return;
+      closing = true;
+      client.end().catch(() => {});
+      onLost(error);
+    };
+    client.on("notification", (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? "");
+    });
+    client.on("error", lost);
+    client.on("end", () => lost(new Error("the notification connection closed")));
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+    return async () => {
+      closing = true;
+      await client.end();
+    };
+  };
 }
 
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
@@ -97,10 +135,15 @@ export function setDatabase(handle: DatabaseHandle): void {
   holder.handle = Promise.resolve(handle);
 }
 
+/** The open database and what it runs on, opened from the configuration on first use. */
+export function databaseHandle(): Promise<DatabaseHandle> {
+  holder.handle ??= openDatabase({ databaseUrl: config().databaseUrl, dataDir: config().dataDir });
+  return holder.handle;
+}
+
 /** The open database, opened from the configuration on first use. */
 export async function database(): Promise<Database> {
-  holder.handle ??= openDatabase({ databaseUrl: config().databaseUrl, dataDir: config().dataDir });
-  return (await holder.handle).db;
+  return (await databaseHandle()).db;
 }
 
 export async function closeDatabase(): Promise<void> {

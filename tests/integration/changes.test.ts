@@ -1,0 +1,109 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges } from "~/server/db/changes.server";
+import { databaseHandle } from "~/server/db/client.server";
+import { eventValues } from "~/server/db/factories";
+import { events } from "~/server/db/schema";
+import { testDatabaseKind, withTestDatabase } from "../helpers/db";
+
+const db = withTestDatabase();
+
+/** Waits for `check`: on PostgreSQL an announcement arrives over its own connection, a moment after the commit. */
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A cache of the number of events that counts its reads. */
+function countedEvents() {
+  const cache = new ChangeAwareCache<number>(["events"]);
+  let reads = 0;
+  const read = async () => {
+    reads++;
+    return (await db().select().from(events)).length;
+  };
+  return { get: () => cache.get("count", read), reads: () => reads };
+}
+
+describe("reads kept in memory", () => {
+  it("are kept only while the database's announcements are followed, and read again after a write to their table", async () => {
+    const counted = countedEvents();
+    await counted.get();
+    await counted.get();
+    expect(counted.reads()).toBe(2);
+
+    const feed = followDatabaseChanges(databaseHandle());
+    try {
+      await eventually(() => changesAreFollowed());
+      expect(await counted.get()).toBe(0);
+      expect(await counted.get()).toBe(0);
+      expect(counted.reads()).toBe(3);
+
+      // Another connection's write: the pool's, not the one listening.
+      await db().insert(events).values(eventValues());
+      await eventually(async () => (await counted.get()) === 1);
+      const reads = counted.reads();
+      await db().execute(sql`update profiles set updated_at = now()`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await counted.get()).toBe(1);
+      expect(counted.reads()).toBe(reads);
+    } finally {
+      await feed.stop();
+    }
+    expect(changesAreFollowed()).toBe(false);
+    const reads = counted.reads();
+    await counted.get();
+    await counted.get();
+    expect(counted.reads()).toBe(reads + 2);
+  });
+
+  it("do not keep a read during which a write was announced", async () => {
+    const feed = followDatabaseChanges(databaseHandle());
+    try {
+      await eventually(() => changesAreFollowed());
+      const probe = countedEvents();
+      await probe.get();
+      const cache = new ChangeAwareCache<number>(["events"]);
+      let reads = 0;
+      const readDuringWrite = async () => {
+        reads++;
+        const counted = (await db().select().from(events)).length;
+        if (reads === 1) {
+          await db().insert(events).values(eventValues());
+          const before = probe.reads();
+          await eventually(async () => (await probe.get(), probe.reads() > before));
+        }
+        return counted;
+      };
+      const first = await cache.get("count", readDuringWrite);
+      const second = await cache.get("count", readDuringWrite);
+      expect(second).toBe(first + 1);
+      expect(reads).toBe(2);
+      await cache.get("count", readDuringWrite);
+      expect(reads).toBe(2);
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it.runIf(testDatabaseKind === "postgres")("are dropped, and none kept, while the connection carrying the announcements is lost", async () => {
+    const feed = followDatabaseChanges(databaseHandle(), 50);
+    try {
+      await eventually(() => changesAreFollowed());
+      const counted = countedEvents();
+      await counted.get();
+      await counted.get();
+      expect(counted.reads()).toBe(1);
+      await db().execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN hopewell_changes' and datname = current_database()`);
+      await eventually(() => !changesAreFollowed());
+      await eventually(() => changesAreFollowed());
+      await counted.get();
+      expect(counted.reads()).toBe(2);
+    } finally {
+      await feed.stop();
+    }
+  });
+});
