@@ -18,6 +18,19 @@ test("signed out, the navigation offers Rulebook, Location and Login / Sign Up",
   await expect(nav.getByRole("link", { name: "Rulebook" })).toHaveAttribute("aria-current", "page");
 });
 
+test("where the app's scripts run, the navigation's links change page without reloading it", async ({ page, isMobile }) => {
+  await page.goto("/auth");
+  await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
+  if (isMobile) await page.locator("summary", { hasText: "Menu" }).click();
+  const nav = page.getByRole("navigation", { name: "Main" }).locator("visible=true");
+  await nav.getByRole("link", { name: "Location" }).click();
+  await expect(page).toHaveURL(/\/locations$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+  if (isMobile) await page.locator("summary", { hasText: "Menu" }).click();
+  await expect(nav.getByRole("link", { name: "Location" })).toHaveAttribute("aria-current", "page");
+});
+
 test("the phone menu opens and closes from the keyboard", async ({ page, isMobile }) => {
   test.skip(!isMobile, "the menu button is shown on narrow screens");
   // On the shared public pages the menu is a plain <details>: Enter opens and closes it.

@@ -1,26 +1,42 @@
 import { ChevronDown, Menu } from "lucide-react";
-import { Form, Link, NavLink } from "react-router";
+import { useEffect, useRef, type ReactNode } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { Disclosure } from "~/components/Disclosure";
 import { canUseTools, formLinksFor, PUBLIC_LINKS, type NavLink as NavItem, type SessionUser } from "~/lib/navigation";
 
-const linkClass = ({ isActive }: { isActive: boolean }) =>
-  [
-    "block rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass hover:no-underline",
-    isActive ? "text-brass underline decoration-2 underline-offset-8" : "",
-  ].join(" ");
+const LINK_CLASS = "block rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass hover:no-underline";
+const CURRENT_LINK_CLASS = `${LINK_CLASS} text-brass underline decoration-2 underline-offset-8`;
 
-function NavItems({ user, layout }: { user: SessionUser | null; layout: "bar" | "stack" }) {
+/** The page shown, or a page under it (so "Events" stays marked on /events/manage). */
+function isCurrent(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/**
+ * The header is on every page, with its links twice (bar and phone menu), so they are
+ * plain anchors rather than router links, which run about a dozen hooks each: that
+ * was a tenth of a signed-in page's server time. SiteHeader makes their clicks
+ * navigate within the app.
+ */
+function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: ReactNode }) {
+  const current = isCurrent(pathname, to);
+  return (
+    <a href={to} className={current ? CURRENT_LINK_CLASS : LINK_CLASS} aria-current={current ? "page" : undefined}>
+      {children}
+    </a>
+  );
+}
+
+function NavItems({ user, pathname, layout }: { user: SessionUser | null; pathname: string; layout: "bar" | "stack" }) {
   const itemClass = layout === "bar" ? "" : "border-b border-timber/60 last:border-0";
-  const links: NavItem[] = user
-    ? [...PUBLIC_LINKS, { to: "/events", label: "Events" }]
-    : PUBLIC_LINKS;
+  const links: NavItem[] = user ? [...PUBLIC_LINKS, { to: "/events", label: "Events" }] : PUBLIC_LINKS;
   return (
     <ul className={layout === "bar" ? "flex items-center gap-1" : "flex flex-col"}>
       {links.map((link) => (
         <li key={link.to} className={itemClass}>
-          <NavLink to={link.to} className={linkClass}>
+          <HeaderLink to={link.to} pathname={pathname}>
             {link.label}
-          </NavLink>
+          </HeaderLink>
         </li>
       ))}
       {user ? (
@@ -43,9 +59,9 @@ function NavItems({ user, layout }: { user: SessionUser | null; layout: "bar" | 
               <ul>
                 {formLinksFor(user.role).map((link) => (
                   <li key={link.to}>
-                    <NavLink to={link.to} className={linkClass}>
+                    <HeaderLink to={link.to} pathname={pathname}>
                       {link.label}
-                    </NavLink>
+                    </HeaderLink>
                   </li>
                 ))}
               </ul>
@@ -53,44 +69,69 @@ function NavItems({ user, layout }: { user: SessionUser | null; layout: "bar" | 
           </li>
           {canUseTools(user.role) ? (
             <li className={itemClass}>
-              <NavLink to="/tools" className={linkClass}>
+              <HeaderLink to="/tools" pathname={pathname}>
                 Tools
-              </NavLink>
+              </HeaderLink>
             </li>
           ) : null}
           <li className={itemClass}>
-            <NavLink to="/profile" className={linkClass}>
+            <HeaderLink to="/profile" pathname={pathname}>
               Profile
-            </NavLink>
+            </HeaderLink>
           </li>
           <li className={itemClass}>
-            <Form method="post" action="/logout">
+            {/* A whole-page post: signing out leaves nothing of the member's pages in the browser's memory. */}
+            <form method="post" action="/logout">
               <button type="submit" className="w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass">
                 Sign Out
               </button>
-            </Form>
+            </form>
           </li>
         </>
       ) : (
         <li className={layout === "bar" ? "ml-2" : "p-3"}>
-          <Link to="/auth" className="btn btn-primary w-full">
+          <a href="/auth" className="btn btn-primary w-full">
             Login / Sign Up
-          </Link>
+          </a>
         </li>
       )}
     </ul>
   );
 }
 
+/** A click that a router link would handle itself: the main button, no modifier keys. */
+function isPlainClick(event: MouseEvent): boolean {
+  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
+}
+
 export function SiteHeader({ user }: { user: SessionUser | null }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const headerRef = useRef<HTMLElement>(null);
+
+  // One listener for all the header's links: a plain click on a link to this site navigates in the app.
+  useEffect(() => {
+    const header = headerRef.current;
+    if (!header) return;
+    function onClick(event: MouseEvent) {
+      const anchor = event.target instanceof Element ? event.target.closest("a") : null;
+      if (!anchor || !isPlainClick(event) || anchor.target || anchor.hasAttribute("download") || anchor.origin !== window.location.origin) return;
+      event.preventDefault();
+      const to = anchor.pathname + anchor.search + anchor.hash;
+      navigate(to, { replace: to === window.location.pathname + window.location.search + window.location.hash });
+    }
+    header.addEventListener("click", onClick);
+    return () => header.removeEventListener("click", onClick);
+  }, [navigate]);
+
   return (
-    <header className="sticky top-0 z-40 border-b border-timber bg-ink/95 backdrop-blur">
+    <header ref={headerRef} className="sticky top-0 z-40 border-b border-timber bg-ink/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-2">
-        <Link to="/" className="font-display text-2xl text-brass no-underline hover:no-underline">
+        <a href="/" className="font-display text-2xl text-brass no-underline hover:no-underline">
           Hopewell
-        </Link>
+        </a>
         <nav aria-label="Main" className="hidden md:block">
-          <NavItems user={user} layout="bar" />
+          <NavItems user={user} pathname={pathname} layout="bar" />
         </nav>
         <Disclosure
           className="md:hidden"
@@ -104,7 +145,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
           panelClassName="absolute inset-x-0 top-full border-b border-timber bg-soot px-2 pb-2 shadow-xl shadow-black/60"
         >
           <nav aria-label="Main">
-            <NavItems user={user} layout="stack" />
+            <NavItems user={user} pathname={pathname} layout="stack" />
           </nav>
         </Disclosure>
       </div>
