@@ -12,11 +12,10 @@ import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
 import { EmergencyContactForm } from "~/forms/profile";
 import { CHARACTER_ROLES, ROLE_LABELS } from "~/game/roles";
 import { TEXTAREA_ROWS } from "~/game/rules";
-import { getApplication } from "~/server/applications.server";
-import { eventsSurvived, getCharacter, updateBackstory } from "~/server/characters.server";
+import { updateBackstory } from "~/server/characters.server";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
-import { getEmergencyContact, saveEmergencyContact } from "~/server/profiles.server";
+import { profileOverview, saveEmergencyContact } from "~/server/profiles.server";
 
 const SAVED = "Changes saved successfully!";
 type Tab = "profile" | "character" | "application";
@@ -25,13 +24,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const canHaveCharacter = CHARACTER_ROLES.includes(user.role);
   try {
-    const [contact, application, character, survived] = await Promise.all([
-      getEmergencyContact(user.id),
-      getApplication(user.id),
-      canHaveCharacter ? getCharacter(user.id) : undefined,
-      canHaveCharacter ? eventsSurvived(user.id) : 0,
-    ]);
-    return { failed: false as const, user, canHaveCharacter, contact, application: application ?? null, character: character ?? null, survived };
+    const { contact, application, character, survived } = await profileOverview(user.id);
+    return {
+      failed: false as const,
+      user,
+      canHaveCharacter,
+      contact,
+      application,
+      character: canHaveCharacter ? character : null,
+      survived: canHaveCharacter ? survived : 0,
+    };
   } catch (error) {
     logger.error({ err: error }, "loading the profile failed");
     return { failed: true as const, user, canHaveCharacter };

@@ -1,8 +1,8 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { CharacterInput } from "~/forms/character";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "./db/client.server";
-import { characters, eventAttendance } from "./db/schema";
+import { characters } from "./db/schema";
 import { queueDiscordPost } from "./discord/discord.server";
 
 export type Character = typeof characters.$inferSelect;
@@ -48,14 +48,4 @@ export async function updateBackstory(user: SessionUser, backstory: string): Pro
     await queueDiscordPost(tx, `📖 ${updated[0]!.characterName} has a new chapter in their story.\n\n${backstory}`);
     return true;
   });
-}
-
-/** 'Events Survived': the events the member is recorded as attending (paid). */
-export async function eventsSurvived(userId: string): Promise<number> {
-  const db = await database();
-  const [row] = await db
-    .select({ n: count() })
-    .from(eventAttendance)
-    .where(and(eq(eventAttendance.userId, userId), eq(eventAttendance.paymentStatus, "paid")));
-  return row?.n ?? 0;
 }
