@@ -22,6 +22,7 @@ export default function handleRequest(
 ) {
   const { nonce } = loadContext.get(requestInfoContext);
   return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
     const chunks: Uint8Array[] = [];
     const collector = new Writable({
       write(chunk: Uint8Array, _encoding, callback) {
@@ -40,6 +41,9 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce: nonce || undefined,
+        onShellReady() {
+          shellRendered = true;
+        },
         onAllReady() {
           clearTimeout(timeout);
           pipe(collector);
@@ -50,7 +54,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          logger.error({ err: error }, "render failed");
+          // Errors inside the shell reject and reach handleError, which logs them; these are the rest.
+          if (shellRendered) logger.error({ err: error }, "render failed");
         },
       },
     );
