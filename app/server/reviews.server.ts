@@ -73,18 +73,29 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
   const db = await database();
   const term = search.trim();
   const where: SQL | undefined = term ? letterMatches(db, term) : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ ...author, id: letters.id, recipient: letters.recipient, body: letters.body, createdAt: letters.createdAt })
-      .from(letters)
-      .innerJoin(profiles, eq(profiles.id, letters.userId))
-      .where(where)
-      .orderBy(desc(letters.createdAt), desc(letters.id))
-      .limit(REVIEW_PAGE_SIZE)
-      .offset(page * REVIEW_PAGE_SIZE),
-    db.select({ n: count() }).from(letters).innerJoin(profiles, eq(profiles.id, letters.userId)).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  const countAll = async () => (await db.select({ n: count() }).from(letters).innerJoin(profiles, eq(profiles.id, letters.userId)).where(where))[0]?.n ?? 0;
+  const pageQuery = db
+    .select({
+      ...author,
+      id: letters.id,
+      recipient: letters.recipient,
+      body: letters.body,
+      createdAt: letters.createdAt,
+      // A search counts its matches in the same query: matching a common word against every
+      // letter's text is the slow part, so it is done once for the page and its count.
+      // Unfiltered, the page comes straight off the newest-first index and is counted apart.
+      matches: (where ? sql<number>`count(*) over ()` : sql<number>`0`).mapWith(Number),
+    })
+    .from(letters)
+    .innerJoin(profiles, eq(profiles.id, letters.userId))
+    .where(where)
+    .orderBy(desc(letters.createdAt), desc(letters.id))
+    .limit(REVIEW_PAGE_SIZE)
+    .offset(page * REVIEW_PAGE_SIZE);
+  const [found, unfilteredTotal] = await Promise.all([pageQuery, where ? undefined : countAll()]);
+  // Past the last page of a search no row carries the count.
+  const total = unfilteredTotal ?? found[0]?.matches ?? (page > 0 ? await countAll() : 0);
+  return { rows: found.map(({ matches: _matches, ...row }) => row), total };
 }
 
 /** Reads ?event= and ?page= of a review page, ignoring anything malformed. */

@@ -68,10 +68,14 @@ describe("the staff review pages", () => {
       { submissionKey: randomUUID(), userId: hattie.id, recipient: "Sheriff Holt", body: "The vault was open.", createdAt: at("2025-06-01T10:00:00Z") },
       { submissionKey: randomUUID(), userId: hattie.id, recipient: "Abigail Voss", body: "Meet me at the well.", createdAt: at("2025-06-02T10:00:00Z") },
     ]);
-    const get = async (q: string) => (await fetch(`${app().url}/view-letters?q=${encodeURIComponent(q)}`, { headers: { Cookie: manager.cookie } })).text();
+    const get = async (q: string, page = 0) =>
+      (await fetch(`${app().url}/view-letters?q=${encodeURIComponent(q)}&page=${page}`, { headers: { Cookie: manager.cookie } })).text();
     const all = await get("");
     expect(all.indexOf("To Abigail Voss")).toBeLessThan(all.indexOf("To Sheriff Holt"));
     expect(await get("quill")).toContain("2 letters matching");
+    // Past the last page of results, the count still says how many there are.
+    expect(await get("quill", 3)).toContain("2 letters matching");
+    expect(await get("zzzz")).toContain("0 letters matching");
     expect(await get("sheriff")).not.toContain("Abigail");
     expect(await get("the well")).toContain("To Abigail Voss");
   });
