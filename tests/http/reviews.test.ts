@@ -74,7 +74,10 @@ describe("the staff review pages", () => {
     expect(all.indexOf("To Abigail Voss")).toBeLessThan(all.indexOf("To Sheriff Holt"));
     expect(await get("quill")).toContain("2 letters matching");
     // Past the last page of results, the count still says how many there are.
-    expect(await get("quill", 3)).toContain("2 letters matching");
+    const past = await get("quill", 3);
+    expect(past).toContain("2 letters matching");
+    expect(past).toContain("Past the last page (1)");
+    expect(past).toMatch(/href="\/view-letters\?q=quill&amp;page=0"[^>]*>Last page</);
     expect(await get("zzzz")).toContain("0 letters matching");
     expect(await get("sheriff")).not.toContain("Abigail");
     expect(await get("the well")).toContain("To Abigail Voss");

@@ -26,17 +26,16 @@ export function ResultCount({ total, noun, search }: { total: number; noun: stri
   );
 }
 
-/** Previous / next links that keep the rest of the query. */
+/** Previous / next links that keep the rest of the query. A page past the end (a typed or old link) leads back to the last. */
 export function Pager({ page, lastPage }: { page: number; lastPage: number }) {
   const [params] = useSearchParams();
-  if (lastPage <= 0) return null;
+  const pastTheEnd = page > lastPage;
+  if (lastPage <= 0 && !pastTheEnd) return null;
   const link = (to: number) => `?${new URLSearchParams({ ...Object.fromEntries(params), page: String(to) })}`;
   return (
     <nav aria-label="Pages" className="flex items-center justify-between">
-      {page > 0 ? <Link to={link(page - 1)}>Previous</Link> : <span />}
-      <span className="text-sm text-dust">
-        Page {page + 1} of {lastPage + 1}
-      </span>
+      {pastTheEnd ? <Link to={link(lastPage)}>Last page</Link> : page > 0 ? <Link to={link(page - 1)}>Previous</Link> : <span />}
+      <span className="text-sm text-dust">{pastTheEnd ? `Past the last page (${lastPage + 1})` : `Page ${page + 1} of ${lastPage + 1}`}</span>
       {page < lastPage ? <Link to={link(page + 1)}>Next</Link> : <span />}
     </nav>
   );
