@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { INVALID_JOB } from "~/forms/character";
 import { MESSAGES } from "~/forms/messages";
 import { INVALID_PHONE } from "~/forms/profile";
-import { createEvent } from "~/server/db/factories";
-import { characters, eventAttendance, outbox, profiles } from "~/server/db/schema";
+import { applicationValues, createEvent } from "~/server/db/factories";
+import { applications, characters, eventAttendance, outbox, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
@@ -93,6 +93,26 @@ describe("the member area", () => {
     const page = await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })).text();
     expect(page).toContain('data-testid="events-survived">2<');
     expect(page).toContain("A new chapter.");
+  });
+
+  it("shows on the next request a change made elsewhere to what the profile page keeps in memory", async () => {
+    const player = await signedInMember("player");
+    await postForm(app().url, "/character", character(), player.cookie);
+    await db().insert(applications).values(applicationValues({ ...player, lastName: "Tester" }));
+    const profilePage = async (tab: string) => (await fetch(`${app().url}/profile?tab=${tab}`, { headers: { Cookie: player.cookie } })).text();
+    expect(await profilePage("character")).toContain('data-testid="events-survived">0<');
+    expect(await profilePage("application")).toContain('data-testid="application-status">pending<');
+
+    // Written straight to the database, as a manager's request in another app process would.
+    await db().update(characters).set({ backstory: "Rewritten by the cast." }).where(eq(characters.userId, player.id));
+    expect(await profilePage("character")).toContain("Rewritten by the cast.");
+    const event = await createEvent(db(), { date: "2025-05-16", status: "past" });
+    await db().insert(eventAttendance).values({ userId: player.id, eventId: event.id, characterName: "Jebediah Holt" });
+    expect(await profilePage("character")).toContain('data-testid="events-survived">1<');
+    await db().update(applications).set({ status: "accepted" }).where(eq(applications.userId, player.id));
+    expect(await profilePage("application")).toContain('data-testid="application-status">accepted<');
+    await db().update(profiles).set({ emergencyContact: { name: "Ada Holt", phone: "+1 413 555 0100" } }).where(eq(profiles.id, player.id));
+    expect(await profilePage("profile")).toContain("Ada Holt");
   });
 
   it("tells an applicant that character creation comes after acceptance", async () => {
