@@ -1,5 +1,6 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
 import { audit } from "./audit.server";
+import { ChangeAwareCache } from "./db/changes.server";
 import { database, type Database } from "./db/client.server";
 import { characters, profiles } from "./db/schema";
 import { memberMatches, memberOrCharacterMatches } from "./search.server";
@@ -11,11 +12,24 @@ function nameOrEmail(db: Database, search: string) {
   return term ? memberOrCharacterMatches(db, term) : undefined;
 }
 
+/**
+ * How many members of a kind match. A member has at most one character, so the join to
+ * characters only matters when a search may match a character's name; unjoined the count
+ * is a fifth of the cost on the embedded database, and without a search it is kept until
+ * a write to the members is announced.
+ */
+const keptMemberCounts = new ChangeAwareCache<number>(["profiles"], 10);
+async function countMembers(db: Database, kind: "players" | "cast", where: SQL | undefined, search: string): Promise<number> {
+  const query = db.select({ n: count() }).from(profiles);
+  if (search.trim()) return (await query.leftJoin(characters, eq(characters.userId, profiles.id)).where(where))[0]?.n ?? 0;
+  return keptMemberCounts.get(kind, async () => (await query.where(where))[0]?.n ?? 0);
+}
+
 /** Players with their characters (or none yet), by first name, searchable by member or character name. */
 export async function listPlayers({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const where = and(eq(profiles.role, "player"), nameOrEmail(db, search));
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
       .from(profiles)
@@ -24,16 +38,16 @@ export async function listPlayers({ search = "", page = 0 }: { search?: string; 
       .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
       .limit(MEMBER_LIST_PAGE_SIZE)
       .offset(page * MEMBER_LIST_PAGE_SIZE),
-    db.select({ n: count() }).from(profiles).leftJoin(characters, eq(characters.userId, profiles.id)).where(where),
+    countMembers(db, "players", where, search),
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, total };
 }
 
 /** Cast and managers, by first name. */
 export async function listCast({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const where = and(inArray(profiles.role, ["cast", "manager"]), nameOrEmail(db, search));
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
       .from(profiles)
@@ -42,9 +56,9 @@ export async function listCast({ search = "", page = 0 }: { search?: string; pag
       .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
       .limit(MEMBER_LIST_PAGE_SIZE)
       .offset(page * MEMBER_LIST_PAGE_SIZE),
-    db.select({ n: count() }).from(profiles).leftJoin(characters, eq(characters.userId, profiles.id)).where(where),
+    countMembers(db, "cast", where, search),
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, total };
 }
 
 export type ContactRow = { id: string; firstName: string; lastName: string; email: string; emergencyContact: { name: string; phone: string } | null };

@@ -1,6 +1,7 @@
-import { count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
+import { count, desc, eq, exists, getTableName, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { logger } from "./logger.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
@@ -11,23 +12,42 @@ import { PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
 
 /**
+ * Which events have entries of each kind, and how many an event has, are kept per table
+ * until a write to it (or to the events) is announced (migration 0004): every review page
+ * reads them, and they change only when someone sends something in.
+ */
+const keptGroups = new Map<string, ChangeAwareCache<EventGroup[]>>();
+const keptCounts = new Map<string, ChangeAwareCache<number>>();
+
+function keptFor<V>(kept: Map<string, ChangeAwareCache<V>>, table: ByEvent): ChangeAwareCache<V> {
+  const name = getTableName(table);
+  let cache = kept.get(name);
+  if (!cache) kept.set(name, (cache = new ChangeAwareCache<V>([name, "events"], 1_000)));
+  return cache;
+}
+
+/**
  * Events that have entries of this kind, latest first: the groups of a review page.
  * One indexed probe per event; entries are only counted for the event that is opened,
  * so the page costs the same with twenty thousand entries as with twenty.
  */
-async function eventsWithEntries(table: ByEvent) {
-  const db = await database();
-  return db
-    .select({ id: events.id, title: events.title, date: events.date })
-    .from(events)
-    .where(exists(db.select({ one: sql`1` }).from(table).where(eq(table.eventId, events.id))))
-    .orderBy(desc(events.date));
+function eventsWithEntries(table: ByEvent) {
+  return keptFor(keptGroups, table).get("all", async () => {
+    const db = await database();
+    return db
+      .select({ id: events.id, title: events.title, date: events.date })
+      .from(events)
+      .where(exists(db.select({ one: sql`1` }).from(table).where(eq(table.eventId, events.id))))
+      .orderBy(desc(events.date));
+  });
 }
 
-async function entriesAt(table: ByEvent, eventId: string) {
-  const db = await database();
-  const [row] = await db.select({ n: count() }).from(table).where(eq(table.eventId, eventId));
-  return row?.n ?? 0;
+function entriesAt(table: ByEvent, eventId: string) {
+  return keptFor(keptCounts, table).get(eventId, async () => {
+    const db = await database();
+    const [row] = await db.select({ n: count() }).from(table).where(eq(table.eventId, eventId));
+    return row?.n ?? 0;
+  });
 }
 
 const author = { firstName: profiles.firstName, lastName: profiles.lastName };
@@ -68,12 +88,25 @@ export async function researchForEvent(eventId: string, page: number) {
     .offset(page * REVIEW_PAGE_SIZE);
 }
 
+/**
+ * How many letters there are, kept until a write to them is announced. Every letter has its
+ * sender (user_id is required and cascades), so no join: it would cost five times as much.
+ */
+const keptLetterTotal = new ChangeAwareCache<number>(["letters"], 1);
+function allLetters() {
+  return keptLetterTotal.get("all", async () => {
+    const db = await database();
+    return (await db.select({ n: count() }).from(letters))[0]?.n ?? 0;
+  });
+}
+
 /** Every letter, newest first, searchable by sender, recipient or text. */
 export async function listLetters({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();
   const where: SQL | undefined = term ? letterMatches(db, term) : undefined;
-  const countAll = async () => (await db.select({ n: count() }).from(letters).innerJoin(profiles, eq(profiles.id, letters.userId)).where(where))[0]?.n ?? 0;
+  const countAll = async () =>
+    where ? ((await db.select({ n: count() }).from(letters).innerJoin(profiles, eq(profiles.id, letters.userId)).where(where))[0]?.n ?? 0) : allLetters();
   const pageQuery = db
     .select({
       ...author,
@@ -109,7 +142,7 @@ export function reviewParams(request: Request) {
   };
 }
 
-type EventGroup = Awaited<ReturnType<typeof eventsWithEntries>>[number];
+type EventGroup = { id: string; title: string; date: string };
 
 /** A by-event review page: the table its entries live in and how a page of them is read. */
 type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; pageSize: number; what: string };

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { createEvent, createProfile } from "~/server/db/factories";
-import { letters, merchantOrders, pels, research } from "~/server/db/schema";
+import { events, letters, merchantOrders, pels, profiles, research } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -81,6 +82,38 @@ describe("the staff review pages", () => {
     expect(await get("zzzz")).toContain("0 letters matching");
     expect(await get("sheriff")).not.toContain("Abigail");
     expect(await get("the well")).toContain("To Abigail Voss");
+  });
+
+  it("show on the next request what was sent in or changed elsewhere, though their groups and counts are kept in memory", async () => {
+    const manager = await signedInMember("manager");
+    const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: manager.cookie } })).text();
+    const event = await createEvent(db(), { title: "Dust Devils", date: "2025-07-11", status: "past" });
+    const rufus = await createProfile(db(), { firstName: "Rufus", lastName: "Crane", role: "player" });
+    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, "seen"])) as Record<(typeof PEL_QUESTIONS)[number]["key"], string>;
+    const pel = () => ({ ...answers, submissionKey: randomUUID(), userId: rufus.id, eventId: event.id, characterName: "Rufus" });
+    const letterCount = async () => Number((await get("/view-letters")).match(/(\d+) letters?</)![1]);
+    const playerCount = async () => Number((await get("/tools?tab=players")).match(/(\d+) players?</)![1]);
+
+    expect(await get("/view-pels")).not.toContain("Dust Devils");
+    const letters0 = await letterCount();
+    const players0 = await playerCount();
+    expect(await letterCount()).toBe(letters0);
+
+    // Written straight to the database, as another app process would.
+    await db().insert(pels).values(pel());
+    expect(await get("/view-pels")).toContain("Dust Devils");
+    expect(await get(`/view-pels?event=${event.id}`)).toContain("1 letter<");
+    await db().insert(pels).values(pel());
+    expect(await get(`/view-pels?event=${event.id}`)).toContain("2 letters<");
+    await db().update(events).set({ title: "Dust Storm" }).where(eq(events.id, event.id));
+    expect(await get("/view-pels")).toContain("Dust Storm");
+
+    await db().insert(letters).values({ submissionKey: randomUUID(), userId: rufus.id, recipient: "Doc Marsh", body: "Come quick." });
+    expect(await letterCount()).toBe(letters0 + 1);
+    await db().delete(profiles).where(eq(profiles.id, rufus.id));
+    expect(await letterCount()).toBe(letters0);
+    expect(await playerCount()).toBe(players0 - 1);
+    expect(await get("/view-pels")).not.toContain("Dust Storm");
   });
 
   it("are for cast and managers only", async () => {
