@@ -105,29 +105,41 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
   const db = await database();
   const term = search.trim();
   const where: SQL | undefined = term ? letterMatches(db, term) : undefined;
-  const countAll = async () =>
-    where ? ((await db.select({ n: count() }).from(letters).innerJoin(profiles, eq(profiles.id, letters.userId)).where(where))[0]?.n ?? 0) : allLetters();
-  const pageQuery = db
+  const countAll = async () => (where ? ((await db.select({ n: count() }).from(letters).where(where))[0]?.n ?? 0) : allLetters());
+  // The page is cut from the letters alone, then joined to its twenty senders.
+  const pageOfLetters = db
     .select({
-      ...author,
       id: letters.id,
+      userId: letters.userId,
       recipient: letters.recipient,
       body: letters.body,
       createdAt: letters.createdAt,
       // A search counts its matches in the same query: matching a common word against every
       // letter's text is the slow part, so it is done once for the page and its count.
       // Unfiltered, the page comes straight off the newest-first index and is counted apart.
-      matches: (where ? sql<number>`count(*) over ()` : sql<number>`0`).mapWith(Number),
+      matches: (where ? sql<number>`count(*) over ()` : sql<number>`0`).as("matches"),
     })
     .from(letters)
-    .innerJoin(profiles, eq(profiles.id, letters.userId))
     .where(where)
     .orderBy(desc(letters.createdAt), desc(letters.id))
     .limit(REVIEW_PAGE_SIZE)
-    .offset(page * REVIEW_PAGE_SIZE);
+    .offset(page * REVIEW_PAGE_SIZE)
+    .as("page_of_letters");
+  const pageQuery = db
+    .select({
+      ...author,
+      id: pageOfLetters.id,
+      recipient: pageOfLetters.recipient,
+      body: pageOfLetters.body,
+      createdAt: pageOfLetters.createdAt,
+      matches: pageOfLetters.matches,
+    })
+    .from(pageOfLetters)
+    .innerJoin(profiles, eq(profiles.id, pageOfLetters.userId))
+    .orderBy(desc(pageOfLetters.createdAt), desc(pageOfLetters.id));
   const [found, unfilteredTotal] = await Promise.all([pageQuery, where ? undefined : countAll()]);
   // Past the last page of a search no row carries the count.
-  const total = unfilteredTotal ?? found[0]?.matches ?? (page > 0 ? await countAll() : 0);
+  const total = unfilteredTotal ?? (found[0] ? Number(found[0].matches) : page > 0 ? await countAll() : 0);
   return { rows: found.map(({ matches: _matches, ...row }) => row), total };
 }
 

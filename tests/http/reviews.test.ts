@@ -82,6 +82,10 @@ describe("the staff review pages", () => {
     expect(await get("zzzz")).toContain("0 letters matching");
     expect(await get("sheriff")).not.toContain("Abigail");
     expect(await get("the well")).toContain("To Abigail Voss");
+    // Case does not matter, and LIKE's wildcards are taken literally.
+    expect(await get("VAULT Was")).toContain("To Sheriff Holt");
+    expect(await get("VAULT Was")).toContain("1 letter matching");
+    expect(await get("v_ult")).toContain("0 letters matching");
   });
 
   it("show on the next request what was sent in or changed elsewhere, though their groups and counts are kept in memory", async () => {

@@ -45,11 +45,6 @@ export function memberSearchText(t: { firstName: AnyPgColumn; lastName: AnyPgCol
   return sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})`;
 }
 
-/** What a letter search matches besides its sender: the recipient and the text, under a trigram index. */
-export function letterSearchText(t: { recipient: AnyPgColumn; body: AnyPgColumn }): SQL {
-  return sql`(${t.recipient} || ' ' || ${t.body})`;
-}
-
 export type EmergencyContact = { name: string; phone: string };
 
 /**
@@ -280,11 +275,19 @@ export const letters = pgTable(
     recipient: text("recipient").notNull(),
     body: text("body").notNull(),
     createdAt: createdAt(),
+    /**
+     * What a search matches besides the sender: recipient and text, lowercased once when
+     * written. A case-insensitive match (ILIKE) lowercases every candidate letter on every
+     * search instead, which on the embedded database was half a search's time.
+     */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(sql`lower("recipient" || ' ' || "body")`),
   },
   (t) => [
     uniqueIndex("letters_submission_key_unique").on(t.submissionKey),
     index("letters_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("letters_user_id_idx").on(t.userId),
-    index("letters_search_trgm_idx").using("gin", sql`${letterSearchText(t)} gin_trgm_ops`),
+    index("letters_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
   ],
 );
