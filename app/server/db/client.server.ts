@@ -41,7 +41,13 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
  * at about 400 MB and opened the large demo database in 960 ms; with 16 MB, about 250 MB
  * and 610 ms.
  */
-const PGLITE_SETTINGS = ["shared_buffers=16MB"];
+const PGLITE_SETTINGS = [
+  "shared_buffers=16MB",
+  // For the same reason a page read at random costs what one read in order does. At the
+  // default (4) the planner scanned every letter for a common word rather than take the
+  // trigram index's matches: a search took 7.2 ms instead of 4.1.
+  "random_page_cost=1.1",
+];
 
 export const DEFAULT_MIGRATIONS_DIR = path.resolve("drizzle");
 
