@@ -54,6 +54,9 @@ function run(command: string, args: string[], env: Record<string, string> = {}) 
 
 const freePort = () => 30_000 + crypto.randomInt(20_000);
 
+/** The server is started as `npm run serve` starts it (its Node options included), without npm in between. */
+const SERVE_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve.split(/\s+/).slice(1);
+
 async function waitFor(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -142,7 +145,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
   const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: base, ...(database ? { DATABASE_URL: database.url } : {}) };
   delete (env as Record<string, string | undefined>).SMTP_URL;
   const startedAt = performance.now();
-  const server = spawn("node", ["server.mjs"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
+  const server = spawn("node", SERVE_ARGS, { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`${base}/healthz`, 30_000);
     const coldStartMs = Math.round(performance.now() - startedAt);
@@ -217,7 +220,7 @@ async function ceiling(homeHtml: Buffer) {
 async function homePageBytes(): Promise<Buffer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-bench-home-"));
   const port = freePort();
-  const server = spawn("node", ["server.mjs"], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
+  const server = spawn("node", SERVE_ARGS, { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`, 30_000);
     return Buffer.from(await (await fetch(`http://127.0.0.1:${port}/`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
