@@ -8,9 +8,10 @@ export type ProfileOverview = Awaited<ReturnType<typeof readProfileOverview>>;
 /**
  * Kept in memory per member until a write to a table it reads is announced (migration 0003):
  * a member's profile changes seldom, and every query costs the embedded database a fixed
- * fraction of a millisecond however small its answer.
+ * fraction of a millisecond however small its answer. At most a thousand members' (a few
+ * kilobytes each, with the application's answers): the first kept go first.
  */
-const recentOverviews = new ChangeAwareCache<ProfileOverview>(["profiles", "applications", "characters", "event_attendance"], 5_000);
+const recentOverviews = new ChangeAwareCache<ProfileOverview>(["profiles", "applications", "characters", "event_attendance"], 1_000);
 
 /** What the member's profile page shows: contact, application, character and events survived. */
 export function profileOverview(userId: string): Promise<ProfileOverview> {
