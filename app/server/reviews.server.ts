@@ -106,7 +106,7 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
   const term = search.trim();
   const where: SQL | undefined = term ? letterMatches(db, term) : undefined;
   const countAll = async () => (where ? ((await db.select({ n: count() }).from(letters).where(where))[0]?.n ?? 0) : allLetters());
-  // The page is cut from the letters alone, then joined to its twenty senders.
+  // The page is cut from the letters alone, then joined to the senders of its letters only.
   const pageOfLetters = db
     .select({
       id: letters.id,
