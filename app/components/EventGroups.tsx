@@ -30,7 +30,7 @@ export function EventGroups({ title, groups, open, total, failed, failedMessage,
                 <Link to={isOpen ? "?" : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
                   {group.title}
                 </Link>
-                <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${total} ${noun}${total === 1 ? "" : "s"}` : formatEventDate(group.date)}</span>
+                <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${total.toLocaleString("en-US")} ${noun}${total === 1 ? "" : "s"}` : formatEventDate(group.date)}</span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
             </li>

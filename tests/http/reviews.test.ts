@@ -95,8 +95,9 @@ describe("the staff review pages", () => {
     const rufus = await createProfile(db(), { firstName: "Rufus", lastName: "Crane", role: "player" });
     const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, "seen"])) as Record<(typeof PEL_QUESTIONS)[number]["key"], string>;
     const pel = () => ({ ...answers, submissionKey: randomUUID(), userId: rufus.id, eventId: event.id, characterName: "Rufus" });
-    const letterCount = async () => Number((await get("/view-letters")).match(/(\d+) letters?</)![1]);
-    const playerCount = async () => Number((await get("/tools?tab=players")).match(/(\d+) players?</)![1]);
+    const number = (text: string) => Number(text.replaceAll(",", ""));
+    const letterCount = async () => number((await get("/view-letters")).match(/([\d,]+) letters?</)![1]!);
+    const playerCount = async () => number((await get("/tools?tab=players")).match(/([\d,]+) players?</)![1]!);
 
     expect(await get("/view-pels")).not.toContain("Dust Devils");
     const letters0 = await letterCount();

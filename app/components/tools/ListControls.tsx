@@ -21,7 +21,7 @@ export function SearchForm({ tab, search, label }: { tab?: string; search: strin
 export function ResultCount({ total, noun, search }: { total: number; noun: string; search?: string }) {
   return (
     <p className="text-sm text-dust" aria-live="polite">
-      {`${total} ${noun}${total === 1 ? "" : "s"}${search ? ` matching “${search}”` : ""}`}
+      {`${total.toLocaleString("en-US")} ${noun}${total === 1 ? "" : "s"}${search ? ` matching “${search}”` : ""}`}
     </p>
   );
 }
