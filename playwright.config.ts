@@ -12,12 +12,15 @@ process.env.E2E_SMTP_PORT ??= String(Number(process.env.E2E_PORT) + 1);
 const PORT = Number(process.env.E2E_PORT);
 /** The e2e SMTP server's port: tests that read email start a real SMTP server here. */
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
-/** Members made with the admin command before the server starts; each browser width has its own player. */
-export const E2E_MANAGER = { email: "manager@e2e.test", password: "Manager#1877" };
+/**
+ * Members made with the admin command before the server starts. Each browser width has its own
+ * manager and player, so the two runs side by side stay within the per-account sign-in limit.
+ */
+export const E2E_MANAGERS = { desktop: { email: "manager-desktop@e2e.test", password: "Manager#1877" }, phone: { email: "manager-phone@e2e.test", password: "Manager#1877" } };
 export const E2E_PLAYERS = { desktop: { email: "player-desktop@e2e.test", password: "Player#1877" }, phone: { email: "player-phone@e2e.test", password: "Player#1877" } };
 const admin = "node --import tsx scripts/admin.ts";
 const seed = [
-  `${admin} create-user --email ${E2E_MANAGER.email} --password '${E2E_MANAGER.password}' --first Ada --last Boss --role manager`,
+  ...Object.values(E2E_MANAGERS).map((m) => `${admin} create-user --email ${m.email} --password '${m.password}' --first Ada --last Boss --role manager`),
   ...Object.entries(E2E_PLAYERS).map(
     ([width, p]) => `${admin} create-user --email ${p.email} --password '${p.password}' --first Wyatt --last ${width === "desktop" ? "Tanner" : "Bright"} --role player`,
   ),

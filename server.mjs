@@ -1,6 +1,10 @@
-// Starts the production server from the build (`npm run build` first; `npm start` does both).
+// Starts the production server from the build (`npm run build` first; `npm start` builds
+// when the sources changed, then runs this file in that same process: scripts/launch/start.mjs).
 import fs from "node:fs";
 
+// Settings from a .env file in the working directory, when there is one; variables set
+// in the environment itself win over the file.
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
 process.env.NODE_ENV ??= "production";
 
 if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
@@ -8,8 +12,8 @@ if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   process.exit(1);
 }
 
-const { start } = await import("./build/server/index.js");
 try {
+  const { start } = await import("./build/server/index.js");
   await start();
 } catch (error) {
   console.error(`Hopewell could not start: ${error instanceof Error ? error.message : error}`);

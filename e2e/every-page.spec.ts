@@ -2,22 +2,21 @@ import { expect, test } from "@playwright/test";
 
 // Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
-import { E2E_MANAGER } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { signIn } from "./helpers";
+import { signIn, e2eManager } from "./helpers";
 
 /** Every page a manager can open, checked for serious accessibility problems at both widths. */
 const PAGES = [
   "/", "/rulebook", "/locations", "/events", "/events/manage", "/profile", "/application", "/character", "/pels", "/merchant-orders", "/research",
-  "/letters", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/attendance", "/attendance-tool", "/emergency-contacts",
+  "/letters", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/attendance", "/attendance-tool", "/emergency-contacts", "/outbox",
   "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
 ];
 
 test("every page is accessible to a signed-in manager", async ({ page }) => {
-  // Twenty-six pages, each checked with axe: the longest journey of the suite.
+  // Twenty-seven pages, each checked with axe: the longest journey of the suite.
   test.setTimeout(180_000);
   await page.goto("/auth");
-  await signIn(page, E2E_MANAGER.email, E2E_MANAGER.password);
+  await signIn(page, e2eManager().email, e2eManager().password);
   await expect(page).toHaveURL(/\/$/);
   for (const path of PAGES) {
     await page.goto(path);

@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_MANAGERS } from "../playwright.config";
 
 /** Ticks the ALTCHA checkbox and waits for the proof of work to finish. */
 export async function solveCaptcha(page: Page) {
@@ -38,4 +39,9 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Password", { exact: true }).fill(password);
   await solveCaptcha(page);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+/** The manager account of the running test's browser width (each width has its own). */
+export function e2eManager(): { email: string; password: string } {
+  return E2E_MANAGERS[test.info().project.name as keyof typeof E2E_MANAGERS];
 }

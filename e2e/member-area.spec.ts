@@ -3,9 +3,9 @@ import { expect, test } from "@playwright/test";
 // Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
-import { E2E_MANAGER, E2E_PLAYERS } from "../playwright.config";
+import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { mainNav, signIn, signUp, uniqueEmail } from "./helpers";
+import { mainNav, signIn, signUp, uniqueEmail, e2eManager } from "./helpers";
 
 test("an applicant fills in the application, sees the countdown and then what they sent", async ({ page, isMobile, browser, baseURL }) => {
   const email = uniqueEmail("hattie");
@@ -50,7 +50,7 @@ test("an applicant fills in the application, sees the countdown and then what th
   const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()! });
   const managerPage = await managerContext.newPage();
   await managerPage.goto("/auth");
-  await signIn(managerPage, E2E_MANAGER.email, E2E_MANAGER.password);
+  await signIn(managerPage, e2eManager().email, e2eManager().password);
   await expect(managerPage).toHaveURL(/\/$/);
   await managerPage.goto("/tools?tab=roles");
   await managerPage.getByLabel("Search members by name or email").fill(email);

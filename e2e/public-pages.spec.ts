@@ -53,7 +53,8 @@ test.describe("home page", () => {
   });
 });
 
-test("the rulebook shows the shipped document in a 1500 px viewer", async ({ page }) => {
+test("the rulebook shows the shipped document in a 1500 px viewer", async ({ page, isMobile }) => {
+  test.skip(isMobile, "a phone is offered the document on its own page (page-look.spec.ts)");
   await page.goto("/rulebook");
   await expect(page.getByRole("heading", { level: 1, name: "Rulebook" })).toBeVisible();
   const viewer = page.locator('iframe[title="Hopewell rulebook"]');

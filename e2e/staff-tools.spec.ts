@@ -1,8 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
-import { E2E_MANAGER } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { signIn, signUp, uniqueEmail } from "./helpers";
+import { signIn, signUp, uniqueEmail, e2eManager } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -35,7 +34,7 @@ test("a manager decides applications and records attendance; the new cast member
   const manager = await managerContext.newPage();
   manager.on("dialog", (dialog) => void dialog.accept());
   await manager.goto("/auth");
-  await signIn(manager, E2E_MANAGER.email, E2E_MANAGER.password);
+  await signIn(manager, e2eManager().email, e2eManager().password);
   await expect(manager).toHaveURL(/\/$/);
 
   await manager.goto("/tools?tab=applications");

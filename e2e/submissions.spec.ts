@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PEL_QUESTIONS } from "../app/game/pel";
 import { formatEventDate } from "../app/lib/dates";
-import { E2E_MANAGER, E2E_PLAYERS } from "../playwright.config";
+import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { signIn } from "./helpers";
+import { signIn, e2eManager } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -27,7 +27,7 @@ test("a player sends a post-event letter, a merchant order, research and a lette
   const managerContext = await browser.newContext({ baseURL });
   const manager = await managerContext.newPage();
   await manager.goto("/auth");
-  await signIn(manager, E2E_MANAGER.email, E2E_MANAGER.password);
+  await signIn(manager, e2eManager().email, e2eManager().password);
   await expect(manager).toHaveURL(/\/$/);
   await addEvent(manager, held, "2025-10-17", "past");
   await addEvent(manager, upcoming, "2099-11-20", "future");

@@ -6,19 +6,16 @@
  *   npm run seed:demo -- --large            the benchmark's data set
  *   npm run seed:demo -- --members 500 --events 12 --pels 3000 --orders 800 --letters 400 --research 50
  *
- * With the embedded database, stop the site first: only one process may open DATA_DIR.
+ * With the embedded database, stop the site first: only one process may open DATA_DIR
+ * (while it runs, this says so and exits).
  */
 import { parseArgs } from "node:util";
-import { config } from "~/server/config.server";
 import { closeDatabase, database, openDatabase, setDatabase } from "~/server/db/client.server";
+import { cliConfig, fail, failOn } from "./cli";
 import { DEMO_ACCOUNTS, DEMO_LARGE, DEMO_PASSWORD, DEMO_SMALL, demoIsSeeded, seedDemo, type DemoSize } from "~/server/demo/seed.server";
 
 const COUNTS = ["members", "events", "pels", "orders", "letters", "research"] as const;
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
 
 async function main() {
   const { values } = parseArgs({
@@ -36,7 +33,7 @@ async function main() {
   if (size.members < 4) fail("--members must be at least 4 (the four demo accounts)");
   if (size.events < 1) fail("--events must be at least 1");
 
-  const cfg = config();
+  const cfg = cliConfig();
   setDatabase(await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir }));
   try {
     const db = await database();
@@ -53,4 +50,4 @@ async function main() {
   }
 }
 
-main().catch((error) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+main().catch(failOn);

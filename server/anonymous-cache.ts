@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type http from "node:http";
 import zlib from "node:zlib";
+import Negotiator from "negotiator";
 import { SESSION_COOKIE } from "~/server/auth.server";
 
 /**
@@ -53,11 +54,18 @@ function isSignedOut(req: http.IncomingMessage): boolean {
   return !(req.headers.cookie ?? "").includes(SESSION_COOKIE);
 }
 
-function pickEncoding(req: http.IncomingMessage): "br" | "gzip" | "identity" {
-  const accepted = String(req.headers["accept-encoding"] ?? "");
-  if (/\bbr\b/.test(accepted)) return "br";
-  if (/\bgzip\b/.test(accepted)) return "gzip";
-  return "identity";
+const ENCODINGS = ["br", "gzip", "identity"] as const;
+type Encoding = (typeof ENCODINGS)[number];
+
+/**
+ * The client's choice among the copies we hold, honouring q-values ("br;q=0" refuses br).
+ * When the client's weights tie, the smaller copy wins. A client refusing everything
+ * still gets the plain page: a readable page beats a 406.
+ */
+export function pickEncoding(req: Pick<http.IncomingMessage, "headers">): Encoding {
+  // negotiator 1.x takes the server's order for ties; its published types predate that option.
+  const negotiator = new Negotiator(req) as unknown as { encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined };
+  return (negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) as Encoding | undefined) ?? "identity";
 }
 
 export function createAnonymousPageCache({ render, policy }: { render: (pathname: string) => Promise<RenderedPage>; policy: (styleHashes: string[], secure: boolean) => string }) {

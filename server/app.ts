@@ -9,22 +9,26 @@ import * as build from "virtual:react-router/server-build";
 import { requestInfoContext, type RequestInfo } from "~/lib/request-context";
 import { config, ConfigError, type Config } from "~/server/config.server";
 import { followDatabaseChanges } from "~/server/db/changes.server";
-import { closeDatabase, databaseHandle, databaseIsHealthy, openDatabase, setDatabase } from "~/server/db/client.server";
+import { closeDatabase, databaseHandle, openDatabase, setDatabase } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 import { deliverDiscord } from "~/server/discord/discord.server";
 import { deliverEmail } from "~/server/mail/mailer.server";
 import { startOutboxWorker, type Deliverer } from "~/server/outbox/outbox.server";
 import { pruneUsedCaptchas } from "~/server/captcha.server";
+import { startOperations } from "~/server/control/operations.server";
 import { EMBEDDED_MAINTENANCE_EVERY_MS, EMBEDDED_MAINTENANCE_FIRST_MS, maintainEmbeddedDatabase } from "~/server/db/maintenance.server";
+import { openFirstManagerSetup } from "~/server/first-manager.server";
 import { pruneRateLimits } from "~/server/rate-limit.server";
+import { checkStorage, StorageError, storageKind } from "~/server/storage/storage.server";
+import { startOrphanSweep } from "~/server/storage/sweep.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
+import { logAccess } from "./access-log";
 import { createAnonymousPageCache } from "./anonymous-cache";
+import { serveHealth } from "./health";
+import { listenProblem } from "./listen-check";
+import { isSecure, requestOrigin } from "./request-url";
+import { keepPrivate } from "./private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./security-headers";
-
-function isSecure(req: http.IncomingMessage, cfg: Config): boolean {
-  if (cfg.appUrl?.startsWith("https:")) return true;
-  return cfg.trustProxy && req.headers["x-forwarded-proto"] === "https";
-}
 
 /**
  * The client's address. Behind a reverse proxy (TRUST_PROXY) it is the last
@@ -77,21 +81,26 @@ export function createAppServer(cfg: Config): http.Server {
     policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, secure }),
   });
 
+  // What the app learnt about each request (its route pattern), for the access log.
+  const requestInfos = new WeakMap<http.IncomingMessage, RequestInfo>();
+
   function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
     const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
+    requestInfos.set(req, info);
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, secure }));
     const listener = createRequestListener(
       (request) => {
         const context = new RouterContextProvider();
         context.set(requestInfoContext, info);
-        return handleRequest(request, context);
+        return handleRequest(request, context).then((response) => keepPrivate(request, response));
       },
-      { onError: errorResponse },
+      { onError: errorResponse, ...requestOrigin(req, cfg) },
     );
     void listener(req, res);
   }
 
   const server = http.createServer((req, res) => {
+    logAccess(req, res, () => requestInfos.get(req)?.route);
     const secure = isSecure(req, cfg);
     setBaseSecurityHeaders(res, secure);
     if (anonymousPages.applies(req)) {
@@ -104,10 +113,7 @@ export function createAppServer(cfg: Config): http.Server {
     }
     compress(req as never, res as never, () => {
       if (req.url === "/healthz") {
-        void databaseIsHealthy().then((healthy) => {
-          res.writeHead(healthy ? 200 : 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
-          res.end(healthy ? "ok" : "database unavailable");
-        });
+        void serveHealth(res);
         return;
       }
       staticFiles(req, res, () => handleApp(req, res, secure));
@@ -117,6 +123,19 @@ export function createAppServer(cfg: Config): http.Server {
   const changes = followDatabaseChanges(databaseHandle());
   server.on("close", () => void changes.stop());
   return server;
+}
+
+// Tests of the set-up page reach the token through the build, which holds it in memory.
+export { openFirstManagerSetup } from "~/server/first-manager.server";
+
+/** While the site has no manager, a one-time link to make the first one in the browser. */
+async function printFirstManagerLink(origin: string) {
+  try {
+    const token = await openFirstManagerSetup();
+    if (token) console.log(`No manager yet. Create the first one in your browser (the link works once): ${origin.replace(/\/$/, "")}/setup?token=${token}`);
+  } catch (error) {
+    logger.warn({ err: error }, "could not check for a manager");
+  }
 }
 
 /** Opens the database (migrating it), serves the site, and shuts down cleanly on SIGTERM/SIGINT. */
@@ -131,6 +150,29 @@ export async function start(): Promise<http.Server> {
     }
     throw error;
   }
+  const addressProblem = await listenProblem(cfg.port, cfg.host);
+  if (addressProblem) {
+    console.error(`Invalid configuration:\n  - ${addressProblem}`);
+    process.exit(1);
+  }
+
+  // A stop asked for while the database opens (a supervisor giving up on a slow first
+  // start) waits until it is open, so it is closed properly and its lock released.
+  let stopAskedDuringStart: string | undefined;
+  const askStop = (signal: string) => (stopAskedDuringStart = signal);
+  process.on("SIGTERM", askStop).on("SIGINT", askStop);
+
+  // Before the database: a wrong storage setting stops the start with nothing left open.
+  try {
+    await checkStorage();
+  } catch (error) {
+    if (error instanceof StorageError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  logger.info({ storage: storageKind() }, "file storage ready");
 
   const startedAt = performance.now();
   const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
@@ -148,6 +190,7 @@ export async function start(): Promise<http.Server> {
     void Promise.all([pruneRateLimits(), pruneUsedCaptchas()]).catch((error) => logger.warn({ err: error }, "pruning failed"));
   }, 10 * 60_000);
   pruning.unref();
+  const sweep = startOrphanSweep();
   const maintenance: NodeJS.Timeout[] = [];
   if (handle.kind === "pglite") {
     const maintain = () => {
@@ -162,13 +205,20 @@ export async function start(): Promise<http.Server> {
   }
 
   const server = createAppServer(cfg);
+  // The control socket for the command-line tools, and scheduled backups.
+  const operations = await startOperations(handle, cfg);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(cfg.port, cfg.host, () => resolve());
+  }).catch(async (error: unknown) => {
+    // Taken between the check above and now: leave no lock behind.
+    await closeDatabase().catch(() => {});
+    throw error;
   });
   const shownHost = !cfg.host || cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host;
   logger.info({ port: cfg.port, host: cfg.host ?? "all interfaces" }, "listening");
   console.log(`Hopewell is running at http://${shownHost}:${cfg.port}`);
+  await printFirstManagerLink(cfg.appUrl ?? `http://${shownHost}:${cfg.port}`);
 
   let stopping = false;
   async function stop(signal: string) {
@@ -182,8 +232,10 @@ export async function start(): Promise<http.Server> {
     await closed;
     clearTimeout(force);
     clearInterval(pruning);
+    sweep.stop();
     for (const timer of maintenance) clearTimeout(timer);
     await worker.stop();
+    await operations.stop();
     try {
       await closeDatabase();
       logger.info("database closed");
@@ -194,7 +246,9 @@ export async function start(): Promise<http.Server> {
     logger.flush();
     process.exit();
   }
+  process.off("SIGTERM", askStop).off("SIGINT", askStop);
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  if (stopAskedDuringStart) void stop(stopAskedDuringStart);
   return server;
 }

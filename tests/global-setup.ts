@@ -52,8 +52,18 @@ async function postgresTemplate(url: string): Promise<{ name: string; drop: () =
   return {
     name,
     drop: async () => {
+      // Every test file drops the database it made; one left behind is a leak in that file's clean-up.
+      const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [
+        `${name.replace("hopewell_tpl_", "hopewell_test_")}\\_%`,
+      ]);
+      for (const row of rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
+      if (rows.length > 0) {
+        // Vitest reports an error thrown here but still exits 0, so the run is failed explicitly.
+        console.error(`Test files left databases behind: ${rows.map((row) => row.datname).join(", ")}`);
+        process.exitCode = 1;
+      }
     },
   };
 }

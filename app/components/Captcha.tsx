@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 
@@ -22,17 +22,43 @@ async function loadWidget() {
   (globalThis as unknown as { $altcha: AltchaGlobal }).$altcha.algorithms.set("PBKDF2/SHA-256", () => new Pbkdf2Worker());
 }
 
-type HostedWidget = { render: (element: HTMLElement, options: Record<string, unknown>) => unknown };
+type HostedWidget = { render: (element: HTMLElement, options: Record<string, unknown>) => unknown; reset: (id?: unknown) => void };
+type AltchaElement = HTMLElement & { reset?: () => void };
+
+type CaptchaProps = {
+  onChange: (solved: boolean) => void;
+  /**
+   * The server's latest answer to the form. A solution is accepted once, so when the
+   * server answers (and so has used it) the widget starts over with a fresh challenge.
+   */
+  answer?: unknown;
+};
+
+/** Runs `reset` each time the server answers the form again, not on the first render. */
+function useResetOnAnswer(answer: unknown, reset: () => void) {
+  const seen = useRef(answer);
+  useEffect(() => {
+    if (answer === seen.current) return;
+    seen.current = answer;
+    if (answer) reset();
+  }, [answer, reset]);
+}
 
 /** Turnstile or hCaptcha, when configured instead of ALTCHA: their script renders into our form. */
-function HostedCaptcha({ provider, siteKey, script, onChange }: { provider: "turnstile" | "hcaptcha"; siteKey: string; script: string; onChange: (solved: boolean) => void }) {
+function HostedCaptcha({ provider, siteKey, script, onChange, answer }: CaptchaProps & { provider: "turnstile" | "hcaptcha"; siteKey: string; script: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const widgetId = useRef<unknown>(undefined);
+  const reset = useCallback(() => {
+    (window as unknown as Record<string, HostedWidget | undefined>)[provider]?.reset(widgetId.current);
+    onChange(false);
+  }, [provider, onChange]);
+  useResetOnAnswer(answer, reset);
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
     const render = () => {
       const widget = (window as unknown as Record<string, HostedWidget | undefined>)[provider];
-      widget?.render(element, {
+      widgetId.current = widget?.render(element, {
         sitekey: siteKey,
         callback: () => onChange(true),
         "expired-callback": () => onChange(false),
@@ -54,22 +80,28 @@ function HostedCaptcha({ provider, siteKey, script, onChange }: { provider: "tur
  * Scripts load after hydration so the server render and the first client render
  * match; `onChange` says whether it is solved.
  */
-export function Captcha({ onChange }: { onChange: (solved: boolean) => void }) {
+export function Captcha({ onChange, answer }: CaptchaProps) {
   const settings = useRouteLoaderData<typeof rootLoader>("root")?.captcha;
   if (settings && settings.provider !== "altcha") {
     return (
       <div className="min-h-16">
-        <HostedCaptcha provider={settings.provider} siteKey={settings.siteKey} script={settings.script} onChange={onChange} />
+        <HostedCaptcha provider={settings.provider} siteKey={settings.siteKey} script={settings.script} onChange={onChange} answer={answer} />
         <p className="no-js-only text-sm text-dust">The CAPTCHA needs JavaScript. Please turn JavaScript on to continue.</p>
       </div>
     );
   }
-  return <AltchaCaptcha onChange={onChange} />;
+  return <AltchaCaptcha onChange={onChange} answer={answer} />;
 }
 
-function AltchaCaptcha({ onChange }: { onChange: (solved: boolean) => void }) {
-  const ref = useRef<HTMLElement>(null);
+function AltchaCaptcha({ onChange, answer }: CaptchaProps) {
+  const ref = useRef<AltchaElement>(null);
   const [loaded, setLoaded] = useState(false);
+  // Back to "I'm not a robot": ticking it again fetches and solves a new challenge.
+  const reset = useCallback(() => {
+    ref.current?.reset?.();
+    onChange(false);
+  }, [onChange]);
+  useResetOnAnswer(answer, reset);
 
   useEffect(() => {
     let cancelled = false;

@@ -14,7 +14,7 @@ export const SUBMISSION_MESSAGES = {
   orderFailed: "Failed to submit order. Please try again.",
   letterFailed: "Failed to submit letter. Please try again.",
   loadFailed: "Failed to load profile data",
-  quantity: "Quantities must be whole numbers, 0 or more",
+  quantity: "Quantities must be whole numbers from 0 to 9,999",
 } as const;
 
 export const RESEARCH_MESSAGES = {

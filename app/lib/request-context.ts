@@ -7,6 +7,8 @@ export type RequestInfo = {
   nonce: string;
   /** The client's address: the socket's, or the proxy's header when TRUST_PROXY is set. */
   clientAddress: string;
+  /** The matched route's pattern, set by the access middleware, for the server's access log. */
+  route?: string;
 };
 
 export const requestInfoContext = createContext<RequestInfo>({ nonce: "", clientAddress: "unknown" });

@@ -1,7 +1,9 @@
+import { useState, type FormEvent } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/application";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
 import { SuccessPanel } from "~/components/SuccessPanel";
+import { ErrorSummary } from "~/components/ErrorSummary";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
@@ -51,10 +53,16 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = validation.errors;
   const values = actionData?.values ?? {};
+  // The page's own refusal, a new object each time so the summary takes focus again.
+  const [local, setLocal] = useState<object | null>(null);
   const message = validation.submitFailed ? MESSAGES.requiredAll : actionData?.message;
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    validation.onSubmit(event);
+    setLocal(event.defaultPrevented ? {} : null);
+  }
   return (
-    <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="flex flex-col gap-6">
-      {message ? <Alert kind="error">{message}</Alert> : null}
+    <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={onSubmit} className="flex flex-col gap-6">
+      <ErrorSummary message={message} answer={local ?? actionData} />
       <section className="panel flex flex-col gap-5" aria-labelledby="about-you">
         <h2 id="about-you" className="text-2xl">
           About you

@@ -146,7 +146,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             </>
           ) : null}
 
-          <Captcha onChange={onCaptcha} />
+          <Captcha onChange={onCaptcha} answer={actionData} />
 
           {mode === "signup" ? (
             <p className="text-sm text-dust">

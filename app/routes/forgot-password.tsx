@@ -44,10 +44,11 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
             {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
             <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={actionData?.errors?.email} />
-            <Captcha onChange={onCaptcha} />
+            <Captcha onChange={onCaptcha} answer={actionData} />
             <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={(hydrated && !captchaSolved) || submitting}>
               {submitting ? "Sending…" : "Send Reset Link"}
             </button>
+            {hydrated && !captchaSolved ? <p className="text-center text-sm text-dust">Complete the CAPTCHA to continue.</p> : null}
           </Form>
         )}
         <div className="mt-6 flex items-center justify-between gap-4">

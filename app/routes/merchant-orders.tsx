@@ -3,6 +3,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/merchant-orders";
 import { EventSelect } from "~/components/EventSelect";
 import { SuccessPanel } from "~/components/SuccessPanel";
+import { ErrorSummary } from "~/components/ErrorSummary";
 import { Alert } from "~/components/ui/Alert";
 import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
 import { OrderForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
@@ -50,20 +51,51 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+const WHOLE_QUANTITY = /^\d{1,4}$/;
+
 function parseQuantity(value: string | undefined): number {
-  return value && /^\d{1,4}$/.test(value.trim()) ? Number(value) : 0;
+  return value && WHOLE_QUANTITY.test(value.trim()) ? Number(value) : 0;
+}
+
+type Quantities = Record<string, string>;
+const orderTotal = (quantities: Quantities) => MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
+const isBadQuantity = (value: string | undefined) => (value ?? "").trim() !== "" && !WHOLE_QUANTITY.test(value!.trim());
+const hasBadQuantity = (quantities: Quantities) => MERCHANT_ITEMS.some((item) => isBadQuantity(quantities[item.key]));
+
+/** The page's own check, in the server's order: the event, then the quantities, then the total. */
+function checkInPage(form: HTMLFormElement, quantities: Quantities): string | null {
+  if (!new FormData(form).get("eventId")) return SUBMISSION_MESSAGES.selectEvent;
+  if (hasBadQuantity(quantities)) return SUBMISSION_MESSAGES.quantity;
+  if (orderTotal(quantities) === 0) return SUBMISSION_MESSAGES.addItem;
+  return null;
 }
 
 export default function MerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const values = actionData?.values ?? {};
-  const [quantities, setQuantities] = useState<Record<string, string>>(() =>
-    Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])),
-  );
-  const [localMessage, setLocalMessage] = useState<string | null>(null);
+  const [quantities, setQuantities] = useState<Quantities>(() => Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])));
+  // The page's own refusal, a new object each time so the summary takes focus again.
+  const [local, setLocal] = useState<{ message: string } | null>(null);
+  // Messages the member has since put right, for the refusal they belong to.
+  const [resolved, setResolved] = useState<{ answer: unknown; messages: string[] }>({ answer: null, messages: [] });
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const totalCents = MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
-  const message = localMessage ?? actionData?.message;
+  const totalCents = orderTotal(quantities);
+  const answer = local ?? actionData;
+  const isResolved = (message: string) => resolved.answer === answer && resolved.messages.includes(message);
+  const candidate = local?.message ?? actionData?.message;
+  const message = candidate && !isResolved(candidate) ? candidate : undefined;
+  const eventError = actionData?.errors?.eventId && !isResolved(SUBMISSION_MESSAGES.selectEvent) ? actionData.errors.eventId : undefined;
+
+  function resolve(...messages: string[]) {
+    setResolved((current) => ({ answer, messages: [...(current.answer === answer ? current.messages : []), ...messages] }));
+  }
+
+  function onQuantity(key: string, value: string) {
+    const next = { ...quantities, [key]: value };
+    setQuantities(next);
+    const fixed = [...(orderTotal(next) > 0 ? [SUBMISSION_MESSAGES.addItem] : []), ...(hasBadQuantity(next) ? [] : [SUBMISSION_MESSAGES.quantity])];
+    if (fixed.length > 0) resolve(...fixed);
+  }
 
   if (actionData?.submitted) {
     return (
@@ -89,24 +121,25 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
           noValidate
           className="panel flex flex-col gap-5"
           onSubmit={(event) => {
-            const form = new FormData(event.currentTarget);
-            const problem = !form.get("eventId")
-              ? SUBMISSION_MESSAGES.selectEvent
-              : MERCHANT_ITEMS.some((item) => (quantities[item.key] ?? "").trim() !== "" && !/^\d{1,4}$/.test(quantities[item.key]!.trim()))
-                ? SUBMISSION_MESSAGES.quantity
-                : totalCents === 0
-                  ? SUBMISSION_MESSAGES.addItem
-                  : null;
-            setLocalMessage(problem);
+            const problem = checkInPage(event.currentTarget, quantities);
+            setLocal(problem ? { message: problem } : null);
             if (problem) event.preventDefault();
           }}
         >
           <p className="text-dust">
             Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total to the event to collect your goods.
           </p>
-          {message ? <Alert kind="error">{message}</Alert> : null}
+          <ErrorSummary message={message} answer={answer} />
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
-          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={actionData?.errors?.eventId} emptyText="No upcoming events" />
+          <EventSelect
+            events={loaderData.events}
+            defaultValue={values.eventId}
+            error={eventError}
+            emptyText="No upcoming events"
+            onChange={(event) => {
+              if (event.currentTarget.value) resolve(SUBMISSION_MESSAGES.selectEvent);
+            }}
+          />
           <table className="w-full border-collapse text-left">
             <caption className="sr-only">The merchant&apos;s price list</caption>
             <thead>
@@ -145,11 +178,8 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
                       step={1}
                       value={quantities[item.key]}
                       placeholder="0"
-                      onChange={(event) => {
-                        const value = event.currentTarget.value;
-                        setQuantities((current) => ({ ...current, [item.key]: value }));
-                      }}
-                      aria-invalid={actionData?.errors?.[`qty_${item.key}`] ? true : undefined}
+                      onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
+                      aria-invalid={message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined}
                       className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
                     />
                   </td>
@@ -157,12 +187,17 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
               ))}
             </tbody>
           </table>
-          <p className="text-right text-xl" aria-live="polite">
-            Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong> <span className="text-dust">{CURRENCY_NAME}</span>
-          </p>
-          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-            {submitting ? "Placing order…" : "Place Order"}
-          </button>
+          {/* The list is longer than a screen: the total and the button stay in view at its foot while quantities are typed. */}
+          <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex items-center justify-between gap-4 rounded-b-md border-t border-timber bg-soot/95 px-6 py-3 backdrop-blur">
+            <p className="text-lg sm:text-xl" aria-live="polite">
+              Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong>{" "}
+              {/* Named in the introduction; a phone's bar keeps to one line. */}
+              <span className="hidden text-dust sm:inline">{CURRENCY_NAME}</span>
+            </p>
+            <button type="submit" className="btn btn-primary shrink-0 px-4 sm:px-10" disabled={submitting}>
+              {submitting ? "Placing order…" : "Place Order"}
+            </button>
+          </div>
         </Form>
       )}
     </div>

@@ -3,7 +3,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/research-file";
 import { requireAccess } from "~/server/guards.server";
 import { researchFileFor } from "~/server/research.server";
-import { fileSize, readFile } from "~/server/storage/storage.server";
+import { openFile } from "~/server/storage/storage.server";
 
 /**
  * A research file, for its author, cast and managers only; anyone else gets 404.
@@ -13,14 +13,14 @@ import { fileSize, readFile } from "~/server/storage/storage.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = requireAccess(context, request, "member");
   const file = await researchFileFor(viewer, params.id);
-  const size = file ? await fileSize(file.fileKey) : null;
-  if (!file || size === null) throw data("Not found", { status: 404 });
+  const stored = file ? await openFile(file.fileKey) : null;
+  if (!file || !stored) throw data("Not found", { status: 404 });
   const disposition = file.fileType === "application/pdf" ? "attachment" : "inline";
   const asciiName = file.fileName.replace(/[^\x20-\x7e]/g, "_");
-  return new Response(Readable.toWeb(readFile(file.fileKey)) as ReadableStream<Uint8Array>, {
+  return new Response(Readable.toWeb(stored.stream) as ReadableStream<Uint8Array>, {
     headers: {
       "Content-Type": file.fileType,
-      "Content-Length": String(size),
+      "Content-Length": String(stored.size),
       "Content-Disposition": `${disposition}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",

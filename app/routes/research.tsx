@@ -3,6 +3,7 @@ import { data, Form } from "react-router";
 import type { Route } from "./+types/research";
 import { EventSelect } from "~/components/EventSelect";
 import { SuccessPanel } from "~/components/SuccessPanel";
+import { ErrorSummary } from "~/components/ErrorSummary";
 import { Alert } from "~/components/ui/Alert";
 import { FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
@@ -84,7 +85,7 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
       setProgress(null);
       setResult({ message: RESEARCH_MESSAGES.failed });
     };
-    setResult(undefined);
+    setResult({});
     setProgress(0);
     xhr.send(new FormData(form));
   }
@@ -108,7 +109,7 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
       ) : (
         <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="panel flex flex-col gap-5">
           <p className="text-dust">File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up to 5 MB).</p>
-          {shown?.message ? <Alert kind="error">{shown.message}</Alert> : null}
+          <ErrorSummary message={shown?.message} answer={shown} />
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
           <EventSelect events={loaderData.events} defaultValue={values.eventId} error={shown?.errors?.eventId} emptyText="No events yet" />
           <TextAreaField label="Sources" hint="Books, people, places or experiments your character drew on." name="sources" rows={4} maxLength={10_000} required defaultValue={values.sources} />

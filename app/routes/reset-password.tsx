@@ -9,7 +9,8 @@ import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
 import { resetPassword, resetTokenIsValid } from "~/server/accounts.server";
 
-const AFTER_RESET = "/login";
+// The spec: "Password updated! Redirecting to login..." and then the home page.
+const AFTER_RESET = "/";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

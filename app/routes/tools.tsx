@@ -167,6 +167,7 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
           ["/events/manage", "Manage Events"],
           ["/attendance-tool", "Attendance Tool"],
           ["/emergency-contacts", "Emergency Contacts"],
+          ["/outbox", "Outbox"],
         ] as [string, string][])
       : []),
   ];

@@ -30,6 +30,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/forgot-password": "anyone",
   "/reset-password": "anyone",
   "/captcha/challenge": "anyone",
+  // Only with the one-time token the server prints while no manager exists; the route checks it.
+  "/setup": "anyone",
   "/events": "member",
   "/events/manage": "manager",
   "/application": "member",
@@ -47,6 +49,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).
   "/emergency-contacts": "manager",
+  // Failed and waiting emails name members' addresses: managers only.
+  "/outbox": "manager",
   "/attendance": "staff",
   "/attendance/:eventId/csv": "staff",
   "/attendance-tool": "manager",

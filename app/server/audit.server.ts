@@ -3,7 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import { database, type Database, type Transaction } from "./db/client.server";
 import { auditLog, profiles } from "./db/schema";
 
-export type AuditAction = "role.change" | "application.decide" | "attendance.add" | "emergency_contacts.view";
+export type AuditAction =
+  | "role.change"
+  | "application.decide"
+  | "attendance.add"
+  | "emergency_contacts.view"
+  | "outbox.retry"
+  | "outbox.discard"
+  | "first_manager.create";
 
 /** Records who did what to whom, in the caller's transaction. Never put secrets or contact details in `details`. */
 export async function audit(

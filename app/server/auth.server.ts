@@ -1,6 +1,8 @@
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
 import { accounts, profiles, sessions, verifications } from "./db/schema";
+import { withoutParameters } from "./log-errors.server";
+import { logger } from "./logger.server";
 import { passwordResetEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -69,7 +71,15 @@ async function createAuth(db: Database, secret: string) {
       useSecureCookies: config().appUrl?.startsWith("https:") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
     },
-    logger: { level: "error" },
+    // Through our logger, so its errors are logged without the failed statement's values
+    // (a session token, a reset token) like every other error.
+    logger: {
+      level: "error",
+      log: (level, message, ...args) => {
+        const error = args.find((arg) => arg instanceof Error);
+        logger[level === "debug" ? "debug" : level]({ err: error }, `auth: ${withoutParameters(message)}`);
+      },
+    },
   });
 }
 

@@ -45,9 +45,35 @@ const EnvSchema = z.object({
   SIGNUP_THROTTLE_MS: z.coerce.number().int().min(0).default(SIGNUP_THROTTLE_MS),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
+  LISTEN_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  STORAGE: z.enum(["local", "s3"]).optional(),
+  S3_BUCKET: z.string().trim().min(3).max(63).optional(),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().trim().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  S3_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, "must be a folder-like prefix such as hopewell/ (letters, digits, . _ - and /)")
+    .optional(),
+  BACKUP_DIR: z.string().trim().min(1).optional(),
+  BACKUP_EVERY: z
+    .string()
+    .trim()
+    .regex(/^[1-9]\d*(s|m|h|d)$/, "must be a duration such as 24h, 6h, 30m or 1d")
+    .default("24h"),
+  BACKUP_KEEP: z.coerce.number().int().min(1, "must be at least 1").default(7),
 }).refine((env) => env.CAPTCHA_PROVIDER === "altcha" || (env.CAPTCHA_SITE_KEY && env.CAPTCHA_SECRET_KEY), {
   path: ["CAPTCHA_PROVIDER"],
   message: "turnstile and hcaptcha need CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY",
+}).refine((env) => env.STORAGE !== "s3" || env.S3_BUCKET, {
+  path: ["S3_BUCKET"],
+  message: "is needed when STORAGE=s3",
+}).refine((env) => !env.S3_ACCESS_KEY_ID === !env.S3_SECRET_ACCESS_KEY, {
+  path: ["S3_SECRET_ACCESS_KEY"],
+  message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are given together (or neither, to use the machine's own credentials)",
 });
 
 /** Every variable the site reads, for documentation checks. */
@@ -60,6 +86,32 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "ConfigError";
   }
+}
+
+/** Uploaded files go to S3 when asked (STORAGE=s3) or when a bucket is named; else under DATA_DIR. */
+function storageConfig(env: z.infer<typeof EnvSchema>) {
+  const useS3 = env.STORAGE === "s3" || (env.STORAGE === undefined && env.S3_BUCKET !== undefined);
+  if (!useS3 || !env.S3_BUCKET) return { kind: "local" as const };
+  const prefix = env.S3_PREFIX ? env.S3_PREFIX.replace(/\/?$/, "/") : "";
+  return {
+    kind: "s3" as const,
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    credentials:
+      env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    prefix,
+  };
+}
+
+export type StorageConfig = ReturnType<typeof storageConfig>;
+
+const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+function durationMs(text: string): number {
+  return Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.at(-1) as keyof typeof DURATION_UNITS_MS];
 }
 
 function toConfig(env: z.infer<typeof EnvSchema>) {
@@ -96,6 +148,9 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     signupThrottleMs: env.SIGNUP_THROTTLE_MS,
     discord: { webhookUrl: env.DISCORD_WEBHOOK_URL, username: env.DISCORD_USERNAME, avatarUrl: env.DISCORD_AVATAR_URL },
     outbox: { pollMs: env.OUTBOX_POLL_MS, retryBaseMs: env.OUTBOX_RETRY_BASE_MS },
+    listenHeartbeatMs: env.LISTEN_HEARTBEAT_MS,
+    storage: storageConfig(env),
+    backup: { dir: env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : undefined, everyMs: durationMs(env.BACKUP_EVERY), keep: env.BACKUP_KEEP },
   };
 }
 

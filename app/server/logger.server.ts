@@ -1,15 +1,22 @@
 import pino from "pino";
+import { serializeError } from "./log-errors.server";
 
 /**
  * The process's logger: JSON in production, readable in a terminal during development.
  * Never log secrets, passwords, tokens or emergency contacts; the redact list is a
  * safety net for the common field names, not a licence to log whole objects.
  */
-const level = process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info");
+const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+const wanted = process.env.LOG_LEVEL?.trim();
+// The logger exists before the configuration is checked; a bad LOG_LEVEL is reported by
+// that check, naming the variable, rather than by pino's stack trace at import time.
+const level = wanted && LEVELS.has(wanted) ? wanted : process.env.NODE_ENV === "test" ? "silent" : "info";
 const pretty = process.env.NODE_ENV === "development" && process.stdout.isTTY;
 
 export const logger = pino({
   level,
+  // Errors are logged without the values of a failed statement (log-errors.server.ts).
+  serializers: { err: serializeError, error: serializeError },
   redact: {
     paths: ["password", "*.password", "token", "*.token", "headers.cookie", "emergencyContact", "*.emergencyContact"],
     censor: "[redacted]",

@@ -1,7 +1,7 @@
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { SITE_MESSAGES } from "~/forms/messages";
-import { userContext } from "~/lib/request-context";
-import { decideAccess } from "./access.server";
+import { requestInfoContext, userContext } from "~/lib/request-context";
+import { decideAccess, normalizePattern } from "./access.server";
 import { config } from "./config.server";
 import { getSessionUser } from "./session.server";
 
@@ -9,21 +9,25 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * A state-changing request must come from one of our own pages: its Origin (or,
- * failing that, its Referer) must be this site. Browsers send Origin on every
- * cross-site POST, so a forged form from elsewhere is refused before any action runs.
+ * failing that, its Referer) must be this site, scheme and host both (an https page
+ * is not an http one). Browsers send Origin on every cross-site POST, so a forged
+ * form from elsewhere is refused before any action runs. The request's URL already
+ * carries the scheme and host the visitor used (behind a trusted proxy, the ones it
+ * reports: server/request-url.ts).
  */
 export function isSameOrigin(request: Request): boolean {
   const source = request.headers.get("Origin") ?? request.headers.get("Referer");
   if (!source || source === "null") return false;
-  let host: string;
+  let origin: string;
   try {
-    host = new URL(source).host;
+    origin = new URL(source).origin;
   } catch {
     return false;
   }
-  const allowed = new Set([new URL(request.url).host]);
-  if (config().appUrl) allowed.add(new URL(config().appUrl!).host);
-  return allowed.has(host);
+  const allowed = new Set([new URL(request.url).origin]);
+  const appUrl = config().appUrl;
+  if (appUrl) allowed.add(new URL(appUrl).origin);
+  return allowed.has(origin);
 }
 
 /** React Router's data requests end in .data; they get status codes, not page redirects. */
@@ -37,6 +41,7 @@ function isDataRequest(request: Request): boolean {
  * because a route's own check is what a reader of that route sees.
  */
 export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, context, pattern, url }, next) => {
+  context.get(requestInfoContext).route = normalizePattern(pattern);
   if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) {
     throw data(SITE_MESSAGES.crossSite, { status: 403 });
   }

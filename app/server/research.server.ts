@@ -2,7 +2,7 @@ import { parseFormData, type FileUpload } from "@remix-run/form-data-parser";
 import { isUuid } from "~/lib/ids";
 import { MaxFileSizeExceededError, MaxTotalSizeExceededError, MultipartParseError } from "@remix-run/multipart-parser";
 import { and, eq, ne } from "drizzle-orm";
-import { fileTypeFromBuffer } from "file-type";
+import { fileTypeFromBlob } from "file-type";
 import { z } from "zod";
 import { fieldErrors, type FieldErrors } from "~/forms/auth";
 import { RESEARCH_MESSAGES, submissionKey } from "~/forms/submissions";
@@ -25,7 +25,7 @@ export type ResearchOutcome =
   | { ok: true }
   | { ok: false; status: number; message: string; errors?: FieldErrors; values?: Record<string, string> };
 
-type Upload = { name: string; bytes: Uint8Array };
+type Upload = { name: string; file: Blob };
 
 /** The original file name's extension, if it is one we accept. */
 function allowedExtension(name: string): string | null {
@@ -44,7 +44,8 @@ function displayName(name: string): string {
 /**
  * Reads a research submission: the fields, and one file of at most 5 MB whose type
  * is judged by its content. The body is read only up to the limits, so an oversized
- * upload costs at most 5 MB of memory and is cut off there.
+ * upload costs at most 5 MB of memory and is cut off there; the file is then streamed
+ * to storage (a folder or S3), and its row written only once it is stored.
  */
 export async function submitResearch(user: SessionUser, request: Request): Promise<ResearchOutcome> {
   if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
@@ -55,7 +56,7 @@ export async function submitResearch(user: SessionUser, request: Request): Promi
   try {
     form = await parseFormData(request, { maxFileSize: UPLOAD_MAX_BYTES, maxTotalSize: UPLOAD_MAX_BYTES + 256 * 1024, maxFiles: 1, maxParts: 10 }, async (file: FileUpload) => {
       if (file.fieldName !== "file" || file.size === 0) return null;
-      upload = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+      upload = { name: file.name, file };
       return null;
     });
   } catch (error) {
@@ -75,7 +76,7 @@ export async function submitResearch(user: SessionUser, request: Request): Promi
     return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: parsed.success ? { file: RESEARCH_MESSAGES.fillAll } : fieldErrors(parsed.error), values };
   }
   const extension = allowedExtension(upload.name);
-  const sniffed = await fileTypeFromBuffer(upload.bytes);
+  const sniffed = await fileTypeFromBlob(upload.file);
   if (!extension || !sniffed || !(UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime)) {
     return { ok: false, status: 400, message: RESEARCH_MESSAGES.fileType, errors: { file: RESEARCH_MESSAGES.fileType }, values };
   }
@@ -85,7 +86,7 @@ export async function submitResearch(user: SessionUser, request: Request): Promi
   if (!event) return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: { eventId: "Please choose one of the listed events" }, values };
 
   const key = researchKey(user.id, extension);
-  await saveFile(key, upload.bytes);
+  await saveFile(key, upload.file, { contentType: sniffed.mime });
   try {
     const inserted = await db
       .insert(research)
@@ -98,7 +99,7 @@ export async function submitResearch(user: SessionUser, request: Request): Promi
         fileKey: key,
         fileName: displayName(upload.name),
         fileType: sniffed.mime,
-        fileSize: upload.bytes.byteLength,
+        fileSize: upload.file.size,
       })
       .onConflictDoNothing({ target: research.submissionKey })
       .returning({ id: research.id });

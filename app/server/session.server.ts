@@ -10,7 +10,7 @@ import { profiles, sessions } from "./db/schema";
 type Lookup = { user: SessionUser | null; setCookies: string[] };
 
 /** True when the request carries a session cookie at all; without one there is nothing to look up. */
-function hasSessionCookie(request: Request): boolean {
+export function hasSessionCookie(request: Request): boolean {
   const cookie = request.headers.get("Cookie");
   return cookie !== null && cookie.includes(SESSION_COOKIE);
 }

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { VENUE } from "~/game/setting";
 import { HOSTED_CAPTCHAS } from "./captcha.server";
 import { config, type Config } from "./config.server";
@@ -5,6 +6,12 @@ import { config, type Config } from "./config.server";
 /** Where the rulebook viewer points: a configured embed, or the document the site serves. */
 export function rulebookSource(cfg: Config = config()): string {
   return cfg.rulebook.embedUrl ?? "/rulebook/document";
+}
+
+/** Whether the rulebook is a PDF (configured or embedded), which phones are offered to open or save. */
+export function rulebookIsPdf(cfg: Config = config()): boolean {
+  if (cfg.rulebook.embedUrl) return /\.pdf(?:$|[?#])/i.test(cfg.rulebook.embedUrl);
+  return Boolean(cfg.rulebook.pdfPath && fs.existsSync(cfg.rulebook.pdfPath));
 }
 
 /** The venue map: a configured embed, or an OpenStreetMap embed (no key needed). */

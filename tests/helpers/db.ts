@@ -17,7 +17,8 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   const template = inject("postgresTemplate");
   const url = process.env.TEST_DATABASE_URL;
   if (url && template) {
-    const name = `hopewell_test_${crypto.randomBytes(6).toString("hex")}`;
+    // Named after the run's template, so the run's teardown can find any database a test file left behind.
+    const name = `${template.replace("hopewell_tpl_", "hopewell_test_")}_${crypto.randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create database ${name} template ${template}`);

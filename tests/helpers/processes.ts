@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 
 export type RunningProcess = {
   child: ChildProcessWithoutNullStreams;
@@ -8,12 +9,14 @@ export type RunningProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-export function run(command: string, args: string[], env: Record<string, string> = {}): RunningProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "pipe" });
+export function run(command: string, args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): RunningProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "pipe", ...options });
   let output = "";
   const listeners = new Set<() => void>();
+  // Colour codes are dropped: tools colour their output when CI is set (picocolors does),
+  // and a pattern must match the text a person reads.
   const collect = (chunk: Buffer) => {
-    output += chunk.toString();
+    output += stripVTControlCharacters(chunk.toString());
     for (const listener of listeners) listener();
   };
   child.stdout.on("data", collect);

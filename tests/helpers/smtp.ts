@@ -8,14 +8,29 @@ export function recipients(mail: ParsedMail): string {
   return (Array.isArray(to) ? to : [to]).map((address) => address.text).join(", ");
 }
 
-/** A real SMTP server on localhost that keeps what it receives. */
-export async function startSmtpServer(port = 0) {
+/**
+ * A real SMTP server on localhost that keeps what it receives. `refuse` may answer a
+ * recipient with an SMTP reply code (550 for "no such user", 451 for "try again later").
+ */
+export async function startSmtpServer(
+  port = 0,
+  { refuse, refuseSender }: { refuse?: (address: string) => number | undefined; refuseSender?: number } = {},
+) {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      if (refuseSender === undefined) return callback();
+      callback(Object.assign(new Error("Sender address rejected"), { responseCode: refuseSender }));
+    },
+    onRcptTo(address, _session, callback) {
+      const code = refuse?.(address.address);
+      if (code === undefined) return callback();
+      callback(Object.assign(new Error(code >= 500 ? "Mailbox unavailable" : "Try again later"), { responseCode: code }));
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {

@@ -30,6 +30,25 @@ describe("the shared signed-out pages", () => {
     expect(await revalidated.text()).toBe("");
   });
 
+  it("honour the weights of Accept-Encoding: a refused encoding is never sent", async () => {
+    const cases: [string, string | null][] = [
+      ["br;q=0, gzip", "gzip"],
+      ["gzip;q=0, br", "br"],
+      ["gzip, br;q=0.5", "gzip"],
+      ["gzip, br", "br"],
+      ["br;q=0, gzip;q=0", null],
+      ["identity", null],
+      ["", null],
+    ];
+    const plain = await (await fetch(`${app().url}/`, { headers: { "Accept-Encoding": "identity" } })).text();
+    for (const [accepted, expected] of cases) {
+      const response = await fetch(`${app().url}/`, { headers: { "Accept-Encoding": accepted } });
+      expect(response.headers.get("Content-Encoding"), accepted).toBe(expected);
+      // fetch decodes what it was sent: the page is the same whichever copy it was.
+      expect(await response.text(), accepted).toBe(plain);
+    }
+  });
+
   it("are never served to a signed-in member, before or after a signed-out visit", async () => {
     const player = await signedInMember("player");
     await fetch(`${app().url}/`);

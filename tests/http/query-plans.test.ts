@@ -5,7 +5,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { config, overrideConfig } from "~/server/config.server";
-import { database, setDatabase, type Database } from "~/server/db/client.server";
+import { database, databaseHandle, setDatabase, type Database } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 import { seedDemo } from "~/server/demo/seed.server";
 import { withAppServer } from "../helpers/app-server";
@@ -58,7 +58,9 @@ beforeAll(async () => {
   const logged = (testDatabaseKind === "postgres" ? drizzlePg(client as never, { schema, logger }) : drizzlePglite(client as never, { schema, logger })) as unknown as Database;
   // Not following the database's changes, the app keeps no reads in memory: every page runs every query it needs.
   const listen = () => Promise.reject(new Error("this test sees every query"));
-  setDatabase({ db: logged, kind: testDatabaseKind, listen, close: async () => {} });
+  // Closing the logging copy closes (and on PostgreSQL drops) the test file's own database.
+  const own = await databaseHandle();
+  setDatabase({ db: logged, kind: testDatabaseKind, listen, close: () => own.close() });
 }, 120_000);
 // Started after the logging database is in place (hooks run in order).
 const app = withAppServer();

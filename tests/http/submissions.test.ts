@@ -92,6 +92,7 @@ describe("merchant orders", () => {
       [order({ qty_salt: "-2" }), SUBMISSION_MESSAGES.quantity],
       [order({ qty_salt: "1.5" }), SUBMISSION_MESSAGES.quantity],
       [order({ qty_salt: "1e3" }), SUBMISSION_MESSAGES.quantity],
+      [order({ qty_salt: "99999" }), "Quantities must be whole numbers from 0 to 9,999"],
       [order({ qty_whiskey: "1" }), "That item is not on the merchant&#x27;s list."],
       [order(), SUBMISSION_MESSAGES.addItem],
       [order({ qty_meat: "0" }), SUBMISSION_MESSAGES.addItem],

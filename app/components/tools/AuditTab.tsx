@@ -6,6 +6,9 @@ const ACTIONS: Record<string, string> = {
   "application.decide": "decided the application of",
   "attendance.add": "recorded the attendance of",
   "emergency_contacts.view": "opened the emergency contacts",
+  "outbox.retry": "retried a message in the outbox",
+  "outbox.discard": "discarded a message in the outbox",
+  "first_manager.create": "became the first manager with the set-up link, as",
 };
 
 
@@ -14,6 +17,7 @@ function detail(action: string, details: Record<string, unknown> | null): string
   if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
   if (action === "application.decide") return String(details.decision ?? "");
   if (action === "attendance.add") return details.cabin ? `cabin ${String(details.cabin)}` : "no cabin";
+  if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${Number(details.attempts)} ${Number(details.attempts) === 1 ? "attempt" : "attempts"}`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

@@ -101,26 +101,56 @@ export function pgliteListener(client: PGlite): Listen {
   };
 }
 
-/** LISTEN needs a connection of its own: a pooled one is shared between queries. */
+/** The payload of the notifications a listener sends itself to know its connection still works. */
+const HEARTBEAT = "hopewell:heartbeat";
+/**
+ * LISTEN needs a connection of its own: a pooled one is shared between queries.
+ * A connection can also die without a word (a NAT's idle timeout, a failover, a network
+ * cut): nothing then says announcements stopped, and kept copies would be trusted for ever.
+ * So the listener notifies itself every `heartbeatMs`; when one has not come back by the
+ * next, the connection counts as lost.
+ */
 export function postgresListener(databaseUrl: string): Listen {
   return async (channel, onNotify, onLost) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    let closing = false;
+    // A silent connection is noticed within twice this.
+    const heartbeatMs = config().listenHeartbeatMs;
+    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
+    // Until LISTEN has worked, a failure is the caller's rejection, not also a lost connection
+    // (a refused connection also ends the client): reporting both doubled the retries each time.
+    let closing = true;
+    const timer: { heartbeat?: NodeJS.Timeout } = {};
+    let awaitingBeat = false;
     const lost = (error: unknown) => {
       if (closing) return;
       closing = true;
+      clearInterval(timer.heartbeat);
       client.end().catch(() => {});
       onLost(error);
     };
     client.on("notification", (message) => {
-      if (message.channel === channel) onNotify(message.payload ?? "");
+      if (message.channel !== channel) return;
+      if (message.payload === HEARTBEAT) awaitingBeat = false;
+      else onNotify(message.payload ?? "");
     });
     client.on("error", lost);
     client.on("end", () => lost(new Error("the notification connection closed")));
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      client.end().catch(() => {});
+      throw error;
+    }
+    closing = false;
+    timer.heartbeat = setInterval(() => {
+      if (awaitingBeat) return lost(new Error(`no answer on the notification connection for ${heartbeatMs} ms`));
+      awaitingBeat = true;
+      client.query("select pg_notify($1, $2)", [channel, HEARTBEAT]).catch(lost);
+    }, heartbeatMs);
+    timer.heartbeat.unref();
     return async () => {
       closing = true;
+      clearInterval(timer.heartbeat);
       await client.end();
     };
   };

@@ -25,7 +25,8 @@ export const usedCaptchas = pgTable(
 );
 
 export const OUTBOX_KINDS = ["email", "discord"] as const;
-export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+/** "discarded": a manager chose not to send a failed or waiting message; the row stays as the record. */
+export const OUTBOX_STATUSES = ["pending", "sent", "failed", "discarded"] as const;
 
 /**
  * Messages to the outside world (email, chat webhooks), written in the same
@@ -38,6 +39,11 @@ export const outbox = pgTable(
     /** Queue order: rows written in one transaction share created_at, so this orders them. */
     sequence: bigint("sequence", { mode: "number" }).generatedAlwaysAsIdentity(),
     kind: text("kind", { enum: OUTBOX_KINDS }).notNull(),
+    /**
+     * Messages with one key go out in queue order, and a message waiting for its retry holds
+     * back the later ones of its key only: an email's recipient, a chat channel.
+     */
+    orderKey: text("order_key").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -50,7 +56,9 @@ export const outbox = pgTable(
     check("outbox_kind_check", oneOf(t.kind, OUTBOX_KINDS)),
     check("outbox_status_check", oneOf(t.status, OUTBOX_STATUSES)),
     index("outbox_pending_run_at_idx").on(t.runAt).where(sql`${t.status} = 'pending'`),
-    index("outbox_pending_kind_sequence_idx").on(t.kind, t.sequence).where(sql`${t.status} = 'pending'`),
+    index("outbox_pending_order_key_sequence_idx").on(t.orderKey, t.sequence).where(sql`${t.status} = 'pending'`),
+    // The managers' Outbox page lists only what is not sent; sent rows are most of the table.
+    index("outbox_unsent_sequence_idx").on(t.sequence).where(sql`${t.status} in ('pending', 'failed')`),
     index("outbox_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );

@@ -37,6 +37,8 @@ export async function queueDiscordPost(tx: Database | Transaction, content: stri
   if (!webhookUrl) return;
   const rows = chunkContent(content).map((chunk) => ({
     kind: "discord" as const,
+    // One channel: its notices, and the chunks of each, are posted in the order they were queued.
+    orderKey: "discord",
     payload: { content: chunk, username, ...(avatarUrl ? { avatar_url: avatarUrl } : {}), allowed_mentions: { parse: [] } } satisfies DiscordPayload,
   }));
   if (rows.length > 0) await tx.insert(outbox).values(rows);

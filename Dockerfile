@@ -1,0 +1,42 @@
+# Hopewell members' site. Build: docker build -t hopewell .   Run: see compose.yaml and the
+# README's "Running it for real".
+# Stages: dev dependencies and the build; production dependencies only; the small runtime image.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# `npm ci` refuses this lock file (other platforms' optional builds are missing from it);
+# `npm install` follows the same lock file.
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS production-dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY package.json server.mjs tsconfig.json ./
+COPY drizzle ./drizzle
+# The admin command (npm run admin) runs the TypeScript sources with tsx, a production dependency.
+COPY app ./app
+COPY scripts ./scripts
+RUN mkdir -p /data && chown node:node /data
+# The embedded database (when DATABASE_URL is unset) and uploaded files.
+VOLUME /data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node is PID 1 and handles SIGTERM itself: it finishes requests in flight (SHUTDOWN_TIMEOUT_MS),
+# closes the database and exits. compose.yaml also sets init: true so a tiny init reaps zombies.
+STOPSIGNAL SIGTERM
+CMD ["node", "--max-semi-space-size=4", "server.mjs"]

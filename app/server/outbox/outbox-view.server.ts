@@ -1,0 +1,87 @@
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { audit } from "../audit.server";
+import { database } from "../db/client.server";
+import { outbox } from "../db/schema";
+
+export const OUTBOX_PAGE_SIZE = 50;
+
+/** What managers see of a message: never its body, which can hold a reset link. */
+export type OutboxEntry = {
+  id: string;
+  kind: "email" | "discord";
+  status: "pending" | "failed";
+  recipient: string;
+  subject: string;
+  attempts: number;
+  lastError: string | null;
+  nextTry: Date | null;
+  createdAt: Date;
+};
+
+/**
+ * The messages not yet sent: failed ones first (they need a decision), then the waiting
+ * ones in the order they will go. Only the recipient and subject are read from an email's
+ * payload; a chat notice shows its opening words (notices carry no secrets).
+ */
+export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[]; total: number }> {
+  const db = await database();
+  const unsent = inArray(outbox.status, ["pending", "failed"]);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: outbox.id,
+        kind: outbox.kind,
+        status: outbox.status,
+        recipient: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'to' else 'Discord channel' end`,
+        subject: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'subject' else left(${outbox.payload}->>'content', 80) end`,
+        attempts: outbox.attempts,
+        lastError: outbox.lastError,
+        runAt: outbox.runAt,
+        createdAt: outbox.createdAt,
+      })
+      .from(outbox)
+      .where(unsent)
+      .orderBy(desc(sql`${outbox.status} = 'failed'`), outbox.sequence)
+      .limit(OUTBOX_PAGE_SIZE)
+      .offset(page * OUTBOX_PAGE_SIZE),
+    db.select({ n: count() }).from(outbox).where(unsent),
+  ]);
+  return {
+    rows: rows.map(({ runAt, ...row }) => ({ ...row, status: row.status as OutboxEntry["status"], nextTry: row.status === "pending" ? runAt : null })),
+    total: total?.n ?? 0,
+  };
+}
+
+/**
+ * Sends a failed or waiting message again on the worker's next round, with a fresh allowance
+ * of tries (the attempts so far are kept in the audit log). False when the message is gone or sent.
+ */
+export async function retryMessage(manager: { id: string }, id: string): Promise<boolean> {
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ kind: outbox.kind, status: outbox.status, attempts: outbox.attempts })
+      .from(outbox)
+      .where(and(eq(outbox.id, id), inArray(outbox.status, ["pending", "failed"])))
+      .for("update");
+    if (!before) return false;
+    await tx.update(outbox).set({ status: "pending", attempts: 0, runAt: sql`now()` }).where(eq(outbox.id, id));
+    await audit(tx, { actorId: manager.id, action: "outbox.retry", details: { message: id, kind: before.kind, status: before.status, attempts: before.attempts } });
+    return true;
+  });
+}
+
+/** Gives up on a failed or waiting message; the row stays, marked discarded. */
+export async function discardMessage(manager: { id: string }, id: string): Promise<boolean> {
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .update(outbox)
+      .set({ status: "discarded" })
+      .where(and(eq(outbox.id, id), inArray(outbox.status, ["pending", "failed"])))
+      .returning({ kind: outbox.kind, attempts: outbox.attempts });
+    if (!before) return false;
+    await audit(tx, { actorId: manager.id, action: "outbox.discard", details: { message: id, kind: before.kind, attempts: before.attempts } });
+    return true;
+  });
+}

@@ -1,0 +1,63 @@
+import { inArray } from "drizzle-orm";
+import { database } from "../db/client.server";
+import { research } from "../db/schema";
+import { logger } from "../logger.server";
+import { listFiles, removeFile, removeStalePartials, type StoredFile } from "./storage.server";
+
+/**
+ * Files younger than this are never swept: an upload stores its file a moment before
+ * its row is written, and a slow upload's temporary file grows for a while.
+ */
+export const ORPHAN_GRACE_MS = 60 * 60_000;
+export const SWEEP_EVERY_MS = 24 * 60 * 60_000;
+const BATCH = 500;
+
+async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
+  if (batch.length === 0) return [];
+  const db = await database();
+  const keys = batch.map((file) => file.key);
+  const referenced = new Set((await db.select({ key: research.fileKey }).from(research).where(inArray(research.fileKey, keys))).map((row) => row.key));
+  const orphans = keys.filter((key) => !referenced.has(key));
+  for (const key of orphans) await removeFile(key);
+  return orphans;
+}
+
+/**
+ * Removes what a crash mid-upload leaves: temporary files, and stored files no row names
+ * (the process died between storing the file and writing its row). Only files older than
+ * `graceMs` are considered, so an upload in flight is never touched.
+ */
+export async function sweepOrphanFiles(options: { now?: number; graceMs?: number } = {}): Promise<{ partials: string[]; orphans: string[] }> {
+  const before = new Date((options.now ?? Date.now()) - (options.graceMs ?? ORPHAN_GRACE_MS));
+  const partials = await removeStalePartials(before);
+  const orphans: string[] = [];
+  let batch: StoredFile[] = [];
+  for await (const file of listFiles()) {
+    if (file.modifiedAt >= before) continue;
+    batch.push(file);
+    if (batch.length >= BATCH) {
+      orphans.push(...(await removeUnreferenced(batch)));
+      batch = [];
+    }
+  }
+  orphans.push(...(await removeUnreferenced(batch)));
+  if (partials.length > 0 || orphans.length > 0) {
+    logger.info({ partials, orphans }, `removed ${partials.length} unfinished and ${orphans.length} unreferenced upload files`);
+  }
+  return { partials, orphans };
+}
+
+/** Sweeps now and then daily, until stopped. Several instances may sweep at once: removing is idempotent. */
+export function startOrphanSweep(): { stop: () => void } {
+  const sweep = () => void sweepOrphanFiles().catch((error: unknown) => logger.warn({ err: error }, "sweeping orphan upload files failed"));
+  const first = setTimeout(sweep, 0);
+  const daily = setInterval(sweep, SWEEP_EVERY_MS);
+  first.unref();
+  daily.unref();
+  return {
+    stop() {
+      clearTimeout(first);
+      clearInterval(daily);
+    },
+  };
+}

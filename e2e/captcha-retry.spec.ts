@@ -1,0 +1,171 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { solveChallenge, type Challenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { freePort } from "../tests/helpers/ports";
+import { run, type RunningProcess } from "../tests/helpers/processes";
+import { signUp, solveCaptcha, uniqueEmail } from "./helpers";
+
+// A solved CAPTCHA is accepted once. When the server refuses a form, the widget must start
+// over with a fresh challenge, keeping what was typed, so the next try can succeed.
+test.describe.configure({ timeout: 120_000 });
+
+const PASSWORD = "Lantern#1877";
+const CAPTCHA_MESSAGE = "Please complete the CAPTCHA";
+
+/** After a refusal: the widget is back to its box, and the button waits for a new solve. */
+async function expectFreshCaptcha(page: Page, button: string) {
+  await expect(page.locator("altcha-widget .altcha")).not.toHaveAttribute("data-state", "verified");
+  await expect(page.getByRole("button", { name: button, exact: true })).toBeDisabled();
+  await expect(page.getByText("Complete the CAPTCHA to continue.")).toBeVisible();
+}
+
+test("a wrong password, then the right one, signs in without reloading the page", async ({ page }) => {
+  const email = uniqueEmail("retry");
+  await signUp(page, { firstName: "Ruth", lastName: "Tries", email, password: PASSWORD });
+
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("Wrong#12345");
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
+  await expectFreshCaptcha(page, "Sign In");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
+
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Apply Now" }).first()).toHaveAttribute("href", "/application");
+});
+
+test("a refused sign-up can be sent again with a new challenge", async ({ page }) => {
+  const taken = uniqueEmail("taken");
+  await signUp(page, { firstName: "Tom", lastName: "First", email: taken, password: PASSWORD });
+
+  await page.goto("/auth?mode=signup");
+  await page.getByLabel("First name").fill("Tess");
+  await page.getByLabel("Last name").fill("Second");
+  await page.getByLabel("Email", { exact: true }).fill(taken);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("alert")).toContainText("An account with this email already exists.");
+  await expectFreshCaptcha(page, "Create Account");
+  await expect(page.getByLabel("First name")).toHaveValue("Tess");
+
+  await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tess"));
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("status")).toHaveText("Account created successfully! You can now sign in.");
+});
+
+/** Solves one of the server's challenges outside the browser, as the widget would. */
+async function solvedOutsideBrowser(baseURL: string, address: string): Promise<string> {
+  const challenge = (await (await fetch(`${baseURL}/captcha/challenge`, { headers: { "X-Forwarded-For": address } })).json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}
+
+test("a reset request refused by the address limit can be sent again with a new challenge", async ({ page, baseURL, isMobile }) => {
+  test.skip(isMobile, "runs once: the limit is per address, not per screen");
+  // Each run has its own address (the server trusts the proxy header in these tests).
+  const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  for (let i = 0; i < 10; i += 1) {
+    const body = new URLSearchParams({ email: uniqueEmail("limit"), altcha: await solvedOutsideBrowser(baseURL!, address) });
+    const response = await fetch(`${baseURL}/forgot-password`, {
+      method: "POST",
+      body,
+      headers: { Origin: baseURL!, "X-Forwarded-For": address },
+      redirect: "manual",
+    });
+    expect(response.status).toBe(200);
+  }
+
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
+  await page.goto("/forgot-password");
+  const email = uniqueEmail("reset");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Too many reset requests from this connection. Please wait a while and try again.");
+  await expectFreshCaptcha(page, "Send Reset Link");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
+
+  // The hour passes (another address stands in for it): the same page, a new solve, and it goes through.
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `${address.replace(/\d+$/, "")}${(Number(address.split(".")[3]) % 250) + 2}` });
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByRole("status")).toHaveText("Password reset email sent! Check your inbox.");
+  await expect(page.getByText(CAPTCHA_MESSAGE)).toHaveCount(0);
+});
+
+test.describe("with the real 11-second sign-up throttle", () => {
+  test.skip(({ isMobile }) => isMobile, "runs once: it starts its own server");
+  let server: RunningProcess | undefined;
+  let url = "";
+  let dataDir = "";
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-throttle-"));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    // The spec's 11 seconds (the e2e server turns the throttle off).
+    const env: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: url };
+    server = run("node", ["server.mjs"], { ...env, SIGNUP_THROTTLE_MS: "11000" });
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`the server did not start:\n${server.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  });
+
+  test.afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("a sign-up refused by the throttle goes through on the next try", async ({ page }) => {
+    const fill = async (email: string) => {
+      await page.getByLabel("First name").fill("Ivy");
+      await page.getByLabel("Last name").fill("Hale");
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+    };
+    await page.goto(`${url}/auth?mode=signup`);
+    await fill(uniqueEmail("first"));
+    await solveCaptcha(page);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("status")).toHaveText("Account created successfully! You can now sign in.");
+
+    await page.goto(`${url}/auth?mode=signup`);
+    const second = uniqueEmail("second");
+    await fill(second);
+    await solveCaptcha(page);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Please wait a few seconds before trying again");
+    const refusedAt = Date.now();
+    await expectFreshCaptcha(page, "Create Account");
+    await expect(page.getByLabel("Email", { exact: true })).toHaveValue(second);
+
+    // The passwords are never sent back; the member types them again.
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+    await page.waitForTimeout(Math.max(0, 11_500 - (Date.now() - refusedAt)));
+    await solveCaptcha(page);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("status")).toHaveText("Account created successfully! You can now sign in.");
+  });
+});

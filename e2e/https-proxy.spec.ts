@@ -1,0 +1,183 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
+import { expectAccessible } from "./axe";
+import { signIn, signUp, uniqueEmail } from "./helpers";
+
+/**
+ * The documented production set-up, for real: Debian's nginx terminates TLS (a
+ * self-signed certificate made here) in front of the production build with
+ * TRUST_PROXY, and Chromium signs up, signs in and sends a form over https.
+ * nginx runs from a temporary directory with its own configuration, pid and logs,
+ * including deploy/nginx/hopewell-proxy.conf, the file the README tells operators to use.
+ */
+const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+test.describe("behind nginx over https", () => {
+  // One nginx and one server for both tests, in order: the site starts without a manager.
+  test.describe.configure({ timeout: 180_000, mode: "serial" });
+  test.skip(({ isMobile }) => isMobile, "one browser width is enough for the proxy");
+
+  let dir: string;
+  let app: ChildProcess;
+  let nginx: ChildProcess;
+  let publicUrl: string;
+  let appOutput = "";
+  let nginxOutput = "";
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-https-"));
+    const [appPort, httpsPort] = [await freePort(), await freePort()];
+    publicUrl = `https://127.0.0.1:${httpsPort}`;
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "pipe" });
+
+    app = spawn(process.execPath, ["server.mjs"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(appPort),
+        HOST: "127.0.0.1",
+        DATA_DIR: path.join(dir, "data"),
+        APP_URL: publicUrl,
+        TRUST_PROXY: "true",
+        SIGNUP_THROTTLE_MS: "0",
+        LOG_LEVEL: "warn",
+      },
+      stdio: "pipe",
+    });
+    app.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+    app.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+
+    const conf = path.join(dir, "nginx.conf");
+    fs.writeFileSync(
+      conf,
+      `${process.getuid?.() === 0 ? "user root;\n" : ""}worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log ${dir}/access.log;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${httpsPort} ssl;
+    ssl_certificate ${dir}/cert.pem;
+    ssl_certificate_key ${dir}/key.pem;
+    location / {
+      proxy_pass http://127.0.0.1:${appPort};
+      include ${path.resolve("deploy/nginx/hopewell-proxy.conf")};
+    }
+  }
+}
+`,
+    );
+    nginx = spawn(NGINX, ["-p", dir, "-c", conf, "-e", `${dir}/error.log`, "-g", "daemon off;"], { stdio: "pipe" });
+    nginx.stderr!.on("data", (chunk: Buffer) => (nginxOutput += chunk.toString()));
+
+    await waitFor(`http://127.0.0.1:${appPort}/healthz`).catch((error: Error) => {
+      throw new Error(`${error.message}\n${appOutput}`);
+    });
+  });
+
+  test.afterAll(async () => {
+    for (const child of [nginx, app]) {
+      if (child && child.exitCode === null) {
+        child.kill("SIGTERM");
+        await exited(child);
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the first manager is made in the browser with the link the server printed", async ({ browser }) => {
+    const link = new RegExp(`${publicUrl.replace(/[.]/g, "\\.")}/setup\\?token=[\\w-]+`).exec(appOutput)?.[0];
+    expect(link, appOutput).toBeDefined();
+    const context = await browser.newContext({ baseURL: publicUrl, ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    await page.goto(link!);
+    await expect(page.getByRole("heading", { level: 1, name: "Create the First Manager" })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByLabel("First name").fill("Ada");
+    await page.getByLabel("Last name").fill("Boss");
+    await page.getByLabel("Email", { exact: true }).fill("ada@example.org");
+    await page.getByLabel("Password", { exact: true }).fill("Choose#1877");
+    await page.getByLabel("Confirm password", { exact: true }).fill("Choose#1877");
+    await page.getByRole("button", { name: "Create Manager Account" }).click();
+    await expect(page.getByText("Account created successfully! You can now sign in.")).toBeVisible();
+
+    await signIn(page, "ada@example.org", "Choose#1877");
+    await expect(page).toHaveURL(`${publicUrl}/`);
+    await page.goto("/tools?tab=applications");
+    await expect(page.getByRole("heading", { level: 1, name: "Tools" })).toBeVisible();
+    // Used once: the link now says so.
+    const again = await page.goto(link!);
+    expect(again?.status()).toBe(404);
+    await expect(page.getByText("This set-up link has been used")).toBeVisible();
+    await context.close();
+  });
+
+  test("a visitor signs up, signs in and sends a form through the https proxy", async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: publicUrl, ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    const health = await page.request.get("/healthz");
+    expect(health.status(), nginxOutput).toBe(200);
+
+    const email = uniqueEmail("proxied");
+    await signUp(page, { firstName: "Prudence", lastName: "Vale", email, password: "Lantern#1877" });
+    await signIn(page, email, "Lantern#1877");
+    await expect(page).toHaveURL(`${publicUrl}/`);
+    // Over https the session cookie is Secure and carries the __Secure- prefix.
+    const cookies = await context.cookies();
+    expect(cookies.find((cookie) => cookie.name.endsWith("hopewell.session_token"))).toMatchObject({ secure: true, httpOnly: true, name: expect.stringMatching(/^__Secure-/) });
+
+    await page.goto("/application");
+    await page.getByLabel("Your Discord username").fill("prudence_vale");
+    await page.getByLabel(/Cast/).check();
+    for (const question of APPLICATION_TEXT_QUESTIONS) await page.getByLabel(question.label, { exact: true }).fill(`A proxied answer about ${question.key}.`);
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    await expect(page.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
+    await page.goto("/application");
+    await expect(page.getByText("You have already applied")).toBeVisible();
+
+    // nginx really was in between: its access log has the form post.
+    expect(fs.readFileSync(path.join(dir, "access.log"), "utf8")).toMatch(/"POST \/application(\.data)?[^"]*" 20\d|"POST \/application(\.data)?[^"]*" 30\d/);
+    await context.close();
+  });
+});

@@ -1,0 +1,95 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { formatEventDate } from "../app/lib/dates";
+import { E2E_PLAYERS } from "../playwright.config";
+import { signIn, signUp, uniqueEmail, e2eManager } from "./helpers";
+
+// Long forms are sent from a button far below their message: a refusal must bring the
+// message into view and move focus to it, whether the page or the server refused.
+test.describe.configure({ timeout: 120_000 });
+
+async function expectSummary(page: Page, text: string) {
+  const summary = page.getByTestId("error-summary");
+  await expect(summary.getByRole("alert")).toHaveText(text);
+  await expect(summary).toBeFocused();
+  await expect(summary).toBeInViewport();
+}
+
+async function signInAs(page: Page, email: string, password: string) {
+  await page.goto("/auth");
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/$/);
+}
+
+async function addFutureEvent(browser: Browser, baseURL: string | undefined, title: string) {
+  const context = await browser.newContext({ baseURL });
+  const manager = await context.newPage();
+  await signInAs(manager, e2eManager().email, e2eManager().password);
+  await manager.goto("/events/manage");
+  await manager.getByLabel("Title").first().fill(title);
+  await manager.getByLabel("Date").first().fill("2099-09-18");
+  await manager.getByLabel("Status").first().selectOption("future");
+  await manager.getByRole("button", { name: "Add Event" }).click();
+  await expect(manager.getByText("Event added.")).toBeVisible();
+  await context.close();
+}
+
+test("merchant order: the limit in words, no stale message, the total in view, focus on the message", async ({ page, browser, baseURL }, testInfo) => {
+  const title = `Harvest Moon (${testInfo.project.name} ${Date.now()})`;
+  await addFutureEvent(browser, baseURL, title);
+
+  const player = E2E_PLAYERS[testInfo.project.name as keyof typeof E2E_PLAYERS];
+  await signInAs(page, player.email, player.password);
+  await page.goto("/merchant-orders");
+  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
+
+  // Typing near the top of the list, the total is on screen.
+  await page.getByLabel("Quantity of Meat").fill("3");
+  await expect(page.getByTestId("order-total")).toHaveText("$9.00");
+  await expect(page.getByTestId("order-total")).toBeInViewport();
+
+  await page.getByLabel("Quantity of Meat").fill("");
+  await page.getByLabel("Quantity of 5 Wood Stocks").fill("99999");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expectSummary(page, "Quantities must be whole numbers from 0 to 9,999");
+  await expect(page.getByLabel("Quantity of 5 Wood Stocks")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("Quantity of 5 Wood Stocks").fill("0");
+  await expect(page.getByTestId("error-summary")).toHaveCount(0);
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expectSummary(page, "Please add at least one item to your order");
+
+  // Adding an item puts it right: the message goes.
+  await page.getByLabel("Quantity of 5 Springs").fill("1");
+  await expect(page.getByTestId("error-summary")).toHaveCount(0);
+  await expect(page.getByText("Please add at least one item to your order")).toHaveCount(0);
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect(page.getByRole("heading", { name: "Order Placed!" })).toBeVisible();
+});
+
+test("application: the message takes focus after the button at the foot is pressed", async ({ page }) => {
+  const email = uniqueEmail("long-form");
+  await signUp(page, { firstName: "Lena", lastName: "Long", email, password: "Lantern#1877" });
+  await signIn(page, email, "Lantern#1877");
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/application");
+  await page.getByRole("button", { name: "Submit Application" }).click();
+  await expectSummary(page, "Please fill in all required fields");
+});
+
+test("research: the message takes focus, for the page's check and for the server's", async ({ page, browser, baseURL }, testInfo) => {
+  const title = `Assay Night (${testInfo.project.name} ${Date.now()})`;
+  await addFutureEvent(browser, baseURL, title);
+  const player = E2E_PLAYERS[testInfo.project.name as keyof typeof E2E_PLAYERS];
+  await signInAs(page, player.email, player.password);
+  await page.goto("/research");
+  await page.getByRole("button", { name: "Submit Research" }).click();
+  await expectSummary(page, "Please fill in all fields and upload a file");
+
+  // A file named .png that is not a picture: only the server can tell.
+  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
+  await page.getByLabel("Sources", { exact: true }).fill("The assayer's ledger.");
+  await page.getByLabel("Research notes").fill("The ore glows when the lamps go out.");
+  await page.getByLabel("File", { exact: true }).setInputFiles({ name: "ore.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") });
+  await page.getByRole("button", { name: "Submit Research" }).click();
+  await expectSummary(page, "Please upload only JPG, JPEG, PNG or PDF files");
+});

@@ -1,0 +1,51 @@
+/**
+ * Writes a backup archive (database and uploaded files, with a manifest) while the site runs:
+ *
+ *   npm run backup                      into BACKUP_DIR (or ./backups) under a dated name
+ *   npm run backup -- --out FILE|DIR    a file name ending in .tar.gz, or a folder
+ *
+ * On the embedded database a running server is asked to write it over its control socket.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createBackup, type BackupResult } from "~/server/backup/dump.server";
+import { backupFileName } from "~/server/backup/format.server";
+import { askRunningServer } from "~/server/control/control-socket.server";
+import { closeDatabase, openDatabase } from "~/server/db/client.server";
+import { DataDirLockedError } from "~/server/db/lock.server";
+import { cliConfig, fail, failOn } from "./cli";
+
+async function main() {
+  let out: string | undefined;
+  try {
+    out = parseArgs({ options: { out: { type: "string" } }, strict: true }).values.out;
+  } catch (error) {
+    fail(`${(error as Error).message}\nUsage: npm run backup [-- --out FILE.tar.gz|FOLDER]`);
+  }
+  const cfg = cliConfig();
+  const given = path.resolve(out ?? cfg.backup.dir ?? "backups");
+  const target = given.endsWith(".tar.gz") ? given : path.join(given, backupFileName());
+
+  // Opening a DATA_DIR that has no database would make an empty one and back that up.
+  if (!cfg.databaseUrl && !fs.existsSync(path.join(cfg.dataDir, "pgdata"))) fail(`There is no database in DATA_DIR (${cfg.dataDir}): nothing to back up.`);
+
+  let result: Pick<BackupResult, "file" | "ms" | "manifest">;
+  try {
+    const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      result = await createBackup(handle.db, handle.kind, target);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    result = await askRunningServer(cfg.dataDir, "/backup", { target });
+  }
+  const rows = result.manifest.tables.reduce((sum, table) => sum + table.rows, 0);
+  console.log(
+    `Backup written to ${result.file}: schema ${result.manifest.schemaVersion}, ${result.manifest.tables.length} tables, ${rows} rows, ${result.manifest.files.length} files, in ${(result.ms / 1000).toFixed(1)} s.`,
+  );
+}
+
+main().then(() => closeDatabase()).catch(failOn);

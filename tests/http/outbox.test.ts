@@ -1,0 +1,97 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config, overrideConfig } from "~/server/config.server";
+import { auditLog, outbox } from "~/server/db/schema";
+import { queueEmail } from "~/server/outbox/outbox.server";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+import { deliverMailNow } from "../helpers/outbox";
+import { recipients, startSmtpServer } from "../helpers/smtp";
+
+const db = withTestDatabase();
+const app = withAppServer();
+
+describe("the managers' Outbox page", () => {
+  let refusing = true;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  const originalMail = config().mail;
+  beforeAll(async () => {
+    smtp = await startSmtpServer(0, { refuse: (address) => (refusing && address === "moved.away@example.com" ? 550 : undefined) });
+    overrideConfig({ mail: { ...originalMail, smtpUrl: smtp.url } });
+  });
+  afterAll(async () => {
+    overrideConfig({ mail: originalMail });
+    await smtp.close();
+  });
+
+  const message = (subject: string) => ({
+    to: "moved.away@example.com",
+    subject,
+    text: `Choose a new password: https://hopewell.example/reset-password?token=SECRET-${subject.length}-TOKEN`,
+    html: `<p><a href="https://hopewell.example/reset-password?token=SECRET-${subject.length}-TOKEN">Choose a new password</a></p>`,
+  });
+
+  it("shows a refused email as failed at once, without its text, and delivers it when retried", async () => {
+    const manager = await signedInMember("manager");
+    await queueEmail(db(), message("Reset your Hopewell password"));
+    await queueEmail(db(), { ...message("For someone else"), to: "still.here@example.com" });
+    await deliverMailNow();
+    await smtp.waitForMessage((m) => recipients(m).includes("still.here@example.com"));
+    const [failed] = await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = 'moved.away@example.com'`);
+    expect(failed).toMatchObject({ status: "failed", attempts: 1 });
+
+    const response = await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } });
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain("<h1");
+    expect(page).toContain("Outbox");
+    expect(page).toContain("moved.away@example.com");
+    expect(page).toContain("Reset your Hopewell password");
+    expect(page).toContain("Failed");
+    expect(page).toMatch(/550/);
+    expect(page).not.toContain("SECRET-");
+    expect(page).not.toContain("reset-password?token");
+    // Sent messages are not listed.
+    expect(page).not.toContain("still.here@example.com");
+
+    // A player cannot see it, nor act on it.
+    const player = await signedInMember("player");
+    expect((await fetch(`${app().url}/outbox`, { headers: { Cookie: player.cookie }, redirect: "manual" })).headers.get("Location")).toBe("/");
+    expect((await postForm(app().url, "/outbox", { intent: "retry", id: failed!.id }, player.cookie)).status).toBe(403);
+
+    refusing = false;
+    const retried = await postForm(app().url, "/outbox", { intent: "retry", id: failed!.id }, manager.cookie);
+    expect(retried.status).toBe(200);
+    expect(await retried.text()).toContain("The message will be sent again shortly.");
+    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "outbox.retry")));
+    expect(audit!.details).toMatchObject({ message: failed!.id, kind: "email", status: "failed", attempts: 1 });
+
+    await deliverMailNow();
+    const mail = await smtp.waitForMessage((m) => recipients(m).includes("moved.away@example.com"));
+    expect(mail.subject).toBe("Reset your Hopewell password");
+    const [sent] = await db().select().from(outbox).where(eq(outbox.id, failed!.id));
+    expect(sent).toMatchObject({ status: "sent", attempts: 1 });
+    expect(await (await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } })).text()).not.toContain("moved.away@example.com");
+  });
+
+  it("discards a message, keeps the row as the record, and audits it", async () => {
+    const manager = await signedInMember("manager");
+    refusing = true;
+    await queueEmail(db(), message("A message nobody will get"));
+    await deliverMailNow();
+    const [failed] = await db().select().from(outbox).where(sql`${outbox.payload}->>'subject' = 'A message nobody will get'`);
+    expect(failed!.status).toBe("failed");
+    const response = await postForm(app().url, "/outbox", { intent: "discard", id: failed!.id }, manager.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("The message was discarded.");
+    const [row] = await db().select().from(outbox).where(eq(outbox.id, failed!.id));
+    expect(row!.status).toBe("discarded");
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "outbox.discard")))).toHaveLength(1);
+    // Gone from the list; a second discard, or a made-up id, says so plainly.
+    expect((await postForm(app().url, "/outbox", { intent: "discard", id: failed!.id }, manager.cookie)).status).toBe(404);
+    expect((await postForm(app().url, "/outbox", { intent: "retry", id: "not-an-id" }, manager.cookie)).status).toBe(404);
+    expect((await postForm(app().url, "/outbox", { intent: "resend-all" }, manager.cookie)).status).toBe(400);
+  });
+});

@@ -1,0 +1,90 @@
+import { eq, sql } from "drizzle-orm";
+import pino from "pino";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { requestPasswordReset } from "~/server/accounts.server";
+import { sessions } from "~/server/db/schema";
+import { logger } from "~/server/logger.server";
+import { queueEmail } from "~/server/outbox/outbox.server";
+import { saveEmergencyContact } from "~/server/profiles.server";
+import { withTestDatabase } from "../helpers/db";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+
+/** Everything written to the log, and to the console, while a test runs. */
+let captured: string[] = [];
+const stream = pino.symbols.streamSym as unknown as keyof typeof logger;
+let savedStream: unknown;
+let savedLevel: string;
+beforeEach(() => {
+  captured = [];
+  savedLevel = logger.level;
+  savedStream = logger[stream];
+  logger.level = "debug";
+  (logger as unknown as Record<symbol, unknown>)[stream as unknown as symbol] = { write: (line: string) => captured.push(line) };
+  for (const method of ["log", "info", "warn", "error"] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      captured.push(args.map((arg) => (arg instanceof Error ? `${arg.stack} ${JSON.stringify(arg)}` : String(arg))).join(" "));
+    });
+  }
+});
+afterEach(() => {
+  (logger as unknown as Record<symbol, unknown>)[stream as unknown as symbol] = savedStream;
+  logger.level = savedLevel;
+  vi.restoreAllMocks();
+});
+const log = () => captured.join("\n");
+
+describe("errors in the log", () => {
+  it("never carry a session token from a failed insert", async () => {
+    const member = await signedInMember("player");
+    const [session] = await db().select().from(sessions).where(eq(sessions.userId, member.id));
+    try {
+      // A unique violation on an insert that carries the token, as a retried sign-in could make.
+      await db().insert(sessions).values({ ...session!, id: "a-second-session" });
+      expect.unreachable();
+    } catch (error) {
+      logger.error({ err: error }, "creating a session failed");
+    }
+    expect(log()).toContain("creating a session failed");
+    expect(log()).toContain("sessions_token_unique");
+    expect(log()).not.toContain(session!.token);
+    expect(log()).not.toContain(member.id);
+  });
+
+  it("never carry a reset token when the reset request fails", async () => {
+    const member = await signedInMember("player");
+    await db().execute(sql`alter table verifications add constraint verifications_test_refuse check (identifier not like 'reset-password:%')`);
+    try {
+      expect(await requestPasswordReset(member.email, "10.7.7.7")).toMatchObject({ ok: false, status: 500 });
+    } finally {
+      await db().execute(sql`alter table verifications drop constraint verifications_test_refuse`);
+    }
+    expect(log()).toContain("verifications_test_refuse");
+    expect(log()).not.toContain("reset-password:");
+    expect(log()).not.toContain(member.email);
+  });
+
+  it("never carry an emergency contact when saving it fails", async () => {
+    const member = await signedInMember("player");
+    await db().execute(sql`alter table profiles add constraint profiles_test_refuse check (emergency_contact is null)`);
+    try {
+      await saveEmergencyContact(member.id, { name: "Martha Quill", phone: "+44 7700 900461" });
+      expect.unreachable();
+    } catch (error) {
+      // As the profile page logs it.
+      logger.error({ err: error }, "saving an emergency contact failed");
+    } finally {
+      await db().execute(sql`alter table profiles drop constraint profiles_test_refuse`);
+    }
+    expect(log()).toContain("profiles_test_refuse");
+    expect(log()).not.toContain("Martha Quill");
+    expect(log()).not.toContain("7700");
+  });
+
+  it("leave out the recipient of an email kept because no SMTP server is set", async () => {
+    await queueEmail(db(), { to: "quiet.reader@example.com", subject: "Kept for later", text: "t", html: "<p>t</p>" });
+    expect(log()).toContain("no SMTP_URL is set");
+    expect(log()).not.toContain("quiet.reader");
+  });
+});

@@ -1,0 +1,183 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "~/forms/messages";
+import { freePort } from "../helpers/ports";
+import { run, type RunningProcess } from "../helpers/processes";
+
+/**
+ * The README's start command, as a supervisor runs it: the PID it signals is npm's.
+ * `npm test` builds first, so `npm start` finds an up-to-date build and serves it.
+ */
+const dirs: string[] = [];
+const running: RunningProcess[] = [];
+/** Server processes started under npm: a failing test must not leave one behind. */
+const servers: number[] = [];
+afterEach(() => {
+  for (const proc of running.splice(0)) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
+  for (const pid of servers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+function portIsClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(true));
+  });
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A form post whose body arrives in two halves; the second is sent when `finish` is called. */
+function slowPost(port: number, body: string) {
+  let finish!: () => void;
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        port,
+        host: "127.0.0.1",
+        method: "POST",
+        path: "/auth",
+        headers: { Origin: `http://127.0.0.1:${port}`, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    request.on("error", reject);
+    const half = Math.floor(body.length / 2);
+    request.write(body.slice(0, half));
+    finish = () => request.end(body.slice(half));
+  });
+  return { response, finish: () => finish() };
+}
+
+describe("npm start under a supervisor", () => {
+  beforeAll(() => {
+    // npm start would otherwise rebuild build/ in place while other test files serve it.
+    const check = spawnSync(process.execPath, ["--input-type=module", "-e", "const m = await import('./scripts/launch/build.mjs'); process.exit(m.buildIsCurrent() ? 0 : 1)"]);
+    if (check.status !== 0) throw new Error("The build is older than the sources: run `npm run build` before these tests.");
+  });
+
+  it("passes SIGTERM sent to npm's own PID to the server, which finishes the request in flight, closes the database and exits", async () => {
+    const dataDir = tempDir("hopewell-npm-start-");
+    const port = await freePort();
+    const npm = run("npm", ["start"], { DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT_MS: "8000", NODE_ENV: "production", LOG_LEVEL: "info" });
+    running.push(npm);
+    await npm.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
+    expect(npm.output()).toContain("The build is up to date");
+    const serverPid = Number(/"pid":(\d+)/.exec(npm.output())![1]);
+    servers.push(serverPid);
+    expect(fs.readFileSync(path.join(dataDir, "hopewell.lock"), "utf8")).toBe(String(serverPid));
+
+    const slow = slowPost(port, new URLSearchParams({ intent: "signin", email: "someone@example.com", password: "Lantern#1877" }).toString());
+    // The request's headers have reached the server before the signal.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const signalledAt = performance.now();
+    process.kill(npm.child.pid!, "SIGTERM");
+    await npm.waitFor(/shutting down: finishing requests in flight/, 10_000);
+    // Still mid-request: the server waits for it rather than dying.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(isAlive(serverPid)).toBe(true);
+    slow.finish();
+    const answer = await slow.response;
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain(MESSAGES.captcha);
+
+    const { code } = await npm.exited;
+    expect(performance.now() - signalledAt).toBeLessThan(8_000 + 2_000);
+    expect(code).toBe(0);
+    expect(npm.output()).toMatch(/"msg":"database closed"/);
+    expect(isAlive(serverPid)).toBe(false);
+    expect(await portIsClosed(port)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(false);
+  }, 150_000);
+
+  it("stops cleanly when signalled while the database is still opening", async () => {
+    const dataDir = tempDir("hopewell-npm-early-");
+    const npm = run("npm", ["start"], { DATA_DIR: dataDir, PORT: String(await freePort()), NODE_ENV: "production", LOG_LEVEL: "info" });
+    running.push(npm);
+    // The lock is taken as the embedded database starts to open (a fresh one takes seconds).
+    const lock = path.join(dataDir, "hopewell.lock");
+    for (let waited = 0; !fs.existsSync(lock); waited += 20) {
+      if (waited > 60_000) throw new Error(`no lock after a minute:\n${npm.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    servers.push(Number(fs.readFileSync(lock, "utf8")));
+    expect(npm.output()).not.toContain("database ready");
+    process.kill(npm.child.pid!, "SIGTERM");
+    const { code } = await npm.exited;
+    expect(code, npm.output()).toBe(0);
+    expect(npm.output()).toMatch(/"msg":"database closed"/);
+    expect(fs.existsSync(lock)).toBe(false);
+  }, 150_000);
+
+  it("stops npm run dev on SIGINT to npm's PID (Ctrl-C) with the database closed and the lock released", async () => {
+    const dataDir = tempDir("hopewell-npm-dev-");
+    const port = await freePort();
+    const dev = run("npm", ["run", "dev", "--", "--port", String(port), "--host", "127.0.0.1"], { DATA_DIR: dataDir, NODE_ENV: "development" });
+    running.push(dev);
+    await dev.waitFor(new RegExp(`Local:\\s+http://127\\.0\\.0\\.1:${port}`), 120_000);
+    // The CAPTCHA challenge signs with a secret kept in the database, so this opens it.
+    const challenge = await fetch(`http://127.0.0.1:${port}/captcha/challenge`);
+    expect(challenge.status).toBe(200);
+    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(true);
+    process.kill(dev.child.pid!, "SIGINT");
+    const { code } = await dev.exited;
+    expect(code).toBe(0);
+    expect(dev.output()).toContain("database closed");
+    expect(await portIsClosed(port)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(false);
+  }, 150_000);
+
+  it("serves a copy of the build with the production dependencies only, started with npm run serve", async () => {
+    // What `npm install --omit=dev` leaves: the packages the lock file does not mark as
+    // development-only. They are linked from this checkout, so nothing is downloaded.
+    const site = tempDir("hopewell-prod-only-");
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as { packages: Record<string, { dev?: boolean }> };
+    for (const [key, entry] of Object.entries(lock.packages)) {
+      const name = key.slice("node_modules/".length);
+      if (!key.startsWith("node_modules/") || name.includes("node_modules/") || entry.dev || !fs.existsSync(key)) continue;
+      fs.mkdirSync(path.dirname(path.join(site, key)), { recursive: true });
+      fs.symlinkSync(path.resolve(key), path.join(site, key));
+    }
+    expect(fs.existsSync(path.join(site, "node_modules/@react-router/dev"))).toBe(false);
+    expect(fs.existsSync(path.join(site, "node_modules/vite"))).toBe(false);
+    fs.cpSync("build", path.join(site, "build"), { recursive: true });
+    for (const file of ["server.mjs", "package.json"]) fs.copyFileSync(file, path.join(site, file));
+    fs.cpSync("drizzle", path.join(site, "drizzle"), { recursive: true });
+
+    const port = await freePort();
+    const serve = run("npm", ["run", "serve", "--prefix", site], { DATA_DIR: path.join(site, "data"), PORT: String(port) });
+    running.push(serve);
+    await serve.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
+    const home = await fetch(`http://127.0.0.1:${port}/auth`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("Sign In");
+    process.kill(serve.child.pid!, "SIGTERM");
+    expect((await serve.exited).code).toBe(0);
+  }, 150_000);
+});
