@@ -23,6 +23,7 @@ import { checkStorage, StorageError, storageKind } from "~/server/storage/storag
 import { startOrphanSweep } from "~/server/storage/sweep.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
 import { logAccess } from "./access-log";
+import { collectedBody, limitRequestBody } from "./body-limit";
 import { createAnonymousPageCache } from "./anonymous-cache";
 import { serveHealth } from "./health";
 import { listenProblem } from "./listen-check";
@@ -51,10 +52,20 @@ function errorResponse(error: unknown): Response {
   });
 }
 
+/** The built stylesheet's address (root's links), for pages the server writes itself. */
+function siteStylesheet(): string | undefined {
+  const links = build.routes.root?.module.links?.() ?? [];
+  const sheet = links.find((link) => "rel" in link && link.rel === "stylesheet");
+  return sheet && "href" in sheet ? sheet.href : undefined;
+}
+
 export function createAppServer(cfg: Config): http.Server {
   const handleRequest = createRequestHandler(build, process.env.NODE_ENV ?? "production");
   const frameSources = frameOrigins(cfg);
   const scriptSources = scriptOrigins(cfg);
+  const stylesheet = siteStylesheet();
+  // The refusal page of an oversized body has no inline scripts or styles.
+  const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));
   const staticFiles = sirv(path.resolve("build/client"), {
     etag: true,
     // The build writes .br and .gz copies of the assets (scripts/precompress.mjs).
@@ -92,17 +103,25 @@ export function createAppServer(cfg: Config): http.Server {
       (request) => {
         const context = new RouterContextProvider();
         context.set(requestInfoContext, info);
-        return handleRequest(request, context).then((response) => keepPrivate(request, response));
+        // A chunked body was already read (and measured) by limitRequestBody: the app gets that copy.
+        const body = collectedBody(req);
+        const forApp = body && request.method !== "GET" && request.method !== "HEAD" ? new Request(request, { body }) : request;
+        return handleRequest(forApp, context).then((response) => keepPrivate(forApp, response));
       },
       { onError: errorResponse, ...requestOrigin(req, cfg) },
     );
     void listener(req, res);
   }
 
-  const server = http.createServer((req, res) => {
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean) {
     logAccess(req, res, () => requestInfos.get(req)?.route);
     const secure = isSecure(req, cfg);
     setBaseSecurityHeaders(res, secure);
+    // Before anything reads the body: an oversized one is refused, whatever the address.
+    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)!, expectsContinue }, () => route(req, res, secure));
+  }
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
     if (anonymousPages.applies(req)) {
       // Served before compression: the cache holds each page already compressed.
       void anonymousPages.serve(req, res, secure).then(
@@ -118,7 +137,11 @@ export function createAppServer(cfg: Config): http.Server {
       }
       staticFiles(req, res, () => handleApp(req, res, secure));
     });
-  });
+  }
+
+  const server = http.createServer((req, res) => handle(req, res, false));
+  // A client that asks before sending a body ("Expect: 100-continue") hears of the limit before it sends.
+  server.on("checkContinue", (req, res) => handle(req, res, true));
   // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
   const changes = followDatabaseChanges(databaseHandle());
   server.on("close", () => void changes.stop());

@@ -78,7 +78,8 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
         const body = JSON.parse(xhr.responseText) as Result;
         setResult(xhr.status < 300 ? { submitted: true } : body);
       } catch {
-        setResult({ message: RESEARCH_MESSAGES.failed });
+        // A body past the server's limit is refused before the route, with a page rather than JSON.
+        setResult({ message: xhr.status === 413 ? RESEARCH_MESSAGES.fileSize : RESEARCH_MESSAGES.failed });
       }
     };
     xhr.onerror = () => {

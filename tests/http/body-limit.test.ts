@@ -1,0 +1,236 @@
+import { randomUUID } from "node:crypto";
+import net from "node:net";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createEvent } from "~/server/db/factories";
+import { letters, research, sessions } from "~/server/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { solvedCaptcha } from "../helpers/captcha";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+const app = withAppServer();
+
+const MiB = 1024 * 1024;
+const PAGE_TITLE = "Too Much to Carry · Hopewell";
+const PAGE_TEXT = "a form carries at most 1\u00a0MB, and a research upload one file of at most 5\u00a0MB";
+
+type RawAnswer = {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Milliseconds from the first byte sent to the whole response. */
+  answeredMs: number;
+  /** Milliseconds from the whole response to the server closing the connection. */
+  closedAfterMs: number;
+  /** Body bytes the client got to send before the server closed the connection. */
+  sent: number;
+};
+
+/**
+ * Sends a request over a bare socket the way an attacker's client does: it keeps writing
+ * `bodyBytes` as fast as the socket takes them, with or without a Content-Length, and
+ * reads whatever comes back meanwhile.
+ */
+function sendRaw(
+  path: string,
+  { bodyBytes, chunked = false, headers = {} }: { bodyBytes: number; chunked?: boolean; headers?: Record<string, string> },
+): Promise<RawAnswer> {
+  const { port } = new URL(app().url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), "127.0.0.1");
+    const started = Date.now();
+    let received = Buffer.alloc(0);
+    let answeredAt: number | undefined;
+    let sent = 0;
+    let closed = false;
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      `Origin: ${app().url}`,
+      "Content-Type: application/x-www-form-urlencoded",
+      chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${bodyBytes}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      "",
+      "",
+    ].join("\r\n");
+    const piece = Buffer.alloc(64 * 1024, "a");
+    const pump = () => {
+      while (!closed && sent < bodyBytes) {
+        const size = Math.min(piece.length, bodyBytes - sent);
+        const data = chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from("\r\n")]) : piece.subarray(0, size);
+        sent += size;
+        if (!socket.write(data)) return void socket.once("drain", pump);
+      }
+      if (!closed && chunked) socket.write("0\r\n\r\n");
+    };
+    const answer = () => {
+      const end = received.indexOf("\r\n\r\n");
+      if (end < 0) return undefined;
+      const [statusLine, ...lines] = received.subarray(0, end).toString().split("\r\n");
+      const parsed = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      return { status: Number(statusLine!.split(" ")[1]), headers: parsed, body: received.subarray(end + 4) };
+    };
+    socket.on("data", (data) => {
+      received = Buffer.concat([received, data]);
+      const response = answer();
+      if (answeredAt === undefined && response && response.body.length >= Number(response.headers["content-length"] ?? Infinity)) answeredAt = Date.now();
+    });
+    // A write the server no longer reads fails (EPIPE, ECONNRESET): that is the close we wait for.
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      closed = true;
+      const response = answer();
+      if (!response || answeredAt === undefined) return reject(new Error(`connection closed without a whole response: ${received.toString().slice(0, 300)}`));
+      resolve({ ...response, body: response.body.toString(), answeredMs: answeredAt - started, closedAfterMs: Date.now() - answeredAt, sent });
+    });
+    // A server that keeps reading would let this run for minutes: give up well before that.
+    socket.setTimeout(20_000, () => socket.destroy(new Error("timed out")));
+    socket.write(head, pump);
+  });
+}
+
+function expectPromptRefusal(answer: RawAnswer, bodyBytes: number) {
+  expect(answer.status).toBe(413);
+  expect(answer.headers.connection).toBe("close");
+  expect(answer.answeredMs).toBeLessThan(2_000);
+  expect(answer.closedAfterMs).toBeLessThan(2_000);
+  // The server stopped reading long before the end of the body.
+  expect(answer.sent).toBeLessThan(bodyBytes / 2);
+}
+
+let eventId = "";
+beforeAll(async () => {
+  eventId = (await createEvent(db(), { title: "Silver Fever", date: "2025-08-15", status: "past" })).id;
+});
+
+describe("request body limits", () => {
+  it("refuses an oversized sign-in form at once, by its length or as it streams, with a page, and closes the connection", async () => {
+    const bodyBytes = 50 * MiB;
+    const byLength = await sendRaw("/auth", { bodyBytes, headers: { Accept: "text/html,application/xhtml+xml" } });
+    expectPromptRefusal(byLength, bodyBytes);
+    expect(byLength.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(byLength.body).toContain(`<title>${PAGE_TITLE}</title>`);
+    expect(byLength.body).toContain("<h1 class=\"mt-4 text-3xl\">Too Much to Carry</h1>");
+    expect(byLength.body).toContain(PAGE_TEXT);
+    expect(byLength.body).toContain('<a href="/" class="btn btn-secondary">Back to town</a>');
+    expect(byLength.body).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css">/);
+
+    const streamed = await sendRaw("/auth", { bodyBytes, chunked: true });
+    expectPromptRefusal(streamed, bodyBytes);
+    expect(streamed.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(streamed.body).toContain(PAGE_TEXT);
+  });
+
+  it("refuses an oversized letter without saving it, and still takes a normal one sent in chunks", async () => {
+    const member = await signedInMember("player");
+    const bodyBytes = 20 * MiB;
+    for (const chunked of [false, true]) {
+      const answer = await sendRaw("/letters", { bodyBytes, chunked, headers: { Cookie: member.cookie, Accept: "text/html" } });
+      expectPromptRefusal(answer, bodyBytes);
+      expect(answer.body).toContain(PAGE_TEXT);
+    }
+    expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toEqual([]);
+
+    // A body without a Content-Length, within the limit, reaches the action whole.
+    const fields = new URLSearchParams({ submissionKey: randomUUID(), recipient: "Abigail Voss", body: "Meet me at the well after dark." });
+    const encoded = new TextEncoder().encode(fields.toString());
+    const chunkedLetter = await fetch(`${app().url}/letters`, {
+      method: "POST",
+      headers: { Origin: app().url, Cookie: member.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(encoded.subarray(0, 20));
+          controller.enqueue(encoded.subarray(20));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+      redirect: "manual",
+    } as RequestInit);
+    expect(chunkedLetter.status).toBe(200);
+    const rows = await db().select().from(letters).where(eq(letters.userId, member.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ recipient: "Abigail Voss", body: "Meet me at the well after dark." });
+  });
+
+  it("takes a form just under the limit and refuses one just over it", async () => {
+    const member = await signedInMember("player");
+    // The action reads it and answers with its own message about the letter's length.
+    const under = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB - 200) }, member.cookie);
+    expect(under.status).toBe(400);
+    expect(await under.text()).toContain("Please keep your letter under 10,000 characters");
+    const over = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB) }, member.cookie);
+    expect(over.status).toBe(413);
+    expect(await over.text()).toContain(PAGE_TEXT);
+    expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toEqual([]);
+  });
+
+  it("refuses an upload past the research form's own limit, and leaves a file just past 5 MB to the form's message", async () => {
+    const member = await signedInMember("player");
+    const form = (bytes: number) => {
+      const body = new FormData();
+      body.set("submissionKey", randomUUID());
+      body.set("eventId", eventId);
+      body.set("sources", "The assayer's ledger.");
+      body.set("research", "The ore glows faintly when the lamps go out.");
+      body.set("file", new Blob([new Uint8Array(bytes)]), "ore.png");
+      return body;
+    };
+    for (const path of ["/research/upload", "/research", "/research.data"]) {
+      const response = await fetch(app().url + path, { method: "POST", headers: { Origin: app().url, Cookie: member.cookie, Accept: "text/html" }, body: form(7 * MiB), redirect: "manual" });
+      expect(response.status, path).toBe(413);
+      expect(response.headers.get("Connection"), path).toBe("close");
+      expect(await response.text(), path).toContain(PAGE_TEXT);
+    }
+    const nearly = await fetch(`${app().url}/research/upload`, { method: "POST", headers: { Origin: app().url, Cookie: member.cookie }, body: form(5 * MiB + 100_000) });
+    expect(nearly.status).toBe(413);
+    expect(await nearly.json()).toEqual({ message: "File size must be less than 5MB" });
+    expect(await db().select().from(research).where(eq(research.userId, member.id))).toEqual([]);
+    // Elsewhere the same body is a form's and too big.
+    const elsewhere = await fetch(`${app().url}/research/${randomUUID()}/file`, { method: "POST", headers: { Origin: app().url, Cookie: member.cookie }, body: form(2 * MiB) });
+    expect(elsewhere.status).toBe(413);
+  });
+
+  it("refuses before the body is sent when the client asks first (Expect: 100-continue)", async () => {
+    const { port } = new URL(app().url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (data) => (text += data.toString()));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(text));
+      socket.setTimeout(5_000, () => socket.destroy(new Error("timed out")));
+      socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${1024 * MiB}\r\nExpect: 100-continue\r\n\r\n`);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reply).not.toContain("100 Continue");
+  });
+
+  it("closes a connection whose body is longer than its Content-Length, and keeps serving", async () => {
+    const { port } = new URL(app().url);
+    const started = Date.now();
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(Number(port), "127.0.0.1");
+      socket.on("error", () => {});
+      // Reading is what notices the server closing.
+      socket.resume();
+      socket.on("close", () => resolve());
+      socket.setTimeout(10_000, () => socket.destroy());
+      socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\n${"a".repeat(2 * MiB)}`);
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await fetch(`${app().url}/auth`)).status).toBe(200);
+  });
+
+  it("still signs a member in after all that", async () => {
+    const member = await signedInMember("player");
+    await db().delete(sessions).where(eq(sessions.userId, member.id));
+    const response = await postForm(app().url, "/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: "/profile" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/profile");
+    expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toHaveLength(1);
+  });
+});
