@@ -1,4 +1,5 @@
 import type http from "node:http";
+import type net from "node:net";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
 
 const MiB = 1024 * 1024;
@@ -61,10 +62,32 @@ export type BodyLimitOptions = {
   contentSecurityPolicy: string;
 };
 
+/** How long a refused client may go on sending, its bytes read and dropped, before its connection is cut. */
+const LINGER_MS = 2_000;
+
 /**
- * Answers 413 and closes the connection: `Connection: close` makes Node end the socket
- * once the response is written, instead of reading (and throwing away) the rest of a
- * body the client may still be sending, so the client learns at once and stops.
+ * Closes a connection whose client may still be sending, without losing the answer.
+ * Node ends a `Connection: close` response with `destroySoon()`: it sends a FIN and
+ * closes the socket as soon as the last byte is written. With the client's body still
+ * arriving, closing a socket with unread data sends a TCP reset, and a client busy
+ * sending then loses the response it had not yet read (seen here: EPIPE, no 413).
+ * So the close is a half-close: the FIN goes out after the response, the rest of the
+ * body is still read and dropped, and the socket is closed when the client closes its
+ * side (a browser or curl stops sending on a final answer) or after LINGER_MS.
+ */
+function closeGently(socket: net.Socket) {
+  socket.destroySoon = function lingeringClose(this: net.Socket) {
+    this.end();
+    const cut = setTimeout(() => this.destroy(), LINGER_MS);
+    cut.unref();
+    this.once("close", () => clearTimeout(cut));
+  };
+}
+
+/**
+ * Answers 413 and closes the connection (closeGently), instead of reading the rest of
+ * a body the client may still be sending for the next request: the client learns at
+ * once and stops.
  */
 function refuse(req: http.IncomingMessage, res: http.ServerResponse, options: BodyLimitOptions) {
   const html = (req.headers.accept ?? "").includes("text/html");
@@ -76,6 +99,7 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, options: Bo
     "Cache-Control": "no-store",
     Connection: "close",
   });
+  closeGently(req.socket);
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
