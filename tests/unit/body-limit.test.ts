@@ -1,0 +1,27 @@
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { UPLOAD_MAX_BYTES } from "~/game/rules";
+import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "../../server/body-limit";
+
+const MiB = 1024 * 1024;
+
+describe("request body limits", () => {
+  it("gives the research form its file's limit and every other address a form's", () => {
+    expect(FORM_BODY_LIMIT).toBe(1 * MiB);
+    expect(UPLOAD_BODY_LIMIT).toBe(UPLOAD_MAX_BYTES + 1 * MiB);
+    for (const url of ["/research", "/research/", "/research?index", "/research.data", "/research/upload", "/Research/Upload", "/research/upload.data?x=1"]) {
+      expect(bodyLimitFor(url), url).toBe(UPLOAD_BODY_LIMIT);
+    }
+    for (const url of ["/", "/auth", "/letters", "/letters.data", "/research/123/file", "/research/upload/x", "/researchx", "/view-research", undefined]) {
+      expect(bodyLimitFor(url), String(url)).toBe(FORM_BODY_LIMIT);
+    }
+  });
+
+  it("agrees with nginx's client_max_body_size in deploy/nginx", () => {
+    const conf = fs.readFileSync("deploy/nginx/hopewell-proxy.conf", "utf8");
+    const size = /^client_max_body_size (\d+)m;$/m.exec(conf);
+    expect(size, "client_max_body_size in megabytes").not.toBeNull();
+    // nginx's "m" is 1024 * 1024 bytes.
+    expect(Number(size![1]) * MiB).toBe(UPLOAD_BODY_LIMIT);
+  });
+});
