@@ -69,10 +69,10 @@ export async function attendanceSummary() {
 export type AttendanceRow = { lastName: string; firstName: string; characterName: string | null; cabin: string | null };
 
 /** An event's paid attendees, by last name then first name. */
-export async function paidAttendees(eventId: string): Promise<{ title: string; rows: AttendanceRow[] } | null> {
+export async function paidAttendees(eventId: string): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
   if (!isUuid(eventId)) return null;
   const db = await database();
-  const [event] = await db.select({ title: events.title }).from(events).where(eq(events.id, eventId));
+  const [event] = await db.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
     .select({ lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
@@ -80,7 +80,7 @@ export async function paidAttendees(eventId: string): Promise<{ title: string; r
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
     .orderBy(asc(profiles.lastName), asc(profiles.firstName));
-  return { title: event.title, rows };
+  return { title: event.title, date: event.date, rows };
 }
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, return) is kept as text. */
@@ -96,8 +96,11 @@ export function attendanceCsv(rows: AttendanceRow[]): string {
   );
 }
 
-/** "Blood Moon attendance.csv", with nothing a file system or a header would choke on. */
-export function attendanceFileName(title: string): string {
+/**
+ * "Blood Moon 2025-06-13 attendance.csv", with nothing a file system or a header would choke on.
+ * The date tells apart the files of two events with the same title (a yearly event keeps its name).
+ */
+export function attendanceFileName(title: string, date: string): string {
   const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, " ").replace(/\s+/g, " ").trim() || "event";
-  return `${safe} attendance.csv`;
+  return `${safe} ${date} attendance.csv`;
 }

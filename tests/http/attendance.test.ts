@@ -59,7 +59,7 @@ describe("attendance", () => {
 
     const csv = await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: cast.cookie } });
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(csv.headers.get("Content-Disposition")).toContain(encodeURIComponent("First Frost HYPERLINK evil attendance.csv"));
+    expect(csv.headers.get("Content-Disposition")).toContain(encodeURIComponent("First Frost HYPERLINK evil 2025-11-14 attendance.csv"));
     const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\n");
     expect(lines).toEqual([
       "Last Name,First Name,Character Name,Cabin",
@@ -80,5 +80,23 @@ describe("attendance", () => {
     expect((await fetch(`${app().url}/attendance/${dashes}/csv`, { headers: { Cookie: manager.cookie } })).status).toBe(404);
     expect((await fetch(`${app().url}/attendance?event=${dashes}`, { headers: { Cookie: manager.cookie } })).status).toBe(200);
     expect((await fetch(`${app().url}/view-pels?event=${dashes}`, { headers: { Cookie: manager.cookie } })).status).toBe(200);
+  });
+
+  it("names each event's CSV file with its date, so two events with one title give two names", async () => {
+    const cast = await signedInMember("cast");
+    const spring = await createEvent(db(), { title: "Homecoming", date: "2025-04-11", status: "past" });
+    const autumn = await createEvent(db(), { title: "Homecoming", date: "2025-10-17", status: "past" });
+    const nameOf = async (eventId: string) => (await fetch(`${app().url}/attendance/${eventId}/csv`, { headers: { Cookie: cast.cookie } })).headers.get("Content-Disposition");
+    expect(await nameOf(spring.id)).toBe(`attachment; filename="Homecoming 2025-04-11 attendance.csv"; filename*=UTF-8''${encodeURIComponent("Homecoming 2025-04-11 attendance.csv")}`);
+    expect(await nameOf(autumn.id)).toContain('filename="Homecoming 2025-10-17 attendance.csv"');
+  });
+
+  it("counts the audit log's entries in proper English", async () => {
+    const manager = await signedInMember("manager");
+    await db().insert(auditLog).values(Array.from({ length: 11 }, () => ({ actorId: manager.id, action: "emergency_contacts.view" })));
+    const total = (await db().select({ id: auditLog.id }).from(auditLog)).length;
+    const page = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    expect(page).toContain(`${total} entries`);
+    expect(page).not.toContain("entrys");
   });
 });
