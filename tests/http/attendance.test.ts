@@ -111,6 +111,9 @@ describe("attendance", () => {
       expect(await confirmed.text()).toContain("Attendance added successfully!");
       expect(await rowsOf(member.id)).toEqual([expect.objectContaining({ cabin: "Camping", paymentStatus: "paid" })]);
     }
+    const log = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    expect(log).toContain("cabin Camping, confirmed although an applicant");
+    expect(log).toContain("cabin Camping, confirmed although their application was rejected");
     // A player is registered at once, as before.
     const player = await createProfile(db(), { firstName: "Ivy", lastName: "Settled", role: "player" });
     expect((await add({ eventId: event.id, userId: player.id })).status).toBe(200);

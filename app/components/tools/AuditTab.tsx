@@ -13,11 +13,14 @@ const ACTIONS: Record<string, string> = {
 };
 
 
+/** An attendance the manager confirmed after the tool's warning (see addAttendance). */
+const CONFIRMED: Record<string, string> = { applicant: "confirmed although an applicant", rejected: "confirmed although their application was rejected" };
+
 function detail(action: string, details: Record<string, unknown> | null): string {
   if (!details) return "";
   if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
   if (action === "application.decide") return String(details.decision ?? "");
-  if (action === "attendance.add") return details.cabin ? `cabin ${String(details.cabin)}` : "no cabin";
+  if (action === "attendance.add") return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]].filter(Boolean).join(", ");
   if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
