@@ -73,7 +73,7 @@ test("a manager decides applications and records attendance; the new cast member
   const download = manager.waitForEvent("download");
   await manager.getByRole("link", { name: `Export CSV for ${title}` }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe(`${title} attendance.csv`);
+  expect(file.suggestedFilename()).toBe(`${title} 2025-03-14 attendance.csv`);
   const csv = (await (await import("node:fs/promises")).readFile((await file.path())!, "utf8")).replace(/^\uFEFF/, "");
   expect(csv.trim().split("\n")).toEqual(["Last Name,First Name,Character Name,Cabin", `Marsh,Silas${tag},No character,Arctic Fox`]);
   await managerContext.close();

@@ -4,6 +4,7 @@ import { Pager } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { lastPage } from "~/lib/paging";
+import { countOf } from "~/lib/plural";
 
 type Group = { id: string; title: string; date: string };
 
@@ -12,15 +13,15 @@ type Group = { id: string; title: string; date: string };
  * newest first, a page at a time. Works without JavaScript; only the opened
  * event's entries are loaded, so the page stays quick with years of submissions.
  */
-/** `total` is the opened event's number of entries (only that event's are counted). */
-export function EventGroups({ title, groups, open, total, failed, failedMessage, noun, children }: { title: string; groups: Group[]; open: string | null; total: number; failed: boolean; failedMessage: string; noun: string; children: ReactNode }) {
+/** `total` is the opened event's number of entries (only that event's are counted). Give `plural` when the noun does not just add an s. */
+export function EventGroups({ title, groups, open, total, failed, failedMessage, noun, plural = `${noun}s`, children }: { title: string; groups: Group[]; open: string | null; total: number; failed: boolean; failedMessage: string; noun: string; plural?: string; children: ReactNode }) {
   const opened = groups.find((g) => g.id === open);
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">{title}</h1>
       <hr className="divider my-6" />
       {failed ? <Alert kind="error">{failedMessage}</Alert> : null}
-      {!failed && groups.length === 0 ? <p className="text-center text-dust">{`No ${noun}s yet.`}</p> : null}
+      {!failed && groups.length === 0 ? <p className="text-center text-dust">{`No ${plural} yet.`}</p> : null}
       <ul className="flex flex-col gap-3">
         {groups.map((group) => {
           const isOpen = group.id === opened?.id;
@@ -30,7 +31,7 @@ export function EventGroups({ title, groups, open, total, failed, failedMessage,
                 <Link to={isOpen ? "?" : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
                   {group.title}
                 </Link>
-                <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${total.toLocaleString("en-US")} ${noun}${total === 1 ? "" : "s"}` : formatEventDate(group.date)}</span>
+                <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${countOf(total, noun, plural)}` : formatEventDate(group.date)}</span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
             </li>

@@ -9,7 +9,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
   const attendance = isUuid(params.eventId) ? await paidAttendees(params.eventId) : null;
   if (!attendance) throw data("Not found", { status: 404 });
-  const name = attendanceFileName(attendance.title);
+  const name = attendanceFileName(attendance.title, attendance.date);
   return new Response(attendanceCsv(attendance.rows), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

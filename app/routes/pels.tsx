@@ -10,6 +10,7 @@ import { MESSAGES } from "~/forms/messages";
 import { PelForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
 import { TEXTAREA_ROWS } from "~/game/rules";
+import { countOf } from "~/lib/plural";
 import { useFormValidation } from "~/lib/use-form-validation";
 import { getCharacter } from "~/server/characters.server";
 import { requireAccess } from "~/server/guards.server";
@@ -67,7 +68,7 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
       ) : (
         <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
           <p className="text-dust" data-testid="pel-count">
-            {`You have written ${loaderData.written} post-event letter${loaderData.written === 1 ? "" : "s"}.`}
+            {`You have written ${countOf(loaderData.written, "post-event letter")}.`}
           </p>
           {message ? <Alert kind="error">{message}</Alert> : null}
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />

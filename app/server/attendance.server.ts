@@ -6,7 +6,7 @@ import { USER_SEARCH_MAX_RESULTS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
 import { audit } from "./audit.server";
 import { database, type Transaction } from "./db/client.server";
-import { characters, eventAttendance, events, profiles } from "./db/schema";
+import { applications, characters, eventAttendance, events, profiles } from "./db/schema";
 import { memberMatches } from "./search.server";
 
 export type UserMatch = { id: string; firstName: string; lastName: string; email: string; characterName: string | null };
@@ -30,28 +30,38 @@ export async function listAttendanceEvents() {
   return db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(ne(events.status, "cancelled")).orderBy(desc(events.date));
 }
 
+/** Why a member needs the manager's second look before being registered. */
+export type RegistrationWarning = "applicant" | "rejected";
+
+export type AddOutcome = { outcome: "added" | "duplicate" | "not-found" } | { outcome: "unconfirmed"; warning: RegistrationWarning; name: string };
+
 /**
  * Records a member at an event as paid, keeping their character's name as it is now.
  * A member is registered once per event; a second try says so and changes nothing.
+ * An applicant, or anyone whose application was rejected, is only registered once the
+ * manager has confirmed it: such a registration is nearly always a mis-click in the list.
  */
-export async function addAttendance(actor: SessionUser, input: { eventId: string; userId: string; cabin: Cabin | null }): Promise<"added" | "duplicate" | "not-found"> {
+export async function addAttendance(actor: SessionUser, input: { eventId: string; userId: string; cabin: Cabin | null; confirmed?: boolean }): Promise<AddOutcome> {
   const db = await database();
   return db.transaction(async (tx: Transaction) => {
     const [member] = await tx
-      .select({ id: profiles.id, characterName: characters.characterName })
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, application: applications.status, characterName: characters.characterName })
       .from(profiles)
       .leftJoin(characters, eq(characters.userId, profiles.id))
+      .leftJoin(applications, eq(applications.userId, profiles.id))
       .where(eq(profiles.id, input.userId));
     const [event] = await tx.select({ id: events.id }).from(events).where(and(eq(events.id, input.eventId), ne(events.status, "cancelled")));
-    if (!member || !event) return "not-found";
+    if (!member || !event) return { outcome: "not-found" };
+    const warning: RegistrationWarning | null = member.application === "rejected" ? "rejected" : member.role === "applicant" ? "applicant" : null;
+    if (warning && !input.confirmed) return { outcome: "unconfirmed", warning, name: `${member.firstName} ${member.lastName}` };
     const inserted = await tx
       .insert(eventAttendance)
       .values({ eventId: event.id, userId: member.id, cabin: input.cabin, paymentStatus: "paid", characterName: member.characterName, createdBy: actor.id })
       .onConflictDoNothing({ target: [eventAttendance.userId, eventAttendance.eventId] })
       .returning({ id: eventAttendance.id });
-    if (inserted.length === 0) return "duplicate";
-    await audit(tx, { actorId: actor.id, action: "attendance.add", subjectId: member.id, details: { eventId: event.id, cabin: input.cabin } });
-    return "added";
+    if (inserted.length === 0) return { outcome: "duplicate" };
+    await audit(tx, { actorId: actor.id, action: "attendance.add", subjectId: member.id, details: { eventId: event.id, cabin: input.cabin, ...(warning ? { confirmed: warning } : {}) } });
+    return { outcome: "added" };
   });
 }
 
@@ -69,10 +79,10 @@ export async function attendanceSummary() {
 export type AttendanceRow = { lastName: string; firstName: string; characterName: string | null; cabin: string | null };
 
 /** An event's paid attendees, by last name then first name. */
-export async function paidAttendees(eventId: string): Promise<{ title: string; rows: AttendanceRow[] } | null> {
+export async function paidAttendees(eventId: string): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
   if (!isUuid(eventId)) return null;
   const db = await database();
-  const [event] = await db.select({ title: events.title }).from(events).where(eq(events.id, eventId));
+  const [event] = await db.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
     .select({ lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
@@ -80,7 +90,7 @@ export async function paidAttendees(eventId: string): Promise<{ title: string; r
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
     .orderBy(asc(profiles.lastName), asc(profiles.firstName));
-  return { title: event.title, rows };
+  return { title: event.title, date: event.date, rows };
 }
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, return) is kept as text. */
@@ -96,8 +106,11 @@ export function attendanceCsv(rows: AttendanceRow[]): string {
   );
 }
 
-/** "Blood Moon attendance.csv", with nothing a file system or a header would choke on. */
-export function attendanceFileName(title: string): string {
+/**
+ * "Blood Moon 2025-06-13 attendance.csv", with nothing a file system or a header would choke on.
+ * The date tells apart the files of two events with the same title (a yearly event keeps its name).
+ */
+export function attendanceFileName(title: string, date: string): string {
   const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, " ").replace(/\s+/g, " ").trim() || "event";
-  return `${safe} attendance.csv`;
+  return `${safe} ${date} attendance.csv`;
 }

@@ -1,37 +1,49 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { clubToday } from "~/lib/dates";
 import { database } from "./db/client.server";
 import { ChangeAwareCache } from "./db/changes.server";
-import { applications, characters, eventAttendance, profiles, type EmergencyContact } from "./db/schema";
+import { applications, characters, eventAttendance, events, profiles, type EmergencyContact } from "./db/schema";
 
-export type ProfileOverview = Awaited<ReturnType<typeof readProfileOverview>>;
+export type ProfileOverview = Omit<KeptOverview, "attendedDates"> & { survived: number };
+type KeptOverview = Awaited<ReturnType<typeof readProfileOverview>>;
 
 /**
  * Kept in memory per member until a write to a table it reads is announced (migration 0003):
  * a member's profile changes seldom, and every query costs the embedded database a fixed
  * fraction of a millisecond however small its answer. At most a thousand members' (a few
- * kilobytes each, with the application's answers): the first kept go first.
+ * kilobytes each, with the application's answers): the first kept go first. What is kept is
+ * the dates of the events attended, not their count: an event's date passes without any
+ * write, so the count of events survived is made from them on every read.
  */
-const recentOverviews = new ChangeAwareCache<ProfileOverview>(["profiles", "applications", "characters", "event_attendance"], 1_000);
+const recentOverviews = new ChangeAwareCache<KeptOverview>(["profiles", "applications", "characters", "event_attendance", "events"], 1_000);
 
 /** What the member's profile page shows: contact, application, character and events survived. */
-export function profileOverview(userId: string): Promise<ProfileOverview> {
-  return recentOverviews.get(userId, () => readProfileOverview(userId));
+export async function profileOverview(userId: string, today: string = clubToday()): Promise<ProfileOverview> {
+  const { attendedDates, ...overview } = await recentOverviews.get(userId, () => readProfileOverview(userId));
+  return { ...overview, survived: eventsSurvived(attendedDates, today) };
+}
+
+/** An event is survived once its day is over where the club plays; a cancelled one never is. */
+export function eventsSurvived(attendedDates: readonly string[], today: string): number {
+  return attendedDates.filter((date) => date < today).length;
 }
 
 /** The four parts in one query rather than four. A member has at most one application and one character. */
 async function readProfileOverview(userId: string) {
   const db = await database();
-  const survived = db
-    .select({ n: count() })
+  // The dates of the events the member is recorded at as paid, cancelled events left out.
+  const attended = db
+    .select({ dates: sql<string[]>`coalesce(array_agg(${events.date}::text), '{}')`.as("dates") })
     .from(eventAttendance)
-    .where(and(eq(eventAttendance.userId, profiles.id), eq(eventAttendance.paymentStatus, "paid")));
+    .innerJoin(events, eq(events.id, eventAttendance.eventId))
+    .where(and(eq(eventAttendance.userId, profiles.id), eq(eventAttendance.paymentStatus, "paid"), ne(events.status, "cancelled")));
   const [row] = await db
-    .select({ contact: profiles.emergencyContact, application: applications, character: characters, survived: sql<number>`(${survived})`.mapWith(Number) })
+    .select({ contact: profiles.emergencyContact, application: applications, character: characters, attendedDates: sql<string[]>`(${attended})` })
     .from(profiles)
     .leftJoin(applications, eq(applications.userId, profiles.id))
     .leftJoin(characters, eq(characters.userId, profiles.id))
     .where(eq(profiles.id, userId));
-  return { contact: row?.contact ?? null, application: row?.application ?? null, character: row?.character ?? null, survived: row?.survived ?? 0 };
+  return { contact: row?.contact ?? null, application: row?.application ?? null, character: row?.character ?? null, attendedDates: row?.attendedDates ?? [] };
 }
 
 /** Saves the member's own emergency contact. Nothing else on the profile changes here. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createEvent, createProfile } from "~/server/db/factories";
-import { auditLog, characters, eventAttendance } from "~/server/db/schema";
+import { applicationValues, createEvent, createProfile } from "~/server/db/factories";
+import { applications, auditLog, characters, eventAttendance } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
@@ -59,7 +59,7 @@ describe("attendance", () => {
 
     const csv = await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: cast.cookie } });
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(csv.headers.get("Content-Disposition")).toContain(encodeURIComponent("First Frost HYPERLINK evil attendance.csv"));
+    expect(csv.headers.get("Content-Disposition")).toContain(encodeURIComponent("First Frost HYPERLINK evil 2025-11-14 attendance.csv"));
     const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\n");
     expect(lines).toEqual([
       "Last Name,First Name,Character Name,Cabin",
@@ -80,5 +80,88 @@ describe("attendance", () => {
     expect((await fetch(`${app().url}/attendance/${dashes}/csv`, { headers: { Cookie: manager.cookie } })).status).toBe(404);
     expect((await fetch(`${app().url}/attendance?event=${dashes}`, { headers: { Cookie: manager.cookie } })).status).toBe(200);
     expect((await fetch(`${app().url}/view-pels?event=${dashes}`, { headers: { Cookie: manager.cookie } })).status).toBe(200);
+  });
+
+  it("warns before registering an applicant or a rejected applicant, and registers them once confirmed", async () => {
+    const manager = await signedInMember("manager");
+    const event = await createEvent(db(), { title: "Claim Day", date: "2025-08-08", status: "past" });
+    const applicant = await createProfile(db(), { firstName: "Hattie", lastName: "Newcome", role: "applicant" });
+    const rejected = await createProfile(db(), { firstName: "Rufus", lastName: "Turnedaway", role: "applicant" });
+    await db().insert(applications).values(applicationValues(rejected, { status: "rejected" }));
+    const add = (fields: Record<string, string>) => postForm(app().url, "/attendance-tool", fields, manager.cookie);
+    const rowsOf = async (userId: string) => db().select().from(eventAttendance).where(eq(eventAttendance.userId, userId));
+
+    for (const [member, warning] of [
+      [applicant, "Hattie Newcome is still an applicant: their application has not been accepted."],
+      [rejected, "Rufus Turnedaway&#x27;s application was rejected."],
+    ] as const) {
+      const first = await add({ eventId: event.id, userId: member.id, cabin: "Camping" });
+      expect(first.status).toBe(409);
+      const page = await first.text();
+      expect(page).toContain(warning);
+      expect(page).toContain(`Nothing was recorded. Register ${member.firstName} ${member.lastName} anyway?`);
+      expect(page).not.toContain("Attendance added successfully!");
+      // The confirmation is a form of its own carrying the same choices, so it needs no JavaScript.
+      const confirmForm = page.slice(page.indexOf(warning), page.indexOf("Register anyway"));
+      for (const hidden of [`name="eventId" value="${event.id}"`, `name="userId" value="${member.id}"`, 'name="cabin" value="Camping"', 'name="confirm" value="yes"']) expect(confirmForm).toContain(hidden);
+      expect(await rowsOf(member.id)).toEqual([]);
+
+      const confirmed = await add({ eventId: event.id, userId: member.id, cabin: "Camping", confirm: "yes" });
+      expect(confirmed.status).toBe(200);
+      expect(await confirmed.text()).toContain("Attendance added successfully!");
+      expect(await rowsOf(member.id)).toEqual([expect.objectContaining({ cabin: "Camping", paymentStatus: "paid" })]);
+    }
+    const log = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    expect(log).toContain("cabin Camping, confirmed although an applicant");
+    expect(log).toContain("cabin Camping, confirmed although their application was rejected");
+    // A player is registered at once, as before.
+    const player = await createProfile(db(), { firstName: "Ivy", lastName: "Settled", role: "player" });
+    expect((await add({ eventId: event.id, userId: player.id })).status).toBe(200);
+    expect(await rowsOf(player.id)).toHaveLength(1);
+  });
+
+  it("without JavaScript, keeps the event and cabin through a search and, after an add, keeps only the event", async () => {
+    const manager = await signedInMember("manager");
+    const event = await createEvent(db(), { title: "Silver Rush", date: "2025-10-10", status: "past" });
+    const first = await createProfile(db(), { firstName: "Abner", lastName: "Cabinmate", role: "player" });
+    await createProfile(db(), { firstName: "Bessie", lastName: "Cabinmate", role: "player" });
+    const selected = (page: string, pattern: string) => new RegExp(pattern).test(page);
+    const eventChosen = `<option value="${event.id}" selected=""`;
+
+    // The Search button sends the whole form by GET: the event and cabin chosen come back chosen.
+    const search = await fetch(`${app().url}/attendance-tool?eventId=${event.id}&q=cabinmate&cabin=Arctic+Fox`, { headers: { Cookie: manager.cookie } });
+    const searched = await search.text();
+    expect(searched).toContain(eventChosen);
+    expect(selected(searched, '<option selected="">Arctic Fox</option>')).toBe(true);
+    expect(searched).not.toMatch(/type="radio"[^>]*checked/);
+
+    // The add is posted to the search's address, as a browser without JavaScript does.
+    const added = await postForm(app().url, `/attendance-tool?eventId=${event.id}&q=cabinmate&cabin=Arctic+Fox&userId=${first.id}`, { eventId: event.id, q: "cabinmate", userId: first.id, cabin: "Arctic Fox" }, manager.cookie);
+    const page = await added.text();
+    expect(page).toContain("Attendance added successfully!");
+    expect(page).toContain(eventChosen);
+    expect(page).not.toMatch(/type="radio"[^>]*checked/);
+    expect(page).not.toContain('<option selected="">Arctic Fox</option>');
+    expect(page).toContain('<option value="" selected="">Not assigned</option>');
+    const [row] = await db().select().from(eventAttendance).where(eq(eventAttendance.userId, first.id));
+    expect(row!.cabin).toBe("Arctic Fox");
+  });
+
+  it("names each event's CSV file with its date, so two events with one title give two names", async () => {
+    const cast = await signedInMember("cast");
+    const spring = await createEvent(db(), { title: "Homecoming", date: "2025-04-11", status: "past" });
+    const autumn = await createEvent(db(), { title: "Homecoming", date: "2025-10-17", status: "past" });
+    const nameOf = async (eventId: string) => (await fetch(`${app().url}/attendance/${eventId}/csv`, { headers: { Cookie: cast.cookie } })).headers.get("Content-Disposition");
+    expect(await nameOf(spring.id)).toBe(`attachment; filename="Homecoming 2025-04-11 attendance.csv"; filename*=UTF-8''${encodeURIComponent("Homecoming 2025-04-11 attendance.csv")}`);
+    expect(await nameOf(autumn.id)).toContain('filename="Homecoming 2025-10-17 attendance.csv"');
+  });
+
+  it("counts the audit log's entries in proper English", async () => {
+    const manager = await signedInMember("manager");
+    await db().insert(auditLog).values(Array.from({ length: 11 }, () => ({ actorId: manager.id, action: "emergency_contacts.view" })));
+    const total = (await db().select({ id: auditLog.id }).from(auditLog)).length;
+    const page = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    expect(page).toContain(`${total} entries`);
+    expect(page).not.toContain("entrys");
   });
 });

@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { INVALID_JOB } from "~/forms/character";
 import { MESSAGES } from "~/forms/messages";
 import { INVALID_PHONE } from "~/forms/profile";
 import { applicationValues, createEvent } from "~/server/db/factories";
-import { applications, characters, eventAttendance, outbox, profiles } from "~/server/db/schema";
+import { clubToday } from "~/lib/dates";
+import { applications, characters, eventAttendance, events, outbox, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
@@ -93,6 +94,37 @@ describe("the member area", () => {
     const page = await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })).text();
     expect(page).toContain('data-testid="events-survived">2<');
     expect(page).toContain("A new chapter.");
+  });
+
+  it("counts as survived only events whose day has passed and that were not cancelled, even once kept in memory", async () => {
+    const player = await signedInMember("player");
+    await postForm(app().url, "/character", character(), player.cookie);
+    const today = clubToday();
+    const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const attend = async (date: string, status: "past" | "future" | "cancelled") => {
+      const event = await createEvent(db(), { date, status });
+      await db().insert(eventAttendance).values({ userId: player.id, eventId: event.id, characterName: "Jebediah Holt" });
+      return event;
+    };
+    const held = await attend(day(-30), "past");
+    await attend(day(-10), "cancelled");
+    await attend(day(0), "future");
+    await attend(day(2), "future");
+    const survived = async () => (await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })).text()).match(/data-testid="events-survived">(\d+)</)?.[1];
+    // Today's event is not over yet, and the one in two days has not begun.
+    expect(await survived()).toBe("1");
+    expect(await survived()).toBe("1");
+
+    // Three days on, with no write in between: the profile kept in memory must still count both.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 86_400_000 });
+    try {
+      expect(await survived()).toBe("3");
+    } finally {
+      vi.useRealTimers();
+    }
+    // Cancelling an event (a change to events alone) takes it off the count.
+    await db().update(events).set({ status: "cancelled" }).where(eq(events.id, held.id));
+    expect(await survived()).toBe("0");
   });
 
   it("shows on the next request a change made elsewhere to what the profile page keeps in memory", async () => {

@@ -1,4 +1,5 @@
 import { formatClubTime } from "~/lib/dates";
+import { countOf } from "~/lib/plural";
 import { Pager, ResultCount } from "./ListControls";
 
 const ACTIONS: Record<string, string> = {
@@ -12,12 +13,15 @@ const ACTIONS: Record<string, string> = {
 };
 
 
+/** An attendance the manager confirmed after the tool's warning (see addAttendance). */
+const CONFIRMED: Record<string, string> = { applicant: "confirmed although an applicant", rejected: "confirmed although their application was rejected" };
+
 function detail(action: string, details: Record<string, unknown> | null): string {
   if (!details) return "";
   if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
   if (action === "application.decide") return String(details.decision ?? "");
-  if (action === "attendance.add") return details.cabin ? `cabin ${String(details.cabin)}` : "no cabin";
-  if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${Number(details.attempts)} ${Number(details.attempts) === 1 ? "attempt" : "attempts"}`;
+  if (action === "attendance.add") return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]].filter(Boolean).join(", ");
+  if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }
@@ -28,7 +32,7 @@ type Entry = { id: string; action: string; details: Record<string, unknown> | nu
 export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page: number; lastPage: number } }) {
   return (
     <div className="flex flex-col gap-4">
-      <ResultCount total={list.total} noun="entry" />
+      <ResultCount total={list.total} noun="entry" plural="entries" />
       <ol className="flex flex-col divide-y divide-timber/60">
         {list.rows.map((entry) => (
           <li key={entry.id} className="py-3">

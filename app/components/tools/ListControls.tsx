@@ -1,4 +1,5 @@
 import { Form, Link, useSearchParams } from "react-router";
+import { countOf } from "~/lib/plural";
 
 /** A GET search form for a list: works without JavaScript and keeps the tools tab, if given. */
 export function SearchForm({ tab, search, label }: { tab?: string; search: string; label: string }) {
@@ -17,11 +18,11 @@ export function SearchForm({ tab, search, label }: { tab?: string; search: strin
   );
 }
 
-/** "N things matching …", read out when it changes. */
-export function ResultCount({ total, noun, search }: { total: number; noun: string; search?: string }) {
+/** "N things matching …", read out when it changes. Give `plural` when the noun does not just add an s. */
+export function ResultCount({ total, noun, plural, search }: { total: number; noun: string; plural?: string; search?: string }) {
   return (
     <p className="text-sm text-dust" aria-live="polite">
-      {`${total.toLocaleString("en-US")} ${noun}${total === 1 ? "" : "s"}${search ? ` matching “${search}”` : ""}`}
+      {`${countOf(total, noun, plural)}${search ? ` matching “${search}”` : ""}`}
     </p>
   );
 }

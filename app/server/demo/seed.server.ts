@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Role } from "~/game/roles";
+import { countOf } from "~/lib/plural";
 import type { Database } from "../db/client.server";
 import {
   applicationValues,
@@ -87,7 +88,7 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   await insertInBatches(members, (batch) =>
     db.insert(accounts).values(batch.map((m) => ({ id: crypto.randomUUID(), userId: m.id, accountId: m.id, providerId: "credential", password: passwordHash }))),
   );
-  log(`${members.length} members`);
+  log(countOf(members.length, "member"));
 
   const managers = members.filter((m) => m.role === "manager");
   const decidedBy = managers[0]?.id ?? null;
@@ -111,7 +112,7 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   const characterRows = withCharacters.map((m) => characterValues(m.id));
   const characterName = new Map(characterRows.map((c) => [c.userId, c.characterName]));
   await insertInBatches(characterRows, (batch) => db.insert(characters).values(batch));
-  log(`${applicationRows.length} applications, ${characterRows.length} characters`);
+  log(`${countOf(applicationRows.length, "application")}, ${countOf(characterRows.length, "character")}`);
 
   // Events: about a month apart, most in the past, a few ahead with ticket links.
   const future = Math.max(1, Math.round(size.events / 5));
@@ -127,7 +128,7 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   const inserted = await db.insert(events).values(eventRows).returning({ id: events.id, date: events.date, status: events.status });
   const past = inserted.filter((e) => e.status === "past");
   const eventsForSubmissions = past.length > 0 ? past : inserted;
-  log(`${inserted.length} events`);
+  log(countOf(inserted.length, "event"));
 
   // Attendance: up to 150 characters at each past event.
   const attendees = new Map<string, string[]>();
@@ -137,7 +138,7 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
     return who.map((userId) => attendanceValues(userId, event.id, { characterName: characterName.get(userId) ?? null, createdBy: decidedBy, createdAt: new Date(Date.parse(event.date) - DAY) }));
   });
   await insertInBatches(attendanceRows, (batch) => db.insert(eventAttendance).values(batch));
-  log(`${attendanceRows.length} attendance records`);
+  log(countOf(attendanceRows.length, "attendance record"));
 
   const writers = withCharacters.length > 0 ? withCharacters.map((m) => m.id) : members.map((m) => m.id);
   const afterEvent = (eventDate: string) => new Date(Math.min(now, Date.parse(eventDate) + crypto.randomInt(1, 14 * 24) * 3_600_000));
@@ -150,18 +151,18 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
     return pelValues(userId, event.id, { characterName: characterName.get(userId) ?? "No character", createdAt: afterEvent(event.date) });
   });
   await insertInBatches(pelRows, (batch) => db.insert(pels).values(batch));
-  log(`${pelRows.length} post-event letters`);
+  log(countOf(pelRows.length, "post-event letter"));
 
   const orderRows = Array.from({ length: size.orders }, () => {
     const event = pick(inserted);
     return orderValues(pick(writers), event.id, { createdAt: beforeEvent(event.date) });
   });
   await insertInBatches(orderRows, (batch) => db.insert(merchantOrders).values(batch));
-  log(`${orderRows.length} merchant orders`);
+  log(countOf(orderRows.length, "merchant order"));
 
   const letterRows = Array.from({ length: size.letters }, () => letterValues(pick(writers), { createdAt: recentDate(3 * 365) }));
   await insertInBatches(letterRows, (batch) => db.insert(letters).values(batch));
-  log(`${letterRows.length} letters`);
+  log(countOf(letterRows.length, "letter"));
 
   const researchRows = [];
   for (let i = 0; i < size.research; i++) {
@@ -172,7 +173,7 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
     researchRows.push(researchValues(userId, event.id, { key, name: `field-notes-${i + 1}.png`, type: "image/png", size: TINY_PNG.length }, { createdAt: afterEvent(event.date) }));
   }
   await insertInBatches(researchRows, (batch) => db.insert(research).values(batch));
-  log(`${researchRows.length} research papers with files`);
+  log(`${countOf(researchRows.length, "research paper")} with files`);
 
   // Fresh statistics and visibility maps, as autovacuum (or the embedded database's
   // maintenance) would leave them, so the planner sees the tables as they now are.

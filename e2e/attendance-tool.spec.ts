@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
+import { e2eManager, signIn } from "./helpers";
+
+test.describe.configure({ timeout: 120_000 });
+
+/** Members made with the admin command, handed to the running site over its control socket. */
+function createMember(first: string, last: string, role: "player" | "applicant") {
+  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
+  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", role], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    stdio: "pipe",
+  });
+}
+
+/** A manager's page; without JavaScript when asked (signing in needs it for the CAPTCHA, so cookies are carried over). */
+async function managerPage(browser: Browser, baseURL: string, page: Page, javaScriptEnabled: boolean): Promise<Page> {
+  await page.goto("/auth");
+  await signIn(page, e2eManager().email, e2eManager().password);
+  await expect(page).toHaveURL(/\/$/);
+  if (javaScriptEnabled) return page;
+  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, javaScriptEnabled: false, storageState: await page.context().storageState() });
+  return context.newPage();
+}
+
+async function addEvent(manager: Page, title: string) {
+  await manager.goto("/events/manage");
+  await manager.getByLabel("Title").first().fill(title);
+  await manager.getByLabel("Date").first().fill("2025-07-18");
+  await manager.getByLabel("Status").first().selectOption("past");
+  await manager.getByRole("button", { name: "Add Event" }).click();
+  await expect(manager.getByText("Event added.")).toBeVisible();
+}
+
+async function search(manager: Page, term: string, javaScriptEnabled: boolean) {
+  await manager.getByLabel("Find a member").fill(term);
+  if (!javaScriptEnabled) await manager.getByRole("button", { name: "Search" }).click();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`after an add the next member starts with no cabin, and an applicant needs confirming (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({ page, browser, baseURL }, testInfo) => {
+    const tag = `${testInfo.project.name === "desktop" ? "Desk" : "Phone"}${javaScriptEnabled ? "Js" : "Plain"}${Date.now() % 100_000}`;
+    createMember("Ada", `Fox${tag}`, "player");
+    createMember("Bo", `Plain${tag}`, "player");
+    createMember("Cy", `Hopeful${tag}`, "applicant");
+    const manager = await managerPage(browser, baseURL!, page, javaScriptEnabled);
+    const title = `Cabin Night ${tag}`;
+    await addEvent(manager, title);
+
+    await manager.goto("/attendance-tool");
+    const event = manager.getByLabel("Event", { exact: true });
+    await event.selectOption({ label: `${title} (Friday, July 18, 2025)` });
+    const eventId = await event.inputValue();
+    await search(manager, `Fox${tag}`, javaScriptEnabled);
+    await manager.getByLabel(new RegExp(`Ada Fox${tag}`)).check();
+    await manager.getByLabel("Cabin (optional)").selectOption("Arctic Fox");
+    await manager.getByRole("button", { name: "Add Attendance" }).click();
+    await expect(manager.getByText("Attendance added successfully!")).toBeVisible();
+    // The member and the cabin are cleared for the next one; the event stays chosen.
+    await expect(manager.getByLabel("Cabin (optional)")).toHaveValue("");
+    await expect(manager.getByLabel(new RegExp(`Ada Fox${tag}`))).not.toBeChecked();
+    await expect(event).toHaveValue(eventId);
+
+    await search(manager, `Plain${tag}`, javaScriptEnabled);
+    await manager.getByLabel(new RegExp(`Bo Plain${tag}`)).check();
+    await expect(event).toHaveValue(eventId);
+    await expect(manager.getByLabel("Cabin (optional)")).toHaveValue("");
+    await manager.getByRole("button", { name: "Add Attendance" }).click();
+    await expect(manager.getByText("Attendance added successfully!")).toBeVisible();
+
+    // An applicant: nothing is recorded until the manager says "Register anyway".
+    await search(manager, `Hopeful${tag}`, javaScriptEnabled);
+    await manager.getByLabel(new RegExp(`Cy Hopeful${tag}`)).check();
+    await manager.getByLabel("Cabin (optional)").selectOption("Camping");
+    await manager.getByRole("button", { name: "Add Attendance" }).click();
+    const warning = manager.getByRole("alert").filter({ hasText: "still an applicant" });
+    await expect(warning).toContainText(`Cy Hopeful${tag} is still an applicant: their application has not been accepted. Nothing was recorded. Register Cy Hopeful${tag} anyway?`);
+    await expect(manager.getByText("Attendance added successfully!")).toHaveCount(0);
+    if (javaScriptEnabled) await expectAccessible(manager); // axe runs inside the page
+    await manager.getByRole("button", { name: "Register anyway" }).click();
+    await expect(manager.getByText("Attendance added successfully!")).toBeVisible();
+
+    // What was recorded: Ada in Arctic Fox, Bo with no cabin, Cy in Camping.
+    await manager.goto(`/attendance?event=${eventId}`);
+    const rows = manager.getByRole("row");
+    await expect(rows.filter({ hasText: `Ada Fox${tag}` })).toContainText("Arctic Fox");
+    await expect(rows.filter({ hasText: `Bo Plain${tag}` })).toContainText("Not assigned");
+    await expect(rows.filter({ hasText: `Cy Hopeful${tag}` })).toContainText("Camping");
+  });
+}
