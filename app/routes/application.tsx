@@ -8,7 +8,7 @@ import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
 import { ApplicationForm } from "~/forms/application";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
 import { TEXTAREA_ROWS } from "~/game/rules";
@@ -33,7 +33,7 @@ type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const parsed = ApplicationForm.safeParse(fields);
   if (!parsed.success) {
     return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });

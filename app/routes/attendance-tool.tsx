@@ -1,11 +1,11 @@
 import { useRef } from "react";
-import { isUuid } from "~/lib/ids";
+import { isMemberId, isUuid } from "~/lib/ids";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/attendance-tool";
 import { EventSelect } from "~/components/EventSelect";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
-import { formFields } from "~/forms/auth";
+import { readForm, searchTermOf } from "~/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import { addAttendance, listAttendanceEvents, searchUsers } from "~/server/attendance.server";
@@ -17,7 +17,7 @@ const BOTH = "Please select both an event and a user";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const q = searchTermOf(url);
   try {
     const [events, matches] = await Promise.all([listAttendanceEvents(), searchUsers(q)]);
     return { events, matches, q, eventId: url.searchParams.get("event") ?? "", failed: false };
@@ -31,9 +31,9 @@ type ActionData = { ok?: boolean; message?: string; at?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   // A malformed event id is treated like none chosen, never passed to the database.
-  if (!isUuid(fields.eventId) || !fields.userId) return data<ActionData>({ message: BOTH }, { status: 400 });
+  if (!isUuid(fields.eventId) || !isMemberId(fields.userId)) return data<ActionData>({ message: BOTH }, { status: 400 });
   const cabin = fields.cabin && isCabin(fields.cabin) ? fields.cabin : null;
   if (fields.cabin && !cabin) return data<ActionData>({ message: "Please choose a cabin from the list." }, { status: 400 });
   try {

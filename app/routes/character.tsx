@@ -5,7 +5,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { BACKSTORY_MAX, CharacterForm } from "~/forms/character";
 import { MESSAGES } from "~/forms/messages";
 import { FACTIONS, isFaction, JOBS, jobsForFaction, type Job } from "~/game/factions";
@@ -36,7 +36,7 @@ type ActionData = { saved?: boolean; created?: boolean; message?: string; errors
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const parsed = CharacterForm.safeParse(fields);
   if (!parsed.success) {
     return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });

@@ -4,7 +4,7 @@ import type { Route } from "./+types/events-manage";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { EventForm } from "~/forms/events";
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
@@ -27,7 +27,7 @@ type ActionData = { intent: string; id?: string; saved?: string; message?: strin
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAccess(context, request, "manager");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const intent = fields.intent ?? "";
   const id = isUuid(fields.id) ? fields.id : undefined;
   try {

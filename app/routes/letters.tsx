@@ -5,7 +5,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, formFields, readForm } from "~/forms/kernel";
 import { LetterForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { TEXTAREA_ROWS, USER_SEARCH_DEBOUNCE_MS } from "~/game/rules";
 import { requireAccess } from "~/server/guards.server";
@@ -21,7 +21,7 @@ type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const parsed = LetterForm.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);

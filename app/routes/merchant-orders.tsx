@@ -5,8 +5,8 @@ import { EventSelect } from "~/components/EventSelect";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { Alert } from "~/components/ui/Alert";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
-import { OrderForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { OrderForm, SUBMISSION_MESSAGES, WHOLE_QUANTITY } from "~/forms/submissions";
 import { CURRENCY_NAME, formatDollars, merchantItem, MERCHANT_ITEMS } from "~/game/merchant";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
@@ -33,7 +33,7 @@ function topMessage(errors: FieldErrors): string {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const unknown = Object.keys(fields).filter((name) => name.startsWith("qty_") && !merchantItem(name.slice(4)));
   if (unknown.length > 0) return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
   const parsed = OrderForm.safeParse(fields);
@@ -50,8 +50,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ message: SUBMISSION_MESSAGES.orderFailed, values: fields }, { status: 500 });
   }
 }
-
-const WHOLE_QUANTITY = /^\d{1,4}$/;
 
 function parseQuantity(value: string | undefined): number {
   return value && WHOLE_QUANTITY.test(value.trim()) ? Number(value) : 0;

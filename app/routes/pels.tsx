@@ -5,7 +5,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { PelForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
@@ -31,7 +31,7 @@ type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const parsed = PelForm.safeParse(fields);
   if (!parsed.success) return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
   try {

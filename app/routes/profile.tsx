@@ -7,7 +7,7 @@ import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
 import { EmergencyContactForm } from "~/forms/profile";
 import { CHARACTER_ROLES, ROLE_LABELS } from "~/game/roles";
@@ -44,7 +44,7 @@ type ActionData = { intent: string; saved?: boolean; message?: string; errors?: 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   if (fields.intent === "contact") {
     const parsed = EmergencyContactForm.safeParse(fields);
     if (!parsed.success) return data<ActionData>({ intent: "contact", errors: fieldErrors(parsed.error), values: fields }, { status: 400 });

@@ -7,9 +7,9 @@ import { ErrorSummary } from "~/components/ErrorSummary";
 import { Alert } from "~/components/ui/Alert";
 import { FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import type { FieldErrors } from "~/forms/auth";
+import { fieldErrors, type FieldErrors, formFields } from "~/forms/kernel";
+import { fileProblem, ResearchForm, researchMessage } from "~/forms/research";
 import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from "~/game/rules";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
 import { submitResearch } from "~/server/research.server";
@@ -40,16 +40,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-/** The same checks the server makes, so a member learns of a wrong file before uploading it. */
+/** The server's checks, run in the page so a member learns of a wrong file before uploading it. */
 function checkInPage(form: HTMLFormElement): string | null {
   const fields = new FormData(form);
+  const parsed = ResearchForm.safeParse(formFields(fields));
+  if (!parsed.success) return researchMessage(fieldErrors(parsed.error));
   const file = fields.get("file");
-  const filled = ["eventId", "sources", "research"].every((name) => String(fields.get(name) ?? "").trim() !== "");
-  if (!filled || !(file instanceof File) || file.size === 0) return RESEARCH_MESSAGES.fillAll;
-  const extension = file.name.toLowerCase().split(".").pop() ?? "";
-  if (!file.name.includes(".") || !(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) return RESEARCH_MESSAGES.fileType;
-  if (file.size > UPLOAD_MAX_BYTES) return RESEARCH_MESSAGES.fileSize;
-  return null;
+  return fileProblem(file instanceof File ? file : null);
 }
 
 export default function Research({ loaderData, actionData }: Route.ComponentProps) {

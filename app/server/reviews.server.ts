@@ -8,6 +8,7 @@ import { events, letters, merchantOrders, pels, profiles, research } from "./db/
 import { letterMatches } from "./search.server";
 
 import { PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { searchTermOf } from "~/forms/kernel";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
 
@@ -150,7 +151,7 @@ export function reviewParams(request: Request) {
   return {
     event: isUuid(event) ? event : null,
     page: Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0)),
-    search: (url.searchParams.get("q") ?? "").slice(0, 100),
+    search: searchTermOf(url),
   };
 }
 
