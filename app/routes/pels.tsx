@@ -1,6 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pels";
 import { EventSelect } from "~/components/EventSelect";
+import { loadFailedBoundary } from "~/components/LoadFailed";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
@@ -18,13 +19,8 @@ import { countPels, listPelEvents, submitPel, UnknownEventError } from "~/server
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  try {
-    const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
-    return { failed: false, events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
-  } catch (error) {
-    logger.error({ err: error }, "loading the PEL form failed");
-    return { failed: true, events: [], characterName: "", written: 0, submissionKey: "" };
-  }
+  const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
+  return { events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
 }
 
 type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
@@ -62,8 +58,6 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
         <SuccessPanel title="Letter Received!" to="/profile" destination="your profile">
           <p>Thank you. Your letter shapes what happens next in Hopewell.</p>
         </SuccessPanel>
-      ) : loaderData.failed ? (
-        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
       ) : (
         <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
           <p className="text-dust" data-testid="pel-count">
@@ -84,3 +78,6 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letter · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = loadFailedBoundary("Post-Event Letter", SUBMISSION_MESSAGES.loadFailed);
