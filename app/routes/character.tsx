@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/character";
-import { loadFailedBoundary } from "~/components/LoadFailed";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
@@ -148,4 +148,4 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
 export const meta: Route.MetaFunction = () => [{ title: "Character Builder · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = loadFailedBoundary("Character Builder", SUBMISSION_MESSAGES.loadFailed);
+export const ErrorBoundary = pageErrorBoundary("Character Builder", SUBMISSION_MESSAGES.loadFailed);

@@ -1,6 +1,6 @@
 import { CalendarDays, Ticket } from "lucide-react";
 import type { Route } from "./+types/events";
-import { loadFailedBoundary } from "~/components/LoadFailed";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { formatEventDate } from "~/lib/dates";
 import { listUpcomingEvents } from "~/server/events.server";
 import { Link } from "react-router";
@@ -56,4 +56,4 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 export const meta: Route.MetaFunction = () => [{ title: "Upcoming Events · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = loadFailedBoundary("Upcoming Events", "Failed to load events");
+export const ErrorBoundary = pageErrorBoundary("Upcoming Events", "Failed to load events");

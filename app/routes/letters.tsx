@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/letters";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
@@ -113,3 +114,6 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Write a Letter · Hopewell" }];
+
+/** A form that could not be read, or a failure, keeps the page's heading and the member's navigation. */
+export const ErrorBoundary = pageErrorBoundary("Write a Letter", SUBMISSION_MESSAGES.letterFailed);

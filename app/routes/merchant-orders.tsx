@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/merchant-orders";
 import { EventSelect } from "~/components/EventSelect";
-import { loadFailedBoundary } from "~/components/LoadFailed";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
@@ -196,4 +196,4 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
 export const meta: Route.MetaFunction = () => [{ title: "Merchant Order · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = loadFailedBoundary("Merchant Order", SUBMISSION_MESSAGES.loadFailed);
+export const ErrorBoundary = pageErrorBoundary("Merchant Order", SUBMISSION_MESSAGES.loadFailed);

@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pels";
 import { EventSelect } from "~/components/EventSelect";
-import { loadFailedBoundary } from "~/components/LoadFailed";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
@@ -80,4 +80,4 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letter · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = loadFailedBoundary("Post-Event Letter", SUBMISSION_MESSAGES.loadFailed);
+export const ErrorBoundary = pageErrorBoundary("Post-Event Letter", SUBMISSION_MESSAGES.loadFailed);

@@ -3,7 +3,7 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { SideTabLinks } from "~/components/SideTabs";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
-import { loadFailedBoundary } from "~/components/LoadFailed";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
@@ -286,4 +286,4 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 export const meta: Route.MetaFunction = () => [{ title: "Profile · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = loadFailedBoundary("Profile", SUBMISSION_MESSAGES.loadFailed);
+export const ErrorBoundary = pageErrorBoundary("Profile", SUBMISSION_MESSAGES.loadFailed);

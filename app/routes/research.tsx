@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/research";
 import { EventSelect } from "~/components/EventSelect";
-import { loadFailedBoundary } from "~/components/LoadFailed";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { FieldError } from "~/components/ui/Field";
@@ -140,4 +140,4 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
 export const meta: Route.MetaFunction = () => [{ title: "Research · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = loadFailedBoundary("Research", SUBMISSION_MESSAGES.loadFailed);
+export const ErrorBoundary = pageErrorBoundary("Research", SUBMISSION_MESSAGES.loadFailed);

@@ -203,6 +203,8 @@ describe("hostile input to every form", () => {
     const html = await response.text();
     expect(html).toContain(FORM_MESSAGES.unreadable);
     expect(html).not.toContain(SUBMISSION_MESSAGES.letterFailed);
+    // The page keeps the signed-in member's navigation (the route's own boundary, not the root's).
+    expect(html).toContain('href="/profile"');
     expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toEqual([]);
   });
 

@@ -15,8 +15,9 @@ describe("a page whose reads fail", () => {
   const app = withAppServer();
 
   it("shows the page's heading and message with a 500, and recovers once the reads work", async () => {
-    const member = await signedInMember("player");
+    const member = await signedInMember("manager");
     const pages: [string, string, string][] = [
+      ["/events/manage", "Manage Events", "Failed to load events"],
       ["/events", "Upcoming Events", "Failed to load events"],
       ["/merchant-orders", "Merchant Order", SUBMISSION_MESSAGES.loadFailed],
       ["/pels", "Post-Event Letter", SUBMISSION_MESSAGES.loadFailed],
@@ -39,6 +40,22 @@ describe("a page whose reads fail", () => {
     for (const [page] of pages) {
       const response = await fetch(app().url + page, { headers: { Cookie: member.cookie } });
       expect(response.status, page).toBe(200);
+    }
+  });
+
+  it("shows the application page's heading and message when the application cannot be read", async () => {
+    const member = await signedInMember("applicant");
+    await db().execute(sql`alter table applications rename to applications_away`);
+    try {
+      const response = await fetch(app().url + "/application", { headers: { Cookie: member.cookie } });
+      expect(response.status).toBe(500);
+      const html = await response.text();
+      expect(html).toMatch(/<h1[^>]*>Player Application<\/h1>/);
+      expect(html).toContain(SUBMISSION_MESSAGES.loadFailed);
+      // Before, a failed read showed an empty application form.
+      expect(html).not.toContain('name="discordTag"');
+    } finally {
+      await db().execute(sql`alter table applications_away rename to applications`);
     }
   });
 });
