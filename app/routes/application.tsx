@@ -8,7 +8,7 @@ import { ErrorSummary } from "~/components/ErrorSummary";
 import { Field, FieldError } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
 import { ApplicationForm } from "~/forms/application";
-import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
@@ -29,17 +29,14 @@ type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = await readForm(request);
-  const parsed = ApplicationForm.safeParse(fields);
-  if (!parsed.success) {
-    return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
-  }
+  const form = await parseForm(request, ApplicationForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
   try {
-    await submitApplication(user, parsed.data);
+    await submitApplication(user, form.data);
     return data<ActionData>({ submitted: true });
   } catch (error) {
     logger.error({ err: error }, "saving an application failed");
-    return data<ActionData>({ message: FAILED, values: fields }, { status: 500 });
+    return data<ActionData>({ message: FAILED, values: form.values }, { status: 500 });
   }
 }
 

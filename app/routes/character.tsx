@@ -6,7 +6,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
 import { BACKSTORY_MAX, CharacterForm } from "~/forms/character";
 import { MESSAGES } from "~/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
@@ -32,17 +32,14 @@ type ActionData = { saved?: boolean; created?: boolean; message?: string; errors
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
-  const fields = await readForm(request);
-  const parsed = CharacterForm.safeParse(fields);
-  if (!parsed.success) {
-    return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
-  }
+  const form = await parseForm(request, CharacterForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
   try {
-    const { created } = await saveCharacter(user, parsed.data);
+    const { created } = await saveCharacter(user, form.data);
     return data<ActionData>({ saved: true, created });
   } catch (error) {
     logger.error({ err: error }, "saving a character failed");
-    return data<ActionData>({ message: FAILED, values: fields }, { status: 500 });
+    return data<ActionData>({ message: FAILED, values: form.values }, { status: 500 });
   }
 }
 

@@ -6,7 +6,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
-import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { PelForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
@@ -27,18 +27,17 @@ type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = await readForm(request);
-  const parsed = PelForm.safeParse(fields);
-  if (!parsed.success) return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
+  const form = await parseForm(request, PelForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
   try {
-    await submitPel(user, parsed.data);
+    await submitPel(user, form.data);
     return data<ActionData>({ submitted: true });
   } catch (error) {
     if (error instanceof UnknownEventError) {
-      return data<ActionData>({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: fields }, { status: 400 });
+      return data<ActionData>({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: form.values }, { status: 400 });
     }
     logger.error({ err: error }, "saving a PEL failed");
-    return data<ActionData>({ message: SUBMISSION_MESSAGES.pelFailed, values: fields }, { status: 500 });
+    return data<ActionData>({ message: SUBMISSION_MESSAGES.pelFailed, values: form.values }, { status: 500 });
   }
 }
 
