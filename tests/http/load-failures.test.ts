@@ -18,6 +18,10 @@ describe("a page whose reads fail", () => {
     const member = await signedInMember("manager");
     const pages: [string, string, string][] = [
       ["/events/manage", "Manage Events", "Failed to load events"],
+      ["/view-pels", "Post-Event Letters", "Failed to load data"],
+      ["/view-merchant-orders", "Merchant Orders", "Failed to load orders"],
+      ["/view-research", "Research Papers", "Failed to load research data"],
+      ["/attendance", "Attendance", "Failed to load attendance data"],
       ["/events", "Upcoming Events", "Failed to load events"],
       ["/merchant-orders", "Merchant Order", SUBMISSION_MESSAGES.loadFailed],
       ["/pels", "Post-Event Letter", SUBMISSION_MESSAGES.loadFailed],
@@ -56,6 +60,20 @@ describe("a page whose reads fail", () => {
       expect(html).not.toContain('name="discordTag"');
     } finally {
       await db().execute(sql`alter table applications_away rename to applications`);
+    }
+  });
+
+  it("shows the staff letters page's heading and message when the letters cannot be read", async () => {
+    const manager = await signedInMember("manager");
+    await db().execute(sql`alter table letters rename to letters_away`);
+    try {
+      const response = await fetch(app().url + "/view-letters", { headers: { Cookie: manager.cookie } });
+      expect(response.status).toBe(500);
+      const html = await response.text();
+      expect(html).toMatch(/<h1[^>]*>Letters<\/h1>/);
+      expect(html).toContain("Failed to load letters");
+    } finally {
+      await db().execute(sql`alter table letters_away rename to letters`);
     }
   });
 });
