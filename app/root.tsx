@@ -76,5 +76,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     return <ErrorPage status={404} />;
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  return <ErrorPage status={status} />;
+  // A 400 thrown by the form kernel carries its own message (see app/forms/kernel.ts).
+  const message = isRouteErrorResponse(error) && status === 400 && typeof error.data === "string" ? error.data : undefined;
+  return <ErrorPage status={status} message={message} />;
 }

@@ -1,10 +1,14 @@
 import { Link } from "react-router";
 
-/** The page shown for a missing page or an unexpected failure. It never shows error details. */
-export function ErrorPage({ status }: { status: number }) {
+/**
+ * The page shown for a missing page, a request that could not be read, or an unexpected
+ * failure. It never shows error details: `message` is one of our own (a refused form).
+ */
+export function ErrorPage({ status, message }: { status: number; message?: string }) {
   const notFound = status === 404;
   const refused = status === 401 || status === 403;
-  const title = notFound ? "Lost on the Trail" : refused ? "No Entry" : "Something Went Wrong";
+  const unreadable = status === 400 && message !== undefined;
+  const title = notFound ? "Lost on the Trail" : refused ? "No Entry" : unreadable ? "That Could Not Be Read" : "Something Went Wrong";
   return (
     <div className="mx-auto max-w-2xl px-4 py-20 text-center">
       <title>{`${title} · Hopewell`}</title>
@@ -14,7 +18,9 @@ export function ErrorPage({ status }: { status: number }) {
       <h1 className="mt-4 text-3xl">{title}</h1>
       <hr className="divider my-6" />
       <p className="text-dust">
-        {notFound
+        {unreadable
+          ? message
+          : notFound
           ? "There's nothing at this address. The page may have moved, or the trail has gone cold."
           : refused
             ? "That request was refused. If you followed a link on this site, sign in and try again."

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Pager } from "~/components/tools/ListControls";
-import { Alert } from "~/components/ui/Alert";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { lastPage } from "~/lib/paging";
 import { countOf } from "~/lib/plural";
@@ -14,14 +13,13 @@ type Group = { id: string; title: string; date: string };
  * event's entries are loaded, so the page stays quick with years of submissions.
  */
 /** `total` is the opened event's number of entries (only that event's are counted). Give `plural` when the noun does not just add an s. */
-export function EventGroups({ title, groups, open, total, failed, failedMessage, noun, plural = `${noun}s`, children }: { title: string; groups: Group[]; open: string | null; total: number; failed: boolean; failedMessage: string; noun: string; plural?: string; children: ReactNode }) {
+export function EventGroups({ title, groups, open, total, noun, plural = `${noun}s`, children }: { title: string; groups: Group[]; open: string | null; total: number; noun: string; plural?: string; children: ReactNode }) {
   const opened = groups.find((g) => g.id === open);
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">{title}</h1>
       <hr className="divider my-6" />
-      {failed ? <Alert kind="error">{failedMessage}</Alert> : null}
-      {!failed && groups.length === 0 ? <p className="text-center text-dust">{`No ${plural} yet.`}</p> : null}
+      {groups.length === 0 ? <p className="text-center text-dust">{`No ${plural} yet.`}</p> : null}
       <ul className="flex flex-col gap-3">
         {groups.map((group) => {
           const isOpen = group.id === opened?.id;

@@ -1,14 +1,11 @@
 import { z } from "zod";
 import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, type ApplicationTextKey } from "~/game/application";
 import { ROLE_PREFERENCES } from "~/game/roles";
+import { textField } from "./kernel";
 import { MESSAGES } from "./messages";
 
-export const answer = (max: number) =>
-  z
-    .string({ error: MESSAGES.required })
-    .trim()
-    .min(1, MESSAGES.required)
-    .max(max, `Please keep this under ${max.toLocaleString("en-US")} characters`);
+/** A required answer: the kernel's text field with the spec's "This field is required". */
+export const answer = (max: number) => textField(max);
 
 const textAnswers = Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q) => [q.key, answer(APPLICATION_ANSWER_MAX)])) as Record<
   ApplicationTextKey,

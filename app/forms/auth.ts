@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH, PASSWORD_SPECIAL_CHARACTERS } from "~/game/rules";
+import { hasControlCharacters, textField } from "./kernel";
 import { MESSAGES, SITE_MESSAGES } from "./messages";
 
 /** The password requirements, in the order the checklist shows them. */
@@ -19,7 +20,6 @@ export function meetsPasswordRules(password: string): boolean {
   return PASSWORD_RULES.every((rule) => rule.test(password));
 }
 
-const required = (max: number) => z.string({ error: MESSAGES.required }).trim().min(1, MESSAGES.required).max(max, `Please keep this under ${max} characters`);
 const email = z
   .string({ error: MESSAGES.required })
   .trim()
@@ -40,8 +40,8 @@ export const SignInForm = z.object({
 
 export const SignUpForm = z
   .object({
-    firstName: required(80),
-    lastName: required(80),
+    firstName: textField(80),
+    lastName: textField(80),
     email,
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
@@ -52,30 +52,8 @@ export const ForgotPasswordForm = z.object({ email });
 
 export const ResetPasswordForm = z
   .object({
-    token: z.string().min(1).max(200),
+    token: z.string().min(1).max(200).refine((token) => !hasControlCharacters(token)),
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
   })
   .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
-
-export type FieldErrors = Record<string, string>;
-
-/** The first message for each field, for showing under the fields. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
-/** A form's fields as strings; a repeated or file field is not a valid answer. */
-export function formFields(formData: FormData): Record<string, string | undefined> {
-  const fields: Record<string, string | undefined> = {};
-  for (const key of new Set(formData.keys())) {
-    const values = formData.getAll(key);
-    fields[key] = values.length === 1 && typeof values[0] === "string" ? values[0] : undefined;
-  }
-  return fields;
-}

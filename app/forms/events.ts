@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EVENT_STATUSES } from "~/game/roles";
 import { answer } from "./application";
+import { FORM_MESSAGES, hasControlCharacters } from "./kernel";
 import { MESSAGES } from "./messages";
 
 export const TICKET_URL_HTTPS = "The ticket link must be an https:// address";
@@ -18,6 +19,7 @@ export const EventForm = z.object({
     .string()
     .trim()
     .max(500)
+    .refine((value) => !hasControlCharacters(value), FORM_MESSAGES.controlCharacters)
     .transform((value) => (value === "" ? null : value))
     .pipe(z.url({ protocol: /^https$/, error: TICKET_URL_HTTPS }).nullable()),
 });

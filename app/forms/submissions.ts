@@ -3,6 +3,7 @@ import { isUuid } from "~/lib/ids";
 import { MERCHANT_ITEMS } from "~/game/merchant";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS, type PelQuestionKey } from "~/game/pel";
 import { answer } from "./application";
+import { textField } from "./kernel";
 import { MESSAGES } from "./messages";
 
 /** Messages of the submission forms (SPEC sections 5 and 8). */
@@ -40,16 +41,19 @@ export type PelInput = z.infer<typeof PelForm>;
 
 export const LetterForm = z.object({
   submissionKey,
-  recipient: z.string({ error: SUBMISSION_MESSAGES.fillAllFields }).trim().min(1, SUBMISSION_MESSAGES.fillAllFields).max(100, "Please keep the name under 100 characters"),
-  body: z.string({ error: SUBMISSION_MESSAGES.fillAllFields }).trim().min(1, SUBMISSION_MESSAGES.fillAllFields).max(10_000, "Please keep your letter under 10,000 characters"),
+  recipient: textField(100, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep the name under 100 characters" }),
+  body: textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter under 10,000 characters" }),
 });
 export type LetterInput = z.infer<typeof LetterForm>;
+
+/** A quantity as typed: a whole number of at most four digits (the page's running total reads it too). */
+export const WHOLE_QUANTITY = /^\d{1,4}$/;
 
 const quantity = z
   .string()
   .trim()
   .transform((value) => (value === "" ? "0" : value))
-  .pipe(z.string().regex(/^\d{1,4}$/, SUBMISSION_MESSAGES.quantity))
+  .pipe(z.string().regex(WHOLE_QUANTITY, SUBMISSION_MESSAGES.quantity))
   .transform(Number);
 
 /**

@@ -1,6 +1,6 @@
 import { useState, type FocusEvent, type FormEvent } from "react";
 import type { z } from "zod";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { fieldErrors, formFields, type FieldErrors } from "~/forms/kernel";
 
 /**
  * Checks a form in the page with the same Zod schema the server uses: one field when

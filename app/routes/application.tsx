@@ -2,14 +2,15 @@ import { useState, type FormEvent } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/application";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
-import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
 import { ApplicationForm } from "~/forms/application";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
+import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/lib/use-form-validation";
@@ -21,29 +22,21 @@ const FAILED = "Failed to submit application. Please try again.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  try {
-    return { application: (await getApplication(user.id)) ?? null, failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading the application failed");
-    return { application: null, failed: true };
-  }
+  return { application: (await getApplication(user.id)) ?? null };
 }
 
 type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
-  const parsed = ApplicationForm.safeParse(fields);
-  if (!parsed.success) {
-    return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
-  }
+  const form = await parseForm(request, ApplicationForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
   try {
-    await submitApplication(user, parsed.data);
+    await submitApplication(user, form.data);
     return data<ActionData>({ submitted: true });
   } catch (error) {
     logger.error({ err: error }, "saving an application failed");
-    return data<ActionData>({ message: FAILED, values: fields }, { status: 500 });
+    return data<ActionData>({ message: FAILED, values: form.values }, { status: 500 });
   }
 }
 
@@ -105,7 +98,7 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
 }
 
 export default function Application({ loaderData, actionData }: Route.ComponentProps) {
-  const { application, failed } = loaderData;
+  const { application } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Player Application</h1>
@@ -114,8 +107,6 @@ export default function Application({ loaderData, actionData }: Route.ComponentP
         <SuccessPanel title="Application Submitted!" to="/" destination="the home page">
           <p>Thank you for applying to Hopewell. A manager will read your answers and write to you by email.</p>
         </SuccessPanel>
-      ) : failed ? (
-        <Alert kind="error">Failed to load profile data</Alert>
       ) : application ? (
         <section aria-labelledby="submitted" className="panel">
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -140,3 +131,6 @@ export default function Application({ loaderData, actionData }: Route.ComponentP
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Player Application · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Player Application", SUBMISSION_MESSAGES.loadFailed);

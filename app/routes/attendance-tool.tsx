@@ -1,12 +1,12 @@
 import { TriangleAlert } from "lucide-react";
 import { useRef } from "react";
-import { isUuid } from "~/lib/ids";
+import { isMemberId, isUuid } from "~/lib/ids";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/attendance-tool";
 import { EventSelect } from "~/components/EventSelect";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
-import { formFields } from "~/forms/auth";
+import { readForm, searchTermOf } from "~/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import { addAttendance, listAttendanceEvents, searchUsers, type RegistrationWarning } from "~/server/attendance.server";
@@ -25,7 +25,7 @@ function choicesIn(url: URL): Choices {
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const q = searchTermOf(url);
   const choices = choicesIn(url);
   try {
     const [events, matches] = await Promise.all([listAttendanceEvents(), searchUsers(q)]);
@@ -48,11 +48,11 @@ const WARNINGS: Record<RegistrationWarning, (name: string) => string> = {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const posted: Choices = { eventId: fields.eventId ?? "", userId: fields.userId ?? "", cabin: fields.cabin ?? "" };
   const reply = (body: Omit<ActionData, "choices" | "at">, status = 200, choices = posted) => data<ActionData>({ ...body, choices, at: Date.now() }, { status });
   // A malformed event id is treated like none chosen, never passed to the database.
-  if (!isUuid(fields.eventId) || !fields.userId) return reply({ message: BOTH }, 400);
+  if (!isUuid(fields.eventId) || !isMemberId(fields.userId)) return reply({ message: BOTH }, 400);
   const cabin = fields.cabin && isCabin(fields.cabin) ? fields.cabin : null;
   if (fields.cabin && !cabin) return reply({ message: "Please choose a cabin from the list." }, 400);
   try {

@@ -1,23 +1,17 @@
 import { Link } from "react-router";
 import { isUuid } from "~/lib/ids";
 import type { Route } from "./+types/attendance";
-import { Alert } from "~/components/ui/Alert";
 import { formatEventDate } from "~/lib/dates";
 import { attendanceSummary, paidAttendees } from "~/server/attendance.server";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 
 /** Paid attendance by event; an event's list is loaded when it is opened. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
   const open = new URL(request.url).searchParams.get("event");
-  try {
-    const [events, opened] = await Promise.all([attendanceSummary(), isUuid(open) ? paidAttendees(open) : null]);
-    return { events, open, opened, failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading attendance failed");
-    return { events: [], open, opened: null, failed: true };
-  }
+  const [events, opened] = await Promise.all([attendanceSummary(), isUuid(open) ? paidAttendees(open) : null]);
+  return { events, open, opened };
 }
 
 export default function Attendance({ loaderData }: Route.ComponentProps) {
@@ -26,7 +20,6 @@ export default function Attendance({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">Attendance</h1>
       <hr className="divider my-6" />
-      {loaderData.failed ? <Alert kind="error">Failed to load attendance data</Alert> : null}
       <ul className="flex flex-col gap-3">
         {events.map((event) => {
           const isOpen = open === event.id && opened;
@@ -76,3 +69,6 @@ export default function Attendance({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Attendance · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Attendance", "Failed to load attendance data");

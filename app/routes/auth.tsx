@@ -6,7 +6,8 @@ import { PasswordChecklist } from "~/components/PasswordChecklist";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { fieldErrors, formFields, SignInForm, SignUpForm, type FieldErrors } from "~/forms/auth";
+import { SignInForm, SignUpForm } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, formFields, readForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { requestInfoContext } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
@@ -25,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const mode: Mode = fields.intent === "signup" ? "signup" : "signin";
   const { clientAddress } = context.get(requestInfoContext);
   // Keep what was typed (never the passwords) so a refused form comes back filled in.

@@ -1,13 +1,15 @@
 import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/character";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
 import { BACKSTORY_MAX, CharacterForm } from "~/forms/character";
 import { MESSAGES } from "~/forms/messages";
+import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { FACTIONS, isFaction, JOBS, jobsForFaction, type Job } from "~/game/factions";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/lib/use-form-validation";
@@ -20,33 +22,24 @@ const FAILED = "Failed to save character. Please try again.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "character");
-  try {
-    const character = await getCharacter(user.id);
-    return {
-      failed: false,
-      character: character ? { characterName: character.characterName, faction: character.faction, job: character.job, backstory: character.backstory } : null,
-    };
-  } catch (error) {
-    logger.error({ err: error }, "loading the character failed");
-    return { failed: true, character: null };
-  }
+  const character = await getCharacter(user.id);
+  return {
+    character: character ? { characterName: character.characterName, faction: character.faction, job: character.job, backstory: character.backstory } : null,
+  };
 }
 
 type ActionData = { saved?: boolean; created?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
-  const fields = formFields(await request.formData());
-  const parsed = CharacterForm.safeParse(fields);
-  if (!parsed.success) {
-    return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
-  }
+  const form = await parseForm(request, CharacterForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
   try {
-    const { created } = await saveCharacter(user, parsed.data);
+    const { created } = await saveCharacter(user, form.data);
     return data<ActionData>({ saved: true, created });
   } catch (error) {
     logger.error({ err: error }, "saving a character failed");
-    return data<ActionData>({ message: FAILED, values: fields }, { status: 500 });
+    return data<ActionData>({ message: FAILED, values: form.values }, { status: 500 });
   }
 }
 
@@ -87,70 +80,69 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Character Builder</h1>
       <hr className="divider my-6" />
-      {loaderData.failed ? (
-        <Alert kind="error">Failed to load profile data</Alert>
-      ) : (
-        <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
-          {loaderData.character ? <p className="text-dust">You already have a character; saving here updates them.</p> : null}
-          {message ? <Alert kind="error">{message}</Alert> : null}
-          <Field label="Character name" name="characterName" required maxLength={100} defaultValue={initial.characterName} error={errors.characterName} />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="faction" className="font-bold">
-                Faction
-              </label>
-              <select id="faction" name="faction" value={faction} onChange={(e) => chooseFaction(e.currentTarget.value)} aria-invalid={errors.faction ? true : undefined} aria-describedby={errors.faction ? "faction-error" : undefined} className={selectClass}>
-                <option value="">Choose a faction…</option>
-                {FACTIONS.map((f) => (
-                  <option key={f}>{f}</option>
-                ))}
-              </select>
-              {errors.faction ? <FieldError id="faction-error">{errors.faction}</FieldError> : null}
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="job" className="font-bold">
-                Job
-              </label>
-              <select
-                id="job"
-                name="job"
-                value={job}
-                onChange={(e) => {
-                  setJob(e.currentTarget.value);
-                  validation.clear("job");
-                }}
-                aria-invalid={errors.job ? true : undefined}
-                aria-describedby={errors.job ? "job-error" : "job-hint"}
-                className={selectClass}
-              >
-                <option value="">Choose a job…</option>
-                {jobs.map((j) => (
-                  <option key={j}>{j}</option>
-                ))}
-              </select>
-              <p id="job-hint" className="text-sm text-dust">
-                Soldier is open only to the US Survey Corp, Natural Scientist only to the Union Research Initiative.
-              </p>
-              {errors.job ? <FieldError id="job-error">{errors.job}</FieldError> : null}
-            </div>
+      <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
+        {loaderData.character ? <p className="text-dust">You already have a character; saving here updates them.</p> : null}
+        {message ? <Alert kind="error">{message}</Alert> : null}
+        <Field label="Character name" name="characterName" required maxLength={100} defaultValue={initial.characterName} error={errors.characterName} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div className="flex flex-col gap-1">
+            <label htmlFor="faction" className="font-bold">
+              Faction
+            </label>
+            <select id="faction" name="faction" value={faction} onChange={(e) => chooseFaction(e.currentTarget.value)} aria-invalid={errors.faction ? true : undefined} aria-describedby={errors.faction ? "faction-error" : undefined} className={selectClass}>
+              <option value="">Choose a faction…</option>
+              {FACTIONS.map((f) => (
+                <option key={f}>{f}</option>
+              ))}
+            </select>
+            {errors.faction ? <FieldError id="faction-error">{errors.faction}</FieldError> : null}
           </div>
-          <TextAreaField
-            label="Backstory"
-            hint="Who were they before Hopewell, and what brought them to a mining town at the edge of the territory?"
-            name="backstory"
-            rows={TEXTAREA_ROWS.backstory}
-            maxLength={BACKSTORY_MAX}
-            required
-            defaultValue={initial.backstory}
-            error={errors.backstory}
-          />
-          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-            {submitting ? "Saving…" : "Save Character"}
-          </button>
-        </Form>
-      )}
+          <div className="flex flex-col gap-1">
+            <label htmlFor="job" className="font-bold">
+              Job
+            </label>
+            <select
+              id="job"
+              name="job"
+              value={job}
+              onChange={(e) => {
+                setJob(e.currentTarget.value);
+                validation.clear("job");
+              }}
+              aria-invalid={errors.job ? true : undefined}
+              aria-describedby={errors.job ? "job-error" : "job-hint"}
+              className={selectClass}
+            >
+              <option value="">Choose a job…</option>
+              {jobs.map((j) => (
+                <option key={j}>{j}</option>
+              ))}
+            </select>
+            <p id="job-hint" className="text-sm text-dust">
+              Soldier is open only to the US Survey Corp, Natural Scientist only to the Union Research Initiative.
+            </p>
+            {errors.job ? <FieldError id="job-error">{errors.job}</FieldError> : null}
+          </div>
+        </div>
+        <TextAreaField
+          label="Backstory"
+          hint="Who were they before Hopewell, and what brought them to a mining town at the edge of the territory?"
+          name="backstory"
+          rows={TEXTAREA_ROWS.backstory}
+          maxLength={BACKSTORY_MAX}
+          required
+          defaultValue={initial.backstory}
+          error={errors.backstory}
+        />
+        <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
+          {submitting ? "Saving…" : "Save Character"}
+        </button>
+      </Form>
     </div>
   );
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Character Builder · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Character Builder", SUBMISSION_MESSAGES.loadFailed);

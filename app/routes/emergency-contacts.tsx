@@ -4,11 +4,12 @@ import { Alert } from "~/components/ui/Alert";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
 import { listEmergencyContacts, MEMBER_LIST_PAGE_SIZE } from "~/server/members.server";
+import { searchTermOf } from "~/forms/kernel";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const manager = requireAccess(context, request, "manager");
   const url = new URL(request.url);
-  const search = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const search = searchTermOf(url);
   const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
   try {
     const found = await listEmergencyContacts(manager, { search, page });

@@ -4,30 +4,26 @@ import type { Route } from "./+types/events-manage";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { EventForm } from "~/forms/events";
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
-import { cancelEvent, createEvent, listAllEvents, updateEvent, type EventRow } from "~/server/events.server";
+import { cancelEvent, createEvent, listAllEvents, updateEvent } from "~/server/events.server";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  try {
-    return { events: await listAllEvents(), failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading events failed");
-    return { events: [] as EventRow[], failed: true };
-  }
+  return { events: await listAllEvents() };
 }
 
 type ActionData = { intent: string; id?: string; saved?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAccess(context, request, "manager");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const intent = fields.intent ?? "";
   const id = isUuid(fields.id) ? fields.id : undefined;
   try {
@@ -116,8 +112,7 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
           <h2 id="all-events" className="text-2xl">
             All events
           </h2>
-          {loaderData.failed ? <Alert kind="error">Failed to load events</Alert> : null}
-          {!loaderData.failed && loaderData.events.length === 0 ? <p className="text-dust">No events yet.</p> : null}
+          {loaderData.events.length === 0 ? <p className="text-dust">No events yet.</p> : null}
           <ul className="flex flex-col gap-4">
             {loaderData.events.map((event) => (
               <li key={event.id} className="panel">
@@ -175,3 +170,6 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Manage Events · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Manage Events", "Failed to load events");

@@ -1,25 +1,19 @@
 import { CalendarDays, Ticket } from "lucide-react";
 import type { Route } from "./+types/events";
-import { Alert } from "~/components/ui/Alert";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { formatEventDate } from "~/lib/dates";
 import { listUpcomingEvents } from "~/server/events.server";
 import { Link } from "react-router";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const isManager = user.role === "manager";
-  try {
-    return { events: await listUpcomingEvents(), failed: false, isManager };
-  } catch (error) {
-    logger.error({ err: error }, "loading events failed");
-    return { events: [], failed: true, isManager };
-  }
+  return { events: await listUpcomingEvents(), isManager };
 }
 
 export default function Events({ loaderData }: Route.ComponentProps) {
-  const { events, failed } = loaderData;
+  const { events } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Upcoming Events</h1>
@@ -29,9 +23,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
           <Link to="/events/manage">Add, change or cancel events</Link>
         </p>
       ) : null}
-      {failed ? (
-        <Alert kind="error">Failed to load events</Alert>
-      ) : events.length === 0 ? (
+      {events.length === 0 ? (
         <div className="panel text-center">
           <h2 className="text-2xl">No Events Scheduled</h2>
           <p className="mt-2 text-dust">New dates are announced to members by email and on our community channels. Check back soon.</p>
@@ -62,3 +54,6 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Upcoming Events · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Upcoming Events", "Failed to load events");

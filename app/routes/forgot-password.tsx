@@ -4,7 +4,8 @@ import type { Route } from "./+types/forgot-password";
 import { Captcha } from "~/components/Captcha";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { fieldErrors, ForgotPasswordForm, formFields, type FieldErrors } from "~/forms/auth";
+import { ForgotPasswordForm } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { requestInfoContext } from "~/lib/request-context";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -14,7 +15,7 @@ import { verifyCaptcha } from "~/server/captcha.server";
 type ActionData = { sent?: boolean; message?: string; errors?: FieldErrors; email?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const parsed = ForgotPasswordForm.safeParse(fields);
   if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error), email: fields.email }, { status: 400 });
   if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress))) return data<ActionData>({ message: MESSAGES.captcha, email: fields.email }, { status: 400 });

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/letters";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, formFields, parseForm } from "~/forms/kernel";
 import { LetterForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { TEXTAREA_ROWS, USER_SEARCH_DEBOUNCE_MS } from "~/game/rules";
 import { requireAccess } from "~/server/guards.server";
@@ -21,19 +22,17 @@ type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
-  const parsed = LetterForm.safeParse(fields);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    const onlyBlanks = Object.values(errors).every((e) => e === SUBMISSION_MESSAGES.fillAllFields);
-    return data<ActionData>({ message: onlyBlanks ? SUBMISSION_MESSAGES.fillAllFields : undefined, errors, values: fields }, { status: 400 });
+  const form = await parseForm(request, LetterForm);
+  if (!form.ok) {
+    const onlyBlanks = Object.values(form.errors).every((e) => e === SUBMISSION_MESSAGES.fillAllFields);
+    return data<ActionData>({ message: onlyBlanks ? SUBMISSION_MESSAGES.fillAllFields : undefined, errors: form.errors, values: form.values }, { status: 400 });
   }
   try {
-    await submitLetter(user, parsed.data);
+    await submitLetter(user, form.data);
     return data<ActionData>({ submitted: true });
   } catch (error) {
     logger.error({ err: error }, "saving a letter failed");
-    return data<ActionData>({ message: SUBMISSION_MESSAGES.letterFailed, values: fields }, { status: 500 });
+    return data<ActionData>({ message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, { status: 500 });
   }
 }
 
@@ -113,3 +112,6 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Write a Letter · Hopewell" }];
+
+/** A form that could not be read, or a failure, keeps the page's heading and the member's navigation. */
+export const ErrorBoundary = pageErrorBoundary("Write a Letter", SUBMISSION_MESSAGES.letterFailed);

@@ -2,11 +2,11 @@ import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/merchant-orders";
 import { EventSelect } from "~/components/EventSelect";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
-import { Alert } from "~/components/ui/Alert";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
-import { OrderForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { OrderForm, SUBMISSION_MESSAGES, WHOLE_QUANTITY } from "~/forms/submissions";
 import { CURRENCY_NAME, formatDollars, merchantItem, MERCHANT_ITEMS } from "~/game/merchant";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
@@ -14,12 +14,7 @@ import { listOrderEvents, submitOrder, UnknownEventError } from "~/server/submis
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "member");
-  try {
-    return { failed: false, events: await listOrderEvents(), submissionKey: crypto.randomUUID() };
-  } catch (error) {
-    logger.error({ err: error }, "loading the order form failed");
-    return { failed: true, events: [], submissionKey: "" };
-  }
+  return { events: await listOrderEvents(), submissionKey: crypto.randomUUID() };
 }
 
 type ActionData = { submitted?: boolean; totalCents?: number; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
@@ -33,7 +28,7 @@ function topMessage(errors: FieldErrors): string {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const unknown = Object.keys(fields).filter((name) => name.startsWith("qty_") && !merchantItem(name.slice(4)));
   if (unknown.length > 0) return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
   const parsed = OrderForm.safeParse(fields);
@@ -50,8 +45,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ message: SUBMISSION_MESSAGES.orderFailed, values: fields }, { status: 500 });
   }
 }
-
-const WHOLE_QUANTITY = /^\d{1,4}$/;
 
 function parseQuantity(value: string | undefined): number {
   return value && WHOLE_QUANTITY.test(value.trim()) ? Number(value) : 0;
@@ -113,95 +106,94 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">Merchant Order</h1>
       <hr className="divider my-6" />
-      {loaderData.failed ? (
-        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
-      ) : (
-        <Form
-          method="post"
-          noValidate
-          className="panel flex flex-col gap-5"
-          onSubmit={(event) => {
-            const problem = checkInPage(event.currentTarget, quantities);
-            setLocal(problem ? { message: problem } : null);
-            if (problem) event.preventDefault();
+      <Form
+        method="post"
+        noValidate
+        className="panel flex flex-col gap-5"
+        onSubmit={(event) => {
+          const problem = checkInPage(event.currentTarget, quantities);
+          setLocal(problem ? { message: problem } : null);
+          if (problem) event.preventDefault();
+        }}
+      >
+        <p className="text-dust">
+          Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total to the event to collect your goods.
+        </p>
+        <ErrorSummary message={message} answer={answer} />
+        <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+        <EventSelect
+          events={loaderData.events}
+          defaultValue={values.eventId}
+          error={eventError}
+          emptyText="No upcoming events"
+          onChange={(event) => {
+            if (event.currentTarget.value) resolve(SUBMISSION_MESSAGES.selectEvent);
           }}
-        >
-          <p className="text-dust">
-            Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total to the event to collect your goods.
-          </p>
-          <ErrorSummary message={message} answer={answer} />
-          <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
-          <EventSelect
-            events={loaderData.events}
-            defaultValue={values.eventId}
-            error={eventError}
-            emptyText="No upcoming events"
-            onChange={(event) => {
-              if (event.currentTarget.value) resolve(SUBMISSION_MESSAGES.selectEvent);
-            }}
-          />
-          <table className="w-full border-collapse text-left">
-            <caption className="sr-only">The merchant&apos;s price list</caption>
-            <thead>
-              <tr className="border-b border-timber text-dust">
-                <th scope="col" className="py-2">
-                  Item
+        />
+        <table className="w-full border-collapse text-left">
+          <caption className="sr-only">The merchant&apos;s price list</caption>
+          <thead>
+            <tr className="border-b border-timber text-dust">
+              <th scope="col" className="py-2">
+                Item
+              </th>
+              <th scope="col" className="py-2">
+                Price
+              </th>
+              <th scope="col" className="py-2">
+                Quantity
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {MERCHANT_ITEMS.map((item) => (
+              <tr key={item.key} className="border-b border-timber/40">
+                <th scope="row" className="py-2 pr-2 font-normal">
+                  {item.name}
                 </th>
-                <th scope="col" className="py-2">
-                  Price
-                </th>
-                <th scope="col" className="py-2">
-                  Quantity
-                </th>
+                <td className="py-2 pr-2 whitespace-nowrap text-dust">
+                  {formatDollars(item.priceCents)} / {item.unit}
+                </td>
+                <td className="py-2">
+                  <label htmlFor={`qty_${item.key}`} className="sr-only">
+                    Quantity of {item.name}
+                  </label>
+                  <input
+                    id={`qty_${item.key}`}
+                    name={`qty_${item.key}`}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={9999}
+                    step={1}
+                    value={quantities[item.key]}
+                    placeholder="0"
+                    onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
+                    aria-invalid={message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined}
+                    className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {MERCHANT_ITEMS.map((item) => (
-                <tr key={item.key} className="border-b border-timber/40">
-                  <th scope="row" className="py-2 pr-2 font-normal">
-                    {item.name}
-                  </th>
-                  <td className="py-2 pr-2 whitespace-nowrap text-dust">
-                    {formatDollars(item.priceCents)} / {item.unit}
-                  </td>
-                  <td className="py-2">
-                    <label htmlFor={`qty_${item.key}`} className="sr-only">
-                      Quantity of {item.name}
-                    </label>
-                    <input
-                      id={`qty_${item.key}`}
-                      name={`qty_${item.key}`}
-                      type="number"
-                      inputMode="numeric"
-                      min={0}
-                      max={9999}
-                      step={1}
-                      value={quantities[item.key]}
-                      placeholder="0"
-                      onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
-                      aria-invalid={message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined}
-                      className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {/* The list is longer than a screen: the total and the button stay in view at its foot while quantities are typed. */}
-          <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex items-center justify-between gap-4 rounded-b-md border-t border-timber bg-soot/95 px-6 py-3 backdrop-blur">
-            <p className="text-lg sm:text-xl" aria-live="polite">
-              Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong>{" "}
-              {/* Named in the introduction; a phone's bar keeps to one line. */}
-              <span className="hidden text-dust sm:inline">{CURRENCY_NAME}</span>
-            </p>
-            <button type="submit" className="btn btn-primary shrink-0 px-4 sm:px-10" disabled={submitting}>
-              {submitting ? "Placing order…" : "Place Order"}
-            </button>
-          </div>
-        </Form>
-      )}
+            ))}
+          </tbody>
+        </table>
+        {/* The list is longer than a screen: the total and the button stay in view at its foot while quantities are typed. */}
+        <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex items-center justify-between gap-4 rounded-b-md border-t border-timber bg-soot/95 px-6 py-3 backdrop-blur">
+          <p className="text-lg sm:text-xl" aria-live="polite">
+            Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong>{" "}
+            {/* Named in the introduction; a phone's bar keeps to one line. */}
+            <span className="hidden text-dust sm:inline">{CURRENCY_NAME}</span>
+          </p>
+          <button type="submit" className="btn btn-primary shrink-0 px-4 sm:px-10" disabled={submitting}>
+            {submitting ? "Placing order…" : "Place Order"}
+          </button>
+        </div>
+      </Form>
     </div>
   );
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Merchant Order · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Merchant Order", SUBMISSION_MESSAGES.loadFailed);

@@ -3,7 +3,7 @@ import type { Route } from "./+types/outbox";
 import { Pager, ResultCount } from "~/components/tools/ListControls";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
-import { formFields } from "~/forms/auth";
+import { readForm } from "~/forms/kernel";
 import { formatClubTime } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { config } from "~/server/config.server";
@@ -28,7 +28,7 @@ type ActionData = { ok?: string; message?: string; at?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   if (fields.intent !== "retry" && fields.intent !== "discard") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
   if (!isUuid(fields.id)) return data<ActionData>({ message: "That message is no longer in the outbox." }, { status: 404 });
   try {

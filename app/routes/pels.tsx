@@ -1,11 +1,12 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pels";
 import { EventSelect } from "~/components/EventSelect";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { QuestionFields } from "~/components/QuestionFields";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { PelForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
@@ -19,31 +20,25 @@ import { countPels, listPelEvents, submitPel, UnknownEventError } from "~/server
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  try {
-    const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
-    return { failed: false, events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
-  } catch (error) {
-    logger.error({ err: error }, "loading the PEL form failed");
-    return { failed: true, events: [], characterName: "", written: 0, submissionKey: "" };
-  }
+  const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
+  return { events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
 }
 
 type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
-  const parsed = PelForm.safeParse(fields);
-  if (!parsed.success) return data<ActionData>({ message: MESSAGES.requiredAll, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
+  const form = await parseForm(request, PelForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
   try {
-    await submitPel(user, parsed.data);
+    await submitPel(user, form.data);
     return data<ActionData>({ submitted: true });
   } catch (error) {
     if (error instanceof UnknownEventError) {
-      return data<ActionData>({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: fields }, { status: 400 });
+      return data<ActionData>({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: form.values }, { status: 400 });
     }
     logger.error({ err: error }, "saving a PEL failed");
-    return data<ActionData>({ message: SUBMISSION_MESSAGES.pelFailed, values: fields }, { status: 500 });
+    return data<ActionData>({ message: SUBMISSION_MESSAGES.pelFailed, values: form.values }, { status: 500 });
   }
 }
 
@@ -63,8 +58,6 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
         <SuccessPanel title="Letter Received!" to="/profile" destination="your profile">
           <p>Thank you. Your letter shapes what happens next in Hopewell.</p>
         </SuccessPanel>
-      ) : loaderData.failed ? (
-        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
       ) : (
         <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
           <p className="text-dust" data-testid="pel-count">
@@ -85,3 +78,6 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letter · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Post-Event Letter", SUBMISSION_MESSAGES.loadFailed);

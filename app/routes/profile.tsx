@@ -3,13 +3,15 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { SideTabLinks } from "~/components/SideTabs";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
 import { EmergencyContactForm } from "~/forms/profile";
+import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { CHARACTER_ROLES, ROLE_LABELS } from "~/game/roles";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { updateBackstory } from "~/server/characters.server";
@@ -23,28 +25,22 @@ type Tab = "profile" | "character" | "application";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const canHaveCharacter = CHARACTER_ROLES.includes(user.role);
-  try {
-    const { contact, application, character, survived } = await profileOverview(user.id);
-    return {
-      failed: false as const,
-      user,
-      canHaveCharacter,
-      contact,
-      application,
-      character: canHaveCharacter ? character : null,
-      survived: canHaveCharacter ? survived : 0,
-    };
-  } catch (error) {
-    logger.error({ err: error }, "loading the profile failed");
-    return { failed: true as const, user, canHaveCharacter };
-  }
+  const { contact, application, character, survived } = await profileOverview(user.id);
+  return {
+    user,
+    canHaveCharacter,
+    contact,
+    application,
+    character: canHaveCharacter ? character : null,
+    survived: canHaveCharacter ? survived : 0,
+  };
 }
 
 type ActionData = { intent: string; saved?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   if (fields.intent === "contact") {
     const parsed = EmergencyContactForm.safeParse(fields);
     if (!parsed.success) return data<ActionData>({ intent: "contact", errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
@@ -209,9 +205,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <SideTabLinks tabs={tabs} active={tab} />
         </nav>
         <div className="flex flex-col gap-6">
-          {loaderData.failed ? (
-            <Alert kind="error">Failed to load profile data</Alert>
-          ) : tab === "profile" ? (
+          {tab === "profile" ? (
             <>
               <section aria-labelledby="details" className="panel">
                 <h2 id="details" className="text-2xl">
@@ -290,3 +284,6 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Profile", SUBMISSION_MESSAGES.loadFailed);

@@ -2,14 +2,14 @@ import { useRef, useState, type FormEvent } from "react";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/research";
 import { EventSelect } from "~/components/EventSelect";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
-import { Alert } from "~/components/ui/Alert";
 import { FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import type { FieldErrors } from "~/forms/auth";
+import { fieldErrors, type FieldErrors, formFields } from "~/forms/kernel";
+import { fileProblem, ResearchForm, researchMessage } from "~/forms/research";
 import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from "~/game/rules";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
 import { submitResearch } from "~/server/research.server";
@@ -17,12 +17,7 @@ import { listResearchEvents } from "~/server/submissions.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "member");
-  try {
-    return { failed: false, events: await listResearchEvents(), submissionKey: crypto.randomUUID() };
-  } catch (error) {
-    logger.error({ err: error }, "loading the research form failed");
-    return { failed: true, events: [], submissionKey: "" };
-  }
+  return { events: await listResearchEvents(), submissionKey: crypto.randomUUID() };
 }
 
 type Result = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string> };
@@ -40,16 +35,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-/** The same checks the server makes, so a member learns of a wrong file before uploading it. */
+/** The server's checks, run in the page so a member learns of a wrong file before uploading it. */
 function checkInPage(form: HTMLFormElement): string | null {
   const fields = new FormData(form);
+  const parsed = ResearchForm.safeParse(formFields(fields));
+  if (!parsed.success) return researchMessage(fieldErrors(parsed.error));
   const file = fields.get("file");
-  const filled = ["eventId", "sources", "research"].every((name) => String(fields.get(name) ?? "").trim() !== "");
-  if (!filled || !(file instanceof File) || file.size === 0) return RESEARCH_MESSAGES.fillAll;
-  const extension = file.name.toLowerCase().split(".").pop() ?? "";
-  if (!file.name.includes(".") || !(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) return RESEARCH_MESSAGES.fileType;
-  if (file.size > UPLOAD_MAX_BYTES) return RESEARCH_MESSAGES.fileSize;
-  return null;
+  return fileProblem(file instanceof File ? file : null);
 }
 
 export default function Research({ loaderData, actionData }: Route.ComponentProps) {
@@ -105,49 +97,48 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Research</h1>
       <hr className="divider my-6" />
-      {loaderData.failed ? (
-        <Alert kind="error">{SUBMISSION_MESSAGES.loadFailed}</Alert>
-      ) : (
-        <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="panel flex flex-col gap-5">
-          <p className="text-dust">File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up to 5 MB).</p>
-          <ErrorSummary message={shown?.message} answer={shown} />
-          <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
-          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={shown?.errors?.eventId} emptyText="No events yet" />
-          <TextAreaField label="Sources" hint="Books, people, places or experiments your character drew on." name="sources" rows={4} maxLength={10_000} required defaultValue={values.sources} />
-          <TextAreaField label="Research notes" name="research" rows={10} maxLength={20_000} required defaultValue={values.research} />
+      <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="panel flex flex-col gap-5">
+        <p className="text-dust">File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up to 5 MB).</p>
+        <ErrorSummary message={shown?.message} answer={shown} />
+        <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+        <EventSelect events={loaderData.events} defaultValue={values.eventId} error={shown?.errors?.eventId} emptyText="No events yet" />
+        <TextAreaField label="Sources" hint="Books, people, places or experiments your character drew on." name="sources" rows={4} maxLength={10_000} required defaultValue={values.sources} />
+        <TextAreaField label="Research notes" name="research" rows={10} maxLength={20_000} required defaultValue={values.research} />
+        <div className="flex flex-col gap-1">
+          <label htmlFor="file" className="font-bold">
+            File
+          </label>
+          <input
+            id="file"
+            name="file"
+            type="file"
+            required
+            accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
+            aria-describedby="file-hint"
+            className="rounded-md border border-timber bg-ink px-3 py-2 file:mr-3 file:rounded file:border-0 file:bg-rust-dark file:px-3 file:py-1 file:text-parchment"
+          />
+          <p id="file-hint" className="text-sm text-dust">
+            JPG, JPEG, PNG or PDF, less than 5 MB.
+          </p>
+          {shown?.errors?.file ? <FieldError id="file-error">{shown.errors.file}</FieldError> : null}
+        </div>
+        {progress !== null ? (
           <div className="flex flex-col gap-1">
-            <label htmlFor="file" className="font-bold">
-              File
+            <label htmlFor="upload-progress" className="text-sm">
+              Uploading… {progress}%
             </label>
-            <input
-              id="file"
-              name="file"
-              type="file"
-              required
-              accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
-              aria-describedby="file-hint"
-              className="rounded-md border border-timber bg-ink px-3 py-2 file:mr-3 file:rounded file:border-0 file:bg-rust-dark file:px-3 file:py-1 file:text-parchment"
-            />
-            <p id="file-hint" className="text-sm text-dust">
-              JPG, JPEG, PNG or PDF, less than 5 MB.
-            </p>
-            {shown?.errors?.file ? <FieldError id="file-error">{shown.errors.file}</FieldError> : null}
+            <progress id="upload-progress" max={100} value={progress} className="w-full accent-[var(--color-brass)]" />
           </div>
-          {progress !== null ? (
-            <div className="flex flex-col gap-1">
-              <label htmlFor="upload-progress" className="text-sm">
-                Uploading… {progress}%
-              </label>
-              <progress id="upload-progress" max={100} value={progress} className="w-full accent-[var(--color-brass)]" />
-            </div>
-          ) : null}
-          <button type="submit" className="btn btn-primary self-center px-10" disabled={progress !== null}>
-            {progress !== null ? "Uploading…" : "Submit Research"}
-          </button>
-        </Form>
-      )}
+        ) : null}
+        <button type="submit" className="btn btn-primary self-center px-10" disabled={progress !== null}>
+          {progress !== null ? "Uploading…" : "Submit Research"}
+        </button>
+      </Form>
     </div>
   );
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Research · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Research", SUBMISSION_MESSAGES.loadFailed);

@@ -4,7 +4,8 @@ import type { Route } from "./+types/reset-password";
 import { PasswordChecklist } from "~/components/PasswordChecklist";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
-import { fieldErrors, formFields, ResetPasswordForm, type FieldErrors } from "~/forms/auth";
+import { ResetPasswordForm } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
 import { resetPassword, resetTokenIsValid } from "~/server/accounts.server";
@@ -21,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionData = { done?: boolean; message?: string; errors?: FieldErrors; linkInvalid?: boolean };
 
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = ResetPasswordForm.safeParse(formFields(await request.formData()));
+  const parsed = ResetPasswordForm.safeParse(await readForm(request));
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     if (errors.token) return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });

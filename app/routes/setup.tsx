@@ -5,7 +5,8 @@ import { PasswordChecklist } from "~/components/PasswordChecklist";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { fieldErrors, formFields, SignUpForm, type FieldErrors } from "~/forms/auth";
+import { SignUpForm } from "~/forms/auth";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { createFirstManager, setupIsOpen } from "~/server/first-manager.server";
 
 const CLOSED = "This set-up link has been used or has expired. Managers are made by an existing manager in the tools.";
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionData = { errors?: FieldErrors; message?: string };
 
 export async function action({ request }: Route.ActionArgs) {
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   const token = fields.token ?? "";
   if (!(await setupIsOpen(token))) throw data(CLOSED, { status: 404 });
   const parsed = SignUpForm.safeParse(fields);

@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { isUuid } from "~/lib/ids";
+import { isMemberId, isUuid } from "~/lib/ids";
 import { SideTabLinks } from "~/components/SideTabs";
 import type { Route } from "./+types/tools";
 import { SavedNotice } from "~/components/SavedNotice";
@@ -8,7 +8,7 @@ import { AuditTab } from "~/components/tools/AuditTab";
 import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
 import { CastList, PlayerList } from "~/components/tools/MemberLists";
 import { Alert } from "~/components/ui/Alert";
-import { formFields } from "~/forms/auth";
+import { readForm, searchTermOf } from "~/forms/kernel";
 import { isRole, ROLE_LABELS, ROLES } from "~/game/roles";
 import { APPLICATIONS_PAGE_SIZE, decideApplication, listApplications } from "~/server/applications.server";
 import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const isManager = user.role === "manager";
   const url = new URL(request.url);
   const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
-  const search = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const search = searchTermOf(url);
   const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
   const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null, failed: false };
   try {
@@ -65,9 +65,9 @@ type ActionData = { ok?: string; message?: string; at?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireAccess(context, request, "manager");
-  const fields = formFields(await request.formData());
+  const fields = await readForm(request);
   if (fields.intent === "accept" || fields.intent === "reject") return decide(actor, fields.applicationId, fields.intent);
-  if (fields.intent !== "role" || !fields.userId || !fields.role || !isRole(fields.role)) {
+  if (fields.intent !== "role" || !isMemberId(fields.userId) || !fields.role || !isRole(fields.role)) {
     return data<ActionData>({ message: "Please choose a member and a role." }, { status: 400 });
   }
   try {

@@ -1,22 +1,16 @@
 import type { Route } from "./+types/view-letters";
 import { Author } from "~/components/EventGroups";
 import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
-import { Alert } from "~/components/ui/Alert";
 import { lastPage, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { listLetters, reviewParams } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
   const { search, page } = reviewParams(request);
-  try {
-    const found = await listLetters({ search, page });
-    return { ...found, search, page, lastPage: lastPage(found.total, REVIEW_PAGE_SIZE), failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading letters failed");
-    return { rows: [], total: 0, search, page, lastPage: 0, failed: true };
-  }
+  const found = await listLetters({ search, page });
+  return { ...found, search, page, lastPage: lastPage(found.total, REVIEW_PAGE_SIZE) };
 }
 
 export default function ViewLetters({ loaderData }: Route.ComponentProps) {
@@ -26,7 +20,7 @@ export default function ViewLetters({ loaderData }: Route.ComponentProps) {
       <hr className="divider my-6" />
       <div className="flex flex-col gap-4">
         <SearchForm search={loaderData.search} label="Search by sender, recipient or text" />
-        {loaderData.failed ? <Alert kind="error">Failed to load letters</Alert> : <ResultCount total={loaderData.total} noun="letter" search={loaderData.search} />}
+        <ResultCount total={loaderData.total} noun="letter" search={loaderData.search} />
         {loaderData.rows.map((letter) => (
           <article key={letter.id} className="panel p-4">
             <Author firstName={letter.firstName} lastName={letter.lastName} at={letter.createdAt} />
@@ -41,3 +35,6 @@ export default function ViewLetters({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Letters · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Letters", "Failed to load letters");

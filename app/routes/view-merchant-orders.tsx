@@ -1,6 +1,7 @@
 import type { Route } from "./+types/view-merchant-orders";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
 import { loadReview, orderReview } from "~/server/reviews.server";
 
@@ -11,7 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} open={loaderData.open} total={loaderData.total} failed={loaderData.failed} failedMessage="Failed to load orders">
+    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} open={loaderData.open} total={loaderData.total}>
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} />
@@ -29,3 +30,6 @@ export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps)
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Merchant Orders · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Merchant Orders", "Failed to load orders");

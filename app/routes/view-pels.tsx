@@ -1,6 +1,7 @@
 import type { Route } from "./+types/view-pels";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { PEL_QUESTIONS } from "~/game/pel";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
 import { loadReview, pelReview } from "~/server/reviews.server";
 
@@ -11,7 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function ViewPels({ loaderData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} open={loaderData.open} total={loaderData.total} failed={loaderData.failed} failedMessage="Failed to load data">
+    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} open={loaderData.open} total={loaderData.total}>
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
         <article key={entry.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
@@ -32,3 +33,6 @@ export default function ViewPels({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letters · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Post-Event Letters", "Failed to load data");

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/view-research";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
 import { loadReview, researchReview } from "~/server/reviews.server";
 
@@ -10,7 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function ViewResearch({ loaderData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} open={loaderData.open} total={loaderData.total} failed={loaderData.failed} failedMessage="Failed to load research data">
+    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} open={loaderData.open} total={loaderData.total}>
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />
@@ -32,3 +33,6 @@ export default function ViewResearch({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Research Papers · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Research Papers", "Failed to load research data");

@@ -3,10 +3,10 @@ import { isUuid } from "~/lib/ids";
 import { MaxFileSizeExceededError, MaxTotalSizeExceededError, MultipartParseError } from "@remix-run/multipart-parser";
 import { and, eq, ne } from "drizzle-orm";
 import { fileTypeFromBlob } from "file-type";
-import { z } from "zod";
-import { fieldErrors, type FieldErrors } from "~/forms/auth";
-import { RESEARCH_MESSAGES, submissionKey } from "~/forms/submissions";
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, UPLOAD_MIME_TYPES } from "~/game/rules";
+import { fieldErrors, type FieldErrors } from "~/forms/kernel";
+import { allowedExtension, ResearchForm, researchMessage } from "~/forms/research";
+import { RESEARCH_MESSAGES } from "~/forms/submissions";
+import { UPLOAD_MAX_BYTES, UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "./db/client.server";
 import { events, research } from "./db/schema";
@@ -14,24 +14,11 @@ import { logger } from "./logger.server";
 import { removeFile, researchKey, saveFile } from "./storage/storage.server";
 
 
-const ResearchFields = z.object({
-  submissionKey,
-  eventId: z.string().refine(isUuid, RESEARCH_MESSAGES.fillAll),
-  sources: z.string().trim().min(1, RESEARCH_MESSAGES.fillAll).max(10_000, "Please keep the sources under 10,000 characters"),
-  research: z.string().trim().min(1, RESEARCH_MESSAGES.fillAll).max(20_000, "Please keep your notes under 20,000 characters"),
-});
-
 export type ResearchOutcome =
   | { ok: true }
   | { ok: false; status: number; message: string; errors?: FieldErrors; values?: Record<string, string> };
 
 type Upload = { name: string; file: Blob };
-
-/** The original file name's extension, if it is one we accept. */
-function allowedExtension(name: string): string | null {
-  const extension = name.toLowerCase().split(".").pop() ?? "";
-  return (UPLOAD_EXTENSIONS as readonly string[]).includes(extension) && name.includes(".") ? extension : null;
-}
 
 /** A name safe to show and to put in a header: no path, no control characters. */
 function displayName(name: string): string {
@@ -71,10 +58,12 @@ export async function submitResearch(user: SessionUser, request: Request): Promi
   }
 
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  const parsed = ResearchFields.safeParse(values);
-  if (!parsed.success || !upload) {
-    return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: parsed.success ? { file: RESEARCH_MESSAGES.fillAll } : fieldErrors(parsed.error), values };
+  const parsed = ResearchForm.safeParse(values);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return { ok: false, status: 400, message: researchMessage(errors), errors, values };
   }
+  if (!upload) return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
   const extension = allowedExtension(upload.name);
   const sniffed = await fileTypeFromBlob(upload.file);
   if (!extension || !sniffed || !(UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime)) {

@@ -3,11 +3,11 @@ import { isUuid } from "~/lib/ids";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
-import { logger } from "./logger.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
 import { letterMatches } from "./search.server";
 
 import { PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { searchTermOf } from "~/forms/kernel";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
 
@@ -150,7 +150,7 @@ export function reviewParams(request: Request) {
   return {
     event: isUuid(event) ? event : null,
     page: Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0)),
-    search: (url.searchParams.get("q") ?? "").slice(0, 100),
+    search: searchTermOf(url),
   };
 }
 
@@ -165,19 +165,14 @@ export const researchReview = { table: research as unknown as ByEvent, entries: 
 
 /**
  * What every by-event review page loads: the groups, and the opened event's entries
- * (a page of them) with their count. A failure is logged and shown as the page's own message.
+ * (a page of them) with their count. A failure reaches the page's error boundary.
  */
 export async function loadReview<T>(request: Request, review: Review<T>) {
   const { event, page } = reviewParams(request);
-  try {
-    const [found, opened, total] = await Promise.all([
-      eventsWithEntries(review.table),
-      event ? review.entries(event, page) : Promise.resolve([] as T[]),
-      event ? entriesAt(review.table, event) : Promise.resolve(0),
-    ]);
-    return { groups: found, open: event, page, entries: opened, total, pageSize: review.pageSize, failed: false };
-  } catch (error) {
-    logger.error({ err: error }, `loading ${review.what} failed`);
-    return { groups: [] as EventGroup[], open: event, page, entries: [] as T[], total: 0, pageSize: review.pageSize, failed: true };
-  }
+  const [found, opened, total] = await Promise.all([
+    eventsWithEntries(review.table),
+    event ? review.entries(event, page) : Promise.resolve([] as T[]),
+    event ? entriesAt(review.table, event) : Promise.resolve(0),
+  ]);
+  return { groups: found, open: event, page, entries: opened, total, pageSize: review.pageSize };
 }

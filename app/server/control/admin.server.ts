@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { SignUpForm, fieldErrors } from "~/forms/auth";
+import { SignUpForm } from "~/forms/auth";
+import { fieldErrors } from "~/forms/kernel";
 import { isRole, ROLES } from "~/game/roles";
 import { createAccount, setRole } from "../accounts.server";
 
