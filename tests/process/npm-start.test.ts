@@ -140,7 +140,7 @@ describe("npm start under a supervisor", () => {
     const port = await freePort();
     const dev = run("npm", ["run", "dev", "--", "--port", String(port), "--host", "127.0.0.1"], { DATA_DIR: dataDir, NODE_ENV: "development" });
     running.push(dev);
-    await dev.waitFor(new RegExp(`Local:\\s+http://127\\.0\\.0\\.1:${port}`), 120_000);
+    await dev.waitFor(new RegExp(`running at http://127\\.0\\.0\\.1:${port}`), 120_000);
     // The CAPTCHA challenge signs with a secret kept in the database, so this opens it.
     const challenge = await fetch(`http://127.0.0.1:${port}/captcha/challenge`);
     expect(challenge.status).toBe(200);
