@@ -24,6 +24,8 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],
     environment: "node",
+    // A stylesheet's address (`app.css?url`, for the page's <link>) is kept, as in the site; other CSS is skipped.
+    css: { include: [/[?&]url\b/] },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test" },
