@@ -15,5 +15,9 @@ export default defineConfig({
   // Bundled into the server build so only the icons we use are loaded: the package's own
   // entry holds every icon and took about half a second of each start-up.
   ssr: { noExternal: ["lucide-react"] },
+  // The development server's scan of the browser's imports follows the routes into their
+  // server modules; the password hasher is native code with no browser build to bundle
+  // (the failed attempt left pages, e.g. the sign-in CAPTCHA, without their scripts).
+  optimizeDeps: { exclude: ["@node-rs/argon2"] },
   plugins: [tailwindcss(), reactRouter()],
 });

@@ -1,12 +1,31 @@
+import { reactRouter } from "@react-router/dev/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  // The HTTP tests run server/app.ts from the source, in the test's own module graph:
+  // React Router's plugin gives it the app (virtual:react-router/server-build), so no
+  // build is needed and the test and the app share one database module.
+  plugins: [
+    reactRouter(),
+    {
+      // The plugin resolves server code with the "module" condition first, as Vite's SSR does;
+      // Vitest then hands a package's bundler-only build (e.g. the AWS SDK's dist-es, whose
+      // imports have no file extensions) to Node. Node's own choice ("node") is kept instead.
+      name: "hopewell:node-resolution",
+      enforce: "post",
+      configEnvironment(_name, options) {
+        if (options.resolve?.conditions) options.resolve.conditions = options.resolve.conditions.filter((condition) => condition !== "module");
+      },
+    },
+  ],
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],
     environment: "node",
+    // A stylesheet's address (`app.css?url`, for the page's <link>) is kept, as in the site; other CSS is skipped.
+    css: { include: [/[?&]url\b/] },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test" },

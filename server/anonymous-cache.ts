@@ -100,6 +100,10 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
   }
 
   return {
+    /** Forgets every page (the app they were rendered by has changed). */
+    clear(): void {
+      pages.clear();
+    },
     /** True when this request may be answered from the cache. */
     applies(req: http.IncomingMessage): boolean {
       return (req.method === "GET" || req.method === "HEAD") && ANONYMOUS_PAGES.has(req.url ?? "") && isSignedOut(req);

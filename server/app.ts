@@ -3,8 +3,9 @@ import http from "node:http";
 import path from "node:path";
 import { createRequestListener } from "@mjackson/node-fetch-server";
 import compression from "compression";
-import { createRequestHandler, RouterContextProvider } from "react-router";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import sirv from "sirv";
+import type { ViteDevServer } from "vite";
 import * as build from "virtual:react-router/server-build";
 import { requestInfoContext, type RequestInfo } from "~/lib/request-context";
 import { config, ConfigError, type Config } from "~/server/config.server";
@@ -59,14 +60,31 @@ function siteStylesheet(): string | undefined {
   return sheet && "href" in sheet ? sheet.href : undefined;
 }
 
-export function createAppServer(cfg: Config): http.Server {
-  const handleRequest = createRequestHandler(build, process.env.NODE_ENV ?? "production");
-  const frameSources = frameOrigins(cfg);
-  const scriptSources = scriptOrigins(cfg);
-  const stylesheet = siteStylesheet();
-  // The refusal page of an oversized body has no inline scripts or styles.
-  const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));
-  const staticFiles = sirv(path.resolve("build/client"), {
+
+type Next = () => void;
+type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: Next) => void;
+
+/**
+ * `npm run dev` (scripts/launch/dev.mjs): Vite in middleware mode serves the browser's
+ * modules in place of build/client, and each request runs the app's current source.
+ */
+export type Development = {
+  vite: ViteDevServer;
+  /** The server Vite's hot-reload socket was given (it listens for upgrades on it); it answers the requests too. */
+  server: http.Server;
+};
+
+export type AppServerOptions = {
+  development?: Development;
+  /** The app for each request; by default the one bundled with this server. */
+  app?: () => Promise<ServerBuild>;
+  /** The browsers' files: the build's (build/client) by default; tests run without a build serve public/. */
+  assetsDir?: string;
+};
+
+/** The production server's files for browsers. */
+function builtAssets(dir: string): Middleware {
+  return sirv(path.resolve(dir), {
     etag: true,
     // The build writes .br and .gz copies of the assets (scripts/precompress.mjs).
     brotli: true,
@@ -79,6 +97,47 @@ export function createAppServer(cfg: Config): http.Server {
       );
     },
   });
+}
+
+/**
+ * The current source of the app, through Vite, for `npm run dev`. After an edit Vite runs
+ * the changed modules again; a new copy of the database module starts without the open
+ * database and would open a second one (which the embedded database's lock refuses), so
+ * each copy is handed the server's own.
+ */
+function sourceApp(vite: ViteDevServer): () => Promise<ServerBuild> {
+  const runner = (vite.environments.ssr as unknown as { runner: { import<T>(url: string): Promise<T> } }).runner;
+  const given = new WeakSet<object>();
+  return async () => {
+    const [app, db] = await Promise.all([
+      runner.import<ServerBuild>("virtual:react-router/server-build"),
+      runner.import<{ setDatabase: typeof setDatabase }>("/app/server/db/client.server.ts"),
+    ]);
+    if (!given.has(db)) {
+      given.add(db);
+      db.setDatabase(await databaseHandle());
+    }
+    return app;
+  };
+}
+
+export function createAppServer(cfg: Config, options: AppServerOptions = {}): http.Server {
+  const loadApp = options.app ?? (options.development ? sourceApp(options.development.vite) : async () => build as ServerBuild);
+  // The signed-out pages kept in memory are dropped when the app changes (an edit under `npm run dev`).
+  let currentApp: ServerBuild | undefined;
+  const app = async () => {
+    const next = await loadApp();
+    if (currentApp && next !== currentApp) anonymousPages.clear();
+    currentApp = next;
+    return next;
+  };
+  const handleRequest = createRequestHandler(app, process.env.NODE_ENV ?? "production");
+  const frameSources = frameOrigins(cfg);
+  const scriptSources = scriptOrigins(cfg);
+  const stylesheet = siteStylesheet();
+  // The refusal page of an oversized body has no inline scripts or styles.
+  const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));
+  const staticFiles: Middleware = options.development ? options.development.vite.middlewares : builtAssets(options.assetsDir ?? "build/client");
   const compress = compression();
   const anonymousPages = createAnonymousPageCache({
     async render(pathname) {
@@ -139,7 +198,8 @@ export function createAppServer(cfg: Config): http.Server {
     });
   }
 
-  const server = http.createServer((req, res) => handle(req, res, false));
+  const server = options.development?.server ?? http.createServer();
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => handle(req, res, false));
   // A client that asks before sending a body ("Expect: 100-continue") hears of the limit before it sends.
   server.on("checkContinue", (req, res) => handle(req, res, true));
   // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
@@ -147,9 +207,6 @@ export function createAppServer(cfg: Config): http.Server {
   server.on("close", () => void changes.stop());
   return server;
 }
-
-// Tests of the set-up page reach the token through the build, which holds it in memory.
-export { openFirstManagerSetup } from "~/server/first-manager.server";
 
 /** While the site has no manager, a one-time link to make the first one in the browser. */
 async function printFirstManagerLink(origin: string) {
@@ -162,7 +219,7 @@ async function printFirstManagerLink(origin: string) {
 }
 
 /** Opens the database (migrating it), serves the site, and shuts down cleanly on SIGTERM/SIGINT. */
-export async function start(): Promise<http.Server> {
+export async function start(options: { development?: Development } = {}): Promise<http.Server> {
   let cfg: Config;
   try {
     cfg = config();
@@ -227,7 +284,7 @@ export async function start(): Promise<http.Server> {
     for (const timer of maintenance) timer.unref();
   }
 
-  const server = createAppServer(cfg);
+  const server = createAppServer(cfg, options);
   // The control socket for the command-line tools, and scheduled backups.
   const operations = await startOperations(handle, cfg);
   await new Promise<void>((resolve, reject) => {
@@ -266,6 +323,8 @@ export async function start(): Promise<http.Server> {
       logger.error({ err: error }, "closing the database failed");
       process.exitCode = 1;
     }
+    // After the database: closing Vite ends its module runner, which the app's modules run in.
+    await options.development?.vite.close().catch((error: unknown) => logger.error({ err: error }, "closing Vite failed"));
     logger.flush();
     process.exit();
   }

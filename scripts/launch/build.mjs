@@ -59,4 +59,9 @@ export async function buildSite() {
   return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exitCode = await buildSite();
+// `--if-stale`: only when build/ is missing or older than the sources (`npm test` before the
+// browser tests, after the process tests may already have built it).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  if (process.argv.includes("--if-stale") && buildIsCurrent()) console.log("The build is up to date with the sources.");
+  else process.exitCode = await buildSite();
+}

@@ -1,19 +1,15 @@
-import fs from "node:fs";
-import type http from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { config } from "~/server/config.server";
-
-const BUILD = path.resolve("build/server/index.js");
+import { createAppServer } from "../../server/app";
 
 /**
- * The production build's HTTP server, in this process, on the test file's database
- * (the database handle is shared through globalThis). Tests reach it over real HTTP.
+ * The production HTTP server (server/app.ts) run from the source, in this process and in
+ * the test's own module graph, so it uses the test file's database. Tests reach it over
+ * real HTTP. No build is needed: the app comes from React Router's Vite plugin.
  */
 export async function startAppServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before these tests.");
-  const build = (await import(/* @vite-ignore */ BUILD)) as { createAppServer: (cfg: unknown) => http.Server };
-  const server = build.createAppServer(config());
+  // Without a build there are no compiled assets; the files copied into one as they are remain.
+  const server = createAppServer(config(), { assetsDir: "public" });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
@@ -27,8 +23,8 @@ export async function startAppServer(): Promise<{ url: string; close: () => Prom
 }
 
 /**
- * Starts the built app for this test file (after the file's database) and stops it
- * afterwards. `env` is applied first, because the built app reads it on first use.
+ * Starts the app for this test file (after the file's database) and stops it
+ * afterwards. `env` is applied first, because the app reads it on first use.
  */
 export function withAppServer(env: Record<string, string> = {}): () => { url: string } {
   let server: Awaited<ReturnType<typeof startAppServer>> | undefined;

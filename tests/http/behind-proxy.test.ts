@@ -1,24 +1,22 @@
-import fs from "node:fs";
 import type http from "node:http";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, type Config } from "~/server/config.server";
 import { profiles } from "~/server/db/schema";
+import { createAppServer } from "../../server/app";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
 
 /**
  * The site behind an https reverse proxy: the proxy talks plain http to the app and
- * says in X-Forwarded-Proto / X-Forwarded-Host what the visitor used. The same build
+ * says in X-Forwarded-Proto / X-Forwarded-Host what the visitor used. The same server
  * also runs without TRUST_PROXY, where those headers must change nothing.
  */
 const db = withTestDatabase();
 const PUBLIC = "https://hopewell.example";
 
 async function listen(cfg: Config): Promise<{ url: string; server: http.Server }> {
-  const build = (await import(/* @vite-ignore */ path.resolve("build/server/index.js"))) as { createAppServer: (cfg: Config) => http.Server };
-  const server = build.createAppServer(cfg);
+  const server = createAppServer(cfg, { assetsDir: "public" });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
 }
@@ -29,7 +27,6 @@ describe("forms behind an https reverse proxy", () => {
   const saved = { ...process.env };
 
   beforeAll(async () => {
-    if (!fs.existsSync("build/server/index.js")) throw new Error("No production build: run `npm run build` before these tests.");
     Object.assign(process.env, { APP_URL: PUBLIC, SIGNUP_THROTTLE_MS: "0" });
     proxied = await listen({ ...config(), appUrl: PUBLIC, trustProxy: true });
     direct = await listen({ ...config(), appUrl: PUBLIC, trustProxy: false });

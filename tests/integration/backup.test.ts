@@ -14,9 +14,12 @@ import { sql } from "drizzle-orm";
 import { withDatabaseName } from "../helpers/database-urls";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
 
-// A real server process from the production build (`npm run build` first), as `npm start` runs it.
-const BUILD = path.resolve("build/server/index.js");
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
+
+// A real server process from the production build, as `npm start` runs it.
 const PG_URL = process.env.TEST_DATABASE_URL;
 const SMALL_CLUB = { members: 8, events: 2, pels: 12, orders: 6, letters: 6, research: 3 };
 const NO_STACK = /\n\s+at /;
@@ -103,9 +106,6 @@ async function compare(source: { dataDir: string; databaseUrl?: string }, restor
   expect(filesOf(restored.dataDir)).toEqual(files);
 }
 
-beforeAll(() => {
-  if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before these tests.");
-});
 afterAll(() => {
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -20,6 +20,10 @@ import { startS3Server } from "../helpers/s3";
 import { startSmtpServer } from "../helpers/smtp";
 import { startPostgresProxy } from "../helpers/tcp-proxy";
 import { startWebhookServer } from "../helpers/webhook";
+import { withProductionBuild } from "../helpers/production-build";
+
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
 
 /**
  * Two app processes from the production build on one PostgreSQL database, with files in
@@ -28,7 +32,6 @@ import { startWebhookServer } from "../helpers/webhook";
 const url = process.env.TEST_DATABASE_URL;
 if (!url) console.log("Skipping the two-instance tests: they need PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
 
-const BUILD = path.resolve("build/server/index.js");
 const PASSWORD = "Lantern#1877";
 const HEARTBEAT_MS = 2_000;
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -70,7 +73,6 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
   }
 
   beforeAll(async () => {
-    if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before these tests.");
     admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);

@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
 import { sendRaw } from "../helpers/raw-http";
 
-const BUILD = path.resolve("build/server/index.js");
 const MB = 1024 * 1024;
 
 /** The process's resident memory, from the kernel. */
@@ -16,10 +16,10 @@ function rssOf(pid: number): number {
 }
 
 describe("the production server under oversized bodies", () => {
+  withProductionBuild();
   let dataDir: string;
   let server: RunningProcess | undefined;
   beforeAll(() => {
-    if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before these tests.");
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-body-limit-"));
   });
   afterAll(() => {

@@ -4,6 +4,10 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
+
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
 
 describe("the first manager's set-up link at start-up", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-setup-link-"));

@@ -7,6 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { withDatabaseName } from "../helpers/database-urls";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
+
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
 
 const running: RunningProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -1,17 +1,21 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/forms/messages";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
+
+// npm start would otherwise rebuild build/ in place while other test files serve it.
+withProductionBuild();
 
 /**
  * The README's start command, as a supervisor runs it: the PID it signals is npm's.
- * `npm test` builds first, so `npm start` finds an up-to-date build and serves it.
+ * The build is brought up to date first (as other test files share it), so `npm start`
+ * finds an up-to-date build and serves it.
  */
 const dirs: string[] = [];
 const running: RunningProcess[] = [];
@@ -76,12 +80,6 @@ function slowPost(port: number, body: string) {
 }
 
 describe("npm start under a supervisor", () => {
-  beforeAll(() => {
-    // npm start would otherwise rebuild build/ in place while other test files serve it.
-    const check = spawnSync(process.execPath, ["--input-type=module", "-e", "const m = await import('./scripts/launch/build.mjs'); process.exit(m.buildIsCurrent() ? 0 : 1)"]);
-    if (check.status !== 0) throw new Error("The build is older than the sources: run `npm run build` before these tests.");
-  });
-
   it("passes SIGTERM sent to npm's own PID to the server, which finishes the request in flight, closes the database and exits", async () => {
     const dataDir = tempDir("hopewell-npm-start-");
     const port = await freePort();
@@ -140,7 +138,7 @@ describe("npm start under a supervisor", () => {
     const port = await freePort();
     const dev = run("npm", ["run", "dev", "--", "--port", String(port), "--host", "127.0.0.1"], { DATA_DIR: dataDir, NODE_ENV: "development" });
     running.push(dev);
-    await dev.waitFor(new RegExp(`Local:\\s+http://127\\.0\\.0\\.1:${port}`), 120_000);
+    await dev.waitFor(new RegExp(`running at http://127\\.0\\.0\\.1:${port}`), 120_000);
     // The CAPTCHA challenge signs with a secret kept in the database, so this opens it.
     const challenge = await fetch(`http://127.0.0.1:${port}/captcha/challenge`);
     expect(challenge.status).toBe(200);

@@ -5,6 +5,10 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
+
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
 
 /** What an operator sees after a mistake in the settings: a plain message, no stack trace, nothing left behind. */
 const dirs: string[] = [];

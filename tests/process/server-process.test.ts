@@ -4,14 +4,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
+import { withProductionBuild } from "../helpers/production-build";
 
-// These tests start the production build, as `npm start` does; `npm test` builds first.
-const BUILD = path.resolve("build/server/index.js");
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
+
 
 describe("the production server process", () => {
   let dataDir: string;
   beforeAll(() => {
-    if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before these tests.");
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-server-"));
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

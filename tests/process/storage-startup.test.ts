@@ -7,14 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
 import { S3_TEST_CREDENTIALS, startS3Server } from "../helpers/s3";
+import { withProductionBuild } from "../helpers/production-build";
 
-const BUILD = path.resolve("build/server/index.js");
+// The production server as operators run it: built first when the sources changed.
+withProductionBuild();
+
 
 describe("starting with S3 storage that cannot be used", () => {
   let dataDir: string;
   let s3: Awaited<ReturnType<typeof startS3Server>>;
   beforeAll(async () => {
-    if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before these tests.");
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-storage-start-"));
     s3 = await startS3Server();
   });

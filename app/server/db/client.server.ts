@@ -162,9 +162,13 @@ export async function rawRows<T>(db: Database, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-// Kept on globalThis so the dev server's module reloads reuse one connection.
-type Holder = { handle?: Promise<DatabaseHandle> };
-const holder = ((globalThis as Record<symbol, Holder>)[Symbol.for("hopewell.database")] ??= {});
+/**
+ * The database every domain module uses. One copy of this module serves the whole
+ * process: the server, the app it runs, and the tests that load both. (Under
+ * `npm run dev` an edit makes Vite run the modules again; the server hands each new copy
+ * its database: server/app.ts.)
+ */
+const holder: { handle?: Promise<DatabaseHandle> } = {};
 
 /** Makes `handle` the database every domain module uses (the server at start-up, tests per file). */
 export function setDatabase(handle: DatabaseHandle): void {

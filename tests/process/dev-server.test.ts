@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { freePort } from "../helpers/ports";
+import { run, type RunningProcess } from "../helpers/processes";
+
+/**
+ * `npm run dev` runs the production server (server/app.ts), with Vite serving the
+ * browser's modules: the same pipeline as production, compared here with the server the
+ * HTTP tests run, both behind a proxy (TRUST_PROXY).
+ */
+withTestDatabase();
+const production = withAppServer({ TRUST_PROXY: "true" });
+
+const SECURITY_HEADERS = ["X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy"];
+
+describe("npm run dev", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-dev-"));
+  let dev: RunningProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // PORT and HOST as in production, rather than command-line flags.
+    dev = run("npm", ["run", "dev"], { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", TRUST_PROXY: "true", NODE_ENV: "development" });
+    await dev.waitFor(new RegExp(`running at http://127\\.0\\.0\\.1:${port}`), 120_000);
+    url = `http://127.0.0.1:${port}`;
+  }, 150_000);
+  afterAll(async () => {
+    if (dev.child.exitCode === null) {
+      process.kill(dev.child.pid!, "SIGTERM");
+      await dev.exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it("answers /healthz as production does", async () => {
+    for (const base of [url, production().url]) {
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status, base).toBe(200);
+      expect(await health.text()).toBe("ok");
+    }
+  });
+
+  it("sends the same security headers and Content-Security-Policy, its nonce on the page's scripts", async () => {
+    const [fromDev, fromProduction] = await Promise.all([fetch(`${url}/auth`), fetch(`${production().url}/auth`)]);
+    for (const header of SECURITY_HEADERS) {
+      expect(fromDev.headers.get(header), header).toBeTruthy();
+      expect(fromDev.headers.get(header), header).toBe(fromProduction.headers.get(header));
+    }
+    const policy = fromDev.headers.get("Content-Security-Policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(policy)![1]!;
+    const anyNonce = (text: string) => text.replace(/'nonce-[^']+'/g, "'nonce-*'");
+    expect(anyNonce(policy)).toBe(anyNonce(fromProduction.headers.get("Content-Security-Policy")!));
+    expect(fromDev.headers.get("Cache-Control")).toBe(fromProduction.headers.get("Cache-Control"));
+    const html = await fromDev.text();
+    expect(html).toContain("Sign In");
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+    // Development's own part: the page loads the source through Vite, which serves it.
+    expect(html).toContain('href="/app/root.tsx"');
+    expect((await fetch(`${url}/app/root.tsx`)).status).toBe(200);
+  });
+
+  it("serves the signed-out home page from the same cache, with its caching rules", async () => {
+    const [fromDev, fromProduction] = await Promise.all([fetch(`${url}/`), fetch(`${production().url}/`)]);
+    expect(fromDev.status).toBe(200);
+    for (const header of ["Cache-Control", "Vary"]) expect(fromDev.headers.get(header), header).toBe(fromProduction.headers.get(header));
+    const etag = fromDev.headers.get("ETag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await fetch(`${url}/`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
+
+  it("keys rate limits on the client's address from X-Forwarded-For behind a proxy", async () => {
+    for (const base of [url, production().url]) {
+      const challenge = (address: string) => fetch(`${base}/captcha/challenge`, { headers: { "X-Forwarded-For": `198.51.100.200, ${address}` } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 101; i++) statuses.push((await challenge("203.0.113.10")).status);
+      expect(statuses.slice(0, 100).every((status) => status === 200), base).toBe(true);
+      expect(statuses[100], base).toBe(429);
+      // Another client behind the same proxy is not affected.
+      expect((await challenge("203.0.113.11")).status, base).toBe(200);
+    }
+  }, 60_000);
+});
