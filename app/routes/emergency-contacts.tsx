@@ -1,3 +1,5 @@
+import { Phone } from "lucide-react";
+import { Fragment } from "react";
 import type { Route } from "./+types/emergency-contacts";
 import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
@@ -20,12 +22,65 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
+type Member = Route.ComponentProps["loaderData"]["rows"][number];
+
+/**
+ * One member's card: their name first, then who to call with a button that dials on a phone.
+ * This page is opened in an emergency, often on a phone, so nothing is squeezed into columns
+ * and no word is broken: an email may wrap only after its "@" or at a dot.
+ */
+function ContactCard({ member }: { member: Member }) {
+  const name = `${member.firstName} ${member.lastName}`;
+  const contact = member.emergencyContact;
+  return (
+    <li className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" aria-labelledby={`member-${member.id}`}>
+      <div>
+        <h2 id={`member-${member.id}`} className="font-serif text-xl font-bold text-parchment">
+          {name}
+        </h2>
+        <a href={`mailto:${member.email}`} className="text-sm text-dust [overflow-wrap:break-word]">
+          {breakableEmail(member.email)}
+        </a>
+      </div>
+      {contact ? (
+        <div className="flex flex-col gap-2">
+          <p>
+            <span className="block text-sm text-dust">Emergency contact</span>
+            <span className="text-lg font-bold">{contact.name}</span>
+          </p>
+          <a href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`} className="btn btn-primary self-start font-serif text-lg tabular-nums">
+            <Phone aria-hidden="true" className="size-5" />
+            <span>
+              <span className="sr-only">Call {contact.name} on </span>
+              {contact.phone}
+            </span>
+          </a>
+        </div>
+      ) : (
+        <p className="font-bold text-blood">No emergency contact</p>
+      )}
+    </li>
+  );
+}
+
+/** The address with a line-break opportunity after the "@" and before each dot, never inside a word. */
+function breakableEmail(email: string) {
+  const at = email.lastIndexOf("@");
+  const parts = [email.slice(0, at + 1), ...email.slice(at + 1).split(/(?=\.)/)];
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 export default function EmergencyContacts({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">Emergency Contacts</h1>
       <hr className="divider my-6" />
-      <div className="panel flex flex-col gap-4">
+      <div className="panel flex flex-col gap-4 max-sm:px-4">
         <p className="text-sm text-dust">For emergencies at events only. Each visit to this page is recorded.</p>
         {loaderData.failed ? (
           <Alert kind="error">Failed to load user data</Alert>
@@ -33,37 +88,11 @@ export default function EmergencyContacts({ loaderData }: Route.ComponentProps) 
           <>
             <SearchForm search={loaderData.search} label="Search members by name or email" />
             <ResultCount total={loaderData.total} noun="member" search={loaderData.search} />
-            <table className="w-full border-collapse text-left">
-              <thead>
-                <tr className="border-b border-timber text-dust">
-                  <th scope="col" className="py-2 pr-3">Member</th>
-                  <th scope="col" className="py-2 pr-3">Contact</th>
-                  <th scope="col" className="py-2">Phone</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaderData.rows.map((member) => (
-                  <tr key={member.id} className="border-b border-timber/40 align-top">
-                    <th scope="row" className="py-2 pr-3 font-normal">
-                      <span className="font-bold">{`${member.firstName} ${member.lastName}`}</span>
-                      <span className="block text-sm break-all text-dust">{member.email}</span>
-                    </th>
-                    {member.emergencyContact ? (
-                      <>
-                        <td className="py-2 pr-3">{member.emergencyContact.name}</td>
-                        <td className="py-2 whitespace-nowrap">
-                          <a href={`tel:${member.emergencyContact.phone.replace(/\s/g, "")}`}>{member.emergencyContact.phone}</a>
-                        </td>
-                      </>
-                    ) : (
-                      <td colSpan={2} className="py-2 font-bold text-blood">
-                        No emergency contact
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ul className="grid gap-4 md:grid-cols-2">
+              {loaderData.rows.map((member) => (
+                <ContactCard key={member.id} member={member} />
+              ))}
+            </ul>
             <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
           </>
         )}

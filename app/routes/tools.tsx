@@ -1,21 +1,22 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, useNavigation } from "react-router";
 import { isMemberId, isUuid } from "~/lib/ids";
-import { SideTabLinks } from "~/components/SideTabs";
 import type { Route } from "./+types/tools";
 import { SavedNotice } from "~/components/SavedNotice";
 import { ApplicationsTab } from "~/components/tools/ApplicationsTab";
 import { AuditTab } from "~/components/tools/AuditTab";
-import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
+import { ConfirmPanel, type PendingConfirmation } from "~/components/tools/Confirm";
 import { CastList, PlayerList } from "~/components/tools/MemberLists";
+import { RolesTab } from "~/components/tools/RolesTab";
+import { ToolsMenu } from "~/components/tools/ToolsMenu";
 import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/forms/kernel";
-import { isRole, ROLE_LABELS, ROLES } from "~/game/roles";
-import { APPLICATIONS_PAGE_SIZE, decideApplication, listApplications } from "~/server/applications.server";
+import { isRole } from "~/game/roles";
+import { APPLICATIONS_PAGE_SIZE, applicationForDecision, decideApplication, isApplicationFilter, listApplications } from "~/server/applications.server";
 import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
 import { requireAccess } from "~/server/guards.server";
 import { logger } from "~/server/logger.server";
 import { listCast, listPlayers, MEMBER_LIST_PAGE_SIZE } from "~/server/members.server";
-import { changeRole, listMembersWithRoles, ROLES_PAGE_SIZE } from "~/server/roles.server";
+import { changeRole, listMembersWithRoles, memberForRoleChange, ROLES_PAGE_SIZE } from "~/server/roles.server";
 
 type TabId = "players" | "cast" | "applications" | "roles" | "audit";
 const TABS: { id: TabId; label: string; managerOnly?: boolean }[] = [
@@ -46,8 +47,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return { ...base, cast: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
     }
     if (tab === "applications") {
-      const found = await listApplications(page);
-      return { ...base, applications: { ...found, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) } };
+      // Pending applications first: they are the ones waiting for a manager.
+      const requested = url.searchParams.get("status");
+      const status = isApplicationFilter(requested) ? requested : "pending";
+      const found = await listApplications({ status, page });
+      return { ...base, applications: { ...found, status, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) } };
     }
     if (tab === "audit") {
       const found = await listAudit(page);
@@ -61,16 +65,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-type ActionData = { ok?: string; message?: string; at?: number };
+type ActionData = { ok?: string; message?: string; at?: number; confirm?: PendingConfirmation };
 
+/**
+ * Decisions and role changes happen only when the form says `confirm=yes` (the dialog adds it).
+ * Without it the answer is a confirmation step naming the member and the change, so a browser
+ * without JavaScript confirms too, and nothing is changed or audited until it does.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireAccess(context, request, "manager");
   const fields = await readForm(request);
-  if (fields.intent === "accept" || fields.intent === "reject") return decide(actor, fields.applicationId, fields.intent);
+  const confirmed = fields.confirm === "yes";
+  if (fields.intent === "accept" || fields.intent === "reject") return decide(actor, fields.applicationId, fields.intent, confirmed);
   if (fields.intent !== "role" || !isMemberId(fields.userId) || !fields.role || !isRole(fields.role)) {
     return data<ActionData>({ message: "Please choose a member and a role." }, { status: 400 });
   }
   try {
+    if (!confirmed) {
+      const member = await memberForRoleChange(fields.userId);
+      if (!member) return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
+      if (member.role === fields.role) return data<ActionData>({ ok: `That member is already ${fields.role}.`, at: Date.now() });
+      return data<ActionData>({ confirm: { intent: "role", userId: fields.userId, role: fields.role, name: member.name, from: member.role } });
+    }
     const outcome = await changeRole(actor, fields.userId, fields.role);
     if (outcome === "not-found") return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
     if (outcome === "last-manager") {
@@ -83,9 +99,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-async function decide(actor: Parameters<typeof decideApplication>[0], applicationId: string | undefined, intent: "accept" | "reject") {
+async function decide(actor: Parameters<typeof decideApplication>[0], applicationId: string | undefined, intent: "accept" | "reject", confirmed: boolean) {
   if (!isUuid(applicationId)) return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
   try {
+    if (!confirmed) {
+      const application = await applicationForDecision(applicationId);
+      if (!application) return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
+      if (application.status !== "pending") {
+        return data<ActionData>({ message: `Another manager has already ${application.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
+      }
+      return data<ActionData>({ confirm: { intent, applicationId, name: application.name } });
+    }
     const result = await decideApplication(actor, applicationId, intent === "accept" ? "accepted" : "rejected");
     if (result.outcome === "not-found") return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
     if (result.outcome === "already-decided") {
@@ -102,54 +126,6 @@ async function decide(actor: Parameters<typeof decideApplication>[0], applicatio
     logger.error({ err: error }, "deciding an application failed");
     return data<ActionData>({ message: "The application could not be updated. Please try again." }, { status: 500 });
   }
-}
-
-function RolesTab({ roles }: { roles: NonNullable<Route.ComponentProps["loaderData"]["roles"]> }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
-  return (
-    <div className="flex flex-col gap-4">
-      <SearchForm tab="roles" search={roles.search} label="Search members by name or email" />
-      <ResultCount total={roles.total} noun="member" search={roles.search} />
-      <ul className="flex flex-col divide-y divide-timber/60">
-        {roles.members.map((member) => (
-          <li key={member.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-            <div>
-              <p className="font-bold">
-                {member.firstName} {member.lastName}
-              </p>
-              <p className="text-sm break-all text-dust">{member.email}</p>
-            </div>
-            <Form
-              method="post"
-              className="flex items-center gap-2"
-              onSubmit={(event) => {
-                const role = new FormData(event.currentTarget).get("role");
-                if (!window.confirm(`Are you sure you want to change this user's role to ${role}?`)) event.preventDefault();
-              }}
-            >
-              <input type="hidden" name="intent" value="role" />
-              <input type="hidden" name="userId" value={member.id} />
-              <label htmlFor={`role-${member.id}`} className="sr-only">
-                Role of {member.firstName} {member.lastName}
-              </label>
-              <select id={`role-${member.id}`} name="role" defaultValue={member.role} className="rounded-md border border-timber bg-ink px-2 py-2">
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {ROLE_LABELS[role]}
-                  </option>
-                ))}
-              </select>
-              <button type="submit" className="btn btn-secondary" disabled={busy}>
-                Set role<span className="sr-only"> for {member.firstName} {member.lastName}</span>
-              </button>
-            </Form>
-          </li>
-        ))}
-      </ul>
-      <Pager page={roles.page} lastPage={roles.lastPage} />
-    </div>
-  );
 }
 
 /** The staff tools: a side menu of tools; each fills in as it is built. */
@@ -172,20 +148,13 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
       : []),
   ];
   const active = tabs.find((t) => t.id === tab)!;
+  const navigation = useNavigation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="text-center text-5xl">Tools</h1>
       <hr className="divider my-6" />
-      <div className="grid gap-6 md:grid-cols-[16rem_1fr]">
-        <nav aria-label="Tools" className="panel flex flex-col gap-1 p-3">
-          <SideTabLinks tabs={tabs} active={tab} />
-          <hr className="my-2 border-timber" />
-          {links.map(([to, label]) => (
-            <Link key={to} to={to} className="rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass">
-              {label}
-            </Link>
-          ))}
-        </nav>
+      <div className="grid gap-6 md:grid-cols-[15rem_minmax(0,1fr)] md:items-start">
+        <ToolsMenu tabs={tabs} active={tab} links={links} />
         <section aria-labelledby="tool-title" className="panel">
           <h2 id="tool-title" className="mb-4 text-2xl">
             {active.label}
@@ -196,7 +165,9 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
               {actionData.message ? <Alert kind="error">{actionData.message}</Alert> : null}
             </div>
           ) : null}
-          {loaderData.failed ? (
+          {actionData?.confirm ? (
+            <ConfirmPanel pending={actionData.confirm} busy={navigation.state !== "idle"} />
+          ) : loaderData.failed ? (
             <Alert kind="error">{tab === "applications" ? "Failed to load data" : "Failed to load user data"}</Alert>
           ) : loaderData.players ? (
             <PlayerList list={loaderData.players} />

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { ApplicationInput } from "~/forms/application";
+import { APPLICATION_STATUSES, type ApplicationStatus } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
 import { audit } from "./audit.server";
 import { database } from "./db/client.server";
@@ -39,14 +40,54 @@ export async function submitApplication(user: SessionUser, input: ApplicationInp
 
 export const APPLICATIONS_PAGE_SIZE = 20;
 
-/** Applications newest first, a page at a time, for the managers' review. */
-export async function listApplications(page = 0): Promise<{ applications: Application[]; total: number }> {
+/** What the Applications tab can show: one status, or every application. */
+export const APPLICATION_FILTERS = [...APPLICATION_STATUSES, "all"] as const;
+export type ApplicationFilter = (typeof APPLICATION_FILTERS)[number];
+
+export function isApplicationFilter(value: string | null): value is ApplicationFilter {
+  return (APPLICATION_FILTERS as readonly (string | null)[]).includes(value);
+}
+
+export type ApplicationCounts = Record<ApplicationFilter, number>;
+
+/**
+ * Applications of one status (or all), newest first, a page at a time, with how many there
+ * are of each status so the tab can show its filter's counts. The (status, created_at, id)
+ * index serves both the filtered page and the counts.
+ */
+export async function listApplications({ status = "pending", page = 0 }: { status?: ApplicationFilter; page?: number } = {}): Promise<{
+  applications: Application[];
+  total: number;
+  counts: ApplicationCounts;
+}> {
   const db = await database();
-  const [rows, [total]] = await Promise.all([
-    db.select().from(applications).orderBy(desc(applications.createdAt), desc(applications.id)).limit(APPLICATIONS_PAGE_SIZE).offset(page * APPLICATIONS_PAGE_SIZE),
-    db.select({ n: count() }).from(applications),
+  const where = status === "all" ? undefined : eq(applications.status, status);
+  const [rows, grouped] = await Promise.all([
+    db
+      .select()
+      .from(applications)
+      .where(where)
+      .orderBy(desc(applications.createdAt), desc(applications.id))
+      .limit(APPLICATIONS_PAGE_SIZE)
+      .offset(page * APPLICATIONS_PAGE_SIZE),
+    db.select({ status: applications.status, n: count() }).from(applications).groupBy(applications.status),
   ]);
-  return { applications: rows, total: total?.n ?? 0 };
+  const counts: ApplicationCounts = { pending: 0, accepted: 0, rejected: 0, all: 0 };
+  for (const { status: s, n } of grouped) {
+    counts[s] = n;
+    counts.all += n;
+  }
+  return { applications: rows, total: counts[status], counts };
+}
+
+/** The applicant's name and the application's status, for the confirmation step before a decision. */
+export async function applicationForDecision(applicationId: string): Promise<{ name: string; status: ApplicationStatus } | undefined> {
+  const db = await database();
+  const [row] = await db
+    .select({ firstName: applications.firstName, lastName: applications.lastName, status: applications.status })
+    .from(applications)
+    .where(eq(applications.id, applicationId));
+  return row ? { name: `${row.firstName} ${row.lastName}`, status: row.status } : undefined;
 }
 
 export type Decision = "accepted" | "rejected";

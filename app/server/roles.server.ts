@@ -28,6 +28,13 @@ export async function listMembersWithRoles({ search = "", page = 0 }: { search?:
   return { members: rows as RoleListEntry[], total: total?.n ?? 0 };
 }
 
+/** The member's name and current role, for the confirmation step before a change. */
+export async function memberForRoleChange(userId: string): Promise<{ name: string; role: Role } | undefined> {
+  const db = await database();
+  const [row] = await db.select({ firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role }).from(profiles).where(eq(profiles.id, userId));
+  return row ? { name: `${row.firstName} ${row.lastName}`, role: row.role as Role } : undefined;
+}
+
 export type RoleChange = "changed" | "unchanged" | "not-found" | "last-manager";
 
 /**

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applicationValues, createProfile } from "~/server/db/factories";
 import { overrideConfig } from "~/server/config.server";
 import { applications, auditLog, characters, outbox, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -10,6 +11,8 @@ import { deliverMailNow } from "../helpers/outbox";
 import { recipients, startSmtpServer } from "../helpers/smtp";
 
 const db = withTestDatabase();
+/** The page's text as a person reads it (React escapes apostrophes and ampersands). */
+const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
 const app = withAppServer();
 
 async function applicantWithApplication(rolePreference: "player" | "cast") {
@@ -36,7 +39,7 @@ describe("reviewing applications", () => {
       const { applicant, applicationId } = await applicantWithApplication(preference);
       const page = await (await fetch(`${app().url}/tools?tab=applications`, { headers: { Cookie: manager.cookie } })).text();
       expect(page).toContain(applicant.email);
-      const response = await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId }, manager.cookie);
+      const response = await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, manager.cookie);
       expect(response.status).toBe(200);
       expect(await response.text()).toContain("The acceptance email is on its way");
       const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
@@ -60,19 +63,97 @@ describe("reviewing applications", () => {
   it("rejects without sending anything and reminds the manager to write", async () => {
     const manager = await signedInMember("manager");
     const { applicant, applicationId } = await applicantWithApplication("player");
-    const response = await postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId }, manager.cookie);
+    const response = await postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, manager.cookie);
     expect(await response.text()).toContain(`please write to ${applicant.email} yourself`);
     const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
     expect(profile!.role).toBe("applicant");
     expect(await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${applicant.email}`)).toEqual([]);
   });
 
+  it("asks first: without confirm=yes a decision is a confirmation step, and nothing is decided, sent or audited", async () => {
+    const manager = await signedInMember("manager");
+    const { applicant, applicationId } = await applicantWithApplication("player");
+    const name = `${applicant.firstName} applicant`;
+    for (const intent of ["accept", "reject"] as const) {
+      const asked = await postForm(app().url, "/tools?tab=applications", { intent, applicationId }, manager.cookie);
+      expect(asked.status).toBe(200);
+      const page = text(await asked.text());
+      expect(page).toContain(intent === "accept" ? `Accept ${name}'s application? They will be emailed.` : `Reject ${name}'s application?`);
+      const form = page.match(/<form [^>]*method="post"[^>]*>((?:(?!<\/form>).)*name="confirm" value="yes"(?:(?!<\/form>).)*)<\/form>/s)?.[1] ?? "";
+      expect(form).toContain(`name="intent" value="${intent}"`);
+      expect(form).toContain(`name="applicationId" value="${applicationId}"`);
+      expect(form).toContain(intent === "accept" ? "Yes, accept" : "Yes, reject");
+      expect(page).not.toContain("The acceptance email is on its way");
+    }
+    const [application] = await db().select().from(applications).where(eq(applications.id, applicationId));
+    expect(application).toMatchObject({ status: "pending", decidedBy: null });
+    const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
+    expect(profile!.role).toBe("applicant");
+    expect(await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${applicant.email}`)).toEqual([]);
+    expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id))).toEqual([]);
+
+    // Confirmed, it is decided once and audited once.
+    const confirmed = await postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, manager.cookie);
+    expect(text(await confirmed.text())).toContain(`Rejected ${name}.`);
+    expect((await db().select().from(applications).where(eq(applications.id, applicationId)))[0]!.status).toBe("rejected");
+    expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id))).toHaveLength(1);
+    // Asking again about a decided application says so rather than offering to decide it.
+    const late = await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId }, manager.cookie);
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain("Another manager has already rejected this application.");
+  });
+
+  it("shows pending applications first, filters by status with counts, and pages within the filter", async () => {
+    const manager = await signedInMember("manager");
+    const decided = async (status: "accepted" | "rejected", n: number) => {
+      for (let i = 0; i < n; i++) {
+        const profile = await createProfile(db(), { firstName: `${status}${i}`, lastName: "Filtered" });
+        await db().insert(applications).values(applicationValues(profile, { status, createdAt: new Date(Date.now() + 60_000 + i) }));
+      }
+    };
+    // More decided applications than a page, all newer than the pending one.
+    await decided("accepted", 21);
+    await decided("rejected", 2);
+    const { applicant } = await applicantWithApplication("player");
+    const counts = Object.fromEntries(
+      (await db().select({ status: applications.status, n: sql<number>`count(*)::int` }).from(applications).groupBy(applications.status)).map((r) => [r.status, r.n]),
+    ) as Record<string, number>;
+    const all = counts.pending! + counts.accepted! + counts.rejected!;
+    const get = async (query: string) => text(await (await fetch(`${app().url}/tools?tab=applications${query}`, { headers: { Cookie: manager.cookie } })).text());
+
+    const first = await get("");
+    expect(first).toContain(applicant.email);
+    expect(first).not.toContain("accepted0.filtered");
+    expect(first).toMatch(new RegExp(`aria-current="page"[^>]*>Pending<span[^>]*>\\(${counts.pending}\\)`));
+    for (const [status, label, n] of [["accepted", "Accepted", counts.accepted], ["rejected", "Rejected", counts.rejected], ["all", "All", all]] as const) {
+      expect(first).toMatch(new RegExp(`href="/tools\\?tab=applications&status=${status}"[^>]*>${label}<span[^>]*>\\(${n}\\)`));
+    }
+    expect(first).toContain(`${counts.pending} pending application`);
+
+    const accepted = await get("&status=accepted");
+    expect(accepted).not.toContain(applicant.email);
+    expect(accepted).not.toContain("rejected0.filtered");
+    expect(accepted).toContain(`${counts.accepted} accepted applications`);
+    expect(accepted).not.toContain(">Accept<");
+    // The next page keeps the filter.
+    expect(accepted).toContain('href="/tools?tab=applications&status=accepted&page=1"');
+    const second = await get("&status=accepted&page=1");
+    expect(second).toContain("Page 2 of 2");
+    expect(second).not.toContain(applicant.email);
+
+    const rejected = await get("&status=rejected");
+    expect(rejected).toContain("rejected1.filtered");
+    expect(rejected).not.toContain("accepted0.filtered");
+    // An unknown status falls back to pending.
+    expect(await get("&status=sheriff")).toContain(applicant.email);
+  });
+
   it("lets the first of two managers deciding at once win, and tells the second", async () => {
     const [first, second] = [await signedInMember("manager"), await signedInMember("manager")];
     const { applicant, applicationId } = await applicantWithApplication("player");
     const responses = await Promise.all([
-      postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId }, first.cookie),
-      postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId }, second.cookie),
+      postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, first.cookie),
+      postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, second.cookie),
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = responses.find((r) => r.status === 409)!;
@@ -87,8 +168,8 @@ describe("reviewing applications", () => {
     const { applicant, applicationId } = await applicantWithApplication("player");
     await db().update(profiles).set({ role: "manager" }).where(eq(profiles.id, applicant.id));
     const cast = await signedInMember("cast");
-    expect((await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId }, cast.cookie)).status).toBe(403);
-    await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId }, manager.cookie);
+    expect((await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, cast.cookie)).status).toBe(403);
+    await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, manager.cookie);
     const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
     expect(profile!.role).toBe("manager");
   });

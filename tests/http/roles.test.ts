@@ -7,6 +7,8 @@ import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
 
 const db = withTestDatabase();
+/** The page's text as a person reads it (React escapes apostrophes). */
+const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
 
 describe("the Roles tool", () => {
   const app = withAppServer();
@@ -18,7 +20,7 @@ describe("the Roles tool", () => {
     expect(page).toContain(applicant.email);
     expect(page).toContain("1 member matching");
 
-    const response = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "player" }, manager.cookie);
+    const response = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "player", confirm: "yes" }, manager.cookie);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Role changed to player.");
     const [row] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
@@ -32,10 +34,40 @@ describe("the Roles tool", () => {
     expect(log).toContain("applicant → player");
   });
 
+  it("asks first: without confirm=yes it answers with a confirmation step and changes nothing", async () => {
+    const manager = await signedInMember("manager");
+    const applicant = await signedInMember("applicant");
+    const asked = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "cast" }, manager.cookie);
+    expect(asked.status).toBe(200);
+    const page = text(await asked.text());
+    // The step names the member and the change, and its button posts the same change again, confirmed.
+    expect(page).toContain(`Are you sure you want to change ${applicant.firstName} applicant's role from Applicant to Cast?`);
+    const form = page.match(/<form [^>]*method="post"[^>]*>((?:(?!<\/form>).)*name="confirm" value="yes"(?:(?!<\/form>).)*)<\/form>/s)?.[1] ?? "";
+    expect(form).toContain(`name="userId" value="${applicant.id}"`);
+    expect(form).toContain('name="role" value="cast"');
+    expect(form).toContain("Yes, make them Cast");
+    expect(page).toMatch(/<a [^>]*href="\/tools\?tab=roles"[^>]*>Cancel<\/a>/);
+    expect(page).not.toContain("Role changed to");
+    const [unchanged] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
+    expect(unchanged!.role).toBe("applicant");
+    expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id))).toEqual([]);
+    // Anything but "yes" is not a confirmation.
+    await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "cast", confirm: "no" }, manager.cookie);
+    expect((await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id)))[0]!.role).toBe("applicant");
+
+    const confirmed = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "cast", confirm: "yes" }, manager.cookie);
+    expect(text(await confirmed.text())).toContain("Role changed to cast.");
+    const [changed] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
+    expect(changed!.role).toBe("cast");
+    const audits = await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ action: "role.change", details: { from: "applicant", to: "cast" } });
+  });
+
   it("never removes the last manager", async () => {
     await db().update(profiles).set({ role: "player" }).where(eq(profiles.role, "manager"));
     const manager = await signedInMember("manager");
-    const response = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: manager.id, role: "cast" }, manager.cookie);
+    const response = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: manager.id, role: "cast", confirm: "yes" }, manager.cookie);
     expect(response.status).toBe(409);
     expect(await response.text()).toContain("There must always be at least one manager.");
     const [row] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, manager.id));
@@ -45,9 +77,9 @@ describe("the Roles tool", () => {
   it("refuses cast, players and nonsense roles, changing nothing", async () => {
     const cast = await signedInMember("cast");
     const target = await signedInMember("applicant");
-    expect((await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: target.id, role: "manager" }, cast.cookie)).status).toBe(403);
+    expect((await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: target.id, role: "manager", confirm: "yes" }, cast.cookie)).status).toBe(403);
     const manager = await signedInMember("manager");
-    expect((await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: target.id, role: "sheriff" }, manager.cookie)).status).toBe(400);
+    expect((await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: target.id, role: "sheriff", confirm: "yes" }, manager.cookie)).status).toBe(400);
     const [row] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, target.id));
     expect(row!.role).toBe("applicant");
     // Cast see the tools, but not the managers' tabs.

@@ -150,7 +150,7 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
   async function expectHonoured(changer: Instance, observer: Instance, people: Awaited<ReturnType<typeof signOutAndDemote>>) {
     const { manager, player, cast } = people;
     expect((await postForm(changer.url, "/logout", {}, player.cookie)).status).toBe(302);
-    const demoted = await postForm(changer.url, "/tools?tab=roles", { intent: "role", userId: cast.id, role: "player" }, manager.cookie);
+    const demoted = await postForm(changer.url, "/tools?tab=roles", { intent: "role", userId: cast.id, role: "player", confirm: "yes" }, manager.cookie);
     expect(demoted.status).toBeLessThan(400);
     expect(await signedIn(observer, player.cookie)).toBe(false);
     expect(await mayUseTools(observer, cast.cookie)).toBe(false);
@@ -181,7 +181,7 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     expect(proxy.freezeListeners()).toBe(1);
     const { manager, player, cast } = people;
     expect((await postForm(a.url, "/logout", {}, player.cookie)).status).toBe(302);
-    expect((await postForm(a.url, "/tools?tab=roles", { intent: "role", userId: cast.id, role: "player" }, manager.cookie)).status).toBeLessThan(400);
+    expect((await postForm(a.url, "/tools?tab=roles", { intent: "role", userId: cast.id, role: "player", confirm: "yes" }, manager.cookie)).status).toBeLessThan(400);
     // No announcement can arrive now: the instance must notice within two heartbeats.
     const began = Date.now();
     while ((await signedIn(b, player.cookie)) && Date.now() - began < 30_000) await new Promise((resolve) => setTimeout(resolve, 100));

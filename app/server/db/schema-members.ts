@@ -113,6 +113,8 @@ export const applications = pgTable(
     // Newest-first lists order by (created_at desc, id desc); the index matches that order exactly,
     // nulls first as PostgreSQL sorts DESC, so a page is read straight from it with no sort.
     index("applications_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The Applications tab lists one status at a time, newest first, and counts each status.
+    index("applications_status_created_at_idx").on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("applications_decided_by_idx").on(t.decidedBy),
     check("applications_status_check", oneOf(t.status, APPLICATION_STATUSES)),
     check("applications_role_preference_check", oneOf(t.rolePreference, ROLE_PREFERENCES)),

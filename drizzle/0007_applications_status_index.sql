@@ -1,0 +1,1 @@
+CREATE INDEX "applications_status_created_at_idx" ON "applications" USING btree ("status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);
