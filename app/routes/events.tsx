@@ -1,6 +1,7 @@
 import { CalendarDays, Ticket } from "lucide-react";
 import type { Route } from "./+types/events";
 import { Alert } from "~/components/ui/Alert";
+import { isManager as isManagerRole } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { listUpcomingEvents } from "~/server/events.server";
 import { Link } from "react-router";
@@ -9,7 +10,7 @@ import { logger } from "~/server/logger.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  const isManager = user.role === "manager";
+  const isManager = isManagerRole(user.role);
   try {
     return { events: await listUpcomingEvents(), failed: false, isManager };
   } catch (error) {

@@ -10,7 +10,7 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { fieldErrors, formFields, type FieldErrors } from "~/forms/auth";
 import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
 import { EmergencyContactForm } from "~/forms/profile";
-import { CHARACTER_ROLES, ROLE_LABELS } from "~/game/roles";
+import { canBuildCharacter, ROLE_LABELS } from "~/game/roles";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { updateBackstory } from "~/server/characters.server";
 import { requireAccess } from "~/server/guards.server";
@@ -22,7 +22,7 @@ type Tab = "profile" | "character" | "application";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  const canHaveCharacter = CHARACTER_ROLES.includes(user.role);
+  const canHaveCharacter = canBuildCharacter(user.role);
   try {
     const { contact, application, character, survived } = await profileOverview(user.id);
     return {

@@ -9,7 +9,7 @@ import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls"
 import { CastList, PlayerList } from "~/components/tools/MemberLists";
 import { Alert } from "~/components/ui/Alert";
 import { formFields } from "~/forms/auth";
-import { isRole, ROLE_LABELS, ROLES } from "~/game/roles";
+import { isManager as isManagerRole, isRole, ROLE_LABELS, ROLES } from "~/game/roles";
 import { APPLICATIONS_PAGE_SIZE, decideApplication, listApplications } from "~/server/applications.server";
 import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
 import { requireAccess } from "~/server/guards.server";
@@ -30,7 +30,7 @@ const lastPageOf = (total: number, size: number) => Math.max(0, Math.ceil(total 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "staff");
-  const isManager = user.role === "manager";
+  const isManager = isManagerRole(user.role);
   const url = new URL(request.url);
   const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
   const search = (url.searchParams.get("q") ?? "").slice(0, 100);
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ message: "Please choose a member and a role." }, { status: 400 });
   }
   try {
-    const outcome = await changeRole(actor, fields.userId, fields.role);
+    const outcome = await changeRole(actor, { id: fields.userId }, fields.role);
     if (outcome === "not-found") return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
     if (outcome === "last-manager") {
       return data<ActionData>({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });

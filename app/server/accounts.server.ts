@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
-import type { Role } from "~/game/roles";
 import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.server";
 import { config } from "./config.server";
 import { database } from "./db/client.server";
@@ -165,15 +164,4 @@ export async function resetPassword(token: string, password: string): Promise<Au
     logger.error({ err: refusal ? refusal.code : error }, "password reset failed");
     return { ok: false, status: 500, message: refusalMessage(refusal, MESSAGES.resetFailed) };
   }
-}
-
-/** Sets a member's role (administration and, later, the managers' tools). */
-export async function setRole(email: string, role: Role): Promise<boolean> {
-  const db = await database();
-  const updated = await db
-    .update(profiles)
-    .set({ role, updatedAt: sql`now()` })
-    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()))
-    .returning({ id: profiles.id });
-  return updated.length === 1;
 }

@@ -11,6 +11,14 @@ const ACTIONS: Record<string, string> = {
   "first_manager.create": "became the first manager with the set-up link, as",
 };
 
+/** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
+function actorOf(entry: Entry): string {
+  if (entry.actorName) return entry.actorName;
+  const operator = entry.details?.operator;
+  if (operator === "cli") return "The admin command (npm run admin)";
+  if (typeof operator === "string") return `An operator (${operator})`;
+  return "A removed member";
+}
 
 function detail(action: string, details: Record<string, unknown> | null): string {
   if (!details) return "";
@@ -32,7 +40,7 @@ export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page:
       <ol className="flex flex-col divide-y divide-timber/60">
         {list.rows.map((entry) => (
           <li key={entry.id} className="py-3">
-            <p>{`${entry.actorName ?? "A removed member"} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
+            <p>{`${actorOf(entry)} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
             <p className="text-sm text-dust">{[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
           </li>
         ))}
