@@ -55,7 +55,11 @@ function run(command: string, args: string[], env: Record<string, string> = {}) 
 const freePort = () => 30_000 + crypto.randomInt(20_000);
 
 /** The server is started as `npm run serve` starts it (its Node options included), without npm in between. */
-const SERVE_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve.split(/\s+/).slice(1);
+// The script reads "exec node ..." (so a supervisor's signals reach node): drop the shell's exec, then node itself.
+const SERVE_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve
+  .split(/\s+/)
+  .filter((word) => word !== "exec")
+  .slice(1);
 
 async function waitFor(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

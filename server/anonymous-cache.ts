@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type http from "node:http";
 import zlib from "node:zlib";
 import Negotiator from "negotiator";
-import { SESSION_COOKIE } from "~/server/auth.server";
+import { carriesAuthCookie } from "~/server/auth-cookie.server";
 
 /**
  * Public pages whose HTML is the same for every signed-out visitor: it depends only
@@ -51,7 +51,7 @@ export function withoutScripts(html: string): string {
 }
 
 function isSignedOut(req: http.IncomingMessage): boolean {
-  return !(req.headers.cookie ?? "").includes(SESSION_COOKIE);
+  return !carriesAuthCookie(req.headers.cookie);
 }
 
 const ENCODINGS = ["br", "gzip", "identity"] as const;

@@ -13,10 +13,32 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
-/** Roles that have been accepted into the game and may build a character. */
-export const CHARACTER_ROLES: readonly Role[] = ["player", "cast", "manager"];
-/** Roles that may use the staff review tools. */
-export const STAFF_ROLES: readonly Role[] = ["cast", "manager"];
+/*
+ * The rules about roles, one function each, used by the route table, the pages, the
+ * domain's queries and the command line alike. Each is a rank: a role holds the powers of
+ * every role below it in ROLES.
+ */
+const atLeast = (role: Role, lowest: Role) => ROLES.indexOf(role) >= ROLES.indexOf(lowest);
+
+/** Accepted into the game (players, cast and managers): may build a character. */
+export function canBuildCharacter(role: Role): boolean {
+  return atLeast(role, "player");
+}
+
+/** Cast and managers: read the staff tools and every member's submissions. */
+export function isStaff(role: Role): boolean {
+  return atLeast(role, "cast");
+}
+
+/** Managers: change roles, decide applications, manage events; the site must always keep one. */
+export function isManager(role: Role): boolean {
+  return atLeast(role, "manager");
+}
+
+/** The roles a rule admits, for database queries ("where role in ..."). */
+export function rolesWhere(rule: (role: Role) => boolean): Role[] {
+  return ROLES.filter(rule);
+}
 
 export const APPLICATION_STATUSES = ["pending", "accepted", "rejected"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];

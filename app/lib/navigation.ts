@@ -1,4 +1,4 @@
-import { CHARACTER_ROLES, STAFF_ROLES, type Role } from "~/game/roles";
+import { canBuildCharacter, isStaff, type Role } from "~/game/roles";
 
 /** The signed-in member as the navigation and pages see them. */
 export type SessionUser = { id: string; firstName: string; lastName: string; email: string; role: Role };
@@ -10,9 +10,9 @@ export const PUBLIC_LINKS: NavLink[] = [
   { to: "/locations", label: "Location" },
 ];
 
-const FORM_LINKS: (NavLink & { roles?: readonly Role[] })[] = [
+const FORM_LINKS: (NavLink & { allowed?: (role: Role) => boolean })[] = [
   { to: "/application", label: "Application" },
-  { to: "/character", label: "Character Builder", roles: CHARACTER_ROLES },
+  { to: "/character", label: "Character Builder", allowed: canBuildCharacter },
   { to: "/pels", label: "Post-Event Letter" },
   { to: "/merchant-orders", label: "Merchant Order" },
   { to: "/research", label: "Research" },
@@ -21,9 +21,9 @@ const FORM_LINKS: (NavLink & { roles?: readonly Role[] })[] = [
 
 /** The member forms a user of `role` may open, for the Forms menu. */
 export function formLinksFor(role: Role): NavLink[] {
-  return FORM_LINKS.filter((link) => !link.roles || link.roles.includes(role)).map(({ to, label }) => ({ to, label }));
+  return FORM_LINKS.filter((link) => !link.allowed || link.allowed(role)).map(({ to, label }) => ({ to, label }));
 }
 
 export function canUseTools(role: Role): boolean {
-  return STAFF_ROLES.includes(role);
+  return isStaff(role);
 }

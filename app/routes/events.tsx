@@ -1,6 +1,7 @@
 import { CalendarDays, Ticket } from "lucide-react";
 import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { isManager as isManagerRole } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { listUpcomingEvents } from "~/server/events.server";
 import { Link } from "react-router";
@@ -8,7 +9,7 @@ import { requireAccess } from "~/server/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  const isManager = user.role === "manager";
+  const isManager = isManagerRole(user.role);
   return { events: await listUpcomingEvents(), isManager };
 }
 

@@ -12,7 +12,7 @@ import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
 import { EmergencyContactForm } from "~/forms/profile";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
-import { CHARACTER_ROLES, ROLE_LABELS } from "~/game/roles";
+import { canBuildCharacter, ROLE_LABELS } from "~/game/roles";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { updateBackstory } from "~/server/characters.server";
 import { requireAccess } from "~/server/guards.server";
@@ -24,7 +24,7 @@ type Tab = "profile" | "character" | "application";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  const canHaveCharacter = CHARACTER_ROLES.includes(user.role);
+  const canHaveCharacter = canBuildCharacter(user.role);
   const { contact, application, character, survived } = await profileOverview(user.id);
   return {
     user,

@@ -10,7 +10,7 @@ import { RolesTab } from "~/components/tools/RolesTab";
 import { ToolsMenu } from "~/components/tools/ToolsMenu";
 import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/forms/kernel";
-import { isRole } from "~/game/roles";
+import { isManager as isManagerRole, isRole } from "~/game/roles";
 import { APPLICATIONS_PAGE_SIZE, applicationForDecision, decideApplication, isApplicationFilter, listApplications } from "~/server/applications.server";
 import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
 import { requireAccess } from "~/server/guards.server";
@@ -31,7 +31,7 @@ const lastPageOf = (total: number, size: number) => Math.max(0, Math.ceil(total 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "staff");
-  const isManager = user.role === "manager";
+  const isManager = isManagerRole(user.role);
   const url = new URL(request.url);
   const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
   const search = searchTermOf(url);
@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (member.role === fields.role) return data<ActionData>({ ok: `That member is already ${fields.role}.`, at: Date.now() });
       return data<ActionData>({ confirm: { intent: "role", userId: fields.userId, role: fields.role, name: member.name, from: member.role } });
     }
-    const outcome = await changeRole(actor, fields.userId, fields.role);
+    const outcome = await changeRole(actor, { id: fields.userId }, fields.role);
     if (outcome === "not-found") return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
     if (outcome === "last-manager") {
       return data<ActionData>({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });

@@ -1,14 +1,20 @@
-import { ROLES, type Role } from "~/game/roles";
+import { canBuildCharacter, isStaff, isManager, type Role } from "~/game/roles";
 
 /** Who may use a route. Every route pattern of app/routes.ts has exactly one entry. */
 export type Access = "anyone" | "member" | "character" | "staff" | "manager";
 
-export const ACCESS_ROLES: Record<Exclude<Access, "anyone">, readonly Role[]> = {
-  member: ROLES,
-  character: ["player", "cast", "manager"],
-  staff: ["cast", "manager"],
-  manager: ["manager"],
+/** Each level's rule, the same functions the pages and the domain use (app/game/roles.ts). */
+export const ACCESS_RULES: Record<Exclude<Access, "anyone">, (role: Role) => boolean> = {
+  member: () => true,
+  character: canBuildCharacter,
+  staff: isStaff,
+  manager: isManager,
 };
+
+/** True when a member of `role` may use what `access` guards. */
+export function roleHasAccess(role: Role, access: Exclude<Access, "anyone">): boolean {
+  return ACCESS_RULES[access](role);
+}
 
 /** A route open to one level for reading and a narrower one for its actions (POST and the like). */
 export type RouteAccess = Access | { read: Access; change: Access };
@@ -76,5 +82,5 @@ export function decideAccess(pattern: string, role: Role | undefined, method = "
   const access = typeof entry === "string" ? entry : READ_METHODS.has(method) ? entry.read : entry.change;
   if (access === "anyone") return "allow";
   if (role === undefined) return "sign-in";
-  return ACCESS_ROLES[access].includes(role) ? "allow" : "forbidden";
+  return roleHasAccess(role, access) ? "allow" : "forbidden";
 }

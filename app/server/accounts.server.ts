@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
-import type { Role } from "~/game/roles";
-import { getAuth } from "./auth.server";
+import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.server";
 import { config } from "./config.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
@@ -12,17 +11,22 @@ import { hit, LIMITS } from "./rate-limit.server";
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 
 /**
- * The auth library's own errors, recognised by shape: importing its error class would
- * load the whole library at start-up, which auth.server.ts defers to first use.
+ * What a member is told when the auth library refuses, by its error code: its codes are part
+ * of its API, its wording is not, so the messages members see are written here and do not
+ * change with an upgrade. The spec shows the service's own message; these are the ones it
+ * gives today. An unknown code still shows the library's message.
  */
-type ServiceError = Error & { statusCode: number; body?: { message?: string; code?: string } };
-function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof Error && error.name === "APIError" && typeof (error as { statusCode?: unknown }).statusCode === "number";
-}
+const REFUSALS: Record<string, string> = {
+  INVALID_EMAIL_OR_PASSWORD: "Invalid email or password",
+  INVALID_EMAIL: "Invalid email",
+  INVALID_PASSWORD: "Invalid password",
+  PASSWORD_TOO_SHORT: "Password too short",
+  PASSWORD_TOO_LONG: "Password too long",
+};
 
-function serviceMessage(error: unknown, fallback: string = MESSAGES.authDefault): string {
-  if (isServiceError(error)) return error.body?.message || error.message || fallback;
-  return fallback;
+function refusalMessage(refusal: AuthRefusal | null, fallback: string = MESSAGES.authDefault): string {
+  if (!refusal) return fallback;
+  return (refusal.code && REFUSALS[refusal.code]) || refusal.message || fallback;
 }
 
 export async function emailIsRegistered(email: string): Promise<boolean> {
@@ -60,12 +64,14 @@ export async function createAccount(input: NewAccount): Promise<AuthOutcome> {
     });
     return { ok: true };
   } catch (error) {
-    logger.warn({ err: isServiceError(error) ? error.message : error }, "sign-up failed");
-    if (isServiceError(error) && error.body?.code === "FAILED_TO_CREATE_USER") {
-      return { ok: false, status: 500, message: MESSAGES.profileFailed };
+    const refusal = await authRefusal(error);
+    logger.warn({ err: refusal ? refusal.code : error }, "sign-up failed");
+    if (!refusal || refusal.code === "FAILED_TO_CREATE_USER") return { ok: false, status: 500, message: MESSAGES.profileFailed };
+    // Another sign-up with this address won the race past the check above.
+    if (refusal.code === "USER_ALREADY_EXISTS" || refusal.code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL") {
+      return { ok: false, status: 409, message: SITE_MESSAGES.emailTaken };
     }
-    if (isServiceError(error)) return { ok: false, status: error.statusCode || 400, message: serviceMessage(error) };
-    return { ok: false, status: 500, message: MESSAGES.profileFailed };
+    return { ok: false, status: refusal.status || 400, message: refusalMessage(refusal) };
   }
 }
 
@@ -86,22 +92,21 @@ export async function signIn(
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
     return { ok: true, setCookies: result.headers.getSetCookie() };
   } catch (error) {
-    if (isServiceError(error)) return { ok: false, status: error.statusCode === 500 ? 500 : 401, message: serviceMessage(error) };
+    const refusal = await authRefusal(error);
+    if (refusal) return { ok: false, status: refusal.status >= 500 ? 500 : 401, message: refusalMessage(refusal) };
     logger.error({ err: error }, "sign-in failed");
     return { ok: false, status: 500, message: MESSAGES.authDefault };
   }
 }
 
-/** Ends the session on the server and returns the cookies that clear it in the browser. */
+/**
+ * Ends the session on the server and returns the cookies that clear it in the browser.
+ * The library clears them whether or not a session was found.
+ */
 export async function signOut(request: Request): Promise<string[]> {
   const auth = await getAuth();
-  try {
-    const result = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
-    return result.headers.getSetCookie();
-  } catch {
-    // No session to end: still clear the browser's cookie.
-    return [`hopewell.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`];
-  }
+  const result = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
+  return result.headers.getSetCookie();
 }
 
 /** Every reset request answers after the same time, so the answer does not tell whether the address has an account. */
@@ -128,13 +133,22 @@ export async function requestPasswordReset(email: string, clientAddress: string)
   return { ok: true };
 }
 
-/** True when `token` is a live password-reset token. */
+/** Where the library's check of a reset link sends the browser: back to our page, with `token` or `error`. */
+const RESET_PAGE = "/reset-password";
+
+/**
+ * True when `token` is a live password-reset token. Asked of the library's own check of a
+ * reset link (the endpoint behind the link its emails would carry), which answers with a
+ * redirect to our page carrying either the token or an error.
+ */
 export async function resetTokenIsValid(token: string): Promise<boolean> {
   if (!token || token.length > 200) return false;
   const auth = await getAuth();
-  const context = await auth.$context;
-  const verification = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
-  return Boolean(verification && new Date(verification.expiresAt) > new Date());
+  const answer = await auth.api.requestPasswordResetCallback({ params: { token }, query: { callbackURL: RESET_PAGE }, asResponse: true });
+  const location = answer.headers.get("Location");
+  if (!location) return false;
+  const target = new URL(location, siteOrigin());
+  return target.pathname === RESET_PAGE && !target.searchParams.has("error") && target.searchParams.get("token") === token;
 }
 
 /** Sets the new password, uses up the token and ends the member's sessions everywhere. */
@@ -144,19 +158,10 @@ export async function resetPassword(token: string, password: string): Promise<Au
     await auth.api.resetPassword({ body: { token, newPassword: password } });
     return { ok: true };
   } catch (error) {
-    if (isServiceError(error) && error.statusCode < 500) return { ok: false, status: 400, message: SITE_MESSAGES.resetLinkInvalid };
-    logger.error({ err: error }, "password reset failed");
-    return { ok: false, status: 500, message: serviceMessage(error, MESSAGES.resetFailed) };
+    const refusal = await authRefusal(error);
+    // A used, expired or unknown token (INVALID_TOKEN), or a password the library refuses.
+    if (refusal && refusal.status < 500) return { ok: false, status: 400, message: SITE_MESSAGES.resetLinkInvalid };
+    logger.error({ err: refusal ? refusal.code : error }, "password reset failed");
+    return { ok: false, status: 500, message: refusalMessage(refusal, MESSAGES.resetFailed) };
   }
-}
-
-/** Sets a member's role (administration and, later, the managers' tools). */
-export async function setRole(email: string, role: Role): Promise<boolean> {
-  const db = await database();
-  const updated = await db
-    .update(profiles)
-    .set({ role, updatedAt: sql`now()` })
-    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()))
-    .returning({ id: profiles.id });
-  return updated.length === 1;
 }

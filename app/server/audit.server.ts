@@ -12,10 +12,14 @@ export type AuditAction =
   | "outbox.discard"
   | "first_manager.create";
 
-/** Records who did what to whom, in the caller's transaction. Never put secrets or contact details in `details`. */
+/**
+ * Records who did what to whom, in the caller's transaction. Never put secrets or contact
+ * details in `details`. An operator's tool (no account) leaves `actorId` empty and names
+ * itself in `details.operator`.
+ */
 export async function audit(
   tx: Database | Transaction,
-  entry: { actorId: string; action: AuditAction; subjectId?: string | null; details?: Record<string, unknown> },
+  entry: { actorId: string | null; action: AuditAction; subjectId?: string | null; details?: Record<string, unknown> },
 ): Promise<void> {
   await tx.insert(auditLog).values({ actorId: entry.actorId, action: entry.action, subjectId: entry.subjectId ?? null, details: entry.details ?? null });
 }

@@ -1,3 +1,4 @@
+import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
 import { accounts, profiles, sessions, verifications } from "./db/schema";
@@ -8,7 +9,6 @@ import { queueEmail } from "./outbox/outbox.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { siteSecret } from "./secrets.server";
 
-export const SESSION_COOKIE = "hopewell.session_token";
 /** How long a session lasts, and how often its expiry is pushed back while it is used. */
 export const SESSION_EXPIRES_IN_S = 30 * 24 * 60 * 60;
 export const SESSION_UPDATE_AGE_S = 24 * 60 * 60;
@@ -19,9 +19,9 @@ export function siteOrigin(): string {
 }
 
 /**
- * The auth library is loaded on first use (a sign-in, a sign-up, a reset, or a session
- * due for renewal), not at start-up: loading it took most of a second, and most requests
- * never need it (see session.server.ts). Its minimal build is the one meant for a database
+ * The auth library is loaded on first use (the first request carrying a session cookie, a
+ * sign-in, a sign-up or a reset), not at start-up: loading it took most of a second, and
+ * signed-out visitors never need it. Its minimal build is the one meant for a database
  * adapter: it leaves out the query builder the full build brings for its own database
  * connections, which cost 11 MB of memory and a tenth of a second to load.
  */
@@ -67,7 +67,7 @@ async function createAuth(db: Database, secret: string) {
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     advanced: {
-      cookiePrefix: "hopewell",
+      cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: config().appUrl?.startsWith("https:") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
     },
@@ -90,7 +90,7 @@ const instances = new WeakMap<Database, Promise<Auth>>();
 const secrets = new WeakMap<Database, Promise<string>>();
 
 /** The secret that signs session cookies. */
-export async function authSecret(): Promise<string> {
+async function authSecret(): Promise<string> {
   const db = await database();
   let secret = secrets.get(db);
   if (!secret) {
@@ -108,4 +108,18 @@ export async function getAuth(): Promise<Auth> {
     instances.set(db, auth);
   }
   return auth;
+}
+
+/** A refusal by the auth library: its HTTP status, its error code (e.g. "INVALID_TOKEN") and its message. */
+export type AuthRefusal = { status: number; code: string | undefined; message: string | undefined };
+
+/**
+ * The library's refusal carried by `error` (its public `APIError`), or null for anything
+ * else (a bug, a database failure). Its class is loaded with the library, which is already
+ * in memory whenever one of its calls has failed.
+ */
+export async function authRefusal(error: unknown): Promise<AuthRefusal | null> {
+  const { APIError } = await import("better-auth/api");
+  if (!(error instanceof APIError)) return null;
+  return { status: error.statusCode, code: error.body?.code, message: error.body?.message || error.message || undefined };
 }

@@ -1,12 +1,13 @@
 import crypto from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { SignUpForm } from "~/forms/auth";
-import { createAccount, setRole, type AuthOutcome } from "./accounts.server";
-import { audit } from "./audit.server";
+import { isManager, rolesWhere } from "~/game/roles";
+import { createAccount, type AuthOutcome } from "./accounts.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
+import { changeRole } from "./roles.server";
 
 /**
  * The first manager of a new site, made in the browser: while no manager exists, the
@@ -18,7 +19,7 @@ let setupToken: string | undefined;
 
 export async function hasManager(): Promise<boolean> {
   const db = await database();
-  const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.role, "manager")).limit(1);
+  const [row] = await db.select({ id: profiles.id }).from(profiles).where(inArray(profiles.role, rolesWhere(isManager))).limit(1);
   return row !== undefined;
 }
 
@@ -63,10 +64,10 @@ export async function createFirstManager(token: string, input: z.infer<typeof Si
       giveBack();
       return created;
     }
-    await setRole(input.email, "manager");
     const db = await database();
     const [manager] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, input.email.toLowerCase()));
-    await audit(db, { actorId: manager!.id, action: "first_manager.create", subjectId: manager!.id });
+    // The new member makes themself manager: one audited entry says it was the set-up link.
+    await changeRole(manager!, manager!, "manager", { action: "first_manager.create" });
     logger.info({ managerId: manager!.id }, "first manager created with the set-up link");
     return { ok: true };
   } catch (error) {

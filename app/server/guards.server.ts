@@ -1,7 +1,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { userContext } from "~/lib/request-context";
 import type { SessionUser } from "~/lib/navigation";
-import { ACCESS_ROLES, type Access } from "./access.server";
+import { roleHasAccess, type Access } from "./access.server";
 
 /** The signed-in member, or a redirect to the sign-in screen that returns here afterwards. */
 export function requireUser(context: Readonly<RouterContextProvider>, request: Request): SessionUser {
@@ -16,7 +16,7 @@ export function requireUser(context: Readonly<RouterContextProvider>, request: R
 /** The signed-in member if their role grants `access`: else to / for a page, 403 for anything else. */
 export function requireAccess(context: Readonly<RouterContextProvider>, request: Request, access: Exclude<Access, "anyone">): SessionUser {
   const user = requireUser(context, request);
-  if (!ACCESS_ROLES[access].includes(user.role)) {
+  if (!roleHasAccess(user.role, access)) {
     if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data")) throw redirect("/");
     throw data("Forbidden", { status: 403 });
   }

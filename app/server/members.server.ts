@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
+import { isStaff, rolesWhere } from "~/game/roles";
 import { audit } from "./audit.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database, type Database } from "./db/client.server";
@@ -46,7 +47,7 @@ export async function listPlayers({ search = "", page = 0 }: { search?: string; 
 /** Cast and managers, by first name. */
 export async function listCast({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
-  const where = and(inArray(profiles.role, ["cast", "manager"]), nameOrEmail(db, search));
+  const where = and(inArray(profiles.role, rolesWhere(isStaff)), nameOrEmail(db, search));
   const [rows, total] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })

@@ -6,6 +6,7 @@ import { fileTypeFromBlob } from "file-type";
 import { fieldErrors, type FieldErrors } from "~/forms/kernel";
 import { allowedExtension, ResearchForm, researchMessage } from "~/forms/research";
 import { RESEARCH_MESSAGES } from "~/forms/submissions";
+import { isStaff } from "~/game/roles";
 import { UPLOAD_MAX_BYTES, UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "./db/client.server";
@@ -110,6 +111,5 @@ export async function researchFileFor(viewer: SessionUser, id: string) {
     .from(research)
     .where(eq(research.id, id));
   if (!row) return null;
-  const staff = viewer.role === "cast" || viewer.role === "manager";
-  return row.userId === viewer.id || staff ? row : null;
+  return row.userId === viewer.id || isStaff(viewer.role) ? row : null;
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { runAdminCommand } from "~/server/control/admin.server";
 import { auditLog, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
@@ -86,5 +87,54 @@ describe("the Roles tool", () => {
     const page = await (await fetch(`${app().url}/tools?tab=roles`, { headers: { Cookie: cast.cookie } })).text();
     expect(page).toContain("Player List");
     expect(page).not.toContain('href="?tab=roles"');
+  });
+});
+
+describe("the admin command's role changes (npm run admin, in its own process or through the running server)", () => {
+  const app = withAppServer();
+
+  it("go through the same audited change, with the operator as the actor", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("applicant");
+    const outcome = await runAdminCommand(["set-role", "--email", member.email.toUpperCase(), "--role", "cast"]);
+    expect(outcome).toEqual({ code: 0, out: [`${member.email.toUpperCase()} is now cast.`], err: [] });
+    const [row] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, member.id));
+    expect(row!.role).toBe("cast");
+    const entries = await db().select().from(auditLog).where(eq(auditLog.subjectId, member.id));
+    expect(entries).toMatchObject([{ actorId: null, action: "role.change", details: { from: "applicant", to: "cast", operator: "cli" } }]);
+
+    // Setting the role a member already has changes and records nothing.
+    expect((await runAdminCommand(["set-role", "--email", member.email, "--role", "cast"])).out).toEqual([`${member.email} is already cast.`]);
+    expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, member.id))).toHaveLength(1);
+
+    // An account made with a role is recorded the same way.
+    const created = await runAdminCommand(["create-user", "--email", "ada@example.org", "--password", "Choose#1877", "--first", "Ada", "--last", "Boss", "--role", "manager"]);
+    expect(created.out).toEqual(["Created ada@example.org (manager)."]);
+    const [ada] = await db().select({ id: profiles.id, role: profiles.role }).from(profiles).where(eq(profiles.email, "ada@example.org"));
+    expect(ada!.role).toBe("manager");
+    expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, ada!.id))).toMatchObject([
+      { actorId: null, action: "role.change", details: { from: "applicant", to: "manager", operator: "cli" } },
+    ]);
+
+    const log = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    expect(log).toMatch(/The admin command \(npm run admin\) changed the role of Test\d+ applicant/);
+  });
+
+  it("never demote the last manager", async () => {
+    await db().update(profiles).set({ role: "player" }).where(eq(profiles.role, "manager"));
+    const manager = await signedInMember("manager");
+    const before = await db().select().from(auditLog);
+    const outcome = await runAdminCommand(["set-role", "--email", manager.email, "--role", "player"]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.err).toEqual([`${manager.email} is the only manager. There must always be at least one manager: make someone else a manager first.`]);
+    const [row] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, manager.id));
+    expect(row!.role).toBe("manager");
+    expect(await db().select().from(auditLog)).toEqual(before);
+
+    // With a second manager, the first may step down.
+    const second = await signedInMember("applicant");
+    expect((await runAdminCommand(["set-role", "--email", second.email, "--role", "manager"])).code).toBe(0);
+    expect((await runAdminCommand(["set-role", "--email", manager.email, "--role", "player"])).code).toBe(0);
+    expect((await runAdminCommand(["set-role", "--email", "nobody@example.org", "--role", "player"])).err).toEqual(["No account has the email nobody@example.org."]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ROLES } from "~/game/roles";
-import { ACCESS_ROLES, decideAccess, ROUTE_ACCESS } from "~/server/access.server";
+import { canBuildCharacter, isManager, isStaff, ROLES, rolesWhere } from "~/game/roles";
+import { formLinksFor, canUseTools } from "~/lib/navigation";
+import { ACCESS_RULES, decideAccess, ROUTE_ACCESS } from "~/server/access.server";
 import { routePatterns } from "../helpers/route-patterns";
 
 describe("the route permission table", () => {
@@ -29,9 +30,19 @@ describe("the route permission table", () => {
   });
 
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
-    expect(ACCESS_ROLES.member).toEqual(ROLES);
-    expect(ACCESS_ROLES.character).toEqual(["player", "cast", "manager"]);
-    expect(ACCESS_ROLES.staff).toEqual(["cast", "manager"]);
-    expect(ACCESS_ROLES.manager).toEqual(["manager"]);
+    expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
+    expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);
+    expect(rolesWhere(ACCESS_RULES.staff)).toEqual(["cast", "manager"]);
+    expect(rolesWhere(ACCESS_RULES.manager)).toEqual(["manager"]);
+  });
+
+  it("uses the same rule for a level, a page's menu and the domain (one function per rule)", () => {
+    expect(ACCESS_RULES.character).toBe(canBuildCharacter);
+    expect(ACCESS_RULES.staff).toBe(isStaff);
+    expect(ACCESS_RULES.manager).toBe(isManager);
+    for (const role of ROLES) {
+      expect(formLinksFor(role).some((link) => link.to === "/character"), role).toBe(decideAccess("/character", role) === "allow");
+      expect(canUseTools(role), role).toBe(decideAccess("/tools", role) === "allow");
+    }
   });
 });

@@ -12,6 +12,14 @@ const ACTIONS: Record<string, string> = {
   "first_manager.create": "became the first manager with the set-up link, as",
 };
 
+/** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
+function actorOf(entry: Entry): string {
+  if (entry.actorName) return entry.actorName;
+  const operator = entry.details?.operator;
+  if (operator === "cli") return "The admin command (npm run admin)";
+  if (typeof operator === "string") return `An operator (${operator})`;
+  return "A removed member";
+}
 
 /** An attendance the manager confirmed after the tool's warning (see addAttendance). */
 const CONFIRMED: Record<string, string> = { applicant: "confirmed although an applicant", rejected: "confirmed although their application was rejected" };
@@ -36,7 +44,7 @@ export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page:
       <ol className="flex flex-col divide-y divide-timber/60">
         {list.rows.map((entry) => (
           <li key={entry.id} className="py-3">
-            <p>{`${entry.actorName ?? "A removed member"} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
+            <p>{`${actorOf(entry)} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
             <p className="text-sm text-dust">{[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
           </li>
         ))}

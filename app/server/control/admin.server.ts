@@ -1,8 +1,19 @@
 import { parseArgs } from "node:util";
 import { SignUpForm } from "~/forms/auth";
 import { fieldErrors } from "~/forms/kernel";
-import { isRole, ROLES } from "~/game/roles";
-import { createAccount, setRole } from "../accounts.server";
+import { isRole, ROLES, type Role } from "~/game/roles";
+import { createAccount } from "../accounts.server";
+import { changeRole, type RoleChange } from "../roles.server";
+
+/** The admin command acts as the operator "cli": it has no account, and the audit log names it so. */
+const OPERATOR = { operator: "cli" } as const;
+
+/** What the command says when a role could not be set. */
+function roleRefusal(outcome: RoleChange, email: string): string | undefined {
+  if (outcome === "not-found") return `No account has the email ${email}.`;
+  if (outcome === "last-manager") return `${email} is the only manager. There must always be at least one manager: make someone else a manager first.`;
+  return undefined;
+}
 
 export const ADMIN_USAGE = `Usage:
   npm run admin -- create-user --email E --password P --first F --last L [--role ${ROLES.join("|")}]
@@ -43,12 +54,16 @@ export async function runAdminCommand(argv: string[]): Promise<AdminOutcome> {
     }
     const outcome = await createAccount(parsed.data);
     if (!outcome.ok) return fail(outcome.message);
-    if (values.role && values.role !== "applicant") await setRole(parsed.data.email, values.role as never);
-    out.push(`Created ${parsed.data.email} (${values.role ?? "applicant"}).`);
+    const role = (values.role ?? "applicant") as Role;
+    const refused = roleRefusal(await changeRole(OPERATOR, { email: parsed.data.email }, role), parsed.data.email);
+    if (refused) return fail(refused);
+    out.push(`Created ${parsed.data.email} (${role}).`);
   } else {
     if (!values.email || !values.role) return fail(ADMIN_USAGE);
-    if (!(await setRole(values.email, values.role as never))) return fail(`No account has the email ${values.email}.`);
-    out.push(`${values.email} is now ${values.role}.`);
+    const outcome = await changeRole(OPERATOR, { email: values.email }, values.role as Role);
+    const refused = roleRefusal(outcome, values.email);
+    if (refused) return fail(refused);
+    out.push(outcome === "unchanged" ? `${values.email} is already ${values.role}.` : `${values.email} is now ${values.role}.`);
   }
   return { code: 0, out, err: [] };
 }

@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { carriesAuthCookie } from "~/server/auth-cookie.server";
+
+/** Every source file of the app and its server. */
+function sources(): { file: string; text: string }[] {
+  return ["app", "server"].flatMap((dir) =>
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((file) => /\.(ts|tsx|mjs)$/.test(file))
+      .map((file) => ({ file: path.join(dir, file), text: fs.readFileSync(path.join(dir, file), "utf8") })),
+  );
+}
+
+/**
+ * What only the auth library's own code may know: its context and internal adapter, its
+ * cookie names and signature, its storage keys, and its errors recognised by name. A copy
+ * of any of these can break silently on a minor upgrade within the allowed 1.x range.
+ */
+const INTERNALS: [string, RegExp][] = [
+  ["its context", /\$context/],
+  ["its internal adapter", /internalAdapter/],
+  ["its session cookie's name", /session_token|session_data|dont_remember/],
+  ["its storage keys", /["'`]reset-password:/],
+  ["its errors recognised by name", /name\s*===\s*["']APIError["']/],
+  ["the cookie signature", /createHmac/],
+];
+
+describe("the auth library is used through its public API", () => {
+  it("no file of the app or its server copies the library's internals", () => {
+    const found = sources().flatMap(({ file, text }) => INTERNALS.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${file}: ${what}`));
+    expect(found).toEqual([]);
+  });
+
+  it("tells a request carrying any of the library's cookies from one without, whatever the library names them", () => {
+    expect(carriesAuthCookie(undefined)).toBe(false);
+    expect(carriesAuthCookie("theme=dark; hopewellish=1")).toBe(false);
+    expect(carriesAuthCookie("theme=dark; hopewell.session_token=abc.def")).toBe(true);
+    expect(carriesAuthCookie("__Secure-hopewell.anything_new=x")).toBe(true);
+    expect(carriesAuthCookie("hopewell-session=x")).toBe(true);
+  });
+});
