@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { e2eManager, signIn } from "./helpers";
+import { e2eManager, signIn, addEvent } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -24,15 +24,6 @@ async function managerPage(browser: Browser, baseURL: string, page: Page, javaSc
   return context.newPage();
 }
 
-async function addEvent(manager: Page, title: string) {
-  await manager.goto("/events/manage");
-  await manager.getByLabel("Title").first().fill(title);
-  await manager.getByLabel("Date").first().fill("2025-07-18");
-  await manager.getByLabel("Status").first().selectOption("past");
-  await manager.getByRole("button", { name: "Add Event" }).click();
-  await expect(manager.getByText("Event added.")).toBeVisible();
-}
-
 async function search(manager: Page, term: string, javaScriptEnabled: boolean) {
   await manager.getByLabel("Find a member").fill(term);
   if (!javaScriptEnabled) await manager.getByRole("button", { name: "Search" }).click();
@@ -46,7 +37,7 @@ for (const javaScriptEnabled of [true, false]) {
     createMember("Cy", `Hopeful${tag}`, "applicant");
     const manager = await managerPage(browser, baseURL!, page, javaScriptEnabled);
     const title = `Cabin Night ${tag}`;
-    await addEvent(manager, title);
+    await addEvent(manager, { title, date: "2025-07-18", status: "past" });
 
     await manager.goto("/attendance-tool");
     const event = manager.getByLabel("Event", { exact: true });

@@ -45,3 +45,13 @@ export async function signIn(page: Page, email: string, password: string) {
 export function e2eManager(): { email: string; password: string } {
   return E2E_MANAGERS[test.info().project.name as keyof typeof E2E_MANAGERS];
 }
+
+/** Adds an event on /events/manage as the signed-in manager on `page`. */
+export async function addEvent(page: Page, { title, date, status }: { title: string; date: string; status: "future" | "past" }) {
+  await page.goto("/events/manage");
+  await page.getByLabel("Title").first().fill(title);
+  await page.getByLabel("Date").first().fill(date);
+  await page.getByLabel("Status").first().selectOption(status);
+  await page.getByRole("button", { name: "Add Event" }).click();
+  await expect(page.getByText("Event added.")).toBeVisible();
+}

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
 import { expectAccessible } from "./axe";
+import { freePort } from "../tests/helpers/ports";
 import { signIn, signUp, uniqueEmail } from "./helpers";
 
 /**
@@ -17,16 +17,6 @@ import { signIn, signUp, uniqueEmail } from "./helpers";
  */
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { formatEventDate } from "../app/lib/dates";
 import { E2E_PLAYERS } from "../playwright.config";
-import { signIn, signUp, uniqueEmail, e2eManager } from "./helpers";
+import { signIn, signUp, uniqueEmail, e2eManager, addEvent } from "./helpers";
 
 // Long forms are sent from a button far below their message: a refusal must bring the
 // message into view and move focus to it, whether the page or the server refused.
@@ -24,12 +24,7 @@ async function addFutureEvent(browser: Browser, baseURL: string | undefined, tit
   const context = await browser.newContext({ baseURL });
   const manager = await context.newPage();
   await signInAs(manager, e2eManager().email, e2eManager().password);
-  await manager.goto("/events/manage");
-  await manager.getByLabel("Title").first().fill(title);
-  await manager.getByLabel("Date").first().fill("2099-09-18");
-  await manager.getByLabel("Status").first().selectOption("future");
-  await manager.getByRole("button", { name: "Add Event" }).click();
-  await expect(manager.getByText("Event added.")).toBeVisible();
+  await addEvent(manager, { title, date: "2099-09-18", status: "future" });
   await context.close();
 }
 

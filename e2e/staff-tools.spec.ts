@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
 import { expectAccessible } from "./axe";
-import { signIn, signUp, uniqueEmail, e2eManager } from "./helpers";
+import { signIn, signUp, uniqueEmail, e2eManager, addEvent } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -46,12 +46,7 @@ test("a manager decides applications and records attendance; the new cast member
   await expect(manager.getByRole("button", { name: `Accept Lottie${tag} Holt` })).toHaveCount(0);
 
   const title = `Deep Seam ${tag}`;
-  await manager.goto("/events/manage");
-  await manager.getByLabel("Title").first().fill(title);
-  await manager.getByLabel("Date").first().fill("2025-03-14");
-  await manager.getByLabel("Status").first().selectOption("past");
-  await manager.getByRole("button", { name: "Add Event" }).click();
-  await expect(manager.getByText("Event added.")).toBeVisible();
+  await addEvent(manager, { title, date: "2025-03-14", status: "past" });
 
   await manager.goto("/attendance-tool");
   await manager.getByLabel("Find a member").fill(`Silas${tag}`);
