@@ -7,7 +7,7 @@ import { events } from "./db/schema";
 export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl: string | null };
 
 /** Every member's Events page reads the same list; it is read again after any change to events. */
-const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>(["events"]);
+const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>({ name: "upcoming events", tables: ["events"], maxAgeMs: 60_000, maxEntries: 1 });
 
 /** Events whose status is future, soonest first (SPEC section 2, /events). */
 export async function listUpcomingEvents(): Promise<readonly UpcomingEvent[]> {

@@ -19,7 +19,7 @@ function nameOrEmail(db: Database, search: string) {
  * is a fifth of the cost on the embedded database, and without a search it is kept until
  * a write to the members is announced.
  */
-const keptMemberCounts = new ChangeAwareCache<number>(["profiles"], 10);
+const keptMemberCounts = new ChangeAwareCache<number>({ name: "member counts", tables: ["profiles"], maxAgeMs: 60_000, maxEntries: 10 });
 async function countMembers(db: Database, kind: "players" | "cast", where: SQL | undefined, search: string): Promise<number> {
   const query = db.select({ n: count() }).from(profiles);
   if (search.trim()) return (await query.leftJoin(characters, eq(characters.userId, profiles.id)).where(where))[0]?.n ?? 0;

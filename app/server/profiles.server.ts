@@ -15,7 +15,13 @@ type KeptOverview = Awaited<ReturnType<typeof readProfileOverview>>;
  * the dates of the events attended, not their count: an event's date passes without any
  * write, so the count of events survived is made from them on every read.
  */
-const recentOverviews = new ChangeAwareCache<KeptOverview>(["profiles", "applications", "characters", "event_attendance", "events"], 1_000);
+const recentOverviews = new ChangeAwareCache<KeptOverview>({
+  name: "profile overviews",
+  tables: ["profiles", "applications", "characters", "event_attendance", "events"],
+  // A member's own page: a minute's delay is acceptable should an announcement be lost.
+  maxAgeMs: 60_000,
+  maxEntries: 1_000,
+});
 
 /** What the member's profile page shows: contact, application, character and events survived. */
 export async function profileOverview(userId: string, today: string = clubToday()): Promise<ProfileOverview> {

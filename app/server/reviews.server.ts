@@ -16,13 +16,23 @@ type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
  * until a write to it (or to the events) is announced (migration 0004): every review page
  * reads them, and they change only when someone sends something in.
  */
-const keptGroups = new Map<string, ChangeAwareCache<EventGroup[]>>();
-const keptCounts = new Map<string, ChangeAwareCache<number>>();
+/** A minute: a new entry may take that long to show on another instance whose announcements were lost. */
+const REVIEW_MAX_AGE_MS = 60_000;
+/** Made when the module loads, so every kept read is known before any page asks (tests list them). */
+function keptPerTable<V>(what: string): Map<string, ChangeAwareCache<V>> {
+  return new Map(
+    [pels, merchantOrders, research].map((table) => {
+      const name = getTableName(table);
+      return [name, new ChangeAwareCache<V>({ name: `${name}: ${what}`, tables: [name, "events"], maxAgeMs: REVIEW_MAX_AGE_MS, maxEntries: 1_000 })];
+    }),
+  );
+}
+const keptGroups = keptPerTable<EventGroup[]>("events with entries");
+const keptCounts = keptPerTable<number>("entries per event");
 
 function keptFor<V>(kept: Map<string, ChangeAwareCache<V>>, table: ByEvent): ChangeAwareCache<V> {
-  const name = getTableName(table);
-  let cache = kept.get(name);
-  if (!cache) kept.set(name, (cache = new ChangeAwareCache<V>([name, "events"], 1_000)));
+  const cache = kept.get(getTableName(table));
+  if (!cache) throw new Error(`no kept reads for ${getTableName(table)}`);
   return cache;
 }
 
@@ -92,7 +102,7 @@ export async function researchForEvent(eventId: string, page: number) {
  * How many letters there are, kept until a write to them is announced. Every letter has its
  * sender (user_id is required and cascades), so no join: it would cost five times as much.
  */
-const keptLetterTotal = new ChangeAwareCache<number>(["letters"], 1);
+const keptLetterTotal = new ChangeAwareCache<number>({ name: "letter total", tables: ["letters"], maxAgeMs: REVIEW_MAX_AGE_MS, maxEntries: 1 });
 function allLetters() {
   return keptLetterTotal.get("all", async () => {
     const db = await database();

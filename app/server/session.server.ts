@@ -29,14 +29,24 @@ async function askAuth(headers: Headers): Promise<Answer> {
   return { user: { id, firstName, lastName, email, role }, setCookies, reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000 };
 }
 
+/** The longest a kept answer about who is signed in (and their role) is used. */
+export const SESSION_ANSWER_MAX_AGE_MS = 5_000;
+
 /**
  * The library's answers, by the request's whole Cookie header (opaque to us: no cookie name
  * or format is read here). Only a signed-in answer that set no cookie is kept, so a forged
  * or expired cookie is asked about every time. Any write to sessions or members drops them
  * all (announced by the database), so a sign-out, a role change or a new name applies to the
- * very next request, as when every request asked the library.
+ * very next request, as when every request asked the library; and none is used for longer
+ * than SESSION_ANSWER_MAX_AGE_MS, whatever the announcements.
  */
-const recentAnswers = new ChangeAwareCache<Answer>(["sessions", "profiles"]);
+const recentAnswers = new ChangeAwareCache<Answer>({
+  name: "session answers",
+  tables: ["sessions", "profiles"],
+  // Who is signed in and their role: should an announcement be lost (a connection that died
+  // silently is only noticed at the next heartbeat), a sign-out or demotion still applies within this.
+  maxAgeMs: SESSION_ANSWER_MAX_AGE_MS,
+});
 const reusable = (answer: Answer) => answer.user !== null && answer.setCookies.length === 0 && Date.now() < answer.reusableUntil;
 
 /**

@@ -12,8 +12,11 @@ import { withDatabaseName } from "./database-urls";
 /** "postgres" when the suite runs on a real PostgreSQL server (TEST_DATABASE_URL). */
 export const testDatabaseKind: "pglite" | "postgres" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
-/** A fresh, migrated database of its own for one test file. */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+/** Drizzle's logger: sees every query the app makes through `database()`, with its parameters. */
+export type QueryLogger = { logQuery(query: string, params: unknown[]): void };
+
+/** A fresh, migrated database of its own for one test file (its queries shown to `logger`, if given). */
+export async function createTestDatabase({ logger }: { logger?: QueryLogger } = {}): Promise<DatabaseHandle> {
   const template = inject("postgresTemplate");
   const url = process.env.TEST_DATABASE_URL;
   if (url && template) {
@@ -28,7 +31,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       if ((error as { code?: string }).code !== "57P01") throw error;
     });
     return {
-      db: drizzlePg(pool, { schema }) as unknown as Database,
+      db: drizzlePg(pool, { schema, logger }) as unknown as Database,
       kind: "postgres",
       listen: postgresListener(withDatabaseName(url, name)),
       close: async () => {
@@ -40,17 +43,17 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   }
   const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
   const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
-  return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", listen: pgliteListener(client), close: () => client.close() };
+  return { db: drizzlePglite(client, { schema, logger }) as unknown as Database, kind: "pglite", listen: pgliteListener(client), close: () => client.close() };
 }
 
 /**
  * Gives the test file its own migrated database and makes it the one the app's
  * domain modules use. Returns a getter for tests that query it directly.
  */
-export function withTestDatabase(): () => Database {
+export function withTestDatabase(options: { logger?: QueryLogger } = {}): () => Database {
   let handle: DatabaseHandle | undefined;
   beforeAll(async () => {
-    handle = await createTestDatabase();
+    handle = await createTestDatabase(options);
     setDatabase(handle);
   });
   afterAll(async () => {

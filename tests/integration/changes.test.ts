@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges } from "~/server/db/changes.server";
 import { databaseHandle } from "~/server/db/client.server";
 import { eventValues } from "~/server/db/factories";
@@ -19,7 +19,7 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3
 
 /** A cache of the number of events that counts its reads. */
 function countedEvents() {
-  const cache = new ChangeAwareCache<number>(["events"]);
+  const cache = new ChangeAwareCache<number>({ name: "test: events counted", tables: ["events"], maxAgeMs: 60_000 });
   let reads = 0;
   const read = async () => {
     reads++;
@@ -66,7 +66,7 @@ describe("reads kept in memory", () => {
       await eventually(() => changesAreFollowed());
       const probe = countedEvents();
       await probe.get();
-      const cache = new ChangeAwareCache<number>(["events"]);
+      const cache = new ChangeAwareCache<number>({ name: "test: events during a write", tables: ["events"], maxAgeMs: 60_000 });
       let reads = 0;
       const readDuringWrite = async () => {
         reads++;
@@ -87,6 +87,41 @@ describe("reads kept in memory", () => {
     } finally {
       await feed.stop();
     }
+  });
+
+  it("are read again once older than their time limit, though nothing was announced", async () => {
+    const feed = followDatabaseChanges(databaseHandle());
+    try {
+      await eventually(() => changesAreFollowed());
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const cache = new ChangeAwareCache<number>({ name: "test: events for a second", tables: ["events"], maxAgeMs: 1_000 });
+      let reads = 0;
+      const read = async () => (reads++, (await db().select().from(events)).length);
+      const before = await cache.get("count", read);
+      // Written where no announcement is made (as when one is lost): only the time limit tells.
+      await db().execute(sql`alter table events disable trigger events_announce_change`);
+      try {
+        await db().insert(events).values(eventValues());
+      } finally {
+        await db().execute(sql`alter table events enable trigger events_announce_change`);
+      }
+      vi.advanceTimersByTime(999);
+      expect(await cache.get("count", read)).toBe(before);
+      expect(reads).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(await cache.get("count", read)).toBe(before + 1);
+      expect(reads).toBe(2);
+      expect(await cache.get("count", read)).toBe(before + 1);
+      expect(reads).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await feed.stop();
+    }
+  });
+
+  it("must be given a time limit", () => {
+    expect(() => new ChangeAwareCache<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: Number.POSITIVE_INFINITY })).toThrow(/maxAgeMs/);
+    expect(() => new ChangeAwareCache<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: 0 })).toThrow(/maxAgeMs/);
   });
 
   it.runIf(testDatabaseKind === "postgres")("are dropped, and none kept, while the connection carrying the announcements is lost", async () => {

@@ -2,14 +2,15 @@ import crypto, { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SITE_MESSAGES } from "~/forms/messages";
 import type { Role } from "~/game/roles";
-import { createAccount } from "~/server/accounts.server";
+import { createAccount, signIn } from "~/server/accounts.server";
 import { closeDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { createEvent } from "~/server/db/factories";
+import { SESSION_ANSWER_MAX_AGE_MS } from "~/server/session.server";
 import { profiles, research } from "~/server/db/schema";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withDatabaseName } from "../helpers/database-urls";
@@ -195,6 +196,31 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     await listenerOf(b);
     await expectHonoured(a, b, again);
   }, 90_000);
+
+  it("applies a role change it was never told of once its kept copy is older than the time limit", async () => {
+    // Signed in here rather than over HTTP: the other tests use up this address's sign-ins.
+    const email = `two-kept-${Date.now()}@example.com`;
+    const created = await createAccount({ firstName: "Kept", lastName: "cast", email, password: PASSWORD });
+    if (!created.ok) throw new Error(created.message);
+    const [castProfile] = await db.update(profiles).set({ role: "cast" }).where(eq(profiles.email, email)).returning({ id: profiles.id });
+    const session = await signIn({ email, password: PASSWORD }, new Request(`${a.url}/auth`), "198.51.100.200");
+    if (!session.ok) throw new Error(session.message);
+    const cast = { id: castProfile!.id, cookie: session.setCookies.map((c) => c.split(";")[0]).join("; ") };
+    expect(await mayUseTools(b, cast.cookie)).toBe(true);
+    // Written where no announcement is made (as when one is lost on the way): only the time limit tells.
+    await db.execute(sql`alter table profiles disable trigger profiles_announce_change`);
+    try {
+      await db.update(profiles).set({ role: "player" }).where(eq(profiles.id, cast.id));
+    } finally {
+      await db.execute(sql`alter table profiles enable trigger profiles_announce_change`);
+    }
+    const began = Date.now();
+    // Instance b kept what it read a moment ago: it may use it, but only for so long.
+    while ((await mayUseTools(b, cast.cookie)) && Date.now() - began < 30_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(Date.now() - began).toBeLessThan(SESSION_ANSWER_MAX_AGE_MS + 2_000);
+    expect(await mayUseTools(b, cast.cookie)).toBe(false);
+    expect(await mayUseTools(a, cast.cookie)).toBe(false);
+  }, 60_000);
 
   it("sends an email and a chat notice exactly once though both instances deliver", async () => {
     const reader = await member("player", a);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { logger } from "../logger.server";
 import type { DatabaseHandle } from "./client.server";
 
@@ -75,18 +76,61 @@ export function followDatabaseChanges(handle: Promise<DatabaseHandle>, retryMs =
   };
 }
 
+/** How a kept read is bounded: what it reads, how long a copy may be trusted, how many are kept. */
+export type ChangeAwareCacheOptions = {
+  /** A name for logs and tests ("session answers"). */
+  name: string;
+  /**
+   * Every table the kept read reads. Each must announce its writes (a trigger calling
+   * hopewell_announce_change, migrations 0002-0004): tests/integration/cache-tables.test.ts
+   * runs every kept read and fails when it reads a table not listed here, or a listed table
+   * announces nothing.
+   */
+  tables: readonly string[];
+  /**
+   * The longest a copy is used, announcements or not: the staleness accepted for this data
+   * should an announcement be missed (a connection that died silently is only noticed at the
+   * next heartbeat, LISTEN_HEARTBEAT_MS) or a write bypass the triggers.
+   */
+  maxAgeMs: number;
+  /** At most this many copies; the first kept go first. */
+  maxEntries?: number;
+};
+
+const registry: ChangeAwareCache<unknown>[] = [];
+/** Which kept read, if any, the current query runs for: lets a test see what each one reads. */
+const reading = new AsyncLocalStorage<ChangeAwareCache<unknown>>();
+
+/** Every kept read made so far in this process (each module makes its own when loaded). */
+export function changeAwareCaches(): readonly ChangeAwareCache<unknown>[] {
+  return registry;
+}
+
+/** The kept read the caller's query is made for, if any (for tests that log queries). */
+export function cacheReadingNow(): ChangeAwareCache<unknown> | undefined {
+  return reading.getStore();
+}
+
 /**
- * Copies of database reads, kept in memory until a write to one of `tables` is announced:
- * for what nearly every request reads and seldom changes (who is signed in, the events).
+ * Copies of database reads, kept in memory until a write to one of `tables` is announced,
+ * and never longer than `maxAgeMs`: for what nearly every request reads and seldom changes
+ * (who is signed in, the events).
  */
 export class ChangeAwareCache<V> {
-  readonly #entries = new Map<string, V>();
+  readonly name: string;
+  readonly tables: readonly string[];
+  readonly maxAgeMs: number;
+  readonly #maxEntries: number;
+  readonly #entries = new Map<string, { value: V; keptAt: number }>();
   #generation = 0;
 
-  constructor(
-    private readonly tables: readonly string[],
-    private readonly maxEntries = 10_000,
-  ) {
+  constructor(options: ChangeAwareCacheOptions) {
+    if (!(Number.isFinite(options.maxAgeMs) && options.maxAgeMs > 0)) throw new Error(`${options.name}: maxAgeMs must be a positive number of milliseconds`);
+    this.name = options.name;
+    this.tables = options.tables;
+    this.maxAgeMs = options.maxAgeMs;
+    this.#maxEntries = options.maxEntries ?? 10_000;
+    registry.push(this as ChangeAwareCache<unknown>);
     subscribers.add((table) => {
       if (table !== ANY_TABLE && !this.tables.includes(table)) return;
       this.#generation++;
@@ -94,17 +138,23 @@ export class ChangeAwareCache<V> {
     });
   }
 
-  /** The kept copy for `key` while `usable` accepts it, else a fresh read (kept if `usable`). */
+  /** The kept copy for `key` while young enough and `usable` accepts it, else a fresh read (kept if `usable`). */
   async get(key: string, read: () => Promise<V>, usable: (value: V) => boolean = () => true): Promise<V> {
-    if (!changesAreFollowed()) return read();
+    const readNow = () => reading.run(this as ChangeAwareCache<unknown>, read);
+    if (!changesAreFollowed()) return readNow();
     const kept = this.#entries.get(key);
-    if (kept !== undefined && usable(kept)) return kept;
+    if (kept !== undefined) {
+      if (Date.now() - kept.keptAt < this.maxAgeMs && usable(kept.value)) return kept.value;
+      this.#entries.delete(key);
+    }
     const generation = this.#generation;
-    const value = await read();
+    // The age counts from before the read: what it returns may already be that old.
+    const readAt = Date.now();
+    const value = await readNow();
     // A write announced while reading may be missing from what was read: use it once, keep it not.
     if (generation === this.#generation && changesAreFollowed() && value !== undefined && usable(value)) {
-      if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-      this.#entries.set(key, value);
+      if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+      this.#entries.set(key, { value, keptAt: readAt });
     }
     return value;
   }
