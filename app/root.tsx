@@ -5,11 +5,10 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  isRouteErrorResponse,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { ErrorPage } from "~/components/ErrorPage";
+import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
@@ -72,11 +71,5 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <ErrorPage status={404} />;
-  }
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  // A 400 thrown by the form kernel carries its own message (see app/forms/kernel.ts).
-  const message = isRouteErrorResponse(error) && status === 400 && typeof error.data === "string" ? error.data : undefined;
-  return <ErrorPage status={status} message={message} />;
+  return <SiteErrorPage error={error} />;
 }

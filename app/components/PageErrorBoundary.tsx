@@ -1,6 +1,11 @@
-import { isRouteErrorResponse } from "react-router";
+import { isRouteErrorResponse, useRouteLoaderData, useSearchParams } from "react-router";
+import type { Role } from "~/game/roles";
+import type { loader as rootLoader } from "~/root";
 import { ErrorPage } from "./ErrorPage";
 import { Alert } from "./ui/Alert";
+
+/** What a page's failure message may depend on: the address it was asked for and who asked. */
+export type FailureContext = { search: URLSearchParams; role: Role | null };
 
 /**
  * A page's own error boundary. A failure (its reads, say) shows the page's heading with its
@@ -10,18 +15,30 @@ import { Alert } from "./ui/Alert";
  * Being the route's own boundary, not the root's, keeps the signed-in navigation: React Router
  * skips the loaders of the boundary route after a failed action.
  */
-export function pageErrorBoundary(title: string, message: string) {
+export function pageErrorBoundary(title: string, message: string | ((context: FailureContext) => string)) {
   return function ErrorBoundary({ error }: { error: unknown }) {
-    if (isRouteErrorResponse(error) && error.status < 500) {
-      return <ErrorPage status={error.status} message={error.status === 400 && typeof error.data === "string" ? error.data : undefined} />;
-    }
+    const [search] = useSearchParams();
+    const role = useRouteLoaderData<typeof rootLoader>("root")?.user?.role ?? null;
+    if (isRouteErrorResponse(error) && error.status < 500) return <SiteErrorPage error={error} />;
     return (
       <div className="mx-auto max-w-3xl px-4 py-10">
         <title>{`${title} · Hopewell`}</title>
         <h1 className="text-center text-5xl">{title}</h1>
         <hr className="divider my-6" />
-        <Alert kind="error">{message}</Alert>
+        <Alert kind="error">{typeof message === "string" ? message : message({ search, role })}</Alert>
       </div>
     );
   };
+}
+
+/**
+ * The site's error page for an error: a missing page, a refusal, a form that could not be read
+ * (with the kernel's message) or anything else. The root's boundary, and a route's own where the
+ * route has no heading of its own to show (so the navigation stays signed in after a failed action).
+ */
+export function SiteErrorPage({ error }: { error: unknown }) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  // A 400 thrown by the form kernel carries its own message (see app/forms/kernel.ts).
+  const message = isRouteErrorResponse(error) && status === 400 && typeof error.data === "string" ? error.data : undefined;
+  return <ErrorPage status={status} message={message} />;
 }

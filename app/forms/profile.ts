@@ -1,6 +1,7 @@
 import { isValidPhoneNumber, parsePhoneNumberWithError } from "libphonenumber-js";
 import { z } from "zod";
 import { answer } from "./application";
+import { BackstoryForm } from "./character";
 
 export const INVALID_PHONE = "Please enter a phone number we can call, e.g. (860) 555-0142 or +44 20 7946 0958";
 
@@ -11,3 +12,9 @@ export const EmergencyContactForm = z.object({
     .refine((value) => isValidPhoneNumber(value, "US"), INVALID_PHONE)
     .transform((value) => parsePhoneNumberWithError(value, "US").formatInternational()),
 });
+
+/** The profile page's two forms, told apart by the button that sent them (`intent`). */
+export const ProfileForms = z.discriminatedUnion("intent", [
+  EmergencyContactForm.extend({ intent: z.literal("contact") }),
+  BackstoryForm.extend({ intent: z.literal("backstory") }),
+]);

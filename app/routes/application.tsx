@@ -15,8 +15,8 @@ import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTIO
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/lib/use-form-validation";
 import { getApplication, submitApplication } from "~/server/applications.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 
 const FAILED = "Failed to submit application. Please try again.";
 
@@ -31,13 +31,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, ApplicationForm);
   if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
-  try {
+  return failSafely<ActionData>("saving an application", { message: FAILED, values: form.values }, async () => {
     await submitApplication(user, form.data);
-    return data<ActionData>({ submitted: true });
-  } catch (error) {
-    logger.error({ err: error }, "saving an application failed");
-    return data<ActionData>({ message: FAILED, values: form.values }, { status: 500 });
-  }
+    return data({ submitted: true });
+  });
 }
 
 function ApplicationFormView({ actionData }: { actionData?: ActionData }) {

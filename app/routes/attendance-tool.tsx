@@ -4,14 +4,15 @@ import { isMemberId, isUuid } from "~/lib/ids";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/attendance-tool";
 import { EventSelect } from "~/components/EventSelect";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import { addAttendance, listAttendanceEvents, searchUsers, type RegistrationWarning } from "~/server/attendance.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 
 const BOTH = "Please select both an event and a user";
 const DUPLICATE = "Failed to add attendance. The user might already be registered for this event.";
@@ -27,13 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = searchTermOf(url);
   const choices = choicesIn(url);
-  try {
-    const [events, matches] = await Promise.all([listAttendanceEvents(), searchUsers(q)]);
-    return { events, matches, q, choices, failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading the attendance tool failed");
-    return { events: [], matches: [], q, choices, failed: true };
-  }
+  const [events, matches] = await Promise.all([listAttendanceEvents(), searchUsers(q)]);
+  return { events, matches, q, choices };
 }
 
 type Choices = { eventId: string; userId: string; cabin: string };
@@ -55,18 +51,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isUuid(fields.eventId) || !isMemberId(fields.userId)) return reply({ message: BOTH }, 400);
   const cabin = fields.cabin && isCabin(fields.cabin) ? fields.cabin : null;
   if (fields.cabin && !cabin) return reply({ message: "Please choose a cabin from the list." }, 400);
-  try {
-    const added = await addAttendance(manager, { eventId: fields.eventId, userId: fields.userId, cabin, confirmed: fields.confirm === "yes" });
+  const entry = { eventId: fields.eventId, userId: fields.userId, cabin, confirmed: fields.confirm === "yes" };
+  return failSafely<ActionData>("adding attendance", { message: DUPLICATE, choices: posted, at: Date.now() }, async () => {
+    const added = await addAttendance(manager, entry);
     if (added.outcome === "not-found") return reply({ message: BOTH }, 400);
     if (added.outcome === "duplicate") return reply({ message: DUPLICATE }, 409);
     // Nothing is recorded until the manager confirms: the answer says why and offers the button.
     if (added.outcome === "unconfirmed") return reply({ warning: { text: WARNINGS[added.warning](added.name), name: added.name } }, 409);
     // The next member is searched for and chosen afresh; the event usually stays the same.
     return reply({ ok: true }, 200, { eventId: posted.eventId, userId: "", cabin: "" });
-  } catch (error) {
-    logger.error({ err: error }, "adding attendance failed");
-    return reply({ message: DUPLICATE }, 500);
-  }
+  });
 }
 
 export default function AttendanceTool({ loaderData, actionData }: Route.ComponentProps) {
@@ -86,7 +80,6 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
         {actionData?.ok ? <SavedNotice key={actionData.at} message="Attendance added successfully!" /> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         {actionData?.warning ? <ConfirmRegistration warning={actionData.warning} choices={actionData.choices} busy={busy} /> : null}
-        {loaderData.failed ? <Alert kind="error">Failed to load data</Alert> : null}
         {/* One form: Search sends everything by GET, so without JavaScript a search keeps the event and cabin. */}
         <Form method="post" className="flex flex-col gap-5">
           <EventSelect events={loaderData.events} defaultValue={choices.eventId} emptyText="No events yet" />
@@ -183,3 +176,6 @@ function ConfirmRegistration({ warning, choices, busy }: { warning: Warning; cho
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Attendance Tool · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Attendance Tool", "Failed to load data");

@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
 import { Captcha } from "~/components/Captcha";
 import { PasswordChecklist } from "~/components/PasswordChecklist";
@@ -175,3 +176,10 @@ export default function Auth({ actionData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign In or Create an Account · Hopewell" }];
+
+/**
+ * The site's error page, from this route's own boundary rather than the root's: after a failed
+ * action (a body that is not a form, say) React Router skips the boundary route's loader, so
+ * at the root the header would lose the signed-in member's navigation.
+ */
+export const ErrorBoundary = SiteErrorPage;

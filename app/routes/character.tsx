@@ -15,8 +15,8 @@ import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/lib/use-form-validation";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCharacter, saveCharacter } from "~/server/characters.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 
 const FAILED = "Failed to save character. Please try again.";
 
@@ -34,13 +34,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
   const form = await parseForm(request, CharacterForm);
   if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
-  try {
+  return failSafely<ActionData>("saving a character", { message: FAILED, values: form.values }, async () => {
     const { created } = await saveCharacter(user, form.data);
-    return data<ActionData>({ saved: true, created });
-  } catch (error) {
-    logger.error({ err: error }, "saving a character failed");
-    return data<ActionData>({ message: FAILED, values: form.values }, { status: 500 });
-  }
+    return data({ saved: true, created });
+  });
 }
 
 const selectClass =

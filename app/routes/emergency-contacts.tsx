@@ -1,10 +1,9 @@
 import { Phone } from "lucide-react";
 import { Fragment } from "react";
 import type { Route } from "./+types/emergency-contacts";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
-import { Alert } from "~/components/ui/Alert";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { listEmergencyContacts, MEMBER_LIST_PAGE_SIZE } from "~/server/members.server";
 import { searchTermOf } from "~/forms/kernel";
 
@@ -13,13 +12,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const search = searchTermOf(url);
   const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
-  try {
-    const found = await listEmergencyContacts(manager, { search, page });
-    return { ...found, search, page, lastPage: Math.max(0, Math.ceil(found.total / MEMBER_LIST_PAGE_SIZE) - 1), failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading emergency contacts failed");
-    return { rows: [], total: 0, search, page, lastPage: 0, failed: true };
-  }
+  const found = await listEmergencyContacts(manager, { search, page });
+  return { ...found, search, page, lastPage: Math.max(0, Math.ceil(found.total / MEMBER_LIST_PAGE_SIZE) - 1) };
 }
 
 type Member = Route.ComponentProps["loaderData"]["rows"][number];
@@ -82,23 +76,20 @@ export default function EmergencyContacts({ loaderData }: Route.ComponentProps) 
       <hr className="divider my-6" />
       <div className="panel flex flex-col gap-4 max-sm:px-4">
         <p className="text-sm text-dust">For emergencies at events only. Each visit to this page is recorded.</p>
-        {loaderData.failed ? (
-          <Alert kind="error">Failed to load user data</Alert>
-        ) : (
-          <>
-            <SearchForm search={loaderData.search} label="Search members by name or email" />
-            <ResultCount total={loaderData.total} noun="member" search={loaderData.search} />
-            <ul className="grid gap-4 md:grid-cols-2">
-              {loaderData.rows.map((member) => (
-                <ContactCard key={member.id} member={member} />
-              ))}
-            </ul>
-            <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
-          </>
-        )}
+        <SearchForm search={loaderData.search} label="Search members by name or email" />
+        <ResultCount total={loaderData.total} noun="member" search={loaderData.search} />
+        <ul className="grid gap-4 md:grid-cols-2">
+          {loaderData.rows.map((member) => (
+            <ContactCard key={member.id} member={member} />
+          ))}
+        </ul>
+        <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
       </div>
     </div>
   );
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Emergency Contacts · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Emergency Contacts", "Failed to load user data");

@@ -4,14 +4,14 @@ import type { Route } from "./+types/events-manage";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
-import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
 import { EventForm } from "~/forms/events";
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { cancelEvent, createEvent, listAllEvents, updateEvent } from "~/server/events.server";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -26,24 +26,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   const intent = fields.intent ?? "";
   const id = isUuid(fields.id) ? fields.id : undefined;
-  try {
+  return failSafely<ActionData>("saving an event", { intent, id, message: "Failed to save the event. Please try again.", values: fields }, async () => {
     if (intent === "cancel") {
-      if (!id || !(await cancelEvent(id))) return data<ActionData>({ intent, message: "That event no longer exists." }, { status: 404 });
-      return data<ActionData>({ intent, saved: "Event cancelled.", at: Date.now() });
+      if (!id || !(await cancelEvent(id))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
+      return data({ intent, saved: "Event cancelled.", at: Date.now() });
     }
-    if (intent !== "create" && intent !== "update") return data<ActionData>({ intent, message: "That action is not available here." }, { status: 400 });
-    const parsed = EventForm.safeParse(fields);
-    if (!parsed.success) return data<ActionData>({ intent, id, errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
+    if (intent !== "create" && intent !== "update") return data({ intent, message: "That action is not available here." }, { status: 400 });
+    const form = checkForm(EventForm, fields);
+    if (!form.ok) return data({ intent, id, errors: form.errors, values: fields }, { status: 400 });
     if (intent === "create") {
-      await createEvent(parsed.data);
-      return data<ActionData>({ intent, saved: "Event added.", at: Date.now() });
+      await createEvent(form.data);
+      return data({ intent, saved: "Event added.", at: Date.now() });
     }
-    if (!id || !(await updateEvent(id, parsed.data))) return data<ActionData>({ intent, message: "That event no longer exists." }, { status: 404 });
-    return data<ActionData>({ intent, saved: "Changes saved successfully!", at: Date.now() });
-  } catch (error) {
-    logger.error({ err: error }, "saving an event failed");
-    return data<ActionData>({ intent, id, message: "Failed to save the event. Please try again.", values: fields }, { status: 500 });
-  }
+    if (!id || !(await updateEvent(id, form.data))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
+    return data({ intent, saved: "Changes saved successfully!", at: Date.now() });
+  });
 }
 
 const inputClass = "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood";

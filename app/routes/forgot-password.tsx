@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
+import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/forgot-password";
 import { Captcha } from "~/components/Captcha";
 import { Alert } from "~/components/ui/Alert";
@@ -72,3 +73,10 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset Password · Hopewell" }];
+
+/**
+ * The site's error page, from this route's own boundary rather than the root's: after a failed
+ * action (a body that is not a form, say) React Router skips the boundary route's loader, so
+ * at the root the header would lose the signed-in member's navigation.
+ */
+export const ErrorBoundary = SiteErrorPage;

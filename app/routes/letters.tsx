@@ -9,8 +9,8 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { type FieldErrors, formFields, parseForm } from "~/forms/kernel";
 import { LetterForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { TEXTAREA_ROWS, USER_SEARCH_DEBOUNCE_MS } from "~/game/rules";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { submitLetter } from "~/server/submissions.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -27,13 +27,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const onlyBlanks = Object.values(form.errors).every((e) => e === SUBMISSION_MESSAGES.fillAllFields);
     return data<ActionData>({ message: onlyBlanks ? SUBMISSION_MESSAGES.fillAllFields : undefined, errors: form.errors, values: form.values }, { status: 400 });
   }
-  try {
+  return failSafely<ActionData>("saving a letter", { message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
     await submitLetter(user, form.data);
-    return data<ActionData>({ submitted: true });
-  } catch (error) {
-    logger.error({ err: error }, "saving a letter failed");
-    return data<ActionData>({ message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, { status: 500 });
-  }
+    return data({ submitted: true });
+  });
 }
 
 /** Suggests existing characters' names as the member types (any name is still allowed). */

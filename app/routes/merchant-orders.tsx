@@ -8,9 +8,9 @@ import { ErrorSummary } from "~/components/ErrorSummary";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { OrderForm, SUBMISSION_MESSAGES, WHOLE_QUANTITY } from "~/forms/submissions";
 import { CURRENCY_NAME, formatDollars, merchantItem, MERCHANT_ITEMS } from "~/game/merchant";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
-import { listOrderEvents, submitOrder, UnknownEventError } from "~/server/submissions.server";
+import { listOrderEvents, submitOrder } from "~/server/submissions.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "member");
@@ -36,14 +36,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const errors = fieldErrors(parsed.error);
     return data<ActionData>({ message: topMessage(errors), errors, values: fields }, { status: 400 });
   }
-  try {
-    const { totalCents } = await submitOrder(user, parsed.data);
-    return data<ActionData>({ submitted: true, totalCents });
-  } catch (error) {
-    if (error instanceof UnknownEventError) return data<ActionData>({ message: SUBMISSION_MESSAGES.selectEvent, errors: { eventId: SUBMISSION_MESSAGES.selectEvent }, values: fields }, { status: 400 });
-    logger.error({ err: error }, "saving an order failed");
-    return data<ActionData>({ message: SUBMISSION_MESSAGES.orderFailed, values: fields }, { status: 500 });
-  }
+  return failSafely<ActionData>("saving an order", { message: SUBMISSION_MESSAGES.orderFailed, values: fields }, async () => {
+    const saved = await submitOrder(user, parsed.data);
+    if (saved.outcome === "unknown-event") return data({ message: SUBMISSION_MESSAGES.selectEvent, errors: { eventId: SUBMISSION_MESSAGES.selectEvent }, values: fields }, { status: 400 });
+    return data({ submitted: true, totalCents: saved.totalCents });
+  });
 }
 
 function parseQuantity(value: string | undefined): number {

@@ -1,5 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Pager, ResultCount } from "~/components/tools/ListControls";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
@@ -7,21 +8,16 @@ import { readForm } from "~/forms/kernel";
 import { formatClubTime } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { config } from "~/server/config.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { discardMessage, listUnsentMessages, OUTBOX_PAGE_SIZE, retryMessage, type OutboxEntry } from "~/server/outbox/outbox-view.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
   const page = Math.max(0, Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "0", 10) || 0));
   const smtpConfigured = Boolean(config().mail.smtpUrl);
-  try {
-    const found = await listUnsentMessages(page);
-    return { ...found, page, lastPage: Math.max(0, Math.ceil(found.total / OUTBOX_PAGE_SIZE) - 1), smtpConfigured, failed: false };
-  } catch (error) {
-    logger.error({ err: error }, "loading the outbox failed");
-    return { rows: [] as OutboxEntry[], total: 0, page, lastPage: 0, smtpConfigured, failed: true };
-  }
+  const found = await listUnsentMessages(page);
+  return { ...found, page, lastPage: Math.max(0, Math.ceil(found.total / OUTBOX_PAGE_SIZE) - 1), smtpConfigured };
 }
 
 type ActionData = { ok?: string; message?: string; at?: number };
@@ -31,14 +27,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   if (fields.intent !== "retry" && fields.intent !== "discard") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
   if (!isUuid(fields.id)) return data<ActionData>({ message: "That message is no longer in the outbox." }, { status: 404 });
-  try {
-    const done = fields.intent === "retry" ? await retryMessage(manager, fields.id) : await discardMessage(manager, fields.id);
-    if (!done) return data<ActionData>({ message: "That message is no longer in the outbox." }, { status: 404 });
-    return data<ActionData>({ ok: fields.intent === "retry" ? "The message will be sent again shortly." : "The message was discarded.", at: Date.now() });
-  } catch (error) {
-    logger.error({ err: error }, "changing an outbox message failed");
-    return data<ActionData>({ message: "Failed to update the message. Please try again." }, { status: 500 });
-  }
+  const id = fields.id;
+  return failSafely<ActionData>("changing an outbox message", { message: "Failed to update the message. Please try again." }, async () => {
+    const done = fields.intent === "retry" ? await retryMessage(manager, id) : await discardMessage(manager, id);
+    if (!done) return data({ message: "That message is no longer in the outbox." }, { status: 404 });
+    return data({ ok: fields.intent === "retry" ? "The message will be sent again shortly." : "The message was discarded.", at: Date.now() });
+  });
 }
 
 function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
@@ -101,23 +95,20 @@ export default function Outbox({ loaderData, actionData }: Route.ComponentProps)
         )}
         {actionData?.ok ? <SavedNotice key={actionData.at} message={actionData.ok} /> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-        {loaderData.failed ? (
-          <Alert kind="error">Failed to load the outbox</Alert>
-        ) : (
-          <>
-            <ResultCount total={loaderData.total} noun="unsent message" />
-            {loaderData.total === 0 ? <p>Every message has been sent.</p> : null}
-            <ul className="flex flex-col divide-y divide-timber/60">
-              {loaderData.rows.map((entry) => (
-                <Message key={entry.id} entry={entry} busy={busy} />
-              ))}
-            </ul>
-            <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
-          </>
-        )}
+        <ResultCount total={loaderData.total} noun="unsent message" />
+        {loaderData.total === 0 ? <p>Every message has been sent.</p> : null}
+        <ul className="flex flex-col divide-y divide-timber/60">
+          {loaderData.rows.map((entry) => (
+            <Message key={entry.id} entry={entry} busy={busy} />
+          ))}
+        </ul>
+        <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
       </div>
     </div>
   );
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Outbox · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Outbox", "Failed to load the outbox");

@@ -14,9 +14,9 @@ import { TEXTAREA_ROWS } from "~/game/rules";
 import { countOf } from "~/lib/plural";
 import { useFormValidation } from "~/lib/use-form-validation";
 import { getCharacter } from "~/server/characters.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
-import { countPels, listPelEvents, submitPel, UnknownEventError } from "~/server/submissions.server";
+import { countPels, listPelEvents, submitPel } from "~/server/submissions.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
@@ -30,16 +30,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, PelForm);
   if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
-  try {
-    await submitPel(user, form.data);
-    return data<ActionData>({ submitted: true });
-  } catch (error) {
-    if (error instanceof UnknownEventError) {
-      return data<ActionData>({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: form.values }, { status: 400 });
+  return failSafely<ActionData>("saving a PEL", { message: SUBMISSION_MESSAGES.pelFailed, values: form.values }, async () => {
+    if ((await submitPel(user, form.data)) === "unknown-event") {
+      return data({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: form.values }, { status: 400 });
     }
-    logger.error({ err: error }, "saving a PEL failed");
-    return data<ActionData>({ message: SUBMISSION_MESSAGES.pelFailed, values: form.values }, { status: 500 });
-  }
+    return data({ submitted: true });
+  });
 }
 
 export default function Pels({ loaderData, actionData }: Route.ComponentProps) {

@@ -8,15 +8,15 @@ import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
-import { BackstoryForm, BACKSTORY_MAX } from "~/forms/character";
-import { EmergencyContactForm } from "~/forms/profile";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
+import { BACKSTORY_MAX } from "~/forms/character";
+import { ProfileForms } from "~/forms/profile";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { canBuildCharacter, ROLE_LABELS } from "~/game/roles";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { updateBackstory } from "~/server/characters.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { profileOverview, saveEmergencyContact } from "~/server/profiles.server";
 
 const SAVED = "Changes saved successfully!";
@@ -40,33 +40,22 @@ type ActionData = { intent: string; saved?: boolean; message?: string; errors?: 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = await readForm(request);
-  if (fields.intent === "contact") {
-    const parsed = EmergencyContactForm.safeParse(fields);
-    if (!parsed.success) return data<ActionData>({ intent: "contact", errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
-    try {
-      await saveEmergencyContact(user.id, parsed.data);
-      return data<ActionData>({ intent: "contact", saved: true, at: Date.now() });
-    } catch (error) {
-      logger.error({ err: error }, "saving an emergency contact failed");
-      return data<ActionData>({ intent: "contact", message: "Failed to save emergency contact. Please try again.", values: fields }, { status: 500 });
-    }
+  const form = await parseForm(request, ProfileForms);
+  const intent = form.values.intent;
+  if (intent !== "contact" && intent !== "backstory") return data<ActionData>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
+  if (intent === "backstory") requireAccess(context, request, "character");
+  if (!form.ok) return data<ActionData>({ intent, errors: form.errors, values: form.values }, { status: 400 });
+  const saved = form.data;
+  if (saved.intent === "contact") {
+    return failSafely<ActionData>("saving an emergency contact", { intent, message: "Failed to save emergency contact. Please try again.", values: form.values }, async () => {
+      await saveEmergencyContact(user.id, { name: saved.name, phone: saved.phone });
+      return data({ intent, saved: true, at: Date.now() });
+    });
   }
-  if (fields.intent === "backstory") {
-    requireAccess(context, request, "character");
-    const parsed = BackstoryForm.safeParse(fields);
-    if (!parsed.success) return data<ActionData>({ intent: "backstory", errors: fieldErrors(parsed.error), values: fields }, { status: 400 });
-    try {
-      if (!(await updateBackstory(user, parsed.data.backstory))) {
-        return data<ActionData>({ intent: "backstory", message: "You have no character yet. Create one first." }, { status: 404 });
-      }
-      return data<ActionData>({ intent: "backstory", saved: true, at: Date.now() });
-    } catch (error) {
-      logger.error({ err: error }, "saving a backstory failed");
-      return data<ActionData>({ intent: "backstory", message: "Failed to save backstory. Please try again.", values: fields }, { status: 500 });
-    }
-  }
-  return data<ActionData>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
+  return failSafely<ActionData>("saving a backstory", { intent, message: "Failed to save backstory. Please try again.", values: form.values }, async () => {
+    if (!(await updateBackstory(user, saved.backstory))) return data({ intent, message: "You have no character yet. Create one first." }, { status: 404 });
+    return data({ intent, saved: true, at: Date.now() });
+  });
 }
 
 function Detail({ term, children }: { term: string; children: React.ReactNode }) {

@@ -10,8 +10,8 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { fieldErrors, type FieldErrors, formFields } from "~/forms/kernel";
 import { fileProblem, ResearchForm, researchMessage } from "~/forms/research";
 import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { submitResearch } from "~/server/research.server";
 import { listResearchEvents } from "~/server/submissions.server";
 
@@ -25,14 +25,12 @@ type Result = { submitted?: boolean; message?: string; errors?: FieldErrors; val
 /** Without JavaScript the form posts here; with it, the page sends to /research/upload to show progress. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  try {
+  // The form is read by the domain as it streams the file to storage, so a failure has no typed values to give back.
+  return failSafely<Result>("saving research", { message: RESEARCH_MESSAGES.failed }, async () => {
     const outcome = await submitResearch(user, request);
-    if (outcome.ok) return data<Result>({ submitted: true });
-    return data<Result>({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: outcome.status });
-  } catch (error) {
-    logger.error({ err: error }, "saving research failed");
-    return data<Result>({ message: RESEARCH_MESSAGES.failed }, { status: 500 });
-  }
+    if (outcome.ok) return data({ submitted: true });
+    return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: outcome.status });
+  });
 }
 
 /** The server's checks, run in the page so a member learns of a wrong file before uploading it. */

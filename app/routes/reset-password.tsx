@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState } from "react";
 import { Await, data, Form, Link, useNavigate, useNavigation } from "react-router";
+import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/reset-password";
 import { PasswordChecklist } from "~/components/PasswordChecklist";
 import { PasswordField } from "~/components/PasswordField";
@@ -109,3 +110,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a New Password · Hopewell" }];
+
+/**
+ * The site's error page, from this route's own boundary rather than the root's: after a failed
+ * action (a body that is not a form, say) React Router skips the boundary route's loader, so
+ * at the root the header would lose the signed-in member's navigation.
+ */
+export const ErrorBoundary = SiteErrorPage;

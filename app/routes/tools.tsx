@@ -1,6 +1,7 @@
 import { data, useNavigation } from "react-router";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { Route } from "./+types/tools";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
 import { ApplicationsTab } from "~/components/tools/ApplicationsTab";
 import { AuditTab } from "~/components/tools/AuditTab";
@@ -13,8 +14,8 @@ import { readForm, searchTermOf } from "~/forms/kernel";
 import { isManager as isManagerRole, isRole } from "~/game/roles";
 import { APPLICATIONS_PAGE_SIZE, applicationForDecision, decideApplication, isApplicationFilter, listApplications } from "~/server/applications.server";
 import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { logger } from "~/server/logger.server";
 import { listCast, listPlayers, MEMBER_LIST_PAGE_SIZE } from "~/server/members.server";
 import { changeRole, listMembersWithRoles, memberForRoleChange, ROLES_PAGE_SIZE } from "~/server/roles.server";
 
@@ -36,33 +37,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
   const search = searchTermOf(url);
   const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
-  const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null, failed: false };
-  try {
-    if (tab === "players") {
-      const found = await listPlayers({ search, page });
-      return { ...base, players: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
-    }
-    if (tab === "cast") {
-      const found = await listCast({ search, page });
-      return { ...base, cast: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
-    }
-    if (tab === "applications") {
-      // Pending applications first: they are the ones waiting for a manager.
-      const requested = url.searchParams.get("status");
-      const status = isApplicationFilter(requested) ? requested : "pending";
-      const found = await listApplications({ status, page });
-      return { ...base, applications: { ...found, status, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) } };
-    }
-    if (tab === "audit") {
-      const found = await listAudit(page);
-      return { ...base, audit: { ...found, page, lastPage: lastPageOf(found.total, AUDIT_PAGE_SIZE) } };
-    }
-    const found = await listMembersWithRoles({ search, page });
-    return { ...base, roles: { ...found, search, page, lastPage: lastPageOf(found.total, ROLES_PAGE_SIZE) } };
-  } catch (error) {
-    logger.error({ err: error, tab }, "loading a tools tab failed");
-    return { ...base, failed: true };
+  const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null };
+  if (tab === "players") {
+    const found = await listPlayers({ search, page });
+    return { ...base, players: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
   }
+  if (tab === "cast") {
+    const found = await listCast({ search, page });
+    return { ...base, cast: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
+  }
+  if (tab === "applications") {
+    // Pending applications first: they are the ones waiting for a manager.
+    const requested = url.searchParams.get("status");
+    const status = isApplicationFilter(requested) ? requested : "pending";
+    const found = await listApplications({ status, page });
+    return { ...base, applications: { ...found, status, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) } };
+  }
+  if (tab === "audit") {
+    const found = await listAudit(page);
+    return { ...base, audit: { ...found, page, lastPage: lastPageOf(found.total, AUDIT_PAGE_SIZE) } };
+  }
+  const found = await listMembersWithRoles({ search, page });
+  return { ...base, roles: { ...found, search, page, lastPage: lastPageOf(found.total, ROLES_PAGE_SIZE) } };
 }
 
 type ActionData = { ok?: string; message?: string; at?: number; confirm?: PendingConfirmation };
@@ -80,52 +76,47 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (fields.intent !== "role" || !isMemberId(fields.userId) || !fields.role || !isRole(fields.role)) {
     return data<ActionData>({ message: "Please choose a member and a role." }, { status: 400 });
   }
-  try {
+  const { userId, role } = fields;
+  return failSafely<ActionData>("changing a role", { message: "The role could not be changed. Please try again." }, async () => {
     if (!confirmed) {
-      const member = await memberForRoleChange(fields.userId);
-      if (!member) return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
-      if (member.role === fields.role) return data<ActionData>({ ok: `That member is already ${fields.role}.`, at: Date.now() });
-      return data<ActionData>({ confirm: { intent: "role", userId: fields.userId, role: fields.role, name: member.name, from: member.role } });
+      const member = await memberForRoleChange(userId);
+      if (!member) return data({ message: "That member no longer exists." }, { status: 404 });
+      if (member.role === role) return data({ ok: `That member is already ${role}.`, at: Date.now() });
+      return data({ confirm: { intent: "role", userId, role, name: member.name, from: member.role } });
     }
-    const outcome = await changeRole(actor, { id: fields.userId }, fields.role);
-    if (outcome === "not-found") return data<ActionData>({ message: "That member no longer exists." }, { status: 404 });
+    const outcome = await changeRole(actor, { id: userId }, role);
+    if (outcome === "not-found") return data({ message: "That member no longer exists." }, { status: 404 });
     if (outcome === "last-manager") {
-      return data<ActionData>({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });
+      return data({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });
     }
-    return data<ActionData>({ ok: outcome === "changed" ? `Role changed to ${fields.role}.` : `That member is already ${fields.role}.`, at: Date.now() });
-  } catch (error) {
-    logger.error({ err: error }, "changing a role failed");
-    return data<ActionData>({ message: "The role could not be changed. Please try again." }, { status: 500 });
-  }
+    return data({ ok: outcome === "changed" ? `Role changed to ${role}.` : `That member is already ${role}.`, at: Date.now() });
+  });
 }
 
 async function decide(actor: Parameters<typeof decideApplication>[0], applicationId: string | undefined, intent: "accept" | "reject", confirmed: boolean) {
   if (!isUuid(applicationId)) return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
-  try {
+  return failSafely<ActionData>("deciding an application", { message: "The application could not be updated. Please try again." }, async () => {
     if (!confirmed) {
       const application = await applicationForDecision(applicationId);
-      if (!application) return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
+      if (!application) return data({ message: "That application no longer exists." }, { status: 404 });
       if (application.status !== "pending") {
-        return data<ActionData>({ message: `Another manager has already ${application.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
+        return data({ message: `Another manager has already ${application.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
       }
-      return data<ActionData>({ confirm: { intent, applicationId, name: application.name } });
+      return data({ confirm: { intent, applicationId, name: application.name } });
     }
     const result = await decideApplication(actor, applicationId, intent === "accept" ? "accepted" : "rejected");
-    if (result.outcome === "not-found") return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
+    if (result.outcome === "not-found") return data({ message: "That application no longer exists." }, { status: 404 });
     if (result.outcome === "already-decided") {
-      return data<ActionData>({ message: `Another manager has already ${result.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
+      return data({ message: `Another manager has already ${result.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
     }
-    return data<ActionData>({
+    return data({
       ok:
         intent === "accept"
           ? `Accepted ${result.name}. The acceptance email is on its way to ${result.email}.`
           : `Rejected ${result.name}. No email is sent: please write to ${result.email} yourself.`,
       at: Date.now(),
     });
-  } catch (error) {
-    logger.error({ err: error }, "deciding an application failed");
-    return data<ActionData>({ message: "The application could not be updated. Please try again." }, { status: 500 });
-  }
+  });
 }
 
 /** The staff tools: a side menu of tools; each fills in as it is built. */
@@ -167,8 +158,6 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
           ) : null}
           {actionData?.confirm ? (
             <ConfirmPanel pending={actionData.confirm} busy={navigation.state !== "idle"} />
-          ) : loaderData.failed ? (
-            <Alert kind="error">{tab === "applications" ? "Failed to load data" : "Failed to load user data"}</Alert>
           ) : loaderData.players ? (
             <PlayerList list={loaderData.players} />
           ) : loaderData.cast ? (
@@ -189,3 +178,8 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Tools · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError): the spec's, which differs for applications. */
+export const ErrorBoundary = pageErrorBoundary("Tools", ({ search, role }) =>
+  search.get("tab") === "applications" && role !== null && isManagerRole(role) ? "Failed to load data" : "Failed to load user data",
+);

@@ -167,11 +167,11 @@ export function reviewParams(request: Request) {
 type EventGroup = { id: string; title: string; date: string };
 
 /** A by-event review page: the table its entries live in and how a page of them is read. */
-type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; pageSize: number; what: string };
+type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; pageSize: number };
 
-export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE, what: "PELs" };
-export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE, what: "orders" };
-export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE, what: "research" };
+export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE };
+export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE };
+export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE };
 
 /**
  * What every by-event review page loads: the groups, and the opened event's entries

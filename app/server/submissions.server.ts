@@ -35,12 +35,6 @@ export async function listOrderEvents(): Promise<EventOption[]> {
     .orderBy(asc(events.date));
 }
 
-export class UnknownEventError extends Error {
-  constructor() {
-    super("That event does not exist or is not open for this.");
-  }
-}
-
 export async function countPels(userId: string): Promise<number> {
   const db = await database();
   const [row] = await db.select({ n: count() }).from(pels).where(eq(pels.userId, userId));
@@ -51,10 +45,10 @@ export async function countPels(userId: string): Promise<number> {
  * Saves a post-event letter and queues an anonymous highlight (the event and the
  * favourite moments, never a name). A resubmitted form saves nothing new.
  */
-export async function submitPel(user: SessionUser, input: PelInput): Promise<void> {
+export async function submitPel(user: SessionUser, input: PelInput): Promise<"saved" | "unknown-event"> {
   const allowed = await listPelEvents();
   const event = allowed.find((e) => e.id === input.eventId);
-  if (!event) throw new UnknownEventError();
+  if (!event) return "unknown-event";
   const db = await database();
   await db.transaction(async (tx) => {
     const inserted = await tx
@@ -65,19 +59,20 @@ export async function submitPel(user: SessionUser, input: PelInput): Promise<voi
     if (inserted.length === 0) return;
     await queueDiscordPost(tx, `✨ A moment from **${event.title}**, as a settler remembers it:\n\n${input.favoriteMoments}`);
   });
+  return "saved";
 }
 
 /** Saves an order with the total worked out here from the price list; posted prices are never read. */
-export async function submitOrder(user: SessionUser, input: OrderInput): Promise<{ totalCents: number }> {
+export async function submitOrder(user: SessionUser, input: OrderInput): Promise<{ outcome: "saved"; totalCents: number } | { outcome: "unknown-event" }> {
   const allowed = await listOrderEvents();
-  if (!allowed.some((e) => e.id === input.eventId)) throw new UnknownEventError();
+  if (!allowed.some((e) => e.id === input.eventId)) return { outcome: "unknown-event" };
   const totalCents = orderTotalCents(input.items);
   const db = await database();
   await db
     .insert(merchantOrders)
     .values({ submissionKey: input.submissionKey, userId: user.id, eventId: input.eventId, items: input.items, totalPrice: (totalCents / 100).toFixed(2) })
     .onConflictDoNothing({ target: merchantOrders.submissionKey });
-  return { totalCents };
+  return { outcome: "saved", totalCents };
 }
 
 export async function submitLetter(user: SessionUser, input: LetterInput): Promise<void> {

@@ -208,6 +208,20 @@ describe("hostile input to every form", () => {
     expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toEqual([]);
   });
 
+  it("keeps the signed-in navigation on the 400 page of every page with a form, whoever's boundary shows it", async () => {
+    const manager = await signedInMember("manager");
+    const pages = ["/auth", "/forgot-password", "/reset-password", "/tools", "/outbox", "/attendance-tool", "/profile", "/events/manage"];
+    for (const page of pages) {
+      const response = await post(page, JSON.stringify({ intent: "contact" }), { "Content-Type": "application/json" }, manager.cookie);
+      expect(response.status, page).toBe(400);
+      const html = await response.text();
+      expect(html, page).toContain(FORM_MESSAGES.unreadable);
+      // Before, pages without their own boundary showed the signed-out menu here.
+      expect(html, page).toContain('href="/profile"');
+      expect(html, page).toContain('href="/tools"');
+    }
+  });
+
   it("answers a NUL in the recipient search with a 400 and a message", async () => {
     const member = await signedInMember("player");
     const response = await fetch(`${app().url}/letters/recipients?q=%00`, { headers: { Cookie: member.cookie } });

@@ -26,6 +26,7 @@ describe("a page whose reads fail", () => {
       ["/merchant-orders", "Merchant Order", SUBMISSION_MESSAGES.loadFailed],
       ["/pels", "Post-Event Letter", SUBMISSION_MESSAGES.loadFailed],
       ["/research", "Research", SUBMISSION_MESSAGES.loadFailed],
+      ["/attendance-tool", "Attendance Tool", "Failed to load data"],
     ];
     await db().execute(sql`alter table events rename to events_away`);
     try {
@@ -75,5 +76,43 @@ describe("a page whose reads fail", () => {
     } finally {
       await db().execute(sql`alter table letters_away rename to letters`);
     }
+  });
+
+  /** Renames `table` while `pages` are asked for; each must show its heading and message with a 500, in the signed-in layout. */
+  async function expectFailedPages(table: string, cookie: string, pages: [string, string, string][]) {
+    await db().execute(sql.raw(`alter table ${table} rename to ${table}_away`));
+    try {
+      for (const [page, title, message] of pages) {
+        const response = await fetch(app().url + page, { headers: { Cookie: cookie } });
+        expect(response.status, page).toBe(500);
+        const html = await response.text();
+        expect(html, page).toMatch(new RegExp(`<h1[^>]*>${title}</h1>`));
+        expect(html, page).toContain(message);
+        expect(html, page).toContain('href="/profile"');
+        expect(html, page).toContain('href="/tools"');
+      }
+    } finally {
+      await db().execute(sql.raw(`alter table ${table}_away rename to ${table}`));
+    }
+    for (const [page] of pages) {
+      const response = await fetch(app().url + page, { headers: { Cookie: cookie } });
+      expect(response.status, page).toBe(200);
+    }
+  }
+
+  it("shows the staff tools' heading and the spec's message for each tab whose reads fail", async () => {
+    const manager = await signedInMember("manager");
+    await expectFailedPages("characters", manager.cookie, [
+      ["/tools", "Tools", "Failed to load user data"],
+      ["/tools?tab=cast", "Tools", "Failed to load user data"],
+    ]);
+    await expectFailedPages("applications", manager.cookie, [["/tools?tab=applications", "Tools", "Failed to load data"]]);
+    await expectFailedPages("audit_log", manager.cookie, [["/tools?tab=audit", "Tools", "Failed to load user data"]]);
+  });
+
+  it("shows the emergency contacts and outbox pages' headings and messages when their reads fail", async () => {
+    const manager = await signedInMember("manager");
+    await expectFailedPages("audit_log", manager.cookie, [["/emergency-contacts", "Emergency Contacts", "Failed to load user data"]]);
+    await expectFailedPages("outbox", manager.cookie, [["/outbox", "Outbox", "Failed to load the outbox"]]);
   });
 });
