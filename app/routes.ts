@@ -25,6 +25,7 @@ export default [
   route("letters", "routes/letters.tsx"),
   route("letters/recipients", "routes/letter-recipients.ts"),
   route("profile", "routes/profile.tsx"),
+  route("profile/devices", "routes/profile-devices.tsx"),
   route("tools", "routes/tools.tsx"),
   route("emergency-contacts", "routes/emergency-contacts.tsx"),
   route("outbox", "routes/outbox.tsx"),

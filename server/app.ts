@@ -7,7 +7,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import sirv from "sirv";
 import type { ViteDevServer } from "vite";
 import * as build from "virtual:react-router/server-build";
-import { requestInfoContext, type RequestInfo } from "~/lib/request-context";
+import { CLIENT_ADDRESS_HEADER, requestInfoContext, type RequestInfo } from "~/lib/request-context";
 import { config, ConfigError, type Config } from "~/server/config.server";
 import { followDatabaseChanges } from "~/server/db/changes.server";
 import { closeDatabase, databaseHandle, openDatabase, setDatabase } from "~/server/db/client.server";
@@ -162,6 +162,8 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
       (request) => {
         const context = new RouterContextProvider();
         context.set(requestInfoContext, info);
+        // Replaces whatever the client sent under this name: only our own address counts.
+        request.headers.set(CLIENT_ADDRESS_HEADER, info.clientAddress);
         // A chunked body was already read (and measured) by limitRequestBody: the app gets that copy.
         const body = collectedBody(req);
         const forApp = body && request.method !== "GET" && request.method !== "HEAD" ? new Request(request, { body }) : request;

@@ -20,7 +20,7 @@ import { requireAccess } from "~/server/guards.server";
 import { profileOverview, saveEmergencyContact } from "~/server/profiles.server";
 
 const SAVED = "Changes saved successfully!";
-type Tab = "profile" | "character" | "application";
+type Tab = "profile" | "character" | "application" | "devices";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
@@ -176,13 +176,15 @@ function BackstorySection({ backstory, actionData }: { backstory: string; action
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const tabs: { id: Tab; label: string }[] = [
+  const tabs: { id: Tab; label: string; to?: string }[] = [
     { id: "profile", label: "My Profile" },
     ...(loaderData.canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
     { id: "application", label: "My Application" },
+    // A page of its own (routes/profile-devices.tsx): its forms end sessions.
+    { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
   ];
-  const requested = params.get("tab") as Tab | null;
-  const tab: Tab = tabs.some((t) => t.id === requested) ? requested! : actionData?.intent === "backstory" ? "character" : "profile";
+  const requested = params.get("tab") as Exclude<Tab, "devices"> | null;
+  const tab: Tab = tabs.some((t) => t.id === requested && !t.to) ? requested! : actionData?.intent === "backstory" ? "character" : "profile";
   const { user } = loaderData;
 
   return (

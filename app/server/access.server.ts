@@ -51,6 +51,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/letters": "member",
   "/letters/recipients": "member",
   "/profile": "member",
+  // Each member's own sessions only: the library lists and ends the signed-in member's.
+  "/profile/devices": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

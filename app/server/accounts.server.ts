@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
+import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.server";
 import { config } from "./config.server";
 import { database } from "./db/client.server";
@@ -88,7 +89,7 @@ export async function signIn(
   if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const auth = await getAuth();
   try {
-    const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", "x-forwarded-for": clientAddress });
+    const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
     return { ok: true, setCookies: result.headers.getSetCookie() };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
@@ -70,6 +71,9 @@ async function createAuth(db: Database, secret: string) {
       cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: config().appUrl?.startsWith("https:") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+      // The address a session records (shown on /profile/devices) is the one the site's server
+      // worked out (server/app.ts, TRUST_PROXY), never an X-Forwarded-For the client sent.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     // Through our logger, so its errors are logged without the failed statement's values
     // (a session token, a reset token) like every other error.
