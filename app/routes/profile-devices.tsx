@@ -97,7 +97,7 @@ export default function ProfileDevices({ loaderData, actionData }: Route.Compone
           <h2 id="devices" className="text-2xl">
             Signed-in devices
           </h2>
-          <p className="text-sm text-dust">Where you are signed in. The address is the one the device last signed in from; it tells roughly where it was.</p>
+          <p className="text-sm text-dust">Where you are signed in. The address is the one each device signed in from, which tells roughly where it was; the time it was last seen is brought up to date at most once a day.</p>
           {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
           {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
           {list.ok ? (
