@@ -1,7 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/profile-devices";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { SideTabLinks } from "~/components/SideTabs";
+import { ProfileLayout } from "~/components/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
@@ -79,50 +79,37 @@ export default function ProfileDevices({ loaderData, actionData }: Route.Compone
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const { list } = loaderData;
-  const tabs = [
-    { id: "profile", label: "My Profile", to: "/profile?tab=profile" },
-    ...(loaderData.canHaveCharacter ? [{ id: "character", label: "My Character", to: "/profile?tab=character" }] : []),
-    { id: "application", label: "My Application", to: "/profile?tab=application" },
-    { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
-  ];
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-center text-5xl">Profile</h1>
-      <hr className="divider my-6" />
-      <div className="grid gap-6 md:grid-cols-[14rem_1fr]">
-        <nav aria-label="Profile sections" className="panel flex flex-row gap-1 overflow-x-auto p-2 md:flex-col">
-          <SideTabLinks tabs={tabs} active="devices" />
-        </nav>
-        <section aria-labelledby="devices" className="panel flex flex-col gap-4">
-          <h2 id="devices" className="text-2xl">
-            Signed-in devices
-          </h2>
-          <p className="text-sm text-dust">Where you are signed in. The address is the one each device signed in from, which tells roughly where it was; the time it was last seen is brought up to date at most once a day.</p>
-          {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
-          {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-          {list.ok ? (
-            <ul className="divide-y divide-ash">
-              {list.devices.map((device) => (
-                <DeviceRow key={device.id} device={device} busy={busy} />
-              ))}
-            </ul>
-          ) : (
-            <p>{STALE}</p>
-          )}
-          <Form method="post" className="flex flex-wrap gap-2">
-            <button type="submit" name="intent" value="this" className="btn btn-secondary" disabled={busy}>
-              Sign out this device
-            </button>
-            <button type="submit" name="intent" value="others" className="btn btn-secondary" disabled={busy}>
-              Sign out all other devices
-            </button>
-            <button type="submit" name="intent" value="everywhere" className="btn btn-primary" disabled={busy}>
-              Sign out everywhere
-            </button>
-          </Form>
-        </section>
-      </div>
-    </div>
+    <ProfileLayout canHaveCharacter={loaderData.canHaveCharacter} active="devices">
+      <section aria-labelledby="devices" className="panel flex flex-col gap-4">
+        <h2 id="devices" className="text-2xl">
+          Signed-in devices
+        </h2>
+        <p className="text-sm text-dust">Where you are signed in. The address is the one each device signed in from, which tells roughly where it was; the time it was last seen is brought up to date at most once a day.</p>
+        {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
+        {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+        {list.ok ? (
+          <ul className="divide-y divide-ash">
+            {list.devices.map((device) => (
+              <DeviceRow key={device.id} device={device} busy={busy} />
+            ))}
+          </ul>
+        ) : (
+          <p>{STALE}</p>
+        )}
+        <Form method="post" className="flex flex-wrap gap-2">
+          <button type="submit" name="intent" value="this" className="btn btn-secondary" disabled={busy}>
+            Sign out this device
+          </button>
+          <button type="submit" name="intent" value="others" className="btn btn-secondary" disabled={busy}>
+            Sign out all other devices
+          </button>
+          <button type="submit" name="intent" value="everywhere" className="btn btn-primary" disabled={busy}>
+            Sign out everywhere
+          </button>
+        </Form>
+      </section>
+    </ProfileLayout>
   );
 }
 

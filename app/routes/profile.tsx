@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
-import { SideTabLinks } from "~/components/SideTabs";
+import { ProfileLayout, profileSections, type ProfileSection } from "~/components/ProfileLayout";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -20,7 +20,7 @@ import { requireAccess } from "~/server/guards.server";
 import { profileOverview, saveEmergencyContact } from "~/server/profiles.server";
 
 const SAVED = "Changes saved successfully!";
-type Tab = "profile" | "character" | "application" | "devices";
+type Tab = ProfileSection;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
@@ -176,101 +176,88 @@ function BackstorySection({ backstory, actionData }: { backstory: string; action
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const tabs: { id: Tab; label: string; to?: string }[] = [
-    { id: "profile", label: "My Profile" },
-    ...(loaderData.canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
-    { id: "application", label: "My Application" },
-    // A page of its own (routes/profile-devices.tsx): its forms end sessions.
-    { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
-  ];
+  const tabs = profileSections(loaderData.canHaveCharacter);
   const requested = params.get("tab") as Exclude<Tab, "devices"> | null;
   const tab: Tab = tabs.some((t) => t.id === requested && !t.to) ? requested! : actionData?.intent === "backstory" ? "character" : "profile";
   const { user } = loaderData;
 
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-center text-5xl">Profile</h1>
-      <hr className="divider my-6" />
-      <div className="grid gap-6 md:grid-cols-[14rem_1fr]">
-        <nav aria-label="Profile sections" className="panel flex flex-row gap-1 overflow-x-auto p-2 md:flex-col">
-          <SideTabLinks tabs={tabs} active={tab} />
-        </nav>
-        <div className="flex flex-col gap-6">
-          {tab === "profile" ? (
-            <>
-              <section aria-labelledby="details" className="panel">
-                <h2 id="details" className="text-2xl">
-                  My Profile
+    <ProfileLayout canHaveCharacter={loaderData.canHaveCharacter} active={tab}>
+      <div className="flex flex-col gap-6">
+        {tab === "profile" ? (
+          <>
+            <section aria-labelledby="details" className="panel">
+              <h2 id="details" className="text-2xl">
+                My Profile
+              </h2>
+              <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+                <Detail term="Name">
+                  {user.firstName} {user.lastName}
+                </Detail>
+                <Detail term="Email">{user.email}</Detail>
+                <Detail term="Role">
+                  <span data-testid="role">{ROLE_LABELS[user.role]}</span>
+                </Detail>
+              </dl>
+            </section>
+            <EmergencyContactSection contact={loaderData.contact} actionData={actionData} />
+            {!loaderData.canHaveCharacter ? (
+              <section aria-labelledby="no-character" className="panel">
+                <h2 id="no-character" className="text-2xl">
+                  Character Creation Unavailable
                 </h2>
-                <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-                  <Detail term="Name">
-                    {user.firstName} {user.lastName}
-                  </Detail>
-                  <Detail term="Email">{user.email}</Detail>
-                  <Detail term="Role">
-                    <span data-testid="role">{ROLE_LABELS[user.role]}</span>
+                <p className="mt-2 text-dust">Character creation becomes available once your application has been accepted.</p>
+              </section>
+            ) : null}
+          </>
+        ) : tab === "character" ? (
+          <section aria-labelledby="character" className="panel flex flex-col gap-4">
+            <h2 id="character" className="text-2xl">
+              My Character
+            </h2>
+            {loaderData.character ? (
+              <>
+                <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+                  <Detail term="Name">{loaderData.character.characterName}</Detail>
+                  <Detail term="Faction">{loaderData.character.faction}</Detail>
+                  <Detail term="Job">{loaderData.character.job}</Detail>
+                  <Detail term="Events Survived">
+                    <span data-testid="events-survived">{loaderData.survived}</span>
                   </Detail>
                 </dl>
-              </section>
-              <EmergencyContactSection contact={loaderData.contact} actionData={actionData} />
-              {!loaderData.canHaveCharacter ? (
-                <section aria-labelledby="no-character" className="panel">
-                  <h2 id="no-character" className="text-2xl">
-                    Character Creation Unavailable
-                  </h2>
-                  <p className="mt-2 text-dust">Character creation becomes available once your application has been accepted.</p>
-                </section>
-              ) : null}
-            </>
-          ) : tab === "character" ? (
-            <section aria-labelledby="character" className="panel flex flex-col gap-4">
-              <h2 id="character" className="text-2xl">
-                My Character
+                <BackstorySection backstory={loaderData.character.backstory} actionData={actionData} />
+                <Link to="/character">Change name, faction or job</Link>
+              </>
+            ) : (
+              <>
+                <p>You have not made your character yet.</p>
+                <Link to="/character" className="btn btn-primary self-start">
+                  Create your character
+                </Link>
+              </>
+            )}
+          </section>
+        ) : (
+          <section aria-labelledby="application" className="panel">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <h2 id="application" className="text-2xl">
+                My Application
               </h2>
-              {loaderData.character ? (
-                <>
-                  <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-                    <Detail term="Name">{loaderData.character.characterName}</Detail>
-                    <Detail term="Faction">{loaderData.character.faction}</Detail>
-                    <Detail term="Job">{loaderData.character.job}</Detail>
-                    <Detail term="Events Survived">
-                      <span data-testid="events-survived">{loaderData.survived}</span>
-                    </Detail>
-                  </dl>
-                  <BackstorySection backstory={loaderData.character.backstory} actionData={actionData} />
-                  <Link to="/character">Change name, faction or job</Link>
-                </>
+              {loaderData.application ? <StatusBadge status={loaderData.application.status} /> : null}
+            </div>
+            <div className="mt-4">
+              {loaderData.application ? (
+                <ApplicationAnswers application={loaderData.application} />
               ) : (
-                <>
-                  <p>You have not made your character yet.</p>
-                  <Link to="/character" className="btn btn-primary self-start">
-                    Create your character
-                  </Link>
-                </>
+                <p>
+                  You have not applied yet. <Link to="/application">Fill out the application</Link>.
+                </p>
               )}
-            </section>
-          ) : (
-            <section aria-labelledby="application" className="panel">
-              <div className="flex flex-wrap items-center justify-between gap-3">
-                <h2 id="application" className="text-2xl">
-                  My Application
-                </h2>
-                {loaderData.application ? <StatusBadge status={loaderData.application.status} /> : null}
-              </div>
-              <div className="mt-4">
-                {loaderData.application ? (
-                  <ApplicationAnswers application={loaderData.application} />
-                ) : (
-                  <p>
-                    You have not applied yet. <Link to="/application">Fill out the application</Link>.
-                  </p>
-                )}
-              </div>
-            </section>
-          )}
-        </div>
+            </div>
+          </section>
+        )}
       </div>
-    </div>
+    </ProfileLayout>
   );
 }
 
