@@ -26,6 +26,7 @@ export default [
   route("letters/recipients", "routes/letter-recipients.ts"),
   route("profile", "routes/profile.tsx"),
   route("profile/devices", "routes/profile-devices.tsx"),
+  route("profile/password", "routes/profile-password.tsx"),
   route("tools", "routes/tools.tsx"),
   route("emergency-contacts", "routes/emergency-contacts.tsx"),
   route("outbox", "routes/outbox.tsx"),

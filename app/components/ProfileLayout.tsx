@@ -3,7 +3,7 @@ import { SideTabLinks } from "~/components/SideTabs";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
 export type ProfileSection =
-  "profile" | "character" | "application" | "devices";
+  "profile" | "character" | "application" | "devices" | "password";
 
 export function profileSections(
   canHaveCharacter: boolean,
@@ -16,6 +16,8 @@ export function profileSections(
     { id: "application", label: "My Application" },
     // A page of its own (routes/profile-devices.tsx): its forms end sessions.
     { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
+    // A page of its own (routes/profile-password.tsx): a success may replace the session.
+    { id: "password", label: "Password", to: "/profile/password" },
   ];
 }
 
@@ -32,7 +34,7 @@ export function ProfileLayout({
   // From a page of its own, the page's tabs are addressed on /profile.
   const sections = profileSections(canHaveCharacter).map((s) => ({
     ...s,
-    to: s.to ?? (active === "devices" ? `/profile?tab=${s.id}` : undefined),
+    to: s.to ?? (active === "devices" || active === "password" ? `/profile?tab=${s.id}` : undefined),
   }));
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">

@@ -57,3 +57,14 @@ export const ResetPasswordForm = z
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
   })
   .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+
+/** A signed-in member's new password: the current one, the new one twice, and whether to end the other sessions. */
+export const ChangePasswordForm = z
+  .object({
+    currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password under 128 characters"),
+    password: newPassword,
+    confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
+    // A checkbox: sent as "on" when checked, absent when not.
+    signOutOthers: z.literal("on").optional(),
+  })
+  .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });

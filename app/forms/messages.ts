@@ -23,5 +23,9 @@ export const SITE_MESSAGES = {
   tooManySignIns: "Too many sign-in attempts. Please wait a few minutes and try again.",
   tooManyResets: "Too many reset requests from this connection. Please wait a while and try again.",
   resetLinkInvalid: "This reset link is invalid, has expired or has already been used.",
+  passwordChanged: "Password updated.",
+  wrongCurrentPassword: "Your current password is not correct",
+  tooManyPasswordChanges: "Too many attempts. Please wait a few minutes and try again.",
+  passwordChangeFailed: "Your password could not be changed. Please try again.",
   crossSite: "This form was sent from another site and has been refused.",
 } as const;

@@ -177,7 +177,7 @@ function BackstorySection({ backstory, actionData }: { backstory: string; action
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const tabs = profileSections(loaderData.canHaveCharacter);
-  const requested = params.get("tab") as Exclude<Tab, "devices"> | null;
+  const requested = params.get("tab") as Exclude<Tab, "devices" | "password"> | null;
   const tab: Tab = tabs.some((t) => t.id === requested && !t.to) ? requested! : actionData?.intent === "backstory" ? "character" : "profile";
   const { user } = loaderData;
 

@@ -53,6 +53,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile": "member",
   // Each member's own sessions only: the library lists and ends the signed-in member's.
   "/profile/devices": "member",
+  // The signed-in member's own password, checked against the current one.
+  "/profile/password": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

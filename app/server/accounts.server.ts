@@ -7,6 +7,8 @@ import { config } from "./config.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
+import { passwordChangedEmail } from "./mail/templates.server";
+import { queueEmail } from "./outbox/outbox.server";
 import { hit, LIMITS } from "./rate-limit.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
@@ -164,5 +166,50 @@ export async function resetPassword(token: string, password: string): Promise<Au
     if (refusal && refusal.status < 500) return { ok: false, status: 400, message: SITE_MESSAGES.resetLinkInvalid };
     logger.error({ err: refusal ? refusal.code : error }, "password reset failed");
     return { ok: false, status: 500, message: refusalMessage(refusal, MESSAGES.resetFailed) };
+  }
+}
+
+export type PasswordChange = { currentPassword: string; newPassword: string; signOutOthers: boolean };
+export type PasswordChangeOutcome = { ok: true; setCookies: string[] } | { ok: false; status: number; message: string; field?: "currentPassword" };
+
+/**
+ * A signed-in member changes their password, knowing the current one. The attempts count
+ * against the same per-account limit as sign-in, so this form is no second way to guess the
+ * password. Ending the other sessions makes the library replace this one too: the returned
+ * cookies carry the new session and must reach the browser, or this device is signed out.
+ */
+export async function changePassword(
+  request: Request,
+  member: { email: string; firstName: string },
+  input: PasswordChange,
+): Promise<PasswordChangeOutcome> {
+  const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, LIMITS.signInPerAccount);
+  if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
+  const auth = await getAuth();
+  try {
+    const result = await auth.api.changePassword({
+      body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: input.signOutOthers },
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    await tellMemberPasswordChanged(member);
+    return { ok: true, setCookies: result.headers.getSetCookie() };
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    if (refusal?.code === "INVALID_PASSWORD") {
+      return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
+    }
+    if (refusal && refusal.status < 500) return { ok: false, status: 400, message: refusalMessage(refusal, SITE_MESSAGES.passwordChangeFailed) };
+    throw error;
+  }
+}
+
+/** The email that a password was changed. The change is made: a failure to queue it is logged, not shown. */
+async function tellMemberPasswordChanged(member: { email: string; firstName: string }): Promise<void> {
+  try {
+    const db = await database();
+    await queueEmail(db, passwordChangedEmail({ to: member.email, firstName: member.firstName, resetLink: `${siteOrigin()}/forgot-password` }));
+  } catch (error) {
+    logger.error({ err: error }, "queueing the password-changed email failed");
   }
 }

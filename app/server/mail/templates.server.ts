@@ -32,6 +32,21 @@ export function passwordResetEmail({ to, firstName, link }: { to: string; firstN
   };
 }
 
+/** Tells the member their password changed, so a change they did not make does not go unnoticed. */
+export function passwordChangedEmail({ to, firstName, resetLink }: { to: string; firstName: string; resetLink: string }): EmailMessage {
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    "The password for your Hopewell account was just changed on the members' site.",
+    "If this was you, there is nothing more to do. If it was not, reset your password now with the link below, then tell the organisers.",
+  ];
+  return {
+    to,
+    subject: "Your Hopewell password was changed",
+    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${resetLink}\n\nHopewell · a western survival and horror larp\n`,
+    html: layout("Your password was changed", paragraphs, { label: "Reset your password", url: resetLink }),
+  };
+}
+
 export function acceptanceEmail({ to, firstName, asCast }: { to: string; firstName: string; asCast: boolean }): EmailMessage {
   const paragraphs = [
     `Dear ${firstName},`,

@@ -1,0 +1,92 @@
+import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/profile-password";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { PasswordChecklist } from "~/components/PasswordChecklist";
+import { PasswordField } from "~/components/PasswordField";
+import { ProfileLayout } from "~/components/ProfileLayout";
+import { Alert } from "~/components/ui/Alert";
+import { ChangePasswordForm } from "~/forms/auth";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
+import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
+import { SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { canBuildCharacter } from "~/game/roles";
+import { failSafely } from "~/server/actions.server";
+import { changePassword } from "~/server/accounts.server";
+import { requireAccess } from "~/server/guards.server";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  return { canHaveCharacter: canBuildCharacter(user.role) };
+}
+
+type ActionData = { ok?: string; message?: string; errors?: FieldErrors };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const parsed = await parseForm(request, ChangePasswordForm);
+  if (!parsed.ok) {
+    // The same summary as sign-up and reset give for these two rules.
+    const { errors } = parsed;
+    const message = errors.confirmPassword === MESSAGES.passwordsDontMatch ? MESSAGES.passwordsDontMatch
+      : errors.password === MESSAGES.passwordRequirements ? MESSAGES.passwordRequirements : undefined;
+    return data<ActionData>({ errors, message }, { status: 400 });
+  }
+  return failSafely<ActionData>("changing a password", { message: SITE_MESSAGES.passwordChangeFailed }, async () => {
+    const { currentPassword, password, signOutOthers } = parsed.data;
+    const outcome = await changePassword(request, user, { currentPassword, newPassword: password, signOutOthers: signOutOthers === "on" });
+    if (!outcome.ok) {
+      const errors = outcome.field ? { [outcome.field]: outcome.message } : undefined;
+      return data({ message: outcome.message, errors }, { status: outcome.status });
+    }
+    // With the other sessions ended, this one was replaced: its new cookie keeps this device signed in.
+    const headers = new Headers();
+    for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
+    return data({ ok: SITE_MESSAGES.passwordChanged }, { headers });
+  });
+}
+
+export default function ProfilePassword({ loaderData, actionData }: Route.ComponentProps) {
+  const [password, setPassword] = useState("");
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = actionData?.errors;
+  return (
+    <ProfileLayout canHaveCharacter={loaderData.canHaveCharacter} active="password">
+      <section aria-labelledby="password-heading" className="panel flex flex-col gap-4">
+        <h2 id="password-heading" className="text-2xl">
+          Password
+        </h2>
+        {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
+        {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+        {/* Keyed on the outcome, so a success empties the fields. */}
+        <Form method="post" noValidate className="flex max-w-md flex-col gap-4" key={actionData?.ok ? "done" : "form"}>
+          <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required error={errors?.currentPassword} />
+          <PasswordField
+            label="New password"
+            name="password"
+            autoComplete="new-password"
+            required
+            error={errors?.password}
+            describedBy="password-rules"
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
+          <PasswordChecklist id="password-rules" password={password} />
+          <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="signOutOthers" defaultChecked className="size-5" />
+            Sign out of all other devices
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? "Saving…" : "Change password"}
+          </button>
+        </Form>
+      </section>
+    </ProfileLayout>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Password · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Password", SUBMISSION_MESSAGES.loadFailed);
