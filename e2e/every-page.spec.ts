@@ -13,7 +13,7 @@ const PAGES = [
 ];
 
 test("every page is accessible to a signed-in manager", async ({ page }) => {
-  // Twenty-eight pages, each checked with axe: the longest journey of the suite.
+  // Twenty-nine pages, each checked with axe: the longest journey of the suite.
   test.setTimeout(180_000);
   await page.goto("/auth");
   await signIn(page, e2eManager().email, e2eManager().password);

@@ -36,8 +36,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { currentPassword, password, signOutOthers } = parsed.data;
     const outcome = await changePassword(request, user, { currentPassword, newPassword: password, signOutOthers: signOutOthers === "on" });
     if (!outcome.ok) {
-      const errors = outcome.field ? { [outcome.field]: outcome.message } : undefined;
-      return data({ message: outcome.message, errors }, { status: outcome.status });
+      // A message about one field is shown under it, once; any other above the form.
+      if (outcome.field) return data({ errors: { [outcome.field]: outcome.message } }, { status: outcome.status });
+      return data({ message: outcome.message }, { status: outcome.status });
     }
     // With the other sessions ended, this one was replaced: its new cookie keeps this device signed in.
     const headers = new Headers();
@@ -46,11 +47,36 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-export default function ProfilePassword({ loaderData, actionData }: Route.ComponentProps) {
+function PasswordForm({ errors, busy }: { errors?: FieldErrors; busy: boolean }) {
   const [password, setPassword] = useState("");
+  return (
+    <Form method="post" noValidate className="flex max-w-md flex-col gap-4">
+      <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required error={errors?.currentPassword} />
+      <PasswordField
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        required
+        error={errors?.password}
+        describedBy="password-rules"
+        onChange={(event) => setPassword(event.currentTarget.value)}
+      />
+      <PasswordChecklist id="password-rules" password={password} />
+      <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
+      <label className="flex items-center gap-2">
+        <input type="checkbox" name="signOutOthers" defaultChecked className="size-5" />
+        Sign out of all other devices
+      </label>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? "Saving…" : "Change password"}
+      </button>
+    </Form>
+  );
+}
+
+export default function ProfilePassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = actionData?.errors;
   return (
     <ProfileLayout canHaveCharacter={loaderData.canHaveCharacter} active="password">
       <section aria-labelledby="password-heading" className="panel flex flex-col gap-4">
@@ -59,28 +85,8 @@ export default function ProfilePassword({ loaderData, actionData }: Route.Compon
         </h2>
         {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-        {/* Keyed on the outcome, so a success empties the fields. */}
-        <Form method="post" noValidate className="flex max-w-md flex-col gap-4" key={actionData?.ok ? "done" : "form"}>
-          <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required error={errors?.currentPassword} />
-          <PasswordField
-            label="New password"
-            name="password"
-            autoComplete="new-password"
-            required
-            error={errors?.password}
-            describedBy="password-rules"
-            onChange={(event) => setPassword(event.currentTarget.value)}
-          />
-          <PasswordChecklist id="password-rules" password={password} />
-          <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
-          <label className="flex items-center gap-2">
-            <input type="checkbox" name="signOutOthers" defaultChecked className="size-5" />
-            Sign out of all other devices
-          </label>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? "Saving…" : "Change password"}
-          </button>
-        </Form>
+        {/* Keyed on the outcome, so a success empties the fields and the checklist. */}
+        <PasswordForm key={actionData?.ok ? "done" : "form"} errors={actionData?.errors} busy={busy} />
       </section>
     </ProfileLayout>
   );
