@@ -2,17 +2,12 @@ import type { ReactNode } from "react";
 import { SideTabLinks } from "~/components/SideTabs";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection =
-  "profile" | "character" | "application" | "devices" | "password";
+export type ProfileSection = "profile" | "character" | "application" | "devices" | "password";
 
-export function profileSections(
-  canHaveCharacter: boolean,
-): { id: ProfileSection; label: string; to?: string }[] {
+export function profileSections(canHaveCharacter: boolean): { id: ProfileSection; label: string; to?: string }[] {
   return [
     { id: "profile", label: "My Profile" },
-    ...(canHaveCharacter
-      ? [{ id: "character" as const, label: "My Character" }]
-      : []),
+    ...(canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
     { id: "application", label: "My Application" },
     // A page of its own (routes/profile-devices.tsx): its forms end sessions.
     { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
@@ -22,29 +17,19 @@ export function profileSections(
 }
 
 /** The profile's heading and section menu, around the open section. */
-export function ProfileLayout({
-  canHaveCharacter,
-  active,
-  children,
-}: {
-  canHaveCharacter: boolean;
-  active: ProfileSection;
-  children: ReactNode;
-}) {
-  // From a page of its own, the page's tabs are addressed on /profile.
-  const sections = profileSections(canHaveCharacter).map((s) => ({
-    ...s,
-    to: s.to ?? (active === "devices" || active === "password" ? `/profile?tab=${s.id}` : undefined),
-  }));
+export function ProfileLayout({ canHaveCharacter, active, children }: { canHaveCharacter: boolean; active: ProfileSection; children: ReactNode }) {
+  const all = profileSections(canHaveCharacter);
+  // From a page of its own, the tabs of /profile are addressed there.
+  const onOwnPage = Boolean(all.find((s) => s.id === active)?.to);
+  const sections = all.map((s) => ({ ...s, to: s.to ?? (onOwnPage ? `/profile?tab=${s.id}` : undefined) }));
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="text-center text-5xl">Profile</h1>
       <hr className="divider my-6" />
       <div className="grid gap-6 md:grid-cols-[14rem_1fr]">
-        <nav
-          aria-label="Profile sections"
-          className="panel flex flex-row gap-1 overflow-x-auto p-2 md:flex-col"
-        >
+        {/* Wraps into rows on a phone, so the open section is always in sight; on wider screens
+            a column only as tall as its links. */}
+        <nav aria-label="Profile sections" className="panel flex flex-row flex-wrap gap-1 p-2 md:flex-col md:flex-nowrap md:self-start">
           <SideTabLinks tabs={sections} active={active} />
         </nav>
         {children}
