@@ -35,11 +35,15 @@ export function localBackend(root: () => string, isKey: (key: string) => boolean
       const target = full(key);
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.${process.pid}.${crypto.randomBytes(4).toString("hex")}${PARTIAL}`;
+      // The file is created before any byte flows: a write stream opening it lazily could
+      // create it after a failed upload's clean-up had run, and leave it behind.
+      const file = await fs.promises.open(temporary, "wx");
       try {
-        await pipeline(Readable.from(exactly(body, size)), fs.createWriteStream(temporary, { flags: "wx" }));
+        await pipeline(Readable.from(exactly(body, size)), file.createWriteStream());
         await fs.promises.rename(temporary, target);
       } catch (error) {
         body.destroy();
+        await file.close().catch(() => undefined);
         await fs.promises.rm(temporary, { force: true });
         throw error;
       }
