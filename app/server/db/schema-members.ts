@@ -65,6 +65,14 @@ export const profiles = pgTable(
     emailVerified: boolean("email_verified").notNull().default(false),
     image: text("image"),
     emergencyContact: jsonb("emergency_contact").$type<EmergencyContact>(),
+    /** Set by the auth library once the member has confirmed an authenticator app. */
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    /** A phone number the member confirmed for codes by text message (when the club has an SMS gateway). */
+    twoFactorPhone: text("two_factor_phone"),
+    /** A suspended account cannot sign in until a manager restores it (auth library's admin fields). */
+    banned: boolean("banned").notNull().default(false),
+    banReason: text("ban_reason"),
+    banExpires: timestamp("ban_expires", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
