@@ -1,7 +1,13 @@
 import { canBuildCharacter, isStaff, type Role } from "~/game/roles";
 
 /** The signed-in member as the navigation and pages see them. */
-export type SessionUser = { id: string; firstName: string; lastName: string; email: string; role: Role };
+/**
+ * How this session was proven: "aal1" by a password, an emailed code or an OAuth identity alone;
+ * "aal2" after a second factor, or with a passkey.
+ */
+export type AssuranceLevel = "aal1" | "aal2";
+
+export type SessionUser = { id: string; firstName: string; lastName: string; email: string; role: Role; assuranceLevel: AssuranceLevel };
 
 export type NavLink = { to: string; label: string };
 

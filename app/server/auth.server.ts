@@ -1,3 +1,4 @@
+import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { config } from "./config.server";
@@ -13,6 +14,22 @@ import { siteSecret } from "./secrets.server";
 /** How long a session lasts, and how often its expiry is pushed back while it is used. */
 export const SESSION_EXPIRES_IN_S = 30 * 24 * 60 * 60;
 export const SESSION_UPDATE_AGE_S = 24 * 60 * 60;
+
+/**
+ * The library's endpoints that create a session proven by more than a password: a second
+ * factor checked after the password, or a passkey (something the member has, unlocked by
+ * something they are or know). Every other way in (password, emailed code, OAuth) is aal1.
+ */
+const AAL2_ENDPOINTS = new Set([
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+  "/two-factor/verify-otp",
+  "/passkey/verify-authentication",
+]);
+
+export function assuranceLevelOf(endpointPath: string | undefined): AssuranceLevel {
+  return endpointPath && AAL2_ENDPOINTS.has(endpointPath) ? "aal2" : "aal1";
+}
 
 /** The site's public origin, for links in emails. */
 export function siteOrigin(): string {
@@ -46,7 +63,22 @@ async function createAuth(db: Database, secret: string) {
         role: { type: "string", required: false, defaultValue: "applicant", input: false },
       },
     },
-    session: { modelName: "sessions", expiresIn: SESSION_EXPIRES_IN_S, updateAge: SESSION_UPDATE_AGE_S },
+    session: {
+      modelName: "sessions",
+      expiresIn: SESSION_EXPIRES_IN_S,
+      updateAge: SESSION_UPDATE_AGE_S,
+      additionalFields: {
+        // Set only by the hook below, from the way the session was proven.
+        assuranceLevel: { type: "string", required: false, defaultValue: "aal1", input: false },
+      },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          before: async (session, endpoint) => ({ data: { ...session, assuranceLevel: assuranceLevelOf(endpoint?.path) } }),
+        },
+      },
+    },
     account: { modelName: "accounts" },
     verification: { modelName: "verifications" },
     emailAndPassword: {

@@ -26,7 +26,8 @@ async function askAuth(headers: Headers): Promise<Answer> {
   // extended (to SESSION_EXPIRES_IN_S from then): until that moment its answer cannot change
   // by itself, only through a write to the session or the member.
   const lastExtended = new Date(response.session.expiresAt).getTime() - SESSION_EXPIRES_IN_S * 1000;
-  return { user: { id, firstName, lastName, email, role }, setCookies, reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000 };
+  const assuranceLevel = response.session.assuranceLevel === "aal2" ? "aal2" : "aal1";
+  return { user: { id, firstName, lastName, email, role, assuranceLevel }, setCookies, reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000 };
 }
 
 /** The longest a kept answer about who is signed in (and their role) is used. */

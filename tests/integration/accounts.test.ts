@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { requestPasswordReset, resetPassword, resetTokenIsValid, signIn, signUp } from "~/server/accounts.server";
-import { getAuth } from "~/server/auth.server";
+import { assuranceLevelOf, getAuth } from "~/server/auth.server";
+import { getSessionUser } from "~/server/session.server";
 import { verifyCaptcha } from "~/server/captcha.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { accounts, outbox, profiles, sessions } from "~/server/db/schema";
@@ -111,6 +112,16 @@ describe("sign-in", () => {
     expect(await db().select().from(sessions).where(eq(sessions.userId, profile!.id))).toHaveLength(1);
   });
 
+  it("proves a session by the password alone at assurance level aal1, as the member's session says", async () => {
+    const outcome = await signIn({ email: "amos@example.com", password: "Lantern#1877" }, request(), nextAddress());
+    if (!outcome.ok) throw new Error(outcome.message);
+    const cookie = outcome.setCookies.map((c) => c.split(";")[0]).join("; ");
+    const { user } = await getSessionUser(new Request("http://localhost/", { headers: { cookie } }));
+    expect(user).toMatchObject({ email: "amos@example.com", assuranceLevel: "aal1" });
+    const rows = await db().select({ level: sessions.assuranceLevel }).from(sessions).where(eq(sessions.userId, user!.id));
+    expect(rows.map((row) => row.level)).toEqual(["aal1", "aal1"]);
+  });
+
   it("shows the service's message for a wrong password", async () => {
     const outcome = await signIn({ email: "amos@example.com", password: "Wrong#1877" }, request(), nextAddress());
     expect(outcome).toMatchObject({ ok: false, status: 401, message: "Invalid email or password" });
@@ -205,5 +216,16 @@ describe("password reset by email", () => {
     await smtp.waitForMessage((m) => recipients(m).includes("amos@example.com"));
     const [sent] = await db().select().from(outbox).where(eq(outbox.id, waiting!.id));
     expect(sent).toMatchObject({ status: "sent", attempts: 2 });
+  });
+});
+
+describe("assurance levels", () => {
+  it("counts a second factor or a passkey as aal2, every other way in as aal1", () => {
+    for (const path of ["/two-factor/verify-totp", "/two-factor/verify-backup-code", "/two-factor/verify-otp", "/passkey/verify-authentication"]) {
+      expect(assuranceLevelOf(path)).toBe("aal2");
+    }
+    for (const path of ["/sign-in/email", "/sign-in/email-otp", "/oauth2/callback/:providerId", "/callback/:id", undefined]) {
+      expect(assuranceLevelOf(path)).toBe("aal1");
+    }
   });
 });
