@@ -9,6 +9,7 @@ import { FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { fieldErrors, type FieldErrors, formFields } from "~/forms/kernel";
 import { fileProblem, ResearchForm, researchMessage } from "~/forms/research";
+import { readResearchUpload } from "~/forms/research-upload.server";
 import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
@@ -22,14 +23,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type Result = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string> };
 
-/** Without JavaScript the form posts here; with it, the page sends to /research/upload to show progress. */
+/**
+ * Without JavaScript the form posts here; with it, the page sends to /research/upload (the
+ * same action, answered in JSON) to show progress. The form is read before the domain is
+ * called, so a failure gives back what was typed.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  // The form is read by the domain as it streams the file to storage, so a failure has no typed values to give back.
-  return failSafely<Result>("saving research", { message: RESEARCH_MESSAGES.failed }, async () => {
-    const outcome = await submitResearch(user, request);
+  const upload = await readResearchUpload(request);
+  if (!upload.ok) return data<Result>({ message: upload.message }, { status: upload.status });
+  return failSafely<Result>("saving research", { message: RESEARCH_MESSAGES.failed, values: upload.values }, async () => {
+    const outcome = await submitResearch(user, upload);
     if (outcome.ok) return data({ submitted: true });
-    return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: outcome.status });
+    return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: 400 });
   });
 }
 

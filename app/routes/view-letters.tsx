@@ -4,11 +4,11 @@ import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls"
 import { lastPage, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
-import { listLetters, reviewParams } from "~/server/reviews.server";
+import { listLetters, reviewQuery } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  const { search, page } = reviewParams(request);
+  const { search, page } = reviewQuery(request.url);
   const found = await listLetters({ search, page });
   return { ...found, search, page, lastPage: lastPage(found.total, REVIEW_PAGE_SIZE) };
 }

@@ -3,11 +3,11 @@ import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, orderReview } from "~/server/reviews.server";
+import { loadReview, reviewQuery, orderReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  return loadReview(request, orderReview);
+  return loadReview(reviewQuery(request.url), orderReview);
 }
 
 export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps) {

@@ -3,11 +3,11 @@ import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, pelReview } from "~/server/reviews.server";
+import { loadReview, reviewQuery, pelReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  return loadReview(request, pelReview);
+  return loadReview(reviewQuery(request.url), pelReview);
 }
 
 export default function ViewPels({ loaderData }: Route.ComponentProps) {

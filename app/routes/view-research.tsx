@@ -2,11 +2,11 @@ import type { Route } from "./+types/view-research";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, researchReview } from "~/server/reviews.server";
+import { loadReview, reviewQuery, researchReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
-  return loadReview(request, researchReview);
+  return loadReview(reviewQuery(request.url), researchReview);
 }
 
 export default function ViewResearch({ loaderData }: Route.ComponentProps) {

@@ -1,25 +1,18 @@
-import { parseFormData, type FileUpload } from "@remix-run/form-data-parser";
 import { isUuid } from "~/lib/ids";
-import { MaxFileSizeExceededError, MaxTotalSizeExceededError, MultipartParseError } from "@remix-run/multipart-parser";
 import { and, eq, ne } from "drizzle-orm";
 import { fileTypeFromBlob } from "file-type";
 import { fieldErrors, type FieldErrors } from "~/forms/kernel";
 import { allowedExtension, ResearchForm, researchMessage } from "~/forms/research";
+import type { ResearchUpload } from "~/forms/research-upload.server";
 import { RESEARCH_MESSAGES } from "~/forms/submissions";
 import { isStaff } from "~/game/roles";
-import { UPLOAD_MAX_BYTES, UPLOAD_MIME_TYPES } from "~/game/rules";
+import { UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "./db/client.server";
 import { events, research } from "./db/schema";
-import { logger } from "./logger.server";
 import { removeFile, researchKey, saveFile } from "./storage/storage.server";
 
-
-export type ResearchOutcome =
-  | { ok: true }
-  | { ok: false; status: number; message: string; errors?: FieldErrors; values?: Record<string, string> };
-
-type Upload = { name: string; file: Blob };
+export type ResearchOutcome = { ok: true } | { ok: false; message: string; errors?: FieldErrors; values: Record<string, string> };
 
 /** A name safe to show and to put in a header: no path, no control characters. */
 function displayName(name: string): string {
@@ -30,53 +23,29 @@ function displayName(name: string): string {
 }
 
 /**
- * Reads a research submission: the fields, and one file of at most 5 MB whose type
- * is judged by its content. The body is read only up to the limits, so an oversized
- * upload costs at most 5 MB of memory and is cut off there; the file is then streamed
- * to storage (a folder or S3), and its row written only once it is stored.
+ * Files a research paper: checks the fields and the file, whose type is judged by its
+ * content; the file is then streamed to storage (a folder or S3), and its row written only
+ * once it is stored. A refusal gives back what was typed.
  */
-export async function submitResearch(user: SessionUser, request: Request): Promise<ResearchOutcome> {
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll };
-  }
-  let upload: Upload | undefined;
-  let form: FormData;
-  try {
-    form = await parseFormData(request, { maxFileSize: UPLOAD_MAX_BYTES, maxTotalSize: UPLOAD_MAX_BYTES + 256 * 1024, maxFiles: 1, maxParts: 10 }, async (file: FileUpload) => {
-      if (file.fieldName !== "file" || file.size === 0) return null;
-      upload = { name: file.name, file };
-      return null;
-    });
-  } catch (error) {
-    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return { ok: false, status: 413, message: RESEARCH_MESSAGES.fileSize };
-    }
-    if (error instanceof MultipartParseError || error instanceof Error) {
-      logger.warn({ err: error }, "unreadable research upload");
-      return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll };
-    }
-    throw error;
-  }
-
-  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+export async function submitResearch(user: SessionUser, { values, file }: ResearchUpload): Promise<ResearchOutcome> {
   const parsed = ResearchForm.safeParse(values);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
-    return { ok: false, status: 400, message: researchMessage(errors), errors, values };
+    return { ok: false, message: researchMessage(errors), errors, values };
   }
-  if (!upload) return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
-  const extension = allowedExtension(upload.name);
-  const sniffed = await fileTypeFromBlob(upload.file);
+  if (!file) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
+  const extension = allowedExtension(file.name);
+  const sniffed = await fileTypeFromBlob(file.content);
   if (!extension || !sniffed || !(UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime)) {
-    return { ok: false, status: 400, message: RESEARCH_MESSAGES.fileType, errors: { file: RESEARCH_MESSAGES.fileType }, values };
+    return { ok: false, message: RESEARCH_MESSAGES.fileType, errors: { file: RESEARCH_MESSAGES.fileType }, values };
   }
 
   const db = await database();
   const [event] = await db.select({ id: events.id }).from(events).where(and(eq(events.id, parsed.data.eventId), ne(events.status, "cancelled")));
-  if (!event) return { ok: false, status: 400, message: RESEARCH_MESSAGES.fillAll, errors: { eventId: "Please choose one of the listed events" }, values };
+  if (!event) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { eventId: "Please choose one of the listed events" }, values };
 
   const key = researchKey(user.id, extension);
-  await saveFile(key, upload.file, { contentType: sniffed.mime });
+  await saveFile(key, file.content, { contentType: sniffed.mime });
   try {
     const inserted = await db
       .insert(research)
@@ -87,9 +56,9 @@ export async function submitResearch(user: SessionUser, request: Request): Promi
         sources: parsed.data.sources,
         research: parsed.data.research,
         fileKey: key,
-        fileName: displayName(upload.name),
+        fileName: displayName(file.name),
         fileType: sniffed.mime,
-        fileSize: upload.file.size,
+        fileSize: file.content.size,
       })
       .onConflictDoNothing({ target: research.submissionKey })
       .returning({ id: research.id });

@@ -153,9 +153,12 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
   return { rows: found.map(({ matches: _matches, ...row }) => row), total };
 }
 
-/** Reads ?event= and ?page= of a review page, ignoring anything malformed. */
-export function reviewParams(request: Request) {
-  const url = new URL(request.url);
+/** What a review page's address asks for. */
+export type ReviewQuery = { event: string | null; page: number; search: string };
+
+/** Reads ?event=, ?page= and ?q= of a review page's address, ignoring a malformed event or page. */
+export function reviewQuery(address: string | URL): ReviewQuery {
+  const url = new URL(address);
   const event = url.searchParams.get("event");
   return {
     event: isUuid(event) ? event : null,
@@ -177,8 +180,7 @@ export const researchReview = { table: research as unknown as ByEvent, entries: 
  * What every by-event review page loads: the groups, and the opened event's entries
  * (a page of them) with their count. A failure reaches the page's error boundary.
  */
-export async function loadReview<T>(request: Request, review: Review<T>) {
-  const { event, page } = reviewParams(request);
+export async function loadReview<T>({ event, page }: Pick<ReviewQuery, "event" | "page">, review: Review<T>) {
   const [found, opened, total] = await Promise.all([
     eventsWithEntries(review.table),
     event ? review.entries(event, page) : Promise.resolve([] as T[]),

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { createEvent } from "~/server/db/factories";
-import { events, letters, pels, profiles } from "~/server/db/schema";
+import { events, letters, pels, profiles, research } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
@@ -71,6 +71,27 @@ describe("an action whose save fails", () => {
     expect(html).toContain('value="Clara Dunmore"');
     expect(html).toContain(`About ${PEL_QUESTIONS[0]!.key}: the bell rang twice.`);
     expect(await db().select().from(pels).where(eq(pels.userId, member.id))).toEqual([]);
+  });
+
+  it("keeps the research that was typed, without JavaScript, and shows the research page's message", async () => {
+    const member = await signedInMember("player");
+    const form = new FormData();
+    form.set("submissionKey", randomUUID());
+    form.set("eventId", heldEvent.id);
+    form.set("sources", "The assayer's ledger, page forty.");
+    form.set("research", "The ore hums when the lamps go out.");
+    // A real 1x1 PNG.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    form.set("file", new Blob([new Uint8Array(png)]), "ore.png");
+    const response = await whileRefusingWrites("research", () =>
+      fetch(`${app().url}/research`, { method: "POST", headers: { Cookie: member.cookie, Origin: app().url }, body: form }),
+    );
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain(RESEARCH_MESSAGES.failed);
+    expect(html).toContain("The assayer&#x27;s ledger, page forty.");
+    expect(html).toContain("The ore hums when the lamps go out.");
+    expect(await db().select().from(research).where(eq(research.userId, member.id))).toEqual([]);
   });
 
   it("keeps the emergency contact that was typed and shows the profile's message", async () => {

@@ -87,7 +87,7 @@ async function runEveryKeptRead() {
   expect((await listCast({})).total).toBe(1);
   expect((await listLetters({})).total).toBe(1);
   for (const review of [pelReview, orderReview, researchReview]) {
-    const loaded = await loadReview(new Request(`http://localhost/review?event=${event.id}`), review as Parameters<typeof loadReview>[1]);
+    const loaded = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1]);
     expect(loaded.groups.map((group) => group.id)).toEqual([event.id]);
     expect(loaded.total).toBe(1);
   }
