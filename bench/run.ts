@@ -1,20 +1,22 @@
 /**
  * The benchmark: `npm run bench` (options: --runs 5 --seconds 5 --warmup 2 --no-build
- * --no-lighthouse --pglite-only). It builds the site, makes the large demo data set once
+ * --no-lighthouse --pglite-only --scale N --baseline FILE). It builds the site, makes the large demo data set once
  * (cached under bench/.cache), starts the production server on a fresh copy, and
  * load-tests it from this process with 10 connections: a warm-up, then several runs,
  * reporting medians. A bare node:http server returning the home page's bytes from memory
  * is the ceiling. The same on PostgreSQL when DATABASE_URL or a local server answers.
- * Figures are printed and written to bench/results/.
+ * Figures are printed and written to bench/results/. `--scale 10` multiplies every count of
+ * the data set by ten, to see how cost grows; `--baseline` names an earlier results file (on
+ * the standard data set) whose review pages' p99 this run's may exceed by at most half.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/server/demo/seed.server";
+import { DEMO_ACCOUNTS, DEMO_LARGE, DEMO_PASSWORD } from "~/server/demo/seed.server";
 import { lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
 
 const { values: options } = parseArgs({
@@ -25,8 +27,16 @@ const { values: options } = parseArgs({
     "no-build": { type: "boolean", default: false },
     "no-lighthouse": { type: "boolean", default: false },
     "pglite-only": { type: "boolean", default: false },
+    scale: { type: "string", default: "1" },
+    baseline: { type: "string" },
   },
 });
+const SCALE = Number(options.scale);
+if (!Number.isInteger(SCALE) || SCALE < 1) throw new Error("--scale must be a whole number of at least 1");
+/** The seeding script's options for the data set: the large one, times SCALE. */
+const SEED_ARGS = ["scripts/seed-demo.ts", "--large", ...(SCALE === 1 ? [] : Object.entries(DEMO_LARGE).flatMap(([name, count]) => [`--${name}`, String(count * SCALE)]))];
+/** How much slower than on the standard data set a review page may answer at --scale. */
+const SCALED_REVIEW_P99_FACTOR = 1.5;
 const LOAD = { runs: Number(options.runs), seconds: Number(options.seconds), warmup: Number(options.warmup) };
 const CHROME = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -50,6 +60,21 @@ type Kind = "pglite" | "postgres";
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
+}
+
+/** Processes the benchmark started: stopped when it is interrupted, so no server is left running. */
+const started = new Set<ChildProcess>();
+function startNode(args: string[], options: SpawnOptions): ChildProcess {
+  const child = spawn("node", args, options);
+  started.add(child);
+  child.once("exit", () => started.delete(child));
+  return child;
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    for (const child of started) child.kill("SIGTERM");
+    process.exit(1);
+  });
 }
 
 const freePort = () => 30_000 + crypto.randomInt(20_000);
@@ -91,14 +116,15 @@ function pgliteTemplate(): string {
       if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
     }
   }
-  const template = path.join(CACHE, `pglite-large-${hash.digest("hex").slice(0, 12)}`);
+  const template = path.join(CACHE, `pglite-large${SCALE === 1 ? "" : `-x${SCALE}`}-${hash.digest("hex").slice(0, 12)}`);
   if (!fs.existsSync(template)) {
     // Data sets made by older code are of no further use.
-    for (const old of fs.existsSync(CACHE) ? fs.readdirSync(CACHE) : []) fs.rmSync(path.join(CACHE, old), { recursive: true, force: true });
+    const current = template.slice(template.lastIndexOf("-") + 1);
+    for (const old of fs.existsSync(CACHE) ? fs.readdirSync(CACHE) : []) if (!old.endsWith(current)) fs.rmSync(path.join(CACHE, old), { recursive: true, force: true });
     console.log("Making the large data set (once)…");
     const partial = `${template}.partial`;
     fs.rmSync(partial, { recursive: true, force: true });
-    run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], { DATA_DIR: partial, LOG_LEVEL: "warn" });
+    run("node", ["--import", "tsx", ...SEED_ARGS], { DATA_DIR: partial, LOG_LEVEL: "warn" });
     fs.renameSync(partial, template);
   }
   return template;
@@ -126,7 +152,7 @@ async function postgresDatabase(serverUrl: string, dataDir: string) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   console.log("Making the large data set on PostgreSQL…");
-  run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], { DATA_DIR: dataDir, DATABASE_URL: url.href, LOG_LEVEL: "warn" });
+  run("node", ["--import", "tsx", ...SEED_ARGS], { DATA_DIR: dataDir, DATABASE_URL: url.href, LOG_LEVEL: "warn" });
   // Write the freshly loaded pages out now, not in a checkpoint in the middle of a measurement.
   await admin.query("checkpoint").catch(() => console.log("(no permission to CHECKPOINT; figures may include one)"));
   return {
@@ -149,7 +175,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
   const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: base, ...(database ? { DATABASE_URL: database.url } : {}) };
   delete (env as Record<string, string | undefined>).SMTP_URL;
   const startedAt = performance.now();
-  const server = spawn("node", SERVE_ARGS, { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
+  const server = startNode(SERVE_ARGS, { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`${base}/healthz`, 30_000);
     const coldStartMs = Math.round(performance.now() - startedAt);
@@ -210,7 +236,7 @@ async function ceiling(homeHtml: Buffer) {
   const file = path.join(os.tmpdir(), `hopewell-ceiling-${process.pid}.html`);
   fs.writeFileSync(file, homeHtml);
   const port = freePort();
-  const child = spawn("node", [path.join(ROOT, "bench", "ceiling.mjs"), file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = startNode([path.join(ROOT, "bench", "ceiling.mjs"), file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`http://127.0.0.1:${port}/`, 10_000);
     return await loadTest(`http://127.0.0.1:${port}`, { name: "ceiling", path: "/" }, LOAD);
@@ -224,7 +250,7 @@ async function ceiling(homeHtml: Buffer) {
 async function homePageBytes(): Promise<Buffer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-bench-home-"));
   const port = freePort();
-  const server = spawn("node", SERVE_ARGS, { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
+  const server = startNode(SERVE_ARGS, { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`, 30_000);
     return Buffer.from(await (await fetch(`http://127.0.0.1:${port}/`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
@@ -292,15 +318,28 @@ async function main() {
       }
     }
   }
+  if (options.baseline) {
+    // The same page on the same database, measured on the standard data set.
+    const before = JSON.parse(fs.readFileSync(options.baseline, "utf8")) as { runs: { kind: Kind; results: { group: string; name: string; p99: number }[] }[] };
+    for (const r of runs) {
+      for (const x of r.results.filter((result) => result.group === "review")) {
+        const earlier = before.runs.find((b) => b.kind === r.kind)?.results.find((b) => b.name === x.name);
+        if (!earlier) continue;
+        const limit = Math.max(1, earlier.p99) * SCALED_REVIEW_P99_FACTOR;
+        checks.push({ budget: `${r.kind} ${x.name} p99 ≤ ${SCALED_REVIEW_P99_FACTOR}× ${earlier.p99} ms (baseline)`, figure: `${x.p99} ms`, verdict: pass(x.p99 <= limit) });
+      }
+    }
+  }
   console.log("Budgets:");
   console.table(checks);
 
   const resultsDir = path.join(ROOT, "bench", "results");
   fs.mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString().replaceAll(":", "-").slice(0, 19);
-  const report = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version }, load: { connections: 10, ...LOAD }, ceiling: ceilingFigures, runs, checks };
-  fs.writeFileSync(path.join(resultsDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`Written to bench/results/${stamp}.json`);
+  const report = { at: new Date().toISOString(), scale: SCALE, machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version }, load: { connections: 10, ...LOAD }, ceiling: ceilingFigures, runs, checks };
+  const name = `${stamp}${SCALE === 1 ? "" : `-x${SCALE}`}.json`;
+  fs.writeFileSync(path.join(resultsDir, name), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Written to bench/results/${name}`);
 }
 
 main().catch((error) => {
