@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH, PASSWORD_SPECIAL_CHARACTERS } from "~/game/rules";
-import { hasControlCharacters, textField } from "./kernel";
+import { type FieldErrors, hasControlCharacters, textField } from "./kernel";
 import { MESSAGES, SITE_MESSAGES } from "./messages";
 
 /** The password requirements, in the order the checklist shows them. */
@@ -68,3 +68,13 @@ export const ChangePasswordForm = z
     signOutOthers: z.literal("on").optional(),
   })
   .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+
+/**
+ * The message above a refused form that chooses a password: its rules when the password
+ * breaks them, else the mismatch of its confirmation, else none (the fields say the rest).
+ */
+export function newPasswordMessage(errors: FieldErrors): string | undefined {
+  if (errors.password === MESSAGES.passwordRequirements) return MESSAGES.passwordRequirements;
+  if (errors.confirmPassword === MESSAGES.passwordsDontMatch) return MESSAGES.passwordsDontMatch;
+  return undefined;
+}

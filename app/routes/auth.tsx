@@ -3,11 +3,11 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
 import { Captcha } from "~/components/Captcha";
-import { PasswordChecklist } from "~/components/PasswordChecklist";
+import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { SignInForm, SignUpForm } from "~/forms/auth";
+import { newPasswordMessage, SignInForm, SignUpForm } from "~/forms/auth";
 import { type FieldErrors, fieldErrors, formFields, readForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
 import { requestInfoContext } from "~/lib/request-context";
@@ -38,9 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const parsed = SignUpForm.safeParse(fields);
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error);
-      const message = errors.password === MESSAGES.passwordRequirements ? MESSAGES.passwordRequirements
-        : errors.confirmPassword === MESSAGES.passwordsDontMatch ? MESSAGES.passwordsDontMatch : undefined;
-      return fail(400, { errors, message });
+      return fail(400, { errors, message: newPasswordMessage(errors) });
     }
     if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress))) return fail(400, { message: MESSAGES.captcha });
     const outcome = await signUp(parsed.data, clientAddress);
@@ -64,9 +62,7 @@ function clientErrors(mode: Mode, form: HTMLFormElement): { errors: FieldErrors;
   const parsed = (mode === "signup" ? SignUpForm : SignInForm).safeParse(fields);
   if (parsed.success) return null;
   const errors = fieldErrors(parsed.error);
-  const message = errors.password === MESSAGES.passwordRequirements ? MESSAGES.passwordRequirements
-    : errors.confirmPassword === MESSAGES.passwordsDontMatch ? MESSAGES.passwordsDontMatch : undefined;
-  return { errors, message };
+  return { errors, message: newPasswordMessage(errors) };
 }
 
 export default function Auth({ actionData }: Route.ComponentProps) {
@@ -76,7 +72,6 @@ export default function Auth({ actionData }: Route.ComponentProps) {
   const mode: Mode = actionData?.mode ?? (searchParams.get("mode") === "signup" ? "signup" : "signin");
   const created = searchParams.get("created") === "1" && !actionData;
   const redirectTo = searchParams.get("redirectTo") ?? "";
-  const [password, setPassword] = useState("");
   const [captchaSolved, setCaptchaSolved] = useState(false);
   const [local, setLocal] = useState<{ errors: FieldErrors; message?: string } | null>(null);
   const onCaptcha = useCallback((solved: boolean) => setCaptchaSolved(solved), []);
@@ -132,21 +127,11 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             </div>
           ) : null}
           <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values.email} error={errors.email} />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete={mode === "signup" ? "new-password" : "current-password"}
-            required
-            error={errors.password}
-            describedBy={mode === "signup" ? "password-rules" : undefined}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-          />
           {mode === "signup" ? (
-            <>
-              <PasswordChecklist id="password-rules" password={password} />
-              <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" required error={errors.confirmPassword} />
-            </>
-          ) : null}
+            <NewPasswordFields errors={errors} />
+          ) : (
+            <PasswordField label="Password" name="password" autoComplete="current-password" required error={errors.password} />
+          )}
 
           <Captcha onChange={onCaptcha} answer={actionData} />
 

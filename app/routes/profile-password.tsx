@@ -1,14 +1,13 @@
-import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/profile-password";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { PasswordChecklist } from "~/components/PasswordChecklist";
+import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { PasswordField } from "~/components/PasswordField";
 import { ProfileLayout } from "~/components/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
-import { ChangePasswordForm } from "~/forms/auth";
+import { ChangePasswordForm, newPasswordMessage } from "~/forms/auth";
 import { type FieldErrors, parseForm } from "~/forms/kernel";
-import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
+import { SITE_MESSAGES } from "~/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { canBuildCharacter } from "~/game/roles";
 import { failSafely } from "~/server/actions.server";
@@ -28,9 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) {
     // The same summary as sign-up and reset give for these two rules.
     const { errors } = parsed;
-    const message = errors.confirmPassword === MESSAGES.passwordsDontMatch ? MESSAGES.passwordsDontMatch
-      : errors.password === MESSAGES.passwordRequirements ? MESSAGES.passwordRequirements : undefined;
-    return data<ActionData>({ errors, message }, { status: 400 });
+    return data<ActionData>({ errors, message: newPasswordMessage(errors) }, { status: 400 });
   }
   return failSafely<ActionData>("changing a password", { message: SITE_MESSAGES.passwordChangeFailed }, async () => {
     const { currentPassword, password, signOutOthers } = parsed.data;
@@ -48,21 +45,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 function PasswordForm({ errors, busy }: { errors?: FieldErrors; busy: boolean }) {
-  const [password, setPassword] = useState("");
   return (
     <Form method="post" noValidate className="flex max-w-md flex-col gap-4">
       <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required error={errors?.currentPassword} />
-      <PasswordField
-        label="New password"
-        name="password"
-        autoComplete="new-password"
-        required
-        error={errors?.password}
-        describedBy="password-rules"
-        onChange={(event) => setPassword(event.currentTarget.value)}
-      />
-      <PasswordChecklist id="password-rules" password={password} />
-      <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
+      <NewPasswordFields errors={errors} label="New password" confirmLabel="Confirm new password" />
       <label className="flex items-center gap-2">
         <input type="checkbox" name="signOutOthers" defaultChecked className="size-5" />
         Sign out of all other devices

@@ -1,11 +1,10 @@
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect } from "react";
 import { Await, data, Form, Link, useNavigate, useNavigation } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/reset-password";
-import { PasswordChecklist } from "~/components/PasswordChecklist";
-import { PasswordField } from "~/components/PasswordField";
+import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { Alert } from "~/components/ui/Alert";
-import { ResetPasswordForm } from "~/forms/auth";
+import { newPasswordMessage, ResetPasswordForm } from "~/forms/auth";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
@@ -27,9 +26,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     if (errors.token) return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });
-    const message = errors.confirmPassword === MESSAGES.passwordsDontMatch ? MESSAGES.passwordsDontMatch
-      : errors.password === MESSAGES.passwordRequirements ? MESSAGES.passwordRequirements : undefined;
-    return data<ActionData>({ errors, message }, { status: 400 });
+    return data<ActionData>({ errors, message: newPasswordMessage(errors) }, { status: 400 });
   }
   const outcome = await resetPassword(parsed.data.token, parsed.data.password);
   if (!outcome.ok) return data<ActionData>({ message: outcome.message, linkInvalid: outcome.status === 400 }, { status: outcome.status });
@@ -63,24 +60,13 @@ function Done() {
 }
 
 function NewPasswordForm({ token, actionData }: { token: string; actionData?: ActionData }) {
-  const [password, setPassword] = useState("");
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
       <input type="hidden" name="token" value={token} />
-      <PasswordField
-        label="New password"
-        name="password"
-        autoComplete="new-password"
-        required
-        error={actionData?.errors?.password}
-        describedBy="password-rules"
-        onChange={(event) => setPassword(event.currentTarget.value)}
-      />
-      <PasswordChecklist id="password-rules" password={password} />
-      <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" required error={actionData?.errors?.confirmPassword} />
+      <NewPasswordFields errors={actionData?.errors} label="New password" confirmLabel="Confirm new password" />
       <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
         {submitting ? "Saving…" : "Set New Password"}
       </button>

@@ -1,8 +1,6 @@
-import { useState } from "react";
 import { data, Form, isRouteErrorResponse, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/setup";
-import { PasswordChecklist } from "~/components/PasswordChecklist";
-import { PasswordField } from "~/components/PasswordField";
+import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { SignUpForm } from "~/forms/auth";
@@ -35,7 +33,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
-  const [password, setPassword] = useState("");
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = actionData?.errors;
@@ -50,17 +47,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           <Field label="First name" name="firstName" autoComplete="given-name" required error={errors?.firstName} />
           <Field label="Last name" name="lastName" autoComplete="family-name" required error={errors?.lastName} />
           <Field label="Email" name="email" type="email" autoComplete="email" required error={errors?.email} />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete="new-password"
-            required
-            error={errors?.password}
-            describedBy="password-rules"
-            onChange={(event) => setPassword(event.currentTarget.value)}
-          />
-          <PasswordChecklist id="password-rules" password={password} />
-          <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
+          <NewPasswordFields errors={errors} />
           <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
             {submitting ? "Creating…" : "Create Manager Account"}
           </button>
