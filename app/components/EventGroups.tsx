@@ -7,14 +7,30 @@ import { countOf } from "~/lib/plural";
 
 type Group = { id: string; title: string; date: string };
 
+/** Which page of a review page's events is shown (`?groups=`), of how many. */
+type GroupsPaging = { groupsPage: number; groupsLastPage: number };
+
 /**
  * A review page's events, each a group that opens (?event=) to show its entries,
- * newest first, a page at a time. Works without JavaScript; only the opened
- * event's entries are loaded, so the page stays quick with years of submissions.
+ * newest first, ten events and a page of entries at a time. Works without JavaScript;
+ * only the opened event's entries are loaded, so the page stays quick with years of
+ * submissions.
  */
 /** `total` is the opened event's number of entries (only that event's are counted). Give `plural` when the noun does not just add an s. */
-export function EventGroups({ title, groups, open, total, noun, plural = `${noun}s`, children }: { title: string; groups: Group[]; open: string | null; total: number; noun: string; plural?: string; children: ReactNode }) {
+export function EventGroups({
+  title,
+  groups,
+  groupsPage,
+  groupsLastPage,
+  open,
+  total,
+  noun,
+  plural = `${noun}s`,
+  children,
+}: { title: string; groups: Group[]; open: string | null; total: number; noun: string; plural?: string; children: ReactNode } & GroupsPaging) {
   const opened = groups.find((g) => g.id === open);
+  // Closing an event stays on its page of events.
+  const closed = groupsPage > 0 ? `?groups=${groupsPage}` : "?";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">{title}</h1>
@@ -26,7 +42,7 @@ export function EventGroups({ title, groups, open, total, noun, plural = `${noun
           return (
             <li key={group.id} className="panel p-4">
               <div className="flex flex-wrap items-center justify-between gap-3">
-                <Link to={isOpen ? "?" : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
+                <Link to={isOpen ? closed : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
                   {group.title}
                 </Link>
                 <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${countOf(total, noun, plural)}` : formatEventDate(group.date)}</span>
@@ -36,7 +52,20 @@ export function EventGroups({ title, groups, open, total, noun, plural = `${noun
           );
         })}
       </ul>
+      <GroupsPager groupsPage={groupsPage} groupsLastPage={groupsLastPage} />
     </div>
+  );
+}
+
+/** Newer and older events; a new page of events opens none. */
+function GroupsPager({ groupsPage, groupsLastPage }: GroupsPaging) {
+  if (groupsLastPage <= 0) return null;
+  return (
+    <nav aria-label="Events" className="mt-6 flex items-center justify-between">
+      {groupsPage > 0 ? <Link to={groupsPage > 1 ? `?groups=${groupsPage - 1}` : "?"}>Newer events</Link> : <span />}
+      <span className="text-sm text-dust">{`Events page ${groupsPage + 1} of ${groupsLastPage + 1}`}</span>
+      {groupsPage < groupsLastPage ? <Link to={`?groups=${groupsPage + 1}`}>Older events</Link> : <span />}
+    </nav>
   );
 }
 

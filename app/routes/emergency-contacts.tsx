@@ -1,4 +1,5 @@
 import { Phone } from "lucide-react";
+import { pageParam } from "~/lib/paging";
 import { Fragment } from "react";
 import type { Route } from "./+types/emergency-contacts";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -11,7 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const manager = requireAccess(context, request, "manager");
   const url = new URL(request.url);
   const search = searchTermOf(url);
-  const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
+  const page = pageParam(request.url);
   const found = await listEmergencyContacts(manager, { search, page });
   return { ...found, search, page, lastPage: Math.max(0, Math.ceil(found.total / MEMBER_LIST_PAGE_SIZE) - 1) };
 }

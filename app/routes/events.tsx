@@ -3,6 +3,8 @@ import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { isManager as isManagerRole } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
+import { Pager } from "~/components/tools/ListControls";
+import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
 import { listUpcomingEvents } from "~/server/events.server";
 import { Link } from "react-router";
 import { requireAccess } from "~/server/guards.server";
@@ -10,7 +12,12 @@ import { requireAccess } from "~/server/guards.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const isManager = isManagerRole(user.role);
-  return { events: await listUpcomingEvents(), isManager };
+  const page = pageParam(request.url);
+  // Ten at a time, soonest first: a page listing every announced date grew with them.
+  const upcoming = await listUpcomingEvents();
+  const last = lastPage(upcoming.length, EVENTS_PAGE_SIZE);
+  const shown = Math.min(page, last);
+  return { events: upcoming.slice(shown * EVENTS_PAGE_SIZE, (shown + 1) * EVENTS_PAGE_SIZE), page: shown, lastPage: last, isManager };
 }
 
 export default function Events({ loaderData }: Route.ComponentProps) {
@@ -50,6 +57,9 @@ export default function Events({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
+      <div className="mt-6">
+        <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
+      </div>
     </div>
   );
 }

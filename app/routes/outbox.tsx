@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
+import { pageParam } from "~/lib/paging";
 import type { Route } from "./+types/outbox";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Pager, ResultCount } from "~/components/tools/ListControls";
@@ -14,7 +15,7 @@ import { discardMessage, listUnsentMessages, OUTBOX_PAGE_SIZE, retryMessage, typ
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  const page = Math.max(0, Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "0", 10) || 0));
+  const page = pageParam(request.url);
   const smtpConfigured = Boolean(config().mail.smtpUrl);
   const found = await listUnsentMessages(page);
   return { ...found, page, lastPage: Math.max(0, Math.ceil(found.total / OUTBOX_PAGE_SIZE) - 1), smtpConfigured };

@@ -1,4 +1,5 @@
 import { data, useNavigation } from "react-router";
+import { pageParam } from "~/lib/paging";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { Route } from "./+types/tools";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
   const search = searchTermOf(url);
-  const page = Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0));
+  const page = pageParam(request.url);
   const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null };
   if (tab === "players") {
     const found = await listPlayers({ search, page });

@@ -12,7 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} open={loaderData.open} total={loaderData.total}>
+    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} groupsPage={loaderData.groupsPage} groupsLastPage={loaderData.groupsLastPage} open={loaderData.open} total={loaderData.total}>
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} />

@@ -12,7 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function ViewPels({ loaderData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} open={loaderData.open} total={loaderData.total}>
+    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} groupsPage={loaderData.groupsPage} groupsLastPage={loaderData.groupsLastPage} open={loaderData.open} total={loaderData.total}>
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
         <article key={entry.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />

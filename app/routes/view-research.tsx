@@ -11,7 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function ViewResearch({ loaderData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} open={loaderData.open} total={loaderData.total}>
+    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} groupsPage={loaderData.groupsPage} groupsLastPage={loaderData.groupsLastPage} open={loaderData.open} total={loaderData.total}>
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />

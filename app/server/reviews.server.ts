@@ -6,7 +6,7 @@ import { database } from "./db/client.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
 import { letterMatches } from "./search.server";
 
-import { PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { EVENTS_PAGE_SIZE, lastPage, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { searchTermOf } from "~/forms/kernel";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
@@ -153,8 +153,8 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
   return { rows: found.map(({ matches: _matches, ...row }) => row), total };
 }
 
-/** What a review page's address asks for. */
-export type ReviewQuery = { event: string | null; page: number; search: string };
+/** What a review page's address asks for: an opened event, a page of its entries, a page of events, a search. */
+export type ReviewQuery = { event: string | null; page: number; groups: number | null; search: string };
 
 /** Reads ?event=, ?page= and ?q= of a review page's address, ignoring a malformed event or page. */
 export function reviewQuery(address: string | URL): ReviewQuery {
@@ -162,7 +162,8 @@ export function reviewQuery(address: string | URL): ReviewQuery {
   const event = url.searchParams.get("event");
   return {
     event: isUuid(event) ? event : null,
-    page: Math.max(0, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0)),
+    page: pageParam(url),
+    groups: url.searchParams.has("groups") ? pageParam(url, "groups") : null,
     search: searchTermOf(url),
   };
 }
@@ -177,14 +178,19 @@ export const orderReview = { table: merchantOrders as unknown as ByEvent, entrie
 export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE };
 
 /**
- * What every by-event review page loads: the groups, and the opened event's entries
- * (a page of them) with their count. A failure reaches the page's error boundary.
+ * What every by-event review page loads: a page of the groups (EVENTS_PAGE_SIZE events;
+ * without ?groups=, the page holding the opened event), and the opened event's entries (a
+ * page of them) with their count. A failure reaches the page's error boundary.
  */
-export async function loadReview<T>({ event, page }: Pick<ReviewQuery, "event" | "page">, review: Review<T>) {
-  const [found, opened, total] = await Promise.all([
+export async function loadReview<T>({ event, page, groups = null }: Pick<ReviewQuery, "event" | "page"> & Partial<Pick<ReviewQuery, "groups">>, review: Review<T>) {
+  const [all, opened, total] = await Promise.all([
     eventsWithEntries(review.table),
     event ? review.entries(event, page) : Promise.resolve([] as T[]),
     event ? entriesAt(review.table, event) : Promise.resolve(0),
   ]);
-  return { groups: found, open: event, page, entries: opened, total, pageSize: review.pageSize };
+  const groupsLastPage = lastPage(all.length, EVENTS_PAGE_SIZE);
+  const openedAt = event ? all.findIndex((group) => group.id === event) : -1;
+  const groupsPage = Math.min(groupsLastPage, groups ?? (openedAt >= 0 ? Math.floor(openedAt / EVENTS_PAGE_SIZE) : 0));
+  const shown = all.slice(groupsPage * EVENTS_PAGE_SIZE, (groupsPage + 1) * EVENTS_PAGE_SIZE);
+  return { groups: shown, groupsPage, groupsLastPage, open: event, page, entries: opened, total, pageSize: review.pageSize };
 }

@@ -47,6 +47,22 @@ describe("events", () => {
     expect(buttons.some((b) => b.includes("Later Event"))).toBe(false);
   });
 
+  it("lists upcoming events ten at a time, soonest first", async () => {
+    // Far enough ahead that every other test's events come first, so these are the last eleven.
+    for (let month = 1; month <= 11; month++) {
+      await createEvent(db(), { title: `Far Night ${month}`, date: `2090-${String(month).padStart(2, "0")}-10`, status: "future" });
+    }
+    const player = await signedInMember("player");
+    const get = async (path: string) => (await fetch(`${app().url}${path}`, { headers: { Cookie: player.cookie } })).text();
+    const first = await get("/events");
+    const pages = Number(first.match(/Page (?:<!-- -->)?1(?:<!-- -->)? of (?:<!-- -->)?(\d+)/)![1]);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    const last = await get(`/events?page=${pages - 1}`);
+    expect(last).toContain("Far Night 11<");
+    expect(last).toContain(">Previous<");
+    expect(first).not.toContain("Far Night 11<");
+  });
+
   it("cancels an event, and keeps players out of the managers' page", async () => {
     const manager = await signedInMember("manager");
     const player = await signedInMember("player");

@@ -13,6 +13,44 @@ const app = withAppServer();
 const at = (iso: string) => new Date(iso);
 
 describe("the staff review pages", () => {
+  it("show ten events at a time, newest first, and open an older event on its own page of events", async () => {
+    const cast = await signedInMember("cast");
+    const author = await createProfile(db(), { firstName: "Ezra", lastName: "Vance", role: "player" });
+    // Twelve events with one order each, in a year of their own so no other test's events come between.
+    const made = [];
+    for (let month = 1; month <= 12; month++) {
+      const event = await createEvent(db(), { title: `Paging Night ${month}`, date: `1990-${String(month).padStart(2, "0")}-15`, status: "past" });
+      await db().insert(merchantOrders).values({ submissionKey: randomUUID(), userId: author.id, eventId: event.id, items: { salt: 1 }, totalPrice: "1.25" });
+      made.push(event);
+    }
+    const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: cast.cookie } })).text();
+    const countGroups = (html: string) => (html.match(/aria-expanded=/g) ?? []).length;
+
+    const first = await get("/view-merchant-orders");
+    expect(countGroups(first)).toBe(10);
+    expect(first).toContain('aria-label="Events"');
+    expect(first).toContain("Older events");
+    expect(first).not.toContain("Newer events");
+
+    // The last page holds the oldest: January is the oldest of all the events in this database.
+    const pages = Number(first.match(/Events page (?:<!-- -->)?1(?:<!-- -->)? of (?:<!-- -->)?(\d+)/)![1]);
+    const last = await get(`/view-merchant-orders?groups=${pages - 1}`);
+    expect(last).toContain("Paging Night 1<");
+    expect(last).toContain("Newer events");
+    expect(last).not.toContain("Older events");
+    expect(countGroups(last)).toBeLessThanOrEqual(10);
+
+    // Opening the oldest event shows the page of events that holds it, opened, with its entry.
+    const opened = await get(`/view-merchant-orders?event=${made[0]!.id}`);
+    expect(opened).toContain('aria-expanded="true"');
+    expect(opened).toContain("Paging Night 1<");
+    expect(opened).toContain("1 × Salt");
+    expect(opened).toMatch(new RegExp(`Events page (?:<!-- -->)?${pages}(?:<!-- -->)? of`));
+    // A page of events past the last shows the last; nonsense shows the first.
+    expect(await get("/view-merchant-orders?groups=999")).toContain("Paging Night 1<");
+    expect(countGroups(await get("/view-merchant-orders?groups=nonsense"))).toBe(10);
+  });
+
   it("group submissions by event, open one event at a time, newest first, with the author's name", async () => {
     const cast = await signedInMember("cast");
     const older = await createEvent(db(), { title: "Silver Fever", date: "2025-05-16", status: "past" });
