@@ -13,6 +13,8 @@ import { e2eManager, signIn } from "./helpers";
  * order, research paper and its file.
  */
 test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser }) => {
+  // The import command starts its own Node process (TypeScript through tsx) before the browser's part.
+  test.setTimeout(120_000);
   const dir = writeExport(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-export-")), sampleExport());
   try {
     // The site holds DATA_DIR, so the command hands the import to it. Both browser widths run
