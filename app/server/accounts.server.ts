@@ -9,6 +9,7 @@ import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
 import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
+import { upgradeImportedPassword } from "./password-upgrade.server";
 import { hit, LIMITS } from "./rate-limit.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
@@ -93,6 +94,7 @@ export async function signIn(
   try {
     const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
+    await upgradeImportedPassword(input.email, input.password).catch((error: unknown) => logger.error({ err: error }, "replacing an imported password hash failed"));
     return { ok: true, setCookies: result.headers.getSetCookie() };
   } catch (error) {
     const refusal = await authRefusal(error);

@@ -10,7 +10,8 @@ export type AuditAction =
   | "emergency_contacts.view"
   | "outbox.retry"
   | "outbox.discard"
-  | "first_manager.create";
+  | "first_manager.create"
+  | "import.run";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

@@ -15,7 +15,7 @@ import { removeFile, researchKey, saveFile } from "./storage/storage.server";
 export type ResearchOutcome = { ok: true } | { ok: false; message: string; errors?: FieldErrors; values: Record<string, string> };
 
 /** A name safe to show and to put in a header: no path, no control characters. */
-function displayName(name: string): string {
+export function displayName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "file";
   // Control characters and quotes would break a header or a screen reader's reading.
   const printable = [...base].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"').join("");

@@ -10,6 +10,7 @@ const ACTIONS: Record<string, string> = {
   "outbox.retry": "retried a message in the outbox",
   "outbox.discard": "discarded a message in the outbox",
   "first_manager.create": "became the first manager with the set-up link, as",
+  "import.run": "imported members and their records from the old site",
 };
 
 /** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
@@ -30,6 +31,7 @@ function detail(action: string, details: Record<string, unknown> | null): string
   if (action === "application.decide") return String(details.decision ?? "");
   if (action === "attendance.add") return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]].filter(Boolean).join(", ");
   if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
+  if (action === "import.run") return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

@@ -4,6 +4,7 @@ import { scheduleBackups } from "../backup/schedule.server";
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/client.server";
 import { logger } from "../logger.server";
+import { runImportCommand } from "../import/run.server";
 import { runAdminCommand } from "./admin.server";
 import { controlSocketPath, startControlSocket } from "./control-socket.server";
 
@@ -17,6 +18,7 @@ export async function startOperations(handle: DatabaseHandle, cfg: Config): Prom
     handle.kind === "pglite"
       ? await startControlSocket(cfg.dataDir, {
           "/admin": (body) => runAdminCommand((body as { argv: string[] }).argv),
+          "/import": (body) => runImportCommand((body as { dir: string }).dir),
           "/backup": async (body) => {
             const result = await createBackup(handle.db, handle.kind, path.resolve((body as { target: string }).target));
             return { file: result.file, ms: result.ms, manifest: result.manifest };

@@ -1,0 +1,65 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { IDS, OTHER_OLD_PASSWORD, PNG, RESEARCH_FILE, sampleExport, writeExport } from "../tests/fixtures/old-export";
+import { e2eManager, signIn } from "./helpers";
+
+/**
+ * The old site's export imported into the running site (over its control socket, as an
+ * operator would with `npm run import`), then used in the browser: a member signs in with
+ * their old password and finds their character and application; staff find their letter,
+ * order, research paper and its file.
+ */
+test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser }) => {
+  // The import command starts its own Node process (TypeScript through tsx) before the browser's part.
+  test.setTimeout(120_000);
+  const dir = writeExport(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-export-")), sampleExport());
+  try {
+    // The site holds DATA_DIR, so the command hands the import to it. Both browser widths run
+    // this: the second run finds everything already imported and changes nothing.
+    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/import.ts", dir], {
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: "warn" },
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Imported ${dir} in one transaction.`);
+    expect(run.stdout).toMatch(/^characters\s+[01]\s+0\s+[01]\s+0\s+2$/m);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  await page.goto("/auth");
+  await signIn(page, "bo.tanner@old.example", OTHER_OLD_PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/profile");
+  await expect(page.getByText("bo.tanner@old.example")).toBeVisible();
+  await page.goto("/profile?tab=character");
+  await expect(page.getByRole("heading", { name: "Silas Crane" }).or(page.getByText("Silas Crane")).first()).toBeVisible();
+  await expect(page.getByText("Hunter / Trapper")).toBeVisible();
+  await page.goto("/profile?tab=application");
+  await expect(page.getByText("Bo's answer 1", { exact: true })).toBeVisible();
+
+  // Staff see the imported PEL, order and research paper under their events, by the member's name.
+  const staff = await browser.newContext({ extraHTTPHeaders: test.info().project.use.extraHTTPHeaders });
+  const manager = await staff.newPage();
+  await manager.goto("/auth");
+  await signIn(manager, e2eManager().email, e2eManager().password);
+  await expect(manager).toHaveURL(/\/$/);
+  await manager.goto(`/view-pels?event=${IDS.lanternNight}`);
+  await expect(manager.getByText("The lanterns going out, one by one.")).toBeVisible();
+  await expect(manager.getByText("Bo Tanner").first()).toBeVisible();
+  await manager.goto(`/view-merchant-orders?event=${IDS.silverFever}`);
+  await expect(manager.getByText("$58.50").first()).toBeVisible();
+  await manager.goto(`/view-research?event=${IDS.lanternNight}`);
+  await expect(manager.getByText("The ore glows when the lamps go out.")).toBeVisible();
+  const link = manager.getByRole("link", { name: new RegExp(RESEARCH_FILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) });
+  const file = await manager.request.get((await link.getAttribute("href"))!);
+  expect(file.status()).toBe(200);
+  expect(Buffer.from(await file.body())).toEqual(PNG);
+  await manager.goto("/view-letters");
+  await expect(manager.getByText("Sheriff Cole").first()).toBeVisible();
+  await staff.close();
+});

@@ -1,0 +1,323 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { asc, eq, sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { accounts, applications, auditLog, characters, eventAttendance, events, letters, merchantOrders, pels, profiles, research } from "~/server/db/schema";
+import { createProfile } from "~/server/db/factories";
+import { runImportCommand } from "~/server/import/run.server";
+import { IDS, OLD_PASSWORD, OTHER_OLD_PASSWORD, PNG, RESEARCH_FILE, sampleExport, writeExport, type OldExport } from "../fixtures/old-export";
+import { withAppServer } from "../helpers/app-server";
+import { solvedCaptcha } from "../helpers/captcha";
+import { withTestDatabase } from "../helpers/db";
+
+const db = withTestDatabase();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-import-data-"));
+const app = withAppServer({ DATA_DIR: dataDir });
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-import-export-"));
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+let exports = 0;
+/** The sample export, changed by `change`, written to a folder of its own. */
+function exportWith(change: (data: OldExport) => void = () => {}): string {
+  const data = sampleExport();
+  change(data);
+  return writeExport(path.join(work, `export-${++exports}`), data);
+}
+
+const TABLES = { profiles, accounts, events, applications, characters, pels, merchantOrders, eventAttendance, research, letters, auditLog };
+
+/** Everything the import could have written: every row of every table it touches, and every stored file. */
+async function siteState() {
+  const rows = Object.fromEntries(
+    await Promise.all(Object.entries(TABLES).map(async ([name, table]) => [name, await db().select().from(table).orderBy(asc(sql`1`))] as const)),
+  );
+  return { rows, files: storedFiles() };
+}
+
+function storedFiles(): Record<string, string> {
+  const root = path.join(dataDir, "files");
+  if (!fs.existsSync(root)) return {};
+  return Object.fromEntries(
+    fs
+      .readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((file) => fs.statSync(path.join(root, file)).isFile())
+      .sort()
+      .map((file) => [file, fs.readFileSync(path.join(root, file)).toString("base64")]),
+  );
+}
+
+function post(pathname: string, fields: Record<string, string>, cookie?: string) {
+  return fetch(app().url + pathname, {
+    method: "POST",
+    headers: { Origin: app().url, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+}
+
+async function signIn(email: string, password: string): Promise<string | null> {
+  const response = await post("/auth", { intent: "signin", email, password, altcha: await solvedCaptcha(), redirectTo: "/profile" });
+  if (response.status !== 302) return null;
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+describe("a broken export is refused, naming the file and the line, and nothing is imported", () => {
+  const refused = async (dir: string, message: string | RegExp) => {
+    const before = await siteState();
+    const outcome = await runImportCommand(dir);
+    expect(outcome.code).toBe(1);
+    expect(outcome.out).toEqual([]);
+    expect(outcome.err).toHaveLength(1);
+    if (typeof message === "string") expect(outcome.err[0]).toBe(message);
+    else expect(outcome.err[0]).toMatch(message);
+    expect(await siteState()).toEqual(before);
+  };
+
+  it("a missing file", async () => {
+    const dir = exportWith();
+    fs.rmSync(path.join(dir, "pels.csv"));
+    await refused(dir, `pels.csv: the file is missing from ${dir}.`);
+  });
+
+  it("a folder that is not there", async () => {
+    await refused(path.join(work, "nowhere"), `${path.join(work, "nowhere")} is not a folder: give the folder holding auth_users.csv and the other files.`);
+  });
+
+  it("a wrong header", async () => {
+    const dir = exportWith();
+    const file = path.join(dir, "characters.csv");
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("faction,", "faction_name,"));
+    await refused(
+      dir,
+      'characters.csv line 1: the header row is wrong: missing "faction"; unknown "faction_name" (expected id, user_id, character_name, backstory, faction, job).',
+    );
+  });
+
+  it("malformed CSV", async () => {
+    const dir = exportWith();
+    const file = path.join(dir, "letters.csv");
+    // Line 2 opens a quoted cell with a stray quote inside an unquoted one.
+    fs.writeFileSync(file, `user_id,recipient,body,created_at\n${IDS.bo},Sheriff "Cole,hello,2025-05-24T08:00:00Z\n`);
+    await refused(dir, "letters.csv line 2: malformed CSV (a quote inside an unquoted cell: quote the whole cell and double the quotes in it).");
+  });
+
+  it("a quoted cell never closed", async () => {
+    const dir = exportWith();
+    fs.appendFileSync(path.join(dir, "events.csv"), `${IDS.silverFever},"Extra,2027-01-01,future,\n\n`);
+    await refused(dir, "events.csv line 4: malformed CSV (a quoted cell opened after line 3 is never closed).");
+  });
+
+  it("a row with too many cells", async () => {
+    const dir = exportWith();
+    fs.appendFileSync(path.join(dir, "events.csv"), `${IDS.silverFever},Extra,2027-01-01,future,,surplus\n`);
+    await refused(dir, "events.csv line 4: malformed CSV (the row has 6 cells where the header has 5).");
+  });
+
+  it("an empty file", async () => {
+    const dir = exportWith();
+    fs.writeFileSync(path.join(dir, "profiles.csv"), "");
+    await refused(dir, "profiles.csv line 1: the file is empty; it needs at least its header row.");
+  });
+
+  it("a row the database refuses late in the run: the rows and files before it are taken back", async () => {
+    const dir = exportWith();
+    await db().execute(sql`alter table letters add constraint letters_test_short check (length(body) < 10)`);
+    try {
+      await refused(dir, 'letters.csv line 2: the database refused the row (new row for relation "letters" violates check constraint "letters_test_short"). Nothing was imported.');
+    } finally {
+      await db().execute(sql`alter table letters drop constraint letters_test_short`);
+    }
+    expect(storedFiles()).toEqual({});
+  });
+});
+
+describe("importing the old site's export", () => {
+  let dir = "";
+
+  it("imports every row it can, with its ids and relationships, and reports the rest", async () => {
+    dir = exportWith();
+    const outcome = await runImportCommand(dir);
+    expect(outcome.err).toEqual([]);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    const counts = (table: string) => report.split("\n").find((line) => line.startsWith(`${table} `))!.trim().split(/\s+/).slice(1).map(Number);
+    // imported, updated, unchanged, kept, skipped
+    expect(counts("profiles")).toEqual([3, 0, 0, 0, 2]);
+    expect(counts("passwords")).toEqual([3, 0, 0, 0, 0]);
+    expect(counts("events")).toEqual([2, 0, 0, 0, 0]);
+    expect(counts("applications")).toEqual([2, 0, 0, 0, 1]);
+    expect(counts("characters")).toEqual([1, 0, 0, 0, 2]);
+    expect(counts("pels")).toEqual([1, 0, 0, 0, 1]);
+    expect(counts("merchant_orders")).toEqual([2, 0, 0, 0, 1]);
+    expect(counts("event_attendance")).toEqual([1, 0, 0, 0, 0]);
+    expect(counts("research")).toEqual([1, 0, 0, 0, 1]);
+    expect(counts("letters")).toEqual([1, 0, 0, 0, 0]);
+    expect(report).toContain("Research files: 1 copied into the site's storage, 0 already there.");
+    // Every skipped row, with the file, the line and why.
+    expect(report).toContain('auth_users.csv line 4: bad email "not-an-email"');
+    expect(report).toContain(`profiles.csv line 5: missing user (no user ${IDS.ghost} in auth_users.csv)`);
+    expect(report).toContain(`applications.csv line 4: missing user (${IDS.ghost})`);
+    expect(report).toContain('characters.csv line 3: unknown faction "Pirates"');
+    expect(report).toContain('characters.csv line 4: job not open to the faction "Soldier" for "Homesteader"');
+    expect(report).toContain(`pels.csv line 3: missing user (${IDS.ghost})`);
+    expect(report).toContain('merchant_orders.csv line 4: unknown merchant item "unobtainium"');
+    expect(report).toContain(`research.csv line 3: missing file (storage/research/${IDS.bo}/lost.pdf)`);
+    expect(report).toContain("  profiles: 1 bad email, 1 missing user");
+    // Imported as recorded, but worth a look.
+    expect(report).toContain("merchant_orders.csv line 3: total_price $5.00 differs from the price list's $3.00 (kept as recorded)");
+    expect(report).toContain('events.csv line 3: status "completed" read as past');
+
+    // Members keep their ids, their names and their old password hashes.
+    const members = await db().select().from(profiles).orderBy(profiles.email);
+    expect(members.map((m) => [m.id, m.email, m.firstName, m.lastName, m.role])).toEqual([
+      [IDS.ada, "abigail@old.example", "Abigail", "Marsh", "manager"],
+      [IDS.bo, "bo.tanner@old.example", "Bo", "Tanner", "player"],
+      [IDS.dee, "dee@old.example", "Dee", "Wilder", "applicant"],
+    ]);
+    expect(members[0]).toMatchObject({ name: "Abigail Marsh", emergencyContact: { name: "Ida Marsh", phone: "+1 860 555 0101" }, createdAt: new Date("2023-03-01T10:00:00Z") });
+    expect(members[1]!.createdAt).toEqual(new Date("2023-04-02T11:30:00.123Z"));
+    expect(members[2]!.createdAt).toEqual(new Date("2023-06-04T07:15:00Z"));
+    const exported = sampleExport();
+    const passwords = await db().select().from(accounts).orderBy(accounts.userId);
+    expect(passwords).toHaveLength(3);
+    for (const account of passwords) {
+      expect(account).toMatchObject({ providerId: "credential", accountId: account.userId });
+      // The very hash the old service stored ($2a$ for Abigail, $2b$ for the others).
+      expect(account.password).toBe(exported.auth_users.find((user) => user.id === account.userId)!.encrypted_password);
+    }
+    expect(passwords.find((a) => a.userId === IDS.ada)!.password).toMatch(/^\$2a\$10\$/);
+
+    expect(await db().select({ id: events.id, title: events.title, date: events.date, status: events.status, ticketUrl: events.ticketUrl }).from(events).orderBy(events.date)).toEqual([
+      { id: IDS.lanternNight, title: "Lantern Night", date: "2025-05-16", status: "past", ticketUrl: null },
+      { id: IDS.silverFever, title: "Silver Fever", date: "2027-08-13", status: "future", ticketUrl: "https://buy.stripe.com/silver" },
+    ]);
+
+    const apps = await db().select().from(applications).orderBy(applications.createdAt);
+    expect(apps.map((a) => [a.id, a.userId, a.status, a.rolePreference, a.discordTag])).toEqual([
+      [IDS.adaApplication, IDS.ada, "accepted", "cast", "abigail#1877"],
+      [IDS.boApplication, IDS.bo, "accepted", "player", "bo_t"],
+    ]);
+    expect(apps[1]).toMatchObject({ larpExperience: "Bo's answer 1", referralSource: "Bo's answer 15", createdAt: new Date("2023-04-03T10:00:00Z") });
+
+    // The faction and job matched to the game's own names.
+    expect(await db().select({ id: characters.id, userId: characters.userId, name: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory }).from(characters)).toEqual([
+      { id: IDS.boCharacter, userId: IDS.bo, name: "Silas Crane", faction: "Homesteader", job: "Hunter / Trapper", backstory: "Came west after the war, looking for silver." },
+    ]);
+
+    const [pel] = await db().select().from(pels);
+    expect(pel).toMatchObject({ userId: IDS.bo, eventId: IDS.lanternNight, characterName: "Silas Crane", favoriteMoments: "The lanterns going out, one by one.", drugs: "", followUp: "Who rang the bell?", createdAt: new Date("2025-05-20T18:00:00Z") });
+    expect(await db().select().from(pels)).toHaveLength(1);
+
+    // Item keys matched loosely to the price list; each total kept as recorded.
+    const orders = await db().select().from(merchantOrders).orderBy(merchantOrders.createdAt);
+    expect(orders.map((o) => [o.userId, o.eventId, o.items, o.totalPrice])).toEqual([
+      [IDS.bo, IDS.silverFever, { meat: 2, bandages: 1, iron_ore: 4, spring_spacers: 1 }, "58.50"],
+      [IDS.bo, IDS.silverFever, { meat: 1 }, "5.00"],
+    ]);
+
+    expect(await db().select({ userId: eventAttendance.userId, eventId: eventAttendance.eventId, cabin: eventAttendance.cabin, paymentStatus: eventAttendance.paymentStatus, characterName: eventAttendance.characterName }).from(eventAttendance)).toEqual([
+      { userId: IDS.bo, eventId: IDS.lanternNight, cabin: "Dragon's Hoard", paymentStatus: "paid", characterName: "Silas Crane" },
+    ]);
+
+    // The file moved into the site's storage, and its row points there.
+    const [paper] = await db().select().from(research);
+    expect(paper).toMatchObject({ userId: IDS.bo, eventId: IDS.lanternNight, sources: "The assayer's ledger", fileName: RESEARCH_FILE, fileType: "image/png", fileSize: PNG.length });
+    expect(paper!.fileKey).toMatch(new RegExp(`^research/${IDS.bo}/imported-[0-9a-f]{32}\\.png$`));
+    expect(storedFiles()).toEqual({ [paper!.fileKey]: PNG.toString("base64") });
+
+    const [letter] = await db().select().from(letters);
+    expect(letter).toMatchObject({ userId: IDS.bo, recipient: "Sheriff Cole", body: 'Dear Sheriff,\nthe "claim" on the ridge, by the creek, is mine.\n— Silas' });
+
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "import.run"));
+    expect(entry).toMatchObject({ actorId: null, details: { operator: "npm run import", imported: 17, updated: 0, skipped: 8 } });
+  });
+
+  it("changes nothing when run again", async () => {
+    const before = await siteState();
+    const outcome = await runImportCommand(dir);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    expect(report).toContain("Nothing changed: everything in the export was already here.");
+    expect(report).toMatch(/^profiles\s+0\s+0\s+3\s+0\s+2$/m);
+    expect(report).toMatch(/^research\s+0\s+0\s+1\s+0\s+1$/m);
+    expect(await siteState()).toEqual(before);
+  });
+
+  it("lets a member sign in with their old password, then keeps it as Argon2id", async () => {
+    expect(await signIn("bo.tanner@old.example", "Wrong#1877")).toBeNull();
+    const cookie = await signIn("Bo.Tanner@old.example", OTHER_OLD_PASSWORD);
+    expect(cookie).not.toBeNull();
+    const [account] = await db().select().from(accounts).where(eq(accounts.userId, IDS.bo));
+    expect(account!.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // The same password still opens the account, now checked against the new hash.
+    expect(await signIn("bo.tanner@old.example", OTHER_OLD_PASSWORD)).not.toBeNull();
+    expect(await signIn("bo.tanner@old.example", OLD_PASSWORD)).toBeNull();
+    // Abigail's $2a$ hash works the same way.
+    expect(await signIn("abigail@old.example", OLD_PASSWORD)).not.toBeNull();
+    const [ada] = await db().select().from(accounts).where(eq(accounts.userId, IDS.ada));
+    expect(ada!.password).toMatch(/^\$argon2id\$/);
+
+    // The member finds their character, application and papers on their pages.
+    const character = await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: cookie! } })).text();
+    expect(character).toContain("Silas Crane");
+    expect(character).toContain("Hunter / Trapper");
+    const application = await (await fetch(`${app().url}/profile?tab=application`, { headers: { Cookie: cookie! } })).text();
+    expect(application).toContain("Bo&#x27;s answer 1");
+    const [paper] = await db().select().from(research);
+    const file = await fetch(`${app().url}/research/${paper!.id}/file`, { headers: { Cookie: cookie! } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(PNG);
+  });
+
+  it("never overwrites what changed on this site since, nor a password set here", async () => {
+    await db().update(characters).set({ backstory: "Rewritten on the new site.", updatedAt: sql`now()` }).where(eq(characters.userId, IDS.bo));
+    const outcome = await runImportCommand(dir);
+    expect(outcome.code).toBe(0);
+    expect(outcome.out.join("\n")).toMatch(/^characters\s+0\s+0\s+0\s+1\s+2$/m);
+    // Bo's and Abigail's passwords are Argon2id now (they signed in), Dee's still the imported hash.
+    expect(outcome.out.join("\n")).toMatch(/^passwords\s+0\s+0\s+1\s+2\s+0$/m);
+    const [character] = await db().select().from(characters).where(eq(characters.userId, IDS.bo));
+    expect(character!.backstory).toBe("Rewritten on the new site.");
+    const [account] = await db().select().from(accounts).where(eq(accounts.userId, IDS.bo));
+    expect(account!.password).toMatch(/^\$argon2id\$/);
+  });
+
+  it("takes a newer version of a row from a later export", async () => {
+    const later = exportWith((data) => {
+      const character = data.characters.find((row) => row.id === IDS.boCharacter)!;
+      Object.assign(character, { backstory: "Found the vein at last.", updated_at: "2099-01-01T00:00:00Z" });
+    });
+    const outcome = await runImportCommand(later);
+    expect(outcome.code).toBe(0);
+    expect(outcome.out.join("\n")).toMatch(/^characters\s+0\s+1\s+0\s+0\s+2$/m);
+    const [character] = await db().select().from(characters).where(eq(characters.userId, IDS.bo));
+    expect(character!.backstory).toBe("Found the vein at last.");
+  });
+
+  it("skips a member whose email belongs to another account here, and their rows with them", async () => {
+    const other = await createProfile(db(), { email: "taken@old.example" });
+    const newcomer = "d25a6bda-36e9-4724-a720-da47f8091a2b";
+    const taken = exportWith((data) => {
+      data.auth_users.push({ id: newcomer, email: "Taken@old.example", encrypted_password: null, created_at: "2024-01-01T00:00:00Z", raw_user_meta_data: null });
+      data.auth_users.push({ id: "e36b7ceb-47fa-4835-b831-eb58091a2b3c", email: "abigail@OLD.example", encrypted_password: null, created_at: "2024-01-01T00:00:00Z", raw_user_meta_data: null });
+      data.characters.push({ id: "f47c8dfc-58ab-4946-8942-fc69a2b3c4d5", user_id: newcomer, character_name: "Nobody", backstory: "-", faction: "Homesteader", job: "Miner" });
+    });
+    const outcome = await runImportCommand(taken);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    expect(report).toContain('auth_users.csv line 6: email already used by another account on this site "taken@old.example"');
+    expect(report).toContain('auth_users.csv line 7: email used by another user in the file "abigail@old.example"');
+    expect(report).toContain(`characters.csv line 5: missing user (${newcomer})`);
+    expect(await db().select().from(profiles).where(eq(profiles.id, newcomer))).toEqual([]);
+    const [kept] = await db().select().from(profiles).where(eq(profiles.email, "taken@old.example"));
+    expect(kept!.id).toBe(other.id);
+  });
+});
