@@ -110,7 +110,8 @@ export default function ProfilePasskeys({ loaderData, actionData }: Route.Compon
         ) : (
           <p>You have no passkeys yet.</p>
         )}
-        <AddPasskey suggestedName={loaderData.suggestedName} />
+        {/* Started afresh after a rename or removal, so its own last message does not linger beside the new one. */}
+        <AddPasskey key={actionData?.ok ?? actionData?.message ?? "add"} suggestedName={loaderData.suggestedName} />
       </section>
     </ProfileLayout>
   );
