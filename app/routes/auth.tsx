@@ -4,12 +4,14 @@ import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
 import { Captcha } from "~/components/Captcha";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
+import { PasskeySignIn } from "~/components/PasskeySignIn";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { newPasswordMessage, SignInForm, SignUpForm } from "~/forms/auth";
 import { type FieldErrors, fieldErrors, formFields, readForm } from "~/forms/kernel";
 import { MESSAGES } from "~/forms/messages";
+import { PASSKEY_MESSAGES } from "~/forms/passkeys";
 import { requestInfoContext } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -28,6 +30,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
+  // The passkey button posts here only when the page's JavaScript did not run (components/PasskeySignIn.tsx).
+  if (fields.intent === "passkey") return data<ActionData>({ mode: "signin", message: PASSKEY_MESSAGES.signInNeedsJavaScript }, { status: 400 });
   const mode: Mode = fields.intent === "signup" ? "signup" : "signin";
   const { clientAddress } = context.get(requestInfoContext);
   // Keep what was typed (never the passwords) so a refused form comes back filled in.
@@ -151,9 +155,14 @@ export default function Auth({ actionData }: Route.ComponentProps) {
         </Form>
 
         {mode === "signin" ? (
-          <p className="mt-6 text-center">
-            <Link to="/forgot-password">Forgot Password?</Link>
-          </p>
+          <>
+            <p className="mt-6 text-center">
+              <Link to="/forgot-password">Forgot Password?</Link>
+            </p>
+            <div className="mt-6 border-t border-ash pt-6">
+              <PasskeySignIn redirectTo={redirectTo} />
+            </div>
+          </>
         ) : null}
       </div>
     </div>

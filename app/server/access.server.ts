@@ -33,6 +33,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/auth": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
+  // Signing in with a passkey (JSON, from /auth's page): limited per client address.
+  "/auth/passkey/options": "anyone",
+  "/auth/passkey/verify": "anyone",
   "/forgot-password": "anyone",
   "/reset-password": "anyone",
   "/captcha/challenge": "anyone",
@@ -55,6 +58,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/devices": "member",
   // The signed-in member's own password, checked against the current one.
   "/profile/password": "member",
+  // The signed-in member's own passkeys: the library lists, adds and removes only theirs.
+  "/profile/passkeys": "member",
+  "/profile/passkeys/options": "member",
+  "/profile/passkeys/verify": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

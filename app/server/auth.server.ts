@@ -3,7 +3,7 @@ import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
-import { accounts, profiles, sessions, verifications } from "./db/schema";
+import { accounts, passkeys, profiles, sessions, verifications } from "./db/schema";
 import { withoutParameters } from "./log-errors.server";
 import { logger } from "./logger.server";
 import { passwordResetEmail } from "./mail/templates.server";
@@ -44,14 +44,18 @@ export function siteOrigin(): string {
  * connections, which cost 11 MB of memory and a tenth of a second to load.
  */
 async function createAuth(db: Database, secret: string) {
-  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([import("better-auth/minimal"), import("better-auth/adapters/drizzle")]);
+  const [{ betterAuth }, { drizzleAdapter }, { passkey }] = await Promise.all([
+    import("better-auth/minimal"),
+    import("better-auth/adapters/drizzle"),
+    import("@better-auth/passkey"),
+  ]);
   return betterAuth({
     appName: "Hopewell",
     baseURL: siteOrigin(),
     secret,
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { profiles, sessions, accounts, verifications },
+      schema: { profiles, sessions, accounts, verifications, passkeys },
       transaction: true,
     }),
     user: {
@@ -80,6 +84,11 @@ async function createAuth(db: Database, secret: string) {
       },
     },
     account: { modelName: "accounts" },
+    plugins: [
+      // The relying party is the site's host (APP_URL): a passkey works only there, over https
+      // (or on localhost), and only answers made on the site's own origin are accepted.
+      passkey({ rpID: new URL(siteOrigin()).hostname, rpName: "Hopewell", origin: siteOrigin(), schema: { passkey: { modelName: "passkeys" } } }),
+    ],
     verification: { modelName: "verifications" },
     emailAndPassword: {
       enabled: true,

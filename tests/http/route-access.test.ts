@@ -84,4 +84,13 @@ describe("every route, for every role, answers as the permission table says", ()
       expect(noOrigin.status, `${pattern} without origin`).toBe(403);
     }
   });
+
+  it("asks a passkey challenge of anyone for signing in, and only of a member for adding one", async () => {
+    const ask = (path: string, cookie?: string) =>
+      fetch(server.url + path, { method: "POST", headers: { Origin: server.url, ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" });
+    expect((await ask("/auth/passkey/options")).status).toBe(200);
+    expect((await ask("/profile/passkeys/options")).status).toBe(401);
+    // A new session: the walk above ended its visitors' sessions at /logout.
+    expect((await ask("/profile/passkeys/options", (await signedInMember("applicant")).cookie)).status).toBe(200);
+  });
 });

@@ -29,6 +29,16 @@ describe("the route permission table", () => {
     expect(decideAccess("/tools", "player", "GET")).toBe("forbidden");
   });
 
+  it("opens passkey sign-in to anyone and a member's passkeys to that member", () => {
+    for (const pattern of ["/auth/passkey/options", "/auth/passkey/verify"]) {
+      expect(decideAccess(pattern, undefined, "POST"), pattern).toBe("allow");
+    }
+    for (const pattern of ["/profile/passkeys", "/profile/passkeys/options", "/profile/passkeys/verify"]) {
+      expect(decideAccess(pattern, undefined, "POST"), pattern).toBe("sign-in");
+      expect(decideAccess(pattern, "applicant", "POST"), pattern).toBe("allow");
+    }
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

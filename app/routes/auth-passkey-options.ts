@@ -1,0 +1,14 @@
+import type { Route } from "./+types/auth-passkey-options";
+import { PASSKEY_MESSAGES } from "~/forms/passkeys";
+import { requestInfoContext } from "~/lib/request-context";
+import { methodNotAllowed, passkeyRoute, signInOptions } from "~/server/passkeys.server";
+
+/** The options (and challenge) for signing in with a passkey on /auth; limited per client address. */
+export function loader() {
+  return methodNotAllowed();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { clientAddress } = context.get(requestInfoContext);
+  return passkeyRoute(request, "passkey sign-in options", PASSKEY_MESSAGES.signInFailed, () => signInOptions(request, clientAddress));
+}

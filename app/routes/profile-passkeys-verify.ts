@@ -1,0 +1,14 @@
+import type { Route } from "./+types/profile-passkeys-verify";
+import { PASSKEY_MESSAGES } from "~/forms/passkeys";
+import { requireAccess } from "~/server/guards.server";
+import { methodNotAllowed, passkeyRoute, verifyRegistration } from "~/server/passkeys.server";
+
+/** Saves the browser's new passkey, once the library has checked it against the challenge. */
+export function loader() {
+  return methodNotAllowed();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAccess(context, request, "member");
+  return passkeyRoute(request, "adding a passkey", PASSKEY_MESSAGES.registrationFailed, () => verifyRegistration(request));
+}
