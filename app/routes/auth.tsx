@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
 import { Captcha } from "~/components/Captcha";
+import { DiscordSignInButton, DiscordSignInNotice } from "~/components/DiscordSignIn";
 import { PasswordChecklist } from "~/components/PasswordChecklist";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
@@ -121,6 +122,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             {message ? <Alert kind="error">{message}</Alert> : null}
           </div>
         ) : null}
+        {mode === "signin" ? <DiscordSignInNotice replaced={Boolean(actionData || local)} /> : null}
 
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4" key={mode}>
           <input type="hidden" name="intent" value={mode} />
@@ -170,6 +172,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             <Link to="/forgot-password">Forgot Password?</Link>
           </p>
         ) : null}
+        {mode === "signin" ? <DiscordSignInButton redirectTo={redirectTo} /> : null}
       </div>
     </div>
   );

@@ -31,6 +31,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/locations": "anyone",
   "/location": "anyone",
   "/auth": "anyone",
+  // Sign-in with Discord: leaving for Discord, and coming back (a 404 when it is not configured).
+  "/auth/discord": "anyone",
+  "/auth/discord/callback": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
   "/forgot-password": "anyone",
@@ -55,6 +58,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/devices": "member",
   // The signed-in member's own password, checked against the current one.
   "/profile/password": "member",
+  // The signed-in member's own sign-in methods: link and unlink their Discord account.
+  "/profile/sign-in-methods": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).
