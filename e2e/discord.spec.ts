@@ -15,7 +15,7 @@ import { mainNav, signIn } from "./helpers";
  * Discord configured, on its own data directory, for each browser width.
  */
 
-async function waitFor(url: string, timeoutMs = 90_000) {
+async function waitFor(url: string, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -36,6 +36,7 @@ async function authorizeAtDiscord(page: Page, username: string) {
 }
 
 test.describe("sign-in with Discord", () => {
+  // A production server of its own per browser width, on a shared 2-core machine.
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   const member = { email: "ruby.drifter@e2e.test", password: "Drifter#1877" };
@@ -46,7 +47,7 @@ test.describe("sign-in with Discord", () => {
   let appOutput = "";
 
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-discord-"));
     mock = await startMockDiscord();
     const port = await freePort();
