@@ -323,6 +323,20 @@ describe("sign-in with Discord", () => {
     expect(answer.headers.get("Location")).toBe("/auth?discord=not-linked");
   });
 
+  it("asks a session signed in over a day ago to sign in again before unlinking", async () => {
+    const member = await signedInMember("player");
+    const jar = jarOf(member.cookie);
+    await viaDiscord(jar, linkStart, "morgan");
+    await db()
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000) })
+      .where(eq(sessions.userId, member.id));
+    const refused = await post(jar, "/profile/sign-in-methods", { intent: "unlink" });
+    expect(refused.status).toBe(403);
+    expect(await pageText(refused)).toContain(DISCORD_UNLINK_MESSAGES.signInAgain);
+    expect(await discordAccountsOf(member.id)).toHaveLength(1);
+  });
+
   it("logs no code, state or token of Discord's", async () => {
     const lines: string[] = [];
     const stream = pino.symbols.streamSym as unknown as symbol;
