@@ -14,6 +14,7 @@ import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { config } from "~/server/config.server";
 import { captchaWidgetSettings } from "~/server/captcha.server";
+import { discordSignInEnabled } from "~/server/discord-oauth.server";
 import { optionalUser } from "~/server/guards.server";
 import { accessMiddleware } from "~/server/middleware.server";
 import stylesheet from "./app.css?url";
@@ -30,6 +31,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     user: optionalUser(context),
     social: config().social,
     captcha: captchaWidgetSettings(),
+    // Shows "Sign in with Discord" and the profile's "Sign-in methods" (components/DiscordSignIn.tsx, ProfileLayout.tsx).
+    discordSignIn: discordSignInEnabled(),
   };
 }
 

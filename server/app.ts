@@ -22,6 +22,7 @@ import { openFirstManagerSetup } from "~/server/first-manager.server";
 import { pruneRateLimits } from "~/server/rate-limit.server";
 import { checkStorage, StorageError, storageKind } from "~/server/storage/storage.server";
 import { startOrphanSweep } from "~/server/storage/sweep.server";
+import { discordFormOrigins } from "~/server/discord-oauth.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
 import { logAccess } from "./access-log";
 import { collectedBody, limitRequestBody } from "./body-limit";
@@ -134,6 +135,7 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   const handleRequest = createRequestHandler(app, process.env.NODE_ENV ?? "production");
   const frameSources = frameOrigins(cfg);
   const scriptSources = scriptOrigins(cfg);
+  const formTargets = discordFormOrigins(cfg);
   const stylesheet = siteStylesheet();
   // The refusal page of an oversized body has no inline scripts or styles.
   const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));
@@ -148,7 +150,7 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
       const response = await handleRequest(request, context);
       return { status: response.status, headers: response.headers, html: await response.text() };
     },
-    policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, secure }),
+    policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, formTargets, secure }),
   });
 
   // What the app learnt about each request (its route pattern), for the access log.
@@ -157,7 +159,7 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
     const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
     requestInfos.set(req, info);
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, secure }));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, formTargets, secure }));
     const listener = createRequestListener(
       (request) => {
         const context = new RouterContextProvider();

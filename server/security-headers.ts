@@ -15,11 +15,14 @@ export function contentSecurityPolicy({
   inline,
   frameSources,
   scriptSources = [],
+  formTargets = [],
   secure,
 }: {
   inline: InlineSources;
   frameSources: string[];
   scriptSources?: string[];
+  /** Origins a form may be sent (or redirected) to besides ours: sign-in with Discord's. */
+  formTargets?: string[];
   secure: boolean;
 }) {
   const extraScripts = scriptSources.map((origin) => ` ${origin}`).join("");
@@ -36,7 +39,7 @@ export function contentSecurityPolicy({
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join("")}`,
     "frame-ancestors 'none'",
     ...(secure ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
+import { useRouteLoaderData } from "react-router";
 import { SideTabLinks } from "~/components/SideTabs";
+import type { loader as rootLoader } from "~/root";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "passkeys";
+export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "passkeys" | "sign-in-methods";
 
-export function profileSections(canHaveCharacter: boolean): { id: ProfileSection; label: string; to?: string }[] {
+export function profileSections(canHaveCharacter: boolean, discordSignIn = false): { id: ProfileSection; label: string; to?: string }[] {
   return [
     { id: "profile", label: "My Profile" },
     ...(canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
@@ -15,12 +17,14 @@ export function profileSections(canHaveCharacter: boolean): { id: ProfileSection
     { id: "password", label: "Password", to: "/profile/password" },
     // A page of its own (routes/profile-passkeys.tsx): adding one runs the browser's WebAuthn call.
     { id: "passkeys", label: "Passkeys", to: "/profile/passkeys" },
+    // Only with sign-in with Discord configured (routes/profile-sign-in-methods.tsx).
+    ...(discordSignIn ? [{ id: "sign-in-methods" as const, label: "Sign-in methods", to: "/profile/sign-in-methods" }] : []),
   ];
 }
 
 /** The profile's heading and section menu, around the open section. */
 export function ProfileLayout({ canHaveCharacter, active, children }: { canHaveCharacter: boolean; active: ProfileSection; children: ReactNode }) {
-  const all = profileSections(canHaveCharacter);
+  const all = profileSections(canHaveCharacter, useRouteLoaderData<typeof rootLoader>("root")?.discordSignIn);
   // From a page of its own, the tabs of /profile are addressed there.
   const onOwnPage = Boolean(all.find((s) => s.id === active)?.to);
   const sections = all.map((s) => ({ ...s, to: s.to ?? (onOwnPage ? `/profile?tab=${s.id}` : undefined) }));

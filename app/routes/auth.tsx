@@ -5,6 +5,7 @@ import type { Route } from "./+types/auth";
 import { Captcha } from "~/components/Captcha";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { PasskeySignIn } from "~/components/PasskeySignIn";
+import { DiscordSignInButton, DiscordSignInNotice } from "~/components/DiscordSignIn";
 import { PasswordField } from "~/components/PasswordField";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
@@ -120,6 +121,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             {message ? <Alert kind="error">{message}</Alert> : null}
           </div>
         ) : null}
+        {mode === "signin" ? <DiscordSignInNotice replaced={Boolean(actionData || local)} /> : null}
 
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4" key={mode}>
           <input type="hidden" name="intent" value={mode} />
@@ -164,6 +166,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             </div>
           </>
         ) : null}
+        {mode === "signin" ? <DiscordSignInButton redirectTo={redirectTo} /> : null}
       </div>
     </div>
   );

@@ -31,6 +31,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/locations": "anyone",
   "/location": "anyone",
   "/auth": "anyone",
+  // Sign-in with Discord: leaving for Discord, and coming back (a 404 when it is not configured).
+  "/auth/discord": "anyone",
+  "/auth/discord/callback": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
   // Signing in with a passkey (JSON, from /auth's page): limited per client address.
@@ -62,6 +65,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/passkeys": "member",
   "/profile/passkeys/options": "member",
   "/profile/passkeys/verify": "member",
+  // The signed-in member's own sign-in methods: link and unlink their Discord account.
+  "/profile/sign-in-methods": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

@@ -4,6 +4,7 @@ import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
 import { accounts, passkeys, profiles, sessions, verifications } from "./db/schema";
+import { DISCORD_ACCOUNT_LINKING, discordAuthPlugins } from "./discord-oauth.server";
 import { withoutParameters } from "./log-errors.server";
 import { logger } from "./logger.server";
 import { passwordResetEmail } from "./mail/templates.server";
@@ -83,12 +84,8 @@ async function createAuth(db: Database, secret: string) {
         },
       },
     },
-    account: { modelName: "accounts" },
-    plugins: [
-      // The relying party is the site's host (APP_URL): a passkey works only there, over https
-      // (or on localhost), and only answers made on the site's own origin are accepted.
-      passkey({ rpID: new URL(siteOrigin()).hostname, rpName: "Hopewell", origin: siteOrigin(), schema: { passkey: { modelName: "passkeys" } } }),
-    ],
+    // Discord's tokens are kept encrypted with the site's secret.
+    account: { modelName: "accounts", encryptOAuthTokens: true, accountLinking: DISCORD_ACCOUNT_LINKING },
     verification: { modelName: "verifications" },
     emailAndPassword: {
       enabled: true,
@@ -104,6 +101,12 @@ async function createAuth(db: Database, secret: string) {
         await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
       },
     },
+    plugins: [
+      // The relying party is the site's host (APP_URL): a passkey works only there, over https
+      // (or on localhost), and only answers made on the site's own origin are accepted.
+      passkey({ rpID: new URL(siteOrigin()).hostname, rpName: "Hopewell", origin: siteOrigin(), schema: { passkey: { modelName: "passkeys" } } }),
+      ...(await discordAuthPlugins(siteOrigin())),
+    ],
     // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
     // endpoints are not mounted, so its own limiter would never see a request.
     rateLimit: { enabled: false },

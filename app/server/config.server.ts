@@ -42,6 +42,11 @@ const EnvSchema = z.object({
   DISCORD_WEBHOOK_URL: httpUrl.optional(),
   DISCORD_USERNAME: z.string().trim().min(1).max(80).default("Hopewell"),
   DISCORD_AVATAR_URL: httpUrl.optional(),
+  DISCORD_CLIENT_ID: z.string().trim().max(100).optional(),
+  DISCORD_CLIENT_SECRET: z.string().trim().max(200).optional(),
+  DISCORD_AUTHORIZATION_URL: httpUrl.optional(),
+  DISCORD_TOKEN_URL: httpUrl.optional(),
+  DISCORD_USERINFO_URL: httpUrl.optional(),
   SIGNUP_THROTTLE_MS: z.coerce.number().int().min(0).default(SIGNUP_THROTTLE_MS),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
@@ -74,6 +79,15 @@ const EnvSchema = z.object({
 }).refine((env) => !env.S3_ACCESS_KEY_ID === !env.S3_SECRET_ACCESS_KEY, {
   path: ["S3_SECRET_ACCESS_KEY"],
   message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are given together (or neither, to use the machine's own credentials)",
+}).refine((env) => env.DISCORD_CLIENT_ID || !env.DISCORD_CLIENT_SECRET, {
+  path: ["DISCORD_CLIENT_ID"],
+  message: "is needed with DISCORD_CLIENT_SECRET: sign-in with Discord takes both (or neither, to leave it off)",
+}).refine((env) => env.DISCORD_CLIENT_SECRET || !env.DISCORD_CLIENT_ID, {
+  path: ["DISCORD_CLIENT_SECRET"],
+  message: "is needed with DISCORD_CLIENT_ID: sign-in with Discord takes both (or neither, to leave it off)",
+}).refine((env) => env.DISCORD_CLIENT_ID || !(env.DISCORD_AUTHORIZATION_URL || env.DISCORD_TOKEN_URL || env.DISCORD_USERINFO_URL), {
+  path: ["DISCORD_CLIENT_ID"],
+  message: "is needed when DISCORD_AUTHORIZATION_URL, DISCORD_TOKEN_URL or DISCORD_USERINFO_URL is set (with DISCORD_CLIENT_SECRET)",
 });
 
 /** Every variable the site reads, for documentation checks. */
@@ -114,6 +128,21 @@ function durationMs(text: string): number {
   return Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.at(-1) as keyof typeof DURATION_UNITS_MS];
 }
 
+/** Sign-in with Discord (app/server/discord-sign-in.server.ts): on when the app's client ID and secret are given. */
+function discordSignInConfig(env: z.infer<typeof EnvSchema>) {
+  if (!env.DISCORD_CLIENT_ID || !env.DISCORD_CLIENT_SECRET) return undefined;
+  return {
+    clientId: env.DISCORD_CLIENT_ID,
+    clientSecret: env.DISCORD_CLIENT_SECRET,
+    // Discord's own endpoints unless replaced (the tests point them at a local OAuth server).
+    authorizationUrl: env.DISCORD_AUTHORIZATION_URL ?? "https://discord.com/oauth2/authorize",
+    tokenUrl: env.DISCORD_TOKEN_URL ?? "https://discord.com/api/oauth2/token",
+    userInfoUrl: env.DISCORD_USERINFO_URL ?? "https://discord.com/api/users/@me",
+  };
+}
+
+export type DiscordSignInConfig = NonNullable<ReturnType<typeof discordSignInConfig>>;
+
 function toConfig(env: z.infer<typeof EnvSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
   return {
@@ -147,6 +176,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     signupThrottleMs: env.SIGNUP_THROTTLE_MS,
     discord: { webhookUrl: env.DISCORD_WEBHOOK_URL, username: env.DISCORD_USERNAME, avatarUrl: env.DISCORD_AVATAR_URL },
+    discordSignIn: discordSignInConfig(env),
     outbox: { pollMs: env.OUTBOX_POLL_MS, retryBaseMs: env.OUTBOX_RETRY_BASE_MS },
     listenHeartbeatMs: env.LISTEN_HEARTBEAT_MS,
     storage: storageConfig(env),

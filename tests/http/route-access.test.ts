@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLES, type Role } from "~/game/roles";
 import { decideAccess, ROUTE_ACCESS } from "~/server/access.server";
+import { overrideConfig, parseConfig } from "~/server/config.server";
 import { startAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -22,6 +23,8 @@ describe("every route, for every role, answers as the permission table says", ()
   const visitors: Visitor[] = [{ name: "anonymous" }];
 
   beforeAll(async () => {
+    // Sign-in with Discord on, so its pages answer (it needs no provider until Discord answers).
+    overrideConfig({ discordSignIn: parseConfig({ DISCORD_CLIENT_ID: "route-walk", DISCORD_CLIENT_SECRET: "route-walk" }).discordSignIn });
     server = await startAppServer();
     for (const role of ROLES) visitors.push({ name: role, role, cookie: (await signedInMember(role)).cookie });
   }, 60_000);

@@ -39,6 +39,15 @@ describe("the route permission table", () => {
     }
   });
 
+  it("opens sign-in with Discord to anyone, and each member's sign-in methods to that member", () => {
+    for (const method of ["GET", "POST"]) {
+      expect(decideAccess("/auth/discord", undefined, method)).toBe("allow");
+      expect(decideAccess("/auth/discord/callback", undefined, method)).toBe("allow");
+      expect(decideAccess("/profile/sign-in-methods", undefined, method)).toBe("sign-in");
+      for (const role of ROLES) expect(decideAccess("/profile/sign-in-methods", role, method), role).toBe("allow");
+    }
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

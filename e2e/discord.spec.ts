@@ -1,0 +1,137 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "../app/lib/discord-sign-in";
+import { startMockDiscord, type MockDiscord } from "../tests/helpers/discord-oauth";
+import { freePort } from "../tests/helpers/ports";
+import { expectAccessible } from "./axe";
+import { mainNav, signIn } from "./helpers";
+
+/**
+ * Sign-in with Discord in Chromium, against a real OAuth server run here in Discord's place
+ * (its authorize page asks who to be, as Discord's does). The production build runs with
+ * Discord configured, on its own data directory, for each browser width.
+ */
+
+async function waitFor(url: string, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** At Discord's stand-in: be `username` there and allow the site. */
+async function authorizeAtDiscord(page: Page, username: string) {
+  await expect(page.getByRole("heading", { name: "Mock Discord" })).toBeVisible();
+  await page.getByLabel("Discord username").fill(username);
+  await page.getByRole("button", { name: "Authorize" }).click();
+}
+
+test.describe("sign-in with Discord", () => {
+  // A production server of its own per browser width, on a shared 2-core machine.
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+  const member = { email: "ruby.drifter@e2e.test", password: "Drifter#1877" };
+  let dir: string;
+  let mock: MockDiscord;
+  let app: ChildProcess;
+  let site: string;
+  let appOutput = "";
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-discord-"));
+    mock = await startMockDiscord();
+    const port = await freePort();
+    site = `http://127.0.0.1:${port}`;
+    const env = {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: path.join(dir, "data"),
+      APP_URL: site,
+      LOG_LEVEL: "warn",
+      ...mock.env,
+    };
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", member.email, "--password", member.password, "--first", "Ruby", "--last", "Drifter", "--role", "player"], { env, stdio: "pipe" });
+    app = spawn(process.execPath, ["server.mjs"], { env, stdio: "pipe" });
+    app.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+    app.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+    await waitFor(`${site}/healthz`).catch((error: Error) => {
+      throw new Error(`${error.message}\n${appOutput}`);
+    });
+  });
+
+  test.afterAll(async () => {
+    if (app && app.exitCode === null) {
+      const exited = new Promise((resolve) => app.once("exit", resolve));
+      app.kill("SIGTERM");
+      await exited;
+    }
+    await mock?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("link Discord from the profile, sign out, sign in with Discord, unlink", async ({ page, isMobile }) => {
+    await page.goto(`${site}/auth?redirectTo=%2Fprofile%2Fsign-in-methods`);
+    await signIn(page, member.email, member.password);
+    await expect(page).toHaveURL(`${site}/profile/sign-in-methods`);
+    await expect(page.getByRole("heading", { level: 2, name: "Sign-in methods" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Profile sections" }).getByRole("link", { name: "Sign-in methods" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByText("Set: you can sign in with your email and password.")).toBeVisible();
+    await expect(page.getByTestId("discord-status")).toHaveText(/^Not linked/);
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Link Discord" }).click();
+    await authorizeAtDiscord(page, "rubyd");
+    await expect(page).toHaveURL(`${site}/profile/sign-in-methods?discord=linked`);
+    await expect(page.getByText(DISCORD_NOTICES.linked)).toBeVisible();
+    await expect(page.getByTestId("discord-status")).toContainText("@rubyd (Rubyd)");
+    await expectAccessible(page);
+
+    const nav = await mainNav(page, isMobile);
+    await nav.getByRole("button", { name: "Sign Out" }).click();
+    await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
+
+    await page.goto(`${site}/auth?redirectTo=%2Fprofile`);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await authorizeAtDiscord(page, "rubyd");
+    await expect(page).toHaveURL(`${site}/profile`);
+    await expect(page.getByText(member.email)).toBeVisible();
+
+    await page.goto(`${site}/profile/sign-in-methods`);
+    await page.getByRole("button", { name: "Unlink Discord" }).click();
+    await expect(page.getByText(DISCORD_UNLINK_MESSAGES.unlinked)).toBeVisible();
+    await expect(page.getByTestId("discord-status")).toHaveText(/^Not linked/);
+  });
+
+  test("a Discord identity that is not linked is told how to link it", async ({ page }) => {
+    await page.goto(`${site}/auth`);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await authorizeAtDiscord(page, "stranger");
+    await expect(page).toHaveURL(`${site}/auth?discord=not-linked`);
+    await expect(page.getByText(DISCORD_NOTICES["not-linked"])).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
+  });
+
+  test("signing in with Discord works without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${site}/auth`);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await authorizeAtDiscord(page, "nojs");
+    await expect(page).toHaveURL(`${site}/auth?discord=not-linked`);
+    await expect(page.getByText(DISCORD_NOTICES["not-linked"])).toBeVisible();
+    await context.close();
+  });
+});
