@@ -7,6 +7,7 @@ export default [
   route("locations", "routes/locations.tsx"),
   route("location", "routes/location-redirect.ts"),
   route("auth", "routes/auth.tsx"),
+  route("auth/email-code", "routes/auth-email-code.tsx"),
   route("login", "routes/login.ts"),
   route("logout", "routes/logout.ts"),
   route("forgot-password", "routes/forgot-password.tsx"),

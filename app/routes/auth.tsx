@@ -170,6 +170,11 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             <Link to="/forgot-password">Forgot Password?</Link>
           </p>
         ) : null}
+        {mode === "signin" ? (
+          <p className="mt-2 text-center">
+            <Link to={`/auth/email-code${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>Email me a sign-in code</Link>
+          </p>
+        ) : null}
       </div>
     </div>
   );

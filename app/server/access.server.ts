@@ -31,6 +31,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/locations": "anyone",
   "/location": "anyone",
   "/auth": "anyone",
+  // Asking for a sign-in code (CAPTCHA, throttled) and signing in with it.
+  "/auth/email-code": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
   "/forgot-password": "anyone",

@@ -1,6 +1,7 @@
 import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
+import { emailCodePlugin, emailVerificationOptions } from "./auth-email.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
 import { accounts, profiles, sessions, verifications } from "./db/schema";
@@ -62,6 +63,8 @@ async function createAuth(db: Database, secret: string) {
         // Never settable by the member's own requests; managers change it through our own code.
         role: { type: "string", required: false, defaultValue: "applicant", input: false },
       },
+      // Confirmed by a link to the new address (auth-email.server.ts, routes/profile-email.tsx).
+      changeEmail: { enabled: true },
     },
     session: {
       modelName: "sessions",
@@ -81,6 +84,7 @@ async function createAuth(db: Database, secret: string) {
     },
     account: { modelName: "accounts" },
     verification: { modelName: "verifications" },
+    emailVerification: emailVerificationOptions(db, siteOrigin),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
@@ -95,6 +99,7 @@ async function createAuth(db: Database, secret: string) {
         await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
       },
     },
+    plugins: [await emailCodePlugin(db, siteOrigin)],
     // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
     // endpoints are not mounted, so its own limiter would never see a request.
     rateLimit: { enabled: false },

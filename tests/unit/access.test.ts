@@ -29,6 +29,11 @@ describe("the route permission table", () => {
     expect(decideAccess("/tools", "player", "GET")).toBe("forbidden");
   });
 
+  it("lets anyone ask for and use a sign-in code", () => {
+    expect(decideAccess("/auth/email-code", undefined)).toBe("allow");
+    expect(decideAccess("/auth/email-code", undefined, "POST")).toBe("allow");
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);
