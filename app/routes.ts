@@ -28,6 +28,8 @@ export default [
   route("profile", "routes/profile.tsx"),
   route("profile/devices", "routes/profile-devices.tsx"),
   route("profile/password", "routes/profile-password.tsx"),
+  route("profile/email", "routes/profile-email.tsx"),
+  route("profile/email/confirm", "routes/profile-email-confirm.tsx"),
   route("tools", "routes/tools.tsx"),
   route("emergency-contacts", "routes/emergency-contacts.tsx"),
   route("outbox", "routes/outbox.tsx"),

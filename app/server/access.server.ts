@@ -57,6 +57,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/devices": "member",
   // The signed-in member's own password, checked against the current one.
   "/profile/password": "member",
+  // The signed-in member's own address: changed with the current password, confirmed from the new address.
+  "/profile/email": "member",
+  // The link sent to the new address; the library checks it was made for the signed-in member.
+  "/profile/email/confirm": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).
