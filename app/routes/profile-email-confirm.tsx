@@ -42,7 +42,8 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
       <div className="panel flex flex-col gap-4">
         <h1 className="text-center text-3xl">Confirm your new email address</h1>
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-        {loaderData.token ? (
+        {/* A refused link is not offered again: it would be refused again. */}
+        {actionData?.message ? null : loaderData.token ? (
           <>
             <p>
               Your account&apos;s address is now <strong className="break-all">{loaderData.email}</strong>. Press the button to change it to the address
