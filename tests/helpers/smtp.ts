@@ -20,12 +20,18 @@ async function listen(server: SMTPServer, port: number): Promise<void> {
   const deadline = Date.now() + (port === 0 ? 0 : PORT_WAIT_MS);
   for (;;) {
     const error = await new Promise<Error | null>((resolve) => {
-      const onError = (err: Error) => resolve(err);
-      server.once("error", onError);
-      server.listen(port, "127.0.0.1", () => {
+      // Each try takes its own listeners off again, so waiting long does not pile them up.
+      const onListening = () => {
         server.off("error", onError);
         resolve(null);
-      });
+      };
+      const onError = (err: Error) => {
+        server.server.off("listening", onListening);
+        resolve(err);
+      };
+      server.once("error", onError);
+      server.server.once("listening", onListening);
+      server.listen(port, "127.0.0.1");
     });
     if (!error) return;
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || Date.now() > deadline) throw error;
