@@ -4,7 +4,7 @@ import { SideTabLinks } from "~/components/SideTabs";
 import type { loader as rootLoader } from "~/root";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "passkeys" | "sign-in-methods";
+export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "email" | "passkeys" | "sign-in-methods";
 
 export function profileSections(canHaveCharacter: boolean, discordSignIn = false): { id: ProfileSection; label: string; to?: string }[] {
   return [
@@ -15,6 +15,8 @@ export function profileSections(canHaveCharacter: boolean, discordSignIn = false
     { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
     // A page of its own (routes/profile-password.tsx): a success may replace the session.
     { id: "password", label: "Password", to: "/profile/password" },
+    // A page of its own (routes/profile-email.tsx): the change is confirmed from the new address.
+    { id: "email", label: "Email", to: "/profile/email" },
     // A page of its own (routes/profile-passkeys.tsx): adding one runs the browser's WebAuthn call.
     { id: "passkeys", label: "Passkeys", to: "/profile/passkeys" },
     // Only with sign-in with Discord configured (routes/profile-sign-in-methods.tsx).

@@ -20,7 +20,7 @@ export function meetsPasswordRules(password: string): boolean {
   return PASSWORD_RULES.every((rule) => rule.test(password));
 }
 
-const email = z
+export const email = z
   .string({ error: MESSAGES.required })
   .trim()
   .min(1, MESSAGES.required)

@@ -158,15 +158,16 @@ export default function Auth({ actionData }: Route.ComponentProps) {
 
         {mode === "signin" ? (
           <>
-            <p className="mt-6 text-center">
+            <p className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-center">
               <Link to="/forgot-password">Forgot Password?</Link>
+              <Link to={`/auth/email-code${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>Email me a sign-in code</Link>
             </p>
             <div className="mt-6 border-t border-ash pt-6">
               <PasskeySignIn redirectTo={redirectTo} />
             </div>
+            <DiscordSignInButton redirectTo={redirectTo} />
           </>
         ) : null}
-        {mode === "signin" ? <DiscordSignInButton redirectTo={redirectTo} /> : null}
       </div>
     </div>
   );

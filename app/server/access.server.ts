@@ -34,6 +34,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   // Sign-in with Discord: leaving for Discord, and coming back (a 404 when it is not configured).
   "/auth/discord": "anyone",
   "/auth/discord/callback": "anyone",
+  // Asking for a sign-in code (CAPTCHA, throttled) and signing in with it.
+  "/auth/email-code": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
   // Signing in with a passkey (JSON, from /auth's page): limited per client address.
@@ -67,6 +69,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/passkeys/verify": "member",
   // The signed-in member's own sign-in methods: link and unlink their Discord account.
   "/profile/sign-in-methods": "member",
+  // The signed-in member's own address: changed with the current password, confirmed from the new address.
+  "/profile/email": "member",
+  // The link sent to the new address; the library checks it was made for the signed-in member.
+  "/profile/email/confirm": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

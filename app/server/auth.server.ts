@@ -1,6 +1,7 @@
 import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
+import { emailCodePlugin, emailVerificationOptions } from "./auth-email.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
 import { accounts, passkeys, profiles, sessions, verifications } from "./db/schema";
@@ -67,6 +68,8 @@ async function createAuth(db: Database, secret: string) {
         // Never settable by the member's own requests; managers change it through our own code.
         role: { type: "string", required: false, defaultValue: "applicant", input: false },
       },
+      // Confirmed by a link to the new address (auth-email.server.ts, routes/profile-email.tsx).
+      changeEmail: { enabled: true },
     },
     session: {
       modelName: "sessions",
@@ -87,6 +90,7 @@ async function createAuth(db: Database, secret: string) {
     // Discord's tokens are kept encrypted with the site's secret.
     account: { modelName: "accounts", encryptOAuthTokens: true, accountLinking: DISCORD_ACCOUNT_LINKING },
     verification: { modelName: "verifications" },
+    emailVerification: emailVerificationOptions(db, siteOrigin),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
@@ -106,6 +110,7 @@ async function createAuth(db: Database, secret: string) {
       // (or on localhost), and only answers made on the site's own origin are accepted.
       passkey({ rpID: new URL(siteOrigin()).hostname, rpName: "Hopewell", origin: siteOrigin(), schema: { passkey: { modelName: "passkeys" } } }),
       ...(await discordAuthPlugins(siteOrigin())),
+      await emailCodePlugin(db, siteOrigin),
     ],
     // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
     // endpoints are not mounted, so its own limiter would never see a request.

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
 
@@ -6,6 +7,36 @@ export function recipients(mail: ParsedMail): string {
   const to = mail.to;
   if (!to) return "";
   return (Array.isArray(to) ? to : [to]).map((address) => address.text).join(", ");
+}
+
+/** How long a fixed port (the browser tests' one) is waited for while another test file holds it. */
+const PORT_WAIT_MS = 60_000;
+
+/**
+ * Listens on `port`. A fixed port held by another test file's server (the browser tests share
+ * one) is waited for, so those files take turns instead of failing.
+ */
+async function listen(server: SMTPServer, port: number): Promise<void> {
+  const deadline = Date.now() + (port === 0 ? 0 : PORT_WAIT_MS);
+  for (;;) {
+    const error = await new Promise<Error | null>((resolve) => {
+      // Each try takes its own listeners off again, so waiting long does not pile them up.
+      const onListening = () => {
+        server.off("error", onError);
+        resolve(null);
+      };
+      const onError = (err: Error) => {
+        server.server.off("listening", onListening);
+        resolve(err);
+      };
+      server.once("error", onError);
+      server.server.once("listening", onListening);
+      server.listen(port, "127.0.0.1");
+    });
+    if (!error) return;
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || Date.now() > deadline) throw error;
+    await sleep(250);
+  }
 }
 
 /**
@@ -41,7 +72,7 @@ export async function startSmtpServer(
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  await listen(server, port);
   const address = server.server.address() as { port: number };
   return {
     port: address.port,

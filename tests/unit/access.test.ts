@@ -48,6 +48,16 @@ describe("the route permission table", () => {
     }
   });
 
+  it("lets anyone ask for and use a sign-in code, and keeps a member's email address to that member", () => {
+    expect(decideAccess("/auth/email-code", undefined)).toBe("allow");
+    expect(decideAccess("/auth/email-code", undefined, "POST")).toBe("allow");
+    for (const pattern of ["/profile/email", "/profile/email/confirm"]) {
+      expect(decideAccess(pattern, undefined), pattern).toBe("sign-in");
+      expect(decideAccess(pattern, undefined, "POST"), pattern).toBe("sign-in");
+      for (const role of ROLES) expect(decideAccess(pattern, role, "POST"), `${pattern} ${role}`).toBe("allow");
+    }
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

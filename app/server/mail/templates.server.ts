@@ -4,8 +4,8 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** A plain, readable HTML letter in the site's colours; every email has a plain-text twin. */
-function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+/** A plain, readable HTML letter in the site's colours; every email has a plain-text twin. Shared by the other template modules. */
+export function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#7f3116;color:#efe4cc;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>

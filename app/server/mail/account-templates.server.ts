@@ -1,0 +1,59 @@
+import type { EmailMessage } from "../outbox/outbox.server";
+import { layout } from "./templates.server";
+
+/**
+ * The emails of signing in with a code and of changing the account's email address. A code
+ * or a link is in the body only, never in the subject: subjects are logged and shown to
+ * managers on /outbox.
+ */
+const SIGNATURE = "Hopewell · a western survival and horror larp";
+
+function minutes(seconds: number): string {
+  const m = Math.round(seconds / 60);
+  return m === 1 ? "1 minute" : `${m} minutes`;
+}
+
+export function signInCodeEmail({ to, firstName, code, link, expiresS }: { to: string; firstName: string; code: string; link: string; expiresS: number }): EmailMessage {
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    `Your code to sign in to Hopewell is ${code}`,
+    `It works once, for the next ${minutes(expiresS)}. Type it on the sign-in page, or follow the link below: it opens that page with the code filled in, and you press "Sign in".`,
+    "If you did not ask for a code, ignore this letter: nobody can sign in without it, and your password stays as it is.",
+  ];
+  return {
+    to,
+    subject: "Your Hopewell sign-in code",
+    text: `${paragraphs.join("\n\n")}\n\nEnter the code: ${link}\n\n${SIGNATURE}\n`,
+    html: layout("Your sign-in code", paragraphs, { label: "Enter the code", url: link }),
+  };
+}
+
+export function confirmNewEmailEmail({ to, firstName, link, expiresS }: { to: string; firstName: string; link: string; expiresS: number }): EmailMessage {
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    "You asked to use this address for your Hopewell account. Follow the link below to confirm it: your account keeps its old address until you do.",
+    `The link works for ${minutes(expiresS)}, and only while you are signed in to the members' site as the member who asked.`,
+    "If you did not ask for this, ignore this letter: nothing changes.",
+  ];
+  return {
+    to,
+    subject: "Confirm your new Hopewell email address",
+    text: `${paragraphs.join("\n\n")}\n\nConfirm your new address: ${link}\n\n${SIGNATURE}\n`,
+    html: layout("Confirm your new email address", paragraphs, { label: "Confirm this address", url: link }),
+  };
+}
+
+/** Sent to the old address once the change is made, so a change the member did not make does not go unnoticed. */
+export function emailChangedEmail({ to, firstName, newEmail }: { to: string; firstName: string; newEmail: string }): EmailMessage {
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    `The email address of your Hopewell account was just changed to ${newEmail}. Letters from the members' site now go there, and you sign in with it.`,
+    "If this was you, there is nothing more to do. If it was not, tell the organisers at once: someone else may be using your account.",
+  ];
+  return {
+    to,
+    subject: "Your Hopewell email address was changed",
+    text: `${paragraphs.join("\n\n")}\n\n${SIGNATURE}\n`,
+    html: layout("Your email address was changed", paragraphs),
+  };
+}
