@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { SideTabLinks } from "~/components/SideTabs";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "devices" | "password";
+export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "two-factor";
 
 export function profileSections(canHaveCharacter: boolean): { id: ProfileSection; label: string; to?: string }[] {
   return [
@@ -13,6 +13,8 @@ export function profileSections(canHaveCharacter: boolean): { id: ProfileSection
     { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
     // A page of its own (routes/profile-password.tsx): a success may replace the session.
     { id: "password", label: "Password", to: "/profile/password" },
+    // A page of its own (routes/profile-two-factor.tsx): enrolment replaces the session.
+    { id: "two-factor", label: "Two-factor", to: "/profile/two-factor" },
   ];
 }
 

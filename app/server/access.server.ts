@@ -31,6 +31,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/locations": "anyone",
   "/location": "anyone",
   "/auth": "anyone",
+  // The second step of signing in (the library's challenge cookie), or a signed-in member's step-up.
+  "/auth/two-factor": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
   "/forgot-password": "anyone",
@@ -55,6 +57,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/devices": "member",
   // The signed-in member's own password, checked against the current one.
   "/profile/password": "member",
+  // The signed-in member's own second factor, after the password; never behind the aal2 gate.
+  "/profile/two-factor": "member",
+  "/profile/two-factor/backup-codes": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

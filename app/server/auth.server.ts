@@ -3,13 +3,14 @@ import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
-import { accounts, profiles, sessions, verifications } from "./db/schema";
+import { accounts, profiles, sessions, twoFactors, verifications } from "./db/schema";
 import { withoutParameters } from "./log-errors.server";
 import { logger } from "./logger.server";
 import { passwordResetEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { siteSecret } from "./secrets.server";
+import { twoFactorPlugin } from "./two-factor-plugin.server";
 
 /** How long a session lasts, and how often its expiry is pushed back while it is used. */
 export const SESSION_EXPIRES_IN_S = 30 * 24 * 60 * 60;
@@ -44,14 +45,18 @@ export function siteOrigin(): string {
  * connections, which cost 11 MB of memory and a tenth of a second to load.
  */
 async function createAuth(db: Database, secret: string) {
-  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([import("better-auth/minimal"), import("better-auth/adapters/drizzle")]);
+  const [{ betterAuth }, { drizzleAdapter }, twoFactor] = await Promise.all([
+    import("better-auth/minimal"),
+    import("better-auth/adapters/drizzle"),
+    twoFactorPlugin(db),
+  ]);
   return betterAuth({
     appName: "Hopewell",
     baseURL: siteOrigin(),
     secret,
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { profiles, sessions, accounts, verifications },
+      schema: { profiles, sessions, accounts, verifications, twoFactors },
       transaction: true,
     }),
     user: {
@@ -99,6 +104,8 @@ async function createAuth(db: Database, secret: string) {
     // endpoints are not mounted, so its own limiter would never see a request.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    // Second factors (app/server/two-factor.server.ts).
+    plugins: [twoFactor],
     advanced: {
       cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: config().appUrl?.startsWith("https:") ?? false,
