@@ -57,7 +57,8 @@ export default defineConfig({
     command: `${seed} && node server.mjs`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // The seed commands each open the database in a process of their own: slow on a busy machine.
+    timeout: 240_000,
     env: {
       PORT: String(PORT),
       DATA_DIR: process.env.E2E_DATA_DIR,
