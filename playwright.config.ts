@@ -24,6 +24,9 @@ const seed = [
   ...Object.entries(E2E_PLAYERS).map(
     ([width, p]) => `${admin} create-user --email ${p.email} --password '${p.password}' --first Wyatt --last ${width === "desktop" ? "Tanner" : "Bright"} --role player`,
   ),
+  // Managers must sign in with a second factor (REQUIRE_MANAGER_2FA): each enrols an authenticator
+  // app; the tests compute its codes (e2e/helpers.ts).
+  `node --import tsx e2e/enrol-managers.ts ${Object.values(E2E_MANAGERS).map((m) => `'${m.email}:${m.password}'`).join(" ")}`,
 ].join(" && ");
 
 const chromium = {
@@ -54,7 +57,8 @@ export default defineConfig({
     command: `${seed} && node server.mjs`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // The seed commands each open the database in a process of their own: slow on a busy machine.
+    timeout: 240_000,
     env: {
       PORT: String(PORT),
       DATA_DIR: process.env.E2E_DATA_DIR,

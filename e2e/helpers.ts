@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { totpNow } from "../tests/helpers/totp";
 import { E2E_MANAGERS } from "../playwright.config";
 
 /** Ticks the ALTCHA checkbox and waits for the proof of work to finish. */
@@ -34,11 +37,35 @@ export async function signUp(page: Page, { firstName, lastName, email, password 
   await expect(page.getByText("Account created successfully! You can now sign in.")).toBeVisible();
 }
 
+/**
+ * Signs in from /auth. A member with an authenticator app enrolled before the run (the e2e
+ * managers, e2e/enrol-managers.ts) continues on the second step with the app's current code.
+ */
 export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await solveCaptcha(page);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  const enrolment = enrolledTotp(email);
+  if (enrolment) {
+    await page.waitForURL(/\/auth\/two-factor/);
+    await enterTotp(page, enrolment.uri);
+  }
+}
+
+/** Fills the current authenticator code on /auth/two-factor and sends it. */
+export async function enterTotp(page: Page, uri: string) {
+  await page.getByLabel("Authenticator code").fill(totpNow(uri));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).not.toHaveURL(/\/auth\/two-factor/);
+}
+
+let enrolments: Record<string, { uri: string; backupCodes: string[] }> | undefined;
+
+/** The authenticator app enrolled for `email` before the run, if any. */
+export function enrolledTotp(email: string): { uri: string; backupCodes: string[] } | undefined {
+  enrolments ??= JSON.parse(fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, "e2e-totp.json"), "utf8")) as Record<string, { uri: string; backupCodes: string[] }>;
+  return enrolments[email];
 }
 
 /** The manager account of the running test's browser width (each width has its own). */

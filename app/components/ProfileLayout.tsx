@@ -4,7 +4,7 @@ import { SideTabLinks } from "~/components/SideTabs";
 import type { loader as rootLoader } from "~/root";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "email" | "passkeys" | "sign-in-methods";
+export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "two-factor" | "passkeys" | "email" | "sign-in-methods";
 
 export function profileSections(canHaveCharacter: boolean, discordSignIn = false): { id: ProfileSection; label: string; to?: string }[] {
   return [
@@ -15,10 +15,12 @@ export function profileSections(canHaveCharacter: boolean, discordSignIn = false
     { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
     // A page of its own (routes/profile-password.tsx): a success may replace the session.
     { id: "password", label: "Password", to: "/profile/password" },
-    // A page of its own (routes/profile-email.tsx): the change is confirmed from the new address.
-    { id: "email", label: "Email", to: "/profile/email" },
+    // A page of its own (routes/profile-two-factor.tsx): enrolment replaces the session.
+    { id: "two-factor", label: "Two-factor", to: "/profile/two-factor" },
     // A page of its own (routes/profile-passkeys.tsx): adding one runs the browser's WebAuthn call.
     { id: "passkeys", label: "Passkeys", to: "/profile/passkeys" },
+    // A page of its own (routes/profile-email.tsx): the change is confirmed from the new address.
+    { id: "email", label: "Email", to: "/profile/email" },
     // Only with sign-in with Discord configured (routes/profile-sign-in-methods.tsx).
     ...(discordSignIn ? [{ id: "sign-in-methods" as const, label: "Sign-in methods", to: "/profile/sign-in-methods" }] : []),
   ];

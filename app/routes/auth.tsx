@@ -19,6 +19,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { signIn, signUp } from "~/server/accounts.server";
 import { verifyCaptcha } from "~/server/captcha.server";
 import { optionalUser } from "~/server/guards.server";
+import { secondStepUrl } from "~/server/two-factor.server";
 
 type Mode = "signin" | "signup";
 type ActionData = { mode: Mode; message?: string; errors?: FieldErrors; values?: Record<string, string> };
@@ -58,6 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!outcome.ok) return fail(outcome.status, { message: outcome.message });
   const headers = new Headers();
   for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
+  // A member with a second factor finishes signing in on its own page, keeping the target.
+  if (outcome.secondStep) throw redirect(secondStepUrl(fields.redirectTo), { headers });
   throw redirect(safeRedirectTarget(fields.redirectTo), { headers });
 }
 

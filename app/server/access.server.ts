@@ -36,6 +36,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/auth/discord/callback": "anyone",
   // Asking for a sign-in code (CAPTCHA, throttled) and signing in with it.
   "/auth/email-code": "anyone",
+  // The second step of signing in (the library's challenge cookie), or a signed-in member's step-up.
+  "/auth/two-factor": "anyone",
   "/login": "anyone",
   "/logout": "anyone",
   // Signing in with a passkey (JSON, from /auth's page): limited per client address.
@@ -73,6 +75,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/email": "member",
   // The link sent to the new address; the library checks it was made for the signed-in member.
   "/profile/email/confirm": "member",
+  // The signed-in member's own second factor, after the password; never behind the aal2 gate.
+  "/profile/two-factor": "member",
+  "/profile/two-factor/backup-codes": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // Managers only: cast are kept out (SPEC section 6).

@@ -79,12 +79,17 @@ export async function createAccount(input: NewAccount): Promise<AuthOutcome> {
   }
 }
 
-/** Signs in and returns the session cookie to set. Limited per address and per account. */
+/**
+ * Signs in and returns the cookies to set. Limited per address and per account. For a member
+ * with a second factor the password is only the first step (`secondStep`): the cookies then
+ * carry the library's short-lived two-factor challenge instead of a session, and the sign-in
+ * finishes on /auth/two-factor (app/server/two-factor.server.ts).
+ */
 export async function signIn(
   input: { email: string; password: string },
   request: Request,
   clientAddress: string,
-): Promise<AuthOutcome<{ setCookies: string[] }>> {
+): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean }>> {
   const [byAddress, byAccount] = await Promise.all([
     hit(`signin:address:${clientAddress}`, LIMITS.signInPerAddress),
     hit(`signin:account:${input.email}`, LIMITS.signInPerAccount),
@@ -95,7 +100,9 @@ export async function signIn(
     const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
     await upgradeImportedPassword(input.email, input.password).catch((error: unknown) => logger.error({ err: error }, "replacing an imported password hash failed"));
-    return { ok: true, setCookies: result.headers.getSetCookie() };
+    // The two-factor plugin answers a right password with this flag instead of a session.
+    const secondStep = (result.response as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect === true;
+    return { ok: true, setCookies: result.headers.getSetCookie(), secondStep };
   } catch (error) {
     const refusal = await authRefusal(error);
     if (refusal) return { ok: false, status: refusal.status >= 500 ? 500 : 401, message: refusalMessage(refusal) };

@@ -4,7 +4,7 @@ import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { emailCodePlugin, emailVerificationOptions } from "./auth-email.server";
 import { config } from "./config.server";
 import { database, type Database } from "./db/client.server";
-import { accounts, passkeys, profiles, sessions, verifications } from "./db/schema";
+import { accounts, passkeys, profiles, sessions, twoFactors, verifications } from "./db/schema";
 import { DISCORD_ACCOUNT_LINKING, discordAuthPlugins } from "./discord-oauth.server";
 import { withoutParameters } from "./log-errors.server";
 import { logger } from "./logger.server";
@@ -12,6 +12,7 @@ import { passwordResetEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { siteSecret } from "./secrets.server";
+import { twoFactorPlugin } from "./two-factor-plugin.server";
 
 /** How long a session lasts, and how often its expiry is pushed back while it is used. */
 export const SESSION_EXPIRES_IN_S = 30 * 24 * 60 * 60;
@@ -46,10 +47,11 @@ export function siteOrigin(): string {
  * connections, which cost 11 MB of memory and a tenth of a second to load.
  */
 async function createAuth(db: Database, secret: string) {
-  const [{ betterAuth }, { drizzleAdapter }, { passkey }] = await Promise.all([
+  const [{ betterAuth }, { drizzleAdapter }, { passkey }, twoFactor] = await Promise.all([
     import("better-auth/minimal"),
     import("better-auth/adapters/drizzle"),
     import("@better-auth/passkey"),
+    twoFactorPlugin(db),
   ]);
   return betterAuth({
     appName: "Hopewell",
@@ -57,7 +59,7 @@ async function createAuth(db: Database, secret: string) {
     secret,
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { profiles, sessions, accounts, verifications, passkeys },
+      schema: { profiles, sessions, accounts, verifications, passkeys, twoFactors },
       transaction: true,
     }),
     user: {
@@ -111,11 +113,13 @@ async function createAuth(db: Database, secret: string) {
       passkey({ rpID: new URL(siteOrigin()).hostname, rpName: "Hopewell", origin: siteOrigin(), schema: { passkey: { modelName: "passkeys" } } }),
       ...(await discordAuthPlugins(siteOrigin())),
       await emailCodePlugin(db, siteOrigin),
+      twoFactor,
     ],
     // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
     // endpoints are not mounted, so its own limiter would never see a request.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    // Second factors (app/server/two-factor.server.ts).
     advanced: {
       cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: config().appUrl?.startsWith("https:") ?? false,

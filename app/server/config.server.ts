@@ -72,6 +72,8 @@ const EnvSchema = z.object({
     .regex(/^[1-9]\d*(s|m|h|d)$/, "must be a duration such as 24h, 6h, 30m or 1d")
     .default("24h"),
   BACKUP_KEEP: z.coerce.number().int().min(1, "must be at least 1").default(7),
+  REQUIRE_MANAGER_2FA: booleanFlag.default(true),
+  REQUIRE_CAST_2FA: booleanFlag.default(false),
 }).refine((env) => env.CAPTCHA_PROVIDER === "altcha" || (env.CAPTCHA_SITE_KEY && env.CAPTCHA_SECRET_KEY), {
   path: ["CAPTCHA_PROVIDER"],
   message: "turnstile and hcaptcha need CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY",
@@ -183,6 +185,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     outbox: { pollMs: env.OUTBOX_POLL_MS, retryBaseMs: env.OUTBOX_RETRY_BASE_MS },
     listenHeartbeatMs: env.LISTEN_HEARTBEAT_MS,
     storage: storageConfig(env),
+    // Who must have proven a second factor (an aal2 session) to use the staff and manager pages.
+    twoFactor: { requireManager: env.REQUIRE_MANAGER_2FA, requireCast: env.REQUIRE_CAST_2FA },
     backup: { dir: env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : undefined, everyMs: durationMs(env.BACKUP_EVERY), keep: env.BACKUP_KEEP },
   };
 }

@@ -2,8 +2,10 @@ import { data, redirect, type MiddlewareFunction } from "react-router";
 import { SITE_MESSAGES } from "~/forms/messages";
 import { requestInfoContext, userContext } from "~/lib/request-context";
 import { decideAccess, normalizePattern } from "./access.server";
+import { requiresSecondFactor } from "./assurance.server";
 import { config } from "./config.server";
 import { getSessionUser } from "./session.server";
+import { refuseWithoutSecondFactor } from "./two-factor-gate.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -58,6 +60,10 @@ export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, 
   if (decision === "forbidden") {
     if (request.method === "GET" && !isDataRequest(request)) throw redirect("/");
     throw data("Forbidden", { status: 403 });
+  }
+  // Managers' tools need a session proven by a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA).
+  if (user && user.assuranceLevel !== "aal2" && requiresSecondFactor(pattern, user.role, request.method, config().twoFactor)) {
+    await refuseWithoutSecondFactor(user, url, SAFE_METHODS.has(request.method) || isDataRequest(request));
   }
 
   const response = await next();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLES, type Role } from "~/game/roles";
 import { decideAccess, ROUTE_ACCESS } from "~/server/access.server";
-import { overrideConfig, parseConfig } from "~/server/config.server";
+import { requiresSecondFactor } from "~/server/assurance.server";
+import { config, overrideConfig, parseConfig } from "~/server/config.server";
 import { startAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -64,6 +65,28 @@ describe("every route, for every role, answers as the permission table says", ()
         if (expectedPost ? post.status !== expectedPost : [401, 403].includes(post.status)) problems.push(`${where}: post ${post.status}`);
         if (page.status >= 500 || data.status >= 500 || post.status >= 500) problems.push(`${where}: server error ${page.status}/${data.status}/${post.status}`);
       }
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it("leads a manager whose session has no second factor to set one up, on exactly the routes that need it", async () => {
+    const { cookie } = await signedInMember("manager", undefined, { secondFactor: false });
+    const policy = config().twoFactor;
+    const problems: string[] = [];
+    for (const pattern of patterns.filter((p) => p !== "/logout")) {
+      const path = concrete(pattern);
+      const page = await fetch(server.url + path, { headers: { Cookie: cookie }, redirect: "manual" });
+      const post = await fetch(server.url + path, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "intent=walk",
+        redirect: "manual",
+      });
+      const location = page.headers.get("Location") ?? "";
+      const led = location === `/profile/two-factor?required=manager&redirectTo=${encodeURIComponent(path)}`;
+      if (requiresSecondFactor(pattern, "manager", "GET", policy) !== led) problems.push(`${pattern}: page ${page.status} ${location}`);
+      if (requiresSecondFactor(pattern, "manager", "POST", policy) ? post.status !== 403 : [401, 403].includes(post.status)) problems.push(`${pattern}: post ${post.status}`);
+      if (page.status >= 500 || post.status >= 500) problems.push(`${pattern}: server error ${page.status}/${post.status}`);
     }
     expect(problems).toEqual([]);
   }, 120_000);

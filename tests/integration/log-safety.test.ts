@@ -2,12 +2,15 @@ import { eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { requestPasswordReset } from "~/server/accounts.server";
-import { sessions } from "~/server/db/schema";
+import { outbox, sessions } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
 import { queueEmail } from "~/server/outbox/outbox.server";
 import { saveEmergencyContact } from "~/server/profiles.server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
+import { cookieHeader } from "../helpers/two-factor";
+import { signIn } from "~/server/accounts.server";
+import { emailSecondFactorCode, verifySecondFactor } from "~/server/two-factor.server";
 
 const db = withTestDatabase();
 
@@ -86,5 +89,21 @@ describe("errors in the log", () => {
     await queueEmail(db(), { to: "quiet.reader@example.com", subject: "Kept for later", text: "t", html: "<p>t</p>" });
     expect(log()).toContain("no SMTP_URL is set");
     expect(log()).not.toContain("quiet.reader");
+  });
+
+  it("never carry a second factor: the app's secret, the backup codes or an emailed code", async () => {
+    const member = await signedInMember("player", "Lantern#1877", { secondFactor: true });
+    const first = await signIn({ email: member.email, password: "Lantern#1877" }, new Request("http://localhost/auth"), "192.0.2.77");
+    if (!first.ok || !first.secondStep) throw new Error("no second step");
+    const challenge = new Request("http://localhost/auth/two-factor", { headers: { cookie: cookieHeader(first.setCookies) } });
+    expect((await emailSecondFactorCode(challenge, "192.0.2.77", null)).ok).toBe(true);
+    const [mail] = await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${member.email}`);
+    const code = String((mail!.payload as { text: string }).text.match(/\b(\d{6})\b/)![1]);
+    expect((await verifySecondFactor(challenge, "192.0.2.77", "email", code, null)).ok).toBe(true);
+    expect(log()).toContain("email queued");
+    const secret = new URL(member.totpUri!).searchParams.get("secret")!;
+    // The code as a word of its own (a timestamp's digits may hold any six in a row).
+    expect(log()).not.toMatch(new RegExp(`\\b${code}\\b`));
+    for (const value of [secret, ...member.backupCodes!]) expect(log()).not.toContain(value);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canBuildCharacter, isManager, isStaff, ROLES, rolesWhere } from "~/game/roles";
 import { formLinksFor, canUseTools } from "~/lib/navigation";
 import { ACCESS_RULES, decideAccess, ROUTE_ACCESS } from "~/server/access.server";
+import { requiresSecondFactor } from "~/server/assurance.server";
 import { routePatterns } from "../helpers/route-patterns";
 
 describe("the route permission table", () => {
@@ -73,5 +74,40 @@ describe("the route permission table", () => {
       expect(formLinksFor(role).some((link) => link.to === "/character"), role).toBe(decideAccess("/character", role) === "allow");
       expect(canUseTools(role), role).toBe(decideAccess("/tools", role) === "allow");
     }
+  });
+});
+
+describe("the second-factor requirement (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA)", () => {
+  const byDefault = { requireManager: true, requireCast: false };
+  const staffLevel = (pattern: string, method: string) => {
+    const entry = ROUTE_ACCESS[pattern]!;
+    const access = typeof entry === "string" ? entry : method === "GET" ? entry.read : entry.change;
+    return access === "staff" || access === "manager";
+  };
+
+  it("asks managers, by default, on every staff and manager route and on no other", () => {
+    for (const pattern of Object.keys(ROUTE_ACCESS)) {
+      for (const method of ["GET", "POST"]) {
+        expect(requiresSecondFactor(pattern, "manager", method, byDefault), `${method} ${pattern}`).toBe(staffLevel(pattern, method));
+        for (const role of ["applicant", "player", "cast"] as const) expect(requiresSecondFactor(pattern, role, method, byDefault), `${role} ${pattern}`).toBe(false);
+      }
+    }
+    expect(requiresSecondFactor("/tools", "manager", "GET", byDefault)).toBe(true);
+    expect(requiresSecondFactor("emergency-contacts", "manager", "GET", byDefault)).toBe(true);
+  });
+
+  it("never on the pages where a factor is set up or given", () => {
+    const everyone = { requireManager: true, requireCast: true };
+    for (const pattern of ["/profile/two-factor", "/profile/two-factor/backup-codes", "/auth/two-factor", "/auth", "/profile", "/logout"]) {
+      for (const role of ROLES) expect(requiresSecondFactor(pattern, role, "POST", everyone), `${role} ${pattern}`).toBe(false);
+    }
+  });
+
+  it("asks cast on the staff routes only with REQUIRE_CAST_2FA, and nobody with both off", () => {
+    expect(requiresSecondFactor("/attendance", "cast", "GET", { requireManager: true, requireCast: true })).toBe(true);
+    expect(requiresSecondFactor("/tools", "cast", "GET", { requireManager: false, requireCast: true })).toBe(true);
+    expect(requiresSecondFactor("/tools", "manager", "GET", { requireManager: false, requireCast: true })).toBe(false);
+    expect(requiresSecondFactor("/tools", "manager", "POST", { requireManager: false, requireCast: false })).toBe(false);
+    expect(requiresSecondFactor("/no-such-route", "manager", "GET", byDefault)).toBe(false);
   });
 });

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { MESSAGES } from "./messages";
+
+/** What members are told about second factors. One source for pages and tests. */
+export const TWO_FACTOR_MESSAGES = {
+  codeRequired: "Please enter the code",
+  codeFormat: "Please enter the 6-digit code",
+  backupCodeFormat: "Please enter a backup code: 10 letters and digits, like abcde-12345",
+  wrongCode: "That code is not right. Enter the newest code your app shows (check that your phone's clock is right).",
+  wrongEmailCode: "That code is not right. Check the newest email we sent you.",
+  wrongBackupCode: "That backup code is not right, or it has already been used. Each backup code works only once.",
+  stepExpired: "Your sign-in took too long (more than 10 minutes) or was already finished. Please sign in again.",
+  tooManyTries: "Too many wrong codes for this sign-in. Please sign in again.",
+  tooManyEmailTries: "Too many wrong codes. Send yourself a new one.",
+  emailCodeExpired: "That emailed code has expired or was already used. Send yourself a new one.",
+  locked: "Too many wrong codes in a row: second-factor sign-in is locked for 15 minutes. Please try again later.",
+  tooManyAttempts: "Too many attempts. Please wait a few minutes and try again.",
+  emailSent: "We have emailed you a code. It works once, within 10 minutes.",
+  noFactor: "This account has no second factor. Please sign in again.",
+  enrolled: "Two-factor authentication is on. Keep these backup codes somewhere safe: they are shown only this once.",
+  regenerated: "New backup codes made: the old ones no longer work. Keep these somewhere safe: they are shown only this once.",
+  removed: "Two-factor authentication is off: signing in needs only your password.",
+  alreadyOn: "Two-factor authentication is already on.",
+  wrongPassword: "Your password is not correct",
+  failed: "That did not work. Please try again.",
+  managerRequired: "Managers must sign in with a second factor to use the staff tools, because they can read every member's details. Set up an authenticator app below to continue.",
+  castRequired: "Cast must sign in with a second factor to use the staff tools. Set up an authenticator app below to continue.",
+  stepUpRequired: "The staff tools need a second factor. Enter a code to continue.",
+  refused: "This page needs a sign-in with a second factor.",
+} as const;
+
+/** The six digits of an authenticator app or an emailed code; spaces typed between them are dropped. */
+const sixDigits = z
+  .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
+  .transform((value) => value.replace(/[\s-]/g, ""))
+  .pipe(z.string().min(1, TWO_FACTOR_MESSAGES.codeRequired).regex(/^\d{6}$/, TWO_FACTOR_MESSAGES.codeFormat));
+
+/** A backup code as the library makes it (abcde-12345); typed with or without its dash, any spaces dropped. */
+const backupCode = z
+  .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
+  .transform((value) => value.replace(/\s/g, ""))
+  .pipe(
+    z
+      .string()
+      .min(1, TWO_FACTOR_MESSAGES.codeRequired)
+      .regex(/^[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}$/, TWO_FACTOR_MESSAGES.backupCodeFormat)
+      .transform((value) => (value.includes("-") ? value : `${value.slice(0, 5)}-${value.slice(5)}`)),
+  );
+
+export type SecondFactorKind = "totp" | "backup" | "email";
+
+export const SecondFactorCodeForm = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("totp"), code: sixDigits }),
+  z.object({ method: z.literal("email"), code: sixDigits }),
+  z.object({ method: z.literal("backup"), code: backupCode }),
+]);
+
+const password = z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128);
+
+/** Re-entering the password: to start enrolment, regenerate backup codes or remove the factor. */
+export const TwoFactorPasswordForm = z.object({ password });
+
+/** The first code from the authenticator app, with the enrolment's otpauth:// address to show the QR code again after a mistake. */
+export const ConfirmEnrolmentForm = z.object({
+  code: sixDigits,
+  uri: z.string().max(500).startsWith("otpauth://totp/"),
+});
+
+/** The backup codes sent back for the .txt download (they are on the page that posts them). */
+export const BackupCodesDownloadForm = z.object({
+  codes: z
+    .string()
+    .max(400)
+    .transform((value) => value.split(/\s+/).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/)).min(1).max(10)),
+});

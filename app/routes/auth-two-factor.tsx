@@ -1,0 +1,168 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { SiteErrorPage } from "~/components/PageErrorBoundary";
+import type { Route } from "./+types/auth-two-factor";
+import { Alert } from "~/components/ui/Alert";
+import { Field } from "~/components/ui/Field";
+import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { SecondFactorCodeForm, TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/forms/two-factor";
+import { requestInfoContext } from "~/lib/request-context";
+import { safeRedirectTarget } from "~/lib/redirect-target";
+import { optionalUser } from "~/server/guards.server";
+import { emailSecondFactorCode, hasSecondFactor, verifySecondFactor } from "~/server/two-factor.server";
+
+/**
+ * The second step of signing in, for a member with a second factor: the password was right
+ * (the library holds the sign-in in a challenge cookie for 10 minutes), now a code from the
+ * authenticator app, a backup code, or a code sent by email. A signed-in member whose session
+ * was proven by the password alone comes here too when a page needs more (a manager opening the
+ * tools): the same codes raise that session.
+ */
+
+type Mode = "sign-in" | "step-up";
+type ActionData = { method: SecondFactorKind; redirectTo?: string; message?: string; restart?: boolean; sent?: string; errors?: FieldErrors };
+
+function methodOf(value: unknown): SecondFactorKind {
+  return value === "backup" || value === "email" ? value : "totp";
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"), "");
+  const user = optionalUser(context);
+  let mode: Mode = "sign-in";
+  if (user) {
+    if (user.assuranceLevel === "aal2") throw redirect(redirectTo || "/");
+    if (!(await hasSecondFactor(user.id))) throw redirect("/profile/two-factor");
+    mode = "step-up";
+  }
+  return { mode, redirectTo, method: methodOf(url.searchParams.get("method")) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const fields = await readForm(request);
+  const method = methodOf(fields.method);
+  const { clientAddress } = context.get(requestInfoContext);
+  const user = optionalUser(context);
+  const redirectTo = safeRedirectTarget(fields.redirectTo, "");
+  if (user?.assuranceLevel === "aal2") throw redirect(redirectTo || "/");
+  const stepUp = user ? { userId: user.id, email: user.email } : null;
+  const withCookies = (setCookies: string[]) => {
+    const headers = new Headers();
+    for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
+    return headers;
+  };
+
+  if (fields.intent === "send-email") {
+    const outcome = await emailSecondFactorCode(request, clientAddress, stepUp);
+    if (!outcome.ok) return data<ActionData>({ method: "email", redirectTo, message: outcome.message, restart: outcome.restart }, { status: outcome.status });
+    return data<ActionData>({ method: "email", sent: TWO_FACTOR_MESSAGES.emailSent }, { headers: withCookies(outcome.setCookies) });
+  }
+
+  const parsed = SecondFactorCodeForm.safeParse({ ...fields, method });
+  if (!parsed.success) return data<ActionData>({ method, errors: fieldErrors(parsed.error) }, { status: 400 });
+  const outcome = await verifySecondFactor(request, clientAddress, parsed.data.method, parsed.data.code, stepUp);
+  if (!outcome.ok) {
+    const body: ActionData = outcome.field === "code" ? { method, errors: { code: outcome.message } } : { method, redirectTo, message: outcome.message, restart: outcome.restart };
+    return data<ActionData>(body, { status: outcome.status });
+  }
+  throw redirect(redirectTo || "/", { headers: withCookies(outcome.setCookies) });
+}
+
+const INTROS: Record<SecondFactorKind, string> = {
+  totp: "Enter the 6-digit code your authenticator app shows for Hopewell.",
+  backup: "Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.",
+  email: "We can email you a 6-digit code instead. It works once, within 10 minutes.",
+};
+
+export default function AuthTwoFactor({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const { mode } = loaderData;
+  // The form's own target wins: a post answered from a bare address still knows where it was going.
+  const redirectTo = actionData?.redirectTo || loaderData.redirectTo;
+  const method = actionData?.method ?? loaderData.method;
+  const errors = actionData?.errors ?? {};
+  const restartLink = `/auth${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`;
+  const methodLink = (target: SecondFactorKind) => `/auth/two-factor?${new URLSearchParams({ ...(target === "totp" ? {} : { method: target }), ...(redirectTo ? { redirectTo } : {}) })}`;
+  const codeLabel = method === "backup" ? "Backup code" : method === "email" ? "Emailed code" : "Authenticator code";
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <div className="panel flex flex-col gap-6">
+        <h1 className="text-center text-3xl">{mode === "step-up" ? "Confirm It's You" : "Two-Step Sign In"}</h1>
+        {mode === "step-up" ? <p>{TWO_FACTOR_MESSAGES.stepUpRequired}</p> : <p>Your password was right. One more step: this account has two-factor authentication.</p>}
+        <p className="text-dust">{INTROS[method]}</p>
+
+        {actionData?.sent ? <Alert kind="success">{actionData.sent}</Alert> : null}
+        {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+
+        {actionData?.restart && mode === "sign-in" ? (
+          <Link to={restartLink} className="btn btn-primary w-full text-center no-underline">
+            Sign in again
+          </Link>
+        ) : (
+          <>
+            {method === "email" ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="send-email" />
+                {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+                <button type="submit" className="btn btn-secondary w-full" disabled={busy}>
+                  {actionData?.sent ? "Send another code" : "Email me a code"}
+                </button>
+              </Form>
+            ) : null}
+            <Form method="post" noValidate className="flex flex-col gap-4" key={method}>
+              <input type="hidden" name="intent" value="verify" />
+              <input type="hidden" name="method" value={method} />
+              {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+              <Field
+                label={codeLabel}
+                name="code"
+                required
+                autoComplete={method === "backup" ? "off" : "one-time-code"}
+                inputMode={method === "backup" ? "text" : "numeric"}
+                spellCheck={false}
+                autoCapitalize="off"
+                maxLength={method === "backup" ? 16 : 10}
+                error={errors.code ?? errors.form}
+                hint={method === "backup" ? "Like abcde-12345; the dash may be left out." : undefined}
+              />
+              <button type="submit" className="btn btn-primary w-full" disabled={busy}>
+                {busy ? "Checking…" : "Verify"}
+              </button>
+            </Form>
+          </>
+        )}
+
+        <nav aria-label="Other ways to give the second factor">
+          <ul className="flex flex-col gap-2 text-center">
+            {method !== "totp" ? (
+              <li>
+                <Link to={methodLink("totp")}>Use my authenticator app</Link>
+              </li>
+            ) : null}
+            {method !== "backup" ? (
+              <li>
+                <Link to={methodLink("backup")}>Use a backup code</Link>
+              </li>
+            ) : null}
+            {method !== "email" ? (
+              <li>
+                <Link to={methodLink("email")}>Email me a code instead</Link>
+              </li>
+            ) : null}
+            {mode === "sign-in" ? (
+              <li>
+                <Link to={restartLink}>Start again</Link>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Two-Step Sign In · Hopewell" }];
+
+export const ErrorBoundary = SiteErrorPage;

@@ -1,0 +1,44 @@
+import type { Database } from "./db/client.server";
+import { logger } from "./logger.server";
+import { twoFactorCodeEmail } from "./mail/templates.server";
+import { queueEmail } from "./outbox/outbox.server";
+
+/** Minutes an emailed sign-in code works. */
+export const EMAILED_CODE_MINUTES = 10;
+/** Seconds a member has, after the password, to give the second factor. */
+export const SECOND_STEP_SECONDS = 10 * 60;
+/** Wrong codes in a row, across sign-ins, before the library locks the factor; and for how long. */
+export const LOCK_AFTER_FAILURES = 10;
+export const LOCK_SECONDS = 15 * 60;
+
+/**
+ * The auth library's two-factor plugin, mapped onto our tables: its `twoFactor` model is
+ * `two_factors` (drizzle's `twoFactors`), its user field `twoFactorEnabled` a column of
+ * `profiles`. The library encrypts the authenticator secret and the backup codes itself;
+ * emailed codes are stored hashed and queued in the outbox without their text in any log.
+ */
+export async function twoFactorPlugin(db: Database) {
+  const { twoFactor } = await import("better-auth/plugins/two-factor");
+  return twoFactor({
+    issuer: "Hopewell",
+    schema: { twoFactor: { modelName: "twoFactors" } },
+    twoFactorCookieMaxAge: SECOND_STEP_SECONDS,
+    accountLockout: { enabled: true, maxFailedAttempts: LOCK_AFTER_FAILURES, durationSeconds: LOCK_SECONDS },
+    backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+    otpOptions: {
+      period: EMAILED_CODE_MINUTES,
+      allowedAttempts: 5,
+      storeOTP: "hashed",
+      sendOTP: async ({ user, otp }) => {
+        const firstName = (user as { firstName?: string }).firstName ?? user.name;
+        try {
+          // logText stays off: the code is never written to a log, in any environment.
+          await queueEmail(db, twoFactorCodeEmail({ to: user.email, firstName, code: otp, minutes: EMAILED_CODE_MINUTES }));
+        } catch (error) {
+          logger.error({ err: error }, "queueing a sign-in code failed");
+          throw error;
+        }
+      },
+    },
+  });
+}

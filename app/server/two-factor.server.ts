@@ -1,0 +1,263 @@
+import { eq } from "drizzle-orm";
+import { TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/forms/two-factor";
+import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
+import { safeRedirectTarget } from "~/lib/redirect-target";
+import { authRefusal, getAuth } from "./auth.server";
+import { database } from "./db/client.server";
+import { profiles, sessions } from "./db/schema";
+import { logger } from "./logger.server";
+import { hit, LIMITS } from "./rate-limit.server";
+
+/**
+ * Second factors, on the auth library's two-factor plugin (app/server/two-factor-plugin.server.ts):
+ * enrolling an authenticator app, backup codes, removing the factor, and the second step of
+ * signing in. Every call goes through `auth.api` with the request's own headers; the cookies the
+ * library sets are returned for the page to pass on.
+ */
+
+export type TwoFactorOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string; restart?: boolean; field?: "password" | "code" };
+
+/** The page that asks for the second factor, keeping where the member was going. */
+export function secondStepUrl(redirectTo: unknown): string {
+  const target = safeRedirectTarget(redirectTo, "");
+  return target ? `/auth/two-factor?${new URLSearchParams({ redirectTo: target })}` : "/auth/two-factor";
+}
+
+/** Whether the member has a confirmed second factor. */
+export async function hasSecondFactor(userId: string): Promise<boolean> {
+  const db = await database();
+  const [row] = await db.select({ enabled: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.id, userId));
+  return row?.enabled === true;
+}
+
+export type TwoFactorStatus = { enabled: boolean; backupCodesLeft: number | null };
+
+/** What /profile/two-factor shows: on or off, and how many backup codes are left. */
+export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
+  if (!(await hasSecondFactor(userId))) return { enabled: false, backupCodesLeft: null };
+  const auth = await getAuth();
+  try {
+    const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId } });
+    return { enabled: true, backupCodesLeft: backupCodes.length };
+  } catch (error) {
+    logger.warn({ err: (await authRefusal(error))?.code ?? error }, "reading the number of backup codes failed");
+    return { enabled: true, backupCodesLeft: null };
+  }
+}
+
+function cookiesOf(headers: Headers): string[] {
+  return headers.getSetCookie();
+}
+
+function wrongPassword(): TwoFactorOutcome<never> {
+  return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongPassword, field: "password" };
+}
+
+/** The password attempts on these forms count against the same per-account limit as signing in. */
+async function withinAccountLimit(email: string): Promise<boolean> {
+  return (await hit(`signin:account:${email.toLowerCase()}`, LIMITS.signInPerAccount)).allowed;
+}
+
+/**
+ * Enrolment, step one: the password is checked and the library makes a secret (stored
+ * encrypted, unconfirmed) and answers with its otpauth:// address for the QR code.
+ */
+export async function startEnrolment(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ uri: string }>> {
+  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const auth = await getAuth();
+  try {
+    const answer = await auth.api.enableTwoFactor({ body: { password, method: "totp" }, headers: request.headers });
+    if (!("totpURI" in answer) || !answer.totpURI) throw new Error("the library answered without a TOTP address");
+    return { ok: true, uri: answer.totpURI };
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
+    if (refusal?.code === "TOTP_ALREADY_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.alreadyOn };
+    throw error;
+  }
+}
+
+/**
+ * Enrolment, step two: the first code from the app confirms the secret. The library then turns
+ * two-factor on and replaces the session (with one proven by that code: aal2); the ten backup
+ * codes it made are read once, to be shown.
+ */
+export async function confirmEnrolment(
+  request: Request,
+  member: { id: string; email: string },
+  code: string,
+): Promise<TwoFactorOutcome<{ setCookies: string[]; backupCodes: string[] }>> {
+  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const auth = await getAuth();
+  let setCookies: string[];
+  try {
+    const { headers } = await auth.api.verifyTOTP({ body: { code }, headers: request.headers, returnHeaders: true });
+    setCookies = cookiesOf(headers);
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    if (refusal?.code === "INVALID_CODE") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongCode, field: "code" };
+    if (refusal?.code === "TOTP_NOT_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
+    throw error;
+  }
+  const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId: member.id } });
+  return { ok: true, setCookies, backupCodes };
+}
+
+/** Ten new backup codes, after the password; the old ones stop working. */
+export async function regenerateBackupCodes(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ backupCodes: string[] }>> {
+  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const auth = await getAuth();
+  try {
+    const { backupCodes } = await auth.api.generateBackupCodes({ body: { password }, headers: request.headers });
+    return { ok: true, backupCodes };
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
+    if (refusal?.code === "TWO_FACTOR_NOT_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
+    throw error;
+  }
+}
+
+/** Removes the factor after the password. The library replaces the session (aal1 now). */
+export async function removeSecondFactor(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const auth = await getAuth();
+  try {
+    const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
+    return { ok: true, setCookies: cookiesOf(headers) };
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
+    throw error;
+  }
+}
+
+/** What a refused code means for the member, by the library's error code. */
+function codeRefusal(code: string | undefined, kind: SecondFactorKind): { status: number; message: string; restart?: boolean } | null {
+  switch (code) {
+    case "INVALID_CODE":
+      return { status: 400, message: kind === "email" ? TWO_FACTOR_MESSAGES.wrongEmailCode : TWO_FACTOR_MESSAGES.wrongCode };
+    case "INVALID_BACKUP_CODE":
+      return { status: 400, message: TWO_FACTOR_MESSAGES.wrongBackupCode };
+    case "INVALID_TWO_FACTOR_COOKIE":
+      return { status: 400, message: TWO_FACTOR_MESSAGES.stepExpired, restart: true };
+    case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
+      return kind === "email" ? { status: 429, message: TWO_FACTOR_MESSAGES.tooManyEmailTries } : { status: 429, message: TWO_FACTOR_MESSAGES.tooManyTries, restart: true };
+    case "OTP_HAS_EXPIRED":
+      return { status: 400, message: TWO_FACTOR_MESSAGES.emailCodeExpired };
+    case "ACCOUNT_TEMPORARILY_LOCKED":
+      return { status: 429, message: TWO_FACTOR_MESSAGES.locked };
+    case "TOTP_NOT_ENABLED":
+    case "TWO_FACTOR_NOT_ENABLED":
+    case "BACKUP_CODES_NOT_ENABLED":
+      return { status: 400, message: TWO_FACTOR_MESSAGES.noFactor, restart: true };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The headers the library reads for the second step: the browser's cookies (its two-factor
+ * challenge, or the session being stepped up), and the user agent and client address the new
+ * session records.
+ */
+function secondStepHeaders(request: Request, clientAddress: string): Headers {
+  return new Headers({
+    cookie: request.headers.get("cookie") ?? "",
+    "user-agent": request.headers.get("user-agent") ?? "",
+    [CLIENT_ADDRESS_HEADER]: clientAddress,
+  });
+}
+
+/**
+ * A signed-in member being asked for the second factor again (a session proven by the password
+ * alone, on a page that needs more): `stepUp` names them. Otherwise this is the second step of
+ * signing in, read from the library's short-lived challenge cookie.
+ */
+export type StepUp = { userId: string; email: string };
+
+/**
+ * Checks a code. Signing in: the library creates the session (aal2, app/server/auth.server.ts)
+ * and counts failures: five per sign-in, and a lock after ten in a row. Stepping up: the library
+ * checks the code against the member's factor and this session is marked as proven by it. Both
+ * count against our limits too: codes per address when signing in (a budget of their own, the
+ * size of the sign-in one), the account's sign-in limit when stepping up.
+ */
+export async function verifySecondFactor(
+  request: Request,
+  clientAddress: string,
+  kind: SecondFactorKind,
+  code: string,
+  stepUp: StepUp | null,
+): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  const throttle = stepUp
+    ? await hit(`signin:account:${stepUp.email.toLowerCase()}`, LIMITS.signInPerAccount)
+    : await hit(`two-factor:address:${clientAddress}`, LIMITS.signInPerAddress);
+  if (!throttle.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const auth = await getAuth();
+  const headers = secondStepHeaders(request, clientAddress);
+  try {
+    const body = { code };
+    const answer =
+      kind === "totp"
+        ? await auth.api.verifyTOTP({ body, headers, returnHeaders: true })
+        : kind === "backup"
+          ? await auth.api.verifyBackupCode({ body, headers, returnHeaders: true })
+          : await auth.api.verifyTwoFactorOTP({ body, headers, returnHeaders: true });
+    if (stepUp) await markSessionProven(request, stepUp.userId);
+    return { ok: true, setCookies: cookiesOf(answer.headers) };
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    const answer = refusal ? codeRefusal(refusal.code, kind) : null;
+    if (answer) return { ok: false, ...answer, field: answer.restart ? undefined : "code" };
+    throw error;
+  }
+}
+
+/**
+ * After the library accepted a code for a signed-in session, that session is proven by two
+ * factors: its assurance level, our own column, is raised. The library keeps the session (it
+ * replaces none when the code is checked for a member already signed in).
+ */
+async function markSessionProven(request: Request, userId: string): Promise<void> {
+  const auth = await getAuth();
+  const current = await auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
+  if (!current || current.user.id !== userId) throw new Error("the session to step up has gone");
+  const db = await database();
+  await db.update(sessions).set({ assuranceLevel: "aal2" }).where(eq(sessions.id, current.session.id));
+}
+
+/** Emails a one-time code (through the outbox, never logged). Limited like reset emails: per address and per account. */
+export async function emailSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  const byAddress = await hit(`two-factor-email:address:${clientAddress}`, LIMITS.resetPerAddress);
+  const byAccount = stepUp ? await hit(`two-factor-email:account:${stepUp.userId}`, LIMITS.resetPerAddress) : { allowed: true };
+  if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const auth = await getAuth();
+  try {
+    const answer = await auth.api.sendTwoFactorOTP({ body: {}, headers: secondStepHeaders(request, clientAddress), returnHeaders: true });
+    return { ok: true, setCookies: cookiesOf(answer.headers) };
+  } catch (error) {
+    const refusal = await authRefusal(error);
+    const answer = refusal ? codeRefusal(refusal.code, "email") : null;
+    if (answer) return { ok: false, ...answer };
+    throw error;
+  }
+}
+
+/** The QR code of an otpauth:// address, as an SVG drawing to put inline in the page. */
+export async function qrCodeSvg(uri: string): Promise<string> {
+  // A CommonJS package: its functions are on the module's default export.
+  const { default: QRCode } = await import("qrcode");
+  return QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2, color: { dark: "#000000", light: "#ffffff" } });
+}
+
+/** The secret of an otpauth:// address, in groups of four for typing into an app by hand. */
+export function typedSecretOf(uri: string): string | null {
+  try {
+    const secret = new URL(uri).searchParams.get("secret");
+    if (!secret || !/^[A-Z2-7]+=*$/i.test(secret)) return null;
+    return secret.replace(/=+$/, "").toUpperCase().match(/.{1,4}/g)!.join(" ");
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Before the browser tests' server starts: each e2e manager enrols an authenticator app, as on
+ * /profile/two-factor, so they sign in with a code like a real manager (REQUIRE_MANAGER_2FA is on).
+ * The otpauth:// addresses go to DATA_DIR/e2e-totp.json for the tests to compute codes from.
+ *
+ *   node --import tsx e2e/enrol-managers.ts EMAIL:PASSWORD ...
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { signIn } from "~/server/accounts.server";
+import { eq } from "drizzle-orm";
+import { closeDatabase, database, openDatabase, setDatabase } from "~/server/db/client.server";
+import { profiles, rateLimits } from "~/server/db/schema";
+import { config } from "~/server/config.server";
+import { cookieHeader, enrolTotp } from "../tests/helpers/two-factor";
+
+export const E2E_TOTP_FILE = "e2e-totp.json";
+
+async function main() {
+  const cfg = config();
+  setDatabase(await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir }));
+  const enrolled: Record<string, { uri: string; backupCodes: string[] }> = {};
+  try {
+    for (const [i, pair] of process.argv.slice(2).entries()) {
+      const at = pair.indexOf(":");
+      const email = pair.slice(0, at);
+      const password = pair.slice(at + 1);
+      const signedIn = await signIn({ email, password }, new Request("http://localhost/auth"), `203.0.113.${i + 1}`);
+      if (!signedIn.ok || signedIn.secondStep) throw new Error(`${email}: sign-in before enrolment failed`);
+      const [row] = await (await database()).select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email));
+      if (!row) throw new Error(`${email}: no such member`);
+      const { uri, backupCodes } = await enrolTotp({ id: row.id, email, password, cookie: cookieHeader(signedIn.setCookies) });
+      enrolled[email] = { uri, backupCodes };
+    }
+    // The enrolment's password checks count against the sign-in limits; the tests start afresh.
+    await (await database()).delete(rateLimits);
+  } finally {
+    await closeDatabase();
+  }
+  fs.writeFileSync(path.join(cfg.dataDir, E2E_TOTP_FILE), JSON.stringify(enrolled), { mode: 0o600 });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
