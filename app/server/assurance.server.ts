@@ -16,11 +16,14 @@ function accessFor(pattern: string, method: string): Access | undefined {
 /**
  * Whether a member of `role` needs a session proven by a second factor (aal2) for this route:
  * managers (when REQUIRE_MANAGER_2FA, the default) on every staff and manager route, cast (when
- * REQUIRE_CAST_2FA) on the staff routes. Their own pages, profile and sign-in included, never do,
- * so a member can always reach /profile/two-factor and /auth/two-factor.
+ * REQUIRE_CAST_2FA) on the staff routes; and a member who has a factor (`hasFactor`) on every
+ * signed-in route, however the session was made (an emailed code or Discord signs in without
+ * it). Pages open to anyone, /auth/two-factor among them, never do, so a member can always give
+ * their code; one without a factor can always reach /profile/two-factor to set one up.
  */
-export function requiresSecondFactor(pattern: string, role: Role, method: string, policy: SecondFactorPolicy): boolean {
+export function requiresSecondFactor(pattern: string, role: Role, method: string, policy: SecondFactorPolicy, hasFactor = false): boolean {
   const access = accessFor(pattern, method);
+  if (hasFactor && access !== undefined && access !== "anyone") return true;
   if (access !== "staff" && access !== "manager") return false;
   if (isManager(role)) return policy.requireManager;
   if (isStaff(role)) return policy.requireCast;

@@ -62,7 +62,7 @@ export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, 
     throw data("Forbidden", { status: 403 });
   }
   // Managers' tools need a session proven by a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA).
-  if (user && user.assuranceLevel !== "aal2" && requiresSecondFactor(pattern, user.role, request.method, config().twoFactor)) {
+  if (user && user.assuranceLevel !== "aal2" && requiresSecondFactor(pattern, user.role, request.method, config().twoFactor, user.twoFactorEnabled)) {
     await refuseWithoutSecondFactor(user, url, SAFE_METHODS.has(request.method) || isDataRequest(request));
   }
 

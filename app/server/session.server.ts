@@ -27,7 +27,8 @@ async function askAuth(headers: Headers): Promise<Answer> {
   // by itself, only through a write to the session or the member.
   const lastExtended = new Date(response.session.expiresAt).getTime() - SESSION_EXPIRES_IN_S * 1000;
   const assuranceLevel = response.session.assuranceLevel === "aal2" ? "aal2" : "aal1";
-  return { user: { id, firstName, lastName, email, role, assuranceLevel }, setCookies, reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000 };
+  const twoFactorEnabled = (response.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled === true;
+  return { user: { id, firstName, lastName, email, role, assuranceLevel, twoFactorEnabled }, setCookies, reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000 };
 }
 
 /** The longest a kept answer about who is signed in (and their role) is used. */

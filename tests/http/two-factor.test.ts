@@ -303,6 +303,30 @@ describe("managers need a session proven by a second factor for the tools", () =
     expect(rows.map((r) => r.level).sort()).toEqual(["aal2", "aal2"]);
   });
 
+  it("asks any member who has a factor for it on a session made without it, on every signed-in page", async () => {
+    const player = await signedInMember("player", PASSWORD, { secondFactor: false });
+    // A session proven without the factor: a device signed in before it existed (an emailed
+    // code or Discord make the same kind of session, aal1).
+    const other = await signIn({ email: player.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.251");
+    if (!other.ok) throw new Error(other.message);
+    const otherJar = cookieHeader(other.setCookies);
+    expect((await get("/profile", otherJar)).status).toBe(200);
+    const { uri } = await enrolTotp(player);
+
+    for (const path of ["/profile", "/events", "/letters", "/profile/two-factor"]) {
+      const page = await get(path, otherJar);
+      expect(page.status, path).toBe(302);
+      expect(page.location, path).toBe(`/auth/two-factor?redirectTo=${encodeURIComponent(path)}`);
+    }
+    expect((await post("/letters", { recipient: "Ma Holt", body: "Sent without the factor." }, otherJar)).status).toBe(403);
+    // Pages open to anyone stay open.
+    expect((await get("/rulebook", otherJar)).status).toBe(200);
+
+    const right = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/profile" }, otherJar);
+    expect(right.location).toBe("/profile");
+    expect((await get("/profile", right.jar)).status).toBe(200);
+  });
+
   it("asks cast only with REQUIRE_CAST_2FA, and nobody with both settings off", async () => {
     const cast = await signedInMember("cast");
     const manager = await signedInMember("manager", PASSWORD, { secondFactor: false });
