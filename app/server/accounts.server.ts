@@ -10,7 +10,7 @@ import { logger } from "./logger.server";
 import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { upgradeImportedPassword } from "./password-upgrade.server";
-import { hit, LIMITS } from "./rate-limit.server";
+import { hit, LIMITS, signInPerAddress } from "./rate-limit.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 
@@ -91,7 +91,7 @@ export async function signIn(
   clientAddress: string,
 ): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean }>> {
   const [byAddress, byAccount] = await Promise.all([
-    hit(`signin:address:${clientAddress}`, LIMITS.signInPerAddress),
+    hit(`signin:address:${clientAddress}`, signInPerAddress()),
     hit(`signin:account:${input.email}`, LIMITS.signInPerAccount),
   ]);
   if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };

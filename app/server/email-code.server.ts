@@ -10,7 +10,7 @@ import { config } from "./config.server";
 import { database } from "./db/client.server";
 import { accounts, profiles, rateLimits } from "./db/schema";
 import { logger } from "./logger.server";
-import { hit, LIMITS, type Limit } from "./rate-limit.server";
+import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
 
 /**
  * Signing in with a one-time code sent by email, through the auth library's email-otp plugin
@@ -103,7 +103,7 @@ export type CodeSignInOutcome =
  * with this address): `passwordRemoved` says so, for the page to tell the member.
  */
 export async function signInWithCode(input: { email: string; code: string }, request: Request, clientAddress: string): Promise<CodeSignInOutcome> {
-  const byAddress = await hit(`signin:address:${clientAddress}`, LIMITS.signInPerAddress);
+  const byAddress = await hit(`signin:address:${clientAddress}`, signInPerAddress());
   if (!byAddress.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const before = await accountState(input.email);
   const auth = await getAuth();

@@ -4,7 +4,7 @@ import { PASSKEY_ID, PASSKEY_MESSAGES, passkeyName } from "~/forms/passkeys";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth, type AuthRefusal } from "./auth.server";
 import { logger } from "./logger.server";
-import { hit, LIMITS, type Limit } from "./rate-limit.server";
+import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
 
 /**
  * Passkeys (WebAuthn), through the auth library's passkey plugin and its `auth.api` calls
@@ -134,7 +134,7 @@ export async function signInOptions(request: Request, clientAddress: string): Pr
  * per-address limit as password sign-ins.
  */
 export async function signInWithPasskey(request: Request, clientAddress: string): Promise<PasskeyAnswer> {
-  const limit = await hit(`signin:address:${clientAddress}`, LIMITS.signInPerAddress);
+  const limit = await hit(`signin:address:${clientAddress}`, signInPerAddress());
   if (!limit.allowed) return refused(429, SITE_MESSAGES.tooManySignIns);
   const parsed = SignInBody.safeParse(await readJson(request));
   if (!parsed.success) return refused(400, PASSKEY_MESSAGES.unreadable);

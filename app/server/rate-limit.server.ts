@@ -1,4 +1,6 @@
 import { lt, sql } from "drizzle-orm";
+import { SIGN_IN_ATTEMPTS_PER_ADDRESS } from "~/game/rules";
+import { config } from "./config.server";
 import { database, rawRows } from "./db/client.server";
 import { rateLimits } from "./db/schema";
 
@@ -6,12 +8,18 @@ export type Limit = { max: number; windowMs: number };
 
 /** The limits of the site's sensitive actions. Keys combine the action with an address or account. */
 export const LIMITS = {
-  signInPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  // SIGN_IN_ADDRESS_LIMIT may change the count (see signInPerAddress).
+  signInPerAddress: { max: SIGN_IN_ATTEMPTS_PER_ADDRESS, windowMs: 15 * 60_000 },
   signInPerAccount: { max: 10, windowMs: 15 * 60_000 },
   resetPerAddress: { max: 10, windowMs: 60 * 60_000 },
   resetPerAccount: { max: 3, windowMs: 60 * 60_000 },
   captchaChallengePerAddress: { max: 100, windowMs: 10 * 60_000 },
 } satisfies Record<string, Limit>;
+
+/** Sign-in attempts per client address, by any way in: as many as SIGN_IN_ADDRESS_LIMIT says (30 by default). */
+export function signInPerAddress(): Limit {
+  return { ...LIMITS.signInPerAddress, max: config().signInAddressLimit };
+}
 
 /**
  * Counts one attempt against `key` and says whether it is within `limit`.

@@ -6,7 +6,7 @@ import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
 import { profiles, sessions } from "./db/schema";
 import { logger } from "./logger.server";
-import { hit, LIMITS } from "./rate-limit.server";
+import { hit, LIMITS, signInPerAddress } from "./rate-limit.server";
 
 /**
  * Second factors, on the auth library's two-factor plugin (app/server/two-factor-plugin.server.ts):
@@ -192,7 +192,7 @@ export async function verifySecondFactor(
 ): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   const throttle = stepUp
     ? await hit(`signin:account:${stepUp.email.toLowerCase()}`, LIMITS.signInPerAccount)
-    : await hit(`two-factor:address:${clientAddress}`, LIMITS.signInPerAddress);
+    : await hit(`two-factor:address:${clientAddress}`, signInPerAddress());
   if (!throttle.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   const headers = secondStepHeaders(request, clientAddress);
