@@ -8,6 +8,9 @@ import { optionalTextField, textField } from "./kernel";
  * member (routes/tools-invite.tsx), and what those pages and the sign-in pages say.
  */
 
+/** How long a password link works: the auth library's reset-token lifetime (auth.server.ts), one for every such link. */
+export const PASSWORD_LINK_HOURS = 1;
+
 /** What every way of signing in answers a suspended member (the auth library's session hook, suspension.server.ts). */
 export const ACCOUNT_SUSPENDED_MESSAGE = "This account is suspended. Contact the club's managers.";
 

@@ -8,7 +8,7 @@ import { MemberConfirmPanel, type MemberConfirmation } from "~/components/tools/
 import { Alert } from "~/components/ui/Alert";
 import { Field, inputClass } from "~/components/ui/Field";
 import { checkForm, readForm, type FieldErrors, type FormValues } from "~/forms/kernel";
-import { isWellFormedMemberId, MEMBER_ADMIN_MESSAGES, MemberDetailsForm, memberIntentOf, RoleForm, SuspendForm } from "~/forms/member-admin";
+import { isWellFormedMemberId, MEMBER_ADMIN_MESSAGES, MemberDetailsForm, memberIntentOf, PASSWORD_LINK_HOURS, RoleForm, SuspendForm } from "~/forms/member-admin";
 import { PASSKEY_ID } from "~/forms/passkeys";
 import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
 import { formatClubTime } from "~/lib/dates";
@@ -19,7 +19,6 @@ import {
   endMemberSessions,
   handOverPasswordLink,
   memberAccount,
-  PASSWORD_LINK_HOURS,
   removeAuthenticatorApp,
   removeMemberPasskey,
   resendInvitation,

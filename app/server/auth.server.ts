@@ -1,3 +1,4 @@
+import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
@@ -113,7 +114,8 @@ async function createAuth(db: Database, secret: string) {
       maxPasswordLength: 128,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
-      resetPasswordTokenExpiresIn: 60 * 60,
+      // Reset emails, managers' invitations and hand-over links alike (member-admin.server.ts).
+      resetPasswordTokenExpiresIn: PASSWORD_LINK_HOURS * 60 * 60,
       password: { hash: hashPassword, verify: verifyPassword },
       sendResetPassword: async ({ user, token }) => {
         const link = `${siteOrigin()}/reset-password?token=${encodeURIComponent(token)}`;

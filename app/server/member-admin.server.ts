@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "./audit.server";
 import { getAuth } from "./auth.server";
@@ -26,8 +27,7 @@ import { resetDelivery } from "./reset-delivery.server";
 /** A manager acting on the tools pages. */
 export type Actor = { id: string };
 
-/** How long a password link works: the auth library's reset-token lifetime (auth.server.ts), one for every such link. */
-export const PASSWORD_LINK_HOURS = 1;
+export { PASSWORD_LINK_HOURS };
 
 export type MemberAccount = {
   id: string;
