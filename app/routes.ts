@@ -42,6 +42,8 @@ export default [
   route("profile/two-factor", "routes/profile-two-factor.tsx"),
   route("profile/two-factor/backup-codes", "routes/profile-two-factor-codes.ts"),
   route("tools", "routes/tools.tsx"),
+  route("tools/members/invite", "routes/tools-invite.tsx"),
+  route("tools/members/:id", "routes/tools-member.tsx"),
   route("emergency-contacts", "routes/emergency-contacts.tsx"),
   route("outbox", "routes/outbox.tsx"),
   route("attendance", "routes/attendance.tsx"),

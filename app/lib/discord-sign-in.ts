@@ -13,6 +13,8 @@ export const DISCORD_NOTICES = {
   "link-failed": "Discord could not be linked. Please try again.",
   "too-many": "Too many Discord sign-ins from this connection. Please wait a few minutes and try again.",
   linked: "Discord is linked. You can now sign in with Discord.",
+  // The same words as ACCOUNT_SUSPENDED_MESSAGE (app/forms/member-admin.ts), which every other way in shows.
+  suspended: "This account is suspended. Contact the club's managers.",
 } as const;
 
 export type DiscordNotice = keyof typeof DISCORD_NOTICES;

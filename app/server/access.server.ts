@@ -80,6 +80,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/two-factor/backup-codes": "member",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
+  // One member's whole account, and inviting a new one: managers only, every change audited.
+  "/tools/members/invite": "manager",
+  "/tools/members/:id": "manager",
   // Managers only: cast are kept out (SPEC section 6).
   "/emergency-contacts": "manager",
   // Failed and waiting emails name members' addresses: managers only.

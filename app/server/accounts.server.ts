@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.server";
@@ -11,6 +12,7 @@ import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { upgradeImportedPassword } from "./password-upgrade.server";
 import { hit, LIMITS, signInPerAddress } from "./rate-limit.server";
+import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 
@@ -26,6 +28,7 @@ const REFUSALS: Record<string, string> = {
   INVALID_PASSWORD: "Invalid password",
   PASSWORD_TOO_SHORT: "Password too short",
   PASSWORD_TOO_LONG: "Password too long",
+  [ACCOUNT_SUSPENDED_CODE]: ACCOUNT_SUSPENDED_MESSAGE,
 };
 
 function refusalMessage(refusal: AuthRefusal | null, fallback: string = MESSAGES.authDefault): string {
@@ -105,6 +108,7 @@ export async function signIn(
     return { ok: true, setCookies: result.headers.getSetCookie(), secondStep };
   } catch (error) {
     const refusal = await authRefusal(error);
+    if (refusal?.code === ACCOUNT_SUSPENDED_CODE) return { ok: false, status: 403, message: ACCOUNT_SUSPENDED_MESSAGE };
     if (refusal) return { ok: false, status: refusal.status >= 500 ? 500 : 401, message: refusalMessage(refusal) };
     logger.error({ err: error }, "sign-in failed");
     return { ok: false, status: 500, message: MESSAGES.authDefault };

@@ -1,9 +1,11 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import type { MemberAdminAuditAction } from "~/lib/member-admin-audit";
 import { database, type Database, type Transaction } from "./db/client.server";
 import { auditLog, profiles } from "./db/schema";
 
 export type AuditAction =
+  | MemberAdminAuditAction
   | "role.change"
   | "application.decide"
   | "attendance.add"

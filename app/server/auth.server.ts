@@ -1,3 +1,4 @@
+import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
@@ -11,7 +12,9 @@ import { logger } from "./logger.server";
 import { passwordResetEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
+import { resetDelivery } from "./reset-delivery.server";
 import { siteSecret } from "./secrets.server";
+import { refuseSuspendedMember } from "./suspension.server";
 import { twoFactorPlugin } from "./two-factor-plugin.server";
 
 /** How long a session lasts, and how often its expiry is pushed back while it is used. */
@@ -32,6 +35,11 @@ const AAL2_ENDPOINTS = new Set([
 
 export function assuranceLevelOf(endpointPath: string | undefined): AssuranceLevel {
   return endpointPath && AAL2_ENDPOINTS.has(endpointPath) ? "aal2" : "aal1";
+}
+
+/** The member whose session the library's endpoint runs under (its documented `ctx.context.session`), if any. */
+function signedInAs(endpoint: unknown): string | undefined {
+  return (endpoint as { context?: { session?: { user?: { id?: string } } | null } } | null | undefined)?.context?.session?.user?.id;
 }
 
 /** The site's public origin, for links in emails. */
@@ -85,7 +93,14 @@ async function createAuth(db: Database, secret: string) {
     databaseHooks: {
       session: {
         create: {
-          before: async (session, endpoint) => ({ data: { ...session, assuranceLevel: assuranceLevelOf(endpoint?.path) } }),
+          // Every way in ends here: a suspended member is refused (suspension.server.ts). A
+          // member replacing their own session (a new password, a second factor turned on) is
+          // signed in, which a suspended member never is, and is not looked up: the library may
+          // be inside its own transaction then, and PGlite has a single connection.
+          before: async (session, endpoint) => {
+            if (signedInAs(endpoint) !== session.userId) await refuseSuspendedMember(db, session.userId);
+            return { data: { ...session, assuranceLevel: assuranceLevelOf(endpoint?.path) } };
+          },
         },
       },
     },
@@ -99,11 +114,15 @@ async function createAuth(db: Database, secret: string) {
       maxPasswordLength: 128,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
-      resetPasswordTokenExpiresIn: 60 * 60,
+      // Reset emails, managers' invitations and hand-over links alike (member-admin.server.ts).
+      resetPasswordTokenExpiresIn: PASSWORD_LINK_HOURS * 60 * 60,
       password: { hash: hashPassword, verify: verifyPassword },
       sendResetPassword: async ({ user, token }) => {
         const link = `${siteOrigin()}/reset-password?token=${encodeURIComponent(token)}`;
         const firstName = (user as { firstName?: string }).firstName ?? user.name;
+        // A manager's invitation or hand-over link (member-admin.server.ts) goes its own way.
+        const delivery = resetDelivery.getStore();
+        if (delivery) return delivery.deliver({ email: user.email, firstName }, link);
         await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
       },
     },

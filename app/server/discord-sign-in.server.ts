@@ -6,6 +6,7 @@ import { authRefusal, getAuth, siteOrigin } from "./auth.server";
 import { DISCORD_PROVIDER_ID, discordSignInEnabled } from "./discord-oauth.server";
 import { logger } from "./logger.server";
 import { hit, type Limit } from "./rate-limit.server";
+import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
  * Signing in with Discord, and linking and unlinking it from the profile, through the auth
@@ -103,6 +104,7 @@ function isStateFailure(code: string): boolean {
 function noticeFor(flow: Flow, code: string): DiscordNotice {
   if (isStateFailure(code)) return "expired";
   if (code === "access_denied") return "cancelled";
+  if (code === ACCOUNT_SUSPENDED_CODE) return "suspended";
   // Unknown to every account, or known by its email only: Discord signs in only once linked.
   if (flow === "signin" && (code === "signup_disabled" || code === "account_not_linked")) return "not-linked";
   if (flow === "link" && code === "account_already_linked_to_different_user") return "linked-elsewhere";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { EMAIL_CODE_MESSAGES, waitText } from "~/forms/email-code";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { SITE_MESSAGES } from "~/forms/messages";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { authRefusal, getAuth } from "./auth.server";
@@ -11,6 +12,7 @@ import { database } from "./db/client.server";
 import { accounts, profiles, rateLimits } from "./db/schema";
 import { logger } from "./logger.server";
 import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
+import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
  * Signing in with a one-time code sent by email, through the auth library's email-otp plugin
@@ -119,6 +121,7 @@ export async function signInWithCode(input: { email: string; code: string }, req
       logger.error({ err: refusal ? refusal.code : error }, "signing in with a code failed");
       return { ok: false, status: 500, message: EMAIL_CODE_MESSAGES.signInFailed };
     }
+    if (refusal.code === ACCOUNT_SUSPENDED_CODE) return { ok: false, status: 403, message: ACCOUNT_SUSPENDED_MESSAGE };
     if (refusal.code === "OTP_EXPIRED") return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.expiredCode };
     if (refusal.code === "TOO_MANY_ATTEMPTS") return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.tooManyTries };
     if (await wasUsed(input.email, input.code)) return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.usedCode };

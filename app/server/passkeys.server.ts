@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { SITE_MESSAGES } from "~/forms/messages";
 import { PASSKEY_ID, PASSKEY_MESSAGES, passkeyName } from "~/forms/passkeys";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth, type AuthRefusal } from "./auth.server";
 import { logger } from "./logger.server";
 import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
+import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
  * Passkeys (WebAuthn), through the auth library's passkey plugin and its `auth.api` calls
@@ -41,6 +43,8 @@ function refusalAnswer(refusal: AuthRefusal, fallback: string): PasskeyAnswer {
       return refused(401, PASSKEY_MESSAGES.notVerified);
     case "SESSION_NOT_FRESH":
       return refused(403, PASSKEY_MESSAGES.notFresh);
+    case ACCOUNT_SUSPENDED_CODE:
+      return refused(403, ACCOUNT_SUSPENDED_MESSAGE);
     // The challenge was made for another member's session.
     case "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY":
       return refused(403, PASSKEY_MESSAGES.challengeExpired);

@@ -7,7 +7,7 @@ import { memberMatches } from "./search.server";
 
 export const ROLES_PAGE_SIZE = 50;
 
-export type RoleListEntry = { id: string; firstName: string; lastName: string; email: string; role: Role };
+export type RoleListEntry = { id: string; firstName: string; lastName: string; email: string; role: Role; suspended: boolean };
 
 /** Members by last then first name, optionally matching a name or email, a page at a time. */
 export async function listMembersWithRoles({ search = "", page = 0 }: { search?: string; page?: number }) {
@@ -16,7 +16,7 @@ export async function listMembersWithRoles({ search = "", page = 0 }: { search?:
   const where = term ? memberMatches(term) : undefined;
   const [rows, [total]] = await Promise.all([
     db
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role })
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role, suspended: profiles.banned })
       .from(profiles)
       .where(where)
       .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/forms/two-factor";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
@@ -7,6 +8,7 @@ import { database } from "./db/client.server";
 import { profiles, sessions } from "./db/schema";
 import { logger } from "./logger.server";
 import { hit, LIMITS, signInPerAddress } from "./rate-limit.server";
+import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
  * Second factors, on the auth library's two-factor plugin (app/server/two-factor-plugin.server.ts):
@@ -147,6 +149,8 @@ function codeRefusal(code: string | undefined, kind: SecondFactorKind): { status
       return { status: 400, message: TWO_FACTOR_MESSAGES.emailCodeExpired };
     case "ACCOUNT_TEMPORARILY_LOCKED":
       return { status: 429, message: TWO_FACTOR_MESSAGES.locked };
+    case ACCOUNT_SUSPENDED_CODE:
+      return { status: 403, message: ACCOUNT_SUSPENDED_MESSAGE, restart: true };
     case "TOTP_NOT_ENABLED":
     case "TWO_FACTOR_NOT_ENABLED":
     case "BACKUP_CODES_NOT_ENABLED":

@@ -59,6 +59,16 @@ describe("the route permission table", () => {
     }
   });
 
+  it("keeps a member's whole account and inviting members to managers, reading and changing alike", () => {
+    for (const pattern of ["/tools/members/:id", "/tools/members/invite"]) {
+      for (const method of ["GET", "POST"]) {
+        expect(decideAccess(pattern, undefined, method), `${method} ${pattern}`).toBe("sign-in");
+        for (const role of ["applicant", "player", "cast"] as const) expect(decideAccess(pattern, role, method), `${role} ${method} ${pattern}`).toBe("forbidden");
+        expect(decideAccess(pattern, "manager", method), `${method} ${pattern}`).toBe("allow");
+      }
+    }
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

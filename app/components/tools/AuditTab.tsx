@@ -1,8 +1,10 @@
 import { formatClubTime } from "~/lib/dates";
+import { isMemberAdminAuditAction, MEMBER_ADMIN_AUDIT_ACTIONS, memberAdminAuditDetail } from "~/lib/member-admin-audit";
 import { countOf } from "~/lib/plural";
 import { Pager, ResultCount } from "./ListControls";
 
 const ACTIONS: Record<string, string> = {
+  ...MEMBER_ADMIN_AUDIT_ACTIONS,
   "role.change": "changed the role of",
   "application.decide": "decided the application of",
   "attendance.add": "recorded the attendance of",
@@ -26,6 +28,7 @@ function actorOf(entry: Entry): string {
 const CONFIRMED: Record<string, string> = { applicant: "confirmed although an applicant", rejected: "confirmed although their application was rejected" };
 
 function detail(action: string, details: Record<string, unknown> | null): string {
+  if (isMemberAdminAuditAction(action)) return memberAdminAuditDetail(action, details);
   if (!details) return "";
   if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
   if (action === "application.decide") return String(details.decision ?? "");

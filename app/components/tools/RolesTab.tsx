@@ -1,15 +1,20 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
 import { useConfirmedSubmit } from "./Confirm";
 import { Pager, ResultCount, SearchForm } from "./ListControls";
 
-type Member = { id: string; firstName: string; lastName: string; email: string; role: Role };
+type Member = { id: string; firstName: string; lastName: string; email: string; role: Role; suspended?: boolean };
 type Listing = { members: Member[]; total: number; search: string; page: number; lastPage: number };
 
 export function RolesTab({ roles }: { roles: Listing }) {
   return (
     <div className="flex flex-col gap-4">
+      <p>
+        <Link to="/tools/members/invite" className="btn btn-secondary">
+          Invite a member
+        </Link>
+      </p>
       <SearchForm tab="roles" search={roles.search} label="Search members by name or email" />
       <ResultCount total={roles.total} noun="member" search={roles.search} />
       <ul className="flex flex-col divide-y divide-timber/60">
@@ -33,7 +38,10 @@ function RoleRow({ member }: { member: Member }) {
   return (
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
       <div>
-        <p className="font-bold">{name}</p>
+        <p className="font-bold">
+          <Link to={`/tools/members/${encodeURIComponent(member.id)}`}>{name}</Link>
+          {member.suspended ? <span className="ml-2 rounded bg-blood/20 px-2 py-0.5 text-sm">Suspended</span> : null}
+        </p>
         <p className="text-sm break-all text-dust">{member.email}</p>
       </div>
       <Form method="post" className="flex items-center gap-2" onSubmit={confirmed(`Are you sure you want to change this user's role to ${chosen}?`, () => setChosen(member.role))}>

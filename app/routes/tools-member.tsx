@@ -1,0 +1,459 @@
+import type { ReactNode } from "react";
+import { data, Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/tools-member";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { SavedNotice } from "~/components/SavedNotice";
+import { useConfirmedSubmit } from "~/components/tools/Confirm";
+import { MemberConfirmPanel, type MemberConfirmation } from "~/components/tools/MemberConfirm";
+import { Alert } from "~/components/ui/Alert";
+import { Field, inputClass } from "~/components/ui/Field";
+import { checkForm, readForm, type FieldErrors, type FormValues } from "~/forms/kernel";
+import { isWellFormedMemberId, MEMBER_ADMIN_MESSAGES, MemberDetailsForm, memberIntentOf, PASSWORD_LINK_HOURS, RoleForm, SuspendForm } from "~/forms/member-admin";
+import { PASSKEY_ID } from "~/forms/passkeys";
+import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
+import { formatClubTime } from "~/lib/dates";
+import { countOf } from "~/lib/plural";
+import { failSafely } from "~/server/actions.server";
+import { requireAccess } from "~/server/guards.server";
+import {
+  endMemberSessions,
+  handOverPasswordLink,
+  memberAccount,
+  removeAuthenticatorApp,
+  removeMemberPasskey,
+  resendInvitation,
+  restoreMember,
+  suspendMember,
+  updateMemberDetails,
+  type MemberAccount,
+} from "~/server/member-admin.server";
+import { changeRole } from "~/server/roles.server";
+
+/** The member named by the address, or the page's 404: an id that cannot be one, or nobody's. */
+async function memberOf(id: string | undefined): Promise<MemberAccount> {
+  const member = isWellFormedMemberId(id) ? await memberAccount(id) : undefined;
+  if (!member) throw data(MEMBER_ADMIN_MESSAGES.notFound, { status: 404 });
+  return member;
+}
+
+const INVITE_NOTICES = {
+  sent: { kind: "success", text: "Invitation sent. The member chooses their password from the link in it." },
+  "not-sent": { kind: "error", text: "The account is made, but the invitation could not be sent. Send it again below." },
+} as const;
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "manager");
+  const member = await memberOf(params.id);
+  const notice = new URL(request.url).searchParams.get("invited");
+  const invited: keyof typeof INVITE_NOTICES | null = notice === "sent" || notice === "not-sent" ? notice : null;
+  return { member, self: user.id === member.id, invited };
+}
+
+type ActionData = { ok?: string; message?: string; errors?: FieldErrors; values?: FormValues; confirm?: MemberConfirmation; link?: string; at?: number };
+
+const fullName = (member: { firstName: string; lastName: string }) => `${member.firstName} ${member.lastName}`;
+
+/**
+ * Every change happens only when the form says `confirm=yes` (the dialog adds it). Without it
+ * the answer is a confirmation step naming the member and the change, and nothing is changed
+ * or recorded until it is confirmed.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = requireAccess(context, request, "manager");
+  if (!isWellFormedMemberId(params.id)) throw data(MEMBER_ADMIN_MESSAGES.notFound, { status: 404 });
+  const id = params.id;
+  const fields = await readForm(request);
+  const intent = memberIntentOf(fields.intent);
+  if (!intent) return data<ActionData>({ message: MEMBER_ADMIN_MESSAGES.chooseAction }, { status: 400 });
+  const confirmed = fields.confirm === "yes";
+  const gone = () => data<ActionData>({ message: MEMBER_ADMIN_MESSAGES.notFound }, { status: 404 });
+  /** The confirmation step, for a member who still exists. */
+  const ask = async (make: (member: MemberAccount) => MemberConfirmation | ActionData) => {
+    const member = await memberAccount(id);
+    if (!member) return gone();
+    const step = make(member);
+    return data<ActionData>("question" in step ? { confirm: step } : step);
+  };
+
+  return failSafely<ActionData>("changing a member's account", { message: MEMBER_ADMIN_MESSAGES.failed, values: fields }, async () => {
+    switch (intent) {
+      case "details": {
+        const form = checkForm(MemberDetailsForm, fields);
+        if (!form.ok) return data({ errors: form.errors, values: fields }, { status: 400 });
+        const { firstName, lastName, email } = form.data;
+        if (!confirmed) {
+          return ask((member) =>
+            member.firstName === firstName && member.lastName === lastName && member.email.toLowerCase() === email
+              ? { ok: "Nothing to change.", at: Date.now() }
+              : {
+                  question: `Save ${fullName(member)}'s details as ${firstName} ${lastName}, ${email}?${member.email.toLowerCase() === email ? "" : " They will sign in with the new email; their old address is told of the change."}`,
+                  yes: "Yes, save",
+                  fields: { intent, firstName, lastName, email },
+                },
+          );
+        }
+        const outcome = await updateMemberDetails(actor, id, form.data);
+        if (outcome === "not-found") return gone();
+        if (outcome === "email-taken") return data({ errors: { email: MEMBER_ADMIN_MESSAGES.emailTaken }, values: fields }, { status: 409 });
+        return data({ ok: outcome === "saved" ? "Details saved." : "Nothing to change.", at: Date.now() });
+      }
+      case "role": {
+        const form = checkForm(RoleForm, fields);
+        if (!form.ok) return data({ message: form.errors.role ?? "Please choose a role" }, { status: 400 });
+        const { role } = form.data;
+        if (!confirmed) {
+          return ask((member) =>
+            member.role === role
+              ? { ok: `${fullName(member)} is already ${ROLE_LABELS[role]}.`, at: Date.now() }
+              : { question: `Change ${fullName(member)}'s role from ${ROLE_LABELS[member.role]} to ${ROLE_LABELS[role]}?`, yes: `Yes, make them ${ROLE_LABELS[role]}`, fields: { intent, role } },
+          );
+        }
+        const outcome = await changeRole(actor, { id }, role);
+        if (outcome === "not-found") return gone();
+        if (outcome === "last-manager") return data({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });
+        return data({ ok: outcome === "changed" ? `Role changed to ${ROLE_LABELS[role]}.` : `Already ${ROLE_LABELS[role]}.`, at: Date.now() });
+      }
+      case "suspend": {
+        const form = checkForm(SuspendForm, fields);
+        if (!form.ok) return data({ errors: form.errors, values: fields }, { status: 400 });
+        const { reason } = form.data;
+        if (actor.id === id) return data({ message: MEMBER_ADMIN_MESSAGES.notYourself }, { status: 409 });
+        if (!confirmed) {
+          return ask((member) => ({
+            question: `Suspend ${fullName(member)}? They are signed out everywhere at once and cannot sign in by any way until the account is restored.`,
+            yes: "Yes, suspend",
+            fields: { intent, reason },
+          }));
+        }
+        const result = await suspendMember(actor, id, reason);
+        if (result.outcome === "not-found") return gone();
+        if (result.outcome === "yourself") return data({ message: MEMBER_ADMIN_MESSAGES.notYourself }, { status: 409 });
+        if (result.outcome === "last-manager") return data({ message: MEMBER_ADMIN_MESSAGES.lastManager }, { status: 409 });
+        if (result.outcome === "already") return data({ ok: "The account was already suspended.", at: Date.now() });
+        return data({ ok: `Account suspended. ${countOf(result.sessionsEnded, "session")} ended.`, at: Date.now() });
+      }
+      case "restore": {
+        if (!confirmed) return ask((member) => ({ question: `Restore ${fullName(member)}'s account? They can sign in again.`, yes: "Yes, restore", fields: { intent } }));
+        const outcome = await restoreMember(actor, id);
+        if (outcome === "not-found") return gone();
+        return data({ ok: outcome === "restored" ? "Account restored. The member can sign in again." : "The account was not suspended.", at: Date.now() });
+      }
+      case "remove-authenticator": {
+        if (!confirmed) {
+          return ask((member) =>
+            member.authenticatorApp
+              ? {
+                  question: `Remove ${fullName(member)}'s authenticator app and its backup codes? They sign in without it until they set up a new one.`,
+                  yes: "Yes, remove it",
+                  fields: { intent },
+                }
+              : { message: MEMBER_ADMIN_MESSAGES.noAuthenticator },
+          );
+        }
+        const outcome = await removeAuthenticatorApp(actor, id);
+        if (outcome === "not-found") return gone();
+        if (outcome === "none") return data({ message: MEMBER_ADMIN_MESSAGES.noAuthenticator }, { status: 409 });
+        return data({ ok: "Authenticator app removed.", at: Date.now() });
+      }
+      case "remove-passkey": {
+        const passkeyId = fields.passkeyId ?? "";
+        if (!PASSKEY_ID.test(passkeyId)) return data({ message: MEMBER_ADMIN_MESSAGES.passkeyGone }, { status: 404 });
+        if (!confirmed) {
+          return ask((member) => {
+            const passkey = member.passkeys.find((p) => p.id === passkeyId);
+            if (!passkey) return { message: MEMBER_ADMIN_MESSAGES.passkeyGone };
+            return { question: `Remove the passkey “${passkey.name}” from ${fullName(member)}'s account? It will no longer sign anyone in.`, yes: "Yes, remove it", fields: { intent, passkeyId } };
+          });
+        }
+        const result = await removeMemberPasskey(actor, id, passkeyId);
+        if (result.outcome === "not-found") return gone();
+        if (result.outcome === "none") return data({ message: MEMBER_ADMIN_MESSAGES.passkeyGone }, { status: 404 });
+        return data({ ok: `Passkey “${result.name}” removed.`, at: Date.now() });
+      }
+      case "end-sessions": {
+        if (!confirmed) {
+          return ask((member) => ({
+            question: `Sign ${fullName(member)} out on every device (${countOf(member.sessions, "session")})?${actor.id === id ? " This signs you out here too." : ""}`,
+            yes: "Yes, end them",
+            fields: { intent },
+          }));
+        }
+        const result = await endMemberSessions(actor, id);
+        if (result === "not-found") return gone();
+        return data({ ok: `${countOf(result.ended, "session")} ended.`, at: Date.now() });
+      }
+      case "reset-link": {
+        if (!confirmed) {
+          return ask((member) => ({
+            question: `Make a one-time link for ${fullName(member)} to choose a new password? It is shown to you once, here, to hand over yourself; it is not emailed.`,
+            yes: "Yes, make the link",
+            fields: { intent },
+          }));
+        }
+        const result = await handOverPasswordLink(actor, id);
+        if (result === "not-found") return gone();
+        return data({ link: result.link, at: Date.now() });
+      }
+      case "resend-invite": {
+        if (!confirmed) return ask((member) => ({ question: `Send the invitation to ${fullName(member)} again, to ${member.email}?`, yes: "Yes, send it", fields: { intent } }));
+        const outcome = await resendInvitation(actor, id);
+        if (outcome === "not-found") return gone();
+        if (outcome === "not-sent") return data({ message: MEMBER_ADMIN_MESSAGES.inviteFailed }, { status: 500 });
+        return data({ ok: "Invitation sent again.", at: Date.now() });
+      }
+    }
+  });
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="panel flex flex-col gap-4">
+      <h2 id={id} className="text-2xl">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** A form posting one action, asking first with the browser's dialog when JavaScript runs. */
+function ActionForm({ intent, question, label, busy, primary = false, children }: { intent: string; question: string; label: string; busy: boolean; primary?: boolean; children?: ReactNode }) {
+  const confirmed = useConfirmedSubmit();
+  return (
+    <Form method="post" className="flex flex-col gap-3" onSubmit={confirmed(question)}>
+      <input type="hidden" name="intent" value={intent} />
+      {children}
+      <div>
+        <button type="submit" className={`btn ${primary ? "btn-primary" : "btn-secondary"}`} disabled={busy}>
+          {label}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[11rem_1fr]">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="text-dust">{term}</dt>
+          <dd className="break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export default function ToolsMember({ loaderData, actionData }: Route.ComponentProps) {
+  const { member, self, invited } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const name = fullName(member);
+  const values = actionData?.values;
+  const errors = actionData?.errors;
+  const invitation = invited ? INVITE_NOTICES[invited] : null;
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <p>
+        <Link to="/tools?tab=roles">← All members</Link>
+      </p>
+      <div>
+        <h1 className="text-4xl break-words">{name}</h1>
+        <p className="break-all text-dust">{member.email}</p>
+      </div>
+      {invitation && !actionData ? <Alert kind={invitation.kind}>{invitation.text}</Alert> : null}
+      {actionData?.ok ? <SavedNotice key={actionData.at} message={actionData.ok} /> : null}
+      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+      {actionData?.link ? (
+        <section aria-labelledby="link-title" className="flex flex-col gap-3 rounded-md border-2 border-brass p-4">
+          <h2 id="link-title" className="text-2xl">
+            One-time password link
+          </h2>
+          <p>
+            Hand this link to {name} yourself, in person or by a message you trust. It lets them choose a new password, works once, within{" "}
+            {PASSWORD_LINK_HOURS === 1 ? "the hour" : `${PASSWORD_LINK_HOURS} hours`}, and is shown only now: it is not emailed, logged or kept.
+          </p>
+          <label htmlFor="password-link" className="font-bold">
+            Link for {name}
+          </label>
+          <input id="password-link" readOnly value={actionData.link} className={`${inputClass} font-mono text-sm`} onFocus={(event) => event.currentTarget.select()} />
+        </section>
+      ) : null}
+      {actionData?.confirm ? (
+        <MemberConfirmPanel pending={actionData.confirm} busy={busy} />
+      ) : (
+        <>
+          <Section id="account" title="Account">
+            <Facts
+              rows={[
+                ["Email", <span className="break-all">{member.email}</span>],
+                ["Role", ROLE_LABELS[member.role]],
+                ["Created", formatClubTime(member.createdAt)],
+                ["Status", member.suspended ? `Suspended${member.suspendReason ? `: ${member.suspendReason}` : ""}` : "Active"],
+              ]}
+            />
+          </Section>
+
+          <Section id="sign-in" title="Sign-in methods">
+            <Facts
+              rows={[
+                ["Password", member.signInMethods.password ? "Set" : "Not set yet"],
+                ["Discord", member.signInMethods.discord ? "Linked" : "Not linked"],
+              ]}
+            />
+            <ActionForm
+              intent="reset-link"
+              question={`Make a one-time link for ${name} to choose a new password? It is shown to you once, to hand over yourself.`}
+              label="Make a one-time password link"
+              busy={busy}
+            />
+            {!member.signInMethods.password ? (
+              <ActionForm intent="resend-invite" question={`Send the invitation to ${name} again, to ${member.email}?`} label="Send the invitation again" busy={busy} />
+            ) : null}
+          </Section>
+
+          <Section id="factors" title="Second factors">
+            <Facts rows={[["Authenticator app", member.authenticatorApp ? "On" : "Off"]]} />
+            {member.authenticatorApp ? (
+              <ActionForm
+                intent="remove-authenticator"
+                question={`Remove ${name}'s authenticator app and its backup codes?`}
+                label="Remove the authenticator app"
+                busy={busy}
+              />
+            ) : null}
+            <h3 className="text-xl">Passkeys</h3>
+            {member.passkeys.length === 0 ? (
+              <p className="text-dust">No passkeys.</p>
+            ) : (
+              <ul className="flex flex-col divide-y divide-timber/60">
+                {member.passkeys.map((passkey) => (
+                  <li key={passkey.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+                    <div>
+                      <p className="font-bold break-words">{passkey.name}</p>
+                      {passkey.addedAt ? <p className="text-sm text-dust">Added {formatClubTime(passkey.addedAt)}</p> : null}
+                    </div>
+                    <ConfirmedButton
+                      intent="remove-passkey"
+                      extra={{ passkeyId: passkey.id }}
+                      question={`Remove the passkey “${passkey.name}” from ${name}'s account?`}
+                      label="Remove"
+                      hidden={` passkey ${passkey.name}`}
+                      busy={busy}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section id="sessions" title="Signed-in sessions">
+            <p>{member.sessions === 0 ? "Not signed in anywhere." : `Signed in on ${countOf(member.sessions, "device")}.`}</p>
+            <ActionForm
+              intent="end-sessions"
+              question={`Sign ${name} out on every device?${self ? " This signs you out here too." : ""}`}
+              label="End all sessions"
+              busy={busy}
+            />
+          </Section>
+
+          <Section id="details" title="Name and email">
+            <DetailsForm member={member} values={values} errors={errors} busy={busy} />
+          </Section>
+
+          <Section id="role" title="Role">
+            <ActionForm intent="role" question={`Change ${name}'s role?`} label="Change role" busy={busy}>
+              <div className="flex flex-col gap-1">
+                <label htmlFor="member-role" className="font-bold">
+                  Role
+                </label>
+                <select id="member-role" name="role" defaultValue={member.role} key={member.role} className={inputClass}>
+                  {ROLES.map((role: Role) => (
+                    <option key={role} value={role}>
+                      {ROLE_LABELS[role]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </ActionForm>
+          </Section>
+
+          <Section id="suspension" title={member.suspended ? "Restore" : "Suspend"}>
+            {member.suspended ? (
+              <>
+                <p>This account is suspended: the member cannot sign in by any way.</p>
+                <ActionForm intent="restore" question={`Restore ${name}'s account? They can sign in again.`} label="Restore the account" busy={busy} primary />
+              </>
+            ) : self ? (
+              <p className="text-dust">You cannot suspend your own account.</p>
+            ) : (
+              <>
+                <p>A suspended member is signed out everywhere at once and cannot sign in by any way (password, emailed code, passkey or Discord) until restored.</p>
+                <ActionForm intent="suspend" question={`Suspend ${name}? They are signed out everywhere at once.`} label="Suspend the account" busy={busy}>
+                  <Field label="Reason (for managers only)" name="reason" maxLength={300} defaultValue={values?.reason ?? ""} error={errors?.reason} />
+                </ActionForm>
+              </>
+            )}
+          </Section>
+
+          <Section id="delete" title="Delete account">
+            <p>
+              <Link to={`/tools/members/${encodeURIComponent(member.id)}/delete`}>Delete account…</Link>
+            </p>
+          </Section>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ConfirmedButton({ intent, extra, question, label, hidden, busy }: { intent: string; extra: Record<string, string>; question: string; label: string; hidden: string; busy: boolean }) {
+  const confirmed = useConfirmedSubmit();
+  return (
+    <Form method="post" onSubmit={confirmed(question)}>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(extra).map(([key, value]) => (
+        <input key={key} type="hidden" name={key} value={value} />
+      ))}
+      <button type="submit" className="btn btn-secondary" disabled={busy}>
+        {label}
+        <span className="sr-only">{hidden}</span>
+      </button>
+    </Form>
+  );
+}
+
+function DetailsForm({ member, values, errors, busy }: { member: MemberAccount; values?: FormValues; errors?: FieldErrors; busy: boolean }) {
+  return (
+    // Keyed by the saved values, so the fields start again from them once a change is saved.
+    <ActionForm key={`${member.firstName}|${member.lastName}|${member.email}`} intent="details" question={`Save the changes to ${fullName(member)}'s name and email?`} label="Save details" busy={busy}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="First name" name="firstName" required maxLength={80} autoComplete="off" defaultValue={values?.firstName ?? member.firstName} error={errors?.firstName} />
+        <Field label="Last name" name="lastName" required maxLength={80} autoComplete="off" defaultValue={values?.lastName ?? member.lastName} error={errors?.lastName} />
+        <Field label="Email" name="email" type="email" required autoComplete="off" defaultValue={values?.email ?? member.email} error={errors?.email} className="sm:col-span-2" />
+      </div>
+    </ActionForm>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ loaderData: loaded }) => [{ title: `${loaded ? fullName(loaded.member) : "Member"} · Tools · Hopewell` }];
+
+const Failure = pageErrorBoundary("Member", MEMBER_ADMIN_MESSAGES.loadFailed);
+
+/** An unknown or malformed member id: a 404 page that says so and leads back to the list. Anything else as every page. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+        <title>Member not found · Hopewell</title>
+        <h1 className="text-4xl">Member not found</h1>
+        <Alert kind="error">{MEMBER_ADMIN_MESSAGES.notFound}</Alert>
+        <p>
+          <Link to="/tools?tab=roles">← All members</Link>
+        </p>
+      </div>
+    );
+  }
+  return <Failure error={error} />;
+}

@@ -1,0 +1,40 @@
+import type { EmailMessage } from "../outbox/outbox.server";
+import { layout } from "./templates.server";
+
+/**
+ * The emails of managers' work on members' accounts (member-admin.server.ts). A link is in
+ * the body only, never in the subject: subjects are logged and shown to managers on /outbox.
+ */
+const SIGNATURE = "Hopewell · a western survival and horror larp";
+
+/** An invitation: the account exists, with no password yet; the link lets the member choose one. */
+export function invitationEmail({ to, firstName, link, hours }: { to: string; firstName: string; link: string; hours: number }): EmailMessage {
+  const within = hours === 1 ? "within the hour" : `within ${hours} hours`;
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    "The managers of Hopewell have made you an account on the club's members' site. Your sign-in name is this email address.",
+    `Follow the link below ${within} to choose your password; it works once. If the time has passed, choose "Forgot Password?" on the sign-in page and give this address for a new link, or ask the managers to send the invitation again.`,
+    "If you were not expecting this, you may ignore this letter: nobody can sign in to the account without choosing a password from this address.",
+  ];
+  return {
+    to,
+    subject: "You are invited to the Hopewell members' site",
+    text: `${paragraphs.join("\n\n")}\n\nChoose your password: ${link}\n\n${SIGNATURE}\n`,
+    html: layout("Welcome to Hopewell", paragraphs, { label: "Choose your password", url: link }),
+  };
+}
+
+/** Tells the old address that a manager changed the account's email, so a change nobody asked for does not go unnoticed. */
+export function emailChangedByManagerEmail({ to, firstName, newEmail }: { to: string; firstName: string; newEmail: string }): EmailMessage {
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    `One of the club's managers changed the email address of your Hopewell account to ${newEmail}. Letters from the members' site now go there, and you sign in with it.`,
+    "If you did not ask for this, tell the organisers at once.",
+  ];
+  return {
+    to,
+    subject: "Your Hopewell email address was changed by a manager",
+    text: `${paragraphs.join("\n\n")}\n\n${SIGNATURE}\n`,
+    html: layout("Your email address was changed", paragraphs),
+  };
+}

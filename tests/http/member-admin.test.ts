@@ -1,0 +1,356 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
+import { resetPassword, resetTokenIsValid, signIn } from "~/server/accounts.server";
+import { accounts, auditLog, outbox, passkeys, profiles, sessions, twoFactors } from "~/server/db/schema";
+import { logger } from "~/server/logger.server";
+import { suspendMember } from "~/server/member-admin.server";
+import { withAppServer } from "../helpers/app-server";
+import { solvedCaptcha } from "../helpers/captcha";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+
+/**
+ * The managers' page for one member's account (/tools/members/:id) and inviting a member
+ * (/tools/members/invite), as a browser without JavaScript uses them: plain form posts, each
+ * change asked first and made with confirm=yes, and each recorded in the audit log.
+ */
+const db = withTestDatabase();
+const app = withAppServer();
+
+/** The page's text as a person reads it (React escapes apostrophes and ampersands). */
+const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&").replaceAll("&quot;", '"');
+
+/** Everything the server logs while this file runs: no link or token may be in it. */
+const captured: string[] = [];
+const stream = pino.symbols.streamSym as unknown as symbol;
+let savedStream: unknown;
+let savedLevel: string;
+beforeAll(() => {
+  savedStream = (logger as unknown as Record<symbol, unknown>)[stream];
+  savedLevel = logger.level;
+  logger.level = "debug";
+  (logger as unknown as Record<symbol, unknown>)[stream] = { write: (line: string) => captured.push(line) };
+});
+afterAll(() => {
+  (logger as unknown as Record<symbol, unknown>)[stream] = savedStream;
+  logger.level = savedLevel;
+});
+
+let addresses = 0;
+const newAddress = () => `203.0.113.${++addresses}`;
+
+const page = (path: string, cookie: string) => fetch(app().url + path, { headers: { Cookie: cookie }, redirect: "manual" });
+const memberPath = (id: string) => `/tools/members/${encodeURIComponent(id)}`;
+/** Posts a change to the member's page, confirmed as the confirmation step's button does. */
+const change = (cookie: string, id: string, fields: Record<string, string>) => postForm(app().url, memberPath(id), { ...fields, confirm: "yes" }, cookie);
+const auditOf = (subjectId: string) => db().select().from(auditLog).where(eq(auditLog.subjectId, subjectId)).orderBy(auditLog.createdAt);
+const sessionsOf = async (userId: string) => (await db().select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).length;
+const isSignedIn = async (cookie: string) => (await page("/profile", cookie)).status === 200;
+const profileOf = async (id: string) => (await db().select().from(profiles).where(eq(profiles.id, id)))[0]!;
+const emailsTo = (to: string) => db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${to}`).orderBy(desc(outbox.sequence));
+
+async function addPasskey(userId: string, name: string) {
+  const id = `pk${Math.random().toString(36).slice(2, 12)}`;
+  await db().insert(passkeys).values({ id, userId, name, publicKey: "test-key", credentialID: `cred-${id}`, counter: 0, deviceType: "singleDevice", backedUp: false });
+  return id;
+}
+
+describe("a member's account, for managers", () => {
+  it("shows who they are, how they sign in, their second factors and sessions, reached from the Roles list", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("player", undefined, { secondFactor: true });
+    await addPasskey(member.id, "Blue key");
+    await db().insert(accounts).values({ id: `discord-${member.id}`, userId: member.id, accountId: "discord-user-1", providerId: "discord" });
+
+    const list = await (await page(`/tools?tab=roles&q=${encodeURIComponent(member.email)}`, manager.cookie)).text();
+    expect(list).toContain(`href="${memberPath(member.id)}"`);
+    expect(list).toContain('href="/tools/members/invite"');
+
+    const response = await page(memberPath(member.id), manager.cookie);
+    expect(response.status).toBe(200);
+    const html = text(await response.text());
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${member.firstName} player</h1>`));
+    expect(html).toContain(member.email);
+    expect(html).toMatch(/<dt[^>]*>Role<\/dt><dd[^>]*>Player<\/dd>/);
+    expect(html).toMatch(/<dt[^>]*>Status<\/dt><dd[^>]*>Active<\/dd>/);
+    expect(html).toMatch(/<dt[^>]*>Password<\/dt><dd[^>]*>Set<\/dd>/);
+    expect(html).toMatch(/<dt[^>]*>Discord<\/dt><dd[^>]*>Linked<\/dd>/);
+    expect(html).toMatch(/<dt[^>]*>Authenticator app<\/dt><dd[^>]*>On<\/dd>/);
+    expect(html).toContain("Blue key");
+    const live = await sessionsOf(member.id);
+    expect(live).toBeGreaterThan(0);
+    expect(html).toContain(`Signed in on ${live} device${live === 1 ? "" : "s"}.`);
+    expect(html).toMatch(new RegExp(`<a [^>]*href="/tools/members/${member.id}/delete"[^>]*>Delete account…</a>`));
+    // Never a secret of the account.
+    const [factor] = await db().select().from(twoFactors).where(eq(twoFactors.userId, member.id));
+    expect(html).not.toContain(factor!.secret);
+  });
+
+  it("is refused to cast and players, and an unknown or malformed member id gets a clear 404 page", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("applicant");
+    for (const role of ["cast", "player"] as const) {
+      const other = await signedInMember(role);
+      const read = await page(memberPath(member.id), other.cookie);
+      expect(read.status, role).toBe(302);
+      expect(read.headers.get("Location")).toBe("/");
+      const post = await change(other.cookie, member.id, { intent: "suspend", reason: "" });
+      expect(post.status, role).toBe(403);
+      expect((await postForm(app().url, "/tools/members/invite", { firstName: "A", lastName: "B", email: "ab@example.com", confirm: "yes" }, other.cookie)).status).toBe(403);
+    }
+    expect((await profileOf(member.id)).banned).toBe(false);
+
+    for (const id of ["no-such-member", "a".repeat(101), "bad id", "x.y"]) {
+      const response = await page(`/tools/members/${encodeURIComponent(id)}`, manager.cookie);
+      expect(response.status, id).toBe(404);
+      const html = text(await response.text());
+      expect(html).toMatch(/<h1[^>]*>Member not found<\/h1>/);
+      expect(html).toContain(MEMBER_ADMIN_MESSAGES.notFound);
+      expect(html).toContain('href="/tools?tab=roles"');
+    }
+    const posted = await change(manager.cookie, "no-such-member", { intent: "end-sessions" });
+    expect(posted.status).toBe(404);
+  });
+
+  it("updates the name and email after a confirmation step, keeps emails unique, and records it", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("applicant");
+    const other = await signedInMember("applicant");
+
+    const asked = await postForm(app().url, memberPath(member.id), { intent: "details", firstName: "Nell", lastName: "Voss", email: "NELL.VOSS@example.com" }, manager.cookie);
+    expect(asked.status).toBe(200);
+    const step = text(await asked.text());
+    expect(step).toContain(`Save ${member.firstName} applicant's details as Nell Voss, nell.voss@example.com?`);
+    expect(step).toContain('name="confirm" value="yes"');
+    expect((await profileOf(member.id)).firstName).toBe(member.firstName);
+    expect(await auditOf(member.id)).toEqual([]);
+
+    // Another account's email, in any case, is refused with a clear message and changes nothing.
+    const taken = await change(manager.cookie, member.id, { intent: "details", firstName: "Nell", lastName: "Voss", email: other.email.toUpperCase() });
+    expect(taken.status).toBe(409);
+    expect(text(await taken.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
+    expect((await profileOf(member.id)).email).toBe(member.email);
+
+    const saved = await change(manager.cookie, member.id, { intent: "details", firstName: "Nell", lastName: "Voss", email: "nell.voss@example.com" });
+    expect(saved.status).toBe(200);
+    expect(text(await saved.text())).toContain("Details saved.");
+    const profile = await profileOf(member.id);
+    expect(profile).toMatchObject({ firstName: "Nell", lastName: "Voss", name: "Nell Voss", email: "nell.voss@example.com" });
+    expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.update", details: { changed: ["name", "email"] } }]);
+    // The old address is told; the new one signs in.
+    const [notice] = await emailsTo(member.email);
+    expect(notice!.payload).toMatchObject({ subject: "Your Hopewell email address was changed by a manager" });
+    expect((await signIn({ email: "nell.voss@example.com", password: member.password }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
+
+    // Bad input gets the form's messages.
+    const bad = await change(manager.cookie, member.id, { intent: "details", firstName: "", lastName: "Voss", email: "not-an-email" });
+    expect(bad.status).toBe(400);
+    expect(text(await bad.text())).toContain("Please enter a valid email address");
+  });
+
+  it("changes the role through the audited role change, never leaving the site without a manager", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("applicant");
+    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "role", role: "cast" }, manager.cookie)).text());
+    expect(asked).toContain(`Change ${member.firstName} applicant's role from Applicant to Cast?`);
+    const changed = await change(manager.cookie, member.id, { intent: "role", role: "cast" });
+    expect(text(await changed.text())).toContain("Role changed to Cast.");
+    expect((await profileOf(member.id)).role).toBe("cast");
+    expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "role.change", details: { from: "applicant", to: "cast" } }]);
+    expect((await change(manager.cookie, member.id, { intent: "role", role: "sheriff" })).status).toBe(400);
+  });
+});
+
+describe("suspending and restoring", () => {
+  it("ends the member's sessions at once and refuses every sign-in with the message, until restored", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("player");
+    await db().update(profiles).set({ emailVerified: true }).where(eq(profiles.id, member.id));
+    const second = await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), newAddress());
+    expect(second.ok).toBe(true);
+    expect(await sessionsOf(member.id)).toBe(2);
+    expect(await isSignedIn(member.cookie)).toBe(true);
+
+    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "suspend", reason: "Unpaid dues" }, manager.cookie)).text());
+    expect(asked).toContain(`Suspend ${member.firstName} player?`);
+    expect((await profileOf(member.id)).banned).toBe(false);
+
+    const suspended = await change(manager.cookie, member.id, { intent: "suspend", reason: "Unpaid dues" });
+    expect(suspended.status).toBe(200);
+    expect(text(await suspended.text())).toContain("Account suspended. 2 sessions ended.");
+    expect(await profileOf(member.id)).toMatchObject({ banned: true, banReason: "Unpaid dues" });
+    expect(await sessionsOf(member.id)).toBe(0);
+    expect(await isSignedIn(member.cookie)).toBe(false);
+    expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.suspend", details: { reason: "Unpaid dues", sessionsEnded: 2 } }]);
+    expect(text(await (await page(memberPath(member.id), manager.cookie)).text())).toMatch(/<dt[^>]*>Status<\/dt><dd[^>]*>Suspended: Unpaid dues<\/dd>/);
+
+    // The password sign-in page says why.
+    const byPassword = await postForm(app().url, "/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha() });
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.headers.getSetCookie().some((c) => /session/i.test(c) && !/max-age=0/i.test(c))).toBe(false);
+    expect(text(await byPassword.text())).toContain(ACCOUNT_SUSPENDED_MESSAGE);
+
+    // So does signing in with an emailed code (the code read from the outbox, as the email carries it).
+    const asking = await postForm(app().url, "/auth/email-code", { intent: "request", email: member.email, altcha: await solvedCaptcha() });
+    expect(asking.status).toBe(302);
+    const [codeEmail] = await emailsTo(member.email);
+    const code = (codeEmail!.payload as { text: string }).text.match(/Your code to sign in to Hopewell is (\d{6})/)![1]!;
+    const byCode = await postForm(app().url, "/auth/email-code", { intent: "verify", email: member.email, code });
+    expect(byCode.status).toBe(403);
+    expect(text(await byCode.text())).toContain(ACCOUNT_SUSPENDED_MESSAGE);
+    expect(await sessionsOf(member.id)).toBe(0);
+
+    const restored = await change(manager.cookie, member.id, { intent: "restore" });
+    expect(text(await restored.text())).toContain("Account restored.");
+    expect((await profileOf(member.id)).banned).toBe(false);
+    expect((await auditOf(member.id)).map((e) => e.action)).toEqual(["member.suspend", "member.restore"]);
+    const again = await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), newAddress());
+    expect(again.ok).toBe(true);
+  });
+
+  it("refuses a manager suspending themselves, and never suspends the last manager who can sign in", async () => {
+    const manager = await signedInMember("manager");
+    const self = await change(manager.cookie, manager.id, { intent: "suspend", reason: "" });
+    expect(self.status).toBe(409);
+    expect(text(await self.text())).toContain(MEMBER_ADMIN_MESSAGES.notYourself);
+    expect((await profileOf(manager.id)).banned).toBe(false);
+
+    // Every other manager is suspended or demoted: this one is the last who can sign in.
+    await db().update(profiles).set({ banned: true }).where(and(eq(profiles.role, "manager"), sql`${profiles.id} <> ${manager.id}`));
+    const outcome = await suspendMember({ id: "someone-else" }, manager.id, "");
+    expect(outcome).toEqual({ outcome: "last-manager" });
+    expect((await profileOf(manager.id)).banned).toBe(false);
+    expect(await auditOf(manager.id)).toEqual([]);
+    await db().update(profiles).set({ banned: false }).where(eq(profiles.role, "manager"));
+  });
+});
+
+describe("second factors and sessions", () => {
+  it("removes a member's authenticator app (a lost phone), recorded", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("player", undefined, { secondFactor: true });
+    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "remove-authenticator" }, manager.cookie)).text());
+    expect(asked).toContain(`Remove ${member.firstName} player's authenticator app and its backup codes?`);
+    const removed = await change(manager.cookie, member.id, { intent: "remove-authenticator" });
+    expect(text(await removed.text())).toContain("Authenticator app removed.");
+    expect((await profileOf(member.id)).twoFactorEnabled).toBe(false);
+    expect(await db().select().from(twoFactors).where(eq(twoFactors.userId, member.id))).toEqual([]);
+    expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.factor_remove", details: { factor: "authenticator" } }]);
+    // The password alone signs in now.
+    const signedIn = await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), newAddress());
+    expect(signedIn).toMatchObject({ ok: true, secondStep: false });
+    const none = await change(manager.cookie, member.id, { intent: "remove-authenticator" });
+    expect(none.status).toBe(409);
+  });
+
+  it("removes one passkey of the member's, and no one else's", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("player");
+    const stranger = await signedInMember("player");
+    const lost = await addPasskey(member.id, "Old phone");
+    const kept = await addPasskey(member.id, "Laptop");
+    const theirs = await addPasskey(stranger.id, "Stranger's key");
+
+    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "remove-passkey", passkeyId: lost }, manager.cookie)).text());
+    expect(asked).toContain(`Remove the passkey “Old phone” from ${member.firstName} player's account?`);
+    const removed = await change(manager.cookie, member.id, { intent: "remove-passkey", passkeyId: lost });
+    expect(text(await removed.text())).toContain("Passkey “Old phone” removed.");
+    expect((await db().select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, member.id))).map((p) => p.id)).toEqual([kept]);
+    expect(await auditOf(member.id)).toMatchObject([{ action: "member.factor_remove", details: { factor: "passkey", name: "Old phone" } }]);
+
+    const wrong = await change(manager.cookie, member.id, { intent: "remove-passkey", passkeyId: theirs });
+    expect(wrong.status).toBe(404);
+    expect(text(await wrong.text())).toContain(MEMBER_ADMIN_MESSAGES.passkeyGone);
+    expect(await db().select().from(passkeys).where(eq(passkeys.id, theirs))).toHaveLength(1);
+  });
+
+  it("ends all of a member's sessions, recorded with how many", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("player");
+    await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), newAddress());
+    expect(await sessionsOf(member.id)).toBe(2);
+    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "end-sessions" }, manager.cookie)).text());
+    expect(asked).toContain(`Sign ${member.firstName} player out on every device (2 sessions)?`);
+    expect(await sessionsOf(member.id)).toBe(2);
+    const ended = await change(manager.cookie, member.id, { intent: "end-sessions" });
+    expect(text(await ended.text())).toContain("2 sessions ended.");
+    expect(await sessionsOf(member.id)).toBe(0);
+    expect(await isSignedIn(member.cookie)).toBe(false);
+    expect(await isSignedIn(manager.cookie)).toBe(true);
+    expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.sessions_end", details: { count: 2 } }]);
+  });
+});
+
+describe("inviting a member and handing over a password link", () => {
+  it("makes the account without a password and emails a link that sets it, never logged", async () => {
+    const manager = await signedInMember("manager");
+    const email = `invited-${Date.now()}@example.com`;
+    const form = await page("/tools/members/invite", manager.cookie);
+    expect(form.status).toBe(200);
+    const formHtml = await form.text();
+    expect(formHtml).toMatch(/<h1[^>]*>Invite a member<\/h1>/);
+    expect(formHtml).toMatch(/<option value="applicant" selected="">Applicant<\/option>/);
+
+    const asked = await postForm(app().url, "/tools/members/invite", { firstName: "Ada", lastName: "Lowe", email, role: "applicant" }, manager.cookie);
+    expect(text(await asked.text())).toContain(`Invite Ada Lowe as Applicant? An account is made for ${email}`);
+    expect(await db().select().from(profiles).where(eq(profiles.email, email))).toEqual([]);
+
+    const invited = await postForm(app().url, "/tools/members/invite", { firstName: "Ada", lastName: "Lowe", email, role: "applicant", confirm: "yes" }, manager.cookie);
+    expect(invited.status).toBe(302);
+    const [profile] = await db().select().from(profiles).where(eq(profiles.email, email));
+    expect(profile).toMatchObject({ firstName: "Ada", lastName: "Lowe", role: "applicant", banned: false });
+    expect(invited.headers.get("Location")).toBe(`${memberPath(profile!.id)}?invited=sent`);
+    expect(await db().select().from(accounts).where(eq(accounts.userId, profile!.id))).toEqual([]);
+    expect(await auditOf(profile!.id)).toMatchObject([{ actorId: manager.id, action: "member.invite", details: { role: "applicant" } }]);
+    const shown = text(await (await page(invited.headers.get("Location")!, manager.cookie)).text());
+    expect(shown).toContain("Invitation sent.");
+    expect(shown).toMatch(/<dt[^>]*>Password<\/dt><dd[^>]*>Not set yet<\/dd>/);
+
+    const [mail] = await emailsTo(email);
+    const payload = mail!.payload as { subject: string; text: string };
+    expect(payload.subject).toBe("You are invited to the Hopewell members' site");
+    const link = payload.text.match(/https?:\/\/\S+\/reset-password\?token=(\S+)/)!;
+    const token = decodeURIComponent(link[1]!);
+    expect(await resetTokenIsValid(token)).toBe(true);
+    expect((await resetPassword(token, "Silver$Seam9")).ok).toBe(true);
+    expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
+    expect(await resetTokenIsValid(token)).toBe(false);
+    expect(captured.join("\n")).not.toContain(token);
+
+    // The same address again is refused with a clear message.
+    const twice = await postForm(app().url, "/tools/members/invite", { firstName: "Ada", lastName: "Again", email: email.toUpperCase(), role: "applicant", confirm: "yes" }, manager.cookie);
+    expect(twice.status).toBe(409);
+    expect(text(await twice.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
+    expect(await db().select().from(profiles).where(eq(profiles.email, email))).toHaveLength(1);
+  });
+
+  it("shows a one-time password link once, on the page: not emailed, not logged, audited without it", async () => {
+    const manager = await signedInMember("manager");
+    const member = await signedInMember("player");
+    const emailsBefore = (await emailsTo(member.email)).length;
+    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "reset-link" }, manager.cookie)).text());
+    expect(asked).toContain(`Make a one-time link for ${member.firstName} player to choose a new password?`);
+    const made = await change(manager.cookie, member.id, { intent: "reset-link" });
+    expect(made.status).toBe(200);
+    const html = text(await made.text());
+    const link = html.match(/value="(https?:\/\/[^"]+\/reset-password\?token=([^"]+))"/)!;
+    const token = decodeURIComponent(link[2]!);
+    expect(html).toContain("One-time password link");
+    expect(await emailsTo(member.email)).toHaveLength(emailsBefore);
+    const entries = await auditOf(member.id);
+    expect(entries).toMatchObject([{ actorId: manager.id, action: "member.reset_link" }]);
+    expect(JSON.stringify(entries)).not.toContain(token);
+    expect(captured.join("\n")).not.toContain(token);
+    // The page shows it only in that answer.
+    expect(await (await page(memberPath(member.id), manager.cookie)).text()).not.toContain(token);
+
+    expect((await resetPassword(token, "Copper&Vein7")).ok).toBe(true);
+    expect((await signIn({ email: member.email, password: "Copper&Vein7" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
+
+    const log = text(await (await page("/tools?tab=audit", manager.cookie)).text());
+    expect(log).toMatch(/Test\d+ manager made a one-time password link to hand to Test\d+ player/);
+  });
+});
