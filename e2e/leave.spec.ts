@@ -61,11 +61,11 @@ test("a member takes out their data as a ZIP, then deletes their account and can
   expect(json.signInHistory.length).toBeGreaterThan(0);
 
   // Leave: a wrong password is refused, the right one deletes the account.
-  await page.getByLabel("Your password").fill("Not-my-password-1");
+  await page.getByLabel("Your password", { exact: true }).fill("Not-my-password-1");
   await page.getByLabel(/I understand that my account/).check();
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page.getByText("Your current password is not correct")).toBeVisible();
-  await page.getByLabel("Your password").fill(password);
+  await page.getByLabel("Your password", { exact: true }).fill(password);
   await page.getByLabel(/I understand that my account/).check();
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page).toHaveURL(/\/account-deleted$/);
