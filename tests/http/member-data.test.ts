@@ -28,6 +28,7 @@ import {
 } from "~/server/db/schema";
 import { exportsSettled } from "~/server/member-data.server";
 import { researchKey, saveFile } from "~/server/storage/storage.server";
+import { sweepOrphanFiles } from "~/server/storage/sweep.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
@@ -192,6 +193,10 @@ describe("taking out one's data", () => {
   it("lets nobody else download it, and stops serving it once expired", async () => {
     const member = await fullMember(eventId, { secondFactor: false });
     const { id } = await requestAndFetchExport(member);
+    // The daily sweep of unreferenced files keeps a prepared copy: its row names it.
+    const [row] = await db().select().from(memberExports).where(eq(memberExports.id, id));
+    await sweepOrphanFiles({ graceMs: 0, now: Date.now() + 60_000 });
+    expect(fs.existsSync(path.join(dataDir, "files", row!.fileKey!))).toBe(true);
     const stranger = await signedInMember("manager");
     expect((await fetch(`${app().url}/profile/data/${id}/file`, { headers: { Cookie: stranger.cookie } })).status).toBe(404);
     expect((await fetch(`${app().url}/profile/data/${id}/file`, { redirect: "manual" })).status).toBe(302);
