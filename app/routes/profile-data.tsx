@@ -45,7 +45,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (fields.intent !== "delete") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
   const parsed = checkForm(DeleteAccountForm, fields);
-  if (!parsed.ok) return data<ActionData>({ errors: parsed.errors }, { status: 400 });
+  if (!parsed.ok) {
+    // Both fields' messages at once: an unticked box and a missing password.
+    const errors = { ...parsed.errors };
+    if (!fields.currentPassword && (await hasPassword(user.id))) errors.currentPassword = DELETION_MESSAGES.passwordRequired;
+    return data<ActionData>({ errors }, { status: 400 });
+  }
   return failSafely<ActionData>("deleting an account", { message: DELETION_MESSAGES.failed }, async () => {
     const proof = await reauthenticate(request, user, parsed.data.currentPassword);
     if (!proof.ok) {

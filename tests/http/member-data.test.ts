@@ -213,6 +213,10 @@ describe("leaving", () => {
     expect(await wrong.text()).toContain(SITE_MESSAGES.wrongCurrentPassword.replaceAll("'", "&#x27;"));
     const unticked = await postForm(app().url, "/profile/data", { intent: "delete", currentPassword: member.password }, member.cookie);
     expect(unticked.status).toBe(400);
+    expect(await unticked.text()).toContain("Please tick the box to confirm");
+    const empty = await (await postForm(app().url, "/profile/data", { intent: "delete" }, member.cookie)).text();
+    expect(empty).toContain("Please tick the box to confirm");
+    expect(empty).toContain(DELETION_MESSAGES.passwordRequired);
     const [profile] = await db().select().from(profiles).where(eq(profiles.id, member.id));
     expect(profile!.email).toBe(member.email);
     expect(await db().select().from(research).where(eq(research.userId, member.id))).toHaveLength(1);
