@@ -22,6 +22,7 @@ import { openFirstManagerSetup } from "~/server/first-manager.server";
 import { pruneRateLimits } from "~/server/rate-limit.server";
 import { checkStorage, StorageError, storageKind } from "~/server/storage/storage.server";
 import { startOrphanSweep } from "~/server/storage/sweep.server";
+import { startExportWorker } from "~/server/member-data.server";
 import { discordFormOrigins } from "~/server/discord-oauth.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
 import { logAccess } from "./access-log";
@@ -282,6 +283,8 @@ export async function start(options: { development?: Development } = {}): Promis
   }, 10 * 60_000);
   pruning.unref();
   const sweep = startOrphanSweep();
+  // Members' data exports asked for before a restart are built, and expired ones removed.
+  const exportWorker = startExportWorker();
   const maintenance: NodeJS.Timeout[] = [];
   if (handle.kind === "pglite") {
     const maintain = () => {
@@ -326,6 +329,7 @@ export async function start(options: { development?: Development } = {}): Promis
     sweep.stop();
     for (const timer of maintenance) clearTimeout(timer);
     await worker.stop();
+    await exportWorker.stop();
     await operations.stop();
     try {
       await closeDatabase();

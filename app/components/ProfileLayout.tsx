@@ -4,7 +4,7 @@ import { SideTabLinks } from "~/components/SideTabs";
 import type { loader as rootLoader } from "~/root";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "two-factor" | "passkeys" | "email" | "sign-in-methods";
+export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "two-factor" | "passkeys" | "email" | "sign-in-methods" | "data";
 
 export function profileSections(canHaveCharacter: boolean, discordSignIn = false): { id: ProfileSection; label: string; to?: string }[] {
   return [
@@ -23,6 +23,8 @@ export function profileSections(canHaveCharacter: boolean, discordSignIn = false
     { id: "email", label: "Email", to: "/profile/email" },
     // Only with sign-in with Discord configured (routes/profile-sign-in-methods.tsx).
     ...(discordSignIn ? [{ id: "sign-in-methods" as const, label: "Sign-in methods", to: "/profile/sign-in-methods" }] : []),
+    // A page of its own (routes/profile-data.tsx): take out a copy of one's data, or delete the account.
+    { id: "data", label: "My data", to: "/profile/data" },
   ];
 }
 

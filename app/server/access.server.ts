@@ -78,11 +78,19 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   // The signed-in member's own second factor, after the password; never behind the aal2 gate.
   "/profile/two-factor": "member",
   "/profile/two-factor/backup-codes": "member",
+  // The signed-in member's own data: a copy to take out, and deleting the account (after the password).
+  "/profile/data": "member",
+  // A prepared copy: the loader finds only the signed-in member's own (404 for anyone else's).
+  "/profile/data/:id/file": "member",
+  // Where a member lands once their account is deleted (signed out by then).
+  "/account-deleted": "anyone",
   // Cast read the tools; only managers change roles or decide applications.
   "/tools": { read: "staff", change: "manager" },
   // One member's whole account, and inviting a new one: managers only, every change audited.
   "/tools/members/invite": "manager",
   "/tools/members/:id": "manager",
+  // Deleting a member's account: managers only, audited.
+  "/tools/members/:id/delete": "manager",
   // Managers only: cast are kept out (SPEC section 6).
   "/emergency-contacts": "manager",
   // Failed and waiting emails name members' addresses: managers only.

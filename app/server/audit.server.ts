@@ -13,7 +13,8 @@ export type AuditAction =
   | "outbox.retry"
   | "outbox.discard"
   | "first_manager.create"
-  | "import.run";
+  | "import.run"
+  | "account.delete";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
 import { isStaff, rolesWhere } from "~/game/roles";
+import { notDeletedAccount } from "./account-deletion.server";
 import { audit } from "./audit.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database, type Database } from "./db/client.server";
@@ -71,7 +72,8 @@ export type ContactRow = { id: string; firstName: string; lastName: string; emai
 export async function listEmergencyContacts(viewer: { id: string }, { search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();
-  const where = term ? memberMatches(term) : undefined;
+  // A deleted account's placeholder has no contact to show.
+  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
   const [rows, [total]] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, emergencyContact: profiles.emergencyContact })

@@ -1,5 +1,6 @@
-import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
+import { notDeletedAccount } from "./account-deletion.server";
 import { audit, type AuditAction } from "./audit.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
@@ -13,7 +14,8 @@ export type RoleListEntry = { id: string; firstName: string; lastName: string; e
 export async function listMembersWithRoles({ search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();
-  const where = term ? memberMatches(term) : undefined;
+  // A deleted account's placeholder (account-deletion.server.ts) is nobody's to change.
+  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
   const [rows, [total]] = await Promise.all([
     db
       .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role, suspended: profiles.banned })

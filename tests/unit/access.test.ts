@@ -69,6 +69,19 @@ describe("the route permission table", () => {
     }
   });
 
+  it("keeps a member's data page and prepared copies to members, a deleted account's goodbye open, and deleting others to managers", () => {
+    for (const method of ["GET", "POST"]) {
+      for (const pattern of ["/profile/data", "/profile/data/:id/file"]) {
+        expect(decideAccess(pattern, undefined, method), pattern).toBe("sign-in");
+        for (const role of ROLES) expect(decideAccess(pattern, role, method), `${pattern} ${role}`).toBe("allow");
+      }
+      expect(decideAccess("/account-deleted", undefined, method)).toBe("allow");
+      expect(decideAccess("/tools/members/:id/delete", undefined, method)).toBe("sign-in");
+      for (const role of ["applicant", "player", "cast"] as const) expect(decideAccess("/tools/members/:id/delete", role, method), role).toBe("forbidden");
+      expect(decideAccess("/tools/members/:id/delete", "manager", method)).toBe("allow");
+    }
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

@@ -1,8 +1,9 @@
 /**
  * The database schema, one module per concern: the members' and the game's tables,
- * the auth library's tables, and the site's own machinery (limits, outbox, audit).
+ * the auth library's tables, the site's own machinery (limits, outbox, audit) and members' data exports.
  * drizzle-kit reads this file; everything else imports tables from here.
  */
 export * from "./schema-members";
 export * from "./schema-auth";
 export * from "./schema-system";
+export * from "./schema-exports";

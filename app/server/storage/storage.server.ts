@@ -12,9 +12,10 @@ export { StorageError, type OpenedFile, type StoredFile } from "./backend";
 /**
  * Uploaded files, kept in a folder under DATA_DIR (the default) or in an S3-compatible
  * bucket (STORAGE=s3), never in the public folder: they are served only through routes
- * that check the viewer. Keys look like research/<user id>/<random><ext> on both.
+ * that check the viewer. Keys look like research/<user id>/<random><ext> on both, and a
+ * member's data export (member-data.server.ts) exports/<user id>/<random>.zip.
  */
-const KEY = /^research\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|jpeg|png|pdf)$/;
+const KEY = /^(research\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|jpeg|png|pdf)|exports\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.zip)$/;
 
 const isKey = (key: string) => KEY.test(key);
 
@@ -46,6 +47,10 @@ export function storageKind(): "local" | "s3" {
 /** The file's path in the local folder (local storage only). */
 export function pathForKey(key: string): string {
   return path.join(root(), checked(key));
+}
+
+export function exportKey(userId: string): string {
+  return `exports/${userId}/${crypto.randomBytes(16).toString("hex")}.zip`;
 }
 
 export function researchKey(userId: string, extension: string): string {

@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { database } from "../db/client.server";
-import { research } from "../db/schema";
+import { memberExports, research } from "../db/schema";
 import { logger } from "../logger.server";
 import { listFiles, removeFile, removeStalePartials, type StoredFile } from "./storage.server";
 
@@ -16,7 +16,11 @@ async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
   if (batch.length === 0) return [];
   const db = await database();
   const keys = batch.map((file) => file.key);
-  const referenced = new Set((await db.select({ key: research.fileKey }).from(research).where(inArray(research.fileKey, keys))).map((row) => row.key));
+  const [papers, exports] = await Promise.all([
+    db.select({ key: research.fileKey }).from(research).where(inArray(research.fileKey, keys)),
+    db.select({ key: memberExports.fileKey }).from(memberExports).where(inArray(memberExports.fileKey, keys)),
+  ]);
+  const referenced = new Set([...papers, ...exports].map((row) => row.key));
   const orphans = keys.filter((key) => !referenced.has(key));
   for (const key of orphans) await removeFile(key);
   return orphans;
@@ -24,7 +28,8 @@ async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
 
 /**
  * Removes what a crash mid-upload leaves: temporary files, and stored files no row names
- * (the process died between storing the file and writing its row). Only files older than
+ * (the process died between storing the file and writing its row, or a removal after an
+ * account's deletion failed: its rows are gone, so its files are swept here). Only files older than
  * `graceMs` are considered, so an upload in flight is never touched.
  */
 export async function sweepOrphanFiles(options: { now?: number; graceMs?: number } = {}): Promise<{ partials: string[]; orphans: string[] }> {
