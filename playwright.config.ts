@@ -73,6 +73,8 @@ export default defineConfig({
       // Contexts a test opens itself share one address (127.0.0.1), and a run signs in far more
       // than 30 times in 15 minutes; the real limit is tested in tests/http and tests/integration.
       SIGN_IN_ADDRESS_LIMIT: "100000",
+      // The two e2e managers and players sign in from many tests within 15 minutes.
+      SIGN_IN_ACCOUNT_LIMIT: "100000",
       TRUST_PROXY: "1",
     },
   },

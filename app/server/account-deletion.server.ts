@@ -23,7 +23,7 @@ import {
 } from "./db/schema";
 import { logger } from "./logger.server";
 import { emailOrderKey } from "./outbox/outbox.server";
-import { hit, LIMITS } from "./rate-limit.server";
+import { hit, signInPerAccount } from "./rate-limit.server";
 import { removeFile } from "./storage/storage.server";
 
 /**
@@ -74,7 +74,7 @@ export async function reauthenticate(request: Request, member: { id: string; ema
   const auth = await getAuth();
   if (await hasPassword(member.id)) {
     if (!password) return { ok: false, status: 400, message: DELETION_MESSAGES.passwordRequired, field: "currentPassword" };
-    const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, LIMITS.signInPerAccount);
+    const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
     if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
     try {
       await auth.api.verifyPassword({ body: { password }, headers: request.headers });

@@ -11,7 +11,7 @@ import { logger } from "./logger.server";
 import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { upgradeImportedPassword } from "./password-upgrade.server";
-import { hit, LIMITS, signInPerAddress } from "./rate-limit.server";
+import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
@@ -95,7 +95,7 @@ export async function signIn(
 ): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean }>> {
   const [byAddress, byAccount] = await Promise.all([
     hit(`signin:address:${clientAddress}`, signInPerAddress()),
-    hit(`signin:account:${input.email}`, LIMITS.signInPerAccount),
+    hit(`signin:account:${input.email}`, signInPerAccount()),
   ]);
   if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const auth = await getAuth();
@@ -196,7 +196,7 @@ export async function changePassword(
   member: { email: string; firstName: string },
   input: PasswordChange,
 ): Promise<PasswordChangeOutcome> {
-  const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, LIMITS.signInPerAccount);
+  const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
   if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
   const auth = await getAuth();
   try {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGNUP_THROTTLE_MS } from "../game/rules";
+import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGNUP_THROTTLE_MS } from "../game/rules";
 
 /**
  * Every setting the site reads from the environment, parsed once at start-up.
@@ -49,6 +49,7 @@ const EnvSchema = z.object({
   DISCORD_USERINFO_URL: httpUrl.optional(),
   SIGNUP_THROTTLE_MS: z.coerce.number().int().min(0).default(SIGNUP_THROTTLE_MS),
   SIGN_IN_ADDRESS_LIMIT: z.coerce.number().int().min(1).default(SIGN_IN_ATTEMPTS_PER_ADDRESS),
+  SIGN_IN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(SIGN_IN_ATTEMPTS_PER_ACCOUNT),
   EMAIL_CODE_EXPIRES_S: z.coerce.number().int().min(60, "must be at least 60 (seconds)").max(3600, "must be at most 3600 (an hour)").default(600),
   EMAIL_CODE_RESEND_S: z.coerce.number().int().min(0).max(3600, "must be at most 3600 (an hour)").default(60),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
@@ -181,6 +182,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     signupThrottleMs: env.SIGNUP_THROTTLE_MS,
     signInAddressLimit: env.SIGN_IN_ADDRESS_LIMIT,
+    signInAccountLimit: env.SIGN_IN_ACCOUNT_LIMIT,
     emailCode: { expiresS: env.EMAIL_CODE_EXPIRES_S, resendS: env.EMAIL_CODE_RESEND_S },
     discord: { webhookUrl: env.DISCORD_WEBHOOK_URL, username: env.DISCORD_USERNAME, avatarUrl: env.DISCORD_AVATAR_URL },
     discordSignIn: discordSignInConfig(env),

@@ -8,7 +8,7 @@ import { accounts } from "./db/schema";
 import { logger } from "./logger.server";
 import { emailChangedEmail } from "./mail/account-templates.server";
 import { queueEmail } from "./outbox/outbox.server";
-import { hit, LIMITS } from "./rate-limit.server";
+import { hit, signInPerAccount } from "./rate-limit.server";
 
 /**
  * A member changes their email address: they give the new one and their current password,
@@ -29,7 +29,7 @@ async function hasPassword(userId: string): Promise<boolean> {
 export async function requestEmailChange(request: Request, member: Member, input: { newEmail: string; currentPassword: string }): Promise<EmailChangeOutcome> {
   if (input.newEmail === member.email.toLowerCase()) return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.sameEmail, field: "newEmail" };
   // The password is checked here too: the attempts count against the account's sign-in limit.
-  const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, LIMITS.signInPerAccount);
+  const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
   if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
   if (!(await hasPassword(member.id))) return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.noPassword };
   const auth = await getAuth();

@@ -1,5 +1,5 @@
 import { lt, sql } from "drizzle-orm";
-import { SIGN_IN_ATTEMPTS_PER_ADDRESS } from "~/game/rules";
+import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS } from "~/game/rules";
 import { config } from "./config.server";
 import { database, rawRows } from "./db/client.server";
 import { rateLimits } from "./db/schema";
@@ -10,7 +10,8 @@ export type Limit = { max: number; windowMs: number };
 export const LIMITS = {
   // SIGN_IN_ADDRESS_LIMIT may change the count (see signInPerAddress).
   signInPerAddress: { max: SIGN_IN_ATTEMPTS_PER_ADDRESS, windowMs: 15 * 60_000 },
-  signInPerAccount: { max: 10, windowMs: 15 * 60_000 },
+  // SIGN_IN_ACCOUNT_LIMIT may change the count (see signInPerAccount).
+  signInPerAccount: { max: SIGN_IN_ATTEMPTS_PER_ACCOUNT, windowMs: 15 * 60_000 },
   resetPerAddress: { max: 10, windowMs: 60 * 60_000 },
   resetPerAccount: { max: 3, windowMs: 60 * 60_000 },
   captchaChallengePerAddress: { max: 100, windowMs: 10 * 60_000 },
@@ -19,6 +20,11 @@ export const LIMITS = {
 /** Sign-in attempts per client address, by any way in: as many as SIGN_IN_ADDRESS_LIMIT says (30 by default). */
 export function signInPerAddress(): Limit {
   return { ...LIMITS.signInPerAddress, max: config().signInAddressLimit };
+}
+
+/** Sign-in attempts per account (password checks and codes): as many as SIGN_IN_ACCOUNT_LIMIT says (10 by default). */
+export function signInPerAccount(): Limit {
+  return { ...LIMITS.signInPerAccount, max: config().signInAccountLimit };
 }
 
 /**

@@ -7,7 +7,7 @@ import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
 import { profiles, sessions } from "./db/schema";
 import { logger } from "./logger.server";
-import { hit, LIMITS, signInPerAddress } from "./rate-limit.server";
+import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
@@ -57,7 +57,7 @@ function wrongPassword(): TwoFactorOutcome<never> {
 
 /** The password attempts on these forms count against the same per-account limit as signing in. */
 async function withinAccountLimit(email: string): Promise<boolean> {
-  return (await hit(`signin:account:${email.toLowerCase()}`, LIMITS.signInPerAccount)).allowed;
+  return (await hit(`signin:account:${email.toLowerCase()}`, signInPerAccount())).allowed;
 }
 
 /**
@@ -195,7 +195,7 @@ export async function verifySecondFactor(
   stepUp: StepUp | null,
 ): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   const throttle = stepUp
-    ? await hit(`signin:account:${stepUp.email.toLowerCase()}`, LIMITS.signInPerAccount)
+    ? await hit(`signin:account:${stepUp.email.toLowerCase()}`, signInPerAccount())
     : await hit(`two-factor:address:${clientAddress}`, signInPerAddress());
   if (!throttle.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
