@@ -1,5 +1,4 @@
 import { hash, verify } from "@node-rs/argon2";
-import { compare as compareBcrypt } from "bcryptjs";
 
 /**
  * Argon2id with OWASP's recommended minimum (19 MiB of memory, 2 passes, 1 lane).
@@ -21,7 +20,11 @@ export function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword({ hash: stored, password }: { hash: string; password: string }): Promise<boolean> {
   try {
-    if (isBcryptHash(stored)) return await compareBcrypt(password, stored);
+    if (isBcryptHash(stored)) {
+      // Only members imported from the old site have such hashes, once each: loaded then.
+      const { compare } = await import("bcryptjs");
+      return await compare(password, stored);
+    }
     return await verify(stored, password);
   } catch {
     return false;

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import * as tar from "tar";
 import { rawRows, type Database, type Transaction } from "../db/client.server";
 import { storedKeys, readFile } from "../storage/storage.server";
 import { BackupError, FORMAT, FORMAT_VERSION, MIGRATIONS_TABLE, quoteName, schemaVersionOf, type Manifest, type ManifestFile, type ManifestTable } from "./format.server";
@@ -120,6 +119,8 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
     };
     await fs.promises.writeFile(path.join(stageDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     const parts = ["manifest.json", "db", ...(files.length > 0 ? ["files"] : [])];
+    // Loaded here: the archive code is needed once a day, not in every request's memory.
+    const tar = await import("tar");
     await tar.c({ gzip: true, file: partial, cwd: stageDir, portable: true }, parts);
     // It holds password hashes, sessions and contact details: for the owner's eyes only.
     await fs.promises.chmod(partial, 0o600);

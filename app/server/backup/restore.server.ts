@@ -5,7 +5,6 @@ import readline from "node:readline";
 import { PGlite } from "@electric-sql/pglite";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
-import * as tar from "tar";
 import { DEFAULT_MIGRATIONS_DIR, PGLITE_EXTENSIONS } from "../db/client.server";
 import { acquireDataDirLock, DataDirLockedError } from "../db/lock.server";
 import { storedKeys, removeFile, saveFile } from "../storage/storage.server";
@@ -20,6 +19,7 @@ async function unpack(file: string, into: string): Promise<Manifest> {
   if (!fs.existsSync(file)) throw new BackupError(`No backup file at ${file}.`);
   const damaged = (detail: string) => new BackupError(`${file} is not a usable backup: ${detail}. Nothing was restored.`);
   try {
+    const tar = await import("tar");
     await tar.x({ file, cwd: into, strict: true });
   } catch (error) {
     throw damaged(`the archive is truncated or corrupted (${(error as Error).message})`);

@@ -1,13 +1,4 @@
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from "@aws-sdk/client-s3";
+import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import type { StorageConfig } from "../config.server";
@@ -22,7 +13,16 @@ type SdkError = { name?: string; code?: string; message?: string; $metadata?: { 
 
 const NETWORK_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "TimeoutError"]);
 
-function clientFor(settings: S3Settings, extra: Partial<S3ClientConfig> = {}): S3Client {
+/**
+ * The AWS SDK, loaded when S3 storage is first used: it is about 20 MB of code that a site
+ * keeping its files in DATA_DIR (the default) never needs in memory.
+ */
+const loadSdk = () => import("@aws-sdk/client-s3");
+let sdkLoading: ReturnType<typeof loadSdk> | undefined;
+const sdk = () => (sdkLoading ??= loadSdk());
+
+async function clientFor(settings: S3Settings, extra: Partial<S3ClientConfig> = {}): Promise<S3Client> {
+  const { S3Client } = await sdk();
   return new S3Client({
     region: settings.region,
     endpoint: settings.endpoint,
@@ -69,13 +69,16 @@ export function explainS3Failure(error: unknown, settings: S3Settings): string {
 
 /** Files in one bucket of an S3-compatible service, under an optional key prefix. */
 export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean): StorageBackend {
-  const client = clientFor(settings);
+  let made: Promise<S3Client> | undefined;
+  /** The SDK and this bucket's client, made on first use. */
+  const ready = async () => ({ s3: await sdk(), client: await (made ??= clientFor(settings)) });
   const Bucket = settings.bucket;
   const objectKey = (key: string) => settings.prefix + key;
 
   return {
     kind: "s3",
     async put(key, body, size, contentType) {
+      const { s3, client } = await ready();
       // Written under a temporary name and copied into place once complete, as the local
       // backend renames: S3 itself keeps nothing from a failed PUT, but some compatible
       // services keep what arrived, even after a delete sent when the upload failed.
@@ -89,24 +92,25 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
         cut.abort(error);
       });
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: partial, Body: source, ContentLength: size, ContentType: contentType }), {
+        await client.send(new s3.PutObjectCommand({ Bucket, Key: partial, Body: source, ContentLength: size, ContentType: contentType }), {
           abortSignal: cut.signal,
         });
       } catch (error) {
         body.destroy();
         // Whatever a service kept is removed now or, if it lands later, by the sweep of stale partials.
-        await client.send(new DeleteObjectCommand({ Bucket, Key: partial })).catch(() => {});
+        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: partial })).catch(() => {});
         throw failure ?? error;
       }
       try {
-        await client.send(new CopyObjectCommand({ Bucket, Key: objectKey(key), CopySource: encodeURI(`${Bucket}/${partial}`) }));
+        await client.send(new s3.CopyObjectCommand({ Bucket, Key: objectKey(key), CopySource: encodeURI(`${Bucket}/${partial}`) }));
       } finally {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: partial })).catch(() => {});
+        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: partial })).catch(() => {});
       }
     },
     async open(key) {
+      const { s3, client } = await ready();
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
+        const answer = await client.send(new s3.GetObjectCommand({ Bucket, Key: objectKey(key) }));
         if (!(answer.Body instanceof Readable)) throw new Error("the S3 client gave no stream");
         return { size: answer.ContentLength ?? 0, stream: answer.Body };
       } catch (error) {
@@ -115,12 +119,14 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
       }
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
+      const { s3, client } = await ready();
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
     },
     async *list(): AsyncGenerator<StoredFile> {
+      const { s3, client } = await ready();
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }));
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }));
         for (const object of page.Contents ?? []) {
           const key = object.Key?.slice(settings.prefix.length);
           if (!key || !isKey(key)) continue;
@@ -130,13 +136,14 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
       } while (ContinuationToken);
     },
     async removeStalePartials(before) {
+      const { s3, client } = await ready();
       const removed: string[] = [];
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }));
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }));
         for (const object of page.Contents ?? []) {
           if (!object.Key?.includes(PARTIAL) || (object.LastModified ?? new Date(0)) >= before) continue;
-          await client.send(new DeleteObjectCommand({ Bucket, Key: object.Key }));
+          await client.send(new s3.DeleteObjectCommand({ Bucket, Key: object.Key }));
           removed.push(object.Key.slice(settings.prefix.length));
         }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -145,13 +152,15 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
     },
     async check() {
       // Once, without retries: a wrong setting should stop the start at once, not after back-off.
-      const probe = clientFor(settings, { maxAttempts: 1 });
+      let probe: S3Client | undefined;
       try {
+        const { HeadBucketCommand } = await sdk();
+        probe = await clientFor(settings, { maxAttempts: 1 });
         await probe.send(new HeadBucketCommand({ Bucket }));
       } catch (error) {
         throw new StorageError(explainS3Failure(error, settings));
       } finally {
-        probe.destroy();
+        probe?.destroy();
       }
     },
   };
