@@ -280,7 +280,9 @@ describe("staff's review of costume photos", () => {
     expect(approvedAudit).toMatchObject({ actorId: manager.id, details: { event: soon.title, photos: 2 } });
     mine = await page(player);
     expect(mine).toContain("Approved");
-    expect(mine).not.toContain("due in 5 days");
+    // No countdown for an approved costume (the page's data still carries it).
+    expect(mine).not.toMatch(/data-testid="costume-countdown"[^>]*>due in 5 days/);
+    expect(mine).toMatch(/data-testid="costume-countdown"[^>]*>overdue by 2 days/);
     expect(mine).not.toContain(note);
 
     // The audit log says it in words.
