@@ -14,8 +14,8 @@ const PAGES = [
 ];
 
 test("every page is accessible to a signed-in manager", async ({ page }) => {
-  // Thirty pages, each checked with axe: the longest journey of the suite.
-  test.setTimeout(180_000);
+  // Nearly forty pages, each checked with axe: the longest journey of the suite.
+  test.setTimeout(240_000);
   await page.goto("/auth");
   await signIn(page, e2eManager().email, e2eManager().password);
   await expect(page).toHaveURL(/\/$/);
