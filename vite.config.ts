@@ -17,7 +17,8 @@ export default defineConfig({
   ssr: { noExternal: ["lucide-react"] },
   // The development server's scan of the browser's imports follows the routes into their
   // server modules; the password hasher is native code with no browser build to bundle
-  // (the failed attempt left pages, e.g. the sign-in CAPTCHA, without their scripts).
-  optimizeDeps: { exclude: ["@node-rs/argon2"] },
+  // (the failed attempt left pages, e.g. the sign-in CAPTCHA, without their scripts). The
+  // image library (sharp, for costume photos) is native code too.
+  optimizeDeps: { exclude: ["@node-rs/argon2", "sharp"] },
   plugins: [tailwindcss(), reactRouter()],
 });

@@ -28,6 +28,9 @@ export default [
   route("research", "routes/research.tsx"),
   route("research/upload", "routes/research-upload.ts"),
   route("research/:id/file", "routes/research-file.ts"),
+  route("costume", "routes/costume.tsx"),
+  route("costume/photos/:id", "routes/costume-photo.ts"),
+  route("costume/photos/:id/thumb", "routes/costume-photo-thumb.ts"),
   route("letters", "routes/letters.tsx"),
   route("letters/recipients", "routes/letter-recipients.ts"),
   route("profile", "routes/profile.tsx"),
@@ -57,5 +60,6 @@ export default [
   route("view-merchant-orders", "routes/view-merchant-orders.tsx"),
   route("view-research", "routes/view-research.tsx"),
   route("view-letters", "routes/view-letters.tsx"),
+  route("view-costumes", "routes/view-costumes.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -8,14 +8,14 @@ import { signIn, e2eManager } from "./helpers";
 /** Every page a manager can open, checked for serious accessibility problems at both widths. */
 const PAGES = [
   "/", "/rulebook", "/locations", "/events", "/events/manage", "/profile", "/profile/devices", "/profile/password", "/profile/two-factor", "/profile/passkeys", "/profile/email", "/profile/data", "/account-deleted",
-  "/application", "/character", "/pels", "/merchant-orders", "/research",
+  "/application", "/character", "/pels", "/merchant-orders", "/research", "/costume",
   "/letters", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/tools/members/invite", "/attendance", "/attendance-tool", "/emergency-contacts", "/outbox",
-  "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
+  "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/view-costumes", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
 ];
 
 test("every page is accessible to a signed-in manager", async ({ page }) => {
-  // Thirty pages, each checked with axe: the longest journey of the suite.
-  test.setTimeout(180_000);
+  // Nearly forty pages, each checked with axe: the longest journey of the suite.
+  test.setTimeout(240_000);
   await page.goto("/auth");
   await signIn(page, e2eManager().email, e2eManager().password);
   await expect(page).toHaveURL(/\/$/);

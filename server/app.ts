@@ -23,6 +23,7 @@ import { pruneRateLimits } from "~/server/rate-limit.server";
 import { checkStorage, StorageError, storageKind } from "~/server/storage/storage.server";
 import { startOrphanSweep } from "~/server/storage/sweep.server";
 import { startExportWorker } from "~/server/member-data.server";
+import { startCostumeReminders } from "~/server/costume-reminders.server";
 import { discordFormOrigins } from "~/server/discord-oauth.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
 import { logAccess } from "./access-log";
@@ -285,6 +286,8 @@ export async function start(options: { development?: Development } = {}): Promis
   const sweep = startOrphanSweep();
   // Members' data exports asked for before a restart are built, and expired ones removed.
   const exportWorker = startExportWorker();
+  // Costume reminders, 21 and 15 days before each event, looked for hourly.
+  const costumeReminders = startCostumeReminders();
   const maintenance: NodeJS.Timeout[] = [];
   if (handle.kind === "pglite") {
     const maintain = () => {
@@ -330,6 +333,7 @@ export async function start(options: { development?: Development } = {}): Promis
     for (const timer of maintenance) clearTimeout(timer);
     await worker.stop();
     await exportWorker.stop();
+    await costumeReminders.stop();
     await operations.stop();
     try {
       await closeDatabase();

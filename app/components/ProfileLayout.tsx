@@ -4,13 +4,15 @@ import { SideTabLinks } from "~/components/SideTabs";
 import type { loader as rootLoader } from "~/root";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "devices" | "password" | "two-factor" | "passkeys" | "email" | "sign-in-methods" | "data";
+export type ProfileSection = "profile" | "character" | "application" | "costume" | "devices" | "password" | "two-factor" | "passkeys" | "email" | "sign-in-methods" | "data";
 
 export function profileSections(canHaveCharacter: boolean, discordSignIn = false): { id: ProfileSection; label: string; to?: string }[] {
   return [
     { id: "profile", label: "My Profile" },
     ...(canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
     { id: "application", label: "My Application" },
+    // A page of its own (routes/costume.tsx): accepted members' costume photos per upcoming event.
+    ...(canHaveCharacter ? [{ id: "costume" as const, label: "Costume photos", to: "/costume" }] : []),
     // A page of its own (routes/profile-devices.tsx): its forms end sessions.
     { id: "devices", label: "Signed-in devices", to: "/profile/devices" },
     // A page of its own (routes/profile-password.tsx): a success may replace the session.

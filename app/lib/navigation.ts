@@ -23,6 +23,7 @@ const FORM_LINKS: (NavLink & { allowed?: (role: Role) => boolean })[] = [
   { to: "/pels", label: "Post-Event Letter" },
   { to: "/merchant-orders", label: "Merchant Order" },
   { to: "/research", label: "Research" },
+  { to: "/costume", label: "Costume Photos", allowed: canBuildCharacter },
   { to: "/letters", label: "Write a Letter" },
 ];
 

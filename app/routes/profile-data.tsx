@@ -79,7 +79,7 @@ function ExportSection({ latest, keepDays, busy }: { latest: Route.ComponentProp
       </h2>
       <p>
         Download everything this site holds about you as one ZIP file: your profile and emergency contact, your application and character, your post-event letters,
-        merchant orders and research papers with their files, the letters you sent and those addressed to your character, your attendance and cabins, and your sign-in
+        merchant orders and research papers with their files, your costume photos with staff&apos;s verdicts, the letters you sent and those addressed to your character, your attendance and cabins, and your sign-in
         history (devices, addresses and times). Your sign-in methods, second factor and passkeys are listed by name and date only, never their secrets.
       </p>
       <p className="text-sm text-dust">

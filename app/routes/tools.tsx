@@ -130,6 +130,7 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
     ["/view-merchant-orders", "View Merchant Orders"],
     ["/view-research", "View Research Papers"],
     ["/view-letters", "View Letters"],
+    ["/view-costumes", "View Costume Photos"],
     ...(isManager
       ? ([
           ["/events/manage", "Manage Events"],

@@ -58,6 +58,11 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/research/upload": "member",
   // The author, cast and managers; the loader checks which.
   "/research/:id/file": "member",
+  // Accepted members' costume photos for the upcoming events they are registered for.
+  "/costume": "character",
+  // A costume photo and its thumbnail: the owner, cast and managers; the loader checks which.
+  "/costume/photos/:id": "member",
+  "/costume/photos/:id/thumb": "member",
   "/letters": "member",
   "/letters/recipients": "member",
   "/profile": "member",
@@ -102,6 +107,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/view-merchant-orders": "staff",
   "/view-research": "staff",
   "/view-letters": "staff",
+  // Costume photos per event: cast and managers approve or ask for changes (audited).
+  "/view-costumes": "staff",
   "/*": "anyone",
 };
 

@@ -9,6 +9,9 @@ import {
   applications,
   auditLog,
   characters,
+  costumePhotos,
+  costumeReminders,
+  costumeReviews,
   memberExports,
   merchantOrders,
   outbox,
@@ -30,8 +33,8 @@ import { removeFile } from "./storage/storage.server";
  * "Leave": deleting a member's account, by the member (after re-authenticating) or by a
  * manager (audited). In one transaction:
  * - removed: emergency contact, application, character, PELs, merchant orders, research papers
- *   (their files after the commit), data exports, sessions, sign-in methods (password, Discord),
- *   second factors, passkeys, one-time tokens and rate-limit counters naming the address, and the
+ *   and costume photos (their files after the commit) with the photos' verdicts and reminders,
+ *   data exports, sessions, sign-in methods (password, Discord), second factors, passkeys, one-time tokens and rate-limit counters naming the address, and the
  *   emails to the member still in the outbox;
  * - kept without name or contact: the profile row becomes a placeholder (name: the character's
  *   name and "(former member)", a made-up address that can never receive mail, suspended, no
@@ -142,6 +145,7 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     }
     const [character] = await tx.select({ name: characters.characterName }).from(characters).where(eq(characters.userId, userId));
     const papers = await tx.select({ key: research.fileKey }).from(research).where(eq(research.userId, userId));
+    const photos = await tx.select({ key: costumePhotos.fileKey, thumb: costumePhotos.thumbKey }).from(costumePhotos).where(eq(costumePhotos.userId, userId));
     const exportFiles = await tx
       .select({ key: memberExports.fileKey })
       .from(memberExports)
@@ -150,7 +154,7 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     const email = profile.email.toLowerCase();
     const like = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-    for (const table of [applications, characters, pels, merchantOrders, research, memberExports, sessions, accounts, twoFactors, passkeys]) {
+    for (const table of [applications, characters, pels, merchantOrders, research, costumePhotos, costumeReviews, costumeReminders, memberExports, sessions, accounts, twoFactors, passkeys]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
     // One-time tokens (codes, links) and counters that name the address or the account.
@@ -184,7 +188,9 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
       })
       .where(eq(profiles.id, userId));
     await audit(tx, { actorId: by.actorId, action: "account.delete", subjectId: userId, details: { by: by.actorId === userId ? "member" : "manager" } });
-    return [...papers, ...exportFiles].map((row) => row.key).filter((key): key is string => Boolean(key));
+    return [...papers, ...exportFiles, ...photos.flatMap((photo) => [{ key: photo.key }, { key: photo.thumb }])]
+      .map((row) => row.key)
+      .filter((key): key is string => Boolean(key));
   });
   if (fileKeys === null) return { ok: false, status: 404, message: DELETION_MESSAGES.alreadyDeleted };
   if (fileKeys === "last-manager") return { ok: false, status: 409, message: DELETION_MESSAGES.lastManager };

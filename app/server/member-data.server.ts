@@ -11,6 +11,9 @@ import {
   applications,
   auditLog,
   characters,
+  costumePhotos,
+  costumeReminders,
+  costumeReviews,
   eventAttendance,
   events,
   letters,
@@ -31,7 +34,7 @@ import { exportKey, fileSize, openFile, removeFile, saveFile } from "./storage/s
 
 /**
  * "Take it out": everything the site holds about a member, as one ZIP of a JSON file
- * (data.json) and their research files (files/…). A request is a row of member_exports; the
+ * (data.json) and their research files and costume photos (files/…). A request is a row of member_exports; the
  * worker (in every app process: a claim is a row lock, so two never build one) builds the
  * ZIP into a temporary file, stores it, marks the row ready and queues an email in one
  * transaction. Only the owner downloads it, until it expires.
@@ -95,6 +98,27 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .where(or(eq(auditLog.subjectId, userId), eq(auditLog.actorId, userId)))
       .orderBy(asc(auditLog.createdAt)),
   ]);
+  const eventOf = { title: events.title, date: events.date };
+  const [photos, costumeVerdicts, reminders] = await Promise.all([
+    db
+      .select({ photo: costumePhotos, event: eventOf })
+      .from(costumePhotos)
+      .innerJoin(events, eq(events.id, costumePhotos.eventId))
+      .where(eq(costumePhotos.userId, userId))
+      .orderBy(asc(costumePhotos.createdAt), asc(costumePhotos.id)),
+    db
+      .select({ verdict: costumeReviews.verdict, note: costumeReviews.note, reviewedAt: costumeReviews.reviewedAt, event: eventOf })
+      .from(costumeReviews)
+      .innerJoin(events, eq(events.id, costumeReviews.eventId))
+      .where(eq(costumeReviews.userId, userId))
+      .orderBy(asc(costumeReviews.reviewedAt)),
+    db
+      .select({ daysBefore: costumeReminders.daysBefore, sentAt: costumeReminders.sentAt, event: eventOf })
+      .from(costumeReminders)
+      .innerJoin(events, eq(events.id, costumeReminders.eventId))
+      .where(eq(costumeReminders.userId, userId))
+      .orderBy(asc(costumeReminders.sentAt)),
+  ]);
   // Letters addressed to the member's character (by its name, as letters are addressed).
   const received = character
     ? await db
@@ -105,6 +129,10 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     : [];
 
   const files = papers.map(({ paper }, index) => ({ key: paper.fileKey, name: zipName(index, paper.fileName) }));
+  const photoFiles = photos.map(({ photo, event }, index) => ({
+    key: photo.fileKey,
+    name: zipName(papers.length + index, `costume ${event.date} ${index + 1}.${photo.fileType === "image/png" ? "png" : "jpg"}`),
+  }));
   const json = {
     format: "Hopewell member data, version 1",
     exportedAt: new Date().toISOString(),
@@ -145,6 +173,18 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       fileInThisZip: files[index]!.name,
       createdAt: iso(paper.createdAt),
     })),
+    costumePhotos: photos.map(({ photo, event }, index) => ({
+      id: photo.id,
+      event,
+      fileType: photo.fileType,
+      fileSize: photo.fileSize,
+      width: photo.width,
+      height: photo.height,
+      fileInThisZip: photoFiles[index]!.name,
+      createdAt: iso(photo.createdAt),
+    })),
+    costumeVerdicts: costumeVerdicts.map((v) => ({ event: v.event, verdict: v.verdict, note: v.note, reviewedAt: iso(v.reviewedAt) })),
+    costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
     lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
     lettersToYourCharacter: received.map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
     attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),
@@ -154,7 +194,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     passkeys: keys.map((k) => ({ ...k, createdAt: iso(k.createdAt) })),
     auditLog: audits.map((a) => ({ action: a.action, createdAt: iso(a.createdAt), byYou: a.actorId === userId })),
   };
-  return { json, files };
+  return { json, files: [...files, ...photoFiles] };
 }
 
 /** Builds the member's ZIP into a temporary file; returns its path and size. */

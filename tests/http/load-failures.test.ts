@@ -27,6 +27,8 @@ describe("a page whose reads fail", () => {
       ["/pels", "Post-Event Letter", SUBMISSION_MESSAGES.loadFailed],
       ["/research", "Research", SUBMISSION_MESSAGES.loadFailed],
       ["/attendance-tool", "Attendance Tool", "Failed to load data"],
+      ["/costume", "Costume Photos", "Failed to load costume photos"],
+      ["/view-costumes", "Costume Photos", "Failed to load costume photos"],
     ];
     await db().execute(sql`alter table events rename to events_away`);
     try {

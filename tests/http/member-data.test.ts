@@ -14,6 +14,9 @@ import {
   applications,
   auditLog,
   characters,
+  costumePhotos,
+  costumeReminders,
+  costumeReviews,
   merchantOrders,
   pels,
   eventAttendance,
@@ -27,7 +30,7 @@ import {
   twoFactors,
 } from "~/server/db/schema";
 import { exportsSettled } from "~/server/member-data.server";
-import { researchKey, saveFile } from "~/server/storage/storage.server";
+import { costumeKeys, researchKey, saveFile } from "~/server/storage/storage.server";
 import { sweepOrphanFiles } from "~/server/storage/sweep.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
@@ -72,6 +75,12 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
   const key = researchKey(member.id, "png");
   await saveFile(key, PNG);
   await db().insert(research).values(researchValues(member.id, eventId, { key, name: "ore sample.png", type: "image/png", size: PNG.length }, { research: `The ore glows ${tag}` }));
+  const costume = costumeKeys(member.id, "png");
+  await saveFile(costume.fileKey, PNG);
+  await saveFile(costume.thumbKey, PNG);
+  await db().insert(costumePhotos).values({ userId: member.id, eventId, ...costume, fileType: "image/png", fileSize: PNG.length, width: 1, height: 1 });
+  await db().insert(costumeReviews).values({ userId: member.id, eventId, verdict: "changes_requested", note: `Boots, not sneakers ${tag}`, reviewedBy: member.id });
+  await db().insert(costumeReminders).values({ userId: member.id, eventId, daysBefore: 21 });
   await db().insert(letters).values(letterValues(member.id, { recipient: "Widow Harlan", body: `Meet me at the mill, ${tag}. Signed, Silas` }));
   await db().insert(eventAttendance).values(attendanceValues(member.id, eventId, { cabin: "Arctic Fox", characterName: identity.characterName }));
   await db().insert(passkeys).values({
@@ -84,7 +93,7 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
     deviceType: "singleDevice",
     backedUp: false,
   });
-  return { ...member, ...identity, researchKey: key, tag };
+  return { ...member, ...identity, researchKey: key, costumeKeys: costume, tag };
 }
 
 let eventId = "";
@@ -149,8 +158,9 @@ describe("taking out one's data", () => {
     // A letter someone else wrote to the member's character.
     await db().insert(letters).values(letterValues(otherWriter.id, { recipient: member.characterName.toUpperCase(), body: `To Silas from afar ${member.tag}` }));
     const { zip } = await requestAndFetchExport(member);
-    expect([...zip.keys()].sort()).toEqual(["data.json", "files/001-ore sample.png"]);
+    expect([...zip.keys()].sort()).toEqual(["data.json", "files/001-ore sample.png", "files/002-costume 2025-08-15 1.png"]);
     expect(zip.get("files/001-ore sample.png")).toEqual(PNG);
+    expect(zip.get("files/002-costume 2025-08-15 1.png")).toEqual(PNG);
     const text = zip.get("data.json")!.toString("utf8");
     const json = JSON.parse(text);
     expect(json.profile).toMatchObject({ id: member.id, email: member.email, firstName: member.firstName, lastName: member.lastName });
@@ -162,6 +172,11 @@ describe("taking out one's data", () => {
     expect(json.merchantOrders).toHaveLength(1);
     expect(Object.keys(json.merchantOrders[0].items).length).toBeGreaterThan(0);
     expect(json.researchPapers).toEqual([expect.objectContaining({ research: `The ore glows ${member.tag}`, fileName: "ore sample.png", fileInThisZip: "files/001-ore sample.png" })]);
+    expect(json.costumePhotos).toEqual([
+      expect.objectContaining({ event: { title: "Silver Fever", date: "2025-08-15" }, fileType: "image/png", fileInThisZip: "files/002-costume 2025-08-15 1.png" }),
+    ]);
+    expect(json.costumeVerdicts).toEqual([expect.objectContaining({ verdict: "changes_requested", note: `Boots, not sneakers ${member.tag}` })]);
+    expect(json.costumeReminders).toEqual([expect.objectContaining({ daysBefore: 21, event: { title: "Silver Fever", date: "2025-08-15" } })]);
     expect(json.lettersSent).toEqual([expect.objectContaining({ recipient: "Widow Harlan", body: `Meet me at the mill, ${member.tag}. Signed, Silas` })]);
     expect(json.lettersToYourCharacter).toEqual([expect.objectContaining({ body: `To Silas from afar ${member.tag}` })]);
     expect(json.attendance).toEqual([expect.objectContaining({ cabin: "Arctic Fox", paymentStatus: "paid", characterName: member.characterName, event: { title: "Silver Fever", date: "2025-08-15" } })]);
@@ -231,7 +246,7 @@ describe("leaving", () => {
     await db().insert(auditLog).values({ actorId: otherWriter.id, action: "role.change", subjectId: member.id, details: { note: `${member.firstName} ${member.lastName} <${member.email}>` } });
     const needles = [member.email, member.firstName, member.lastName, member.phone, member.contactName];
     expect((await findInDatabase(needles)).length).toBeGreaterThan(5);
-    expect(findInStorage([], member.id).length).toBe(2); // the research file and the export
+    expect(findInStorage([], member.id).length).toBe(4); // the research file, the export, a costume photo and its thumbnail
 
     const deleted = await postForm(app().url, "/profile/data", { intent: "delete", currentPassword: member.password, confirm: "on" }, member.cookie);
     expect(deleted.status).toBe(302);
@@ -239,6 +254,7 @@ describe("leaving", () => {
 
     expect(await findInDatabase(needles)).toEqual([]);
     expect(findInStorage(needles, member.id)).toEqual([]);
+    for (const table of [costumePhotos, costumeReviews, costumeReminders]) expect(await db().select().from(table).where(eq(table.userId, member.id))).toEqual([]);
     // The session is gone: the old cookie signs nobody in.
     expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
     const after = await fetch(`${app().url}/profile`, { headers: { Cookie: member.cookie }, redirect: "manual" });
@@ -307,6 +323,8 @@ describe("a manager deleting a member", () => {
     expect(entry).toMatchObject({ actorId: manager.id, details: { by: "manager" } });
     expect(await findInDatabase([member.email, member.firstName, member.lastName, member.phone])).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, "files", member.researchKey))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, "files", member.costumeKeys.fileKey))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, "files", member.costumeKeys.thumbKey))).toBe(false);
     // Once more: already deleted.
     const twice = await postForm(app().url, where, { confirm: "on" }, manager.cookie);
     expect(twice.status).toBe(409);

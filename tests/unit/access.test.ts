@@ -82,6 +82,22 @@ describe("the route permission table", () => {
     }
   });
 
+  it("keeps costume photos to accepted members, each photo to its owner and staff (checked by the loader), and their review to staff", () => {
+    for (const method of ["GET", "POST"]) {
+      expect(decideAccess("/costume", undefined, method)).toBe("sign-in");
+      expect(decideAccess("/costume", "applicant", method)).toBe("forbidden");
+      for (const role of ["player", "cast", "manager"] as const) expect(decideAccess("/costume", role, method), role).toBe("allow");
+      expect(decideAccess("/view-costumes", undefined, method)).toBe("sign-in");
+      for (const role of ["applicant", "player"] as const) expect(decideAccess("/view-costumes", role, method), role).toBe("forbidden");
+      for (const role of ["cast", "manager"] as const) expect(decideAccess("/view-costumes", role, method), role).toBe("allow");
+    }
+    for (const pattern of ["/costume/photos/:id", "/costume/photos/:id/thumb"]) {
+      expect(decideAccess(pattern, undefined)).toBe("sign-in");
+      for (const role of ROLES) expect(decideAccess(pattern, role), `${pattern} ${role}`).toBe("allow");
+    }
+    for (const role of ROLES) expect(formLinksFor(role).some((link) => link.to === "/costume"), role).toBe(decideAccess("/costume", role) === "allow");
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

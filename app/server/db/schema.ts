@@ -1,9 +1,10 @@
 /**
  * The database schema, one module per concern: the members' and the game's tables,
- * the auth library's tables, the site's own machinery (limits, outbox, audit) and members' data exports.
+ * the auth library's tables, the site's own machinery (limits, outbox, audit), members' data exports and costume photos.
  * drizzle-kit reads this file; everything else imports tables from here.
  */
 export * from "./schema-members";
 export * from "./schema-auth";
 export * from "./schema-system";
 export * from "./schema-exports";
+export * from "./schema-costumes";

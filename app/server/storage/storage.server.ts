@@ -12,10 +12,12 @@ export { StorageError, type OpenedFile, type StoredFile } from "./backend";
 /**
  * Uploaded files, kept in a folder under DATA_DIR (the default) or in an S3-compatible
  * bucket (STORAGE=s3), never in the public folder: they are served only through routes
- * that check the viewer. Keys look like research/<user id>/<random><ext> on both, and a
- * member's data export (member-data.server.ts) exports/<user id>/<random>.zip.
+ * that check the viewer. Keys look like research/<user id>/<random><ext> on both, a
+ * member's data export (member-data.server.ts) exports/<user id>/<random>.zip, and a costume
+ * photo (costumes.server.ts) costumes/<user id>/<random>.<jpg|png> with its <random>-thumb.jpg.
  */
-const KEY = /^(research\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|jpeg|png|pdf)|exports\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.zip)$/;
+const KEY =
+  /^(research\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|jpeg|png|pdf)|exports\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.zip|costumes\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|png))$/;
 
 const isKey = (key: string) => KEY.test(key);
 
@@ -51,6 +53,12 @@ export function pathForKey(key: string): string {
 
 export function exportKey(userId: string): string {
   return `exports/${userId}/${crypto.randomBytes(16).toString("hex")}.zip`;
+}
+
+/** A costume photo's key and its thumbnail's, side by side. */
+export function costumeKeys(userId: string, extension: "jpg" | "png"): { fileKey: string; thumbKey: string } {
+  const base = `costumes/${userId}/${crypto.randomBytes(16).toString("hex")}`;
+  return { fileKey: `${base}.${extension}`, thumbKey: `${base}-thumb.jpg` };
 }
 
 export function researchKey(userId: string, extension: string): string {

@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { database } from "../db/client.server";
-import { memberExports, research } from "../db/schema";
+import { costumePhotos, memberExports, research } from "../db/schema";
 import { logger } from "../logger.server";
 import { listFiles, removeFile, removeStalePartials, type StoredFile } from "./storage.server";
 
@@ -16,11 +16,13 @@ async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
   if (batch.length === 0) return [];
   const db = await database();
   const keys = batch.map((file) => file.key);
-  const [papers, exports] = await Promise.all([
+  const [papers, exports, photos, thumbnails] = await Promise.all([
     db.select({ key: research.fileKey }).from(research).where(inArray(research.fileKey, keys)),
     db.select({ key: memberExports.fileKey }).from(memberExports).where(inArray(memberExports.fileKey, keys)),
+    db.select({ key: costumePhotos.fileKey }).from(costumePhotos).where(inArray(costumePhotos.fileKey, keys)),
+    db.select({ key: costumePhotos.thumbKey }).from(costumePhotos).where(inArray(costumePhotos.thumbKey, keys)),
   ]);
-  const referenced = new Set([...papers, ...exports].map((row) => row.key));
+  const referenced = new Set([...papers, ...exports, ...photos, ...thumbnails].map((row) => row.key));
   const orphans = keys.filter((key) => !referenced.has(key));
   for (const key of orphans) await removeFile(key);
   return orphans;

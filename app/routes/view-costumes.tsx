@@ -1,0 +1,134 @@
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/view-costumes";
+import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
+import { EventGroups } from "~/components/EventGroups";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { Alert } from "~/components/ui/Alert";
+import { TextAreaField } from "~/components/ui/TextAreaField";
+import { COSTUME_MESSAGES, CostumeVerdictForm } from "~/forms/costume";
+import { type FieldErrors, parseForm } from "~/forms/kernel";
+import { COSTUME_NOTE_MAX, COSTUME_STATUS_LABELS, type CostumeStatus } from "~/game/costume";
+import { formatClubTime } from "~/lib/dates";
+import { failSafely } from "~/server/actions.server";
+import { loadCostumeReview, recordCostumeVerdict, type CostumeEntry } from "~/server/costumes.server";
+import { requireAccess } from "~/server/guards.server";
+import { reviewQuery } from "~/server/reviews.server";
+
+/**
+ * Costume photos per event, for cast and managers: every accepted member registered for the
+ * opened event with their photos and status, those waiting for a verdict first. Staff approve,
+ * or ask for changes with a note the member reads on their costume page; each verdict is audited.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "staff");
+  const { event, groups } = reviewQuery(request.url);
+  return loadCostumeReview({ event, groups });
+}
+
+type ActionData = { userId?: string; ok?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireAccess(context, request, "staff");
+  const form = await parseForm(request, CostumeVerdictForm);
+  const userId = form.values.userId;
+  if (!form.ok) {
+    const message = form.errors.note ?? form.errors.latestPhotoId ?? form.errors.verdict ?? COSTUME_MESSAGES.noPhotos;
+    return data<ActionData>({ userId, message, errors: form.errors, values: form.values }, { status: 400 });
+  }
+  return failSafely<ActionData>("recording a costume verdict", { userId, message: COSTUME_MESSAGES.reviewFailed, values: form.values }, async () => {
+    const outcome = await recordCostumeVerdict(staff, form.data);
+    if (!outcome.ok) return data({ userId, message: outcome.message, values: form.values }, { status: outcome.status });
+    return data({ userId, ok: form.data.verdict === "approved" ? COSTUME_MESSAGES.approved : COSTUME_MESSAGES.changesRequested });
+  });
+}
+
+const SUMMARY_ORDER: CostumeStatus[] = ["waiting", "changes_requested", "missing", "approved"];
+
+function Summary({ entries }: { entries: CostumeEntry[] }) {
+  if (entries.length === 0) return <p className="text-dust">Nobody accepted is registered for this event yet.</p>;
+  return (
+    <p className="text-sm text-dust" data-testid="costume-summary">
+      {SUMMARY_ORDER.map((status) => `${COSTUME_STATUS_LABELS[status]}: ${entries.filter((e) => e.status === status).length}`).join(" · ")}
+    </p>
+  );
+}
+
+function Entry({ entry, eventId, answer }: { entry: CostumeEntry; eventId: string; answer?: ActionData }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
+  const name = `${entry.firstName} ${entry.lastName}`;
+  const latest = entry.photos.at(-1);
+  const headingId = `costume-${entry.userId}`;
+  const noteValue = answer && !answer.ok ? (answer.values?.note ?? "") : "";
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={headingId} className="font-bold text-parchment">
+          {name}
+          {entry.characterName ? <span className="font-normal text-dust">{` · ${entry.characterName}`}</span> : null}
+        </h3>
+        <CostumeStatusBadge status={entry.status} />
+      </div>
+      {entry.review ? (
+        <p className="text-sm text-dust">
+          {`${entry.review.verdict === "approved" ? "Approved" : "Changes asked for"} ${formatClubTime(entry.review.reviewedAt)}`}
+          {entry.review.note ? <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span> : null}
+        </p>
+      ) : null}
+      {answer?.ok ? <Alert kind="success">{answer.ok}</Alert> : null}
+      {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
+      {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
+      {latest ? (
+        // Made anew after each verdict, so the note box starts empty.
+        <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes?event=${eventId}`} noValidate className="flex flex-col gap-3">
+          <input type="hidden" name="userId" value={entry.userId} />
+          <input type="hidden" name="eventId" value={eventId} />
+          <input type="hidden" name="latestPhotoId" value={latest.id} />
+          <TextAreaField
+            label={`Note to ${entry.firstName}`}
+            hint="Required when asking for changes: say what to change. Optional with an approval."
+            name="note"
+            rows={3}
+            maxLength={COSTUME_NOTE_MAX}
+            defaultValue={noteValue}
+            error={answer?.errors?.note}
+            id={`note-${entry.userId}`}
+          />
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" name="verdict" value="approved" className="btn btn-primary" disabled={busy}>
+              Approve
+            </button>
+            <button type="submit" name="verdict" value="changes_requested" className="btn btn-secondary" disabled={busy}>
+              Ask for changes
+            </button>
+          </div>
+        </Form>
+      ) : null}
+    </article>
+  );
+}
+
+export default function ViewCostumes({ loaderData, actionData }: Route.ComponentProps) {
+  const { entries, open } = loaderData;
+  return (
+    <EventGroups
+      title="Costume Photos"
+      noun="member"
+      groups={loaderData.groups}
+      groupsPage={loaderData.groupsPage}
+      groupsLastPage={loaderData.groupsLastPage}
+      open={open}
+      total={entries.length}
+    >
+      <Summary entries={entries} />
+      {open
+        ? entries.map((entry) => <Entry key={entry.userId} entry={entry} eventId={open} answer={actionData?.userId === entry.userId ? actionData : undefined} />)
+        : null}
+    </EventGroups>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Costume Photos · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Costume Photos", COSTUME_MESSAGES.loadFailed);

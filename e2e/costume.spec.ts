@@ -1,0 +1,118 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { daysBefore } from "../app/game/costume";
+import { clubToday, formatEventDate } from "../app/lib/dates";
+import { expectAccessible } from "./axe";
+import { addEvent, e2eManager, mainNav, signIn } from "./helpers";
+
+// Two members' sign-ins, an event, a registration and four rounds between player and staff.
+test.describe.configure({ timeout: 180_000 });
+
+/** A member made with the admin command, handed to the running site over its control socket. */
+function createPlayer(first: string, last: string): string {
+  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
+  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", "player"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    stdio: "pipe",
+  });
+  return email;
+}
+
+/** A photo as a phone would send it: a JPEG with its position in the EXIF. */
+function costumePhoto(colour: string) {
+  return sharp({ create: { width: 900, height: 1200, channels: 3, background: colour } })
+    .withExif({ IFD0: { ImageDescription: "on the porch" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "41/1 59/1 26/1" } })
+    .jpeg()
+    .toBuffer();
+}
+
+async function shoot(page: Page, name: string, width: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  await page.screenshot({ path: `/tmp/costume-${name}-${width}.png`, fullPage: true });
+}
+
+test("a player sends costume photos and staff ask for changes, then approve", async ({ page, browser, baseURL, isMobile }, testInfo) => {
+  const width = testInfo.project.name;
+  const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
+  const email = createPlayer("Clementine", `Rook${tag}`);
+  const name = `Clementine Rook${tag}`;
+  const title = `Costume Night ${tag}`;
+  const date = daysBefore(clubToday(), -19);
+
+  // The manager adds an event 19 days away and registers the player for it.
+  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile });
+  const manager = await managerContext.newPage();
+  await manager.goto("/auth");
+  await signIn(manager, e2eManager().email, e2eManager().password);
+  await expect(manager).toHaveURL(/\/$/);
+  await addEvent(manager, { title, date, status: "future" });
+  await manager.goto("/attendance-tool");
+  await manager.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate(date)})` });
+  await manager.getByLabel("Find a member").fill(`Rook${tag}`);
+  await manager.getByLabel(new RegExp(name)).check();
+  await manager.getByRole("button", { name: "Add Attendance" }).click();
+  await expect(manager.getByText("Attendance added successfully!")).toBeVisible();
+
+  // The player finds the page in the Forms menu: due in five days, nothing sent yet.
+  await page.goto("/auth");
+  await signIn(page, email, "Lantern#1877");
+  await expect(page).toHaveURL(/\/$/);
+  const nav = await mainNav(page, isMobile);
+  await nav.locator("summary", { hasText: "Forms" }).click();
+  await nav.getByRole("link", { name: "Costume Photos" }).click();
+  await expect(page).toHaveURL(/\/costume$/);
+  const event = page.getByRole("region", { name: title });
+  await expect(event.getByText("due in 5 days")).toBeVisible();
+  await expect(event.getByText(formatEventDate(daysBefore(date, 14)))).toBeVisible();
+  await expect(event.getByTestId("costume-status")).toHaveText("No photo yet");
+  await expectAccessible(page);
+  await shoot(page, "member-empty", width);
+
+  await event.getByLabel("Your costume photo").setInputFiles({ name: "porch.jpg", mimeType: "image/jpeg", buffer: await costumePhoto("#7a4b2a") });
+  await event.getByRole("button", { name: "Upload photo" }).click();
+  await expect(event.getByText("Photo uploaded. Staff will review it.")).toBeVisible();
+  await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
+  const thumbnail = event.getByRole("img", { name: /^Your costume, 1 of 1, sent/ });
+  await expect(thumbnail).toBeVisible();
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+
+  // Staff open the event on the review page and ask for changes.
+  await manager.goto("/tools");
+  await manager.getByRole("link", { name: "View Costume Photos" }).click();
+  await manager.getByRole("link", { name: title }).click();
+  const entry = manager.getByRole("article", { name: new RegExp(name) });
+  await expect(entry.getByTestId("costume-status")).toHaveText("Waiting for review");
+  await expect(entry.getByRole("img", { name: new RegExp(`^${name}'s costume, 1 of 1, sent`) })).toBeVisible();
+  await expectAccessible(manager);
+  await entry.getByRole("button", { name: "Ask for changes" }).click();
+  await expect(entry.getByRole("alert")).toHaveText("Please write a note saying what to change");
+  await entry.getByLabel("Note to Clementine").fill("The sneakers give you away: boots, please.");
+  await entry.getByRole("button", { name: "Ask for changes" }).click();
+  await expect(entry.getByText("Changes requested. The player sees your note on their costume page.")).toBeVisible();
+  await expect(entry.getByTestId("costume-status")).toHaveText("Changes requested");
+  await shoot(manager, "staff-review", width);
+
+  // The player reads the note and sends a better photo.
+  await page.reload();
+  await expect(event.getByTestId("costume-status")).toHaveText("Changes requested");
+  await expect(event.getByTestId("costume-note")).toContainText("The sneakers give you away: boots, please.");
+  await event.getByLabel("Another photo").setInputFiles({ name: "boots.jpg", mimeType: "image/jpeg", buffer: await costumePhoto("#3c2a1c") });
+  await event.getByRole("button", { name: "Upload photo" }).click();
+  await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
+  await expect(event.getByRole("img", { name: /^Your costume, 2 of 2, sent/ })).toBeVisible();
+  await shoot(page, "member-sent", width);
+
+  // Staff approve.
+  await manager.reload();
+  await expect(entry.getByTestId("costume-status")).toHaveText("Waiting for review");
+  await entry.getByRole("button", { name: "Approve" }).click();
+  await expect(entry.getByText("Approved. The player sees it on their costume page.")).toBeVisible();
+  await managerContext.close();
+
+  await page.reload();
+  await expect(event.getByTestId("costume-status")).toHaveText("Approved");
+  await expect(event.getByText("due in 5 days")).toHaveCount(0);
+  await expectAccessible(page);
+  await shoot(page, "member-approved", width);
+});
