@@ -60,6 +60,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/research/:id/file": "member",
   "/letters": "member",
   "/letters/recipients": "member",
+  // A thread of letters: the loader shows only the member's own letters and those delivered to them (404 otherwise).
+  "/letters/:id": "member",
   "/profile": "member",
   // Each member's own sessions only: the library lists and ends the signed-in member's.
   "/profile/devices": "member",
@@ -101,6 +103,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/view-pels": "staff",
   "/view-merchant-orders": "staff",
   "/view-research": "staff",
+  // Staff read every letter, release held ones and answer those to NPCs (audited).
   "/view-letters": "staff",
   "/*": "anyone",
 };

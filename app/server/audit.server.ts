@@ -14,7 +14,9 @@ export type AuditAction =
   | "outbox.discard"
   | "first_manager.create"
   | "import.run"
-  | "account.delete";
+  | "account.delete"
+  | "letter.release"
+  | "letter.answer";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

@@ -13,6 +13,8 @@ const ACTIONS: Record<string, string> = {
   "outbox.discard": "discarded a message in the outbox",
   "first_manager.create": "became the first manager with the set-up link, as",
   "import.run": "imported members and their records from the old site",
+  "letter.release": "released a letter written by",
+  "letter.answer": "answered, as an NPC, a letter written by",
 };
 
 /** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
@@ -35,6 +37,7 @@ function detail(action: string, details: Record<string, unknown> | null): string
   if (action === "attendance.add") return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]].filter(Boolean).join(", ");
   if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
   if (action === "import.run") return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
+  if (action === "letter.answer") return details.as ? `as ${String(details.as)}` : "";
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }
