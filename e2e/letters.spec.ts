@@ -91,6 +91,8 @@ test("two members write, reply and hear from an NPC; staff release and answer", 
 
   // The writer reads the thread from the navigation's link, at this test's width.
   await writer.goto("/events");
+  // On a phone the closed menu shows the count too.
+  if (isMobile) await expect(writer.locator("summary", { hasText: "Menu" })).toContainText("1 unread letter");
   const nav = await mainNav(writer, isMobile);
   await expect(nav.getByTestId("unread-letters")).toHaveText("1 unread letter");
   await nav.getByRole("link", { name: /Letters/ }).click();

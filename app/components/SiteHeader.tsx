@@ -27,6 +27,16 @@ function HeaderLink({ to, pathname, children }: { to: string; pathname: string; 
   );
 }
 
+/** How many letters wait unread, read out with its meaning. */
+function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
+  return (
+    <span data-testid={testId} className="min-w-5 rounded-full bg-rust px-1.5 text-center text-sm leading-5 font-bold text-parchment">
+      {count}
+      <span className="sr-only">{count === 1 ? " unread letter" : " unread letters"}</span>
+    </span>
+  );
+}
+
 /**
  * The member's letter box, with the count of letters they have not read. On the bar it is an
  * envelope (named for screen readers) until there is room for the word.
@@ -38,12 +48,7 @@ function LettersLink({ unread, pathname, layout }: { unread: number | null; path
     <a href="/letters?tab=box" className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`} aria-current={current ? "page" : undefined}>
       <Mail aria-hidden="true" className="size-5 shrink-0" />
       <span className={layout === "bar" ? "sr-only lg:not-sr-only" : undefined}>Letters</span>
-      {count > 0 ? (
-        <span data-testid="unread-letters" className="min-w-5 rounded-full bg-rust px-1.5 text-center text-sm leading-5 font-bold text-parchment">
-          {count}
-          <span className="sr-only">{count === 1 ? " unread letter" : " unread letters"}</span>
-        </span>
-      ) : null}
+      {count > 0 ? <UnreadBadge count={count} testId="unread-letters" /> : null}
     </a>
   );
 }
@@ -164,6 +169,8 @@ export function SiteHeader({ user, unreadLetters = null }: { user: SessionUser |
             <>
               <Menu aria-hidden="true" className="size-5" />
               Menu
+              {/* The letters' count is inside the menu; the closed menu says there is something to read. */}
+              {unreadLetters ? <UnreadBadge count={unreadLetters} /> : null}
             </>
           }
           panelClassName="absolute inset-x-0 top-full border-b border-timber bg-soot px-2 pb-2 shadow-xl shadow-black/60"
