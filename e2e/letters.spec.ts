@@ -4,7 +4,7 @@ import { expectAccessible } from "./axe";
 import { e2eManager, mainNav, signIn } from "./helpers";
 
 // Two members and a manager, each in a browser of their own: a long journey on a shared machine.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 300_000 });
 
 /** A player made with the admin command, handed to the running site over its control socket. */
 function createPlayer(first: string, last: string): { email: string; password: string } {
