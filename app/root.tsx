@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunction,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -16,6 +17,7 @@ import { config } from "~/server/config.server";
 import { captchaWidgetSettings } from "~/server/captcha.server";
 import { discordSignInEnabled } from "~/server/discord-oauth.server";
 import { optionalUser } from "~/server/guards.server";
+import { unreadLetterCount } from "~/server/letters.server";
 import { accessMiddleware } from "~/server/middleware.server";
 import stylesheet from "./app.css?url";
 
@@ -27,14 +29,24 @@ export const links: Route.LinksFunction = () => [
 export const middleware: Route.MiddlewareFunction[] = [accessMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
+  const user = optionalUser(context);
   return {
-    user: optionalUser(context),
+    user,
+    // The navigation's count (kept in memory per member; null, and no count shown, should it fail).
+    unreadLetters: user ? await unreadLetterCount(user.id) : null,
     social: config().social,
     captcha: captchaWidgetSettings(),
     // Shows "Sign in with Discord" and the profile's "Sign-in methods" (components/DiscordSignIn.tsx, ProfileLayout.tsx).
     discordSignIn: discordSignInEnabled(),
   };
 }
+
+/**
+ * The root's data is read again after a form is sent, and on the way into or out of the
+ * letters: opening a letter reads it, so the navigation's unread count changes there.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || currentUrl.pathname.startsWith("/letters") || nextUrl.pathname.startsWith("/letters");
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -57,7 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader user={data?.user ?? null} />
+        <SiteHeader user={data?.user ?? null} unreadLetters={data?.unreadLetters ?? null} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>

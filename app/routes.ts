@@ -33,6 +33,7 @@ export default [
   route("costume/photos/:id/thumb", "routes/costume-photo-thumb.ts"),
   route("letters", "routes/letters.tsx"),
   route("letters/recipients", "routes/letter-recipients.ts"),
+  route("letters/:id", "routes/letter-thread.tsx"),
   route("profile", "routes/profile.tsx"),
   route("profile/devices", "routes/profile-devices.tsx"),
   route("profile/password", "routes/profile-password.tsx"),

@@ -201,6 +201,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
       { group: "anonymous", name: "/locations (signed out)", path: "/locations" },
       { group: "signed-in", name: "/events (player)", path: "/events", cookie: player },
       { group: "signed-in", name: "/profile (player)", path: "/profile", cookie: player },
+      { group: "signed-in", name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },
       { group: "review", name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
       { group: "review", name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
       { group: "review", name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },

@@ -1,4 +1,4 @@
-import { ChevronDown, Menu } from "lucide-react";
+import { ChevronDown, Mail, Menu } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Disclosure } from "~/components/Disclosure";
@@ -27,7 +27,33 @@ function HeaderLink({ to, pathname, children }: { to: string; pathname: string; 
   );
 }
 
-function NavItems({ user, pathname, layout }: { user: SessionUser | null; pathname: string; layout: "bar" | "stack" }) {
+/** How many letters wait unread, read out with its meaning. */
+function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
+  return (
+    <span data-testid={testId} className="min-w-5 rounded-full bg-rust px-1.5 text-center text-sm leading-5 font-bold text-parchment">
+      {count}
+      <span className="sr-only">{count === 1 ? " unread letter" : " unread letters"}</span>
+    </span>
+  );
+}
+
+/**
+ * The member's letter box, with the count of letters they have not read. On the bar it is an
+ * envelope (named for screen readers) until there is room for the word.
+ */
+function LettersLink({ unread, pathname, layout }: { unread: number | null; pathname: string; layout: "bar" | "stack" }) {
+  const current = isCurrent(pathname, "/letters");
+  const count = unread ?? 0;
+  return (
+    <a href="/letters?tab=box" className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`} aria-current={current ? "page" : undefined}>
+      <Mail aria-hidden="true" className="size-5 shrink-0" />
+      <span className={layout === "bar" ? "sr-only lg:not-sr-only" : undefined}>Letters</span>
+      {count > 0 ? <UnreadBadge count={count} testId="unread-letters" /> : null}
+    </a>
+  );
+}
+
+function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser | null; unreadLetters: number | null; pathname: string; layout: "bar" | "stack" }) {
   const itemClass = layout === "bar" ? "" : "border-b border-timber/60 last:border-0";
   const links: NavItem[] = user ? [...PUBLIC_LINKS, { to: "/events", label: "Events" }] : PUBLIC_LINKS;
   return (
@@ -75,6 +101,9 @@ function NavItems({ user, pathname, layout }: { user: SessionUser | null; pathna
             </li>
           ) : null}
           <li className={itemClass}>
+            <LettersLink unread={unreadLetters} pathname={pathname} layout={layout} />
+          </li>
+          <li className={itemClass}>
             <HeaderLink to="/profile" pathname={pathname}>
               Profile
             </HeaderLink>
@@ -104,7 +133,7 @@ function isPlainClick(event: MouseEvent): boolean {
   return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
 }
 
-export function SiteHeader({ user }: { user: SessionUser | null }) {
+export function SiteHeader({ user, unreadLetters = null }: { user: SessionUser | null; unreadLetters?: number | null }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const headerRef = useRef<HTMLElement>(null);
@@ -131,7 +160,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
           Hopewell
         </a>
         <nav aria-label="Main" className="hidden md:block">
-          <NavItems user={user} pathname={pathname} layout="bar" />
+          <NavItems user={user} unreadLetters={unreadLetters} pathname={pathname} layout="bar" />
         </nav>
         <Disclosure
           className="md:hidden"
@@ -140,12 +169,14 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
             <>
               <Menu aria-hidden="true" className="size-5" />
               Menu
+              {/* The letters' count is inside the menu; the closed menu says there is something to read. */}
+              {unreadLetters ? <UnreadBadge count={unreadLetters} /> : null}
             </>
           }
           panelClassName="absolute inset-x-0 top-full border-b border-timber bg-soot px-2 pb-2 shadow-xl shadow-black/60"
         >
           <nav aria-label="Main">
-            <NavItems user={user} pathname={pathname} layout="stack" />
+            <NavItems user={user} unreadLetters={unreadLetters} pathname={pathname} layout="stack" />
           </nav>
         </Disclosure>
       </div>

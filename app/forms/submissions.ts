@@ -18,6 +18,15 @@ export const SUBMISSION_MESSAGES = {
   quantity: "Quantities must be whole numbers from 0 to 9,999",
 } as const;
 
+/** Messages of the letter box and the staff's letter queues. */
+export const LETTER_MESSAGES = {
+  notFound: "That letter is not there. It may not be yours, or not delivered yet.",
+  notHeld: "That letter has already been released.",
+  notWaiting: "That letter has already been answered.",
+  released: "The letter was released into its recipient's letter box.",
+  answered: "Your answer was delivered to the writer's letter box.",
+} as const;
+
 export const RESEARCH_MESSAGES = {
   fillAll: "Please fill in all fields and upload a file",
   fileType: "Please upload only JPG, JPEG, PNG or PDF files",
@@ -45,6 +54,20 @@ export const LetterForm = z.object({
   body: textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter under 10,000 characters" }),
 });
 export type LetterInput = z.infer<typeof LetterForm>;
+
+const letterBody = textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter under 10,000 characters" });
+/** A letter's id as a form sends it; a malformed one is "no such letter" (404), not a field error. */
+const letterId = z.string({ error: LETTER_MESSAGES.notFound });
+
+/** A reply, in character, to a letter in the member's letter box. */
+export const ReplyForm = z.object({ intent: z.literal("reply"), submissionKey, replyTo: letterId, body: letterBody });
+export type ReplyInput = z.infer<typeof ReplyForm>;
+
+/** Staff: release a held letter, or answer a letter to an NPC as that NPC (/view-letters). */
+export const ReleaseForm = z.object({ intent: z.literal("release"), letterId });
+export const AnswerForm = z.object({ intent: z.literal("answer"), submissionKey, letterId, body: letterBody });
+export type AnswerInput = z.infer<typeof AnswerForm>;
+export const StaffLetterForms = z.discriminatedUnion("intent", [ReleaseForm, AnswerForm]);
 
 /** A quantity as typed: a whole number of at most four digits (the page's running total reads it too). */
 export const WHOLE_QUANTITY = /^\d{1,4}$/;

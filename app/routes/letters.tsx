@@ -1,24 +1,43 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, useFetcher, useNavigation } from "react-router";
+import { data, Form, Link, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/letters";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { SideTabLinks } from "~/components/SideTabs";
 import { SuccessPanel } from "~/components/SuccessPanel";
+import { Pager, ResultCount } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { type FieldErrors, formFields, parseForm } from "~/forms/kernel";
 import { LetterForm, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { deliveryNote, LETTER_STATUS_FOR_WRITER, type LetterDelivery } from "~/game/letters";
 import { TEXTAREA_ROWS, USER_SEARCH_DEBOUNCE_MS } from "~/game/rules";
+import { formatClubTime } from "~/lib/dates";
+import { lastPage, pageParam } from "~/lib/paging";
+import type { loader as rootLoader } from "~/root";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { submitLetter } from "~/server/submissions.server";
+import { LETTER_BOX_PAGE_SIZE, letterBox, sendLetter } from "~/server/letters.server";
+
+type Tab = "write" | "box";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAccess(context, request, "member");
-  return { submissionKey: crypto.randomUUID() };
+  const user = requireAccess(context, request, "member");
+  const tab: Tab = new URL(request.url).searchParams.get("tab") === "box" ? "box" : "write";
+  if (tab === "write") return { tab, submissionKey: crypto.randomUUID(), box: null };
+  const page = pageParam(request.url);
+  const box = await letterBox(user.id, page);
+  return { tab, submissionKey: "", box: { ...box, page, lastPage: lastPage(box.total, LETTER_BOX_PAGE_SIZE) } };
 }
 
-type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = {
+  submitted?: boolean;
+  delivery?: LetterDelivery;
+  recipient?: string;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
@@ -28,8 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ message: onlyBlanks ? SUBMISSION_MESSAGES.fillAllFields : undefined, errors: form.errors, values: form.values }, { status: 400 });
   }
   return failSafely<ActionData>("saving a letter", { message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
-    await submitLetter(user, form.data);
-    return data({ submitted: true });
+    const sent = await sendLetter(user, form.data);
+    return data({ submitted: true, delivery: sent.delivery, recipient: sent.recipient });
   });
 }
 
@@ -51,7 +70,7 @@ function RecipientField({ defaultValue, error }: { defaultValue?: string; error?
       <Field
         label="To"
         name="recipient"
-        hint="The character you are writing to. Names of characters in Hopewell are suggested as you type."
+        hint="The character you are writing to. Names of characters in Hopewell are suggested as you type; a letter to anyone else goes to the club's staff, who answer for them."
         list="recipient-suggestions"
         autoComplete="off"
         required
@@ -69,24 +88,87 @@ function RecipientField({ defaultValue, error }: { defaultValue?: string; error?
   );
 }
 
+function LetterBox({ box }: { box: NonNullable<Route.ComponentProps["loaderData"]["box"]> }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <section aria-labelledby="received" className="panel flex flex-col gap-3">
+        <h2 id="received" className="text-2xl">
+          Letters to you
+        </h2>
+        <ResultCount total={box.total} noun="letter" />
+        {box.received.length === 0 ? <p className="text-dust">No letters have arrived for you yet.</p> : null}
+        <ul className="flex flex-col divide-y divide-timber/60">
+          {box.received.map((letter) => (
+            <li key={letter.id} className="py-3">
+              <Link to={`/letters/${letter.id}`} className="flex flex-col gap-1 no-underline hover:no-underline">
+                <span className="flex flex-wrap items-baseline gap-x-3">
+                  <span className={letter.unread ? "font-bold text-brass" : "text-parchment"}>{`From ${letter.from}`}</span>
+                  {letter.unread ? <span className="rounded bg-rust-dark px-2 text-sm text-parchment">Unread</span> : null}
+                  <span className="text-sm text-dust">{`To ${letter.to} · ${letter.at ? formatClubTime(letter.at) : ""}`}</span>
+                </span>
+                <span className="line-clamp-2 text-dust">{letter.preview}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <Pager page={box.page} lastPage={box.lastPage} />
+      </section>
+      <section aria-labelledby="sent" className="panel flex flex-col gap-3">
+        <h2 id="sent" className="text-2xl">
+          Letters you sent
+        </h2>
+        {box.sent.length === 0 ? <p className="text-dust">You have not sent any letters yet.</p> : <p className="text-sm text-dust">Your latest letters, newest first.</p>}
+        <ul className="flex flex-col divide-y divide-timber/60">
+          {box.sent.map((letter) => (
+            <li key={letter.id} className="py-3">
+              <Link to={`/letters/${letter.id}`} className="flex flex-col gap-1 no-underline hover:no-underline">
+                <span className="flex flex-wrap items-baseline gap-x-3">
+                  <span className="text-parchment">{`To ${letter.to}`}</span>
+                  <span className="text-sm text-dust">{`${LETTER_STATUS_FOR_WRITER[letter.status]} · ${formatClubTime(letter.at)}`}</span>
+                </span>
+                <span className="line-clamp-2 text-dust">{letter.preview}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
 export default function Letters({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const unread = useRouteLoaderData<typeof rootLoader>("root")?.unreadLetters ?? 0;
   const [localError, setLocalError] = useState(false);
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const values = actionData?.values ?? {};
   const errors = localError ? {} : (actionData?.errors ?? {});
   const message = localError ? SUBMISSION_MESSAGES.fillAllFields : actionData?.message;
+  const tab: Tab = actionData ? "write" : loaderData.tab;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-center text-5xl">Write a Letter</h1>
+      <h1 className="text-center text-5xl">{tab === "box" ? "Letter Box" : "Write a Letter"}</h1>
       <hr className="divider my-6" />
-      {actionData?.submitted ? (
+      <nav aria-label="Letters" className="panel mb-6 flex flex-row flex-wrap gap-1 p-2">
+        <SideTabLinks
+          tabs={[
+            { id: "write" as const, label: "Write a Letter", to: "/letters" },
+            { id: "box" as const, label: unread > 0 ? `Letter box (${unread} unread)` : "Letter box", to: "/letters?tab=box" },
+          ]}
+          active={tab}
+        />
+      </nav>
+      {tab === "box" && loaderData.box ? (
+        <LetterBox box={loaderData.box} />
+      ) : actionData?.submitted ? (
         <SuccessPanel title="Letter Sent!" to="/profile" destination="your profile">
           <p>Your letter is on its way by the next stage out of Hopewell.</p>
+          <p className="mt-2">{deliveryNote(actionData.delivery, actionData.recipient)}</p>
         </SuccessPanel>
       ) : (
         <Form
           method="post"
+          action="/letters"
           noValidate
           className="panel flex flex-col gap-5"
           onSubmit={(event) => {
@@ -108,7 +190,7 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Write a Letter · Hopewell" }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.tab === "box" ? "Letter Box" : "Write a Letter"} · Hopewell` }];
 
 /** A form that could not be read, or a failure, keeps the page's heading and the member's navigation. */
 export const ErrorBoundary = pageErrorBoundary("Write a Letter", SUBMISSION_MESSAGES.letterFailed);

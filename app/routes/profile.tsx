@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
 import { ProfileLayout, profileSections, type ProfileSection } from "~/components/ProfileLayout";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/components/ApplicationAnswers";
@@ -13,6 +13,8 @@ import { BACKSTORY_MAX } from "~/forms/character";
 import { ProfileForms } from "~/forms/profile";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { canBuildCharacter, ROLE_LABELS } from "~/game/roles";
+import { countOf } from "~/lib/plural";
+import type { loader as rootLoader } from "~/root";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { updateBackstory } from "~/server/characters.server";
 import { failSafely } from "~/server/actions.server";
@@ -174,6 +176,24 @@ function BackstorySection({ backstory, actionData }: { backstory: string; action
   );
 }
 
+/** The member's letter box in brief: the unread count the navigation shows too (read once, by the root). */
+function LettersSection() {
+  const unread = useRouteLoaderData<typeof rootLoader>("root")?.unreadLetters ?? 0;
+  return (
+    <section aria-labelledby="letters" className="panel">
+      <h2 id="letters" className="text-2xl">
+        Letters
+      </h2>
+      <p className="mt-2" data-testid="profile-unread-letters">
+        {unread > 0 ? `You have ${countOf(unread, "unread letter")}.` : "You have no unread letters."}
+      </p>
+      <Link to="/letters?tab=box" className="btn btn-secondary mt-4 self-start">
+        Open your letter box
+      </Link>
+    </section>
+  );
+}
+
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const tabs = profileSections(loaderData.canHaveCharacter);
@@ -200,6 +220,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 </Detail>
               </dl>
             </section>
+            <LettersSection />
             <EmergencyContactSection contact={loaderData.contact} actionData={actionData} />
             {!loaderData.canHaveCharacter ? (
               <section aria-labelledby="no-character" className="panel">

@@ -65,6 +65,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/costume/photos/:id/thumb": "member",
   "/letters": "member",
   "/letters/recipients": "member",
+  // A thread of letters: the loader shows only the member's own letters and those delivered to them (404 otherwise).
+  "/letters/:id": "member",
   "/profile": "member",
   // Each member's own sessions only: the library lists and ends the signed-in member's.
   "/profile/devices": "member",
@@ -106,6 +108,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/view-pels": "staff",
   "/view-merchant-orders": "staff",
   "/view-research": "staff",
+  // Staff read every letter, release held ones and answer those to NPCs (audited).
   "/view-letters": "staff",
   // Costume photos per event: cast and managers approve or ask for changes (audited).
   "/view-costumes": "staff",

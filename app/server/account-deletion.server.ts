@@ -12,6 +12,7 @@ import {
   costumePhotos,
   costumeReminders,
   costumeReviews,
+  letters,
   memberExports,
   merchantOrders,
   outbox,
@@ -40,7 +41,10 @@ import { removeFile } from "./storage/storage.server";
  *   name and "(former member)", a made-up address that can never receive mail, suspended, no
  *   sign-in method), so attendance and payment records, the audit log and the letters the member
  *   sent keep pointing at it. The member's name, address and phone numbers are also taken out of
- *   the audit log's details and of the messages to others in the outbox.
+ *   the audit log's details and of the messages to others in the outbox;
+ * - letters to the member: those delivered stay (others wrote them) without the member's reading
+ *   times; those still waiting for release are filed, as are the member's letters to NPCs still
+ *   waiting for an answer, so nothing is delivered to an account no one can open.
  * The address is free at once: a new sign-up with it makes a new, unrelated account.
  */
 
@@ -157,6 +161,11 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     for (const table of [applications, characters, pels, merchantOrders, research, costumePhotos, costumeReviews, costumeReminders, memberExports, sessions, accounts, twoFactors, passkeys]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
+    // Letters to the member: when they read them goes, and none waits any longer for release.
+    await tx.update(letters).set({ readAt: null }).where(and(eq(letters.recipientId, userId), isNotNull(letters.readAt)));
+    await tx.update(letters).set({ status: "filed" }).where(and(eq(letters.recipientId, userId), eq(letters.status, "held")));
+    // Nor does a letter of theirs to an NPC wait for an answer nobody could read.
+    await tx.update(letters).set({ status: "filed" }).where(and(eq(letters.userId, userId), eq(letters.status, "to_staff"), eq(letters.fromNpc, false)));
     // One-time tokens (codes, links) and counters that name the address or the account.
     await tx.delete(verifications).where(or(sql`lower(${verifications.identifier}) like ${like}`, sql`lower(${verifications.value}) like ${like}`, sql`${verifications.value} like ${`%${userId}%`}`));
     await tx.delete(rateLimits).where(sql`lower(${rateLimits.key}) like ${like}`);

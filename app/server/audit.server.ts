@@ -16,7 +16,9 @@ export type AuditAction =
   | "import.run"
   | "account.delete"
   | "costume.approve"
-  | "costume.request_changes";
+  | "costume.request_changes"
+  | "letter.release"
+  | "letter.answer";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

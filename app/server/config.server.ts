@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1, "must be at least 1").default(7),
   REQUIRE_MANAGER_2FA: booleanFlag.default(true),
   REQUIRE_CAST_2FA: booleanFlag.default(false),
+  LETTERS_NEED_RELEASE: booleanFlag.default(true),
 }).refine((env) => env.CAPTCHA_PROVIDER === "altcha" || (env.CAPTCHA_SITE_KEY && env.CAPTCHA_SECRET_KEY), {
   path: ["CAPTCHA_PROVIDER"],
   message: "turnstile and hcaptcha need CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY",
@@ -191,6 +192,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     storage: storageConfig(env),
     // Who must have proven a second factor (an aal2 session) to use the staff and manager pages.
     twoFactor: { requireManager: env.REQUIRE_MANAGER_2FA, requireCast: env.REQUIRE_CAST_2FA },
+    // Letters to a player's character wait for staff to release them (else they arrive at once).
+    letters: { needRelease: env.LETTERS_NEED_RELEASE },
     backup: { dir: env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : undefined, everyMs: durationMs(env.BACKUP_EVERY), keep: env.BACKUP_KEEP },
   };
 }

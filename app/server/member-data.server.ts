@@ -77,7 +77,21 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .innerJoin(events, eq(events.id, research.eventId))
       .where(eq(research.userId, userId))
       .orderBy(asc(research.createdAt), asc(research.id)),
-    db.select({ id: letters.id, recipient: letters.recipient, body: letters.body, createdAt: letters.createdAt }).from(letters).where(eq(letters.userId, userId)).orderBy(asc(letters.createdAt)),
+    db
+      .select({
+        id: letters.id,
+        recipient: letters.recipient,
+        signedAs: letters.senderName,
+        asNpc: letters.fromNpc,
+        status: letters.status,
+        threadId: letters.threadId,
+        body: letters.body,
+        createdAt: letters.createdAt,
+        deliveredAt: letters.deliveredAt,
+      })
+      .from(letters)
+      .where(eq(letters.userId, userId))
+      .orderBy(asc(letters.createdAt)),
     db
       .select({ attendance: eventAttendance, event: { title: events.title, date: events.date } })
       .from(eventAttendance)
@@ -119,14 +133,20 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .where(eq(costumeReminders.userId, userId))
       .orderBy(asc(costumeReminders.sentAt)),
   ]);
-  // Letters addressed to the member's character (by its name, as letters are addressed).
-  const received = character
-    ? await db
-        .select({ id: letters.id, recipient: letters.recipient, body: letters.body, createdAt: letters.createdAt })
-        .from(letters)
-        .where(sql`lower(${letters.recipient}) = lower(${character.characterName})`)
-        .orderBy(asc(letters.createdAt))
-    : [];
+  // Letters delivered to the member's letter box: how each was signed, never who wrote it; none still waiting for release.
+  const received = await db
+    .select({
+      id: letters.id,
+      from: letters.senderName,
+      recipient: letters.recipient,
+      threadId: letters.threadId,
+      body: letters.body,
+      deliveredAt: letters.deliveredAt,
+      readAt: letters.readAt,
+    })
+    .from(letters)
+    .where(and(eq(letters.recipientId, userId), eq(letters.status, "delivered")))
+    .orderBy(asc(letters.deliveredAt), asc(letters.id));
 
   const files = papers.map(({ paper }, index) => ({ key: paper.fileKey, name: zipName(index, paper.fileName) }));
   const photoFiles = photos.map(({ photo, event }, index) => ({
@@ -185,8 +205,8 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     })),
     costumeVerdicts: costumeVerdicts.map((v) => ({ event: v.event, verdict: v.verdict, note: v.note, reviewedAt: iso(v.reviewedAt) })),
     costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
-    lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
-    lettersToYourCharacter: received.map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
+    lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
+    lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
     attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),
     signInHistory: sessionRows.map((s) => ({ ...s, createdAt: iso(s.createdAt), updatedAt: iso(s.updatedAt), expiresAt: iso(s.expiresAt) })),
     signInMethods: methods.map((m) => ({ method: m.providerId === "credential" ? "password" : m.providerId, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) })),

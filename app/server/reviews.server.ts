@@ -1,4 +1,4 @@
-import { count, desc, eq, exists, getTableName, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, getTableName, or, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "./db/changes.server";
@@ -110,11 +110,15 @@ function allLetters() {
   });
 }
 
-/** Every letter, newest first, searchable by sender, recipient or text. */
-export async function listLetters({ search = "", page = 0 }: { search?: string; page?: number }) {
+/** Which letters /view-letters lists: all, those waiting for release, or those to NPCs waiting for an answer. */
+export type LetterQueue = "all" | "held" | "npc";
+const QUEUE_STATUS = { held: "held", npc: "to_staff" } as const;
+
+/** Every letter (or one queue's), newest first, searchable by sender, recipient or text. */
+export async function listLetters({ search = "", page = 0, queue = "all" }: { search?: string; page?: number; queue?: LetterQueue }) {
   const db = await database();
   const term = search.trim();
-  const where: SQL | undefined = term ? letterMatches(db, term) : undefined;
+  const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined);
   const countAll = async () => (where ? ((await db.select({ n: count() }).from(letters).where(where))[0]?.n ?? 0) : allLetters());
   // The page is cut from the letters alone, then joined to the senders of its letters only.
   const pageOfLetters = db
@@ -124,6 +128,11 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
       recipient: letters.recipient,
       body: letters.body,
       createdAt: letters.createdAt,
+      status: letters.status,
+      senderName: letters.senderName,
+      fromNpc: letters.fromNpc,
+      threadId: letters.threadId,
+      toPlayer: sql<boolean>`${letters.recipientId} is not null`.as("to_player"),
       // A search counts its matches in the same query: matching a common word against every
       // letter's text is the slow part, so it is done once for the page and its count.
       // Unfiltered, the page comes straight off the newest-first index and is counted apart.
@@ -142,6 +151,11 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
       recipient: pageOfLetters.recipient,
       body: pageOfLetters.body,
       createdAt: pageOfLetters.createdAt,
+      status: pageOfLetters.status,
+      senderName: pageOfLetters.senderName,
+      fromNpc: pageOfLetters.fromNpc,
+      threadId: pageOfLetters.threadId,
+      toPlayer: pageOfLetters.toPlayer,
       matches: pageOfLetters.matches,
     })
     .from(pageOfLetters)
@@ -151,6 +165,33 @@ export async function listLetters({ search = "", page = 0 }: { search?: string; 
   // Past the last page of a search no row carries the count.
   const total = unfilteredTotal ?? (found[0] ? Number(found[0].matches) : page > 0 ? await countAll() : 0);
   return { rows: found.map(({ matches: _matches, ...row }) => row), total };
+}
+
+/** Every letter of a thread (given by any of its letters), oldest first, with who really wrote each: for staff. */
+export async function letterThreadForStaff(letterId: string) {
+  if (!isUuid(letterId)) return [];
+  const db = await database();
+  const [opened] = await db.select({ id: letters.id, threadId: letters.threadId }).from(letters).where(eq(letters.id, letterId));
+  if (!opened) return [];
+  const root = opened.threadId ?? opened.id;
+  return db
+    .select({
+      ...author,
+      id: letters.id,
+      recipient: letters.recipient,
+      body: letters.body,
+      createdAt: letters.createdAt,
+      status: letters.status,
+      senderName: letters.senderName,
+      fromNpc: letters.fromNpc,
+      threadId: letters.threadId,
+      toPlayer: sql<boolean>`${letters.recipientId} is not null`,
+    })
+    .from(letters)
+    .innerJoin(profiles, eq(profiles.id, letters.userId))
+    .where(or(eq(letters.id, root), eq(letters.threadId, root)))
+    .orderBy(asc(letters.createdAt), asc(letters.id))
+    .limit(500);
 }
 
 /** What a review page's address asks for: an opened event, a page of its entries, a page of events, a search. */

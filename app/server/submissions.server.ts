@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, ilike, lte, ne, sql } from "drizzle-orm";
-import type { LetterInput, OrderInput, PelInput } from "~/forms/submissions";
+import type { OrderInput, PelInput } from "~/forms/submissions";
 import { orderTotalCents } from "~/game/merchant";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "./db/client.server";
-import { characters, events, letters, merchantOrders, pels } from "./db/schema";
+import { characters, events, merchantOrders, pels } from "./db/schema";
 import { queueDiscordPost } from "./discord/discord.server";
 import { likePattern } from "./search.server";
 
@@ -73,11 +73,6 @@ export async function submitOrder(user: SessionUser, input: OrderInput): Promise
     .values({ submissionKey: input.submissionKey, userId: user.id, eventId: input.eventId, items: input.items, totalPrice: (totalCents / 100).toFixed(2) })
     .onConflictDoNothing({ target: merchantOrders.submissionKey });
   return { outcome: "saved", totalCents };
-}
-
-export async function submitLetter(user: SessionUser, input: LetterInput): Promise<void> {
-  const db = await database();
-  await db.insert(letters).values({ ...input, userId: user.id }).onConflictDoNothing({ target: letters.submissionKey });
 }
 
 /** Up to 10 character names starting with (or containing) what has been typed, for the letter's To field. */

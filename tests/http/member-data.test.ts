@@ -155,8 +155,12 @@ function findInStorage(needles: string[], id: string): string[] {
 describe("taking out one's data", () => {
   it("gives the member one ZIP with every table's rows and their files, and no secret", async () => {
     const member = await fullMember(eventId);
-    // A letter someone else wrote to the member's character.
-    await db().insert(letters).values(letterValues(otherWriter.id, { recipient: member.characterName.toUpperCase(), body: `To Silas from afar ${member.tag}` }));
+    // Letters someone else wrote to the member's character: one delivered and read, one still waiting for release.
+    const at = new Date();
+    await db()
+      .insert(letters)
+      .values(letterValues(otherWriter.id, { recipient: member.characterName, recipientId: member.id, senderName: "Widow Harlan", status: "delivered", deliveredAt: at, readAt: at, body: `To Silas from afar ${member.tag}` }));
+    await db().insert(letters).values(letterValues(otherWriter.id, { recipient: member.characterName, recipientId: member.id, status: "held", body: `Not yet released ${member.tag}` }));
     const { zip } = await requestAndFetchExport(member);
     expect([...zip.keys()].sort()).toEqual(["data.json", "files/001-ore sample.png", "files/002-costume 2025-08-15 1.png"]);
     expect(zip.get("files/001-ore sample.png")).toEqual(PNG);
@@ -178,7 +182,12 @@ describe("taking out one's data", () => {
     expect(json.costumeVerdicts).toEqual([expect.objectContaining({ verdict: "changes_requested", note: `Boots, not sneakers ${member.tag}` })]);
     expect(json.costumeReminders).toEqual([expect.objectContaining({ daysBefore: 21, event: { title: "Silver Fever", date: "2025-08-15" } })]);
     expect(json.lettersSent).toEqual([expect.objectContaining({ recipient: "Widow Harlan", body: `Meet me at the mill, ${member.tag}. Signed, Silas` })]);
-    expect(json.lettersToYourCharacter).toEqual([expect.objectContaining({ body: `To Silas from afar ${member.tag}` })]);
+    // How the letter was signed and when it was read; never who wrote it, nor a letter not yet released.
+    expect(json.lettersToYourCharacter).toEqual([
+      { id: expect.any(String), from: "Widow Harlan", recipient: member.characterName, threadId: null, body: `To Silas from afar ${member.tag}`, deliveredAt: at.toISOString(), readAt: at.toISOString() },
+    ]);
+    expect(text).not.toContain("Not yet released");
+    expect(text).not.toContain(otherWriter.id);
     expect(json.attendance).toEqual([expect.objectContaining({ cabin: "Arctic Fox", paymentStatus: "paid", characterName: member.characterName, event: { title: "Silver Fever", date: "2025-08-15" } })]);
     expect(json.signInHistory.length).toBeGreaterThanOrEqual(1);
     expect(json.signInHistory[0]).toEqual(expect.objectContaining({ ipAddress: expect.any(String), userAgent: expect.anything(), createdAt: expect.any(String) }));
@@ -241,6 +250,13 @@ describe("leaving", () => {
   it("removes every trace of the member's name, address and phone from the database and the storage, and keeps attendance anonymous", async () => {
     const member = await fullMember(eventId);
     await db().insert(letters).values(letterValues(otherWriter.id, { recipient: member.characterName, body: `Dear Silas ${member.tag}` }));
+    // Delivered and read by the member, waiting for release to them, and theirs to an NPC waiting for an answer.
+    const [read] = await db()
+      .insert(letters)
+      .values(letterValues(otherWriter.id, { recipient: member.characterName, recipientId: member.id, status: "delivered", deliveredAt: new Date(), readAt: new Date() }))
+      .returning({ id: letters.id });
+    const [held] = await db().insert(letters).values(letterValues(otherWriter.id, { recipient: member.characterName, recipientId: member.id, status: "held" })).returning({ id: letters.id });
+    const [toNpc] = await db().insert(letters).values(letterValues(member.id, { recipient: "Widow Harlan", status: "to_staff" })).returning({ id: letters.id });
     await requestAndFetchExport(member);
     // Their name where managers' records mention it.
     await db().insert(auditLog).values({ actorId: otherWriter.id, action: "role.change", subjectId: member.id, details: { note: `${member.firstName} ${member.lastName} <${member.email}>` } });
@@ -268,8 +284,13 @@ describe("leaving", () => {
       .where(eq(eventAttendance.userId, member.id));
     expect(attendance).toMatchObject({ cabin: "Arctic Fox", characterName: member.characterName, firstName: member.characterName, lastName: "(former member)" });
     expect(attendance!.email).toMatch(/@deleted\.invalid$/);
-    expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toHaveLength(1);
-    expect(await db().select().from(letters).where(eq(letters.recipient, member.characterName))).toHaveLength(1);
+    expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toHaveLength(2);
+    expect(await db().select().from(letters).where(eq(letters.recipient, member.characterName))).toHaveLength(3);
+    // When they read their letters goes; nothing more is delivered to them or answered for them.
+    const statusOf = async (id: string) => (await db().select({ status: letters.status, readAt: letters.readAt }).from(letters).where(eq(letters.id, id)))[0];
+    expect(await statusOf(read!.id)).toEqual({ status: "delivered", readAt: null });
+    expect(await statusOf(held!.id)).toEqual({ status: "filed", readAt: null });
+    expect(await statusOf(toNpc!.id)).toEqual({ status: "filed", readAt: null });
     const [entry] = await db().select().from(auditLog).where(and(eq(auditLog.action, "account.delete"), eq(auditLog.subjectId, member.id)));
     expect(entry).toMatchObject({ actorId: member.id, details: { by: "member" } });
 

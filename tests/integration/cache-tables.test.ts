@@ -6,6 +6,7 @@ import { applicationValues, attendanceValues, characterValues, createEvent, lett
 import { applications, characters, eventAttendance, letters, merchantOrders, pels, research } from "~/server/db/schema";
 import { profileOverview } from "~/server/profiles.server";
 import { listUpcomingEvents } from "~/server/events.server";
+import { letterQueues, unreadLetterCount } from "~/server/letters.server";
 import { listCast, listPlayers } from "~/server/members.server";
 import { listLetters, loadReview, orderReview, pelReview, researchReview } from "~/server/reviews.server";
 import { getSessionUser } from "~/server/session.server";
@@ -77,6 +78,8 @@ async function runEveryKeptRead() {
   await db().insert(merchantOrders).values(orderValues(member.id, event.id));
   await db().insert(research).values(researchValues(member.id, event.id, { key: "research/kept-reads.pdf", name: "notes.pdf", type: "application/pdf", size: 4 }));
   await db().insert(letters).values(letterValues(member.id));
+  await db().insert(letters).values(letterValues(member.id, { recipientId: member.id, status: "delivered", deliveredAt: new Date() }));
+  await db().insert(letters).values(letterValues(member.id, { status: "to_staff" }));
 
   const signedIn = await getSessionUser(new Request("http://localhost/profile", { headers: { Cookie: member.cookie } }));
   expect(signedIn.user?.id).toBe(member.id);
@@ -85,7 +88,9 @@ async function runEveryKeptRead() {
   // A manager counts as cast, not as a player.
   expect((await listPlayers({})).total).toBe(0);
   expect((await listCast({})).total).toBe(1);
-  expect((await listLetters({})).total).toBe(1);
+  expect((await listLetters({})).total).toBe(3);
+  expect(await unreadLetterCount(member.id)).toBe(1);
+  expect(await letterQueues()).toEqual({ held: 0, toStaff: 1 });
   for (const review of [pelReview, orderReview, researchReview]) {
     const loaded = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1]);
     expect(loaded.groups.map((group) => group.id)).toEqual([event.id]);

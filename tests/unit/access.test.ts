@@ -98,6 +98,18 @@ describe("the route permission table", () => {
     for (const role of ROLES) expect(formLinksFor(role).some((link) => link.to === "/costume"), role).toBe(decideAccess("/costume", role) === "allow");
   });
 
+  it("opens a member's letters to every member (the loader shows only their own) and the letter queues to staff, reading and changing alike", () => {
+    for (const method of ["GET", "POST"]) {
+      for (const pattern of ["/letters", "/letters/:id"]) {
+        expect(decideAccess(pattern, undefined, method), pattern).toBe("sign-in");
+        for (const role of ROLES) expect(decideAccess(pattern, role, method), `${role} ${method} ${pattern}`).toBe("allow");
+      }
+      expect(decideAccess("/view-letters", undefined, method)).toBe("sign-in");
+      for (const role of ["applicant", "player"] as const) expect(decideAccess("/view-letters", role, method), `${role} ${method}`).toBe("forbidden");
+      for (const role of ["cast", "manager"] as const) expect(decideAccess("/view-letters", role, method), `${role} ${method}`).toBe("allow");
+    }
+  });
+
   it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);

@@ -15,6 +15,8 @@ const ACTIONS: Record<string, string> = {
   "import.run": "imported members and their records from the old site",
   "costume.approve": "approved the costume photos of",
   "costume.request_changes": "asked for costume changes from",
+  "letter.release": "released a letter written by",
+  "letter.answer": "answered, as an NPC, a letter written by",
 };
 
 /** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
@@ -38,6 +40,7 @@ function detail(action: string, details: Record<string, unknown> | null): string
   if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
   if (action === "import.run") return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
   if (action === "costume.approve" || action === "costume.request_changes") return details.event ? `for ${String(details.event)}` : "";
+  if (action === "letter.answer") return details.as ? `as ${String(details.as)}` : "";
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

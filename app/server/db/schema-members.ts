@@ -17,6 +17,7 @@ import {
 // Relative imports: drizzle-kit loads this file without the app's "~" alias.
 import { CABINS } from "../../game/cabins";
 import { FACTIONS, FACTION_ONLY_JOBS, JOBS } from "../../game/factions";
+import { LETTER_STATUSES } from "../../game/letters";
 import { APPLICATION_STATUSES, EVENT_STATUSES, PAYMENT_STATUSES, ROLES, ROLE_PREFERENCES } from "../../game/roles";
 import { createdAt, oneOf, updatedAt } from "./columns";
 
@@ -146,6 +147,8 @@ export const characters = pgTable(
     uniqueIndex("characters_user_id_unique").on(t.userId),
     index("characters_character_name_idx").on(t.characterName),
     index("characters_character_name_trgm_idx").using("gin", t.characterName.op("gin_trgm_ops")),
+    // A letter's recipient, typed in any case, is matched to a character by this.
+    index("characters_lower_character_name_idx").on(sql`lower(${t.characterName})`, t.createdAt),
     check("characters_faction_check", oneOf(t.faction, FACTIONS)),
     check("characters_job_check", oneOf(t.job, JOBS)),
     // A faction-only job may be held only by a member of that faction.
@@ -275,16 +278,33 @@ export const research = pgTable(
   ],
 );
 
-/** An in-game letter to a character. */
+/**
+ * An in-game letter to a character. `user_id` is who wrote it (for an answer staff wrote as an
+ * NPC, that staff member); the recipient sees only `sender_name`, never who wrote it.
+ */
 export const letters = pgTable(
   "letters",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     submissionKey: submissionKey(),
     userId: ownerId(),
+    /** The character the letter is addressed to, as its name was written (a player's character's own spelling). */
     recipient: text("recipient").notNull(),
     body: text("body").notNull(),
     createdAt: createdAt(),
+    /** Whose letter box it goes to: the member whose character it is addressed to; null for an NPC (staff answer). */
+    recipientId: text("recipient_id").references(() => profiles.id, { onDelete: "set null" }),
+    /** How it is signed: the writer's character's name when written, or the NPC staff answered as; null when unsigned. */
+    senderName: text("sender_name"),
+    /** An answer staff wrote as the NPC named in `sender_name`. */
+    fromNpc: boolean("from_npc").notNull().default(false),
+    /** The first letter of its thread; null for a first letter. */
+    threadId: uuid("thread_id").references((): AnyPgColumn => letters.id, { onDelete: "cascade" }),
+    /** See app/game/letters.ts. Rows written before letters were delivered are `filed`. */
+    status: text("status", { enum: LETTER_STATUSES }).notNull().default("filed"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    /** When the recipient first opened it. */
+    readAt: timestamp("read_at", { withTimezone: true }),
     /**
      * What a search matches besides the sender: recipient and text, lowercased once when
      * written. A case-insensitive match (ILIKE) lowercases every candidate letter on every
@@ -299,5 +319,12 @@ export const letters = pgTable(
     index("letters_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("letters_user_id_idx").on(t.userId),
     index("letters_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    check("letters_status_check", oneOf(t.status, LETTER_STATUSES)),
+    // A member's letter box, newest first, and its unread letters (counted on every page).
+    index("letters_letter_box_idx").on(t.recipientId, t.deliveredAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.status} = 'delivered'`),
+    index("letters_unread_idx").on(t.recipientId).where(sql`${t.status} = 'delivered' and ${t.readAt} is null`),
+    index("letters_thread_id_idx").on(t.threadId),
+    // The staff's two queues (to release, to answer) are small parts of all letters.
+    index("letters_queue_idx").on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.status} in ('held', 'to_staff')`),
   ],
 );

@@ -160,7 +160,25 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   await insertInBatches(orderRows, (batch) => db.insert(merchantOrders).values(batch));
   log(countOf(orderRows.length, "merchant order"));
 
-  const letterRows = Array.from({ length: size.letters }, () => letterValues(pick(writers), { createdAt: recentDate(3 * 365) }));
+  // Letters: half to players' characters (delivered, most read, a few held for release; the demo
+  // player's letter box gets the first), a quarter to NPCs (answered or waiting for staff), and a
+  // quarter filed from before letters were delivered.
+  const demoPlayer = members.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
+  const characterList = characterRows.map((c) => ({ userId: c.userId, name: c.characterName }));
+  const letterRows = Array.from({ length: size.letters }, (_, i) => {
+    const userId = pick(writers);
+    const createdAt = recentDate(3 * 365);
+    const signed = { senderName: characterName.get(userId) ?? null, createdAt };
+    const kind = i % 4;
+    if ((kind === 0 || kind === 1) && characterList.length > 0) {
+      const to = (i < 24 && characterList.find((c) => c.userId === demoPlayer)) || pick(characterList);
+      if (i % 20 === 1) return letterValues(userId, { ...signed, recipient: to.name, recipientId: to.userId, status: "held" });
+      const deliveredAt = new Date(Math.min(now, createdAt.getTime() + DAY));
+      return letterValues(userId, { ...signed, recipient: to.name, recipientId: to.userId, status: "delivered", deliveredAt, readAt: i % 3 === 0 ? null : deliveredAt });
+    }
+    if (kind === 2) return letterValues(userId, { ...signed, status: i % 8 === 2 ? "to_staff" : "answered" });
+    return letterValues(userId, { createdAt });
+  });
   await insertInBatches(letterRows, (batch) => db.insert(letters).values(batch));
   log(countOf(letterRows.length, "letter"));
 
