@@ -25,6 +25,7 @@ export const MEMBER_ADMIN_MESSAGES = {
   inviteFailed: "The invitation could not be sent. Please try again.",
   passkeyGone: "That passkey has already been removed.",
   noAuthenticator: "This member has no authenticator app to remove.",
+  noPhone: "This member has no phone for text messages to remove.",
 } as const;
 
 const role = z.enum(ROLES, { error: "Please choose a role" });
@@ -41,7 +42,7 @@ export const RoleForm = z.object({ role });
 export const SuspendForm = z.object({ reason: optionalTextField(300) });
 
 /** The member page's actions, each a button named `intent`. */
-export const MEMBER_INTENTS = ["details", "role", "suspend", "restore", "remove-authenticator", "remove-passkey", "end-sessions", "reset-link", "resend-invite"] as const;
+export const MEMBER_INTENTS = ["details", "role", "suspend", "restore", "remove-authenticator", "remove-phone", "remove-passkey", "end-sessions", "reset-link", "resend-invite"] as const;
 export type MemberIntent = (typeof MEMBER_INTENTS)[number];
 
 export function memberIntentOf(value: unknown): MemberIntent | undefined {

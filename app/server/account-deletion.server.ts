@@ -14,6 +14,7 @@ import {
   outbox,
   passkeys,
   pels,
+  phoneFactors,
   profiles,
   rateLimits,
   research,
@@ -23,6 +24,7 @@ import {
 } from "./db/schema";
 import { logger } from "./logger.server";
 import { emailOrderKey } from "./outbox/outbox.server";
+import { smsOrderKey } from "./sms/sms.server";
 import { hit, signInPerAccount } from "./rate-limit.server";
 import { removeFile } from "./storage/storage.server";
 
@@ -150,7 +152,8 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     const email = profile.email.toLowerCase();
     const like = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-    for (const table of [applications, characters, pels, merchantOrders, research, memberExports, sessions, accounts, twoFactors, passkeys]) {
+    const [phone] = await tx.select({ phoneNumber: phoneFactors.phoneNumber }).from(phoneFactors).where(eq(phoneFactors.userId, userId));
+    for (const table of [applications, characters, pels, merchantOrders, research, memberExports, sessions, accounts, twoFactors, phoneFactors, passkeys]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
     // One-time tokens (codes, links) and counters that name the address or the account.
@@ -158,6 +161,7 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     await tx.delete(rateLimits).where(sql`lower(${rateLimits.key}) like ${like}`);
     // Mail to the member (sent, waiting or failed) goes; messages to others lose the member's details.
     await tx.delete(outbox).where(eq(outbox.orderKey, emailOrderKey(email)));
+    if (phone) await tx.delete(outbox).where(eq(outbox.orderKey, smsOrderKey(phone.phoneNumber)));
     // Anywhere in the outbox, only the whole name: a first name alone may well be someone else's.
     const fullNames = [...new Set([`${profile.firstName} ${profile.lastName}`, profile.name])].map((v) => JSON.stringify(v).slice(1, -1));
     await scrubJson(tx, "outbox", "payload", sql`true`, { exact: texts.exact, words: fullNames });

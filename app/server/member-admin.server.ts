@@ -1,16 +1,17 @@
 import crypto from "node:crypto";
-import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "./audit.server";
 import { getAuth } from "./auth.server";
 import { database, type Transaction } from "./db/client.server";
-import { accounts, passkeys, profiles, sessions, twoFactors } from "./db/schema";
+import { accounts, passkeys, phoneFactors, profiles, sessions, twoFactors } from "./db/schema";
 import { DISCORD_PROVIDER_ID } from "./discord-oauth.server";
 import { logger } from "./logger.server";
 import { emailChangedByManagerEmail, invitationEmail } from "./mail/member-admin-templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { resetDelivery } from "./reset-delivery.server";
+import { maskPhone } from "./sms/sms.server";
 
 /**
  * Managers' work on one member's account (routes/tools-member.tsx, routes/tools-invite.tsx):
@@ -40,6 +41,8 @@ export type MemberAccount = {
   suspendReason: string | null;
   signInMethods: { password: boolean; discord: boolean };
   authenticatorApp: boolean;
+  /** The confirmed phone for texted codes, by its last two digits only. */
+  phone: string | null;
   passkeys: { id: string; name: string; addedAt: string | null }[];
   /** Sessions not yet expired: the devices the member is signed in on. */
   sessions: number;
@@ -63,10 +66,12 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
     .from(profiles)
     .where(eq(profiles.id, id));
   if (!profile || !isRole(profile.role)) return undefined;
-  const [methods, keys, [live]] = await Promise.all([
+  const [methods, keys, [live], apps, [phone]] = await Promise.all([
     db.select({ providerId: accounts.providerId, password: sql<boolean>`${accounts.password} is not null` }).from(accounts).where(eq(accounts.userId, id)),
     db.select({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt }).from(passkeys).where(eq(passkeys.userId, id)).orderBy(asc(passkeys.createdAt), asc(passkeys.id)),
     db.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, id), gt(sessions.expiresAt, sql`now()`))),
+    db.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true))),
+    db.select({ phoneNumber: phoneFactors.phoneNumber }).from(phoneFactors).where(and(eq(phoneFactors.userId, id), isNotNull(phoneFactors.confirmedAt))),
   ]);
   return {
     id: profile.id,
@@ -81,7 +86,8 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
       password: methods.some((m) => m.providerId === "credential" && m.password),
       discord: methods.some((m) => m.providerId === DISCORD_PROVIDER_ID),
     },
-    authenticatorApp: profile.twoFactorEnabled,
+    authenticatorApp: profile.twoFactorEnabled && apps.length > 0,
+    phone: phone ? maskPhone(phone.phoneNumber) : null,
     passkeys: keys.map((key) => ({ id: key.id, name: key.name?.trim() || "Unnamed passkey", addedAt: key.createdAt ? new Date(key.createdAt).toISOString() : null })),
     sessions: live?.n ?? 0,
   };
@@ -215,16 +221,40 @@ export async function restoreMember(actor: Actor, id: string): Promise<"restored
   });
 }
 
+/** Whether the member keeps a confirmed phone for texted codes. */
+async function hasConfirmedPhone(tx: Transaction, id: string): Promise<boolean> {
+  const [row] = await tx.select({ id: phoneFactors.userId }).from(phoneFactors).where(and(eq(phoneFactors.userId, id), isNotNull(phoneFactors.confirmedAt)));
+  return row !== undefined;
+}
+
 /**
  * Removes the member's authenticator app and its backup codes (a lost phone): they sign in
- * with their password alone until they set up a new one. Their sessions are left as they are.
+ * with their password alone until they set up a new one, or with a texted code when they have
+ * a phone for them. Their sessions are left as they are.
  */
 export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
   return withMember(id, async (tx, member) => {
     const removed = await tx.delete(twoFactors).where(eq(twoFactors.userId, id)).returning({ id: twoFactors.id });
-    if (!member.twoFactorEnabled && removed.length === 0) return "none" as const;
-    await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
+    const phone = await hasConfirmedPhone(tx, id);
+    if (removed.length === 0 && (!member.twoFactorEnabled || phone)) return "none" as const;
+    if (!phone) await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "authenticator" } });
+    return "removed" as const;
+  });
+}
+
+/**
+ * Removes the member's phone for texted codes (a lost or changed number). When it was their only
+ * second factor (no authenticator app), two-factor authentication goes off with it. Their
+ * sessions are left as they are.
+ */
+export async function removeMemberPhone(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
+  return withMember(id, async (tx) => {
+    const removed = await tx.delete(phoneFactors).where(eq(phoneFactors.userId, id)).returning({ confirmedAt: phoneFactors.confirmedAt });
+    if (!removed[0]?.confirmedAt) return "none" as const;
+    const [app] = await tx.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true)));
+    if (!app) await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
+    await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "phone" } });
     return "removed" as const;
   });
 }
