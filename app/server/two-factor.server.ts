@@ -287,8 +287,8 @@ export function emailSecondFactorCode(request: Request, clientAddress: string, s
 }
 
 /** Texts a one-time code to the member's confirmed phone (through the outbox, never logged); limited as emailed ones, on a budget of their own. */
-export function textSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  if (!smsEnabled()) return Promise.resolve({ ok: false, status: 404, message: TWO_FACTOR_MESSAGES.noPhone });
+export async function textSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  if (!smsEnabled()) return { ok: false, status: 404, message: TWO_FACTOR_MESSAGES.noPhone };
   return sendSecondFactorCode(request, clientAddress, stepUp, "sms");
 }
 
