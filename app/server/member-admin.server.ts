@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
+import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "./audit.server";
-import { getAuth } from "./auth.server";
+import { getAuth, getInvitationAuth } from "./auth.server";
 import { database, type Transaction } from "./db/client.server";
 import { accounts, passkeys, phoneFactors, profiles, sessions, twoFactors } from "./db/schema";
 import { DISCORD_PROVIDER_ID } from "./discord-oauth.server";
@@ -28,7 +28,7 @@ import { maskPhone } from "./sms/sms.server";
 /** A manager acting on the tools pages. */
 export type Actor = { id: string };
 
-export { PASSWORD_LINK_HOURS };
+export { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS };
 
 export type MemberAccount = {
   id: string;
@@ -286,10 +286,16 @@ export async function endMemberSessions(actor: Actor, id: string): Promise<{ end
 /**
  * A password link made by the auth library's reset-token endpoint, handed to `deliver` in
  * place of the usual reset email (auth.server.ts). True once `deliver` has run: the library
- * logs and swallows a failure of its callback, so success is only known this way.
+ * logs and swallows a failure of its callback, so success is only known this way. Invitations
+ * come from the instance whose links last INVITATION_LINK_DAYS; hand-over links from the main
+ * one (PASSWORD_LINK_HOURS).
  */
-async function passwordLink(email: string, deliver: (member: { email: string; firstName: string }, link: string) => Promise<void>): Promise<boolean> {
-  const auth = await getAuth();
+async function passwordLink(
+  email: string,
+  deliver: (member: { email: string; firstName: string }, link: string) => Promise<void>,
+  { invitation = false } = {},
+): Promise<boolean> {
+  const auth = invitation ? await getInvitationAuth() : await getAuth();
   let delivered = false;
   await resetDelivery.run(
     {
@@ -305,7 +311,7 @@ async function passwordLink(email: string, deliver: (member: { email: string; fi
 
 async function sendInvitation(email: string): Promise<boolean> {
   const db = await database();
-  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link, hours: PASSWORD_LINK_HOURS })));
+  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link, days: INVITATION_LINK_DAYS })), { invitation: true });
 }
 
 export type InviteInput = DetailsInput & { role: Role };
