@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import { and, asc, count, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "./audit.server";
 import { getAuth, getInvitationAuth } from "./auth.server";
 import { database, type Transaction } from "./db/client.server";
-import { accounts, passkeys, phoneFactors, profiles, sessions, twoFactors } from "./db/schema";
+import { accounts, passkeys, profiles, sessions, twoFactors } from "./db/schema";
 import { DISCORD_PROVIDER_ID } from "./discord-oauth.server";
 import { logger } from "./logger.server";
 import { emailChangedByManagerEmail, invitationEmail } from "./mail/member-admin-templates.server";
@@ -62,16 +62,16 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
       banned: profiles.banned,
       banReason: profiles.banReason,
       twoFactorEnabled: profiles.twoFactorEnabled,
+      twoFactorPhone: profiles.twoFactorPhone,
     })
     .from(profiles)
     .where(eq(profiles.id, id));
   if (!profile || !isRole(profile.role)) return undefined;
-  const [methods, keys, [live], apps, [phone]] = await Promise.all([
+  const [methods, keys, [live], apps] = await Promise.all([
     db.select({ providerId: accounts.providerId, password: sql<boolean>`${accounts.password} is not null` }).from(accounts).where(eq(accounts.userId, id)),
     db.select({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt }).from(passkeys).where(eq(passkeys.userId, id)).orderBy(asc(passkeys.createdAt), asc(passkeys.id)),
     db.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, id), gt(sessions.expiresAt, sql`now()`))),
     db.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true))),
-    db.select({ phoneNumber: phoneFactors.phoneNumber }).from(phoneFactors).where(and(eq(phoneFactors.userId, id), isNotNull(phoneFactors.confirmedAt))),
   ]);
   return {
     id: profile.id,
@@ -87,13 +87,13 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
       discord: methods.some((m) => m.providerId === DISCORD_PROVIDER_ID),
     },
     authenticatorApp: profile.twoFactorEnabled && apps.length > 0,
-    phone: phone ? maskPhone(phone.phoneNumber) : null,
+    phone: profile.twoFactorPhone ? maskPhone(profile.twoFactorPhone) : null,
     passkeys: keys.map((key) => ({ id: key.id, name: key.name?.trim() || "Unnamed passkey", addedAt: key.createdAt ? new Date(key.createdAt).toISOString() : null })),
     sessions: live?.n ?? 0,
   };
 }
 
-type Locked = { id: string; firstName: string; lastName: string; email: string; role: string; banned: boolean; twoFactorEnabled: boolean };
+type Locked = { id: string; firstName: string; lastName: string; email: string; role: string; banned: boolean; twoFactorEnabled: boolean; twoFactorPhone: string | null };
 
 /** Runs `work` on the member's row, locked against other managers' changes; "not-found" when there is none. */
 async function withMember<T>(id: string, work: (tx: Transaction, member: Locked) => Promise<T>): Promise<T | "not-found"> {
@@ -108,6 +108,7 @@ async function withMember<T>(id: string, work: (tx: Transaction, member: Locked)
         role: profiles.role,
         banned: profiles.banned,
         twoFactorEnabled: profiles.twoFactorEnabled,
+        twoFactorPhone: profiles.twoFactorPhone,
       })
       .from(profiles)
       .where(eq(profiles.id, id))
@@ -221,12 +222,6 @@ export async function restoreMember(actor: Actor, id: string): Promise<"restored
   });
 }
 
-/** Whether the member keeps a confirmed phone for texted codes. */
-async function hasConfirmedPhone(tx: Transaction, id: string): Promise<boolean> {
-  const [row] = await tx.select({ id: phoneFactors.userId }).from(phoneFactors).where(and(eq(phoneFactors.userId, id), isNotNull(phoneFactors.confirmedAt)));
-  return row !== undefined;
-}
-
 /**
  * Removes the member's authenticator app and its backup codes (a lost phone): they sign in
  * with their password alone until they set up a new one, or with a texted code when they have
@@ -235,7 +230,7 @@ async function hasConfirmedPhone(tx: Transaction, id: string): Promise<boolean> 
 export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
   return withMember(id, async (tx, member) => {
     const removed = await tx.delete(twoFactors).where(eq(twoFactors.userId, id)).returning({ id: twoFactors.id });
-    const phone = await hasConfirmedPhone(tx, id);
+    const phone = member.twoFactorPhone !== null;
     if (removed.length === 0 && (!member.twoFactorEnabled || phone)) return "none" as const;
     if (!phone) await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "authenticator" } });
@@ -249,11 +244,13 @@ export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<
  * sessions are left as they are.
  */
 export async function removeMemberPhone(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
-  return withMember(id, async (tx) => {
-    const removed = await tx.delete(phoneFactors).where(eq(phoneFactors.userId, id)).returning({ confirmedAt: phoneFactors.confirmedAt });
-    if (!removed[0]?.confirmedAt) return "none" as const;
+  return withMember(id, async (tx, member) => {
+    if (!member.twoFactorPhone) return "none" as const;
     const [app] = await tx.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true)));
-    if (!app) await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
+    await tx
+      .update(profiles)
+      .set({ twoFactorPhone: null, twoFactorPhonePending: null, ...(app ? {} : { twoFactorEnabled: false }), updatedAt: sql`now()` })
+      .where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "phone" } });
     return "removed" as const;
   });

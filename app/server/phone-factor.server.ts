@@ -1,8 +1,8 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { TWO_FACTOR_MESSAGES } from "~/forms/two-factor";
 import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
-import { phoneFactors } from "./db/schema";
+import { profiles } from "./db/schema";
 import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
 import { hit, LIMITS, signInPerAccount } from "./rate-limit.server";
 import { maskPhone, smsEnabled } from "./sms/sms.server";
@@ -58,16 +58,13 @@ export async function startPhoneEnrolment(
   const wrong = await passwordRefusal(request, member, input.password);
   if (wrong) return wrong;
   const current = await phoneFactorOf(member.id);
-  if (current?.confirmed) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.phoneAlready };
+  if (current.confirmed) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.phoneAlready };
   const byAccount = await hit(`two-factor-sms:account:${member.id}`, LIMITS.resetPerAddress);
   const byAddress = await hit(`two-factor-sms:address:${clientAddress}`, LIMITS.resetPerAddress);
   if (!byAccount.allowed || !byAddress.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
 
   const db = await database();
-  await db
-    .insert(phoneFactors)
-    .values({ userId: member.id, phoneNumber: input.phone })
-    .onConflictDoUpdate({ target: phoneFactors.userId, set: { phoneNumber: input.phone, confirmedAt: null, createdAt: sql`now()` } });
+  await db.update(profiles).set({ twoFactorPhonePending: input.phone }).where(eq(profiles.id, member.id));
   const auth = await getAuth();
   const delivery: OtpDelivery = { channel: "sms", to: input.phone };
   // A newer code replaces any earlier one of this session: only the code sent to this number works.
@@ -84,9 +81,9 @@ export async function startPhoneEnrolment(
 export async function confirmPhoneEnrolment(request: Request, member: Member, code: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   if (!smsEnabled()) return unavailable();
   if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
-  const waiting = await phoneFactorOf(member.id);
-  if (!waiting) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.phoneNotStarted };
-  if (waiting.confirmed) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.phoneAlready };
+  const { confirmed, pending } = await phoneFactorOf(member.id);
+  if (confirmed) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.phoneAlready };
+  if (!pending) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.phoneNotStarted };
   const auth = await getAuth();
   let setCookies: string[];
   try {
@@ -106,10 +103,11 @@ export async function confirmPhoneEnrolment(request: Request, member: Member, co
     }
   }
   const db = await database();
+  // Only the number the code was texted to, if no other was asked for since.
   await db
-    .update(phoneFactors)
-    .set({ confirmedAt: sql`now()` })
-    .where(and(eq(phoneFactors.userId, member.id), eq(phoneFactors.phoneNumber, waiting.phoneNumber), isNull(phoneFactors.confirmedAt)));
+    .update(profiles)
+    .set({ twoFactorPhone: pending, twoFactorPhonePending: null })
+    .where(and(eq(profiles.id, member.id), eq(profiles.twoFactorPhonePending, pending)));
   return { ok: true, setCookies };
 }
 
@@ -123,7 +121,7 @@ export async function removePhoneFactor(request: Request, member: Member, passwo
   if (wrong) return wrong;
   const db = await database();
   const phone = await phoneFactorOf(member.id);
-  if (!phone) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.noPhone };
+  if (!phone.confirmed && !phone.pending) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.noPhone };
   let setCookies: string[] = [];
   let turnedOff = false;
   if (phone.confirmed && !(await hasAuthenticatorApp(member.id))) {
@@ -132,6 +130,6 @@ export async function removePhoneFactor(request: Request, member: Member, passwo
     setCookies = headers.getSetCookie();
     turnedOff = true;
   }
-  await db.delete(phoneFactors).where(eq(phoneFactors.userId, member.id));
+  await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
   return { ok: true, setCookies, turnedOff };
 }

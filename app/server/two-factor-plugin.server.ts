@@ -1,6 +1,6 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "./db/client.server";
-import { phoneFactors } from "./db/schema";
+import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
 import { twoFactorCodeEmail } from "./mail/templates.server";
 import { otpDelivery } from "./otp-delivery.server";
@@ -17,11 +17,8 @@ export const LOCK_SECONDS = 15 * 60;
 
 /** The member's confirmed number for texted codes, if any. */
 async function confirmedPhoneNumber(db: Database, userId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ phoneNumber: phoneFactors.phoneNumber })
-    .from(phoneFactors)
-    .where(and(eq(phoneFactors.userId, userId), isNotNull(phoneFactors.confirmedAt)));
-  return row?.phoneNumber;
+  const [row] = await db.select({ phone: profiles.twoFactorPhone }).from(profiles).where(eq(profiles.id, userId));
+  return row?.phone ?? undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
-import { phoneFactors, profiles, sessions, twoFactors } from "./db/schema";
+import { profiles, sessions, twoFactors } from "./db/schema";
 import { logger } from "./logger.server";
 import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
 import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
@@ -46,11 +46,11 @@ export async function hasAuthenticatorApp(userId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** The member's number for texted codes: confirmed, or still waiting for its first code. */
-export async function phoneFactorOf(userId: string): Promise<{ phoneNumber: string; confirmed: boolean } | null> {
+/** The member's numbers for texted codes (E.164): the confirmed one, and one being added, waiting for its first code. */
+export async function phoneFactorOf(userId: string): Promise<{ confirmed: string | null; pending: string | null }> {
   const db = await database();
-  const [row] = await db.select().from(phoneFactors).where(eq(phoneFactors.userId, userId));
-  return row ? { phoneNumber: row.phoneNumber, confirmed: row.confirmedAt !== null } : null;
+  const [row] = await db.select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending }).from(profiles).where(eq(profiles.id, userId));
+  return { confirmed: row?.confirmed ?? null, pending: row?.pending ?? null };
 }
 
 export type TwoFactorStatus = {
@@ -67,7 +67,7 @@ export type TwoFactorStatus = {
 /** What /profile/two-factor shows: on or off, which factors, and how many backup codes are left. */
 export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
   const [enabled, app, phone] = await Promise.all([hasSecondFactor(userId), hasAuthenticatorApp(userId), phoneFactorOf(userId)]);
-  const shown = { enabled, app, phone: enabled && phone?.confirmed ? maskPhone(phone.phoneNumber) : null, sms: smsEnabled() };
+  const shown = { enabled, app, phone: enabled && phone.confirmed ? maskPhone(phone.confirmed) : null, sms: smsEnabled() };
   if (!enabled || !app) return { ...shown, backupCodesLeft: null };
   const auth = await getAuth();
   try {
@@ -86,7 +86,7 @@ export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> 
 export async function preferredSecondFactor(userId: string): Promise<SecondFactorKind> {
   if (await hasAuthenticatorApp(userId)) return "totp";
   const phone = await phoneFactorOf(userId);
-  return phone?.confirmed && smsEnabled() ? "sms" : "email";
+  return phone.confirmed && smsEnabled() ? "sms" : "email";
 }
 
 function cookiesOf(headers: Headers): string[] {
@@ -170,7 +170,7 @@ export async function removeSecondFactor(request: Request, member: { id: string;
     const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
     // The library's codes stop with the factor, so a phone for them has no use any more.
     const db = await database();
-    await db.delete(phoneFactors).where(eq(phoneFactors.userId, member.id));
+    await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
     return { ok: true, setCookies: cookiesOf(headers) };
   } catch (error) {
     const refusal = await authRefusal(error);

@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
-import { ownerId, profiles } from "./schema-members";
+import { ownerId } from "./schema-members";
 
 /** Signed-in sessions (auth library). The cookie holds the token. */
 export const sessions = pgTable(
@@ -74,21 +74,6 @@ export const twoFactors = pgTable(
   },
   (t) => [index("two_factors_user_id_idx").on(t.userId), index("two_factors_secret_idx").on(t.secret)],
 );
-
-/**
- * A member's phone for second-factor codes by text message (app/server/phone-factor.server.ts):
- * one per member, in E.164 form (+18605550142). `confirmedAt` is set once a code texted to it
- * came back; until then it receives only that enrolment code. The codes themselves are the auth
- * library's two-factor codes (kept hashed in `verifications`).
- */
-export const phoneFactors = pgTable("phone_factors", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => profiles.id, { onDelete: "cascade" }),
-  phoneNumber: text("phone_number").notNull(),
-  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
-  createdAt: createdAt(),
-});
 
 /** A member's passkeys (WebAuthn credentials, auth library). */
 export const passkeys = pgTable(
