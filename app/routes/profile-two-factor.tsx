@@ -50,6 +50,8 @@ type ActionData = {
   backupCodes?: string[];
   /** A code was texted to the number being added (shown by its last digits): the form for it. */
   phoneSent?: string;
+  /** The number as typed, kept when adding it was refused. */
+  phoneTyped?: string;
 };
 
 const INTENTS: Intent[] = ["start", "confirm", "regenerate", "remove", "phone-start", "phone-confirm", "phone-remove"];
@@ -77,11 +79,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!intent) return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
   return failSafely<ActionData>("changing two-factor authentication", { intent, message: TWO_FACTOR_MESSAGES.failed }, async () => {
     if (intent === "phone-start") {
+      const phoneTyped = typeof fields.phone === "string" ? fields.phone.slice(0, 40) : undefined;
       const parsed = checkForm(PhoneNumberForm, fields);
-      if (!parsed.ok) return data<ActionData>({ intent, errors: parsed.errors }, { status: 400 });
+      if (!parsed.ok) return data<ActionData>({ intent, errors: parsed.errors, phoneTyped }, { status: 400 });
       const { clientAddress } = context.get(requestInfoContext);
       const outcome = await startPhoneEnrolment(request, clientAddress, user, parsed.data);
-      if (!outcome.ok) return refusal(intent, outcome);
+      if (!outcome.ok) return refusal(intent, outcome, { phoneTyped });
       return data<ActionData>({ intent, phoneSent: outcome.masked, ok: phoneCodeSentMessage(outcome.masked) });
     }
     if (intent === "phone-confirm") {
@@ -182,7 +185,19 @@ function Enrolment({ enrolment, errors, busy }: { enrolment: NonNullable<ActionD
 }
 
 /** Codes by text message: add a number (confirmed by a code texted to it), or remove it. */
-function PhoneSection({ phone, sentTo, errorsFor, busy }: { phone: string | null; sentTo?: string; errorsFor: (intent: Intent) => FieldErrors | undefined; busy: boolean }) {
+function PhoneSection({
+  phone,
+  sentTo,
+  typed,
+  errorsFor,
+  busy,
+}: {
+  phone: string | null;
+  sentTo?: string;
+  typed?: string;
+  errorsFor: (intent: Intent) => FieldErrors | undefined;
+  busy: boolean;
+}) {
   return (
     <div className="flex flex-col gap-4">
       <h3 className="text-xl">Codes by text message</h3>
@@ -219,6 +234,7 @@ function PhoneSection({ phone, sentTo, errorsFor, busy }: { phone: string | null
               required
               autoComplete="tel"
               maxLength={40}
+              defaultValue={typed}
               hint="A US number, or any number with its country code (+44 ...)."
               error={errorsFor("phone-start")?.phone}
             />
@@ -308,7 +324,7 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
             <h3 className="text-xl">New backup codes</h3>
             <p>Used some, or lost the list? Make ten new ones; the old ones stop working.</p>
             <PasswordForm intent="regenerate" label="Make new backup codes" button="Make new backup codes" errors={errorsFor("regenerate")} busy={busy} />
-            {showPhone ? <PhoneSection phone={status.phone} sentTo={actionData?.phoneSent} errorsFor={errorsFor} busy={busy} /> : null}
+            {showPhone ? <PhoneSection phone={status.phone} sentTo={actionData?.phoneSent} typed={actionData?.phoneTyped} errorsFor={errorsFor} busy={busy} /> : null}
             <h3 className="text-xl">Turn two-factor authentication off</h3>
             <p>Removes the authenticator app and the backup codes{status.phone ? ", and your phone number," : ""} from your account.</p>
             <PasswordForm intent="remove" label="Turn two-factor authentication off" button="Turn off" danger errors={errorsFor("remove")} busy={busy} />
@@ -320,7 +336,7 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
               get ten backup codes too, for the day the phone is lost.
             </p>
             <PasswordForm intent="start" label="Set up an authenticator app" button="Set up an authenticator app" errors={errorsFor("start")} busy={busy} />
-            {showPhone ? <PhoneSection phone={status.phone} sentTo={actionData?.phoneSent} errorsFor={errorsFor} busy={busy} /> : null}
+            {showPhone ? <PhoneSection phone={status.phone} sentTo={actionData?.phoneSent} typed={actionData?.phoneTyped} errorsFor={errorsFor} busy={busy} /> : null}
           </>
         )}
       </section>
