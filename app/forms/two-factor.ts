@@ -35,7 +35,7 @@ export const TWO_FACTOR_MESSAGES = {
   noPhone: "This account has no phone number for text messages. Choose another way below.",
   noApp: "This account has no authenticator app. Choose another way below.",
   phoneRequired: "Please enter your mobile phone number",
-  phoneInvalid: "Please enter a mobile number that can receive text messages, e.g. (860) 555-0142 or +44 7700 900123",
+  phoneInvalid: "Please enter a mobile number that can receive text messages, e.g. (860) 555-0142 or +44 7911 123456",
   phoneAlready: "This account already has a phone number. Remove it first to use another.",
   phoneNotStarted: "Enter your phone number first: we text the code to it.",
   phoneAdded: "Your phone is confirmed: signing in can now ask for a code texted to it.",

@@ -163,18 +163,20 @@ describe("adding a phone on /profile/two-factor", () => {
 
   it("sends a code only to the newest number: a code texted to an earlier one does not confirm it", async () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: false });
-    await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, member.cookie);
+    const toFirst = await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, member.cookie);
+    expect(toFirst.status).toBe(200);
     const first = await textedCode();
-    await post("/profile/two-factor", { intent: "phone-start", phone: "+44 7700 900123", password: PASSWORD }, member.cookie);
+    const toSecond = await post("/profile/two-factor", { intent: "phone-start", phone: "+44 7911 123456", password: PASSWORD }, member.cookie);
+    expect(toSecond.status).toBe(200);
     const second = await textedCode();
-    expect(gateway.accepted.at(-1)!.body.to).toBe("+447700900123");
+    expect(gateway.accepted.at(-1)!.body.to).toBe("+447911123456");
     if (first !== second) {
-      const stale = await post("/profile/two-factor", { intent: "phone-confirm", code: first, sentTo: "•••• 23" }, member.cookie);
+      const stale = await post("/profile/two-factor", { intent: "phone-confirm", code: first, sentTo: "•••• 56" }, member.cookie);
       expect(stale.status).toBe(400);
     }
-    const right = await post("/profile/two-factor", { intent: "phone-confirm", code: second, sentTo: "•••• 23" }, member.cookie);
+    const right = await post("/profile/two-factor", { intent: "phone-confirm", code: second, sentTo: "•••• 56" }, member.cookie);
     expect(right.status).toBe(200);
-    expect(await phonesOf(member.id)).toEqual({ confirmed: "+447700900123", pending: null });
+    expect(await phonesOf(member.id)).toEqual({ confirmed: "+447911123456", pending: null });
   });
 });
 
