@@ -349,17 +349,24 @@ describe("inviting a member and handing over a password link", () => {
     expect(Math.abs((await expiry(invitation)) - 7 * 24 * 3600_000)).toBeLessThan(120_000);
     expect(Math.abs((await expiry(handOver)) - 3600_000)).toBeLessThan(120_000);
 
-    // Three hours on, the invitation still works and the hand-over link does not; eight days on, neither.
+    // Sent again, the invitation is a new link of its own.
+    expect((await change(manager.cookie, profile!.id, { intent: "resend-invite" })).status).toBe(200);
+    const [again] = await emailsTo(email);
+    const resent = decodeURIComponent((again!.payload as { text: string }).text.match(/\/reset-password\?token=(\S+)/)![1]!);
+    expect(resent).not.toBe(invitation);
+
+    // Three hours on, the invitation still works and the hand-over link does not; eight days on, an invitation no longer works.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 3600_000 });
     try {
-      expect(await resetTokenIsValid(invitation)).toBe(true);
       expect(await resetTokenIsValid(handOver)).toBe(false);
+      expect(await resetTokenIsValid(invitation)).toBe(true);
+      expect((await resetPassword(invitation, "Silver$Seam9")).ok).toBe(true);
       vi.setSystemTime(Date.now() + 8 * 24 * 3600_000);
-      expect(await resetTokenIsValid(invitation)).toBe(false);
+      expect(await resetTokenIsValid(resent)).toBe(false);
+      expect((await resetPassword(resent, "Other$Seam9")).ok).toBe(false);
     } finally {
       vi.useRealTimers();
     }
-    expect((await resetPassword(invitation, "Silver$Seam9")).ok).toBe(true);
     expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
   });
 
