@@ -14,6 +14,9 @@ import { mainNav, signIn } from "./helpers";
  * data directory for each browser width. The codes are read from what the gateway received.
  */
 
+/** Sign-ins hash a password on a shared 2-core machine: each step may take a while. */
+const SLOW = { timeout: 30_000 };
+
 async function waitFor(url: string, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -47,7 +50,7 @@ test.describe("codes by text message", () => {
   async function passwordStep(page: Page) {
     await page.goto(`${site}/auth`);
     await signIn(page, member.email, member.password);
-    await expect(page).toHaveURL(/\/auth\/two-factor\?method=sms/);
+    await expect(page).toHaveURL(/\/auth\/two-factor\?method=sms/, SLOW);
   }
 
   test.beforeAll(async () => {
@@ -90,7 +93,7 @@ test.describe("codes by text message", () => {
   test("add a phone confirmed by a texted code, sign out, sign in with a texted code", async ({ page, isMobile }) => {
     await page.goto(`${site}/auth?redirectTo=%2Fprofile%2Ftwo-factor`);
     await signIn(page, member.email, member.password);
-    await expect(page).toHaveURL(`${site}/profile/two-factor`);
+    await expect(page).toHaveURL(`${site}/profile/two-factor`, SLOW);
     await expect(page.getByRole("heading", { level: 3, name: "Codes by text message" })).toBeVisible();
     await expectAccessible(page);
 
@@ -99,20 +102,20 @@ test.describe("codes by text message", () => {
     await adding.getByLabel("Your password", { exact: true }).fill(member.password);
     const before = gateway.accepted.length;
     await adding.getByRole("button", { name: "Text me a code" }).click();
-    await expect(page.getByText("We have texted a 6-digit code to •••• 42.")).toBeVisible();
+    await expect(page.getByText("We have texted a 6-digit code to •••• 42.")).toBeVisible(SLOW);
     const enrolment = await nextText(before);
     expect(enrolment.to).toBe("+18605550142");
     expect(gateway.accepted.at(-1)!.headers.authorization).toBe("Bearer e2e-gateway-token");
     await expectAccessible(page);
     await page.getByLabel("Code from the text message").fill(enrolment.code);
     await page.getByRole("button", { name: "Confirm phone number" }).click();
-    await expect(page.getByText("Your phone is confirmed")).toBeVisible();
+    await expect(page.getByText("Your phone is confirmed")).toBeVisible(SLOW);
     await expect(page.getByTestId("two-factor-status")).toContainText("On");
     await expect(page.getByTestId("phone-status")).toContainText("ending in 42");
 
     const nav = await mainNav(page, isMobile);
     await nav.getByRole("button", { name: "Sign Out" }).click();
-    await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0, SLOW);
 
     // The second step offers the phone first; the text arrives, and its code signs in.
     await passwordStep(page);
@@ -120,19 +123,19 @@ test.describe("codes by text message", () => {
     await expectAccessible(page);
     const sentBefore = gateway.accepted.length;
     await page.getByRole("button", { name: "Text me a code" }).click();
-    await expect(page.getByText("We have texted you a code.")).toBeVisible();
+    await expect(page.getByText("We have texted you a code.")).toBeVisible(SLOW);
     const signInText = await nextText(sentBefore);
     await page.getByLabel("Texted code").fill(signInText.code);
     await page.getByRole("button", { name: "Verify" }).click();
-    await expect(page).toHaveURL(`${site}/`);
+    await expect(page).toHaveURL(`${site}/`, SLOW);
 
     // A used code does not work again.
     const nav2 = await mainNav(page, isMobile);
     await nav2.getByRole("button", { name: "Sign Out" }).click();
-    await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0, SLOW);
     await passwordStep(page);
     await page.getByLabel("Texted code").fill(signInText.code);
     await page.getByRole("button", { name: "Verify" }).click();
-    await expect(page.getByText("That texted code has expired or was already used.")).toBeVisible();
+    await expect(page.getByText("That texted code has expired or was already used.")).toBeVisible(SLOW);
   });
 });
