@@ -40,6 +40,8 @@ test.describe("sign-in with Discord", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   const member = { email: "ruby.drifter@e2e.test", password: "Drifter#1877" };
+  // A manager of this server's own, without a second factor (REQUIRE_MANAGER_2FA is off here): they suspend the member.
+  const manager = { email: "opal.marshal@e2e.test", password: "Marshal#1877" };
   let dir: string;
   let mock: MockDiscord;
   let app: ChildProcess;
@@ -60,9 +62,11 @@ test.describe("sign-in with Discord", () => {
       DATA_DIR: path.join(dir, "data"),
       APP_URL: site,
       LOG_LEVEL: "warn",
+      REQUIRE_MANAGER_2FA: "false",
       ...mock.env,
     };
     execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", member.email, "--password", member.password, "--first", "Ruby", "--last", "Drifter", "--role", "player"], { env, stdio: "pipe" });
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", manager.email, "--password", manager.password, "--first", "Opal", "--last", "Marshal", "--role", "manager"], { env, stdio: "pipe" });
     app = spawn(process.execPath, ["server.mjs"], { env, stdio: "pipe" });
     app.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
     app.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
@@ -122,6 +126,46 @@ test.describe("sign-in with Discord", () => {
     await expect(page).toHaveURL(`${site}/auth?discord=not-linked`);
     await expect(page.getByText(DISCORD_NOTICES["not-linked"])).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
+  });
+
+  test("a suspended member is refused by Discord, and signs in with it again once restored", async ({ page, browser }) => {
+    await page.goto(`${site}/auth?redirectTo=%2Fprofile%2Fsign-in-methods`);
+    await signIn(page, member.email, member.password);
+    await expect(page).toHaveURL(`${site}/profile/sign-in-methods`);
+    await page.getByRole("button", { name: "Link Discord" }).click();
+    await authorizeAtDiscord(page, "rubysuspended");
+    await expect(page.getByText(DISCORD_NOTICES.linked)).toBeVisible();
+
+    // The manager suspends the account from its page: the member's session ends at once.
+    const context = await browser.newContext();
+    const managerPage = await context.newPage();
+    managerPage.on("dialog", (dialog) => void dialog.accept());
+    await managerPage.goto(`${site}/auth`);
+    await signIn(managerPage, manager.email, manager.password);
+    await expect(managerPage).toHaveURL(`${site}/`);
+    await managerPage.goto(`${site}/tools?tab=roles&q=${encodeURIComponent(member.email)}`);
+    await managerPage.getByRole("link", { name: "Ruby Drifter" }).click();
+    await expect(managerPage.getByRole("heading", { level: 1, name: "Ruby Drifter" })).toBeVisible();
+    await managerPage.getByRole("button", { name: "Suspend the account" }).click();
+    await expect(managerPage.getByText(/Account suspended\. 1 session ended\./)).toBeVisible();
+
+    await page.goto(`${site}/profile`);
+    await expect(page).toHaveURL(`${site}/auth?redirectTo=%2Fprofile`);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await authorizeAtDiscord(page, "rubysuspended");
+    await expect(page).toHaveURL(/\/auth\?discord=suspended/);
+    await expect(page.getByText(DISCORD_NOTICES.suspended)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
+    await expectAccessible(page);
+
+    await managerPage.getByRole("button", { name: "Restore the account" }).click();
+    await expect(managerPage.getByText("Account restored. The member can sign in again.")).toBeVisible();
+    await page.goto(`${site}/auth`);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await authorizeAtDiscord(page, "rubysuspended");
+    await expect(page).toHaveURL(`${site}/`);
+    await expect(page.getByRole("button", { name: "Sign Out" }).first()).toBeAttached();
+    await context.close();
   });
 
   test("signing in with Discord works without JavaScript", async ({ browser }) => {

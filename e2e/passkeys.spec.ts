@@ -177,4 +177,34 @@ test.describe("passkeys", () => {
     await expect(plainPage.getByRole("alert")).toHaveText(PASSKEY_MESSAGES.signInNeedsJavaScript, SLOW);
     await plain.close();
   });
+
+  test("a suspended member's passkey signs nobody in, and works again once the account is restored", async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    await page.goto(`${url}/auth`);
+    await signIn(page, MEMBER.email, MEMBER.password);
+    await expect(page).toHaveURL(`${url}/`, SLOW);
+    await page.goto(`${url}/profile/passkeys`);
+    await page.getByLabel("Name for this passkey").fill("Pocket key");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(page.getByRole("status")).toHaveText(PASSKEY_MESSAGES.added, SLOW);
+
+    // Suspended as the managers' page does it (member-admin.server.ts): the flag, and every session ended.
+    const id = await memberId();
+    await db.query("update profiles set banned = true, ban_reason = 'e2e' where id = $1", [id]);
+    await db.query("delete from sessions where user_id = $1", [id]);
+    await page.goto(`${url}/auth`);
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(page.getByRole("alert")).toHaveText("This account is suspended. Contact the club's managers.", SLOW);
+    await expect(page).toHaveURL(`${url}/auth`, SLOW);
+    expect((await db.query("select 1 from sessions where user_id = $1", [id])).rowCount).toBe(0);
+
+    await db.query("update profiles set banned = false, ban_reason = null where id = $1", [id]);
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(page).toHaveURL(`${url}/`, SLOW);
+    expect((await db.query("select 1 from sessions where user_id = $1 and assurance_level = 'aal2'", [id])).rowCount).toBe(1);
+  });
 });

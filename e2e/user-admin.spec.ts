@@ -1,9 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { E2E_SMTP_PORT } from "../playwright.config";
 import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { e2eManager, signIn, signUp, uniqueEmail } from "./helpers";
+import { e2eManager, mainNav, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -146,6 +147,51 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
   for (const entry of [`suspended Hattie ${last}`, `restored Hattie ${last}`, `removed a second factor of Hattie ${last}`, `ended the signed-in sessions of Hattie ${last}`]) {
     await expect(manager.getByText(entry).first()).toBeVisible();
   }
+  await manager.context().close();
+});
+
+test("a member suspended between the password and the second step is refused at the second step", async ({ page, browser, baseURL, isMobile }, testInfo) => {
+  const email = uniqueEmail(`suspend-step-${testInfo.project.name}`);
+  const last = testInfo.project.name === "desktop" ? "Stepdesk" : "Stepphone";
+  const slow = { timeout: 30_000 };
+  // Made with the admin command, handed to the running site over its control socket.
+  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", PASSWORD, "--first", "Cora", "--last", last, "--role", "player"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    stdio: "pipe",
+  });
+  await page.goto("/auth");
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/$/, slow);
+  await page.goto("/profile/two-factor");
+  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+  const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
+  await page.getByLabel("Code from the app").fill(totpNow(uri));
+  await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  await expect(page.getByText("Two-factor authentication is on.")).toBeVisible(slow);
+  const nav = await mainNav(page, isMobile);
+  await nav.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0, slow);
+
+  // The password is right: the sign-in waits on the second step.
+  await page.goto("/auth");
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/auth\/two-factor/, slow);
+
+  // Meanwhile a manager suspends the account.
+  const manager = await managerPage(browser, baseURL, page);
+  await openMember(manager, email, `Cora ${last}`);
+  await manager.getByRole("button", { name: "Suspend the account" }).click();
+  await expect(manager.getByText(/Account suspended\./)).toBeVisible(slow);
+
+  // The right code no longer signs in: the message, and a way back to the start.
+  await page.getByLabel("Authenticator code").fill(totpNow(uri));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert")).toContainText(SUSPENDED, slow);
+  await expect(page.getByRole("link", { name: "Sign in again" })).toBeVisible();
+  await expectAccessible(page);
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fprofile/);
   await manager.context().close();
 });
 

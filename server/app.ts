@@ -14,6 +14,7 @@ import { closeDatabase, databaseHandle, openDatabase, setDatabase } from "~/serv
 import { logger } from "~/server/logger.server";
 import { deliverDiscord } from "~/server/discord/discord.server";
 import { deliverEmail } from "~/server/mail/mailer.server";
+import { deliverSms } from "~/server/sms/sms.server";
 import { startOutboxWorker, type Deliverer } from "~/server/outbox/outbox.server";
 import { pruneUsedCaptchas } from "~/server/captcha.server";
 import { startOperations } from "~/server/control/operations.server";
@@ -273,9 +274,10 @@ export async function start(options: { development?: Development } = {}): Promis
   logger.info({ database: handle.kind, ms: Math.round(performance.now() - startedAt) }, "database ready");
 
   // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
-  const deliverers: Partial<Record<"email" | "discord", Deliverer>> = {
+  const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {
     ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
     ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
+    ...(cfg.sms.webhookUrl ? { sms: deliverSms } : {}),
   };
   const worker = startOutboxWorker(deliverers);
   // Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire.

@@ -8,8 +8,11 @@ import { optionalTextField, textField } from "./kernel";
  * member (routes/tools-invite.tsx), and what those pages and the sign-in pages say.
  */
 
-/** How long a password link works: the auth library's reset-token lifetime (auth.server.ts), one for every such link. */
+/** How long a password link works (a reset email's, or a manager's hand-over link): the auth library's reset-token lifetime (auth.server.ts). */
 export const PASSWORD_LINK_HOURS = 1;
+
+/** How long an invitation's link works: the reset-token lifetime of the instance that makes them (auth.server.ts). */
+export const INVITATION_LINK_DAYS = 7;
 
 /** What every way of signing in answers a suspended member (the auth library's session hook, suspension.server.ts). */
 export const ACCOUNT_SUSPENDED_MESSAGE = "This account is suspended. Contact the club's managers.";
@@ -25,6 +28,7 @@ export const MEMBER_ADMIN_MESSAGES = {
   inviteFailed: "The invitation could not be sent. Please try again.",
   passkeyGone: "That passkey has already been removed.",
   noAuthenticator: "This member has no authenticator app to remove.",
+  noPhone: "This member has no phone for text messages to remove.",
 } as const;
 
 const role = z.enum(ROLES, { error: "Please choose a role" });
@@ -41,7 +45,7 @@ export const RoleForm = z.object({ role });
 export const SuspendForm = z.object({ reason: optionalTextField(300) });
 
 /** The member page's actions, each a button named `intent`. */
-export const MEMBER_INTENTS = ["details", "role", "suspend", "restore", "remove-authenticator", "remove-passkey", "end-sessions", "reset-link", "resend-invite"] as const;
+export const MEMBER_INTENTS = ["details", "role", "suspend", "restore", "remove-authenticator", "remove-phone", "remove-passkey", "end-sessions", "reset-link", "resend-invite"] as const;
 export type MemberIntent = (typeof MEMBER_INTENTS)[number];
 
 export function memberIntentOf(value: unknown): MemberIntent | undefined {

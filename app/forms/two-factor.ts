@@ -1,3 +1,4 @@
+import { isValidPhoneNumber, parsePhoneNumberWithError } from "libphonenumber-js";
 import { z } from "zod";
 import { MESSAGES } from "./messages";
 
@@ -27,7 +28,25 @@ export const TWO_FACTOR_MESSAGES = {
   castRequired: "Cast must sign in with a second factor to use the staff tools. Set up an authenticator app below to continue.",
   stepUpRequired: "The staff tools need a second factor. Enter a code to continue.",
   refused: "This page needs a sign-in with a second factor.",
+  smsSent: "We have texted you a code. It works once, within 10 minutes.",
+  wrongSmsCode: "That code is not right. Check the newest text message we sent you.",
+  smsCodeExpired: "That texted code has expired or was already used. Send yourself a new one.",
+  tooManySmsTries: "Too many wrong codes. Text yourself a new one.",
+  noPhone: "This account has no phone number for text messages. Choose another way below.",
+  noApp: "This account has no authenticator app. Choose another way below.",
+  phoneRequired: "Please enter your mobile phone number",
+  phoneInvalid: "Please enter a mobile number that can receive text messages, e.g. (860) 555-0142 or +44 7911 123456",
+  phoneAlready: "This account already has a phone number. Remove it first to use another.",
+  phoneNotStarted: "Enter your phone number first: we text the code to it.",
+  phoneAdded: "Your phone is confirmed: signing in can now ask for a code texted to it.",
+  phoneRemoved: "Your phone number is removed: no more codes are texted to it.",
+  phoneRemovedAndOff: "Your phone number is removed, and two-factor authentication with it: signing in needs only your password.",
 } as const;
+
+/** Where a code was texted, as the page says it: the last two digits only. */
+export function phoneCodeSentMessage(masked: string): string {
+  return `We have texted a 6-digit code to ${masked}. Enter it below within 10 minutes.`;
+}
 
 /** The six digits of an authenticator app or an emailed code; spaces typed between them are dropped. */
 const sixDigits = z
@@ -47,11 +66,12 @@ const backupCode = z
       .transform((value) => (value.includes("-") ? value : `${value.slice(0, 5)}-${value.slice(5)}`)),
   );
 
-export type SecondFactorKind = "totp" | "backup" | "email";
+export type SecondFactorKind = "totp" | "backup" | "email" | "sms";
 
 export const SecondFactorCodeForm = z.discriminatedUnion("method", [
   z.object({ method: z.literal("totp"), code: sixDigits }),
   z.object({ method: z.literal("email"), code: sixDigits }),
+  z.object({ method: z.literal("sms"), code: sixDigits }),
   z.object({ method: z.literal("backup"), code: backupCode }),
 ]);
 
@@ -59,6 +79,24 @@ const password = z.string({ error: MESSAGES.required }).min(1, MESSAGES.required
 
 /** Re-entering the password: to start enrolment, regenerate backup codes or remove the factor. */
 export const TwoFactorPasswordForm = z.object({ password });
+
+/**
+ * A number for texted codes, with the password. Numbers without a country code are read as US
+ * numbers (the club plays in New England); kept in E.164 form (+18605550142), as gateways take it.
+ */
+export const PhoneNumberForm = z.object({
+  phone: z
+    .string({ error: TWO_FACTOR_MESSAGES.phoneRequired })
+    .trim()
+    .min(1, TWO_FACTOR_MESSAGES.phoneRequired)
+    .max(40, TWO_FACTOR_MESSAGES.phoneInvalid)
+    .refine((value) => isValidPhoneNumber(value, "US"), TWO_FACTOR_MESSAGES.phoneInvalid)
+    .transform((value) => parsePhoneNumberWithError(value, "US").number),
+  password,
+});
+
+/** The code texted to the number being added. */
+export const ConfirmPhoneForm = z.object({ code: sixDigits });
 
 /** The first code from the authenticator app, with the enrolment's otpauth:// address to show the QR code again after a mistake. */
 export const ConfirmEnrolmentForm = z.object({

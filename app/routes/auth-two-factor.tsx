@@ -8,12 +8,14 @@ import { SecondFactorCodeForm, TWO_FACTOR_MESSAGES, type SecondFactorKind } from
 import { requestInfoContext } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { optionalUser } from "~/server/guards.server";
-import { emailSecondFactorCode, hasSecondFactor, verifySecondFactor } from "~/server/two-factor.server";
+import { smsEnabled } from "~/server/sms/sms.server";
+import { emailSecondFactorCode, hasSecondFactor, preferredSecondFactor, textSecondFactorCode, verifySecondFactor } from "~/server/two-factor.server";
 
 /**
  * The second step of signing in, for a member with a second factor: the password was right
  * (the library holds the sign-in in a challenge cookie for 10 minutes), now a code from the
- * authenticator app, a backup code, or a code sent by email. A signed-in member whose session
+ * authenticator app, a backup code, or a code sent by email or (with SMS_WEBHOOK_URL) texted to
+ * the member's confirmed phone. A signed-in member whose session
  * was proven by the password alone comes here too when a page needs more (a manager opening the
  * tools): the same codes raise that session.
  */
@@ -22,6 +24,7 @@ type Mode = "sign-in" | "step-up";
 type ActionData = { method: SecondFactorKind; redirectTo?: string; message?: string; restart?: boolean; sent?: string; errors?: FieldErrors };
 
 function methodOf(value: unknown): SecondFactorKind {
+  if (value === "sms") return smsEnabled() ? "sms" : "totp";
   return value === "backup" || value === "email" ? value : "totp";
 }
 
@@ -30,12 +33,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"), "");
   const user = optionalUser(context);
   let mode: Mode = "sign-in";
+  let method = methodOf(url.searchParams.get("method"));
   if (user) {
     if (user.assuranceLevel === "aal2") throw redirect(redirectTo || "/");
     if (!(await hasSecondFactor(user.id))) throw redirect("/profile/two-factor");
     mode = "step-up";
+    // Without a choice yet, the member's own first way: the app, else their phone, else email.
+    if (!url.searchParams.has("method")) method = await preferredSecondFactor(user.id);
   }
-  return { mode, redirectTo, method: methodOf(url.searchParams.get("method")) };
+  return { mode, redirectTo, method, sms: smsEnabled() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,6 +57,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
     return headers;
   };
+
+  if (fields.intent === "send-sms") {
+    const outcome = await textSecondFactorCode(request, clientAddress, stepUp);
+    if (!outcome.ok) return data<ActionData>({ method: "sms", redirectTo, message: outcome.message, restart: outcome.restart }, { status: outcome.status });
+    return data<ActionData>({ method: "sms", sent: TWO_FACTOR_MESSAGES.smsSent }, { headers: withCookies(outcome.setCookies) });
+  }
 
   if (fields.intent === "send-email") {
     const outcome = await emailSecondFactorCode(request, clientAddress, stepUp);
@@ -72,6 +84,7 @@ const INTROS: Record<SecondFactorKind, string> = {
   totp: "Enter the 6-digit code your authenticator app shows for Hopewell.",
   backup: "Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.",
   email: "We can email you a 6-digit code instead. It works once, within 10 minutes.",
+  sms: "We can text a 6-digit code to the phone you added. It works once, within 10 minutes.",
 };
 
 export default function AuthTwoFactor({ loaderData, actionData }: Route.ComponentProps) {
@@ -84,7 +97,7 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
   const errors = actionData?.errors ?? {};
   const restartLink = `/auth${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`;
   const methodLink = (target: SecondFactorKind) => `/auth/two-factor?${new URLSearchParams({ ...(target === "totp" ? {} : { method: target }), ...(redirectTo ? { redirectTo } : {}) })}`;
-  const codeLabel = method === "backup" ? "Backup code" : method === "email" ? "Emailed code" : "Authenticator code";
+  const codeLabel = method === "backup" ? "Backup code" : method === "email" ? "Emailed code" : method === "sms" ? "Texted code" : "Authenticator code";
 
   return (
     <div className="mx-auto max-w-md px-4 py-12">
@@ -102,12 +115,12 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
           </Link>
         ) : (
           <>
-            {method === "email" ? (
+            {method === "email" || method === "sms" ? (
               <Form method="post">
-                <input type="hidden" name="intent" value="send-email" />
+                <input type="hidden" name="intent" value={method === "sms" ? "send-sms" : "send-email"} />
                 {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
                 <button type="submit" className="btn btn-secondary w-full" disabled={busy}>
-                  {actionData?.sent ? "Send another code" : "Email me a code"}
+                  {actionData?.sent ? "Send another code" : method === "sms" ? "Text me a code" : "Email me a code"}
                 </button>
               </Form>
             ) : null}
@@ -144,6 +157,11 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
             {method !== "backup" ? (
               <li>
                 <Link to={methodLink("backup")}>Use a backup code</Link>
+              </li>
+            ) : null}
+            {loaderData.sms && method !== "sms" ? (
+              <li>
+                <Link to={methodLink("sms")}>Text me a code instead</Link>
               </li>
             ) : null}
             {method !== "email" ? (

@@ -60,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers();
   for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
   // A member with a second factor finishes signing in on its own page, keeping the target.
-  if (outcome.secondStep) throw redirect(secondStepUrl(fields.redirectTo), { headers });
+  if (outcome.secondStep) throw redirect(secondStepUrl(fields.redirectTo, outcome.secondStepMethod), { headers });
   throw redirect(safeRedirectTarget(fields.redirectTo), { headers });
 }
 

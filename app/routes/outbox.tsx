@@ -37,19 +37,19 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
-  const label = `${entry.kind === "email" ? "email to" : "notice to"} ${entry.recipient}`;
+  const label = `${entry.kind === "email" ? "email to" : entry.kind === "sms" ? "text message to" : "notice to"} ${entry.recipient}`;
   return (
     <li className="flex flex-col gap-2 py-4">
       <div className="flex flex-wrap items-baseline gap-x-3">
         <span className={`rounded px-2 py-0.5 text-sm font-bold ${entry.status === "failed" ? "bg-blood/20 text-parchment" : "bg-ash text-dust"}`}>
           {entry.status === "failed" ? "Failed" : "Waiting"}
         </span>
-        <span className="text-sm text-dust">{entry.kind === "email" ? "Email" : "Discord"}</span>
+        <span className="text-sm text-dust">{entry.kind === "email" ? "Email" : entry.kind === "sms" ? "Text message" : "Discord"}</span>
       </div>
       <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
-        <dt className="text-dust">{entry.kind === "email" ? "Recipient" : "Channel"}</dt>
+        <dt className="text-dust">{entry.kind === "discord" ? "Channel" : "Recipient"}</dt>
         <dd className="break-all">{entry.recipient}</dd>
-        <dt className="text-dust">{entry.kind === "email" ? "Subject" : "Opening"}</dt>
+        <dt className="text-dust">{entry.kind === "email" ? "Subject" : entry.kind === "sms" ? "Message" : "Opening"}</dt>
         <dd className="break-words">{entry.subject}</dd>
         <dt className="text-dust">Attempts</dt>
         <dd>{entry.attempts}</dd>

@@ -7,10 +7,12 @@ import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { type FieldErrors, checkForm, readForm } from "~/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/forms/submissions";
-import { ConfirmEnrolmentForm, TWO_FACTOR_MESSAGES, TwoFactorPasswordForm } from "~/forms/two-factor";
+import { ConfirmEnrolmentForm, ConfirmPhoneForm, phoneCodeSentMessage, PhoneNumberForm, TWO_FACTOR_MESSAGES, TwoFactorPasswordForm } from "~/forms/two-factor";
 import { canBuildCharacter } from "~/game/roles";
+import { requestInfoContext } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { failSafely } from "~/server/actions.server";
+import { confirmPhoneEnrolment, removePhoneFactor, startPhoneEnrolment } from "~/server/phone-factor.server";
 import { requireAccess } from "~/server/guards.server";
 import {
   confirmEnrolment,
@@ -36,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type Intent = "start" | "confirm" | "regenerate" | "remove";
+type Intent = "start" | "confirm" | "regenerate" | "remove" | "phone-start" | "phone-confirm" | "phone-remove";
 type ActionData = {
   intent?: Intent;
   ok?: string;
@@ -46,9 +48,13 @@ type ActionData = {
   enrolment?: { uri: string; qrSvg: string; secret: string | null };
   /** Shown once, after enrolment or regeneration. */
   backupCodes?: string[];
+  /** A code was texted to the number being added (shown by its last digits): the form for it. */
+  phoneSent?: string;
+  /** The number as typed, kept when adding it was refused. */
+  phoneTyped?: string;
 };
 
-const INTENTS: Intent[] = ["start", "confirm", "regenerate", "remove"];
+const INTENTS: Intent[] = ["start", "confirm", "regenerate", "remove", "phone-start", "phone-confirm", "phone-remove"];
 
 function withCookies(setCookies: string[]): Headers {
   const headers = new Headers();
@@ -72,6 +78,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = INTENTS.find((i) => i === fields.intent);
   if (!intent) return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
   return failSafely<ActionData>("changing two-factor authentication", { intent, message: TWO_FACTOR_MESSAGES.failed }, async () => {
+    if (intent === "phone-start") {
+      const phoneTyped = typeof fields.phone === "string" ? fields.phone.slice(0, 40) : undefined;
+      const parsed = checkForm(PhoneNumberForm, fields);
+      if (!parsed.ok) return data<ActionData>({ intent, errors: parsed.errors, phoneTyped }, { status: 400 });
+      const { clientAddress } = context.get(requestInfoContext);
+      const outcome = await startPhoneEnrolment(request, clientAddress, user, parsed.data);
+      if (!outcome.ok) return refusal(intent, outcome, { phoneTyped });
+      return data<ActionData>({ intent, phoneSent: outcome.masked, ok: phoneCodeSentMessage(outcome.masked) });
+    }
+    if (intent === "phone-confirm") {
+      const sentTo = typeof fields.sentTo === "string" && /^[•\s\d]{1,12}$/.test(fields.sentTo) ? fields.sentTo : "your phone";
+      const parsed = checkForm(ConfirmPhoneForm, fields);
+      if (!parsed.ok) return data<ActionData>({ intent, errors: parsed.errors, phoneSent: sentTo }, { status: 400 });
+      const outcome = await confirmPhoneEnrolment(request, user, parsed.data.code);
+      if (!outcome.ok) return refusal(intent, outcome, { phoneSent: sentTo });
+      return data<ActionData>({ intent, ok: TWO_FACTOR_MESSAGES.phoneAdded }, { headers: withCookies(outcome.setCookies) });
+    }
     if (intent === "confirm") {
       const parsed = checkForm(ConfirmEnrolmentForm, fields);
       if (!parsed.ok) {
@@ -96,6 +119,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       const outcome = await regenerateBackupCodes(request, user, password);
       if (!outcome.ok) return refusal(intent, outcome);
       return data<ActionData>({ intent, ok: TWO_FACTOR_MESSAGES.regenerated, backupCodes: outcome.backupCodes });
+    }
+    if (intent === "phone-remove") {
+      const outcome = await removePhoneFactor(request, user, password);
+      if (!outcome.ok) return refusal(intent, outcome);
+      const ok = outcome.turnedOff ? TWO_FACTOR_MESSAGES.phoneRemovedAndOff : TWO_FACTOR_MESSAGES.phoneRemoved;
+      return data<ActionData>({ intent, ok }, { headers: withCookies(outcome.setCookies) });
     }
     const outcome = await removeSecondFactor(request, user, password);
     if (!outcome.ok) return refusal(intent, outcome);
@@ -155,6 +184,71 @@ function Enrolment({ enrolment, errors, busy }: { enrolment: NonNullable<ActionD
   );
 }
 
+/** Codes by text message: add a number (confirmed by a code texted to it), or remove it. */
+function PhoneSection({
+  phone,
+  sentTo,
+  typed,
+  errorsFor,
+  busy,
+}: {
+  phone: string | null;
+  sentTo?: string;
+  typed?: string;
+  errorsFor: (intent: Intent) => FieldErrors | undefined;
+  busy: boolean;
+}) {
+  return (
+    <div className="flex flex-col gap-4">
+      <h3 className="text-xl">Codes by text message</h3>
+      {sentTo ? (
+        <>
+          <Form method="post" noValidate className="flex max-w-md flex-col gap-4" aria-label="Confirm your phone number">
+            <input type="hidden" name="intent" value="phone-confirm" />
+            <input type="hidden" name="sentTo" value={sentTo} />
+            <Field label="Code from the text message" name="code" required autoComplete="one-time-code" inputMode="numeric" maxLength={10} error={errorsFor("phone-confirm")?.code} />
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {busy ? "Checking…" : "Confirm phone number"}
+            </button>
+          </Form>
+          <p>
+            <Link to="/profile/two-factor">Use another number, or send the code again</Link>
+          </p>
+        </>
+      ) : phone ? (
+        <>
+          <p data-testid="phone-status">
+            Sign-in codes can be texted to your phone ending in <strong>{phone.replace(/^[•\s]+/, "")}</strong>.
+          </p>
+          <PasswordForm intent="phone-remove" label="Remove your phone number" button="Remove phone number" danger errors={errorsFor("phone-remove")} busy={busy} />
+        </>
+      ) : (
+        <>
+          <p>Have a 6-digit code texted to your mobile phone when you sign in. We text it only then, and never share the number.</p>
+          <Form method="post" noValidate className="flex max-w-md flex-col gap-4" aria-label="Add a phone for text messages">
+            <input type="hidden" name="intent" value="phone-start" />
+            <Field
+              label="Mobile phone number"
+              name="phone"
+              type="tel"
+              required
+              autoComplete="tel"
+              maxLength={40}
+              defaultValue={typed}
+              hint="A US number, or any number with its country code (+44 ...)."
+              error={errorsFor("phone-start")?.phone}
+            />
+            <PasswordField label="Your password" name="password" autoComplete="current-password" required error={errorsFor("phone-start")?.password} />
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Text me a code
+            </button>
+          </Form>
+        </>
+      )}
+    </div>
+  );
+}
+
 function BackupCodes({ codes, continueTo }: { codes: string[]; continueTo: string }) {
   return (
     <div className="flex flex-col gap-4">
@@ -192,6 +286,8 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
   const { status, required, redirectTo } = loaderData;
   const errorsFor = (intent: Intent) => (actionData?.intent === intent ? actionData.errors : undefined);
   const continueTo = redirectTo || "/profile/two-factor";
+  // Only while text messages can be sent (SMS_WEBHOOK_URL); a number kept from before stays removable.
+  const showPhone = status.sms || status.phone !== null;
   return (
     <ProfileLayout canHaveCharacter={loaderData.canHaveCharacter} active="two-factor">
       <section aria-labelledby="two-factor-heading" className="panel flex flex-col gap-4">
@@ -205,8 +301,10 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
           <strong>Status: </strong>
           {status.enabled ? (
             <>
-              <span className="font-bold text-brass">On</span> — signing in asks for a code from your authenticator app
-              {status.backupCodesLeft !== null ? ` (${status.backupCodesLeft} of 10 backup codes left)` : ""}.
+              <span className="font-bold text-brass">On</span> — signing in asks for a code{" "}
+              {status.app ? "from your authenticator app" : status.phone ? "texted to your phone" : "sent by email"}
+              {status.app && status.backupCodesLeft !== null ? ` (${status.backupCodesLeft} of 10 backup codes left)` : ""}
+              {status.app && status.phone ? ", or texted to your phone" : ""}.
             </>
           ) : (
             <>
@@ -221,13 +319,14 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
           <Enrolment enrolment={actionData.enrolment} errors={errorsFor("confirm")} busy={busy} />
         ) : actionData?.backupCodes ? (
           <BackupCodes codes={actionData.backupCodes} continueTo={continueTo} />
-        ) : status.enabled ? (
+        ) : status.enabled && status.app ? (
           <>
             <h3 className="text-xl">New backup codes</h3>
             <p>Used some, or lost the list? Make ten new ones; the old ones stop working.</p>
             <PasswordForm intent="regenerate" label="Make new backup codes" button="Make new backup codes" errors={errorsFor("regenerate")} busy={busy} />
+            {showPhone ? <PhoneSection phone={status.phone} sentTo={actionData?.phoneSent} typed={actionData?.phoneTyped} errorsFor={errorsFor} busy={busy} /> : null}
             <h3 className="text-xl">Turn two-factor authentication off</h3>
-            <p>Removes the authenticator app and the backup codes from your account.</p>
+            <p>Removes the authenticator app and the backup codes{status.phone ? ", and your phone number," : ""} from your account.</p>
             <PasswordForm intent="remove" label="Turn two-factor authentication off" button="Turn off" danger errors={errorsFor("remove")} busy={busy} />
           </>
         ) : (
@@ -237,6 +336,7 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
               get ten backup codes too, for the day the phone is lost.
             </p>
             <PasswordForm intent="start" label="Set up an authenticator app" button="Set up an authenticator app" errors={errorsFor("start")} busy={busy} />
+            {showPhone ? <PhoneSection phone={status.phone} sentTo={actionData?.phoneSent} typed={actionData?.phoneTyped} errorsFor={errorsFor} busy={busy} /> : null}
           </>
         )}
       </section>

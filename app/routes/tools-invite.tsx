@@ -10,11 +10,11 @@ import { InviteForm, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
 import { ROLE_LABELS, ROLES } from "~/game/roles";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import { inviteMember, PASSWORD_LINK_HOURS } from "~/server/member-admin.server";
+import { INVITATION_LINK_DAYS, inviteMember } from "~/server/member-admin.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  return { hours: PASSWORD_LINK_HOURS };
+  return { days: INVITATION_LINK_DAYS };
 }
 
 type ActionData = { message?: string; errors?: FieldErrors; values?: FormValues; confirm?: MemberConfirmation };
@@ -64,7 +64,7 @@ export default function ToolsInvite({ loaderData, actionData }: Route.ComponentP
           </h2>
           <p>
             The account is made at once, with no password. The member is emailed a link to choose one, which works once, within{" "}
-            {loaderData.hours === 1 ? "the hour" : `${loaderData.hours} hours`}; after that they can ask for a new one with “Forgot Password?”, or you can send the invitation again from their page.
+            {loaderData.days === 1 ? "a day" : `${loaderData.days} days`}; after that they can ask for a new one with “Forgot Password?”, or you can send the invitation again from their page.
           </p>
           <Form method="post" className="flex flex-col gap-4" onSubmit={confirmed("Make this account and send the invitation?")}>
             <div className="grid gap-4 sm:grid-cols-2">

@@ -21,6 +21,7 @@ import {
   memberAccount,
   removeAuthenticatorApp,
   removeMemberPasskey,
+  removeMemberPhone,
   resendInvitation,
   restoreMember,
   suspendMember,
@@ -28,6 +29,7 @@ import {
   type MemberAccount,
 } from "~/server/member-admin.server";
 import { changeRole } from "~/server/roles.server";
+import { smsEnabled } from "~/server/sms/sms.server";
 
 /** The member named by the address, or the page's 404: an id that cannot be one, or nobody's. */
 async function memberOf(id: string | undefined): Promise<MemberAccount> {
@@ -46,7 +48,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const member = await memberOf(params.id);
   const notice = new URL(request.url).searchParams.get("invited");
   const invited: keyof typeof INVITE_NOTICES | null = notice === "sent" || notice === "not-sent" ? notice : null;
-  return { member, self: user.id === member.id, invited };
+  return { member, self: user.id === member.id, invited, sms: smsEnabled() };
 }
 
 type ActionData = { ok?: string; message?: string; errors?: FieldErrors; values?: FormValues; confirm?: MemberConfirmation; link?: string; at?: number };
@@ -155,6 +157,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         if (outcome === "none") return data({ message: MEMBER_ADMIN_MESSAGES.noAuthenticator }, { status: 409 });
         return data({ ok: "Authenticator app removed.", at: Date.now() });
       }
+      case "remove-phone": {
+        if (!confirmed) {
+          return ask((member) =>
+            member.phone
+              ? {
+                  question: `Remove ${fullName(member)}'s phone (the number ending in ${member.phone.replace(/^[•\s]+/, "")}) from their second factors? No more sign-in codes are texted to it.${member.authenticatorApp ? "" : " It is their only second factor, so two-factor authentication goes off with it."}`,
+                  yes: "Yes, remove it",
+                  fields: { intent },
+                }
+              : { message: MEMBER_ADMIN_MESSAGES.noPhone },
+          );
+        }
+        const outcome = await removeMemberPhone(actor, id);
+        if (outcome === "not-found") return gone();
+        if (outcome === "none") return data({ message: MEMBER_ADMIN_MESSAGES.noPhone }, { status: 409 });
+        return data({ ok: "Phone removed.", at: Date.now() });
+      }
       case "remove-passkey": {
         const passkeyId = fields.passkeyId ?? "";
         if (!PASSKEY_ID.test(passkeyId)) return data({ message: MEMBER_ADMIN_MESSAGES.passkeyGone }, { status: 404 });
@@ -246,7 +265,7 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 export default function ToolsMember({ loaderData, actionData }: Route.ComponentProps) {
-  const { member, self, invited } = loaderData;
+  const { member, self, invited, sms } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const name = fullName(member);
@@ -314,7 +333,12 @@ export default function ToolsMember({ loaderData, actionData }: Route.ComponentP
           </Section>
 
           <Section id="factors" title="Second factors">
-            <Facts rows={[["Authenticator app", member.authenticatorApp ? "On" : "Off"]]} />
+            <Facts
+              rows={[
+                ["Authenticator app", member.authenticatorApp ? "On" : "Off"],
+                ...(sms || member.phone ? [["Text messages", member.phone ? `To the number ending in ${member.phone.replace(/^[•\s]+/, "")}` : "No phone"] as [string, string]] : []),
+              ]}
+            />
             {member.authenticatorApp ? (
               <ActionForm
                 intent="remove-authenticator"
@@ -323,6 +347,7 @@ export default function ToolsMember({ loaderData, actionData }: Route.ComponentP
                 busy={busy}
               />
             ) : null}
+            {member.phone ? <ActionForm intent="remove-phone" question={`Remove ${name}'s phone for text messages?`} label="Remove the phone" busy={busy} /> : null}
             <h3 className="text-xl">Passkeys</h3>
             {member.passkeys.length === 0 ? (
               <p className="text-dust">No passkeys.</p>

@@ -27,6 +27,7 @@ import {
 } from "./db/schema";
 import { logger } from "./logger.server";
 import { emailOrderKey } from "./outbox/outbox.server";
+import { smsOrderKey } from "./sms/sms.server";
 import { hit, signInPerAccount } from "./rate-limit.server";
 import { removeFile } from "./storage/storage.server";
 
@@ -100,7 +101,7 @@ export async function reauthenticate(request: Request, member: { id: string; ema
 
 /** The member's name, address and phone numbers as they may appear in JSON text, longest first. */
 function identifyingTexts(profile: typeof profiles.$inferSelect): { exact: string[]; words: string[] } {
-  const phones = [profile.twoFactorPhone, profile.emergencyContact?.phone].filter((v): v is string => Boolean(v && v.trim()));
+  const phones = [profile.twoFactorPhone, profile.twoFactorPhonePending, profile.emergencyContact?.phone].filter((v): v is string => Boolean(v && v.trim()));
   const exact = [profile.email, ...phones];
   const words = [`${profile.firstName} ${profile.lastName}`, profile.name, profile.firstName, profile.lastName, profile.emergencyContact?.name ?? ""].filter(
     (v) => v.trim().length >= 2,
@@ -171,6 +172,10 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     await tx.delete(rateLimits).where(sql`lower(${rateLimits.key}) like ${like}`);
     // Mail to the member (sent, waiting or failed) goes; messages to others lose the member's details.
     await tx.delete(outbox).where(eq(outbox.orderKey, emailOrderKey(email)));
+    // Texts to the member's numbers go too.
+    for (const phone of [profile.twoFactorPhone, profile.twoFactorPhonePending]) {
+      if (phone) await tx.delete(outbox).where(eq(outbox.orderKey, smsOrderKey(phone)));
+    }
     // Anywhere in the outbox, only the whole name: a first name alone may well be someone else's.
     const fullNames = [...new Set([`${profile.firstName} ${profile.lastName}`, profile.name])].map((v) => JSON.stringify(v).slice(1, -1));
     await scrubJson(tx, "outbox", "payload", sql`true`, { exact: texts.exact, words: fullNames });
@@ -189,6 +194,7 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
         emergencyContact: null,
         twoFactorEnabled: false,
         twoFactorPhone: null,
+        twoFactorPhonePending: null,
         role: "applicant",
         banned: true,
         banReason: DELETED_BAN_REASON,

@@ -13,6 +13,8 @@ import { queueEmail } from "./outbox/outbox.server";
 import { upgradeImportedPassword } from "./password-upgrade.server";
 import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
+import type { SecondFactorKind } from "~/forms/two-factor";
+import { preferredSecondFactor } from "./two-factor.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 
@@ -92,7 +94,7 @@ export async function signIn(
   input: { email: string; password: string },
   request: Request,
   clientAddress: string,
-): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean }>> {
+): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean; secondStepMethod?: SecondFactorKind }>> {
   const [byAddress, byAccount] = await Promise.all([
     hit(`signin:address:${clientAddress}`, signInPerAddress()),
     hit(`signin:account:${input.email}`, signInPerAccount()),
@@ -104,8 +106,11 @@ export async function signIn(
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
     await upgradeImportedPassword(input.email, input.password).catch((error: unknown) => logger.error({ err: error }, "replacing an imported password hash failed"));
     // The two-factor plugin answers a right password with this flag instead of a session.
-    const secondStep = (result.response as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect === true;
-    return { ok: true, setCookies: result.headers.getSetCookie(), secondStep };
+    const answer = result.response as { twoFactorRedirect?: boolean; twoFactorMethods?: string[] } | null;
+    const secondStep = answer?.twoFactorRedirect === true;
+    // Without an authenticator app the library's codes are the way: texted when the member has a phone, else emailed.
+    const secondStepMethod = secondStep && !answer?.twoFactorMethods?.includes("totp") ? await secondStepMethodFor(input.email) : undefined;
+    return { ok: true, setCookies: result.headers.getSetCookie(), secondStep, secondStepMethod };
   } catch (error) {
     const refusal = await authRefusal(error);
     if (refusal?.code === ACCOUNT_SUSPENDED_CODE) return { ok: false, status: 403, message: ACCOUNT_SUSPENDED_MESSAGE };
@@ -113,6 +118,12 @@ export async function signIn(
     logger.error({ err: error }, "sign-in failed");
     return { ok: false, status: 500, message: MESSAGES.authDefault };
   }
+}
+
+async function secondStepMethodFor(email: string): Promise<SecondFactorKind | undefined> {
+  const db = await database();
+  const [member] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
+  return member ? preferredSecondFactor(member.id) : undefined;
 }
 
 /**

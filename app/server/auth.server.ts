@@ -1,4 +1,4 @@
-import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
+import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
@@ -47,6 +47,28 @@ export function siteOrigin(): string {
   return config().appUrl?.replace(/\/$/, "") ?? `http://localhost:${config().port}`;
 }
 
+/** The member fields the library reads and writes on `profiles`, beyond its own. */
+const PROFILE_FIELDS = {
+  firstName: { type: "string", required: true, input: true },
+  lastName: { type: "string", required: true, input: true },
+  // Never settable by the member's own requests; managers change it through our own code.
+  role: { type: "string", required: false, defaultValue: "applicant", input: false },
+} as const;
+
+/**
+ * Where the library's password links go: the usual reset email, or, for a manager's invitation
+ * or hand-over link (member-admin.server.ts), the way that request asked for.
+ */
+function sendResetPassword(db: Database) {
+  return async ({ user, token }: { user: { email: string; name: string }; token: string }) => {
+    const link = `${siteOrigin()}/reset-password?token=${encodeURIComponent(token)}`;
+    const firstName = (user as { firstName?: string }).firstName ?? user.name;
+    const delivery = resetDelivery.getStore();
+    if (delivery) return delivery.deliver({ email: user.email, firstName }, link);
+    await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
+  };
+}
+
 /**
  * The auth library is loaded on first use (the first request carrying a session cookie, a
  * sign-in, a sign-up or a reset), not at start-up: loading it took most of a second, and
@@ -72,12 +94,7 @@ async function createAuth(db: Database, secret: string) {
     }),
     user: {
       modelName: "profiles",
-      additionalFields: {
-        firstName: { type: "string", required: true, input: true },
-        lastName: { type: "string", required: true, input: true },
-        // Never settable by the member's own requests; managers change it through our own code.
-        role: { type: "string", required: false, defaultValue: "applicant", input: false },
-      },
+      additionalFields: PROFILE_FIELDS,
       // Confirmed by a link to the new address (auth-email.server.ts, routes/profile-email.tsx).
       changeEmail: { enabled: true },
     },
@@ -114,17 +131,11 @@ async function createAuth(db: Database, secret: string) {
       maxPasswordLength: 128,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
-      // Reset emails, managers' invitations and hand-over links alike (member-admin.server.ts).
+      // Reset emails and managers' hand-over links (member-admin.server.ts); invitations are
+      // made by an instance of their own, with a longer lifetime (invitationAuth below).
       resetPasswordTokenExpiresIn: PASSWORD_LINK_HOURS * 60 * 60,
       password: { hash: hashPassword, verify: verifyPassword },
-      sendResetPassword: async ({ user, token }) => {
-        const link = `${siteOrigin()}/reset-password?token=${encodeURIComponent(token)}`;
-        const firstName = (user as { firstName?: string }).firstName ?? user.name;
-        // A manager's invitation or hand-over link (member-admin.server.ts) goes its own way.
-        const delivery = resetDelivery.getStore();
-        if (delivery) return delivery.deliver({ email: user.email, firstName }, link);
-        await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
-      },
+      sendResetPassword: sendResetPassword(db),
     },
     plugins: [
       // The relying party is the site's host (APP_URL): a passkey works only there, over https
@@ -160,6 +171,56 @@ async function createAuth(db: Database, secret: string) {
 }
 
 export type Auth = Awaited<ReturnType<typeof createAuth>>;
+
+/**
+ * The library has one lifetime for every password-reset token of an instance, and an
+ * invitation must last longer than a reset link (7 days against an hour). Invitations are made
+ * by this second, minimal instance on the same tables and secret: its only use is
+ * `requestPasswordReset`, whose token the main instance then checks and uses like any reset
+ * token (the row carries its own expiry). It creates no sessions and sets no cookies.
+ */
+async function createInvitationAuth(db: Database, secret: string) {
+  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([import("better-auth/minimal"), import("better-auth/adapters/drizzle")]);
+  return betterAuth({
+    appName: "Hopewell",
+    baseURL: siteOrigin(),
+    secret,
+    database: drizzleAdapter(db, { provider: "pg", schema: { profiles, sessions, accounts, verifications }, transaction: true }),
+    user: { modelName: "profiles", additionalFields: PROFILE_FIELDS },
+    session: { modelName: "sessions" },
+    account: { modelName: "accounts" },
+    verification: { modelName: "verifications" },
+    emailAndPassword: {
+      enabled: true,
+      resetPasswordTokenExpiresIn: INVITATION_LINK_DAYS * 24 * 60 * 60,
+      password: { hash: hashPassword, verify: verifyPassword },
+      sendResetPassword: sendResetPassword(db),
+    },
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    advanced: { cookiePrefix: AUTH_COOKIE_PREFIX },
+    logger: {
+      level: "error",
+      log: (level, message, ...args) => {
+        const error = args.find((arg) => arg instanceof Error);
+        logger[level === "debug" ? "debug" : level]({ err: error }, `auth: ${withoutParameters(message)}`);
+      },
+    },
+  });
+}
+
+const invitationInstances = new WeakMap<Database, Promise<Awaited<ReturnType<typeof createInvitationAuth>>>>();
+
+/** The instance that makes invitation links (member-admin.server.ts). */
+export async function getInvitationAuth() {
+  const db = await database();
+  let auth = invitationInstances.get(db);
+  if (!auth) {
+    auth = authSecret().then((secret) => createInvitationAuth(db, secret));
+    invitationInstances.set(db, auth);
+  }
+  return auth;
+}
 
 // One instance (and secret) per database: tests give each file its own database.
 const instances = new WeakMap<Database, Promise<Auth>>();

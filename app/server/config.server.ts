@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   DISCORD_AUTHORIZATION_URL: httpUrl.optional(),
   DISCORD_TOKEN_URL: httpUrl.optional(),
   DISCORD_USERINFO_URL: httpUrl.optional(),
+  SMS_WEBHOOK_URL: httpUrl.optional(),
+  SMS_WEBHOOK_TOKEN: z.string().trim().min(8, "must be at least 8 characters").max(500).optional(),
   SIGNUP_THROTTLE_MS: z.coerce.number().int().min(0).default(SIGNUP_THROTTLE_MS),
   SIGN_IN_ADDRESS_LIMIT: z.coerce.number().int().min(1).default(SIGN_IN_ATTEMPTS_PER_ADDRESS),
   SIGN_IN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(SIGN_IN_ATTEMPTS_PER_ACCOUNT),
@@ -92,6 +94,9 @@ const EnvSchema = z.object({
 }).refine((env) => env.DISCORD_CLIENT_SECRET || !env.DISCORD_CLIENT_ID, {
   path: ["DISCORD_CLIENT_SECRET"],
   message: "is needed with DISCORD_CLIENT_ID: sign-in with Discord takes both (or neither, to leave it off)",
+}).refine((env) => env.SMS_WEBHOOK_URL || !env.SMS_WEBHOOK_TOKEN, {
+  path: ["SMS_WEBHOOK_URL"],
+  message: "is needed with SMS_WEBHOOK_TOKEN: text messages go to the gateway at that address",
 }).refine((env) => env.DISCORD_CLIENT_ID || !(env.DISCORD_AUTHORIZATION_URL || env.DISCORD_TOKEN_URL || env.DISCORD_USERINFO_URL), {
   path: ["DISCORD_CLIENT_ID"],
   message: "is needed when DISCORD_AUTHORIZATION_URL, DISCORD_TOKEN_URL or DISCORD_USERINFO_URL is set (with DISCORD_CLIENT_SECRET)",
@@ -187,6 +192,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     emailCode: { expiresS: env.EMAIL_CODE_EXPIRES_S, resendS: env.EMAIL_CODE_RESEND_S },
     discord: { webhookUrl: env.DISCORD_WEBHOOK_URL, username: env.DISCORD_USERNAME, avatarUrl: env.DISCORD_AVATAR_URL },
     discordSignIn: discordSignInConfig(env),
+    // Text messages (second-factor codes) through a gateway's webhook; off while the address is unset.
+    sms: { webhookUrl: env.SMS_WEBHOOK_URL, token: env.SMS_WEBHOOK_TOKEN },
     outbox: { pollMs: env.OUTBOX_POLL_MS, retryBaseMs: env.OUTBOX_RETRY_BASE_MS },
     listenHeartbeatMs: env.LISTEN_HEARTBEAT_MS,
     storage: storageConfig(env),

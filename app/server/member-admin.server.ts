@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
-import { PASSWORD_LINK_HOURS } from "~/forms/member-admin";
+import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "./audit.server";
-import { getAuth } from "./auth.server";
+import { getAuth, getInvitationAuth } from "./auth.server";
 import { database, type Transaction } from "./db/client.server";
 import { accounts, passkeys, profiles, sessions, twoFactors } from "./db/schema";
 import { DISCORD_PROVIDER_ID } from "./discord-oauth.server";
@@ -11,6 +11,7 @@ import { logger } from "./logger.server";
 import { emailChangedByManagerEmail, invitationEmail } from "./mail/member-admin-templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { resetDelivery } from "./reset-delivery.server";
+import { maskPhone } from "./sms/sms.server";
 
 /**
  * Managers' work on one member's account (routes/tools-member.tsx, routes/tools-invite.tsx):
@@ -27,7 +28,7 @@ import { resetDelivery } from "./reset-delivery.server";
 /** A manager acting on the tools pages. */
 export type Actor = { id: string };
 
-export { PASSWORD_LINK_HOURS };
+export { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS };
 
 export type MemberAccount = {
   id: string;
@@ -40,6 +41,8 @@ export type MemberAccount = {
   suspendReason: string | null;
   signInMethods: { password: boolean; discord: boolean };
   authenticatorApp: boolean;
+  /** The confirmed phone for texted codes, by its last two digits only. */
+  phone: string | null;
   passkeys: { id: string; name: string; addedAt: string | null }[];
   /** Sessions not yet expired: the devices the member is signed in on. */
   sessions: number;
@@ -59,14 +62,16 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
       banned: profiles.banned,
       banReason: profiles.banReason,
       twoFactorEnabled: profiles.twoFactorEnabled,
+      twoFactorPhone: profiles.twoFactorPhone,
     })
     .from(profiles)
     .where(eq(profiles.id, id));
   if (!profile || !isRole(profile.role)) return undefined;
-  const [methods, keys, [live]] = await Promise.all([
+  const [methods, keys, [live], apps] = await Promise.all([
     db.select({ providerId: accounts.providerId, password: sql<boolean>`${accounts.password} is not null` }).from(accounts).where(eq(accounts.userId, id)),
     db.select({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt }).from(passkeys).where(eq(passkeys.userId, id)).orderBy(asc(passkeys.createdAt), asc(passkeys.id)),
     db.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, id), gt(sessions.expiresAt, sql`now()`))),
+    db.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true))),
   ]);
   return {
     id: profile.id,
@@ -81,13 +86,14 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
       password: methods.some((m) => m.providerId === "credential" && m.password),
       discord: methods.some((m) => m.providerId === DISCORD_PROVIDER_ID),
     },
-    authenticatorApp: profile.twoFactorEnabled,
+    authenticatorApp: profile.twoFactorEnabled && apps.length > 0,
+    phone: profile.twoFactorPhone ? maskPhone(profile.twoFactorPhone) : null,
     passkeys: keys.map((key) => ({ id: key.id, name: key.name?.trim() || "Unnamed passkey", addedAt: key.createdAt ? new Date(key.createdAt).toISOString() : null })),
     sessions: live?.n ?? 0,
   };
 }
 
-type Locked = { id: string; firstName: string; lastName: string; email: string; role: string; banned: boolean; twoFactorEnabled: boolean };
+type Locked = { id: string; firstName: string; lastName: string; email: string; role: string; banned: boolean; twoFactorEnabled: boolean; twoFactorPhone: string | null };
 
 /** Runs `work` on the member's row, locked against other managers' changes; "not-found" when there is none. */
 async function withMember<T>(id: string, work: (tx: Transaction, member: Locked) => Promise<T>): Promise<T | "not-found"> {
@@ -102,6 +108,7 @@ async function withMember<T>(id: string, work: (tx: Transaction, member: Locked)
         role: profiles.role,
         banned: profiles.banned,
         twoFactorEnabled: profiles.twoFactorEnabled,
+        twoFactorPhone: profiles.twoFactorPhone,
       })
       .from(profiles)
       .where(eq(profiles.id, id))
@@ -217,14 +224,34 @@ export async function restoreMember(actor: Actor, id: string): Promise<"restored
 
 /**
  * Removes the member's authenticator app and its backup codes (a lost phone): they sign in
- * with their password alone until they set up a new one. Their sessions are left as they are.
+ * with their password alone until they set up a new one, or with a texted code when they have
+ * a phone for them. Their sessions are left as they are.
  */
 export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
   return withMember(id, async (tx, member) => {
     const removed = await tx.delete(twoFactors).where(eq(twoFactors.userId, id)).returning({ id: twoFactors.id });
-    if (!member.twoFactorEnabled && removed.length === 0) return "none" as const;
-    await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
+    const phone = member.twoFactorPhone !== null;
+    if (removed.length === 0 && (!member.twoFactorEnabled || phone)) return "none" as const;
+    if (!phone) await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "authenticator" } });
+    return "removed" as const;
+  });
+}
+
+/**
+ * Removes the member's phone for texted codes (a lost or changed number). When it was their only
+ * second factor (no authenticator app), two-factor authentication goes off with it. Their
+ * sessions are left as they are.
+ */
+export async function removeMemberPhone(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
+  return withMember(id, async (tx, member) => {
+    if (!member.twoFactorPhone) return "none" as const;
+    const [app] = await tx.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true)));
+    await tx
+      .update(profiles)
+      .set({ twoFactorPhone: null, twoFactorPhonePending: null, ...(app ? {} : { twoFactorEnabled: false }), updatedAt: sql`now()` })
+      .where(eq(profiles.id, id));
+    await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "phone" } });
     return "removed" as const;
   });
 }
@@ -256,10 +283,16 @@ export async function endMemberSessions(actor: Actor, id: string): Promise<{ end
 /**
  * A password link made by the auth library's reset-token endpoint, handed to `deliver` in
  * place of the usual reset email (auth.server.ts). True once `deliver` has run: the library
- * logs and swallows a failure of its callback, so success is only known this way.
+ * logs and swallows a failure of its callback, so success is only known this way. Invitations
+ * come from the instance whose links last INVITATION_LINK_DAYS; hand-over links from the main
+ * one (PASSWORD_LINK_HOURS).
  */
-async function passwordLink(email: string, deliver: (member: { email: string; firstName: string }, link: string) => Promise<void>): Promise<boolean> {
-  const auth = await getAuth();
+async function passwordLink(
+  email: string,
+  deliver: (member: { email: string; firstName: string }, link: string) => Promise<void>,
+  { invitation = false } = {},
+): Promise<boolean> {
+  const auth = invitation ? await getInvitationAuth() : await getAuth();
   let delivered = false;
   await resetDelivery.run(
     {
@@ -275,7 +308,7 @@ async function passwordLink(email: string, deliver: (member: { email: string; fi
 
 async function sendInvitation(email: string): Promise<boolean> {
   const db = await database();
-  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link, hours: PASSWORD_LINK_HOURS })));
+  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link, days: INVITATION_LINK_DAYS })), { invitation: true });
 }
 
 export type InviteInput = DetailsInput & { role: Role };

@@ -1,7 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { Database } from "./db/client.server";
+import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
 import { twoFactorCodeEmail } from "./mail/templates.server";
+import { otpDelivery } from "./otp-delivery.server";
 import { queueEmail } from "./outbox/outbox.server";
+import { queueSms } from "./sms/sms.server";
 
 /** Minutes an emailed sign-in code works. */
 export const EMAILED_CODE_MINUTES = 10;
@@ -11,11 +15,18 @@ export const SECOND_STEP_SECONDS = 10 * 60;
 export const LOCK_AFTER_FAILURES = 10;
 export const LOCK_SECONDS = 15 * 60;
 
+/** The member's confirmed number for texted codes, if any. */
+async function confirmedPhoneNumber(db: Database, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ phone: profiles.twoFactorPhone }).from(profiles).where(eq(profiles.id, userId));
+  return row?.phone ?? undefined;
+}
+
 /**
  * The auth library's two-factor plugin, mapped onto our tables: its `twoFactor` model is
  * `two_factors` (drizzle's `twoFactors`), its user field `twoFactorEnabled` a column of
  * `profiles`. The library encrypts the authenticator secret and the backup codes itself;
- * emailed codes are stored hashed and queued in the outbox without their text in any log.
+ * its one-time codes are stored hashed and queued in the outbox, by email or, when the
+ * request asks for it (otp-delivery.server.ts), by text message, without their text in any log.
  */
 export async function twoFactorPlugin(db: Database) {
   const { twoFactor } = await import("better-auth/plugins/two-factor");
@@ -30,10 +41,24 @@ export async function twoFactorPlugin(db: Database) {
       allowedAttempts: 5,
       storeOTP: "hashed",
       sendOTP: async ({ user, otp }) => {
-        const firstName = (user as { firstName?: string }).firstName ?? user.name;
+        const delivery = otpDelivery.getStore();
         try {
-          // logText stays off: the code is never written to a log, in any environment.
-          await queueEmail(db, twoFactorCodeEmail({ to: user.email, firstName, code: otp, minutes: EMAILED_CODE_MINUTES }));
+          if (delivery?.channel === "sms") {
+            const to = delivery.to ?? (await confirmedPhoneNumber(db, user.id));
+            if (!to) {
+              delivery.outcome = "no-phone";
+              return;
+            }
+            const text = delivery.to
+              ? `Hopewell: ${otp} is your code to confirm this phone. It works once, within ${EMAILED_CODE_MINUTES} minutes. Do not share it.`
+              : `Hopewell: ${otp} is your sign-in code. It works once, within ${EMAILED_CODE_MINUTES} minutes. Do not share it.`;
+            await queueSms(db, { to, text, label: delivery.to ? "Phone confirmation code" : "Sign-in code" });
+          } else {
+            const firstName = (user as { firstName?: string }).firstName ?? user.name;
+            // logText stays off: the code is never written to a log, in any environment.
+            await queueEmail(db, twoFactorCodeEmail({ to: user.email, firstName, code: otp, minutes: EMAILED_CODE_MINUTES }));
+          }
+          if (delivery) delivery.outcome = "queued";
         } catch (error) {
           logger.error({ err: error }, "queueing a sign-in code failed");
           throw error;

@@ -1,13 +1,15 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/forms/two-factor";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
-import { profiles, sessions } from "./db/schema";
+import { profiles, sessions, twoFactors } from "./db/schema";
 import { logger } from "./logger.server";
+import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
 import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
+import { maskPhone, smsEnabled } from "./sms/sms.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
@@ -19,10 +21,11 @@ import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 export type TwoFactorOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string; restart?: boolean; field?: "password" | "code" };
 
-/** The page that asks for the second factor, keeping where the member was going. */
-export function secondStepUrl(redirectTo: unknown): string {
+/** The page that asks for the second factor, keeping where the member was going, on the way to offer first (the app unless named). */
+export function secondStepUrl(redirectTo: unknown, method?: SecondFactorKind): string {
   const target = safeRedirectTarget(redirectTo, "");
-  return target ? `/auth/two-factor?${new URLSearchParams({ redirectTo: target })}` : "/auth/two-factor";
+  const params = new URLSearchParams({ ...(method && method !== "totp" ? { method } : {}), ...(target ? { redirectTo: target } : {}) });
+  return params.size > 0 ? `/auth/two-factor?${params}` : "/auth/two-factor";
 }
 
 /** Whether the member has a confirmed second factor. */
@@ -32,19 +35,58 @@ export async function hasSecondFactor(userId: string): Promise<boolean> {
   return row?.enabled === true;
 }
 
-export type TwoFactorStatus = { enabled: boolean; backupCodesLeft: number | null };
+/** Whether the member has a confirmed authenticator app (with its backup codes). */
+export async function hasAuthenticatorApp(userId: string): Promise<boolean> {
+  const db = await database();
+  const [row] = await db
+    .select({ id: twoFactors.id })
+    .from(twoFactors)
+    .where(and(eq(twoFactors.userId, userId), eq(twoFactors.verified, true)))
+    .limit(1);
+  return row !== undefined;
+}
 
-/** What /profile/two-factor shows: on or off, and how many backup codes are left. */
+/** The member's numbers for texted codes (E.164): the confirmed one, and one being added, waiting for its first code. */
+export async function phoneFactorOf(userId: string): Promise<{ confirmed: string | null; pending: string | null }> {
+  const db = await database();
+  const [row] = await db.select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending }).from(profiles).where(eq(profiles.id, userId));
+  return { confirmed: row?.confirmed ?? null, pending: row?.pending ?? null };
+}
+
+export type TwoFactorStatus = {
+  enabled: boolean;
+  /** An authenticator app is set up (with backup codes). */
+  app: boolean;
+  backupCodesLeft: number | null;
+  /** The confirmed phone for texted codes, shown by its last two digits. */
+  phone: string | null;
+  /** Whether text messages can be sent at all (SMS_WEBHOOK_URL). */
+  sms: boolean;
+};
+
+/** What /profile/two-factor shows: on or off, which factors, and how many backup codes are left. */
 export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
-  if (!(await hasSecondFactor(userId))) return { enabled: false, backupCodesLeft: null };
+  const [enabled, app, phone] = await Promise.all([hasSecondFactor(userId), hasAuthenticatorApp(userId), phoneFactorOf(userId)]);
+  const shown = { enabled, app, phone: enabled && phone.confirmed ? maskPhone(phone.confirmed) : null, sms: smsEnabled() };
+  if (!enabled || !app) return { ...shown, backupCodesLeft: null };
   const auth = await getAuth();
   try {
     const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId } });
-    return { enabled: true, backupCodesLeft: backupCodes.length };
+    return { ...shown, backupCodesLeft: backupCodes.length };
   } catch (error) {
     logger.warn({ err: (await authRefusal(error))?.code ?? error }, "reading the number of backup codes failed");
-    return { enabled: true, backupCodesLeft: null };
+    return { ...shown, backupCodesLeft: null };
   }
+}
+
+/**
+ * The way /auth/two-factor first offers to a member with a factor: their authenticator app,
+ * else a code texted to their phone, else one by email (the library's codes go to either).
+ */
+export async function preferredSecondFactor(userId: string): Promise<SecondFactorKind> {
+  if (await hasAuthenticatorApp(userId)) return "totp";
+  const phone = await phoneFactorOf(userId);
+  return phone.confirmed && smsEnabled() ? "sms" : "email";
 }
 
 function cookiesOf(headers: Headers): string[] {
@@ -120,12 +162,15 @@ export async function regenerateBackupCodes(request: Request, member: { email: s
   }
 }
 
-/** Removes the factor after the password. The library replaces the session (aal1 now). */
-export async function removeSecondFactor(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+/** Removes every factor after the password (the app, its backup codes, the phone). The library replaces the session (aal1 now). */
+export async function removeSecondFactor(request: Request, member: { id: string; email: string }, password: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   try {
     const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
+    // The library's codes stop with the factor, so a phone for them has no use any more.
+    const db = await database();
+    await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
     return { ok: true, setCookies: cookiesOf(headers) };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -138,22 +183,26 @@ export async function removeSecondFactor(request: Request, member: { email: stri
 function codeRefusal(code: string | undefined, kind: SecondFactorKind): { status: number; message: string; restart?: boolean } | null {
   switch (code) {
     case "INVALID_CODE":
-      return { status: 400, message: kind === "email" ? TWO_FACTOR_MESSAGES.wrongEmailCode : TWO_FACTOR_MESSAGES.wrongCode };
+      return { status: 400, message: kind === "email" ? TWO_FACTOR_MESSAGES.wrongEmailCode : kind === "sms" ? TWO_FACTOR_MESSAGES.wrongSmsCode : TWO_FACTOR_MESSAGES.wrongCode };
     case "INVALID_BACKUP_CODE":
       return { status: 400, message: TWO_FACTOR_MESSAGES.wrongBackupCode };
     case "INVALID_TWO_FACTOR_COOKIE":
       return { status: 400, message: TWO_FACTOR_MESSAGES.stepExpired, restart: true };
     case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
-      return kind === "email" ? { status: 429, message: TWO_FACTOR_MESSAGES.tooManyEmailTries } : { status: 429, message: TWO_FACTOR_MESSAGES.tooManyTries, restart: true };
+      if (kind === "email") return { status: 429, message: TWO_FACTOR_MESSAGES.tooManyEmailTries };
+      if (kind === "sms") return { status: 429, message: TWO_FACTOR_MESSAGES.tooManySmsTries };
+      return { status: 429, message: TWO_FACTOR_MESSAGES.tooManyTries, restart: true };
     case "OTP_HAS_EXPIRED":
-      return { status: 400, message: TWO_FACTOR_MESSAGES.emailCodeExpired };
+      return { status: 400, message: kind === "sms" ? TWO_FACTOR_MESSAGES.smsCodeExpired : TWO_FACTOR_MESSAGES.emailCodeExpired };
     case "ACCOUNT_TEMPORARILY_LOCKED":
       return { status: 429, message: TWO_FACTOR_MESSAGES.locked };
     case ACCOUNT_SUSPENDED_CODE:
       return { status: 403, message: ACCOUNT_SUSPENDED_MESSAGE, restart: true };
     case "TOTP_NOT_ENABLED":
-    case "TWO_FACTOR_NOT_ENABLED":
     case "BACKUP_CODES_NOT_ENABLED":
+      // A member whose codes come by text or email only: the other ways stay offered.
+      return { status: 400, message: TWO_FACTOR_MESSAGES.noApp };
+    case "TWO_FACTOR_NOT_ENABLED":
       return { status: 400, message: TWO_FACTOR_MESSAGES.noFactor, restart: true };
     default:
       return null;
@@ -207,7 +256,8 @@ export async function verifySecondFactor(
         ? await auth.api.verifyTOTP({ body, headers, returnHeaders: true })
         : kind === "backup"
           ? await auth.api.verifyBackupCode({ body, headers, returnHeaders: true })
-          : await auth.api.verifyTwoFactorOTP({ body, headers, returnHeaders: true });
+          : // An emailed or a texted code: the library's one-time code, whichever way it went.
+            await auth.api.verifyTwoFactorOTP({ body, headers, returnHeaders: true });
     if (stepUp) await markSessionProven(request, stepUp.userId);
     return { ok: true, setCookies: cookiesOf(answer.headers) };
   } catch (error) {
@@ -232,17 +282,35 @@ async function markSessionProven(request: Request, userId: string): Promise<void
 }
 
 /** Emails a one-time code (through the outbox, never logged). Limited like reset emails: per address and per account. */
-export async function emailSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  const byAddress = await hit(`two-factor-email:address:${clientAddress}`, LIMITS.resetPerAddress);
-  const byAccount = stepUp ? await hit(`two-factor-email:account:${stepUp.userId}`, LIMITS.resetPerAddress) : { allowed: true };
+export function emailSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  return sendSecondFactorCode(request, clientAddress, stepUp, "email");
+}
+
+/** Texts a one-time code to the member's confirmed phone (through the outbox, never logged); limited as emailed ones, on a budget of their own. */
+export async function textSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  if (!smsEnabled()) return { ok: false, status: 404, message: TWO_FACTOR_MESSAGES.noPhone };
+  return sendSecondFactorCode(request, clientAddress, stepUp, "sms");
+}
+
+/**
+ * The library makes the code (replacing any earlier one of this sign-in or session) and hands
+ * it to its callback, which queues it by the channel asked for here (otp-delivery.server.ts).
+ */
+async function sendSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null, channel: "email" | "sms"): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  const prefix = channel === "email" ? "two-factor-email" : "two-factor-sms";
+  const byAddress = await hit(`${prefix}:address:${clientAddress}`, LIMITS.resetPerAddress);
+  const byAccount = stepUp ? await hit(`${prefix}:account:${stepUp.userId}`, LIMITS.resetPerAddress) : { allowed: true };
   if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
+  const delivery: OtpDelivery = { channel };
   try {
-    const answer = await auth.api.sendTwoFactorOTP({ body: {}, headers: secondStepHeaders(request, clientAddress), returnHeaders: true });
+    const answer = await otpDelivery.run(delivery, () => auth.api.sendTwoFactorOTP({ body: {}, headers: secondStepHeaders(request, clientAddress), returnHeaders: true }));
+    if (delivery.outcome === "no-phone") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.noPhone };
+    if (delivery.outcome !== "queued") return { ok: false, status: 500, message: TWO_FACTOR_MESSAGES.failed };
     return { ok: true, setCookies: cookiesOf(answer.headers) };
   } catch (error) {
     const refusal = await authRefusal(error);
-    const answer = refusal ? codeRefusal(refusal.code, "email") : null;
+    const answer = refusal ? codeRefusal(refusal.code, channel) : null;
     if (answer) return { ok: false, ...answer };
     throw error;
   }

@@ -1,9 +1,9 @@
 import http from "node:http";
 
-export type ReceivedPost = { at: number; body: Record<string, unknown> };
+export type ReceivedPost = { at: number; body: Record<string, unknown>; headers: http.IncomingHttpHeaders };
 
 /**
- * A real HTTP server standing in for the chat service's webhook. `respond` decides each
+ * A real HTTP server standing in for a webhook (the chat service's, an SMS gateway's). `respond` decides each
  * answer (status and body); every request is recorded, whatever the answer.
  */
 export async function startWebhookServer(respond: (index: number) => { status: number; body?: unknown } = () => ({ status: 204 })) {
@@ -13,7 +13,7 @@ export async function startWebhookServer(respond: (index: number) => { status: n
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", () => {
-      const post = { at: performance.now(), body: JSON.parse(raw) as Record<string, unknown> };
+      const post = { at: performance.now(), body: JSON.parse(raw) as Record<string, unknown>, headers: req.headers };
       const answer = respond(requests.length);
       requests.push(post);
       if (answer.status < 300) accepted.push(post);

@@ -60,12 +60,12 @@ async function get(jar: Jar, path: string): Promise<Response> {
   return remember(jar, await fetch(server.url + path, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" }));
 }
 
-async function post(jar: Jar, path: string, fields: Record<string, string>): Promise<Response> {
+async function post(jar: Jar, path: string, fields: Record<string, string>, extraHeaders: Record<string, string> = {}): Promise<Response> {
   return remember(
     jar,
     await fetch(server.url + path, {
       method: "POST",
-      headers: { Origin: server.url, Cookie: cookieHeader(jar), "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Origin: server.url, Cookie: cookieHeader(jar), "Content-Type": "application/x-www-form-urlencoded", ...extraHeaders },
       body: new URLSearchParams(fields),
       redirect: "manual",
     }),
@@ -375,6 +375,9 @@ describe("sign-in with Discord", () => {
     const refused = await post(browser, "/auth/discord", { redirectTo: "/events" });
     expect(refused.headers.get("Location")).toBe("/auth?discord=too-many&redirectTo=%2Fevents");
     expect(await pageText(await get(browser, "/auth?discord=too-many"))).toContain(DISCORD_NOTICES["too-many"]);
+    // Keyed on the address the site sees: a forwarded address the client made up (no TRUST_PROXY) changes nothing.
+    const disguised = await post(jarOf(), "/auth/discord", { redirectTo: "/events" }, { "X-Forwarded-For": "203.0.113.77" });
+    expect(disguised.headers.get("Location")).toBe("/auth?discord=too-many&redirectTo=%2Fevents");
     // Linking counts against the same limit.
     const member = await signedInMember("player");
     const link = await post(jarOf(member.cookie), "/profile/sign-in-methods", { intent: "link" });

@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
 import { resetPassword, resetTokenIsValid, signIn } from "~/server/accounts.server";
-import { accounts, auditLog, outbox, passkeys, profiles, sessions, twoFactors } from "~/server/db/schema";
+import { accounts, auditLog, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
 import { suspendMember } from "~/server/member-admin.server";
 import { withAppServer } from "../helpers/app-server";
@@ -325,6 +325,49 @@ describe("inviting a member and handing over a password link", () => {
     expect(twice.status).toBe(409);
     expect(text(await twice.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
     expect(await db().select().from(profiles).where(eq(profiles.email, email))).toHaveLength(1);
+  });
+
+  it("makes invitation links that work for 7 days, while a hand-over link works for an hour", async () => {
+    const manager = await signedInMember("manager");
+    const email = `invited-week-${Date.now()}@example.com`;
+    const invited = await postForm(app().url, "/tools/members/invite", { firstName: "Bea", lastName: "Long", email, role: "player", confirm: "yes" }, manager.cookie);
+    expect(invited.status).toBe(302);
+    const [profile] = await db().select().from(profiles).where(eq(profiles.email, email));
+    const [mail] = await emailsTo(email);
+    const payload = mail!.payload as { text: string };
+    expect(payload.text).toContain("within 7 days");
+    const invitation = decodeURIComponent(payload.text.match(/\/reset-password\?token=(\S+)/)![1]!);
+    const handOver = decodeURIComponent(
+      text(await (await change(manager.cookie, profile!.id, { intent: "reset-link" })).text()).match(/value="https?:\/\/[^"]+\/reset-password\?token=([^"]+)"/)![1]!,
+    );
+
+    // The stored tokens carry their own expiry: a week and an hour from now.
+    const expiry = async (token: string) => {
+      const [row] = await db().select({ expiresAt: verifications.expiresAt }).from(verifications).where(sql`${verifications.identifier} like ${`%${token}`}`);
+      return row!.expiresAt.getTime() - Date.now();
+    };
+    expect(Math.abs((await expiry(invitation)) - 7 * 24 * 3600_000)).toBeLessThan(120_000);
+    expect(Math.abs((await expiry(handOver)) - 3600_000)).toBeLessThan(120_000);
+
+    // Sent again, the invitation is a new link of its own.
+    expect((await change(manager.cookie, profile!.id, { intent: "resend-invite" })).status).toBe(200);
+    const [again] = await emailsTo(email);
+    const resent = decodeURIComponent((again!.payload as { text: string }).text.match(/\/reset-password\?token=(\S+)/)![1]!);
+    expect(resent).not.toBe(invitation);
+
+    // Three hours on, the invitation still works and the hand-over link does not; eight days on, an invitation no longer works.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 3600_000 });
+    try {
+      expect(await resetTokenIsValid(handOver)).toBe(false);
+      expect(await resetTokenIsValid(invitation)).toBe(true);
+      expect((await resetPassword(invitation, "Silver$Seam9")).ok).toBe(true);
+      vi.setSystemTime(Date.now() + 8 * 24 * 3600_000);
+      expect(await resetTokenIsValid(resent)).toBe(false);
+      expect((await resetPassword(resent, "Other$Seam9")).ok).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
   });
 
   it("shows a one-time password link once, on the page: not emailed, not logged, audited without it", async () => {

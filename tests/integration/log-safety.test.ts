@@ -2,15 +2,18 @@ import { eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { requestPasswordReset } from "~/server/accounts.server";
-import { outbox, sessions } from "~/server/db/schema";
+import { config, overrideConfig } from "~/server/config.server";
+import { outbox, profiles, sessions } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
-import { queueEmail } from "~/server/outbox/outbox.server";
+import { deliverDueMessages, queueEmail } from "~/server/outbox/outbox.server";
+import { deliverSms } from "~/server/sms/sms.server";
 import { saveEmergencyContact } from "~/server/profiles.server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
 import { cookieHeader } from "../helpers/two-factor";
 import { signIn } from "~/server/accounts.server";
-import { emailSecondFactorCode, verifySecondFactor } from "~/server/two-factor.server";
+import { emailSecondFactorCode, textSecondFactorCode, verifySecondFactor } from "~/server/two-factor.server";
+import { startWebhookServer } from "../helpers/webhook";
 
 const db = withTestDatabase();
 
@@ -105,5 +108,32 @@ describe("errors in the log", () => {
     // The code as a word of its own (a timestamp's digits may hold any six in a row).
     expect(log()).not.toMatch(new RegExp(`\\b${code}\\b`));
     for (const value of [secret, ...member.backupCodes!]) expect(log()).not.toContain(value);
+  });
+
+  it("never carry a texted code or the whole phone number, even when the gateway quotes it back", async () => {
+    const member = await signedInMember("player", "Lantern#1877", { secondFactor: true });
+    await db().update(profiles).set({ twoFactorPhone: "+18605550199" }).where(eq(profiles.id, member.id));
+    // The gateway refuses the text, quoting the number in its answer.
+    const gateway = await startWebhookServer(() => ({ status: 422, body: { error: "cannot deliver to +1 860-555-0199" } }));
+    const saved = config().sms;
+    overrideConfig({ sms: { webhookUrl: gateway.url, token: "log-safety-token" } });
+    try {
+      const first = await signIn({ email: member.email, password: "Lantern#1877" }, new Request("http://localhost/auth"), "192.0.2.78");
+      if (!first.ok || !first.secondStep) throw new Error("no second step");
+      const challenge = new Request("http://localhost/auth/two-factor", { headers: { cookie: cookieHeader(first.setCookies) } });
+      expect((await textSecondFactorCode(challenge, "192.0.2.78", null)).ok).toBe(true);
+      const [text] = await db().select().from(outbox).where(sql`${outbox.kind} = 'sms' and ${outbox.payload}->>'to' = '+18605550199'`);
+      const code = String((text!.payload as { text: string }).text.match(/\b(\d{6})\b/)![1]);
+      await deliverDueMessages({ sms: deliverSms });
+      expect(gateway.requests).toHaveLength(1);
+      expect((await verifySecondFactor(challenge, "192.0.2.78", "sms", code, null)).ok).toBe(true);
+      expect(log()).toContain("text message queued");
+      expect(log()).toContain("outbox delivery failed");
+      expect(log()).not.toMatch(new RegExp(`\\b${code}\\b`));
+      for (const value of ["8605550199", "555-0199", "log-safety-token"]) expect(log()).not.toContain(value);
+    } finally {
+      overrideConfig({ sms: saved });
+      await gateway.close();
+    }
   });
 });

@@ -68,8 +68,10 @@ export const profiles = pgTable(
     emergencyContact: jsonb("emergency_contact").$type<EmergencyContact>(),
     /** Set by the auth library once the member has confirmed an authenticator app. */
     twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
-    /** A phone number the member confirmed for codes by text message (when the club has an SMS gateway). */
+    /** A phone number the member confirmed for codes by text message (when the club has an SMS gateway), in E.164 form. */
     twoFactorPhone: text("two_factor_phone"),
+    /** A number being added: it receives only the code that confirms it (app/server/phone-factor.server.ts). */
+    twoFactorPhonePending: text("two_factor_phone_pending"),
     /** A suspended account cannot sign in until a manager restores it (auth library's admin fields). */
     banned: boolean("banned").notNull().default(false),
     banReason: text("ban_reason"),

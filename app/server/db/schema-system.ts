@@ -24,7 +24,7 @@ export const usedCaptchas = pgTable(
   (t) => [index("used_captchas_expires_at_idx").on(t.expiresAt)],
 );
 
-export const OUTBOX_KINDS = ["email", "discord"] as const;
+export const OUTBOX_KINDS = ["email", "discord", "sms"] as const;
 /** "discarded": a manager chose not to send a failed or waiting message; the row stays as the record. */
 export const OUTBOX_STATUSES = ["pending", "sent", "failed", "discarded"] as const;
 

@@ -8,8 +8,8 @@ import { layout } from "./templates.server";
 const SIGNATURE = "Hopewell · a western survival and horror larp";
 
 /** An invitation: the account exists, with no password yet; the link lets the member choose one. */
-export function invitationEmail({ to, firstName, link, hours }: { to: string; firstName: string; link: string; hours: number }): EmailMessage {
-  const within = hours === 1 ? "within the hour" : `within ${hours} hours`;
+export function invitationEmail({ to, firstName, link, days }: { to: string; firstName: string; link: string; days: number }): EmailMessage {
+  const within = days === 1 ? "within a day" : `within ${days} days`;
   const paragraphs = [
     `Howdy ${firstName},`,
     "The managers of Hopewell have made you an account on the club's members' site. Your sign-in name is this email address.",

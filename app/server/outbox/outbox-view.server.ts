@@ -8,7 +8,7 @@ export const OUTBOX_PAGE_SIZE = 50;
 /** What managers see of a message: never its body, which can hold a reset link. */
 export type OutboxEntry = {
   id: string;
-  kind: "email" | "discord";
+  kind: "email" | "discord" | "sms";
   status: "pending" | "failed";
   recipient: string;
   subject: string;
@@ -21,7 +21,8 @@ export type OutboxEntry = {
 /**
  * The messages not yet sent: failed ones first (they need a decision), then the waiting
  * ones in the order they will go. Only the recipient and subject are read from an email's
- * payload; a chat notice shows its opening words (notices carry no secrets).
+ * payload; a chat notice shows its opening words (notices carry no secrets); a text message
+ * its label and the last two digits of its number, never its text (a sign-in code).
  */
 export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[]; total: number }> {
   const db = await database();
@@ -32,8 +33,8 @@ export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[
         id: outbox.id,
         kind: outbox.kind,
         status: outbox.status,
-        recipient: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'to' else 'Discord channel' end`,
-        subject: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'subject' else left(${outbox.payload}->>'content', 80) end`,
+        recipient: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'to' when ${outbox.kind} = 'sms' then '•••• ' || right(${outbox.payload}->>'to', 2) else 'Discord channel' end`,
+        subject: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'subject' when ${outbox.kind} = 'sms' then ${outbox.payload}->>'label' else left(${outbox.payload}->>'content', 80) end`,
         attempts: outbox.attempts,
         lastError: outbox.lastError,
         runAt: outbox.runAt,
