@@ -141,13 +141,13 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
           <h2 id={`cabin-${cabin}`} className="mb-3 text-2xl">
             {cabin} <span className="font-serif text-base text-dust">{`(${inCabin.length})`}</span>
           </h2>
-          <table className="sheet-table w-full border-collapse text-left">
+          <table className="sheet-table w-full table-fixed border-collapse text-left">
             <thead>
               <tr className="border-b border-timber text-sm text-dust">
-                <th scope="col" className="py-2 pr-3">Attendee</th>
-                <th scope="col" className="py-2 pr-3">Emergency contact</th>
-                <th scope="col" className="py-2 pr-3">Orders to hand out</th>
-                <th scope="col" className="py-2 pr-3">To collect</th>
+                <th scope="col" className="w-[22%] py-2 pr-3">Attendee</th>
+                <th scope="col" className="w-[28%] py-2 pr-3">Emergency contact</th>
+                <th scope="col" className="w-[22%] py-2 pr-3">Orders to hand out</th>
+                <th scope="col" className="w-[12%] py-2 pr-3">To collect</th>
                 <th scope="col" className="py-2">Costume photo</th>
               </tr>
             </thead>
