@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createEvent, createProfile } from "~/server/db/factories";
-import { auditLog, characters, eventAttendance, merchantOrders } from "~/server/db/schema";
+import { auditLog, characters, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -73,6 +73,23 @@ describe("the event-day sheet", () => {
     expect(entry).toMatchObject({ action: "emergency_contacts.view", details: { eventId: event.id, members: 3, sheet: "event-day" } });
     expect(JSON.stringify(entry!.details)).not.toContain("Martha");
     expect(JSON.stringify(entry!.details)).not.toContain(ada.email);
+  });
+
+  it("draws a sheet of 300 attendees with their orders, each counted once", async () => {
+    const manager = await signedInMember("manager");
+    const event = await createEvent(db(), { title: "Big Weekend", date: "2026-09-18", status: "future" });
+    const cabins = ["Dragon's Hoard", "Arctic Fox", "Weasel Haunt", "Camping", null] as const;
+    const members = [];
+    for (let i = 0; i < 300; i++) members.push({ id: randomUUID(), firstName: `Many${i}`, lastName: "Crowd", email: `many${i}-${Date.now()}@example.com`, name: `Many${i} Crowd`, role: "player" as const, emergencyContact: { name: `Kin ${i}`, phone: `860555${String(i).padStart(4, "0")}` } });
+    await db().insert(profiles).values(members);
+    await db().insert(eventAttendance).values(members.map((member, i) => ({ eventId: event.id, userId: member.id, cabin: cabins[i % cabins.length] })));
+    // Every attendee orders one salt ($3.00): $900.00 in all.
+    await db().insert(merchantOrders).values(members.map((member) => ({ submissionKey: randomUUID(), userId: member.id, eventId: event.id, items: { salt: 1 }, totalPrice: "3.00" })));
+    const html = await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(html.match(/<th scope="row"/g)).toHaveLength(300);
+    expect(html.match(/href="tel:/g)).toHaveLength(300);
+    expect(textOf(html)).toContain("To collect in all $900.00 Hopewell Dollars");
+    expect(textOf(html)).toContain("Not assigned (60)");
   });
 
   it("lists the events with links to their sheets, from the tools and the attendance tool", async () => {
