@@ -53,6 +53,8 @@ export default [
   route("tools/members/:id", "routes/tools-member.tsx"),
   route("tools/members/:id/delete", "routes/tools-member-delete.tsx"),
   route("emergency-contacts", "routes/emergency-contacts.tsx"),
+  route("tools/event-day", "routes/event-day-index.tsx"),
+  route("tools/event-day/:eventId", "routes/event-day.tsx"),
   route("outbox", "routes/outbox.tsx"),
   route("attendance", "routes/attendance.tsx"),
   route("attendance/:eventId/csv", "routes/attendance-csv.ts"),

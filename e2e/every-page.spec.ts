@@ -9,7 +9,7 @@ import { signIn, e2eManager } from "./helpers";
 const PAGES = [
   "/", "/rulebook", "/locations", "/events", "/events/manage", "/profile", "/profile/devices", "/profile/password", "/profile/two-factor", "/profile/passkeys", "/profile/email", "/profile/data", "/account-deleted",
   "/application", "/character", "/pels", "/merchant-orders", "/research", "/costume",
-  "/letters", "/letters?tab=box", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/tools/members/invite", "/attendance", "/attendance-tool", "/emergency-contacts", "/outbox",
+  "/letters", "/letters?tab=box", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/tools/members/invite", "/attendance", "/attendance-tool", "/emergency-contacts", "/tools/event-day", "/outbox",
   "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/view-costumes", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
 ];
 

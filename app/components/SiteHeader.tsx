@@ -2,10 +2,21 @@ import { ChevronDown, Mail, Menu } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Disclosure } from "~/components/Disclosure";
+import { forgetOfflineSheets } from "~/lib/event-day-offline";
 import { canUseTools, formLinksFor, PUBLIC_LINKS, type NavLink as NavItem, type SessionUser } from "~/lib/navigation";
 
 const LINK_CLASS = "block rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass hover:no-underline";
 const CURRENT_LINK_CLASS = `${LINK_CLASS} text-brass underline decoration-2 underline-offset-8`;
+
+/**
+ * Before the sign-out post leaves, deletes the event-day sheet's offline copy (a browser that
+ * ignores the response's Clear-Site-Data keeps nothing either); at most a second's wait.
+ */
+function signOutForgettingSheets(event: React.FormEvent<HTMLFormElement>) {
+  const form = event.currentTarget;
+  event.preventDefault();
+  void Promise.race([forgetOfflineSheets(), new Promise((resolve) => setTimeout(resolve, 1000))]).then(() => form.submit());
+}
 
 /** The page shown, or a page under it (so "Events" stays marked on /events/manage). */
 function isCurrent(pathname: string, to: string): boolean {
@@ -110,7 +121,7 @@ function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser
           </li>
           <li className={itemClass}>
             {/* A whole-page post: signing out leaves nothing of the member's pages in the browser's memory. */}
-            <form method="post" action="/logout">
+            <form method="post" action="/logout" onSubmit={signOutForgettingSheets}>
               <button type="submit" className="w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass">
                 Sign Out
               </button>

@@ -9,6 +9,7 @@ import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
+import { formatEventDate } from "~/lib/dates";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import { addAttendance, listAttendanceEvents, searchUsers, type RegistrationWarning } from "~/server/attendance.server";
 import { failSafely } from "~/server/actions.server";
@@ -150,6 +151,21 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
           </button>
         </Form>
       </div>
+      {loaderData.events.length > 0 ? (
+        <section aria-labelledby="event-day-sheets" className="panel mt-6 flex flex-col gap-3">
+          <h2 id="event-day-sheets" className="text-2xl">
+            Event-Day Sheets
+          </h2>
+          <ul className="flex flex-col gap-2">
+            {loaderData.events.map((event) => (
+              <li key={event.id}>
+                {/* A whole-page load, so the sheet's offline copy is kept. */}
+                <a href={`/tools/event-day/${event.id}`}>{`Event-day sheet: ${event.title} (${formatEventDate(event.date)})`}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -136,6 +136,7 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
           ["/events/manage", "Manage Events"],
           ["/attendance-tool", "Attendance Tool"],
           ["/emergency-contacts", "Emergency Contacts"],
+          ["/tools/event-day", "Event-Day Sheets"],
           ["/outbox", "Outbox"],
         ] as [string, string][])
       : []),

@@ -100,6 +100,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/members/:id/delete": "manager",
   // Managers only: cast are kept out (SPEC section 6).
   "/emergency-contacts": "manager",
+  // The event-day sheet holds attendees' emergency contacts: managers only, like the list above.
+  "/tools/event-day": "manager",
+  "/tools/event-day/:eventId": "manager",
   // Failed and waiting emails name members' addresses: managers only.
   "/outbox": "manager",
   "/attendance": "staff",

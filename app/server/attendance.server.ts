@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { stringify } from "csv-stringify/sync";
 import type { Cabin } from "~/game/cabins";
@@ -91,6 +91,33 @@ export async function paidAttendees(eventId: string): Promise<{ title: string; d
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
     .orderBy(asc(profiles.lastName), asc(profiles.firstName));
   return { title: event.title, date: event.date, rows };
+}
+
+export type SheetAttendee = { userId: string; firstName: string; lastName: string; characterName: string | null; cabin: Cabin | null };
+
+/**
+ * An event and its paid attendees for the event-day sheet, in one query for the attendees
+ * however many there are: their names, the character recorded with them, and their cabin.
+ */
+export async function eventDayAttendees(eventId: string): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
+  if (!isUuid(eventId)) return null;
+  const db = await database();
+  const [event] = await db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
+  if (!event) return null;
+  const rows = await db
+    .select({
+      userId: eventAttendance.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      characterName: sql<string | null>`coalesce(${eventAttendance.characterName}, ${characters.characterName})`,
+      cabin: eventAttendance.cabin,
+    })
+    .from(eventAttendance)
+    .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
+    .leftJoin(characters, eq(characters.userId, eventAttendance.userId))
+    .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
+    .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
+  return { ...event, rows };
 }
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, return) is kept as text. */

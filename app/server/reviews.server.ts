@@ -86,6 +86,19 @@ export async function ordersForEvent(eventId: string, page: number) {
     .offset(page * REVIEW_PAGE_SIZE);
 }
 
+/**
+ * Every merchant order of an event, oldest first, for handing out on the day (the event-day
+ * sheet): one query for the whole event, grouped by member by the caller.
+ */
+export async function ordersToHandOut(eventId: string) {
+  const db = await database();
+  return db
+    .select({ id: merchantOrders.id, userId: merchantOrders.userId, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
+    .from(merchantOrders)
+    .where(eq(merchantOrders.eventId, eventId))
+    .orderBy(merchantOrders.createdAt, merchantOrders.id);
+}
+
 export async function researchForEvent(eventId: string, page: number) {
   const db = await database();
   return db

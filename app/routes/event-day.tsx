@@ -1,0 +1,186 @@
+import { Phone } from "lucide-react";
+import { useEffect, useSyncExternalStore } from "react";
+import { data } from "react-router";
+import type { Route } from "./+types/event-day";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
+import { formatEventDate } from "~/lib/dates";
+import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
+import { eventDaySheet, type SheetAttendee } from "~/server/event-day.server";
+import { requireAccess } from "~/server/guards.server";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const manager = requireAccess(context, request, "manager");
+  const sheet = await eventDaySheet(manager, params.eventId);
+  if (!sheet) throw data("Not found", { status: 404 });
+  // Marks a manager's sheet: the offline copy (public/event-day-sw.js) keeps nothing else.
+  return data(sheet, { headers: { [SHEET_HEADER]: "manager" } });
+}
+
+/** The loader's mark reaches the page's own response (not only its data requests). */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const mark = loaderHeaders.get(SHEET_HEADER);
+  return mark ? { [SHEET_HEADER]: mark } : new Headers();
+}
+
+/** "7:42 PM on Friday, Nov 27": when the club's clock read the sheet, on the server and in the browser alike. */
+const FETCHED_TIME = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
+const FETCHED_DAY = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone: "America/New_York" });
+export function fetchedAtText(iso: string): string {
+  const at = new Date(iso);
+  return `Fetched at ${FETCHED_TIME.format(at)} on ${FETCHED_DAY.format(at)}`;
+}
+
+/**
+ * Keeps this sheet for use without signal: the worker, scoped to the sheets only, stores each
+ * sheet a manager fetches. The first visit is not yet through the worker, so it is asked to
+ * fetch this page once for itself.
+ */
+function useOfflineCopy() {
+  useEffect(() => {
+    if (!("serviceWorker" in navigator) || !navigator.onLine) return;
+    const controlled = Boolean(navigator.serviceWorker.controller);
+    void navigator.serviceWorker
+      .register(EVENT_DAY_WORKER, { scope: EVENT_DAY_SCOPE })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        if (!controlled) registration.active?.postMessage({ type: "keep", url: location.pathname });
+      })
+      .catch(() => {});
+  }, []);
+  return useSyncExternalStore(subscribeToNetwork, () => !navigator.onLine, () => false);
+}
+
+function subscribeToNetwork(changed: () => void) {
+  window.addEventListener("online", changed);
+  window.addEventListener("offline", changed);
+  return () => {
+    window.removeEventListener("online", changed);
+    window.removeEventListener("offline", changed);
+  };
+}
+
+function Contact({ attendee }: { attendee: SheetAttendee }) {
+  const contact = attendee.emergencyContact;
+  return (
+    <div className="flex flex-col gap-1">
+      {contact ? (
+        <>
+          <span className="font-bold">{contact.name}</span>
+          <a href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`} className="inline-flex items-center gap-1 tabular-nums">
+            <Phone aria-hidden="true" className="size-4 print:hidden" />
+            <span>
+              <span className="sr-only">Call {contact.name} on </span>
+              {contact.phone}
+            </span>
+          </a>
+        </>
+      ) : (
+        <span className="font-bold text-blood">No emergency contact</span>
+      )}
+      {attendee.email ? (
+        <a href={`mailto:${attendee.email}`} className="text-sm text-dust [overflow-wrap:anywhere]">
+          {attendee.email}
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+function Orders({ attendee }: { attendee: SheetAttendee }) {
+  if (attendee.orders.length === 0) return <span className="text-dust">No orders</span>;
+  return (
+    <ul className="flex flex-col gap-1">
+      {attendee.orders.flatMap((order) =>
+        Object.entries(order.items).map(([key, quantity]) => <li key={`${order.id}-${key}`}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>),
+      )}
+    </ul>
+  );
+}
+
+export default function EventDay({ loaderData }: Route.ComponentProps) {
+  const { event, cabins, attendees, totalCents, fetchedAt } = loaderData;
+  const offline = useOfflineCopy();
+  return (
+    <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10">
+      <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>
+      <p className="mt-2 text-center font-display text-xl text-brass">{event.title}</p>
+      <p className="text-center text-dust">{formatEventDate(event.date)}</p>
+      <hr className="divider my-4 print:hidden" />
+      <div className="flex flex-col gap-1 text-center">
+        <p>
+          <time dateTime={fetchedAt} data-testid="fetched-at" className="font-bold">
+            {fetchedAtText(fetchedAt)}
+          </time>
+        </p>
+        {offline ? (
+          <p role="status" className="font-bold text-brass">
+            You are offline: this is the copy kept on this device.
+          </p>
+        ) : null}
+        <p className="text-sm text-dust print:hidden">
+          For managers at the event. Each visit is recorded. Once opened, this page stays readable on this device without signal until you sign out.
+        </p>
+      </div>
+      <section aria-labelledby="sheet-totals" className="panel my-6 flex flex-wrap justify-center gap-x-8 gap-y-2 p-4 text-center">
+        <h2 id="sheet-totals" className="sr-only">
+          Totals
+        </h2>
+        <p>
+          <span className="block text-sm text-dust">Attendees</span>
+          <span className="text-2xl font-bold">{attendees}</span>
+        </p>
+        <p>
+          <span className="block text-sm text-dust">To collect in all</span>
+          <span className="text-2xl font-bold" data-testid="total-to-collect">{`${formatDollars(totalCents)} ${CURRENCY_NAME}`}</span>
+        </p>
+      </section>
+      {cabins.length === 0 ? <p className="panel text-center text-dust">Nobody is recorded for this event yet.</p> : null}
+      {cabins.map(({ cabin, attendees: inCabin }) => (
+        <section key={cabin} aria-labelledby={`cabin-${cabin}`} className="sheet-cabin mb-8">
+          <h2 id={`cabin-${cabin}`} className="mb-3 text-2xl">
+            {cabin} <span className="font-serif text-base text-dust">{`(${inCabin.length})`}</span>
+          </h2>
+          <table className="sheet-table w-full table-fixed border-collapse text-left">
+            <thead>
+              <tr className="border-b border-timber text-sm text-dust">
+                <th scope="col" className="w-[22%] py-2 pr-3">Attendee</th>
+                <th scope="col" className="w-[28%] py-2 pr-3">Emergency contact</th>
+                <th scope="col" className="w-[22%] py-2 pr-3">Orders to hand out</th>
+                <th scope="col" className="w-[12%] py-2 pr-3">To collect</th>
+                <th scope="col" className="py-2">Costume photo</th>
+              </tr>
+            </thead>
+            <tbody>
+              {inCabin.map((attendee) => (
+                <tr key={attendee.userId} className="border-b border-timber/40 align-top">
+                  <th scope="row" className="py-2 pr-3 text-left font-normal" data-label="Attendee">
+                    <span className="block font-bold">{attendee.name}</span>
+                    <span className="block text-dust">{attendee.characterName ?? "No character"}</span>
+                  </th>
+                  <td className="py-2 pr-3" data-label="Emergency contact">
+                    <Contact attendee={attendee} />
+                  </td>
+                  <td className="py-2 pr-3" data-label="Orders to hand out">
+                    <Orders attendee={attendee} />
+                  </td>
+                  <td className="py-2 pr-3 tabular-nums" data-label="To collect">
+                    {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}
+                  </td>
+                  <td className="py-2" data-label="Costume photo">
+                    {attendee.costume === "not available yet" ? "Not available yet" : attendee.costume}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data: sheet }) => [{ title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Event-Day Sheet", "Failed to load the event-day sheet");

@@ -1,0 +1,114 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
+import { addEvent, e2eManager, mainNav, signIn } from "./helpers";
+
+test.describe.configure({ timeout: 180_000 });
+
+function createPlayer(first: string, last: string) {
+  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
+  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", "player"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    stdio: "pipe",
+  });
+  return email;
+}
+
+async function register(page: Page, eventLabel: string, email: string, search: string, cabin: string) {
+  await page.goto("/attendance-tool");
+  await page.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
+  await page.getByLabel("Find a member").fill(search);
+  await page.getByLabel(new RegExp(email.replace(/[.@]/g, "\\$&"))).check();
+  await page.getByLabel("Cabin (optional)").selectOption(cabin);
+  await page.getByRole("button", { name: "Add Attendance" }).click();
+  await expect(page.getByText("Attendance added successfully!")).toBeVisible();
+}
+
+/** What the event-day worker keeps in this browser. */
+function keptSheets(page: Page) {
+  return page.evaluate(async () => {
+    const names = await caches.keys();
+    const kept = names.includes("event-day-sheets") ? (await (await caches.open("event-day-sheets")).keys()).map((request) => new URL(request.url).pathname) : [];
+    const workers = (await navigator.serviceWorker.getRegistrations()).map((registration) => new URL(registration.scope).pathname);
+    return { names, kept, workers };
+  });
+}
+
+test("a manager's event-day sheet: by cabin, printable, readable offline once opened, gone at sign-out", async ({ page, context, isMobile }, testInfo) => {
+  const width = testInfo.project.name;
+  const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
+  const player = createPlayer("Ike", `Sheet${tag}`);
+  const manager = e2eManager();
+  await page.goto("/auth");
+  await signIn(page, manager.email, manager.password);
+  await expect(page).toHaveURL(/\/$/);
+
+  // The manager's own emergency contact, so the sheet has one to show.
+  await page.goto("/profile?tab=profile&edit=contact");
+  await page.getByLabel("Contact name").fill("Martha Tanner");
+  await page.getByLabel("Contact phone").fill("+1 860 555 0142");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("+1 860 555 0142")).toBeVisible();
+
+  const title = `Day Sheet ${tag}`;
+  await addEvent(page, { title, date: "2026-12-11", status: "future" });
+  const eventLabel = `${title} (Friday, December 11, 2026)`;
+  await register(page, eventLabel, manager.email, "Boss", "Arctic Fox");
+  await register(page, eventLabel, player, `Sheet${tag}`, "Watchtower");
+
+  // Opened from the attendance tool, as a whole page.
+  await page.getByRole("link", { name: `Event-day sheet: ${eventLabel}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Event-Day Sheet" })).toBeVisible();
+  const sheetUrl = page.url();
+  expect(new URL(sheetUrl).pathname).toMatch(/^\/tools\/event-day\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name: "Arctic Fox (1)" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Watchtower (1)" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Call Martha Tanner on +1 860 555 0142" })).toHaveAttribute("href", "tel:+18605550142");
+  await expect(page.getByRole("rowheader", { name: new RegExp(`Ike Sheet${tag}`) })).toBeVisible();
+  await expect(page.getByText("No emergency contact")).toBeVisible();
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
+  await expect(page.getByTestId("fetched-at")).toHaveText(/^Fetched at \d{1,2}:\d{2} [AP]M on \w+day, \w{3} \d{1,2}$/);
+  await expectAccessible(page);
+
+  // The worker, scoped to the sheets only, holds a copy of this one.
+  await expect.poll(async () => (await keptSheets(page)).kept, { timeout: 15_000 }).toEqual([new URL(sheetUrl).pathname]);
+  expect((await keptSheets(page)).workers).toEqual(["/tools/event-day/"]);
+
+  await page.screenshot({ path: `/tmp/event-day-${width}.png`, fullPage: true });
+  await page.emulateMedia({ media: "print" });
+  await expect(page.locator("body > header")).toBeHidden();
+  await page.screenshot({ path: `/tmp/event-day-${width}-print.png`, fullPage: true });
+  if (!isMobile) await page.pdf({ path: `/tmp/event-day-print.pdf`, format: "Letter", printBackground: true });
+  await page.emulateMedia({ media: "screen" });
+
+  // No signal at the venue: the page still opens, from the copy, and says when it was fetched.
+  await context.setOffline(true);
+  const offline = await page.reload();
+  expect(offline?.fromServiceWorker()).toBe(true);
+  await expect(page.getByRole("heading", { name: "Arctic Fox (1)" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Call Martha Tanner on +1 860 555 0142" })).toBeVisible();
+  await expect(page.getByTestId("fetched-at")).toHaveText(/^Fetched at /);
+  await page.screenshot({ path: `/tmp/event-day-${width}-offline.png`, fullPage: true });
+
+  // Signing out (with signal again) drops the copy and the worker.
+  await context.setOffline(false);
+  await page.goto("/");
+  await (await mainNav(page, isMobile)).getByRole("button", { name: "Sign Out" }).click();
+  // Signed out: no Sign Out form left (on a phone the menu holding "Login / Sign Up" is closed).
+  await expect(page.locator('form[action="/logout"]')).toHaveCount(0);
+  await expect.poll(async () => keptSheets(page)).toEqual({ names: [], kept: [], workers: [] });
+  await context.setOffline(true);
+  await expect(page.goto(sheetUrl)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+  await context.setOffline(false);
+});
+
+test("a player is refused the sheets and no worker is registered", async ({ page }) => {
+  const email = createPlayer("Una", `Refused${Date.now() % 100_000}`);
+  await page.goto("/auth");
+  await signIn(page, email, "Lantern#1877");
+  await expect(page).toHaveURL(/\/$/);
+  const response = await page.goto("/tools/event-day");
+  expect(new URL(page.url()).pathname).toBe("/");
+  expect(response?.status()).toBe(200);
+  expect((await keptSheets(page)).workers).toEqual([]);
+});

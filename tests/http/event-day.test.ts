@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createEvent, createProfile } from "~/server/db/factories";
+import { auditLog, characters, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+const app = withAppServer();
+
+/** An event with three attendees in two cabins and one without, and orders from two of them. */
+let seeded = 0;
+async function seedEvent() {
+  const tag = ++seeded;
+  const event = await createEvent(db(), { title: "Harvest Moon", date: "2026-10-16", status: "future" });
+  const other = await createEvent(db(), { title: "Other Weekend", date: "2026-11-20", status: "future" });
+  const ada = await createProfile(db(), { firstName: "Ada", lastName: "Ashby", email: `ada${tag}@example.com`, role: "player", emergencyContact: { name: "Martha Ashby", phone: "+1 (860) 555-0142" } });
+  const bo = await createProfile(db(), { firstName: "Bo", lastName: "Burke", email: `bo${tag}@example.com`, role: "player" });
+  const cy = await createProfile(db(), { firstName: "Cy", lastName: "Cole", email: `cy${tag}@example.com`, role: "player", emergencyContact: { name: "Dee Cole", phone: "860-555-0199" } });
+  const absent = await createProfile(db(), { firstName: "Absent", lastName: "Member", email: `absent${tag}@example.com`, role: "player", emergencyContact: { name: "Not Here", phone: "555" } });
+  await db().insert(characters).values({ userId: bo.id, characterName: "Boone the Trapper", faction: "Homesteader", job: "Hunter / Trapper", backstory: "x" });
+  await db().insert(eventAttendance).values([
+    { eventId: event.id, userId: ada.id, cabin: "Arctic Fox", characterName: "Sheriff Ada" },
+    { eventId: event.id, userId: bo.id, cabin: "Dragon's Hoard", characterName: null },
+    { eventId: event.id, userId: cy.id, cabin: null, characterName: "Cy the Quiet" },
+    { eventId: other.id, userId: absent.id, cabin: "Arctic Fox" },
+  ]);
+  await db().insert(merchantOrders).values([
+    { submissionKey: randomUUID(), userId: ada.id, eventId: event.id, items: { bullets: 2, salt: 1 }, totalPrice: "18.50" },
+    { submissionKey: randomUUID(), userId: ada.id, eventId: event.id, items: { meat: 1 }, totalPrice: "3.00" },
+    { submissionKey: randomUUID(), userId: cy.id, eventId: event.id, items: { vials: 1 }, totalPrice: "45.00" },
+    { submissionKey: randomUUID(), userId: absent.id, eventId: other.id, items: { nails: 1 }, totalPrice: "45.00" },
+  ]);
+  return { event, ada, bo, cy };
+}
+
+/** The page's text without tags, so what a reader sees can be matched in order. */
+function textOf(html: string): string {
+  return html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
+}
+
+describe("the event-day sheet", () => {
+  it("shows a manager the attendees by cabin with characters, contacts, orders and what to collect, and audits the look", async () => {
+    const manager = await signedInMember("manager");
+    const { event, ada } = await seedEvent();
+    const response = await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("X-Event-Day-Sheet")).toBe("manager");
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const html = await response.text();
+    const text = textOf(html);
+    // Cabins in the club's order, then those without one; each attendee under their cabin.
+    expect(text).toMatch(/Dragon's Hoard \(1\).*Bo Burke Boone the Trapper.*Arctic Fox \(1\).*Ada Ashby Sheriff Ada.*Not assigned \(1\).*Cy Cole Cy the Quiet/);
+    expect(html).toContain('href="tel:+18605550142"');
+    expect(html).toContain(`href="mailto:${ada.email}"`);
+    expect(text).toContain("Martha Ashby");
+    expect(text).toContain("No emergency contact");
+    expect(text).toContain("2 × 20 Bullets");
+    expect(text).toContain("1 × Meat");
+    expect(text).toContain("1 × 20 Vials");
+    // Per attendee (Ada's two orders together) and in all; another event's order is not counted.
+    expect(text).toContain("$21.50");
+    expect(text).toContain("$45.00");
+    expect(text).toContain("To collect in all $66.50 Hopewell Dollars");
+    expect(text).not.toContain("Absent Member");
+    expect(text).not.toContain("50 Nails");
+    expect(text).toContain("Not available yet");
+    expect(text).toMatch(/Fetched at \d{1,2}:\d{2} [AP]M on \w+day, \w{3} \d{1,2}/);
+
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.actorId, manager.id));
+    expect(entry).toMatchObject({ action: "emergency_contacts.view", details: { eventId: event.id, members: 3, sheet: "event-day" } });
+    expect(JSON.stringify(entry!.details)).not.toContain("Martha");
+    expect(JSON.stringify(entry!.details)).not.toContain(ada.email);
+  });
+
+  it("draws a sheet of 300 attendees with their orders, each counted once", async () => {
+    const manager = await signedInMember("manager");
+    const event = await createEvent(db(), { title: "Big Weekend", date: "2026-09-18", status: "future" });
+    const cabins = ["Dragon's Hoard", "Arctic Fox", "Weasel Haunt", "Camping", null] as const;
+    const members = [];
+    for (let i = 0; i < 300; i++) members.push({ id: randomUUID(), firstName: `Many${i}`, lastName: "Crowd", email: `many${i}-${Date.now()}@example.com`, name: `Many${i} Crowd`, role: "player" as const, emergencyContact: { name: `Kin ${i}`, phone: `860555${String(i).padStart(4, "0")}` } });
+    await db().insert(profiles).values(members);
+    await db().insert(eventAttendance).values(members.map((member, i) => ({ eventId: event.id, userId: member.id, cabin: cabins[i % cabins.length] })));
+    // Every attendee orders one salt ($3.00): $900.00 in all.
+    await db().insert(merchantOrders).values(members.map((member) => ({ submissionKey: randomUUID(), userId: member.id, eventId: event.id, items: { salt: 1 }, totalPrice: "3.00" })));
+    const html = await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(html.match(/<th scope="row"/g)).toHaveLength(300);
+    expect(html.match(/href="tel:/g)).toHaveLength(300);
+    expect(textOf(html)).toContain("To collect in all $900.00 Hopewell Dollars");
+    expect(textOf(html)).toContain("Not assigned (60)");
+  });
+
+  it("lists the events with links to their sheets, from the tools and the attendance tool", async () => {
+    const manager = await signedInMember("manager");
+    const { event } = await seedEvent();
+    const index = await (await fetch(`${app().url}/tools/event-day`, { headers: { Cookie: manager.cookie } })).text();
+    expect(index).toContain(`href="/tools/event-day/${event.id}"`);
+    expect(textOf(index)).toContain("Harvest Moon Friday, October 16, 2026 · 3 paid");
+    const tool = await (await fetch(`${app().url}/attendance-tool`, { headers: { Cookie: manager.cookie } })).text();
+    expect(tool).toContain(`href="/tools/event-day/${event.id}"`);
+    const tools = await (await fetch(`${app().url}/tools`, { headers: { Cookie: manager.cookie } })).text();
+    expect(tools).toContain('href="/tools/event-day"');
+  });
+
+  it("answers 404 for an unknown event", async () => {
+    const manager = await signedInMember("manager");
+    for (const id of [randomUUID(), "not-an-id"]) {
+      const response = await fetch(`${app().url}/tools/event-day/${id}`, { headers: { Cookie: manager.cookie } });
+      expect(response.status).toBe(404);
+      expect(response.headers.get("X-Event-Day-Sheet")).toBeNull();
+    }
+  });
+
+  it("keeps cast, players and visitors out, and audits nothing for them", async () => {
+    const { event } = await seedEvent();
+    for (const role of ["cast", "player"] as const) {
+      const member = await signedInMember(role);
+      for (const path of [`/tools/event-day/${event.id}`, "/tools/event-day"]) {
+        const page = await fetch(`${app().url}${path}`, { headers: { Cookie: member.cookie }, redirect: "manual" });
+        expect(page.status).toBe(302);
+        expect(page.headers.get("Location")).toBe("/");
+        expect(page.headers.get("X-Event-Day-Sheet")).toBeNull();
+        const data = await fetch(`${app().url}${path}.data`, { headers: { Cookie: member.cookie }, redirect: "manual" });
+        expect(data.status).toBe(403);
+        expect(await data.text()).not.toContain("Martha");
+      }
+      expect(await db().select().from(auditLog).where(eq(auditLog.actorId, member.id))).toEqual([]);
+      const tools = await (await fetch(`${app().url}/tools`, { headers: { Cookie: member.cookie } })).text();
+      expect(tools).not.toContain("/tools/event-day");
+    }
+    const anonymous = await fetch(`${app().url}/tools/event-day/${event.id}`, { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("Location")).toContain("/auth?redirectTo=");
+  });
+
+  it("tells the browser at sign-out to clear what it keeps for the site", async () => {
+    const manager = await signedInMember("manager");
+    const response = await fetch(`${app().url}/logout`, { method: "POST", headers: { Cookie: manager.cookie, Origin: app().url }, redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Clear-Site-Data")).toBe('"cache", "storage"');
+  });
+
+  it("serves its offline worker from the site's own origin", async () => {
+    const response = await fetch(`${app().url}/event-day-sw.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("javascript");
+    const source = await response.text();
+    expect(source).toContain("X-Event-Day-Sheet");
+    const page = await fetch(`${app().url}/`);
+    expect(page.headers.get("Content-Security-Policy")).toContain("worker-src 'self'");
+  });
+});
