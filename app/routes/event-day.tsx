@@ -3,6 +3,7 @@ import { useEffect, useSyncExternalStore } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { formatEventDate } from "~/lib/dates";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
@@ -168,7 +169,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
                     {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}
                   </td>
                   <td className="py-2" data-label="Costume photo">
-                    {attendee.costume === "not available yet" ? "Not available yet" : attendee.costume}
+                    {COSTUME_STATUS_LABELS[attendee.costume]}
                   </td>
                 </tr>
               ))}

@@ -203,6 +203,26 @@ export type CostumeEntry = {
 
 const STATUS_ORDER: Record<CostumeStatus, number> = { waiting: 0, changes_requested: 1, missing: 2, approved: 3 };
 
+/** Where each of these members' costumes stands for one event: two queries, whatever the head count. */
+export async function costumeStatusesOf(eventId: string, memberIds: string[]): Promise<Map<string, CostumeStatus>> {
+  if (memberIds.length === 0) return new Map();
+  const db = await database();
+  const [photos, reviews] = await Promise.all([
+    db
+      .select({ userId: costumePhotos.userId, createdAt: costumePhotos.createdAt })
+      .from(costumePhotos)
+      .where(and(eq(costumePhotos.eventId, eventId), inArray(costumePhotos.userId, memberIds))),
+    db
+      .select({ userId: costumeReviews.userId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
+      .from(costumeReviews)
+      .where(and(eq(costumeReviews.eventId, eventId), inArray(costumeReviews.userId, memberIds))),
+  ]);
+  const photosOf = new Map<string, { createdAt: Date }[]>();
+  for (const photo of photos) photosOf.set(photo.userId, [...(photosOf.get(photo.userId) ?? []), photo]);
+  const reviewOf = new Map(reviews.map((review) => [review.userId, review]));
+  return new Map(memberIds.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
+}
+
 /**
  * One event's costumes: every accepted member registered for it (and anyone else who sent
  * photos for it), those waiting for a verdict first, then changes asked for, no photo yet, and

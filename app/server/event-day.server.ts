@@ -1,7 +1,8 @@
 import { CABINS } from "~/game/cabins";
 import type { SessionUser } from "~/lib/navigation";
 import { eventDayAttendees } from "./attendance.server";
-import { costumePhotoStatuses, type CostumePhotoStatus } from "./costume-photos-status.server";
+import type { CostumeStatus } from "~/game/costume";
+import { costumeStatusesOf } from "./costumes.server";
 import { emergencyContactsOf } from "./members.server";
 import { ordersToHandOut } from "./reviews.server";
 
@@ -19,7 +20,7 @@ export type SheetAttendee = {
   orders: SheetOrder[];
   /** What this attendee pays on the day for their orders, in cents. */
   dueCents: number;
-  costume: CostumePhotoStatus;
+  costume: CostumeStatus;
 };
 
 export type EventDaySheet = {
@@ -41,7 +42,7 @@ export async function eventDaySheet(viewer: SessionUser, eventId: string, now = 
   const attendance = await eventDayAttendees(eventId);
   if (!attendance) return null;
   const ids = attendance.rows.map((row) => row.userId);
-  const [contacts, orders, costumes] = await Promise.all([emergencyContactsOf(viewer, ids, { eventId: attendance.id }), ordersToHandOut(attendance.id), costumePhotoStatuses(attendance.id, ids)]);
+  const [contacts, orders, costumes] = await Promise.all([emergencyContactsOf(viewer, ids, { eventId: attendance.id }), ordersToHandOut(attendance.id), costumeStatusesOf(attendance.id, ids)]);
   const ordersBy = new Map<string, SheetOrder[]>();
   for (const order of orders) {
     const list = ordersBy.get(order.userId) ?? [];
@@ -63,7 +64,7 @@ export async function eventDaySheet(viewer: SessionUser, eventId: string, now = 
       emergencyContact: contact?.emergencyContact ?? null,
       orders: own,
       dueCents,
-      costume: costumes.get(row.userId) ?? "not available yet",
+      costume: costumes.get(row.userId) ?? "missing",
     });
   }
   const cabins = [...byCabin].filter(([, attendees]) => attendees.length > 0).map(([cabin, attendees]) => ({ cabin, attendees }));

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createEvent, createProfile } from "~/server/db/factories";
-import { auditLog, characters, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
+import { auditLog, characters, costumePhotos, costumeReviews, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -33,6 +33,10 @@ async function seedEvent() {
     { submissionKey: randomUUID(), userId: cy.id, eventId: event.id, items: { vials: 1 }, totalPrice: "45.00" },
     { submissionKey: randomUUID(), userId: absent.id, eventId: other.id, items: { nails: 1 }, totalPrice: "45.00" },
   ]);
+  // Ada's costume is approved and Cy's waits for a verdict; Bo has sent nothing.
+  const photo = (userId: string, n: number) => ({ userId, eventId: event.id, fileKey: `costumes/${userId}/photo${tag}x${n}.jpg`, thumbKey: `costumes/${userId}/thumb${tag}x${n}.jpg`, fileType: "image/jpeg", fileSize: 1000, width: 800, height: 600 });
+  await db().insert(costumePhotos).values([photo(ada.id, 1), photo(cy.id, 2)]);
+  await db().insert(costumeReviews).values({ userId: ada.id, eventId: event.id, verdict: "approved" });
   return { event, ada, bo, cy };
 }
 
@@ -66,7 +70,8 @@ describe("the event-day sheet", () => {
     expect(text).toContain("To collect in all $66.50 Hopewell Dollars");
     expect(text).not.toContain("Absent Member");
     expect(text).not.toContain("50 Nails");
-    expect(text).toContain("Not available yet");
+    // Each attendee's costume standing, in the row of their cabin.
+    expect(text).toMatch(/Boone the Trapper.*No photo yet.*Sheriff Ada.*Approved.*Cy the Quiet.*Waiting for review/);
     expect(text).toMatch(/Fetched at \d{1,2}:\d{2} [AP]M on \w+day, \w{3} \d{1,2}/);
 
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.actorId, manager.id));
