@@ -1,4 +1,5 @@
 import { reactRouter } from "@react-router/dev/vite";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -26,6 +27,10 @@ export default defineConfig({
     environment: "node",
     // A stylesheet's address (`app.css?url`, for the page's <link>) is kept, as in the site; other CSS is skipped.
     css: { include: [/[?&]url\b/] },
+    // Several test files at once, each in a process of its own. Vitest's default is one fewer than
+    // the CPUs: a single file at a time on a 2-core machine, which then mostly waits (on a database,
+    // a server's answer, a process it started, a timer) with a core idle. Three keep both busy.
+    maxWorkers: Math.max(3, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test" },
