@@ -18,16 +18,42 @@ export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
  */
 export const E2E_MANAGERS = { desktop: { email: "manager-desktop@e2e.test", password: "Manager#1877" }, phone: { email: "manager-phone@e2e.test", password: "Manager#1877" } };
 export const E2E_PLAYERS = { desktop: { email: "player-desktop@e2e.test", password: "Player#1877" }, phone: { email: "player-phone@e2e.test", password: "Player#1877" } };
-const admin = "node --import tsx scripts/admin.ts";
-const seed = [
-  ...Object.values(E2E_MANAGERS).map((m) => `${admin} create-user --email ${m.email} --password '${m.password}' --first Ada --last Boss --role manager`),
-  ...Object.entries(E2E_PLAYERS).map(
-    ([width, p]) => `${admin} create-user --email ${p.email} --password '${p.password}' --first Wyatt --last ${width === "desktop" ? "Tanner" : "Bright"} --role player`,
-  ),
-  // Managers must sign in with a second factor (REQUIRE_MANAGER_2FA): each enrols an authenticator
-  // app; the tests compute its codes (e2e/helpers.ts).
-  `node --import tsx e2e/enrol-managers.ts ${Object.values(E2E_MANAGERS).map((m) => `'${m.email}:${m.password}'`).join(" ")}`,
-].join(" && ");
+/**
+ * Made before the server starts, in one process (e2e/seed.ts): the members with the admin
+ * command's code, then each manager enrols an authenticator app, since managers must sign in with
+ * a second factor (REQUIRE_MANAGER_2FA); the tests compute its codes (e2e/helpers.ts).
+ */
+const seedAccounts = [
+  ...Object.values(E2E_MANAGERS).map((m) => ({ ...m, first: "Ada", last: "Boss", role: "manager" })),
+  ...Object.entries(E2E_PLAYERS).map(([width, p]) => ({ ...p, first: "Wyatt", last: width === "desktop" ? "Tanner" : "Bright", role: "player" })),
+];
+const seed = `node --import tsx e2e/seed.ts '${JSON.stringify(seedAccounts)}'`;
+
+/**
+ * Spec files whose checks do not depend on the screen's width: journeys through forms and tools,
+ * the sign-in methods, what the server sends. They run at desktop width only; the phone run keeps
+ * what the width changes (layout and look, the phone menu, what is in view, every page's
+ * accessibility). A spec file not listed here runs at both widths.
+ */
+const DESKTOP_ONLY = [
+  "attendance-tool",
+  "captcha-retry",
+  "devices",
+  "discord",
+  "email-code",
+  "http",
+  "https-proxy",
+  "import",
+  "leave",
+  "outbox",
+  "passkeys",
+  "phone-factor",
+  "password-reset",
+  "staff-tools",
+  "submissions",
+  "two-factor",
+  "user-admin",
+].map((name) => `**/${name}.spec.ts`);
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -51,13 +77,13 @@ export default defineConfig({
     // Each width arrives from its own address (through the trusted proxy header), so the two
     // runs side by side do not share the per-address sign-in limit.
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" } } },
-    { name: "phone", use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
+    { name: "phone", testIgnore: DESKTOP_ONLY, use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
   ],
   webServer: {
     command: `${seed} && node server.mjs`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
-    // The seed commands each open the database in a process of their own: slow on a busy machine.
+    // Making the members and the managers' second factors opens the database, then the server does: slow on a busy machine.
     timeout: 240_000,
     env: {
       PORT: String(PORT),

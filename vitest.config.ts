@@ -1,4 +1,5 @@
 import { reactRouter } from "@react-router/dev/vite";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -26,6 +27,11 @@ export default defineConfig({
     environment: "node",
     // A stylesheet's address (`app.css?url`, for the page's <link>) is kept, as in the site; other CSS is skipped.
     css: { include: [/[?&]url\b/] },
+    // Two test files at once, each in a process of its own. Vitest's default is one fewer than the
+    // CPUs: a single file at a time on a 2-core machine, which then often waits (on a database, a
+    // server's answer, a process it started, a timer) with a core idle. Three at once made the first
+    // requests of freshly started app servers overrun the 30 s test timeout on a loaded machine.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test" },

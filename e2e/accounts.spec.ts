@@ -75,7 +75,8 @@ test("a new member signs up, signs in and signs out", async ({ page, isMobile })
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fprofile$/);
 });
 
-test("signing in from a member page returns to it", async ({ page }) => {
+test("signing in from a member page returns to it", async ({ page, isMobile }) => {
+  test.skip(isMobile, "runs at desktop width: the redirect does not depend on the width");
   const email = uniqueEmail("amos");
   await signUp(page, { firstName: "Amos", lastName: "Pickett", email, password: PASSWORD });
   await page.goto("/events");
@@ -87,7 +88,8 @@ test("signing in from a member page returns to it", async ({ page }) => {
   await expectAccessible(page);
 });
 
-test("a wrong password gets the service's message", async ({ page }) => {
+test("a wrong password gets the service's message", async ({ page, isMobile }) => {
+  test.skip(isMobile, "runs at desktop width: the message does not depend on the width");
   await page.goto("/auth");
   await signIn(page, uniqueEmail("nobody"), "Wrong#12345");
   await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
@@ -95,6 +97,7 @@ test("a wrong password gets the service's message", async ({ page }) => {
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
+  test.skip(({ isMobile }) => isMobile, "runs at desktop width: what the server answers does not depend on the width");
 
   test("the forms still submit and explain what is needed", async ({ page }) => {
     await page.goto("/auth?mode=signup");

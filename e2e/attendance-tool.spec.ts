@@ -1,26 +1,27 @@
-import { execFileSync } from "node:child_process";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { Browser, Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { e2eManager, signIn, addEvent } from "./helpers";
+import { expect, test, withSession, type SignedInState } from "./fixtures";
+import { addEvent } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
 /** Members made with the admin command, handed to the running site over its control socket. */
-function createMember(first: string, last: string, role: "player" | "applicant") {
+async function createMember(first: string, last: string, role: "player" | "applicant") {
   const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
-  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", role], {
+  await promisify(execFile)("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", role], {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    stdio: "pipe",
   });
 }
 
-/** A manager's page; without JavaScript when asked (signing in needs it for the CAPTCHA, so cookies are carried over). */
-async function managerPage(browser: Browser, baseURL: string, page: Page, javaScriptEnabled: boolean): Promise<Page> {
-  await page.goto("/auth");
-  await signIn(page, e2eManager().email, e2eManager().password);
-  await expect(page).toHaveURL(/\/$/);
-  if (javaScriptEnabled) return page;
-  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, javaScriptEnabled: false, storageState: await page.context().storageState() });
+/** A manager's page; without JavaScript when asked (signing in needs it for the CAPTCHA, so the signed-in cookies are carried over). */
+async function managerPage(browser: Browser, baseURL: string, page: Page, managerState: SignedInState, javaScriptEnabled: boolean): Promise<Page> {
+  if (javaScriptEnabled) {
+    await withSession(page, managerState);
+    return page;
+  }
+  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, javaScriptEnabled: false, storageState: managerState });
   return context.newPage();
 }
 
@@ -30,12 +31,11 @@ async function search(manager: Page, term: string, javaScriptEnabled: boolean) {
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`after an add the next member starts with no cabin, and an applicant needs confirming (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({ page, browser, baseURL }, testInfo) => {
+  test(`after an add the next member starts with no cabin, and an applicant needs confirming (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({ page, browser, baseURL, managerState }, testInfo) => {
     const tag = `${testInfo.project.name === "desktop" ? "Desk" : "Phone"}${javaScriptEnabled ? "Js" : "Plain"}${Date.now() % 100_000}`;
-    createMember("Ada", `Fox${tag}`, "player");
-    createMember("Bo", `Plain${tag}`, "player");
-    createMember("Cy", `Hopeful${tag}`, "applicant");
-    const manager = await managerPage(browser, baseURL!, page, javaScriptEnabled);
+    // Three commands at once: each starts a Node process of its own.
+    await Promise.all([createMember("Ada", `Fox${tag}`, "player"), createMember("Bo", `Plain${tag}`, "player"), createMember("Cy", `Hopeful${tag}`, "applicant")]);
+    const manager = await managerPage(browser, baseURL!, page, managerState, javaScriptEnabled);
     const title = `Cabin Night ${tag}`;
     await addEvent(manager, { title, date: "2025-07-18", status: "past" });
 

@@ -1,13 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { signIn, signUp, uniqueEmail } from "./helpers";
+import { screenshots, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Two browsers and two CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 
 const OTHER_BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 
-test("a member sees where they are signed in and signs out another browser, then everywhere", async ({ page, browser, baseURL, isMobile }) => {
+test("a member sees where they are signed in and signs out another browser, then everywhere", async ({ page, browser, baseURL }) => {
   const email = uniqueEmail("devices");
   const password = "Lantern#1877";
   await signUp(page, { firstName: "Clara", lastName: "Vance", email, password });
@@ -32,7 +32,7 @@ test("a member sees where they are signed in and signs out another browser, then
   await expect(devices.nth(1)).toContainText("198.51.100.77");
   await expect(devices.nth(1)).not.toContainText("This device");
   await expectAccessible(page);
-  await page.screenshot({ path: `/tmp/devices-${isMobile ? 412 : 1280}.png`, fullPage: true });
+  await screenshots(page, [1280, 412], (px) => `/tmp/devices-${px}.png`);
 
   // Signing out the other browser ends its session: its next page asks it to sign in.
   await devices.nth(1).getByRole("button", { name: /Sign out/ }).click();

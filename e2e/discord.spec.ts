@@ -12,7 +12,7 @@ import { mainNav, signIn } from "./helpers";
 /**
  * Sign-in with Discord in Chromium, against a real OAuth server run here in Discord's place
  * (its authorize page asks who to be, as Discord's does). The production build runs with
- * Discord configured, on its own data directory, for each browser width.
+ * Discord configured, on its own data directory (at desktop width only: see playwright.config.ts).
  */
 
 async function waitFor(url: string, timeoutMs = 180_000) {
@@ -36,7 +36,7 @@ async function authorizeAtDiscord(page: Page, username: string) {
 }
 
 test.describe("sign-in with Discord", () => {
-  // A production server of its own per browser width, on a shared 2-core machine.
+  // A production server of its own, on a shared 2-core machine.
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   const member = { email: "ruby.drifter@e2e.test", password: "Drifter#1877" };

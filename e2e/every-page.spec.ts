@@ -1,9 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, withSession } from "./fixtures";
 
 // Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 import { expectAccessible } from "./axe";
-import { signIn, e2eManager } from "./helpers";
 
 /** Every page a manager can open, checked for serious accessibility problems at both widths. */
 const PAGES = [
@@ -13,12 +12,10 @@ const PAGES = [
   "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/view-costumes", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
 ];
 
-test("every page is accessible to a signed-in manager", async ({ page }) => {
-  // Nearly forty pages, each checked with axe: the longest journey of the suite.
+test("every page is accessible to a signed-in manager", async ({ page, managerState }) => {
+  // Over forty pages, each checked with axe: the longest journey of the suite.
   test.setTimeout(240_000);
-  await page.goto("/auth");
-  await signIn(page, e2eManager().email, e2eManager().password);
-  await expect(page).toHaveURL(/\/$/);
+  await withSession(page, managerState);
   for (const path of PAGES) {
     await page.goto(path);
     await expect(page.locator("h1")).toBeVisible();

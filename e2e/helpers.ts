@@ -39,7 +39,7 @@ export async function signUp(page: Page, { firstName, lastName, email, password 
 
 /**
  * Signs in from /auth. A member with an authenticator app enrolled before the run (the e2e
- * managers, e2e/enrol-managers.ts) continues on the second step with the app's current code.
+ * managers, e2e/seed.ts) continues on the second step with the app's current code.
  */
 export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email", { exact: true }).fill(email);
@@ -81,4 +81,17 @@ export async function addEvent(page: Page, { title, date, status }: { title: str
   await page.getByLabel("Status").first().selectOption(status);
   await page.getByRole("button", { name: "Add Event" }).click();
   await expect(page.getByText("Event added.")).toBeVisible();
+}
+
+/**
+ * Full-page pictures of the page at each width, for a person to look at (the tests that take
+ * them run at desktop width only); the page is then put back to its own size.
+ */
+export async function screenshots(page: Page, widths: number[], path: (width: number) => string) {
+  const before = page.viewportSize()!;
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: before.height });
+    await page.screenshot({ path: path(width), fullPage: true });
+  }
+  await page.setViewportSize(before);
 }

@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
 import { IDS, OTHER_OLD_PASSWORD, PNG, RESEARCH_FILE, sampleExport, writeExport } from "../tests/fixtures/old-export";
-import { e2eManager, signIn } from "./helpers";
+import { expect, test } from "./fixtures";
+import { signIn } from "./helpers";
 
 /**
  * The old site's export imported into the running site (over its control socket, as an
@@ -12,13 +12,13 @@ import { e2eManager, signIn } from "./helpers";
  * their old password and finds their character and application; staff find their letter,
  * order, research paper and its file.
  */
-test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser }) => {
+test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser, managerState }) => {
   // The import command starts its own Node process (TypeScript through tsx) before the browser's part.
   test.setTimeout(120_000);
   const dir = writeExport(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-export-")), sampleExport());
   try {
-    // The site holds DATA_DIR, so the command hands the import to it. Both browser widths run
-    // this: the second run finds everything already imported and changes nothing.
+    // The site holds DATA_DIR, so the command hands the import to it. A retry of this test finds
+    // everything already imported and changes nothing (tests/http/import.test.ts checks that).
     const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/import.ts", dir], {
       env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: "warn" },
       encoding: "utf8",
@@ -43,11 +43,8 @@ test("a member of the old site signs in with their old password and finds what t
   await expect(page.getByText("Bo's answer 1", { exact: true })).toBeVisible();
 
   // Staff see the imported PEL, order and research paper under their events, by the member's name.
-  const staff = await browser.newContext({ extraHTTPHeaders: test.info().project.use.extraHTTPHeaders });
+  const staff = await browser.newContext({ extraHTTPHeaders: test.info().project.use.extraHTTPHeaders, storageState: managerState });
   const manager = await staff.newPage();
-  await manager.goto("/auth");
-  await signIn(manager, e2eManager().email, e2eManager().password);
-  await expect(manager).toHaveURL(/\/$/);
   await manager.goto(`/view-pels?event=${IDS.lanternNight}`);
   await expect(manager.getByText("The lanterns going out, one by one.")).toBeVisible();
   await expect(manager.getByText("Bo Tanner").first()).toBeVisible();

@@ -1,23 +1,20 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
 import { formatEventDate } from "../app/lib/dates";
 import { readZip } from "../tests/helpers/zip";
 import { expectAccessible } from "./axe";
-import { addEvent, e2eManager, signIn, signUp, uniqueEmail } from "./helpers";
+import { expect, test } from "./fixtures";
+import { addEvent, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
 
-// A manager's sign-in, two CAPTCHA solves, an export built in the background.
+// Three CAPTCHA solves and an export built in the background.
 test.describe.configure({ timeout: 150_000 });
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
-test("a member takes out their data as a ZIP, then deletes their account and can no longer sign in", async ({ page, browser, baseURL, isMobile }, testInfo) => {
+test("a member takes out their data as a ZIP, then deletes their account and can no longer sign in", async ({ page, browser, baseURL, managerState }, testInfo) => {
   const width = testInfo.project.name;
   const eventTitle = `Leaving Day (${width} ${Date.now()})`;
-  const managerContext = await browser.newContext({ baseURL });
+  const managerContext = await browser.newContext({ baseURL, storageState: managerState });
   const manager = await managerContext.newPage();
-  await manager.goto("/auth");
-  await signIn(manager, e2eManager().email, e2eManager().password);
-  await expect(manager).toHaveURL(/\/$/);
   await addEvent(manager, { title: eventTitle, date: "2025-09-12", status: "past" });
   await managerContext.close();
 
@@ -50,7 +47,7 @@ test("a member takes out their data as a ZIP, then deletes their account and can
     await page.goto("/profile/data");
     await expect(downloadLink).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
-  await page.screenshot({ path: `/tmp/profile-data-${isMobile ? 390 : 1280}.png`, fullPage: true });
+  await screenshots(page, [1280, 390], (px) => `/tmp/profile-data-${px}.png`);
   const [download] = await Promise.all([page.waitForEvent("download"), downloadLink.click()]);
   expect(download.suggestedFilename()).toMatch(/^hopewell-data-\d{4}-\d{2}-\d{2}\.zip$/);
   const zip = await readZip(fs.readFileSync((await download.path())!));
@@ -71,7 +68,7 @@ test("a member takes out their data as a ZIP, then deletes their account and can
   await expect(page).toHaveURL(/\/account-deleted$/);
   await expect(page.getByRole("heading", { level: 1, name: "Account deleted" })).toBeVisible();
   await expectAccessible(page);
-  await page.screenshot({ path: `/tmp/account-deleted-${isMobile ? 390 : 1280}.png`, fullPage: true });
+  await screenshots(page, [1280, 390], (px) => `/tmp/account-deleted-${px}.png`);
 
   // Signed out, and signing in again fails.
   await page.goto("/profile/data");

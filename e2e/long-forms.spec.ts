@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { formatEventDate } from "../app/lib/dates";
-import { E2E_PLAYERS } from "../playwright.config";
-import { signIn, signUp, uniqueEmail, e2eManager, addEvent } from "./helpers";
+import { expect, test, withSession, type SignedInState } from "./fixtures";
+import { signIn, signUp, uniqueEmail, addEvent } from "./helpers";
 
 // Long forms are sent from a button far below their message: a refusal must bring the
 // message into view and move focus to it, whether the page or the server refused.
@@ -14,26 +14,18 @@ async function expectSummary(page: Page, text: string) {
   await expect(summary).toBeInViewport();
 }
 
-async function signInAs(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await signIn(page, email, password);
-  await expect(page).toHaveURL(/\/$/);
-}
-
-async function addFutureEvent(browser: Browser, baseURL: string | undefined, title: string) {
-  const context = await browser.newContext({ baseURL });
+async function addFutureEvent(browser: Browser, baseURL: string | undefined, managerState: SignedInState, title: string) {
+  const context = await browser.newContext({ baseURL, storageState: managerState });
   const manager = await context.newPage();
-  await signInAs(manager, e2eManager().email, e2eManager().password);
   await addEvent(manager, { title, date: "2099-09-18", status: "future" });
   await context.close();
 }
 
-test("merchant order: the limit in words, no stale message, the total in view, focus on the message", async ({ page, browser, baseURL }, testInfo) => {
+test("merchant order: the limit in words, no stale message, the total in view, focus on the message", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
   const title = `Harvest Moon (${testInfo.project.name} ${Date.now()})`;
-  await addFutureEvent(browser, baseURL, title);
+  await addFutureEvent(browser, baseURL, managerState, title);
 
-  const player = E2E_PLAYERS[testInfo.project.name as keyof typeof E2E_PLAYERS];
-  await signInAs(page, player.email, player.password);
+  await withSession(page, playerState);
   await page.goto("/merchant-orders");
   await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
 
@@ -71,11 +63,10 @@ test("application: the message takes focus after the button at the foot is press
   await expectSummary(page, "Please fill in all required fields");
 });
 
-test("research: the message takes focus, for the page's check and for the server's", async ({ page, browser, baseURL }, testInfo) => {
+test("research: the message takes focus, for the page's check and for the server's", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
   const title = `Assay Night (${testInfo.project.name} ${Date.now()})`;
-  await addFutureEvent(browser, baseURL, title);
-  const player = E2E_PLAYERS[testInfo.project.name as keyof typeof E2E_PLAYERS];
-  await signInAs(page, player.email, player.password);
+  await addFutureEvent(browser, baseURL, managerState, title);
+  await withSession(page, playerState);
   await page.goto("/research");
   await page.getByRole("button", { name: "Submit Research" }).click();
   await expectSummary(page, "Please fill in all fields and upload a file");

@@ -1,13 +1,12 @@
-import { expect, test } from "@playwright/test";
+import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
+import { expectAccessible } from "./axe";
+import { expect, test, withSession } from "./fixtures";
+import { mainNav, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
-import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
-import { E2E_PLAYERS } from "../playwright.config";
-import { expectAccessible } from "./axe";
-import { mainNav, signIn, signUp, uniqueEmail, e2eManager } from "./helpers";
 
-test("an applicant fills in the application, sees the countdown and then what they sent", async ({ page, isMobile, browser, baseURL }) => {
+test("an applicant fills in the application, sees the countdown and then what they sent", async ({ page, isMobile, browser, baseURL, managerState }) => {
   const email = uniqueEmail("hattie");
   await signUp(page, { firstName: "Hattie", lastName: "Quill", email, password: "Lantern#1877" });
   await signIn(page, email, "Lantern#1877");
@@ -47,11 +46,8 @@ test("an applicant fills in the application, sees the countdown and then what th
   await expect(page.getByRole("heading", { name: "Character Creation Unavailable" })).toBeVisible();
 
   // A manager promotes the new member to player in the Roles tool.
-  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()! });
+  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, storageState: managerState });
   const managerPage = await managerContext.newPage();
-  await managerPage.goto("/auth");
-  await signIn(managerPage, e2eManager().email, e2eManager().password);
-  await expect(managerPage).toHaveURL(/\/$/);
   await managerPage.goto("/tools?tab=roles");
   await managerPage.getByLabel("Search members by name or email").fill(email);
   await managerPage.getByRole("button", { name: "Search" }).click();
@@ -74,52 +70,54 @@ test("an applicant fills in the application, sees the countdown and then what th
   await expect(page.getByTestId("role")).toHaveText("Player");
 });
 
-test("a player builds a character, edits the backstory and adds an emergency contact", async ({ page }, testInfo) => {
-  const player = E2E_PLAYERS[testInfo.project.name as keyof typeof E2E_PLAYERS];
-  await page.goto("/auth");
-  await signIn(page, player.email, player.password);
-  await expect(page).toHaveURL(/\/$/);
+test.describe(() => {
+  // Before the fixtures: the phone run would otherwise sign its player in for nothing.
+  test.skip(({ isMobile }) => isMobile, "runs at desktop width: nothing here depends on the width");
 
-  await page.goto("/character");
-  await expect(page.getByLabel("Backstory")).toHaveAttribute("rows", "10");
-  await page.getByLabel("Character name").fill("Wyatt the Bold");
-  await page.getByLabel("Faction").selectOption("US Survey Corp");
-  await page.getByLabel("Job").selectOption("Soldier");
-  // Changing faction clears a job the new faction may not take.
-  await page.getByLabel("Faction").selectOption("Homesteader");
-  await expect(page.getByLabel("Job")).toHaveValue("");
-  await expect(page.getByLabel("Job").locator("option", { hasText: "Soldier" })).toHaveCount(0);
-  await page.getByLabel("Job").selectOption("Miner");
-  await page.getByLabel("Backstory").fill("Lost a brother in the '76 cave-in. Stayed to find out why.");
-  await expectAccessible(page);
-  await page.getByRole("button", { name: "Save Character" }).click();
-  await expect(page.getByRole("heading", { name: /Character (Created|Saved)!/ })).toBeVisible();
-  await expect(page).toHaveURL(/\/profile$/, { timeout: 6_000 });
+  test("a player builds a character, edits the backstory and adds an emergency contact", async ({ page, playerState }) => {
+    await withSession(page, playerState);
 
-  await page.getByRole("link", { name: "My Character" }).click();
-  await expect(page.getByText("Wyatt the Bold")).toBeVisible();
-  await expect(page.getByTestId("events-survived")).toHaveText("0");
-  await page.getByRole("link", { name: "Edit backstory" }).click();
-  await page.getByLabel("Backstory").fill("Found the brother. He was not alone down there.");
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Changes saved successfully!")).toBeVisible();
-  await expect(page.getByText("Found the brother. He was not alone down there.")).toBeVisible();
-  await expect(page.getByText("Changes saved successfully!")).toBeHidden({ timeout: 5_000 });
+    await page.goto("/character");
+    await expect(page.getByLabel("Backstory")).toHaveAttribute("rows", "10");
+    await page.getByLabel("Character name").fill("Wyatt the Bold");
+    await page.getByLabel("Faction").selectOption("US Survey Corp");
+    await page.getByLabel("Job").selectOption("Soldier");
+    // Changing faction clears a job the new faction may not take.
+    await page.getByLabel("Faction").selectOption("Homesteader");
+    await expect(page.getByLabel("Job")).toHaveValue("");
+    await expect(page.getByLabel("Job").locator("option", { hasText: "Soldier" })).toHaveCount(0);
+    await page.getByLabel("Job").selectOption("Miner");
+    await page.getByLabel("Backstory").fill("Lost a brother in the '76 cave-in. Stayed to find out why.");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Save Character" }).click();
+    await expect(page.getByRole("heading", { name: /Character (Created|Saved)!/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/profile$/, { timeout: 6_000 });
 
-  await page.getByRole("link", { name: "My Profile" }).click();
-  // Wait for the tab to change: until then the character tab's "Edit backstory" is still on the page.
-  await expect(page.getByRole("heading", { name: "Emergency contact" })).toBeVisible();
-  await page.getByRole("link", { name: /^(Add emergency contact|Edit)$/ }).click();
-  await page.getByLabel("Contact name").fill("Martha Tanner");
-  await page.getByLabel("Contact phone").fill("555");
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText(/Please enter a phone number we can call/)).toBeVisible();
-  await page.getByLabel("Contact phone").fill("(860) 555-0142");
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Changes saved successfully!")).toBeVisible();
-  await expect(page.getByText("+1 860 555 0142")).toBeVisible();
-  await expectAccessible(page);
+    await page.getByRole("link", { name: "My Character" }).click();
+    await expect(page.getByText("Wyatt the Bold")).toBeVisible();
+    await expect(page.getByTestId("events-survived")).toHaveText("0");
+    await page.getByRole("link", { name: "Edit backstory" }).click();
+    await page.getByLabel("Backstory").fill("Found the brother. He was not alone down there.");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Changes saved successfully!")).toBeVisible();
+    await expect(page.getByText("Found the brother. He was not alone down there.")).toBeVisible();
+    await expect(page.getByText("Changes saved successfully!")).toBeHidden({ timeout: 5_000 });
 
-  await page.goto("/events");
-  await expect(page.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
+    await page.getByRole("link", { name: "My Profile" }).click();
+    // Wait for the tab to change: until then the character tab's "Edit backstory" is still on the page.
+    await expect(page.getByRole("heading", { name: "Emergency contact" })).toBeVisible();
+    await page.getByRole("link", { name: /^(Add emergency contact|Edit)$/ }).click();
+    await page.getByLabel("Contact name").fill("Martha Tanner");
+    await page.getByLabel("Contact phone").fill("555");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText(/Please enter a phone number we can call/)).toBeVisible();
+    await page.getByLabel("Contact phone").fill("(860) 555-0142");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Changes saved successfully!")).toBeVisible();
+    await expect(page.getByText("+1 860 555 0142")).toBeVisible();
+    await expectAccessible(page);
+
+    await page.goto("/events");
+    await expect(page.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
+  });
 });

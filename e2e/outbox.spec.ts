@@ -1,13 +1,10 @@
-import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { signIn, e2eManager } from "./helpers";
+import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 90_000 });
 
-test("a manager reaches the Outbox from the Tools menu, with and without JavaScript", async ({ page, browser, baseURL }) => {
-  await page.goto("/auth");
-  await signIn(page, e2eManager().email, e2eManager().password);
-  await expect(page).toHaveURL(/\/$/);
+test("a manager reaches the Outbox from the Tools menu, with and without JavaScript", async ({ page, browser, baseURL, managerState }) => {
+  await withSession(page, managerState);
   await page.goto("/tools");
   await page.getByRole("navigation", { name: "Tools" }).getByRole("link", { name: "Outbox" }).click();
   await expect(page).toHaveURL(/\/outbox$/);

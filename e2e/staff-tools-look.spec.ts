@@ -1,23 +1,12 @@
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { e2eManager, signIn } from "./helpers";
+import { expect, test, type SignedInState } from "./fixtures";
+import { e2eManager } from "./helpers";
 
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ timeout: 90_000 });
 
-// One sign-in per browser width for the whole file: each account may sign in only so often.
-let managerState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-test.beforeAll(async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await page.goto("/auth");
-  await signIn(page, e2eManager().email, e2eManager().password);
-  await expect(page).toHaveURL(/\/$/);
-  managerState = await context.storageState();
-  await context.close();
-});
-
-async function asManager(browser: Browser, page: Page, baseURL: string | undefined, javaScriptEnabled = true) {
+async function asManager(browser: Browser, page: Page, baseURL: string | undefined, managerState: SignedInState, javaScriptEnabled = true) {
   const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile: test.info().project.name === "phone", javaScriptEnabled, storageState: managerState });
   return { context, page: await context.newPage() };
 }
@@ -41,8 +30,8 @@ function brokenWords(root: Locator) {
   });
 }
 
-test("the tools menu is a compact menu on a phone and a sidebar as tall as its items on a desktop", async ({ browser, page, baseURL, isMobile }) => {
-  const { context, page: manager } = await asManager(browser, page, baseURL);
+test("the tools menu is a compact menu on a phone and a sidebar as tall as its items on a desktop", async ({ browser, page, baseURL, isMobile, managerState }) => {
+  const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
   await manager.goto("/tools?tab=roles");
   const menu = manager.getByRole("navigation", { name: "Tools" });
   const section = manager.locator("section[aria-labelledby=tool-title]");
@@ -83,8 +72,8 @@ test("the tools menu is a compact menu on a phone and a sidebar as tall as its i
   await context.close();
 });
 
-test("emergency contacts are cards with tap-to-call and email links, names first and no word broken", async ({ browser, page, baseURL, isMobile }) => {
-  const { context, page: manager } = await asManager(browser, page, baseURL);
+test("emergency contacts are cards with tap-to-call and email links, names first and no word broken", async ({ browser, page, baseURL, isMobile, managerState }) => {
+  const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
   // The manager is a member too: give them a contact, then look them up as in an emergency.
   await manager.goto("/profile");
   await manager.getByRole("link", { name: /^(Add emergency contact|Edit)$/ }).click();
@@ -123,8 +112,8 @@ test("emergency contacts are cards with tap-to-call and email links, names first
   await context.close();
 });
 
-test("cancelling the role dialog puts the dropdown back to the member's role", async ({ browser, page, baseURL }) => {
-  const { context, page: manager } = await asManager(browser, page, baseURL);
+test("cancelling the role dialog puts the dropdown back to the member's role", async ({ browser, page, baseURL, managerState }) => {
+  const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
   const player = E2E_PLAYERS[test.info().project.name as keyof typeof E2E_PLAYERS];
   await manager.goto(`/tools?tab=roles&q=${encodeURIComponent(player.email)}`);
   await expect(manager.getByText("1 member matching")).toBeVisible();
@@ -146,8 +135,8 @@ test("cancelling the role dialog puts the dropdown back to the member's role", a
   await context.close();
 });
 
-test("without JavaScript a role change is confirmed on a page that names the member, and Cancel changes nothing", async ({ browser, page, baseURL }) => {
-  const { context, page: manager } = await asManager(browser, page, baseURL, false);
+test("without JavaScript a role change is confirmed on a page that names the member, and Cancel changes nothing", async ({ browser, page, baseURL, managerState }) => {
+  const { context, page: manager } = await asManager(browser, page, baseURL, managerState, false);
   const player = E2E_PLAYERS[test.info().project.name as keyof typeof E2E_PLAYERS];
   const name = `Wyatt ${test.info().project.name === "desktop" ? "Tanner" : "Bright"}`;
   await manager.goto(`/tools?tab=roles&q=${encodeURIComponent(player.email)}`);

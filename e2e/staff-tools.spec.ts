@@ -1,7 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
 import { expectAccessible } from "./axe";
-import { signIn, signUp, uniqueEmail, e2eManager, addEvent } from "./helpers";
+import { expect, test } from "./fixtures";
+import { signIn, signUp, uniqueEmail, addEvent } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -25,17 +26,14 @@ async function chooseEvent(page: Page, title: string) {
   await page.getByLabel("Event", { exact: true }).selectOption(value!);
 }
 
-test("a manager decides applications and records attendance; the new cast member reads the reviews", async ({ page, browser, baseURL }, testInfo) => {
+test("a manager decides applications and records attendance; the new cast member reads the reviews", async ({ page, browser, baseURL, managerState }, testInfo) => {
   const tag = testInfo.project.name === "desktop" ? "Desk" : "Phone";
   const castEmail = await applicant(page, `Silas${tag}`, "Marsh", "Cast");
   await applicant(page, `Lottie${tag}`, "Holt", "Player");
 
-  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, acceptDownloads: true });
+  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, acceptDownloads: true, storageState: managerState });
   const manager = await managerContext.newPage();
   manager.on("dialog", (dialog) => void dialog.accept());
-  await manager.goto("/auth");
-  await signIn(manager, e2eManager().email, e2eManager().password);
-  await expect(manager).toHaveURL(/\/$/);
 
   await manager.goto("/tools?tab=applications");
   await expectAccessible(manager);

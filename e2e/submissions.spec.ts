@@ -1,9 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { PEL_QUESTIONS } from "../app/game/pel";
 import { formatEventDate } from "../app/lib/dates";
-import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { signIn, e2eManager } from "./helpers";
+import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -19,25 +18,19 @@ async function addEvent(page: Page, title: string, date: string, status: string)
   await expect(page.getByText("Event added.")).toBeVisible();
 }
 
-test("a player sends a post-event letter, a merchant order, research and a letter", async ({ page, browser, baseURL }, testInfo) => {
+test("a player sends a post-event letter, a merchant order, research and a letter", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
   const width = testInfo.project.name;
   const held = `The Long Dark (${width})`;
   const upcoming = `First Frost (${width})`;
 
-  const managerContext = await browser.newContext({ baseURL });
+  const managerContext = await browser.newContext({ baseURL, storageState: managerState });
   const manager = await managerContext.newPage();
-  await manager.goto("/auth");
-  await signIn(manager, e2eManager().email, e2eManager().password);
-  await expect(manager).toHaveURL(/\/$/);
   await addEvent(manager, held, "2025-10-17", "past");
   await addEvent(manager, upcoming, "2099-11-20", "future");
   await expectAccessible(manager);
   await managerContext.close();
 
-  const player = E2E_PLAYERS[width as keyof typeof E2E_PLAYERS];
-  await page.goto("/auth");
-  await signIn(page, player.email, player.password);
-  await expect(page).toHaveURL(/\/$/);
+  await withSession(page, playerState);
 
   // Post-event letter.
   await page.goto("/pels");

@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
 import { E2E_SMTP_PORT } from "../playwright.config";
 import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { e2eManager, mainNav, signIn, signUp, uniqueEmail } from "./helpers";
+import { expect, test, type SignedInState } from "./fixtures";
+import { mainNav, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -24,13 +25,10 @@ async function shots(page: Page, testInfo: TestInfo, name: string) {
 }
 
 /** A manager signed in (with their authenticator app) in a browser of their own, accepting every confirmation dialog. */
-async function managerPage(browser: Browser, baseURL: string | undefined, page: Page) {
-  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" } });
+async function managerPage(browser: Browser, baseURL: string | undefined, page: Page, managerState: SignedInState) {
+  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" }, storageState: managerState });
   const manager = await context.newPage();
   manager.on("dialog", (dialog) => void dialog.accept());
-  await manager.goto("/auth");
-  await signIn(manager, e2eManager().email, e2eManager().password);
-  await expect(manager).toHaveURL(/\/$/);
   return manager;
 }
 
@@ -41,11 +39,11 @@ async function openMember(manager: Page, email: string, name: string) {
   await expect(manager.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-test("a manager invites a member, whose emailed link sets their password, and they sign in", async ({ page, browser, baseURL }, testInfo) => {
+test("a manager invites a member, whose emailed link sets their password, and they sign in", async ({ page, browser, baseURL, managerState }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one real SMTP server on a fixed port: runs once, at desktop width");
   const smtp = await startSmtpServer(E2E_SMTP_PORT);
   try {
-    const manager = await managerPage(browser, baseURL, page);
+    const manager = await managerPage(browser, baseURL, page, managerState);
     await manager.goto("/tools?tab=roles");
     await manager.getByRole("link", { name: "Invite a member" }).click();
     await expect(manager.getByRole("heading", { level: 1, name: "Invite a member" })).toBeVisible();
@@ -86,14 +84,14 @@ test("a manager invites a member, whose emailed link sets their password, and th
   }
 });
 
-test("a manager suspends a member (signed out, sign-in refused with the message), restores them, removes their authenticator app and ends their sessions", async ({ page, browser, baseURL }, testInfo) => {
+test("a manager suspends a member (signed out, sign-in refused with the message), restores them, removes their authenticator app and ends their sessions", async ({ page, browser, baseURL, managerState }, testInfo) => {
   const email = uniqueEmail(`suspend-${testInfo.project.name}`);
   const last = testInfo.project.name === "desktop" ? "Desk" : "Phone";
   await signUp(page, { firstName: "Hattie", lastName: last, email, password: PASSWORD });
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/$/);
 
-  const manager = await managerPage(browser, baseURL, page);
+  const manager = await managerPage(browser, baseURL, page, managerState);
   await openMember(manager, email, `Hattie ${last}`);
   await expect(manager.getByText("Signed in on 1 device.")).toBeVisible();
   await expectAccessible(manager);
@@ -150,7 +148,7 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
   await manager.context().close();
 });
 
-test("a member suspended between the password and the second step is refused at the second step", async ({ page, browser, baseURL, isMobile }, testInfo) => {
+test("a member suspended between the password and the second step is refused at the second step", async ({ page, browser, baseURL, isMobile, managerState }, testInfo) => {
   const email = uniqueEmail(`suspend-step-${testInfo.project.name}`);
   const last = testInfo.project.name === "desktop" ? "Stepdesk" : "Stepphone";
   const slow = { timeout: 30_000 };
@@ -179,7 +177,7 @@ test("a member suspended between the password and the second step is refused at 
   await expect(page).toHaveURL(/\/auth\/two-factor/, slow);
 
   // Meanwhile a manager suspends the account.
-  const manager = await managerPage(browser, baseURL, page);
+  const manager = await managerPage(browser, baseURL, page, managerState);
   await openMember(manager, email, `Cora ${last}`);
   await manager.getByRole("button", { name: "Suspend the account" }).click();
   await expect(manager.getByText(/Account suspended\./)).toBeVisible(slow);
@@ -195,12 +193,12 @@ test("a member suspended between the password and the second step is refused at 
   await manager.context().close();
 });
 
-test("without JavaScript a change asks for confirmation on the page first", async ({ browser, baseURL, page }, testInfo) => {
+test("without JavaScript a change asks for confirmation on the page first", async ({ browser, baseURL, page, managerState }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one width is enough for the plain-form path");
   const email = uniqueEmail("plain");
   await signUp(page, { firstName: "Ezra", lastName: "Plain", email, password: PASSWORD });
   // Signing in needs the CAPTCHA (JavaScript); the cookies then go to a browser without it.
-  const manager = await managerPage(browser, baseURL, page);
+  const manager = await managerPage(browser, baseURL, page, managerState);
   const state = await manager.context().storageState();
   const plain = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: state, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" } });
   const noscript = await plain.newPage();
