@@ -50,6 +50,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/setup": "anyone",
   "/events": "member",
   "/events/manage": "manager",
+  // Calendar files of the upcoming events (the feed and one per event): what the schedule says, nothing
+  // about any member, for calendar apps that subscribe without signing in.
+  "/events/calendar.ics": "anyone",
+  "/events/:id/calendar.ics": "anyone",
   "/application": "member",
   "/character": "character",
   "/pels": "member",

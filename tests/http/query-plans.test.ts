@@ -35,6 +35,9 @@ const STAFF_PAGES = [
   "/tools?tab=applications",
   "/emergency-contacts?q=el",
   "/attendance?event=EVENT",
+  // The members' busiest page (the manager's own status per event), and its calendar feed.
+  "/events",
+  "/events/calendar.ics",
 ];
 
 type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] };

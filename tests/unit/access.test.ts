@@ -30,6 +30,15 @@ describe("the route permission table", () => {
     expect(decideAccess("/tools", "player", "GET")).toBe("forbidden");
   });
 
+  it("opens the calendar files to anyone, while the events page itself is for members", () => {
+    for (const pattern of ["/events/calendar.ics", "/events/:id/calendar.ics"]) {
+      expect(decideAccess(pattern, undefined), pattern).toBe("allow");
+      for (const role of ROLES) expect(decideAccess(pattern, role), `${pattern} ${role}`).toBe("allow");
+    }
+    expect(decideAccess("/events", undefined)).toBe("sign-in");
+    for (const role of ROLES) expect(decideAccess("/events", role), role).toBe("allow");
+  });
+
   it("opens passkey sign-in to anyone and a member's passkeys to that member", () => {
     for (const pattern of ["/auth/passkey/options", "/auth/passkey/verify"]) {
       expect(decideAccess(pattern, undefined, "POST"), pattern).toBe("allow");
