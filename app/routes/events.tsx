@@ -9,6 +9,7 @@ import { countOf } from "~/lib/plural";
 import { Pager } from "~/components/tools/ListControls";
 import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
 import { siteUrl } from "~/server/calendar.server";
+import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { config } from "~/server/config.server";
 import { memberEventStatuses, type MemberEventStatus } from "~/server/event-statuses.server";
 import { eventTimeLabels } from "~/server/event-times.server";
@@ -29,7 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = config().clubTimeZone;
   // The member's own rows for every listed event at once (one kept query, not one per event).
   const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
-  const feed = `${siteUrl(request)}/events/calendar.ics`;
+  // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
+  const feed = `${siteUrl(request)}${await calendarFeedPath(user.id)}`;
   return {
     events: listed.map((event) => ({
       id: event.id,
@@ -212,6 +214,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
         <p className="mt-2 break-all">
           <code>{feed.url}</code>
         </p>
+        <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
       </section>
     </div>
   );

@@ -100,13 +100,20 @@ export function clientHasCopy(request: Request, etag: string): boolean {
   return given === "*" || given.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-/** The response for a calendar file: cacheable by anyone (it holds nothing private), revalidated by ETag. */
+/**
+ * Calendar files are for members only (the feed's address is a member's secret), so no shared
+ * cache may keep them; the client may keep its copy but asks again each time (the member is
+ * checked on every reading), and a copy still current is a 304 by its ETag.
+ */
+export const CALENDAR_CACHE_CONTROL = "private, no-cache";
+
+/** The response for a calendar file: private, revalidated by ETag. */
 export function calendarResponse(request: Request, body: string, fileName: string): Response {
   const etag = calendarEtag(body);
   const headers = {
     "Content-Type": "text/calendar; charset=utf-8",
     "Content-Disposition": `inline; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    "Cache-Control": "public, max-age=900",
+    "Cache-Control": CALENDAR_CACHE_CONTROL,
     ETag: etag,
   };
   if (clientHasCopy(request, etag)) return new Response(null, { status: 304, headers: { "Cache-Control": headers["Cache-Control"], ETag: etag } });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { addDays, clubToday, formatEventDate } from "~/lib/dates";
 import { attendanceValues, createEvent, orderValues, pelValues } from "~/server/db/factories";
 import { eventAttendance, merchantOrders, pels } from "~/server/db/schema";
@@ -50,9 +51,11 @@ describe("the events page for a signed-in member", () => {
     expect(html).toMatch(/<time datetime="2027-06-18T14:00:00-04:00">2:00 PM EDT<\/time>/i);
     expect(html).toMatch(/href="https:\/\/www\.openstreetmap\.org\/directions\?route=%3B41\.9907%2C-72\.1573[^"]*" target="_blank" rel="noopener noreferrer">Directions/);
     expect(html).toMatch(/href="\/events\/[0-9a-f-]{36}\/calendar\.ics" class="btn btn-secondary" download(="")?>/);
-    // The feed's address to subscribe to.
-    expect(html).toContain(`href="webcal://${new URL(app().url).host}/events/calendar.ics"`);
-    expect(html).toContain(`<code>${app().url}/events/calendar.ics</code>`);
+    // The member's own feed address to subscribe to.
+    const feed = await calendarFeedPath(member.id);
+    expect(feed).toMatch(new RegExp(`^/events/calendar/${member.id}/[\\w-]{43}\\.ics$`));
+    expect(html).toContain(`href="webcal://${new URL(app().url).host}${feed}"`);
+    expect(html).toContain(`<code>${app().url}${feed}</code>`);
   });
 
   it("shows the member's own registration, costume photo due date, orders and letter, and nobody else's", async () => {
@@ -140,15 +143,20 @@ describe("the events page for a signed-in member", () => {
     expect(reads).toHaveLength(1);
   });
 
-  it("sends a signed-out visitor to sign in, while the calendar files need no session", async () => {
+  it("sends a signed-out visitor to sign in, for the page and an event's calendar file; the feed answers at a member's own address", async () => {
     const event = await createEvent(db(), { title: "Open Night", date: addDays(today, 50), status: "future" });
     const events = await fetch(`${app().url}/events`, { redirect: "manual" });
     expect(events.status).toBe(302);
     expect(events.headers.get("Location")).toBe("/auth?redirectTo=%2Fevents");
-    const feed = await fetch(`${app().url}/events/calendar.ics`, { redirect: "manual" });
+    expect((await fetch(`${app().url}/events/calendar.ics`, { redirect: "manual" })).status).toBe(404);
+    const member = await signedInMember("player");
+    const feed = await fetch(`${app().url}${await calendarFeedPath(member.id)}`, { redirect: "manual" });
     expect(feed.status).toBe(200);
     expect(await feed.text()).toContain("SUMMARY:Open Night");
-    const file = await fetch(`${app().url}/events/${event.id}/calendar.ics`, { redirect: "manual" });
+    const refused = await fetch(`${app().url}/events/${event.id}/calendar.ics`, { redirect: "manual" });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
+    const file = await fetch(`${app().url}/events/${event.id}/calendar.ics`, { redirect: "manual", headers: { Cookie: member.cookie } });
     expect(file.status).toBe(200);
     // Nothing about any member is in a calendar file.
     expect(await file.text()).not.toMatch(/Registered|PEL due|orders?/i);
