@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { devices, expect, test } from "@playwright/test";
+import { devices, expect, request as playwrightRequest, test } from "@playwright/test";
 import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { addEvent, e2eManager, signIn } from "./helpers";
@@ -67,8 +67,18 @@ test("a registered player reads an event's time, place and their own status, and
   expect(file).toContain(`DTSTART;TZID=America/New_York:${friday.iso.replaceAll("-", "")}T140000`);
   expect(file).toContain("BEGIN:VTIMEZONE");
 
-  // The feed is offered to subscribe to.
+  // The member's own feed address is offered to subscribe to; a calendar app reads it without cookies.
   const feed = player.getByRole("region", { name: "Calendar Feed" });
-  await expect(feed.getByRole("link", { name: "Subscribe to the calendar" })).toHaveAttribute("href", /^webcal:\/\/.+\/events\/calendar\.ics$/);
+  const subscribe = feed.getByRole("link", { name: "Subscribe to the calendar" });
+  await expect(subscribe).toHaveAttribute("href", /^webcal:\/\/.+\/events\/calendar\/[^/]+\/[\w-]{43}\.ics$/);
+  const address = (await feed.locator("code").textContent())!.trim();
+  expect(address).toBe((await subscribe.getAttribute("href"))!.replace(/^webcal:/, new URL(address).protocol));
+  const app = await playwrightRequest.newContext();
+  const read = await app.get(address);
+  expect(read.status()).toBe(200);
+  expect(await read.text()).toContain(`SUMMARY:${title}`);
+  // The old public feed is gone.
+  expect((await app.get(new URL("/events/calendar.ics", address).href)).status()).toBe(404);
+  await app.dispose();
   await context.close();
 });
