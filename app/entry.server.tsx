@@ -3,7 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "~/components/nonce";
 import { requestInfoContext } from "~/lib/request-context";
-import { logger } from "~/server/logger.server";
+import { loggablePath, logger } from "~/server/logger.server";
 
 export const streamTimeout = 5_000;
 
@@ -67,8 +67,8 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   // React Router refuses a cross-site form post itself; that is an attack turned away, not a fault.
   if (error instanceof Error && error.message.includes("does not match `origin` header")) {
-    logger.warn({ url: new URL(request.url).pathname, origin: request.headers.get("Origin") }, "cross-site post refused");
+    logger.warn({ url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") }, "cross-site post refused");
     return;
   }
-  logger.error({ err: error, url: new URL(request.url).pathname }, "request failed");
+  logger.error({ err: error, url: loggablePath(new URL(request.url).pathname) }, "request failed");
 }

@@ -21,6 +21,8 @@ export default [
   route("setup", "routes/setup.tsx"),
   route("events", "routes/events.tsx"),
   route("events/manage", "routes/events-manage.tsx"),
+  route("events/calendar/:memberId/:key", "routes/events-calendar.ts"),
+  route("events/:id/calendar.ics", "routes/event-calendar.ts"),
   route("application", "routes/application.tsx"),
   route("character", "routes/character.tsx"),
   route("pels", "routes/pels.tsx"),

@@ -15,3 +15,9 @@ export const PEL_QUESTIONS = [
 
 export type PelQuestionKey = (typeof PEL_QUESTIONS)[number]["key"];
 export const PEL_ANSWER_MAX = 5_000;
+
+/**
+ * How long after an event's weekend the events page reminds a member who attended and sent no
+ * post-event letter (the spec sets no deadline; the form takes one at any time after).
+ */
+export const PEL_REMINDER_DAYS = 30;

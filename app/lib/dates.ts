@@ -1,10 +1,17 @@
+import { DEFAULT_CLUB_TIME_ZONE } from "~/game/setting";
+
 // Formatters are built once: constructing an Intl.DateTimeFormat costs far more than using one.
 const EVENT_DATE = new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 /** The club meets in New England, so times of day are shown in its time zone. */
-const CLUB_TIME = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/New_York" });
-const CLUB_DAY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "America/New_York" });
-/** The en-CA locale writes a day as YYYY-MM-DD, the form event dates are stored in. */
-const CLUB_ISO_DAY = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: "America/New_York" });
+const CLUB_TIME = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: DEFAULT_CLUB_TIME_ZONE });
+const CLUB_DAY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: DEFAULT_CLUB_TIME_ZONE });
+/** The en-CA locale writes a day as YYYY-MM-DD, the form event dates are stored in; one formatter per time zone asked for. */
+const ISO_DAYS = new Map<string, Intl.DateTimeFormat>();
+function isoDayIn(timeZone: string): Intl.DateTimeFormat {
+  let format = ISO_DAYS.get(timeZone);
+  if (!format) ISO_DAYS.set(timeZone, (format = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone })));
+  return format;
+}
 
 /** "2026-05-15" -> "Friday, May 15, 2026". Event dates are calendar days, so no time zone shifts them. */
 export function formatEventDate(isoDate: string): string {
@@ -23,6 +30,12 @@ export function formatClubDay(at: string | Date): string {
 }
 
 /** Today's calendar day where the club plays, as "2026-11-22": compared with event dates. */
-export function clubToday(now: Date = new Date()): string {
-  return CLUB_ISO_DAY.format(now);
+export function clubToday(now: Date = new Date(), timeZone: string = DEFAULT_CLUB_TIME_ZONE): string {
+  return isoDayIn(timeZone).format(now);
+}
+
+/** "2027-03-19" plus 2 days -> "2027-03-21" (calendar days; negative goes back). */
+export function addDays(isoDate: string, days: number): string {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  return new Date(Date.UTC(year!, month! - 1, day! + days)).toISOString().slice(0, 10);
 }

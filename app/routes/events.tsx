@@ -1,11 +1,20 @@
-import { CalendarDays, Ticket } from "lucide-react";
+import { CalendarDays, CalendarPlus, Ticket } from "lucide-react";
 import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { formatDollars } from "~/game/merchant";
 import { isManager as isManagerRole } from "~/game/roles";
-import { formatEventDate } from "~/lib/dates";
+import { VENUE, VENUE_ADDRESS } from "~/game/setting";
+import { clubToday, formatEventDate } from "~/lib/dates";
+import { countOf } from "~/lib/plural";
 import { Pager } from "~/components/tools/ListControls";
 import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
+import { siteUrl } from "~/server/calendar.server";
+import { calendarFeedPath } from "~/server/calendar-feed.server";
+import { config } from "~/server/config.server";
+import { memberEventStatuses, type MemberEventStatus } from "~/server/event-statuses.server";
+import { eventTimeLabels } from "~/server/event-times.server";
 import { listUpcomingEvents } from "~/server/events.server";
+import { directionsUrl } from "~/server/site.server";
 import { Link } from "react-router";
 import { requireAccess } from "~/server/guards.server";
 
@@ -17,11 +26,121 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const upcoming = await listUpcomingEvents();
   const last = lastPage(upcoming.length, EVENTS_PAGE_SIZE);
   const shown = Math.min(page, last);
-  return { events: upcoming.slice(shown * EVENTS_PAGE_SIZE, (shown + 1) * EVENTS_PAGE_SIZE), page: shown, lastPage: last, isManager };
+  const listed = upcoming.slice(shown * EVENTS_PAGE_SIZE, (shown + 1) * EVENTS_PAGE_SIZE);
+  const timeZone = config().clubTimeZone;
+  // The member's own rows for every listed event at once (one kept query, not one per event).
+  const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
+  // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
+  const feed = `${siteUrl(request)}${await calendarFeedPath(user.id)}`;
+  return {
+    events: listed.map((event) => ({
+      id: event.id,
+      title: event.title,
+      date: event.date,
+      ticketUrl: event.ticketUrl,
+      times: eventTimeLabels(event.date, timeZone),
+      status: mine.byEvent[event.id]!,
+    })),
+    lettersDue: mine.lettersDue,
+    directions: directionsUrl(),
+    feed: { url: feed, subscribe: feed.replace(/^https?:/, "webcal:") },
+    page: shown,
+    lastPage: last,
+    isManager,
+  };
+}
+
+type ListedEvent = Route.ComponentProps["loaderData"]["events"][number];
+
+function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: string }) {
+  const { venueOpens, gameStarts, arriveBy } = event.times;
+  return (
+    <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
+      <dt className="text-dust">Venue opens</dt>
+      <dd>
+        <time dateTime={venueOpens.iso}>{venueOpens.text}</time>
+      </dd>
+      <dt className="text-dust">Game starts</dt>
+      <dd>
+        <time dateTime={gameStarts.iso}>{gameStarts.text}</time>; arrive by <time dateTime={arriveBy.iso}>{arriveBy.text}</time>
+      </dd>
+      <dt className="text-dust">Place</dt>
+      <dd>
+        <address className="not-italic">
+          {VENUE.name}, {VENUE_ADDRESS}
+        </address>
+        <span className="flex flex-wrap gap-x-4">
+          <a href={directions} target="_blank" rel="noopener noreferrer">
+            Directions<span className="sr-only"> to {VENUE.name} (opens in a new tab)</span>
+          </a>
+          <Link to="/locations">
+            Venue details<span className="sr-only"> for {VENUE.name}</span>
+          </Link>
+        </span>
+      </dd>
+    </dl>
+  );
+}
+
+const REGISTRATION: Record<MemberEventStatus["registration"], string> = {
+  registered: "Registered",
+  unpaid: "On the list; payment not recorded",
+  "not registered": "Not registered",
+};
+
+/** The signed-in member's own status for one event. */
+function MyStatus({ event }: { event: ListedEvent }) {
+  const { status } = event;
+  const headingId = `status-${event.id}`;
+  return (
+    <section aria-labelledby={headingId} className="border-t border-timber pt-4">
+      <h3 id={headingId} className="text-xl">
+        Your status<span className="sr-only"> for {event.title}</span>
+      </h3>
+      <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
+        <dt className="text-dust">Registration</dt>
+        <dd>{REGISTRATION[status.registration]}</dd>
+        {status.costumePhotoDue ? (
+          <>
+            <dt className="text-dust">Costume photo</dt>
+            <dd>
+              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; status {status.costumePhoto}
+            </dd>
+          </>
+        ) : null}
+        <dt className="text-dust">Merchant orders</dt>
+        <dd>
+          {status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all`}
+          {" · "}
+          <Link to="/merchant-orders">
+            Place an order<span className="sr-only"> for {event.title}</span>
+          </Link>
+        </dd>
+        {status.pel ? (
+          <>
+            <dt className="text-dust">Post-event letter</dt>
+            <dd>{status.pel === "sent" ? "Sent" : <PelDue title={event.title} />}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function PelDue({ title }: { title: string }) {
+  return (
+    <>
+      <strong className="text-brass">PEL due</strong>
+      {" · "}
+      <Link to="/pels">
+        Write your post-event letter<span className="sr-only"> for {title}</span>
+      </Link>
+    </>
+  );
 }
 
 export default function Events({ loaderData }: Route.ComponentProps) {
-  const { events } = loaderData;
+  const { events, lettersDue, directions, feed } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Upcoming Events</h1>
@@ -31,6 +150,20 @@ export default function Events({ loaderData }: Route.ComponentProps) {
           <Link to="/events/manage">Add, change or cancel events</Link>
         </p>
       ) : null}
+      {lettersDue.length > 0 ? (
+        <section aria-labelledby="letters-due" className="panel mb-6">
+          <h2 id="letters-due" className="text-2xl">
+            Post-Event Letters Due
+          </h2>
+          <ul className="mt-2 flex flex-col gap-2">
+            {lettersDue.map((event) => (
+              <li key={event.id}>
+                {event.title} (<time dateTime={event.date}>{formatEventDate(event.date)}</time>): <PelDue title={event.title} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {events.length === 0 ? (
         <div className="panel text-center">
           <h2 className="text-2xl">No Events Scheduled</h2>
@@ -39,20 +172,30 @@ export default function Events({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="flex flex-col gap-4">
           {events.map((event) => (
-            <li key={event.id} className="panel flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-              <div>
-                <h2 className="text-2xl">{event.title}</h2>
-                <p className="mt-1 flex items-center gap-2 text-dust">
-                  <CalendarDays aria-hidden="true" className="size-5 text-rust" />
-                  <time dateTime={event.date}>{formatEventDate(event.date)}</time>
-                </p>
+            <li key={event.id} className="panel flex flex-col gap-4">
+              <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+                <div>
+                  <h2 className="text-2xl">{event.title}</h2>
+                  <p className="mt-1 flex items-center gap-2 text-dust">
+                    <CalendarDays aria-hidden="true" className="size-5 text-rust" />
+                    <time dateTime={event.date}>{formatEventDate(event.date)}</time>
+                  </p>
+                </div>
+                <div className="flex flex-col gap-2 sm:items-end">
+                  {event.ticketUrl ? (
+                    <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
+                      <Ticket aria-hidden="true" className="size-5" />
+                      Purchase Ticket<span className="sr-only"> for {event.title} (opens in a new tab)</span>
+                    </a>
+                  ) : null}
+                  <a href={`/events/${event.id}/calendar.ics`} className="btn btn-secondary" download>
+                    <CalendarPlus aria-hidden="true" className="size-5" />
+                    Add to Calendar<span className="sr-only"> {event.title}</span>
+                  </a>
+                </div>
               </div>
-              {event.ticketUrl ? (
-                <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
-                  <Ticket aria-hidden="true" className="size-5" />
-                  Purchase Ticket<span className="sr-only"> for {event.title} (opens in a new tab)</span>
-                </a>
-              ) : null}
+              <TimeAndPlace event={event} directions={directions} />
+              <MyStatus event={event} />
             </li>
           ))}
         </ul>
@@ -60,6 +203,19 @@ export default function Events({ loaderData }: Route.ComponentProps) {
       <div className="mt-6">
         <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
       </div>
+      <section aria-labelledby="calendar-feed" className="panel mt-6">
+        <h2 id="calendar-feed" className="text-2xl">
+          Calendar Feed
+        </h2>
+        <p className="mt-2">
+          Every upcoming event in your calendar app, kept up to date: <a href={feed.subscribe}>Subscribe to the calendar</a>, or add this
+          address as a calendar from a URL:
+        </p>
+        <p className="mt-2 break-all">
+          <code>{feed.url}</code>
+        </p>
+        <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
+      </section>
     </div>
   );
 }

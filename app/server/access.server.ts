@@ -50,6 +50,11 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/setup": "anyone",
   "/events": "member",
   "/events/manage": "manager",
+  // The calendar feed, for calendar apps that send no cookie: only at the member's own secret address,
+  // which the route checks on every reading (a member who may see /events, not suspended or deleted).
+  "/events/calendar/:memberId/:key": "anyone",
+  // One event's calendar file, downloaded from /events with the member's session.
+  "/events/:id/calendar.ics": "member",
   "/application": "member",
   "/character": "character",
   "/pels": "member",

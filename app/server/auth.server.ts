@@ -226,8 +226,11 @@ export async function getInvitationAuth() {
 const instances = new WeakMap<Database, Promise<Auth>>();
 const secrets = new WeakMap<Database, Promise<string>>();
 
-/** The secret that signs session cookies. */
-async function authSecret(): Promise<string> {
+/**
+ * The site's server secret (AUTH_SECRET, else the one kept in the database): it signs session
+ * cookies, and the calendar feed's per-member addresses are made with it (calendar-feed.server.ts).
+ */
+export async function authSecret(): Promise<string> {
   const db = await database();
   let secret = secrets.get(db);
   if (!secret) {

@@ -1,12 +1,29 @@
 import path from "node:path";
+import { tzlib_get_timezones } from "timezones-ical-library";
 import { z } from "zod";
 import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGNUP_THROTTLE_MS } from "../game/rules";
+import { DEFAULT_CLUB_TIME_ZONE } from "../game/setting";
 
 /**
  * Every setting the site reads from the environment, parsed once at start-up.
  * `.env.example` documents each one; keep the two in step.
  */
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+
+const CALENDAR_TIME_ZONES = new Set(tzlib_get_timezones(false) as string[]);
+
+/**
+ * A time zone name of the tz database ("America/New_York"), spelled as it is there: both this
+ * runtime's clocks and the calendar files' time zone descriptions (VTIMEZONE) must know it.
+ */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+  } catch {
+    return false;
+  }
+  return CALENDAR_TIME_ZONES.has(name);
+}
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -32,6 +49,7 @@ const EnvSchema = z.object({
     .regex(/^[^/\\]+\.pdf$/i, "must be the name of a .pdf file inside DATA_DIR")
     .optional(),
   MAP_EMBED_URL: httpUrl.optional(),
+  CLUB_TIME_ZONE: z.string().trim().refine(isTimeZone, "must be a time zone name such as America/New_York").default(DEFAULT_CLUB_TIME_ZONE),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   CAPTCHA_PROVIDER: z.enum(["altcha", "turnstile", "hcaptcha"]).default("altcha"),
   CAPTCHA_SITE_KEY: z.string().trim().optional(),
@@ -178,6 +196,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       pdfPath: env.RULEBOOK_PDF ? path.join(dataDir, env.RULEBOOK_PDF) : undefined,
     },
     mapEmbedUrl: env.MAP_EMBED_URL,
+    /** The club's clocks: event times on the events page and in calendar files, and which day it is. */
+    clubTimeZone: env.CLUB_TIME_ZONE,
     authSecret: env.AUTH_SECRET,
     captcha: {
       provider: env.CAPTCHA_PROVIDER,

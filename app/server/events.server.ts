@@ -4,7 +4,7 @@ import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { events } from "./db/schema";
 
-export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl: string | null };
+export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl: string | null; createdAt: Date };
 
 /** Every member's Events page reads the same list; it is read again after any change to events. */
 const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>({ name: "upcoming events", tables: ["events"], maxAgeMs: 60_000, maxEntries: 1 });
@@ -14,11 +14,16 @@ export async function listUpcomingEvents(): Promise<readonly UpcomingEvent[]> {
   return upcomingEvents.get("upcoming", async () => {
     const db = await database();
     return db
-      .select({ id: events.id, title: events.title, date: events.date, ticketUrl: events.ticketUrl })
+      .select({ id: events.id, title: events.title, date: events.date, ticketUrl: events.ticketUrl, createdAt: events.createdAt })
       .from(events)
       .where(eq(events.status, "future"))
       .orderBy(asc(events.date), asc(events.title));
   });
+}
+
+/** One listed event (for its calendar file), from the same kept list; undefined when not listed. */
+export async function findUpcomingEvent(id: string): Promise<UpcomingEvent | undefined> {
+  return (await listUpcomingEvents()).find((event) => event.id === id);
 }
 
 export type EventRow = typeof events.$inferSelect;

@@ -23,3 +23,21 @@ export const logger = pino({
   },
   ...(pretty ? { transport: { target: "pino-pretty" } } : {}),
 });
+
+/**
+ * A request's path as it may be logged: an address that is itself a secret (a member's calendar
+ * feed, /events/calendar/<member id>/<key>.ics: calendar-feed.server.ts) is written as its
+ * route pattern. Matched the way the router matches (any case, percent-decoded, extra slashes).
+ */
+export function loggablePath(pathname: string): string {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // A malformed escape: judged as written.
+  }
+  for (const candidate of [pathname, decoded]) {
+    if (/^\/*events\/+calendar\/+[^/]/i.test(candidate)) return "/events/calendar/:memberId/:key";
+  }
+  return pathname;
+}

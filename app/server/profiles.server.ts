@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { clubToday } from "~/lib/dates";
+import { config } from "./config.server";
 import { database } from "./db/client.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { applications, characters, eventAttendance, events, profiles, type EmergencyContact } from "./db/schema";
@@ -24,7 +25,7 @@ const recentOverviews = new ChangeAwareCache<KeptOverview>({
 });
 
 /** What the member's profile page shows: contact, application, character and events survived. */
-export async function profileOverview(userId: string, today: string = clubToday()): Promise<ProfileOverview> {
+export async function profileOverview(userId: string, today: string = clubToday(new Date(), config().clubTimeZone)): Promise<ProfileOverview> {
   const { attendedDates, ...overview } = await recentOverviews.get(userId, () => readProfileOverview(userId));
   return { ...overview, survived: eventsSurvived(attendedDates, today) };
 }

@@ -27,6 +27,12 @@ export function mapLinkUrl(): string {
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=14/${lat}/${lon}`;
 }
 
+/** Directions to the venue in a map app: OpenStreetMap's route planner with the venue as the destination. */
+export function directionsUrl(): string {
+  const { latitude: lat, longitude: lon } = VENUE;
+  return `https://www.openstreetmap.org/directions?route=${encodeURIComponent(`;${lat},${lon}`)}#map=14/${lat}/${lon}`;
+}
+
 /** Origins the pages may frame: ours, the rulebook's and the map's. Feeds the CSP. */
 export function frameOrigins(cfg: Config = config()): string[] {
   const origins = new Set<string>(["'self'"]);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { beforeAll, describe, expect, it } from "vitest";
+import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { database, databaseHandle, setDatabase, type Database } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
@@ -38,6 +39,9 @@ const STAFF_PAGES = [
   "/tools?tab=applications",
   "/emergency-contacts?q=el",
   "/attendance?event=EVENT",
+  // The members' busiest page (the manager's own status per event), and the manager's own calendar feed (FEED).
+  "/events",
+  "FEED",
 ];
 
 type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] };
@@ -76,7 +80,8 @@ describe("the staff pages on a club-sized data set", () => {
     const event = groups.match(/\?event=([0-9a-f-]{36})/)![1]!;
     captured.clear();
     for (const page of STAFF_PAGES) {
-      const response = await fetch(app().url + page.replace("EVENT", event), { headers: { Cookie: manager.cookie } });
+      const address = page === "FEED" ? await calendarFeedPath(manager.id) : page.replace("EVENT", event);
+      const response = await fetch(app().url + address, { headers: { Cookie: manager.cookie } });
       expect(response.status, page).toBe(200);
       await response.text();
     }

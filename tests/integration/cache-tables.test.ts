@@ -5,6 +5,7 @@ import { rawRows } from "~/server/db/client.server";
 import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/server/db/factories";
 import { applications, characters, eventAttendance, letters, merchantOrders, pels, research } from "~/server/db/schema";
 import { profileOverview } from "~/server/profiles.server";
+import { memberEventStatuses } from "~/server/event-statuses.server";
 import { listUpcomingEvents } from "~/server/events.server";
 import { letterQueues, unreadLetterCount } from "~/server/letters.server";
 import { listCast, listPlayers } from "~/server/members.server";
@@ -85,6 +86,7 @@ async function runEveryKeptRead() {
   expect(signedIn.user?.id).toBe(member.id);
   expect((await profileOverview(member.id)).character).not.toBeNull();
   expect(await listUpcomingEvents()).toHaveLength(1);
+  expect((await memberEventStatuses(member.id, [event], event.date)).byEvent[event.id]?.registration).toBe("registered");
   // A manager counts as cast, not as a player.
   expect((await listPlayers({})).total).toBe(0);
   expect((await listCast({})).total).toBe(1);

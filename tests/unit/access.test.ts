@@ -30,6 +30,20 @@ describe("the route permission table", () => {
     expect(decideAccess("/tools", "player", "GET")).toBe("forbidden");
   });
 
+  it("keeps an event's calendar file to those who may see /events, and the feed to its secret address", () => {
+    expect(decideAccess("/events", undefined)).toBe("sign-in");
+    expect(decideAccess("/events/:id/calendar.ics", undefined)).toBe("sign-in");
+    for (const role of ROLES) {
+      expect(decideAccess("/events", role), role).toBe("allow");
+      expect(decideAccess("/events/:id/calendar.ics", role), role).toBe(decideAccess("/events", role));
+    }
+    expect(ROUTE_ACCESS["/events/:id/calendar.ics"]).toBe(ROUTE_ACCESS["/events"]);
+    // Calendar apps send no cookie: the route itself checks the member's key and account on every reading.
+    expect(ROUTE_ACCESS["/events/calendar/:memberId/:key"]).toBe("anyone");
+    // The old public feed's address is no route at all (the not-found page).
+    expect(ROUTE_ACCESS["/events/calendar.ics"]).toBeUndefined();
+  });
+
   it("opens passkey sign-in to anyone and a member's passkeys to that member", () => {
     for (const pattern of ["/auth/passkey/options", "/auth/passkey/verify"]) {
       expect(decideAccess(pattern, undefined, "POST"), pattern).toBe("allow");

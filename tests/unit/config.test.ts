@@ -37,6 +37,16 @@ describe("configuration", () => {
     expect(config.mapEmbedUrl).toBe("https://maps.example.com/embed?q=1");
   });
 
+  it("keeps the club's clocks in New York unless CLUB_TIME_ZONE names another tz database zone", () => {
+    expect(parseConfig({}).clubTimeZone).toBe("America/New_York");
+    expect(parseConfig({ CLUB_TIME_ZONE: "America/Chicago" }).clubTimeZone).toBe("America/Chicago");
+    expect(parseConfig({ CLUB_TIME_ZONE: " Europe/London " }).clubTimeZone).toBe("Europe/London");
+    // Spelled as in the database: the calendar files' TZID must match their VTIMEZONE exactly.
+    for (const bad of ["Mars/Olympus_Mons", "america/new_york", "Eastern"]) {
+      expect(() => parseConfig({ CLUB_TIME_ZONE: bad }), bad).toThrow(/CLUB_TIME_ZONE: must be a time zone name such as America\/New_York/);
+    }
+  });
+
   it("names every bad value clearly", () => {
     let error: unknown;
     try {

@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import { devices, expect, request as playwrightRequest, test } from "@playwright/test";
+import { E2E_PLAYERS } from "../playwright.config";
+import { expectAccessible } from "./axe";
+import { addEvent, e2eManager, signIn } from "./helpers";
+
+// A manager's and a player's journey, each with a CAPTCHA solve, on a shared 2-core machine.
+test.describe.configure({ timeout: 120_000 });
+
+/** The Friday `weeks` weeks or a little more from now, as stored ("2026-12-18") and as the page writes it. */
+function fridayAhead(weeks: number): { iso: string; label: string; dueLabel: string } {
+  const day = new Date();
+  day.setUTCDate(day.getUTCDate() + weeks * 7);
+  while (day.getUTCDay() !== 5) day.setUTCDate(day.getUTCDate() + 1);
+  const label = (d: Date) => new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(d);
+  const due = new Date(day);
+  due.setUTCDate(due.getUTCDate() - 14);
+  return { iso: day.toISOString().slice(0, 10), label: label(day), dueLabel: label(due) };
+}
+
+test("a registered player reads an event's time, place and their own status, and adds it to their calendar", async ({ page, browser, baseURL }, testInfo) => {
+  const width = testInfo.project.name as keyof typeof E2E_PLAYERS;
+  const lastName = width === "desktop" ? "Tanner" : "Bright";
+  const title = `Lantern Night ${width} ${Date.now() % 100_000}`;
+  const friday = fridayAhead(width === "desktop" ? 4 : 5);
+
+  // A manager announces the event and puts the player on its attendance list.
+  await page.goto("/auth");
+  await signIn(page, e2eManager().email, e2eManager().password);
+  await expect(page).toHaveURL(/\/$/);
+  await addEvent(page, { title, date: friday.iso, status: "future" });
+  await page.goto("/attendance-tool");
+  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${friday.label})` });
+  await page.getByLabel("Find a member").fill(`Wyatt ${lastName}`);
+  await page.getByLabel(new RegExp(`Wyatt ${lastName}`)).check();
+  await page.getByRole("button", { name: "Add Attendance" }).click();
+  await expect(page.getByText("Attendance added successfully!")).toBeVisible();
+
+  // The player, in a browser of their own at the same width.
+  const context = await browser.newContext({ ...(width === "phone" ? devices["Pixel 7"] : { viewport: { width: 1280, height: 800 } }), baseURL, acceptDownloads: true });
+  const player = await context.newPage();
+  await player.goto("/auth");
+  await signIn(player, E2E_PLAYERS[width].email, E2E_PLAYERS[width].password);
+  await expect(player).toHaveURL(/\/$/);
+  await player.goto("/events");
+  await expect(player.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
+
+  const event = player.getByRole("listitem").filter({ has: player.getByRole("heading", { level: 2, name: title }) });
+  await expect(event).toContainText(friday.label);
+  await expect(event).toContainText(/Venue opens\s*2:00 PM E[SD]T/);
+  await expect(event).toContainText(/Game starts\s*10:00 PM E[SD]T; arrive by 9:00 PM E[SD]T/);
+  await expect(event.locator("address")).toHaveText("Taber Creek, 42 Cat Hollow Road, Union, CT 06076");
+  await expect(event.getByRole("link", { name: "Directions to Taber Creek (opens in a new tab)" })).toHaveAttribute("href", /openstreetmap\.org\/directions/);
+
+  const status = event.getByRole("region", { name: `Your status for ${title}` });
+  await expect(status).toContainText(/Registration\s*Registered/);
+  await expect(status).toContainText(`Due ${friday.dueLabel}; status not yet available`);
+  await expect(status).toContainText(/Merchant orders\s*None/);
+  await expect(status).not.toContainText("Post-event letter");
+  await expectAccessible(player);
+  await player.screenshot({ path: testInfo.outputPath(`events-${width}.png`), fullPage: true });
+
+  // "Add to Calendar" downloads the event's calendar file.
+  const [download] = await Promise.all([player.waitForEvent("download"), event.getByRole("link", { name: `Add to Calendar ${title}` }).click()]);
+  const file = fs.readFileSync((await download.path())!, "utf8");
+  expect(file).toContain(`SUMMARY:${title}`);
+  expect(file).toContain(`DTSTART;TZID=America/New_York:${friday.iso.replaceAll("-", "")}T140000`);
+  expect(file).toContain("BEGIN:VTIMEZONE");
+
+  // The member's own feed address is offered to subscribe to; a calendar app reads it without cookies.
+  const feed = player.getByRole("region", { name: "Calendar Feed" });
+  const subscribe = feed.getByRole("link", { name: "Subscribe to the calendar" });
+  await expect(subscribe).toHaveAttribute("href", /^webcal:\/\/.+\/events\/calendar\/[^/]+\/[\w-]{43}\.ics$/);
+  const address = (await feed.locator("code").textContent())!.trim();
+  expect(address).toBe((await subscribe.getAttribute("href"))!.replace(/^webcal:/, new URL(address).protocol));
+  const app = await playwrightRequest.newContext();
+  const read = await app.get(address);
+  expect(read.status()).toBe(200);
+  expect(await read.text()).toContain(`SUMMARY:${title}`);
+  // The old public feed is gone.
+  expect((await app.get(new URL("/events/calendar.ics", address).href)).status()).toBe(404);
+  await app.dispose();
+  await context.close();
+});
