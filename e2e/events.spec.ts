@@ -54,7 +54,7 @@ test("a registered player reads an event's time, place and their own status, and
 
   const status = event.getByRole("region", { name: `Your status for ${title}` });
   await expect(status).toContainText(/Registration\s*Registered/);
-  await expect(status).toContainText(`Due ${friday.dueLabel}; status not yet available`);
+  await expect(status).toContainText(`Due ${friday.dueLabel}; No photo yet`);
   await expect(status).toContainText(/Merchant orders\s*None/);
   await expect(status).not.toContainText("Post-event letter");
   await expectAccessible(player);

@@ -1,6 +1,7 @@
 import { CalendarDays, CalendarPlus, Ticket } from "lucide-react";
 import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { formatDollars } from "~/game/merchant";
 import { isManager as isManagerRole } from "~/game/roles";
 import { VENUE, VENUE_ADDRESS } from "~/game/setting";
@@ -104,7 +105,7 @@ function MyStatus({ event }: { event: ListedEvent }) {
           <>
             <dt className="text-dust">Costume photo</dt>
             <dd>
-              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; status {status.costumePhoto}
+              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; {status.registration === "not registered" ? COSTUME_STATUS_LABELS[status.costumePhoto] : <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>}
             </dd>
           </>
         ) : null}

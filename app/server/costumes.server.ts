@@ -203,6 +203,27 @@ export type CostumeEntry = {
 
 const STATUS_ORDER: Record<CostumeStatus, number> = { waiting: 0, changes_requested: 1, missing: 2, approved: 3 };
 
+/** Where one member's costume stands for each of these events: two queries, whatever the number of events. */
+export async function memberCostumeStatuses(userId: string, eventIds: readonly string[]): Promise<Map<string, CostumeStatus>> {
+  if (eventIds.length === 0) return new Map();
+  const db = await database();
+  const ids = [...eventIds];
+  const [photos, reviews] = await Promise.all([
+    db
+      .select({ eventId: costumePhotos.eventId, createdAt: costumePhotos.createdAt })
+      .from(costumePhotos)
+      .where(and(eq(costumePhotos.userId, userId), inArray(costumePhotos.eventId, ids))),
+    db
+      .select({ eventId: costumeReviews.eventId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
+      .from(costumeReviews)
+      .where(and(eq(costumeReviews.userId, userId), inArray(costumeReviews.eventId, ids))),
+  ]);
+  const photosOf = new Map<string, { createdAt: Date }[]>();
+  for (const photo of photos) photosOf.set(photo.eventId, [...(photosOf.get(photo.eventId) ?? []), photo]);
+  const reviewOf = new Map(reviews.map((review) => [review.eventId, review]));
+  return new Map(ids.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
+}
+
 /** Where each of these members' costumes stands for one event: two queries, whatever the head count. */
 export async function costumeStatusesOf(eventId: string, memberIds: string[]): Promise<Map<string, CostumeStatus>> {
   if (memberIds.length === 0) return new Map();

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
+import type { CostumeStatus } from "~/game/costume";
 import { PEL_REMINDER_DAYS } from "~/game/pel";
 import { COSTUME_PHOTO_WEEKS_BEFORE } from "~/game/setting";
 import { addDays } from "~/lib/dates";
+import { memberCostumeStatuses } from "./costumes.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database, rawRows } from "./db/client.server";
 import { dayAfterEvent } from "./event-times.server";
@@ -58,25 +60,14 @@ async function readMemberEventRows(userId: string): Promise<MemberEventRow[]> {
   );
 }
 
-/** The costume photo's state for one event. The photo review does not exist yet. */
-export type CostumePhotoStatus = "not yet available";
-
-/**
- * The member's costume photo status for each of `eventIds`. Placeholder until costume photos
- * can be sent and reviewed: it answers "not yet available" for every event. Its replacement
- * should keep this shape (every listed event at once) so the events page stays one query.
- */
-export function costumePhotoStatuses(_userId: string, eventIds: readonly string[]): Promise<ReadonlyMap<string, CostumePhotoStatus>> {
-  return Promise.resolve(new Map(eventIds.map((id) => [id, "not yet available" as const])));
-}
-
 /** What the events page tells a member about one event. */
 export type MemberEventStatus = {
   /** "registered" when on the attendance list as paid; "unpaid" when listed without payment. */
   registration: "registered" | "unpaid" | "not registered";
   /** The day the costume photo is due (event date minus two weeks), while the event is ahead. */
   costumePhotoDue: string | null;
-  costumePhoto: CostumePhotoStatus;
+  /** Where the member's costume photos stand with staff (costumes.server.ts). */
+  costumePhoto: CostumeStatus;
   orders: { count: number; totalCents: number };
   /** Only after the event's weekend, for a member who attended: "due" until they send one. */
   pel: "due" | "sent" | null;
@@ -95,7 +86,7 @@ export function costumePhotoDueDate(eventDate: string): string {
 }
 
 /** One event's status for a member, from their row for it (if any), on the club's `today`. */
-export function memberEventStatus(event: { date: string }, row: MemberEventRow | undefined, costumePhoto: CostumePhotoStatus, today: string): MemberEventStatus {
+export function memberEventStatus(event: { date: string }, row: MemberEventRow | undefined, costumePhoto: CostumeStatus, today: string): MemberEventStatus {
   const over = today >= dayAfterEvent(event.date);
   return {
     registration: row?.attendance === "paid" ? "registered" : row?.attendance === "unpaid" ? "unpaid" : "not registered",
@@ -108,16 +99,16 @@ export function memberEventStatus(event: { date: string }, row: MemberEventRow |
 
 /**
  * The signed-in member's status for each listed event, and the letters due for events held
- * lately that are not listed: one query (kept per member), plus the costume photos' answer.
+ * lately that are not listed: one query (kept per member), plus the costume photos' two.
  */
 export async function memberEventStatuses(userId: string, listed: readonly { id: string; date: string }[], today: string): Promise<MemberEventStatuses> {
   const [rows, photos] = await Promise.all([
     memberEventRows.get(userId, () => readMemberEventRows(userId)),
-    costumePhotoStatuses(userId, listed.map((event) => event.id)),
+    memberCostumeStatuses(userId, listed.map((event) => event.id)),
   ]);
   const rowOf = new Map(rows.map((row) => [row.eventId, row]));
   const byEvent: Record<string, MemberEventStatus> = {};
-  for (const event of listed) byEvent[event.id] = memberEventStatus(event, rowOf.get(event.id), photos.get(event.id) ?? "not yet available", today);
+  for (const event of listed) byEvent[event.id] = memberEventStatus(event, rowOf.get(event.id), photos.get(event.id) ?? "missing", today);
   const listedIds = new Set(listed.map((event) => event.id));
   const lettersDue = rows
     .filter((row) => !listedIds.has(row.eventId) && row.attendance !== null && !row.pelSent)

@@ -88,7 +88,7 @@ describe("the events page for a signed-in member", () => {
     const html = await page(member.cookie);
     const due = formatEventDate(addDays(ahead, -14));
     expect(eventPanel(html, "Registered Night")).toContain(
-      `Your status for Registered Night Registration Registered Costume photo Due ${due} ; status not yet available Merchant orders 2 orders, $28.50 in all`,
+      `Your status for Registered Night Registration Registered Costume photo Due ${due} ; No photo yet Merchant orders 2 orders, $28.50 in all`,
     );
     expect(eventPanel(html, "Registered Night")).not.toContain("Post-event letter");
     expect(eventPanel(html, "Unregistered Night")).toContain("Registration Not registered");
