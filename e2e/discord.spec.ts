@@ -30,7 +30,8 @@ async function waitFor(url: string, timeoutMs = 180_000) {
 
 /** At Discord's stand-in: be `username` there and allow the site. */
 async function authorizeAtDiscord(page: Page, username: string) {
-  await expect(page.getByRole("heading", { name: "Mock Discord" })).toBeVisible();
+  // Two redirects (the site's start, then the provider's page) on a machine that may be busy.
+  await expect(page.getByRole("heading", { name: "Mock Discord" })).toBeVisible({ timeout: 20_000 });
   await page.getByLabel("Discord username").fill(username);
   await page.getByRole("button", { name: "Authorize" }).click();
 }
