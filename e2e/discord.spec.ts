@@ -28,6 +28,15 @@ async function waitFor(url: string, timeoutMs = 180_000) {
   }
 }
 
+/**
+ * Presses "Sign in with Discord" once the page has finished loading its scripts: a press while
+ * the app is still starting can be overtaken by the page's own first client-side update.
+ */
+async function startDiscordSignIn(page: Page) {
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: "Sign in with Discord" }).click();
+}
+
 /** At Discord's stand-in: be `username` there and allow the site. */
 async function authorizeAtDiscord(page: Page, username: string) {
   // Two redirects (the site's start, then the provider's page) on a machine that may be busy.
@@ -109,7 +118,7 @@ test.describe("sign-in with Discord", () => {
 
     await page.goto(`${site}/auth?redirectTo=%2Fprofile`);
     await expectAccessible(page);
-    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await startDiscordSignIn(page);
     await authorizeAtDiscord(page, "rubyd");
     await expect(page).toHaveURL(`${site}/profile`);
     await expect(page.getByText(member.email)).toBeVisible();
@@ -122,7 +131,7 @@ test.describe("sign-in with Discord", () => {
 
   test("a Discord identity that is not linked is told how to link it", async ({ page }) => {
     await page.goto(`${site}/auth`);
-    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await startDiscordSignIn(page);
     await authorizeAtDiscord(page, "stranger");
     await expect(page).toHaveURL(`${site}/auth?discord=not-linked`);
     await expect(page.getByText(DISCORD_NOTICES["not-linked"])).toBeVisible();
@@ -154,7 +163,7 @@ test.describe("sign-in with Discord", () => {
 
     await page.goto(`${site}/profile`);
     await expect(page).toHaveURL(`${site}/auth?redirectTo=%2Fprofile`);
-    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await startDiscordSignIn(page);
     await authorizeAtDiscord(page, "rubysuspended");
     await expect(page).toHaveURL(/\/auth\?discord=suspended/);
     await expect(page.getByText(DISCORD_NOTICES.suspended)).toBeVisible();
@@ -164,7 +173,7 @@ test.describe("sign-in with Discord", () => {
     await managerPage.getByRole("button", { name: "Restore the account" }).click();
     await expect(managerPage.getByRole("region", { name: "Account" }).getByText("Active", { exact: true })).toBeVisible({ timeout: 15_000 });
     await page.goto(`${site}/auth`);
-    await page.getByRole("button", { name: "Sign in with Discord" }).click();
+    await startDiscordSignIn(page);
     await authorizeAtDiscord(page, "rubysuspended");
     await expect(page).toHaveURL(`${site}/`);
     await expect(page.getByRole("button", { name: "Sign Out" }).first()).toBeAttached();
