@@ -48,22 +48,23 @@ export type MemberAccount = {
   sessions: number;
 };
 
+/** The columns of a member's row that the managers' page shows and its actions decide by. */
+const accountColumns = {
+  id: profiles.id,
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  email: profiles.email,
+  role: profiles.role,
+  banned: profiles.banned,
+  twoFactorEnabled: profiles.twoFactorEnabled,
+  twoFactorPhone: profiles.twoFactorPhone,
+};
+
 /** One member's account as the managers' page shows it; never a secret, a hash or a token. */
 export async function memberAccount(id: string): Promise<MemberAccount | undefined> {
   const db = await database();
   const [profile] = await db
-    .select({
-      id: profiles.id,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      email: profiles.email,
-      role: profiles.role,
-      createdAt: profiles.createdAt,
-      banned: profiles.banned,
-      banReason: profiles.banReason,
-      twoFactorEnabled: profiles.twoFactorEnabled,
-      twoFactorPhone: profiles.twoFactorPhone,
-    })
+    .select({ ...accountColumns, createdAt: profiles.createdAt, banReason: profiles.banReason })
     .from(profiles)
     .where(eq(profiles.id, id));
   if (!profile || !isRole(profile.role)) return undefined;
@@ -100,16 +101,7 @@ async function withMember<T>(id: string, work: (tx: Transaction, member: Locked)
   const db = await database();
   return db.transaction(async (tx) => {
     const [member] = await tx
-      .select({
-        id: profiles.id,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        email: profiles.email,
-        role: profiles.role,
-        banned: profiles.banned,
-        twoFactorEnabled: profiles.twoFactorEnabled,
-        twoFactorPhone: profiles.twoFactorPhone,
-      })
+      .select(accountColumns)
       .from(profiles)
       .where(eq(profiles.id, id))
       .for("update");
