@@ -28,8 +28,29 @@ const entryId = z.string().refine((value) => {
 export const QueueForms = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("take"), entryId }),
   z.object({ intent: z.literal("hand_back"), entryId }),
-  z.object({ intent: z.literal("set_status"), entryId, status: z.enum(QUEUE_STATUSES, { error: "Please choose a status" }) }),
-  z.object({ intent: z.literal("reply"), entryId, body: textField(STAFF_REPLY_MAX, { required: QUEUE_MESSAGES.replyRequired, tooLong: QUEUE_MESSAGES.replyTooLong }) }),
+  z.object({
+    intent: z.literal("set_status"),
+    entryId,
+    status: z.enum(QUEUE_STATUSES, { error: "Please choose a status" }),
+  }),
+  z.object({
+    intent: z.literal("reply"),
+    entryId,
+    body: textField(STAFF_REPLY_MAX, {
+      required: QUEUE_MESSAGES.replyRequired,
+      tooLong: QUEUE_MESSAGES.replyTooLong,
+    }),
+  }),
 ]);
 export type QueueInput = z.output<typeof QueueForms>;
 export const QUEUE_INTENTS: readonly string[] = ["take", "hand_back", "set_status", "reply"];
+
+/** What a queue action answered, for the entry it was about. */
+export type QueueResult = {
+  entryId?: string;
+  intent?: string;
+  ok?: string;
+  message?: string;
+  errors?: Record<string, string>;
+  values?: Record<string, string | undefined>;
+};

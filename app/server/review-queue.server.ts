@@ -1,9 +1,12 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { QueueInput } from "~/forms/review-queue";
+import { data } from "react-router";
+import { checkForm, type FormValues } from "~/forms/kernel";
+import { QUEUE_INTENTS, QUEUE_MESSAGES, QueueForms, type QueueInput, type QueueResult } from "~/forms/review-queue";
 import { QUEUE_KINDS, QUEUE_STATUSES, REPLY_KINDS, type QueueKind, type QueueStatus, type ReplyKind } from "~/game/review-queue";
 import { isStaff, rolesWhere } from "~/game/roles";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
+import { failSafely, type ActionAnswer } from "./actions.server";
 import { audit } from "./audit.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database, rawRows, type Database, type Transaction } from "./db/client.server";
@@ -60,7 +63,11 @@ export function queueFilterSql(kind: QueueKind, entryId: SQL, filter: QueueFilte
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-export type QueueState = { status: QueueStatus; assigneeId: string | null; assigneeName: string | null };
+export type QueueState = {
+  status: QueueStatus;
+  assigneeId: string | null;
+  assigneeName: string | null;
+};
 const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
 
 /** Whether an entry in `state` passes the filter (for pages that hold all of an event's entries in memory). */
@@ -77,17 +84,32 @@ export async function queueStates(kind: QueueKind, entryIds: readonly string[]):
   if (entryIds.length === 0) return states;
   const db = await database();
   const rows = await db
-    .select({ entryId: reviewQueue.entryId, status: reviewQueue.status, assigneeId: reviewQueue.assigneeId, firstName: profiles.firstName, lastName: profiles.lastName })
+    .select({
+      entryId: reviewQueue.entryId,
+      status: reviewQueue.status,
+      assigneeId: reviewQueue.assigneeId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+    })
     .from(reviewQueue)
     .leftJoin(profiles, eq(profiles.id, reviewQueue.assigneeId))
     .where(and(eq(reviewQueue.kind, kind), inArray(reviewQueue.entryId, [...entryIds])));
   for (const row of rows) {
-    states[row.entryId] = { status: row.status, assigneeId: row.assigneeId, assigneeName: row.firstName === null ? null : `${row.firstName} ${row.lastName}` };
+    states[row.entryId] = {
+      status: row.status,
+      assigneeId: row.assigneeId,
+      assigneeName: row.firstName === null ? null : `${row.firstName} ${row.lastName}`,
+    };
   }
   return states;
 }
 
-export type StaffReply = { id: string; body: string; createdAt: string; authorName: string | null };
+export type StaffReply = {
+  id: string;
+  body: string;
+  createdAt: string;
+  authorName: string | null;
+};
 
 /** Every reply to these entries, oldest first per entry: one query. */
 export async function repliesTo(kind: ReplyKind, entryIds: readonly string[]): Promise<Record<string, StaffReply[]>> {
@@ -95,13 +117,25 @@ export async function repliesTo(kind: ReplyKind, entryIds: readonly string[]): P
   if (entryIds.length === 0) return replies;
   const db = await database();
   const rows = await db
-    .select({ id: staffReplies.id, entryId: staffReplies.entryId, body: staffReplies.body, createdAt: staffReplies.createdAt, firstName: profiles.firstName, lastName: profiles.lastName })
+    .select({
+      id: staffReplies.id,
+      entryId: staffReplies.entryId,
+      body: staffReplies.body,
+      createdAt: staffReplies.createdAt,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+    })
     .from(staffReplies)
     .leftJoin(profiles, eq(profiles.id, staffReplies.authorId))
     .where(and(eq(staffReplies.kind, kind), inArray(staffReplies.entryId, [...entryIds])))
     .orderBy(asc(staffReplies.createdAt), asc(staffReplies.id));
   for (const row of rows) {
-    replies[row.entryId]?.push({ id: row.id, body: row.body, createdAt: row.createdAt.toISOString(), authorName: row.firstName === null ? null : `${row.firstName} ${row.lastName}` });
+    replies[row.entryId]?.push({
+      id: row.id,
+      body: row.body,
+      createdAt: row.createdAt.toISOString(),
+      authorName: row.firstName === null ? null : `${row.firstName} ${row.lastName}`,
+    });
   }
   return replies;
 }
@@ -110,12 +144,19 @@ export async function repliesTo(kind: ReplyKind, entryIds: readonly string[]): P
 export async function assignableStaff(): Promise<{ id: string; name: string }[]> {
   const db = await database();
   const rows = await db
-    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName })
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+    })
     .from(profiles)
     .where(inArray(profiles.role, STAFF_ROLES))
     .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
     .limit(500);
-  return rows.map((row) => ({ id: row.id, name: `${row.firstName} ${row.lastName}` }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: `${row.firstName} ${row.lastName}`,
+  }));
 }
 
 /** What a review page shows of its queue beside its entries. */
@@ -133,7 +174,12 @@ async function ownerOf(db: Database | Transaction, kind: QueueKind, entryId: str
       .select({ userId: eventAttendance.userId })
       .from(eventAttendance)
       .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.userId, userId)))
-      .union(db.select({ userId: costumePhotos.userId }).from(costumePhotos).where(and(eq(costumePhotos.eventId, eventId), eq(costumePhotos.userId, userId))));
+      .union(
+        db
+          .select({ userId: costumePhotos.userId })
+          .from(costumePhotos)
+          .where(and(eq(costumePhotos.eventId, eventId), eq(costumePhotos.userId, userId))),
+      );
     return attending?.userId ?? null;
   }
   if (!isUuid(entryId)) return null;
@@ -146,7 +192,10 @@ async function setState(tx: Transaction, kind: QueueKind, entryId: string, userI
   await tx
     .insert(reviewQueue)
     .values({ kind, entryId, userId, ...state })
-    .onConflictDoUpdate({ target: [reviewQueue.kind, reviewQueue.entryId], set: { ...state, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: [reviewQueue.kind, reviewQueue.entryId],
+      set: { ...state, updatedAt: sql`now()` },
+    });
 }
 
 /**
@@ -157,7 +206,10 @@ export async function markAnswered(tx: Transaction, kind: QueueKind, entryId: st
   await tx
     .insert(reviewQueue)
     .values({ kind, entryId, userId, status: "answered" })
-    .onConflictDoUpdate({ target: [reviewQueue.kind, reviewQueue.entryId], set: { status: "answered", updatedAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: [reviewQueue.kind, reviewQueue.entryId],
+      set: { status: "answered", updatedAt: sql`now()` },
+    });
 }
 
 export type QueueOutcome = { ok: true } | { ok: false; status: number; problem: "notFound" | "notYours" | "unknown" };
@@ -173,30 +225,77 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
     const userId = await ownerOf(tx, kind, input.entryId);
     if (!userId) return { ok: false, status: 404, problem: "notFound" } as const;
     const [current] = await tx
-      .select({ status: reviewQueue.status, assigneeId: reviewQueue.assigneeId })
+      .select({
+        status: reviewQueue.status,
+        assigneeId: reviewQueue.assigneeId,
+      })
       .from(reviewQueue)
       .where(and(eq(reviewQueue.kind, kind), eq(reviewQueue.entryId, input.entryId)))
       .for("update");
     const before = current ?? { status: "new" as const, assigneeId: null };
     const details = { kind, entryId: input.entryId, from: before.status };
     if (input.intent === "take") {
-      await setState(tx, kind, input.entryId, userId, { status: "in_progress", assigneeId: staff.id });
-      await audit(tx, { actorId: staff.id, action: "queue.take", subjectId: userId, details: { ...details, to: "in_progress", previousAssignee: before.assigneeId } });
+      await setState(tx, kind, input.entryId, userId, {
+        status: "in_progress",
+        assigneeId: staff.id,
+      });
+      await audit(tx, {
+        actorId: staff.id,
+        action: "queue.take",
+        subjectId: userId,
+        details: {
+          ...details,
+          to: "in_progress",
+          previousAssignee: before.assigneeId,
+        },
+      });
     } else if (input.intent === "hand_back") {
       if (before.assigneeId !== null && before.assigneeId !== staff.id) return { ok: false, status: 409, problem: "notYours" } as const;
       const status = before.status === "in_progress" ? "new" : before.status;
-      await setState(tx, kind, input.entryId, userId, { status, assigneeId: null });
-      await audit(tx, { actorId: staff.id, action: "queue.hand_back", subjectId: userId, details: { ...details, to: status } });
+      await setState(tx, kind, input.entryId, userId, {
+        status,
+        assigneeId: null,
+      });
+      await audit(tx, {
+        actorId: staff.id,
+        action: "queue.hand_back",
+        subjectId: userId,
+        details: { ...details, to: status },
+      });
     } else if (input.intent === "set_status") {
-      await setState(tx, kind, input.entryId, userId, { status: input.status, assigneeId: before.assigneeId });
-      await audit(tx, { actorId: staff.id, action: "queue.set_status", subjectId: userId, details: { ...details, to: input.status } });
+      await setState(tx, kind, input.entryId, userId, {
+        status: input.status,
+        assigneeId: before.assigneeId,
+      });
+      await audit(tx, {
+        actorId: staff.id,
+        action: "queue.set_status",
+        subjectId: userId,
+        details: { ...details, to: input.status },
+      });
     } else {
       const [reply] = await tx
         .insert(staffReplies)
-        .values({ kind: kind as ReplyKind, entryId: input.entryId, userId, authorId: staff.id, body: input.body })
+        .values({
+          kind: kind as ReplyKind,
+          entryId: input.entryId,
+          userId,
+          authorId: staff.id,
+          body: input.body,
+        })
         .returning({ id: staffReplies.id });
       await markAnswered(tx, kind, input.entryId, userId);
-      await audit(tx, { actorId: staff.id, action: "queue.reply", subjectId: userId, details: { ...details, to: "answered", replyId: reply?.id ?? null, length: input.body.length } });
+      await audit(tx, {
+        actorId: staff.id,
+        action: "queue.reply",
+        subjectId: userId,
+        details: {
+          ...details,
+          to: "answered",
+          replyId: reply?.id ?? null,
+          length: input.body.length,
+        },
+      });
     }
     return { ok: true } as const;
   });
@@ -237,13 +336,27 @@ export function newEntryCounts(): Promise<NewCounts> {
   });
 }
 
-export type MemberAnswer = { id: string; kind: ReplyKind; entryId: string; body: string; createdAt: string; eventTitle: string | null; eventDate: string | null };
+export type MemberAnswer = {
+  id: string;
+  kind: ReplyKind;
+  entryId: string;
+  body: string;
+  createdAt: string;
+  eventTitle: string | null;
+  eventDate: string | null;
+};
 
 /** The replies staff wrote to this member's entries, newest first, with the event each entry is about. */
 export async function answersForMember(userId: string, limit = 200): Promise<MemberAnswer[]> {
   const db = await database();
   const rows = await db
-    .select({ id: staffReplies.id, kind: staffReplies.kind, entryId: staffReplies.entryId, body: staffReplies.body, createdAt: staffReplies.createdAt })
+    .select({
+      id: staffReplies.id,
+      kind: staffReplies.kind,
+      entryId: staffReplies.entryId,
+      body: staffReplies.body,
+      createdAt: staffReplies.createdAt,
+    })
     .from(staffReplies)
     .where(eq(staffReplies.userId, userId))
     .orderBy(desc(staffReplies.createdAt), desc(staffReplies.id))
@@ -259,12 +372,21 @@ export async function answersForMember(userId: string, limit = 200): Promise<Mem
         .from(table)
         .innerJoin(events, eq(events.id, table.eventId))
         .where(and(eq(table.userId, userId), inArray(table.id, ids)));
-      for (const entry of found) eventsOf.set(`${kind}:${entry.id}`, { title: entry.title, date: entry.date });
+      for (const entry of found)
+        eventsOf.set(`${kind}:${entry.id}`, {
+          title: entry.title,
+          date: entry.date,
+        });
     }),
   );
   return rows.map((row) => {
     const event = eventsOf.get(`${row.kind}:${row.entryId}`);
-    return { ...row, createdAt: row.createdAt.toISOString(), eventTitle: event?.title ?? null, eventDate: event?.date ?? null };
+    return {
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      eventTitle: event?.title ?? null,
+      eventDate: event?.date ?? null,
+    };
   });
 }
 
@@ -272,11 +394,53 @@ export async function answersForMember(userId: string, limit = 200): Promise<Mem
 export async function answersToOwnEntries(userId: string, kind: ReplyKind): Promise<Record<string, { body: string; createdAt: string }[]>> {
   const db = await database();
   const rows = await db
-    .select({ entryId: staffReplies.entryId, body: staffReplies.body, createdAt: staffReplies.createdAt })
+    .select({
+      entryId: staffReplies.entryId,
+      body: staffReplies.body,
+      createdAt: staffReplies.createdAt,
+    })
     .from(staffReplies)
     .where(and(eq(staffReplies.userId, userId), eq(staffReplies.kind, kind)))
     .orderBy(desc(staffReplies.createdAt), desc(staffReplies.id));
   const byEntry: Record<string, { body: string; createdAt: string }[]> = {};
-  for (const row of rows) (byEntry[row.entryId] ??= []).push({ body: row.body, createdAt: row.createdAt.toISOString() });
+  for (const row of rows)
+    (byEntry[row.entryId] ??= []).push({
+      body: row.body,
+      createdAt: row.createdAt.toISOString(),
+    });
   return byEntry;
+}
+
+/**
+ * A review page's answer to one of the queue's forms (already read): the outcome for the
+ * entry it was about, with the message staff see there, or the form's errors (400).
+ */
+export async function answerQueueForm(staff: SessionUser, kind: QueueKind, values: FormValues): Promise<ActionAnswer<QueueResult>> {
+  const form = checkForm(QueueForms, values);
+  const { entryId, intent } = values;
+  if (!form.ok) {
+    if (!QUEUE_INTENTS.includes(intent ?? "")) return data({ entryId, message: QUEUE_MESSAGES.unknown }, { status: 400 });
+    return data(
+      {
+        entryId,
+        intent,
+        message: form.errors.body ?? form.errors.status ?? form.errors.entryId ?? QUEUE_MESSAGES.failed,
+        errors: form.errors,
+        values,
+      },
+      { status: 400 },
+    );
+  }
+  const input = form.data;
+  return failSafely<QueueResult>("changing a review queue entry", { entryId, intent, message: QUEUE_MESSAGES.failed, values }, async () => {
+    const outcome = await queueAction(staff, kind, input);
+    if (!outcome.ok) return data({ entryId, intent, message: QUEUE_MESSAGES[outcome.problem], values }, { status: outcome.status });
+    const done = {
+      take: QUEUE_MESSAGES.taken,
+      hand_back: QUEUE_MESSAGES.handedBack,
+      set_status: QUEUE_MESSAGES.statusSet,
+      reply: QUEUE_MESSAGES.replied,
+    }[input.intent];
+    return data({ entryId, intent, ok: done });
+  });
 }

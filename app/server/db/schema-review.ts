@@ -17,7 +17,9 @@ export const reviewQueue = pgTable(
     entryId: text("entry_id").notNull(),
     userId: ownerId(),
     status: text("status", { enum: QUEUE_STATUSES }).notNull(),
-    assigneeId: text("assignee_id").references(() => profiles.id, { onDelete: "set null" }),
+    assigneeId: text("assignee_id").references(() => profiles.id, {
+      onDelete: "set null",
+    }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -39,7 +41,9 @@ export const staffReplies = pgTable(
     entryId: text("entry_id").notNull(),
     /** The member whose entry it answers. */
     userId: ownerId(),
-    authorId: text("author_id").references(() => profiles.id, { onDelete: "set null" }),
+    authorId: text("author_id").references(() => profiles.id, {
+      onDelete: "set null",
+    }),
     body: text("body").notNull(),
     createdAt: createdAt(),
   },
