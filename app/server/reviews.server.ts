@@ -130,9 +130,10 @@ export type LetterQueue = "all" | "held" | "npc";
 const QUEUE_STATUS = { held: "held", npc: "to_staff" } as const;
 
 /** Every letter (or one queue's), newest first, searchable by sender, recipient or text. */
-export async function listLetters({ search = "", page = 0, queue = "all", only }: { search?: string; page?: number; queue?: LetterQueue; only?: SQL }) {
+export async function listLetters({ search = "", page = 0, queue = "all", filter }: { search?: string; page?: number; queue?: LetterQueue; filter?: { filter: QueueFilter; viewerId: string } }) {
   const db = await database();
   const term = search.trim();
+  const only = filter ? queueFilterSql("letter", sql`${letters.id}::text`, filter.filter, filter.viewerId) : undefined;
   const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined, only);
   const countAll = async () => (where ? ((await db.select({ n: count() }).from(letters).where(where))[0]?.n ?? 0) : allLetters());
   // The page is cut from the letters alone, then joined to the senders of its letters only.
