@@ -9,6 +9,8 @@ type Group = { id: string; title: string; date: string };
 
 /** Which page of a review page's events is shown (`?groups=`), of how many. */
 type GroupsPaging = { groupsPage: number; groupsLastPage: number };
+/** What the links between events keep of the address (a queue filter: "&status=new"). */
+type Kept = { keep?: string };
 
 /**
  * A review page's events, each a group that opens (?event=) to show its entries,
@@ -26,15 +28,18 @@ export function EventGroups({
   total,
   noun,
   plural = `${noun}s`,
+  keep = "",
+  before,
   children,
-}: { title: string; groups: Group[]; open: string | null; total: number; noun: string; plural?: string; children: ReactNode } & GroupsPaging) {
+}: { title: string; groups: Group[]; open: string | null; total: number; noun: string; plural?: string; before?: ReactNode; children: ReactNode } & GroupsPaging & Kept) {
   const opened = groups.find((g) => g.id === open);
   // Closing an event stays on its page of events.
-  const closed = groupsPage > 0 ? `?groups=${groupsPage}` : "?";
+  const closed = groupsPage > 0 ? `?groups=${groupsPage}${keep}` : `?${keep.slice(1)}`;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">{title}</h1>
       <hr className="divider my-6" />
+      {before}
       {groups.length === 0 ? <p className="text-center text-dust">{`No ${plural} yet.`}</p> : null}
       <ul className="flex flex-col gap-3">
         {groups.map((group) => {
@@ -42,7 +47,7 @@ export function EventGroups({
           return (
             <li key={group.id} className="panel p-4">
               <div className="flex flex-wrap items-center justify-between gap-3">
-                <Link to={isOpen ? closed : `?event=${group.id}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
+                <Link to={isOpen ? closed : `?event=${group.id}${keep}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
                   {group.title}
                 </Link>
                 <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${countOf(total, noun, plural)}` : formatEventDate(group.date)}</span>
@@ -52,19 +57,19 @@ export function EventGroups({
           );
         })}
       </ul>
-      <GroupsPager groupsPage={groupsPage} groupsLastPage={groupsLastPage} />
+      <GroupsPager groupsPage={groupsPage} groupsLastPage={groupsLastPage} keep={keep} />
     </div>
   );
 }
 
 /** Newer and older events; a new page of events opens none. */
-function GroupsPager({ groupsPage, groupsLastPage }: GroupsPaging) {
+function GroupsPager({ groupsPage, groupsLastPage, keep = "" }: GroupsPaging & Kept) {
   if (groupsLastPage <= 0) return null;
   return (
     <nav aria-label="Events" className="mt-6 flex items-center justify-between">
-      {groupsPage > 0 ? <Link to={groupsPage > 1 ? `?groups=${groupsPage - 1}` : "?"}>Newer events</Link> : <span />}
+      {groupsPage > 0 ? <Link to={groupsPage > 1 ? `?groups=${groupsPage - 1}${keep}` : `?${keep.slice(1)}`}>Newer events</Link> : <span />}
       <span className="text-sm text-dust">{`Events page ${groupsPage + 1} of ${groupsLastPage + 1}`}</span>
-      {groupsPage < groupsLastPage ? <Link to={`?groups=${groupsPage + 1}`}>Older events</Link> : <span />}
+      {groupsPage < groupsLastPage ? <Link to={`?groups=${groupsPage + 1}${keep}`}>Older events</Link> : <span />}
     </nav>
   );
 }

@@ -20,6 +20,8 @@ import { updateBackstory } from "~/server/characters.server";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
 import { profileOverview, saveEmergencyContact } from "~/server/profiles.server";
+import { answersForMember } from "~/server/review-queue.server";
+import { AnswersFromStaff } from "~/components/review/AnswersFromStaff";
 
 const SAVED = "Changes saved successfully!";
 type Tab = ProfileSection;
@@ -27,8 +29,9 @@ type Tab = ProfileSection;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const canHaveCharacter = canBuildCharacter(user.role);
-  const { contact, application, character, survived } = await profileOverview(user.id);
+  const [{ contact, application, character, survived }, answers] = await Promise.all([profileOverview(user.id), answersForMember(user.id)]);
   return {
+    answers,
     user,
     canHaveCharacter,
     contact,
@@ -221,6 +224,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               </dl>
             </section>
             <LettersSection />
+            <AnswersFromStaff answers={loaderData.answers} />
             <EmergencyContactSection contact={loaderData.contact} actionData={actionData} />
             {!loaderData.canHaveCharacter ? (
               <section aria-labelledby="no-character" className="panel">

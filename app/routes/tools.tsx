@@ -17,6 +17,7 @@ import { APPLICATIONS_PAGE_SIZE, applicationForDecision, decideApplication, isAp
 import { AUDIT_PAGE_SIZE, listAudit } from "~/server/audit.server";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
+import { newEntryCounts } from "~/server/review-queue.server";
 import { listCast, listPlayers, MEMBER_LIST_PAGE_SIZE } from "~/server/members.server";
 import { changeRole, listMembersWithRoles, memberForRoleChange, ROLES_PAGE_SIZE } from "~/server/roles.server";
 
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
   const search = searchTermOf(url);
   const page = pageParam(request.url);
-  const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null };
+  const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null, newCounts: await newEntryCounts() };
   if (tab === "players") {
     const found = await listPlayers({ search, page });
     return { ...base, players: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
@@ -120,17 +121,20 @@ async function decide(actor: Parameters<typeof decideApplication>[0], applicatio
   });
 }
 
+/** How many entries of a review page are not answered yet, beside its link: " (12 new)". */
+const waiting = (count: number) => (count > 0 ? ` (${count} new)` : "");
+
 /** The staff tools: a side menu of tools; each fills in as it is built. */
 export default function Tools({ loaderData, actionData }: Route.ComponentProps) {
   const { isManager, tab } = loaderData;
   const tabs = TABS.filter((t) => !t.managerOnly || isManager);
   const links: [string, string][] = [
     ["/attendance", "View Attendance"],
-    ["/view-pels", "View PELs"],
-    ["/view-merchant-orders", "View Merchant Orders"],
-    ["/view-research", "View Research Papers"],
-    ["/view-letters", "View Letters"],
-    ["/view-costumes", "View Costume Photos"],
+    ["/view-pels", `View PELs${waiting(loaderData.newCounts.pel)}`],
+    ["/view-merchant-orders", `View Merchant Orders${waiting(loaderData.newCounts.order)}`],
+    ["/view-research", `View Research Papers${waiting(loaderData.newCounts.research)}`],
+    ["/view-letters", `View Letters${waiting(loaderData.newCounts.letter)}`],
+    ["/view-costumes", `View Costume Photos${waiting(loaderData.newCounts.costume)}`],
     ...(isManager
       ? ([
           ["/events/manage", "Manage Events"],

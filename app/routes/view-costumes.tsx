@@ -6,11 +6,16 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { COSTUME_MESSAGES, CostumeVerdictForm } from "~/forms/costume";
-import { type FieldErrors, parseForm } from "~/forms/kernel";
+import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
+import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
+import { QueueEntry, type QueueData } from "~/components/review/QueueEntry";
+import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
+import type { ActionAnswer } from "~/server/actions.server";
+import { answerQueueForm, queueFilterOf } from "~/server/review-queue.server";
 import { COSTUME_NOTE_MAX, COSTUME_STATUS_LABELS, type CostumeStatus } from "~/game/costume";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/server/actions.server";
-import { loadCostumeReview, recordCostumeVerdict, type CostumeEntry } from "~/server/costumes.server";
+import { loadCostumeQueue, recordCostumeVerdict, type CostumeEntry } from "~/server/costumes.server";
 import { requireAccess } from "~/server/guards.server";
 import { reviewQuery } from "~/server/reviews.server";
 
@@ -20,16 +25,19 @@ import { reviewQuery } from "~/server/reviews.server";
  * or ask for changes with a note the member reads on their costume page; each verdict is audited.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAccess(context, request, "staff");
+  const staff = requireAccess(context, request, "staff");
   const { event, groups } = reviewQuery(request.url);
-  return loadCostumeReview({ event, groups });
+  return loadCostumeQueue({ event, groups }, queueFilterOf(request.url), staff.id);
 }
 
-type ActionData = { userId?: string; ok?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = { userId?: string; ok?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> } & QueueResult;
 
-export async function action({ request, context }: Route.ActionArgs) {
+/** A verdict on a member's photos, or one of the queue's forms (take, hand back, set status). */
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionAnswer<ActionData>> {
   const staff = requireAccess(context, request, "staff");
-  const form = await parseForm(request, CostumeVerdictForm);
+  const values = await readForm(request);
+  if (QUEUE_INTENTS.includes(values.intent ?? "")) return answerQueueForm(staff, "costume", values);
+  const form = checkForm(CostumeVerdictForm, values);
   const userId = form.values.userId;
   if (!form.ok) {
     const message = form.errors.note ?? form.errors.latestPhotoId ?? form.errors.verdict ?? COSTUME_MESSAGES.noPhotos;
@@ -53,7 +61,7 @@ function Summary({ entries }: { entries: CostumeEntry[] }) {
   );
 }
 
-function Entry({ entry, eventId, answer }: { entry: CostumeEntry; eventId: string; answer?: ActionData }) {
+function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry; eventId: string; answer?: ActionData; queue: QueueData; queued?: QueueResult }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
   const name = `${entry.firstName} ${entry.lastName}`;
@@ -75,6 +83,7 @@ function Entry({ entry, eventId, answer }: { entry: CostumeEntry; eventId: strin
           {entry.review.note ? <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span> : null}
         </p>
       ) : null}
+      <QueueEntry entryId={`${eventId}:${entry.userId}`} about={`${name}'s costume photos`} queue={queue} result={queued} />
       {answer?.ok ? <Alert kind="success">{answer.ok}</Alert> : null}
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
       {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
@@ -119,10 +128,21 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
       groupsLastPage={loaderData.groupsLastPage}
       open={open}
       total={entries.length}
+      keep={filterQuery(loaderData.filter)}
+      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />}
     >
       <Summary entries={entries} />
       {open
-        ? entries.map((entry) => <Entry key={entry.userId} entry={entry} eventId={open} answer={actionData?.userId === entry.userId ? actionData : undefined} />)
+        ? entries.map((entry) => (
+            <Entry
+              key={entry.userId}
+              entry={entry}
+              eventId={open}
+              answer={actionData?.userId === entry.userId && !actionData.entryId ? actionData : undefined}
+              queue={loaderData}
+              queued={actionData?.entryId ? actionData : undefined}
+            />
+          ))
         : null}
     </EventGroups>
   );

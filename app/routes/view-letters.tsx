@@ -5,7 +5,12 @@ import { SideTabLinks } from "~/components/SideTabs";
 import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, parseForm } from "~/forms/kernel";
+import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
+import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
+import { QueueEntry, type QueueData } from "~/components/review/QueueEntry";
+import { QueueFilters } from "~/components/review/QueueFilters";
+import { answerQueueForm, queueFilterOf, queueView } from "~/server/review-queue.server";
+import type { ActionAnswer } from "~/server/actions.server";
 import { LETTER_MESSAGES, StaffLetterForms, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { LETTER_STATUS_FOR_STAFF, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
@@ -23,12 +28,13 @@ function queueOf(url: string): LetterQueue {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAccess(context, request, "staff");
+  const staff = requireAccess(context, request, "staff");
   const { search, page } = reviewQuery(request.url);
   const queue = queueOf(request.url);
+  const filter = queueFilterOf(request.url);
   const thread = new URL(request.url).searchParams.get("thread");
   const [found, queues, threadLetters] = await Promise.all([
-    isUuid(thread) ? Promise.resolve(null) : listLetters({ search, page, queue }),
+    isUuid(thread) ? Promise.resolve(null) : listLetters({ search, page, queue, filter: { filter, viewerId: staff.id } }),
     letterQueues(),
     isUuid(thread) ? letterThreadForStaff(thread) : Promise.resolve(null),
   ]);
@@ -37,7 +43,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Each answer form is a new letter: its own key, so a resubmitted answer saves nothing new.
     answerKey: letter.status === "to_staff" ? crypto.randomUUID() : null,
   }));
+  // Staff's own answers as NPCs are not entries of the queue: the letters members wrote are.
+  const queueData = await queueView(
+    "letter",
+    rows.filter((letter) => !letter.fromNpc).map((letter) => letter.id),
+    filter,
+  );
   return {
+    ...queueData,
+    viewerId: staff.id,
     rows,
     total: found?.total ?? rows.length,
     thread: threadLetters ? thread : null,
@@ -49,11 +63,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { done?: "released" | "answered"; letterId?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = { done?: "released" | "answered"; letterId?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> } & QueueResult;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionAnswer<ActionData>> {
   const staff = requireAccess(context, request, "staff");
-  const form = await parseForm(request, StaffLetterForms);
+  const values = await readForm(request);
+  if (QUEUE_INTENTS.includes(values.intent ?? "")) return answerQueueForm(staff, "letter", values);
+  const form = checkForm(StaffLetterForms, values);
   const letterId = form.values.letterId;
   if (!form.ok) {
     if (form.values.intent !== "release" && form.values.intent !== "answer") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
@@ -88,7 +104,7 @@ function Busy({ idle, busy }: { idle: string; busy: string }) {
   );
 }
 
-function LetterEntry({ letter, actionData, threadShown }: { letter: Letter; actionData?: ActionData; threadShown: boolean }) {
+function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Letter; actionData?: ActionData; threadShown: boolean; queue: QueueData }) {
   const mine = actionData?.letterId === letter.id ? actionData : undefined;
   const signed = letter.senderName ?? UNSIGNED;
   return (
@@ -136,6 +152,11 @@ function LetterEntry({ letter, actionData, threadShown }: { letter: Letter; acti
           <Link to={`/view-letters?thread=${letter.threadId ?? letter.id}`}>Read the whole thread</Link>
         </p>
       ) : null}
+      {letter.fromNpc ? null : (
+        <div className="mt-3">
+          <QueueEntry entryId={letter.id} about={`${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient}`} queue={queue} result={actionData} />
+        </div>
+      )}
     </article>
   );
 }
@@ -156,7 +177,7 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
           <SideTabLinks tabs={tabs} active={loaderData.queue} />
         </nav>
         {actionData?.done ? <Alert kind="success">{actionData.done === "released" ? LETTER_MESSAGES.released : LETTER_MESSAGES.answered}</Alert> : null}
-        {actionData?.message && !loaderData.rows.some((letter) => letter.id === actionData.letterId) ? <Alert kind="error">{actionData.message}</Alert> : null}
+        {actionData?.message && !loaderData.rows.some((letter) => letter.id === (actionData.letterId ?? actionData.entryId)) ? <Alert kind="error">{actionData.message}</Alert> : null}
         {loaderData.thread ? (
           <>
             <h2 className="text-2xl">A thread of letters, oldest first</h2>
@@ -165,11 +186,12 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
         ) : (
           <>
             <SearchForm tab={loaderData.queue === "all" ? undefined : loaderData.queue} search={loaderData.search} label="Search by sender, recipient or text" />
+            <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ tab: loaderData.queue === "all" ? null : loaderData.queue, q: loaderData.search }} />
             <ResultCount total={loaderData.total} noun="letter" search={loaderData.search} />
           </>
         )}
         {loaderData.rows.map((letter) => (
-          <LetterEntry key={letter.id} letter={letter} actionData={actionData} threadShown={Boolean(loaderData.thread)} />
+          <LetterEntry key={letter.id} letter={letter} actionData={actionData} threadShown={Boolean(loaderData.thread)} queue={loaderData} />
         ))}
         {loaderData.thread ? null : <Pager page={loaderData.page} lastPage={loaderData.lastPage} />}
       </div>

@@ -2,17 +2,37 @@ import type { Route } from "./+types/view-merchant-orders";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { readForm } from "~/forms/kernel";
+import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
+import { QueueEntry } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, reviewQuery, orderReview } from "~/server/reviews.server";
+import { answerQueueForm } from "~/server/review-queue.server";
+import { loadQueuedReview, orderReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAccess(context, request, "staff");
-  return loadReview(reviewQuery(request.url), orderReview);
+  const staff = requireAccess(context, request, "staff");
+  return loadQueuedReview(request.url, staff.id, orderReview, (row) => row.id);
 }
 
-export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps) {
+/** Taking an entry, handing it back, setting its status or replying to it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireAccess(context, request, "staff");
+  return answerQueueForm(staff, "order", await readForm(request));
+}
+
+export default function ViewMerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Merchant Orders" noun="order" groups={loaderData.groups} groupsPage={loaderData.groupsPage} groupsLastPage={loaderData.groupsLastPage} open={loaderData.open} total={loaderData.total}>
+    <EventGroups
+      title="Merchant Orders"
+      noun="order"
+      groups={loaderData.groups}
+      groupsPage={loaderData.groupsPage}
+      groupsLastPage={loaderData.groupsLastPage}
+      open={loaderData.open}
+      total={loaderData.total}
+      keep={filterQuery(loaderData.filter)}
+      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />}
+    >
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} />
@@ -22,6 +42,9 @@ export default function ViewMerchantOrders({ loaderData }: Route.ComponentProps)
             ))}
           </ul>
           <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
+          <div className="mt-3 flex flex-col gap-3">
+            <QueueEntry entryId={order.id} about={`${order.firstName} ${order.lastName}'s order`} queue={loaderData} result={actionData} />
+          </div>
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

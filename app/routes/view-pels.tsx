@@ -1,23 +1,43 @@
 import type { Route } from "./+types/view-pels";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
+import { QueueEntry } from "~/components/review/QueueEntry";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { readForm } from "~/forms/kernel";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, reviewQuery, pelReview } from "~/server/reviews.server";
+import { answerQueueForm } from "~/server/review-queue.server";
+import { loadQueuedReview, pelReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAccess(context, request, "staff");
-  return loadReview(reviewQuery(request.url), pelReview);
+  const staff = requireAccess(context, request, "staff");
+  return loadQueuedReview(request.url, staff.id, pelReview, (row) => row.entry.id);
 }
 
-export default function ViewPels({ loaderData }: Route.ComponentProps) {
+/** Taking a letter, handing it back, setting its status or replying to it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireAccess(context, request, "staff");
+  return answerQueueForm(staff, "pel", await readForm(request));
+}
+
+export default function ViewPels({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Post-Event Letters" noun="letter" groups={loaderData.groups} groupsPage={loaderData.groupsPage} groupsLastPage={loaderData.groupsLastPage} open={loaderData.open} total={loaderData.total}>
+    <EventGroups
+      title="Post-Event Letters"
+      noun="letter"
+      groups={loaderData.groups}
+      groupsPage={loaderData.groupsPage}
+      groupsLastPage={loaderData.groupsLastPage}
+      open={loaderData.open}
+      total={loaderData.total}
+      keep={filterQuery(loaderData.filter)}
+      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />}
+    >
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
-        <article key={entry.id} className="rounded-md border border-timber/70 p-4">
+        <article key={entry.id} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4">
           <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
           <h3 className="mt-1 text-xl">{entry.characterName}</h3>
-          <dl className="mt-3 flex flex-col gap-3">
+          <dl className="flex flex-col gap-3">
             {PEL_QUESTIONS.map((q) => (
               <div key={q.key}>
                 <dt className="font-bold text-brass">{q.label}</dt>
@@ -25,6 +45,7 @@ export default function ViewPels({ loaderData }: Route.ComponentProps) {
               </div>
             ))}
           </dl>
+          <QueueEntry entryId={entry.id} about={`${firstName} ${lastName}'s letter`} queue={loaderData} result={actionData} />
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

@@ -1,17 +1,37 @@
 import type { Route } from "./+types/view-research";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { readForm } from "~/forms/kernel";
+import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
+import { QueueEntry } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
-import { loadReview, reviewQuery, researchReview } from "~/server/reviews.server";
+import { answerQueueForm } from "~/server/review-queue.server";
+import { loadQueuedReview, researchReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAccess(context, request, "staff");
-  return loadReview(reviewQuery(request.url), researchReview);
+  const staff = requireAccess(context, request, "staff");
+  return loadQueuedReview(request.url, staff.id, researchReview, (row) => row.id);
 }
 
-export default function ViewResearch({ loaderData }: Route.ComponentProps) {
+/** Taking an entry, handing it back, setting its status or replying to it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireAccess(context, request, "staff");
+  return answerQueueForm(staff, "research", await readForm(request));
+}
+
+export default function ViewResearch({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <EventGroups title="Research Papers" noun="paper" groups={loaderData.groups} groupsPage={loaderData.groupsPage} groupsLastPage={loaderData.groupsLastPage} open={loaderData.open} total={loaderData.total}>
+    <EventGroups
+      title="Research Papers"
+      noun="paper"
+      groups={loaderData.groups}
+      groupsPage={loaderData.groupsPage}
+      groupsLastPage={loaderData.groupsLastPage}
+      open={loaderData.open}
+      total={loaderData.total}
+      keep={filterQuery(loaderData.filter)}
+      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />}
+    >
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />
@@ -25,6 +45,9 @@ export default function ViewResearch({ loaderData }: Route.ComponentProps) {
               <span className="sr-only"> (opens in a new tab)</span>
             </a>
           </p>
+          <div className="mt-3 flex flex-col gap-3">
+            <QueueEntry entryId={paper.id} about={`${paper.firstName} ${paper.lastName}'s paper`} queue={loaderData} result={actionData} />
+          </div>
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

@@ -13,6 +13,8 @@ import {
   costumeReminders,
   costumeReviews,
   letters,
+  reviewQueue,
+  staffReplies,
   memberExports,
   merchantOrders,
   outbox,
@@ -35,7 +37,8 @@ import { removeFile } from "./storage/storage.server";
  * "Leave": deleting a member's account, by the member (after re-authenticating) or by a
  * manager (audited). In one transaction:
  * - removed: emergency contact, application, character, PELs, merchant orders, research papers
- *   and costume photos (their files after the commit) with the photos' verdicts and reminders,
+ *   and costume photos (their files after the commit) with the photos' verdicts and reminders, staff's
+ *   replies to the member's entries and their places in the review queues,
  *   data exports, sessions, sign-in methods (password, Discord), second factors, passkeys, one-time tokens and rate-limit counters naming the address, and the
  *   emails to the member still in the outbox;
  * - kept without name or contact: the profile row becomes a placeholder (name: the character's
@@ -159,7 +162,7 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     const email = profile.email.toLowerCase();
     const like = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-    for (const table of [applications, characters, pels, merchantOrders, research, costumePhotos, costumeReviews, costumeReminders, memberExports, sessions, accounts, twoFactors, passkeys]) {
+    for (const table of [applications, characters, pels, merchantOrders, research, costumePhotos, costumeReviews, costumeReminders, reviewQueue, staffReplies, memberExports, sessions, accounts, twoFactors, passkeys]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
     // Letters to the member: when they read them goes, and none waits any longer for release.

@@ -18,7 +18,11 @@ export type AuditAction =
   | "costume.approve"
   | "costume.request_changes"
   | "letter.release"
-  | "letter.answer";
+  | "letter.answer"
+  | "queue.take"
+  | "queue.hand_back"
+  | "queue.set_status"
+  | "queue.reply";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

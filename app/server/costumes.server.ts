@@ -16,6 +16,7 @@ import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
 import { audit } from "./audit.server";
+import { costumeEntryId, markAnswered, passesFilter, queueView, type QueueFilter } from "./review-queue.server";
 import { database } from "./db/client.server";
 import { costumePhotos, costumeReviews, eventAttendance, events, profiles } from "./db/schema";
 import { processPhoto, type PhotoType } from "./images.server";
@@ -323,6 +324,20 @@ export async function recordCostumeVerdict(staff: SessionUser, input: CostumeVer
       subjectId: input.userId,
       details: { event: event?.title ?? null, eventDate: event?.date ?? null, photos: photos.length },
     });
+    await markAnswered(tx, "costume", costumeEntryId(input.eventId, input.userId), input.userId);
     return { ok: true } as const;
   });
+}
+
+/** The costume review page with its queue: the opened event's entries that pass the filter, and where each stands. */
+export async function loadCostumeQueue(query: { event: string | null; groups: number | null }, filter: QueueFilter, viewerId: string) {
+  const review = await loadCostumeReview(query);
+  const open = review.open;
+  const idOf = (entry: CostumeEntry) => (open ? costumeEntryId(open, entry.userId) : "");
+  const queue = await queueView("costume", open ? review.entries.map(idOf) : [], filter);
+  const entries = review.entries.filter((entry) => {
+    const state = queue.states[idOf(entry)];
+    return !state || passesFilter(state, filter, viewerId);
+  });
+  return { ...review, entries, ...queue, viewerId };
 }

@@ -4,6 +4,7 @@ import { type LetterDelivery, type LetterStatus, UNSIGNED } from "~/game/letters
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { audit } from "./audit.server";
+import { markAnswered } from "./review-queue.server";
 import { config } from "./config.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database, type Database, type Transaction } from "./db/client.server";
@@ -290,6 +291,7 @@ export async function answerLetter(staff: SessionUser, input: AnswerInput): Prom
       .onConflictDoNothing({ target: letters.submissionKey })
       .returning({ id: letters.id });
     await audit(tx, { actorId: staff.id, action: "letter.answer", subjectId: letter.userId, details: { letterId: letter.id, answerId: answer?.id ?? null, as: letter.recipient } });
+    await markAnswered(tx, "letter", letter.id, letter.userId);
     return "answered";
   });
 }

@@ -23,6 +23,7 @@ import {
   pels,
   profiles,
   research,
+  staffReplies,
   sessions,
   twoFactors,
 } from "./db/schema";
@@ -113,7 +114,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .orderBy(asc(auditLog.createdAt)),
   ]);
   const eventOf = { title: events.title, date: events.date };
-  const [photos, costumeVerdicts, reminders] = await Promise.all([
+  const [photos, costumeVerdicts, reminders, answers] = await Promise.all([
     db
       .select({ photo: costumePhotos, event: eventOf })
       .from(costumePhotos)
@@ -132,6 +133,12 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .innerJoin(events, eq(events.id, costumeReminders.eventId))
       .where(eq(costumeReminders.userId, userId))
       .orderBy(asc(costumeReminders.sentAt)),
+    // Replies staff wrote to the member's entries; not who wrote them, as on the profile.
+    db
+      .select({ about: staffReplies.kind, entryId: staffReplies.entryId, body: staffReplies.body, createdAt: staffReplies.createdAt })
+      .from(staffReplies)
+      .where(eq(staffReplies.userId, userId))
+      .orderBy(asc(staffReplies.createdAt), asc(staffReplies.id)),
   ]);
   // Letters delivered to the member's letter box: how each was signed, never who wrote it; none still waiting for release.
   const received = await db
@@ -205,6 +212,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     })),
     costumeVerdicts: costumeVerdicts.map((v) => ({ event: v.event, verdict: v.verdict, note: v.note, reviewedAt: iso(v.reviewedAt) })),
     costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
+    answersFromStaff: answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
     lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
     lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
     attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),

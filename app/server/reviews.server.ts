@@ -5,6 +5,8 @@ import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
 import { letterMatches } from "./search.server";
+import { queueFilterOf, queueFilterSql, queueView, repliesTo, type QueueFilter } from "./review-queue.server";
+import type { ReplyKind } from "~/game/review-queue";
 
 import { EVENTS_PAGE_SIZE, lastPage, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { searchTermOf } from "~/forms/kernel";
@@ -62,25 +64,25 @@ function entriesAt(table: ByEvent, eventId: string) {
 
 const author = { firstName: profiles.firstName, lastName: profiles.lastName };
 
-export async function pelsForEvent(eventId: string, page: number) {
+export async function pelsForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
   return db
     .select({ ...author, entry: pels })
     .from(pels)
     .innerJoin(profiles, eq(profiles.id, pels.userId))
-    .where(eq(pels.eventId, eventId))
+    .where(and(eq(pels.eventId, eventId), only))
     .orderBy(desc(pels.createdAt), desc(pels.id))
     .limit(PEL_REVIEW_PAGE_SIZE)
     .offset(page * PEL_REVIEW_PAGE_SIZE);
 }
 
-export async function ordersForEvent(eventId: string, page: number) {
+export async function ordersForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
   return db
     .select({ ...author, id: merchantOrders.id, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
     .from(merchantOrders)
     .innerJoin(profiles, eq(profiles.id, merchantOrders.userId))
-    .where(eq(merchantOrders.eventId, eventId))
+    .where(and(eq(merchantOrders.eventId, eventId), only))
     .orderBy(desc(merchantOrders.createdAt), desc(merchantOrders.id))
     .limit(REVIEW_PAGE_SIZE)
     .offset(page * REVIEW_PAGE_SIZE);
@@ -99,13 +101,13 @@ export async function ordersToHandOut(eventId: string) {
     .orderBy(merchantOrders.createdAt, merchantOrders.id);
 }
 
-export async function researchForEvent(eventId: string, page: number) {
+export async function researchForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
   return db
     .select({ ...author, id: research.id, sources: research.sources, research: research.research, fileName: research.fileName, createdAt: research.createdAt })
     .from(research)
     .innerJoin(profiles, eq(profiles.id, research.userId))
-    .where(eq(research.eventId, eventId))
+    .where(and(eq(research.eventId, eventId), only))
     .orderBy(desc(research.createdAt), desc(research.id))
     .limit(REVIEW_PAGE_SIZE)
     .offset(page * REVIEW_PAGE_SIZE);
@@ -128,10 +130,11 @@ export type LetterQueue = "all" | "held" | "npc";
 const QUEUE_STATUS = { held: "held", npc: "to_staff" } as const;
 
 /** Every letter (or one queue's), newest first, searchable by sender, recipient or text. */
-export async function listLetters({ search = "", page = 0, queue = "all" }: { search?: string; page?: number; queue?: LetterQueue }) {
+export async function listLetters({ search = "", page = 0, queue = "all", filter }: { search?: string; page?: number; queue?: LetterQueue; filter?: { filter: QueueFilter; viewerId: string } }) {
   const db = await database();
   const term = search.trim();
-  const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined);
+  const only = filter ? queueFilterSql("letter", sql`${letters.id}::text`, filter.filter, filter.viewerId) : undefined;
+  const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined, only);
   const countAll = async () => (where ? ((await db.select({ n: count() }).from(letters).where(where))[0]?.n ?? 0) : allLetters());
   // The page is cut from the letters alone, then joined to the senders of its letters only.
   const pageOfLetters = db
@@ -225,26 +228,50 @@ export function reviewQuery(address: string | URL): ReviewQuery {
 type EventGroup = { id: string; title: string; date: string };
 
 /** A by-event review page: the table its entries live in and how a page of them is read. */
-type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; pageSize: number };
+type Review<T> = { kind: ReplyKind; table: ByEvent; entries: (eventId: string, page: number, only?: SQL) => Promise<T[]>; pageSize: number };
 
-export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE };
-export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE };
-export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE };
+export const pelReview = { kind: "pel" as const, table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE };
+export const orderReview = { kind: "order" as const, table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE };
+export const researchReview = { kind: "research" as const, table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE };
+
+/** Entries of an event that pass a queue filter: counted afresh, as each filter and viewer differs. */
+async function entriesPassing(table: ByEvent, eventId: string, only: SQL) {
+  const db = await database();
+  const [row] = await db.select({ n: count() }).from(table).where(and(eq(table.eventId, eventId), only));
+  return row?.n ?? 0;
+}
 
 /**
  * What every by-event review page loads: a page of the groups (EVENTS_PAGE_SIZE events;
  * without ?groups=, the page holding the opened event), and the opened event's entries (a
  * page of them) with their count. A failure reaches the page's error boundary.
  */
-export async function loadReview<T>({ event, page, groups = null }: Pick<ReviewQuery, "event" | "page"> & Partial<Pick<ReviewQuery, "groups">>, review: Review<T>) {
+export async function loadReview<T>(
+  { event, page, groups = null }: Pick<ReviewQuery, "event" | "page"> & Partial<Pick<ReviewQuery, "groups">>,
+  review: Review<T>,
+  queue?: { filter: QueueFilter; viewerId: string },
+) {
+  const only = queue ? queueFilterSql(review.kind, sql`${review.table.id}::text`, queue.filter, queue.viewerId) : undefined;
   const [all, opened, total] = await Promise.all([
     eventsWithEntries(review.table),
-    event ? review.entries(event, page) : Promise.resolve([] as T[]),
-    event ? entriesAt(review.table, event) : Promise.resolve(0),
+    event ? review.entries(event, page, only) : Promise.resolve([] as T[]),
+    event ? (only ? entriesPassing(review.table, event, only) : entriesAt(review.table, event)) : Promise.resolve(0),
   ]);
   const groupsLastPage = lastPage(all.length, EVENTS_PAGE_SIZE);
   const openedAt = event ? all.findIndex((group) => group.id === event) : -1;
   const groupsPage = Math.min(groupsLastPage, groups ?? (openedAt >= 0 ? Math.floor(openedAt / EVENTS_PAGE_SIZE) : 0));
   const shown = all.slice(groupsPage * EVENTS_PAGE_SIZE, (groupsPage + 1) * EVENTS_PAGE_SIZE);
   return { groups: shown, groupsPage, groupsLastPage, open: event, page, entries: opened, total, pageSize: review.pageSize };
+}
+
+/**
+ * A by-event review page with its queue: the entries that pass the address's filter
+ * (?status=, ?assignee=), where each stands, who can take them, and the replies sent.
+ */
+export async function loadQueuedReview<T>(address: string, viewerId: string, review: Review<T>, idOf: (entry: T) => string) {
+  const filter = queueFilterOf(address);
+  const loaded = await loadReview(reviewQuery(address), review, { filter, viewerId });
+  const ids = loaded.entries.map(idOf);
+  const [queue, replies] = await Promise.all([queueView(review.kind, ids, filter), repliesTo(review.kind, ids)]);
+  return { ...loaded, ...queue, replies, viewerId };
 }

@@ -9,6 +9,7 @@ import { memberEventStatuses } from "~/server/event-statuses.server";
 import { listUpcomingEvents } from "~/server/events.server";
 import { letterQueues, unreadLetterCount } from "~/server/letters.server";
 import { listCast, listPlayers } from "~/server/members.server";
+import { newEntryCounts } from "~/server/review-queue.server";
 import { listLetters, loadReview, orderReview, pelReview, researchReview } from "~/server/reviews.server";
 import { getSessionUser } from "~/server/session.server";
 import { withTestDatabase } from "../helpers/db";
@@ -93,6 +94,7 @@ async function runEveryKeptRead() {
   expect((await listLetters({})).total).toBe(3);
   expect(await unreadLetterCount(member.id)).toBe(1);
   expect(await letterQueues()).toEqual({ held: 0, toStaff: 1 });
+  expect(await newEntryCounts()).toEqual({ pel: 1, order: 1, research: 1, letter: 1, costume: 0 });
   for (const review of [pelReview, orderReview, researchReview]) {
     const loaded = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1]);
     expect(loaded.groups.map((group) => group.id)).toEqual([event.id]);

@@ -17,6 +17,10 @@ const ACTIONS: Record<string, string> = {
   "costume.request_changes": "asked for costume changes from",
   "letter.release": "released a letter written by",
   "letter.answer": "answered, as an NPC, a letter written by",
+  "queue.take": "took a review entry of",
+  "queue.hand_back": "handed back a review entry of",
+  "queue.set_status": "set the status of a review entry of",
+  "queue.reply": "replied to a review entry of",
 };
 
 /** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
@@ -41,6 +45,7 @@ function detail(action: string, details: Record<string, unknown> | null): string
   if (action === "import.run") return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
   if (action === "costume.approve" || action === "costume.request_changes") return details.event ? `for ${String(details.event)}` : "";
   if (action === "letter.answer") return details.as ? `as ${String(details.as)}` : "";
+  if (action.startsWith("queue.")) return `${String(details.kind)}: ${String(details.from)} → ${String(details.to)}`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

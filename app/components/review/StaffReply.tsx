@@ -1,0 +1,62 @@
+import { Form, useNavigation } from "react-router";
+import { Alert } from "~/components/ui/Alert";
+import { TextAreaField } from "~/components/ui/TextAreaField";
+import { STAFF_REPLY_MAX } from "~/game/review-queue";
+import { formatClubTime } from "~/lib/dates";
+import type { QueueResult } from "~/forms/review-queue";
+
+export type Reply = {
+  id: string;
+  body: string;
+  createdAt: string;
+  authorName: string | null;
+};
+
+/**
+ * Staff's replies to an entry, oldest first, and a box to write another: the member reads them
+ * on their profile, and sending one marks the entry answered. Text only, shown as typed.
+ */
+export function StaffReply({ entryId, replies, to, result }: { entryId: string; replies: Reply[]; to: string; result?: QueueResult }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("entryId") === entryId && navigation.formData?.get("intent") === "reply";
+  const failed = result && !result.ok ? result : undefined;
+  const sent = result?.ok;
+  return (
+    <section aria-label={`Replies to ${to}`} className="flex flex-col gap-2" data-testid="staff-replies">
+      {replies.length > 0 ? (
+        <>
+          <h4 className="font-bold text-brass">Replies sent</h4>
+          <ol className="flex flex-col gap-2">
+            {replies.map((reply) => (
+              <li key={reply.id} className="rounded-md border border-timber/60 p-3">
+                <p className="text-sm text-dust">{`${reply.authorName ?? "A former staff member"} · ${formatClubTime(reply.createdAt)}`}</p>
+                <p className="whitespace-pre-wrap">{reply.body}</p>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+      {sent ? <Alert kind="success">{sent}</Alert> : null}
+      {failed?.message && !failed.errors?.body ? <Alert kind="error">{failed.message}</Alert> : null}
+      {/* Made anew after each reply, so the box starts empty. */}
+      <Form key={replies.length} method="post" noValidate preventScrollReset className="flex flex-col gap-2">
+        <input type="hidden" name="intent" value="reply" />
+        <input type="hidden" name="entryId" value={entryId} />
+        <TextAreaField
+          label={`Reply to ${to}`}
+          hint="The member reads it on their profile. Sending it marks the entry answered."
+          name="body"
+          id={`reply-${entryId}`}
+          rows={3}
+          maxLength={STAFF_REPLY_MAX}
+          required
+          defaultValue={failed?.values?.body}
+          error={failed?.errors?.body}
+        />
+        <button type="submit" className="btn btn-primary self-start" disabled={busy}>
+          {busy ? "Sending…" : "Send reply"}
+        </button>
+      </Form>
+    </section>
+  );
+}
