@@ -1,41 +1,15 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "../app/lib/discord-sign-in";
 import { startMockDiscord, type MockDiscord } from "../tests/helpers/discord-oauth";
-import { freePort } from "../tests/helpers/ports";
 import { expectAccessible } from "./axe";
 import { mainNav, signIn } from "./helpers";
+import { startOwnServer, type OwnServer } from "./own-server";
 
 /**
  * Sign-in with Discord in Chromium, against a real OAuth server run here in Discord's place
  * (its authorize page asks who to be, as Discord's does). The production build runs with
  * Discord configured, on its own data directory (at desktop width only: see playwright.config.ts).
  */
-
-async function waitFor(url: string, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/**
- * Presses "Sign in with Discord" once the page has finished loading its scripts: a press while
- * the app is still starting can be overtaken by the page's own first client-side update.
- */
-async function startDiscordSignIn(page: Page) {
-  await page.waitForLoadState("networkidle");
-  await page.getByRole("button", { name: "Sign in with Discord" }).click();
-}
 
 /** At Discord's stand-in: be `username` there and allow the site. */
 async function authorizeAtDiscord(page: Page, username: string) {
@@ -52,47 +26,62 @@ test.describe("sign-in with Discord", () => {
   const member = { email: "ruby.drifter@e2e.test", password: "Drifter#1877" };
   // A manager of this server's own, without a second factor (REQUIRE_MANAGER_2FA is off here): they suspend the member.
   const manager = { email: "opal.marshal@e2e.test", password: "Marshal#1877" };
-  let dir: string;
   let mock: MockDiscord;
-  let app: ChildProcess;
+  let server: OwnServer;
   let site: string;
-  let appOutput = "";
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-discord-"));
     mock = await startMockDiscord();
-    const port = await freePort();
-    site = `http://127.0.0.1:${port}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: path.join(dir, "data"),
-      APP_URL: site,
-      LOG_LEVEL: "warn",
-      REQUIRE_MANAGER_2FA: "false",
-      ...mock.env,
-    };
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", member.email, "--password", member.password, "--first", "Ruby", "--last", "Drifter", "--role", "player"], { env, stdio: "pipe" });
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", manager.email, "--password", manager.password, "--first", "Opal", "--last", "Marshal", "--role", "manager"], { env, stdio: "pipe" });
-    app = spawn(process.execPath, ["server.mjs"], { env, stdio: "pipe" });
-    app.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
-    app.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
-    await waitFor(`${site}/healthz`).catch((error: Error) => {
-      throw new Error(`${error.message}\n${appOutput}`);
+    server = await startOwnServer({
+      name: "discord",
+      env: { REQUIRE_MANAGER_2FA: "false", ...mock.env },
+      members: [
+        { ...member, first: "Ruby", last: "Drifter", role: "player" },
+        { ...manager, first: "Opal", last: "Marshal", role: "manager" },
+      ],
     });
+    site = server.site;
   });
 
   test.afterAll(async () => {
-    if (app && app.exitCode === null) {
-      const exited = new Promise((resolve) => app.once("exit", resolve));
-      app.kill("SIGTERM");
-      await exited;
-    }
+    await server?.stop();
     await mock?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the sign-in page does not move under a press while its scripts start", async ({ page }) => {
+    // The page as sent, before its scripts run: they are held back until released below.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/assets/**/*.js", async (route) => {
+      await released;
+      await route.continue();
+    });
+    // Module scripts hold back the load events: wait instead for the parsed page, styled, its fonts in.
+    await page.goto(`${site}/auth`, { waitUntil: "commit" });
+    await page.waitForFunction(
+      async () =>
+        document.readyState !== "loading" &&
+        [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet) &&
+        (await document.fonts.ready) !== undefined,
+    );
+    await expect(page.locator("html")).toHaveClass(/\bjs\b/);
+    await expect(page.locator("altcha-widget")).toHaveCount(0);
+    const discord = page.getByRole("button", { name: "Sign in with Discord" });
+    // Scrolled to, as a person would on a phone: nothing may scroll the page back either.
+    await discord.scrollIntoViewIfNeeded();
+    const before = await discord.boundingBox();
+    expect(before).not.toBeNull();
+
+    // Then the app's first client-side update, and the CAPTCHA's widget arriving after it.
+    release();
+    await expect(page.locator("altcha-widget")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText("Complete the CAPTCHA to continue.")).toBeVisible();
+    expect(await discord.boundingBox()).toEqual(before);
+
+    // A press aimed where the button was at first still reaches Discord.
+    await page.mouse.click(before!.x + before!.width / 2, before!.y + before!.height / 2);
+    await expect(page.getByRole("heading", { name: "Mock Discord" })).toBeVisible({ timeout: 20_000 });
   });
 
   test("link Discord from the profile, sign out, sign in with Discord, unlink", async ({ page, isMobile }) => {
@@ -118,7 +107,7 @@ test.describe("sign-in with Discord", () => {
 
     await page.goto(`${site}/auth?redirectTo=%2Fprofile`);
     await expectAccessible(page);
-    await startDiscordSignIn(page);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
     await authorizeAtDiscord(page, "rubyd");
     await expect(page).toHaveURL(`${site}/profile`);
     await expect(page.getByText(member.email)).toBeVisible();
@@ -131,7 +120,7 @@ test.describe("sign-in with Discord", () => {
 
   test("a Discord identity that is not linked is told how to link it", async ({ page }) => {
     await page.goto(`${site}/auth`);
-    await startDiscordSignIn(page);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
     await authorizeAtDiscord(page, "stranger");
     await expect(page).toHaveURL(`${site}/auth?discord=not-linked`);
     await expect(page.getByText(DISCORD_NOTICES["not-linked"])).toBeVisible();
@@ -163,7 +152,7 @@ test.describe("sign-in with Discord", () => {
 
     await page.goto(`${site}/profile`);
     await expect(page).toHaveURL(`${site}/auth?redirectTo=%2Fprofile`);
-    await startDiscordSignIn(page);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
     await authorizeAtDiscord(page, "rubysuspended");
     await expect(page).toHaveURL(/\/auth\?discord=suspended/);
     await expect(page.getByText(DISCORD_NOTICES.suspended)).toBeVisible();
@@ -173,7 +162,7 @@ test.describe("sign-in with Discord", () => {
     await managerPage.getByRole("button", { name: "Restore the account" }).click();
     await expect(managerPage.getByRole("region", { name: "Account" }).getByText("Active", { exact: true })).toBeVisible({ timeout: 15_000 });
     await page.goto(`${site}/auth`);
-    await startDiscordSignIn(page);
+    await page.getByRole("button", { name: "Sign in with Discord" }).click();
     await authorizeAtDiscord(page, "rubysuspended");
     await expect(page).toHaveURL(`${site}/`);
     await expect(page.getByRole("button", { name: "Sign Out" }).first()).toBeAttached();

@@ -1,12 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { freePort } from "../tests/helpers/ports";
 import { startWebhookServer } from "../tests/helpers/webhook";
 import { expectAccessible } from "./axe";
 import { mainNav, signIn } from "./helpers";
+import { startOwnServer, type OwnServer } from "./own-server";
 
 /**
  * A phone as a second factor in Chromium: the production build runs with an SMS gateway
@@ -17,28 +13,13 @@ import { mainNav, signIn } from "./helpers";
 /** Sign-ins hash a password on a shared 2-core machine: each step may take a while. */
 const SLOW = { timeout: 30_000 };
 
-async function waitFor(url: string, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 test.describe("codes by text message", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   const member = { email: "ida.whitlock@e2e.test", password: "Whitlock#1877" };
-  let dir: string;
   let gateway: Awaited<ReturnType<typeof startWebhookServer>>;
-  let app: ChildProcess;
+  let server: OwnServer;
   let site: string;
-  let appOutput = "";
 
   /** The code in the next text the gateway receives (the outbox worker sends it within a second). */
   async function nextText(after: number): Promise<{ to: string; code: string }> {
@@ -55,39 +36,18 @@ test.describe("codes by text message", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-sms-"));
     gateway = await startWebhookServer();
-    const port = await freePort();
-    site = `http://127.0.0.1:${port}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: path.join(dir, "data"),
-      APP_URL: site,
-      LOG_LEVEL: "warn",
-      OUTBOX_POLL_MS: "200",
-      SMS_WEBHOOK_URL: gateway.url,
-      SMS_WEBHOOK_TOKEN: "e2e-gateway-token",
-    };
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", member.email, "--password", member.password, "--first", "Ida", "--last", "Whitlock", "--role", "player"], { env, stdio: "pipe" });
-    app = spawn(process.execPath, ["server.mjs"], { env, stdio: "pipe" });
-    app.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
-    app.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
-    await waitFor(`${site}/healthz`).catch((error: Error) => {
-      throw new Error(`${error.message}\n${appOutput}`);
+    server = await startOwnServer({
+      name: "sms",
+      env: { OUTBOX_POLL_MS: "200", SMS_WEBHOOK_URL: gateway.url, SMS_WEBHOOK_TOKEN: "e2e-gateway-token" },
+      members: [{ ...member, first: "Ida", last: "Whitlock", role: "player" }],
     });
+    site = server.site;
   });
 
   test.afterAll(async () => {
-    if (app && app.exitCode === null) {
-      const exited = new Promise((resolve) => app.once("exit", resolve));
-      app.kill("SIGTERM");
-      await exited;
-    }
+    await server?.stop();
     await gateway?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test("add a phone confirmed by a texted code, sign out, sign in with a texted code", async ({ page, isMobile }) => {

@@ -121,8 +121,10 @@ function AltchaCaptcha({ onChange, answer }: CaptchaProps) {
     return () => widget.removeEventListener("statechange", onStateChange);
   }, [loaded, onChange]);
 
+  // The widget's own height, kept from the first paint: the widget arrives after the page's
+  // scripts start, and a taller box then would move what follows from under a press aimed at it.
   return (
-    <div className="min-h-16">
+    <div className="min-h-[70px]">
       {loaded ? (
         <altcha-widget ref={ref} challenge="/captcha/challenge" name="altcha" />
       ) : (
@@ -131,4 +133,14 @@ function AltchaCaptcha({ onChange, answer }: CaptchaProps) {
       <p className="no-js-only text-sm text-dust">The CAPTCHA needs JavaScript. Please turn JavaScript on to continue.</p>
     </div>
   );
+}
+
+/**
+ * "Complete the CAPTCHA to continue." under a form's button until the CAPTCHA is solved. Sent
+ * with the page and shown from the first paint when scripts run (hidden without them, when the
+ * server says it instead): appearing only once the page's scripts started, it pushed what follows
+ * down under a press already aimed at it (the sign-in page's "Sign in with Discord").
+ */
+export function CaptchaHint({ solved, children = "Complete the CAPTCHA to continue." }: { solved: boolean; children?: string }) {
+  return solved ? null : <p className="js-only text-center text-sm text-dust">{children}</p>;
 }

@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/auth-email-code";
-import { Captcha } from "~/components/Captcha";
+import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
@@ -108,7 +108,7 @@ function useCaptchaGate() {
   const hydrated = useHydrated();
   const [solved, setSolved] = useState(false);
   const onChange = useCallback((value: boolean) => setSolved(value), []);
-  return { onChange, blocked: hydrated && !solved, hint: hydrated && !solved };
+  return { onChange, solved, blocked: hydrated && !solved };
 }
 
 function RequestStep({ actionData, redirectTo, busy }: { actionData?: ActionData; redirectTo?: string; busy: boolean }) {
@@ -126,7 +126,7 @@ function RequestStep({ actionData, redirectTo, busy }: { actionData?: ActionData
         <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={gate.blocked || busy}>
           {busy ? "Sending…" : "Email me a code"}
         </button>
-        {gate.hint ? <p className="text-center text-sm text-dust">Complete the CAPTCHA to continue.</p> : null}
+        <CaptchaHint solved={gate.solved} />
       </Form>
     </>
   );
@@ -178,7 +178,7 @@ function CodeStep({ email, code, sent, actionData, redirectTo, busy }: { email: 
           <button type="submit" className="btn btn-secondary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={gate.blocked || busy}>
             {busy && intent === "resend" ? "Sending…" : "Send again"}
           </button>
-          {gate.hint ? <p className="text-center text-sm text-dust">Complete the CAPTCHA to send again.</p> : null}
+          <CaptchaHint solved={gate.solved}>Complete the CAPTCHA to send again.</CaptchaHint>
         </Form>
         <p className="mt-4 text-center">
           <Link to={pageUrl({ redirectTo })}>Use another email address</Link>

@@ -2,7 +2,7 @@ import { useCallback, useState, type FormEvent } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
-import { Captcha } from "~/components/Captcha";
+import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { PasskeySignIn } from "~/components/PasskeySignIn";
 import { DiscordSignInButton, DiscordSignInNotice } from "~/components/DiscordSignIn";
@@ -154,9 +154,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
           <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={(hydrated && !captchaSolved) || submitting}>
             {submitting ? "Please wait…" : mode === "signup" ? "Create Account" : "Sign In"}
           </button>
-          {hydrated && !captchaSolved ? (
-            <p className="text-center text-sm text-dust">Complete the CAPTCHA to continue.</p>
-          ) : null}
+          <CaptchaHint solved={captchaSolved} />
         </Form>
 
         {mode === "signin" ? (

@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/forgot-password";
-import { Captcha } from "~/components/Captcha";
+import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { ForgotPasswordForm } from "~/forms/auth";
@@ -50,7 +50,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={(hydrated && !captchaSolved) || submitting}>
               {submitting ? "Sending…" : "Send Reset Link"}
             </button>
-            {hydrated && !captchaSolved ? <p className="text-center text-sm text-dust">Complete the CAPTCHA to continue.</p> : null}
+            <CaptchaHint solved={captchaSolved} />
           </Form>
         )}
         <div className="mt-6 flex items-center justify-between gap-4">

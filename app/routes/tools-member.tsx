@@ -1,17 +1,16 @@
-import type { ReactNode } from "react";
-import { data, Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { data, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/tools-member";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
-import { useConfirmedSubmit } from "~/components/tools/Confirm";
+import { AccountPanel, SecondFactorsPanel, SessionsPanel, SignInMethodsPanel } from "~/components/tools/member/AccessPanels";
+import { DeletePanel, DetailsPanel, RolePanel, SuspensionPanel } from "~/components/tools/member/ChangePanels";
+import { PasswordLinkPanel } from "~/components/tools/member/PasswordLinkPanel";
 import { MemberConfirmPanel, type MemberConfirmation } from "~/components/tools/MemberConfirm";
 import { Alert } from "~/components/ui/Alert";
-import { Field, inputClass } from "~/components/ui/Field";
 import { checkForm, readForm, type FieldErrors, type FormValues } from "~/forms/kernel";
-import { isWellFormedMemberId, MEMBER_ADMIN_MESSAGES, MemberDetailsForm, memberIntentOf, PASSWORD_LINK_HOURS, RoleForm, SuspendForm } from "~/forms/member-admin";
+import { isWellFormedMemberId, MEMBER_ADMIN_MESSAGES, MemberDetailsForm, memberIntentOf, RoleForm, SuspendForm } from "~/forms/member-admin";
 import { PASSKEY_ID } from "~/forms/passkeys";
-import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
-import { formatClubTime } from "~/lib/dates";
+import { ROLE_LABELS } from "~/game/roles";
 import { countOf } from "~/lib/plural";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
@@ -224,54 +223,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="panel flex flex-col gap-4">
-      <h2 id={id} className="text-2xl">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
-/** A form posting one action, asking first with the browser's dialog when JavaScript runs. */
-function ActionForm({ intent, question, label, busy, primary = false, children }: { intent: string; question: string; label: string; busy: boolean; primary?: boolean; children?: ReactNode }) {
-  const confirmed = useConfirmedSubmit();
-  return (
-    <Form method="post" className="flex flex-col gap-3" onSubmit={confirmed(question)}>
-      <input type="hidden" name="intent" value={intent} />
-      {children}
-      <div>
-        <button type="submit" className={`btn ${primary ? "btn-primary" : "btn-secondary"}`} disabled={busy}>
-          {label}
-        </button>
-      </div>
-    </Form>
-  );
-}
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[11rem_1fr]">
-      {rows.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="text-dust">{term}</dt>
-          <dd className="break-words">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 export default function ToolsMember({ loaderData, actionData }: Route.ComponentProps) {
   const { member, self, invited, sms } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const name = fullName(member);
-  const values = actionData?.values;
-  const errors = actionData?.errors;
+  const answer = { values: actionData?.values, errors: actionData?.errors };
   const invitation = invited ? INVITE_NOTICES[invited] : null;
+  const panel = { member, name, busy };
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
       <p>
@@ -284,181 +243,22 @@ export default function ToolsMember({ loaderData, actionData }: Route.ComponentP
       {invitation && !actionData ? <Alert kind={invitation.kind}>{invitation.text}</Alert> : null}
       {actionData?.ok ? <SavedNotice key={actionData.at} message={actionData.ok} /> : null}
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-      {actionData?.link ? (
-        <section aria-labelledby="link-title" className="flex flex-col gap-3 rounded-md border-2 border-brass p-4">
-          <h2 id="link-title" className="text-2xl">
-            One-time password link
-          </h2>
-          <p>
-            Hand this link to {name} yourself, in person or by a message you trust. It lets them choose a new password, works once, within{" "}
-            {PASSWORD_LINK_HOURS === 1 ? "the hour" : `${PASSWORD_LINK_HOURS} hours`}, and is shown only now: it is not emailed, logged or kept.
-          </p>
-          <label htmlFor="password-link" className="font-bold">
-            Link for {name}
-          </label>
-          <input id="password-link" readOnly value={actionData.link} className={`${inputClass} font-mono text-sm`} onFocus={(event) => event.currentTarget.select()} />
-        </section>
-      ) : null}
+      {actionData?.link ? <PasswordLinkPanel name={name} link={actionData.link} /> : null}
       {actionData?.confirm ? (
         <MemberConfirmPanel pending={actionData.confirm} busy={busy} />
       ) : (
         <>
-          <Section id="account" title="Account">
-            <Facts
-              rows={[
-                ["Email", <span className="break-all">{member.email}</span>],
-                ["Role", ROLE_LABELS[member.role]],
-                ["Created", formatClubTime(member.createdAt)],
-                ["Status", member.suspended ? `Suspended${member.suspendReason ? `: ${member.suspendReason}` : ""}` : "Active"],
-              ]}
-            />
-          </Section>
-
-          <Section id="sign-in" title="Sign-in methods">
-            <Facts
-              rows={[
-                ["Password", member.signInMethods.password ? "Set" : "Not set yet"],
-                ["Discord", member.signInMethods.discord ? "Linked" : "Not linked"],
-              ]}
-            />
-            <ActionForm
-              intent="reset-link"
-              question={`Make a one-time link for ${name} to choose a new password? It is shown to you once, to hand over yourself.`}
-              label="Make a one-time password link"
-              busy={busy}
-            />
-            {!member.signInMethods.password ? (
-              <ActionForm intent="resend-invite" question={`Send the invitation to ${name} again, to ${member.email}?`} label="Send the invitation again" busy={busy} />
-            ) : null}
-          </Section>
-
-          <Section id="factors" title="Second factors">
-            <Facts
-              rows={[
-                ["Authenticator app", member.authenticatorApp ? "On" : "Off"],
-                ...(sms || member.phone ? [["Text messages", member.phone ? `To the number ending in ${member.phone.replace(/^[•\s]+/, "")}` : "No phone"] as [string, string]] : []),
-              ]}
-            />
-            {member.authenticatorApp ? (
-              <ActionForm
-                intent="remove-authenticator"
-                question={`Remove ${name}'s authenticator app and its backup codes?`}
-                label="Remove the authenticator app"
-                busy={busy}
-              />
-            ) : null}
-            {member.phone ? <ActionForm intent="remove-phone" question={`Remove ${name}'s phone for text messages?`} label="Remove the phone" busy={busy} /> : null}
-            <h3 className="text-xl">Passkeys</h3>
-            {member.passkeys.length === 0 ? (
-              <p className="text-dust">No passkeys.</p>
-            ) : (
-              <ul className="flex flex-col divide-y divide-timber/60">
-                {member.passkeys.map((passkey) => (
-                  <li key={passkey.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-                    <div>
-                      <p className="font-bold break-words">{passkey.name}</p>
-                      {passkey.addedAt ? <p className="text-sm text-dust">Added {formatClubTime(passkey.addedAt)}</p> : null}
-                    </div>
-                    <ConfirmedButton
-                      intent="remove-passkey"
-                      extra={{ passkeyId: passkey.id }}
-                      question={`Remove the passkey “${passkey.name}” from ${name}'s account?`}
-                      label="Remove"
-                      hidden={` passkey ${passkey.name}`}
-                      busy={busy}
-                    />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Section>
-
-          <Section id="sessions" title="Signed-in sessions">
-            <p>{member.sessions === 0 ? "Not signed in anywhere." : `Signed in on ${countOf(member.sessions, "device")}.`}</p>
-            <ActionForm
-              intent="end-sessions"
-              question={`Sign ${name} out on every device?${self ? " This signs you out here too." : ""}`}
-              label="End all sessions"
-              busy={busy}
-            />
-          </Section>
-
-          <Section id="details" title="Name and email">
-            <DetailsForm member={member} values={values} errors={errors} busy={busy} />
-          </Section>
-
-          <Section id="role" title="Role">
-            <ActionForm intent="role" question={`Change ${name}'s role?`} label="Change role" busy={busy}>
-              <div className="flex flex-col gap-1">
-                <label htmlFor="member-role" className="font-bold">
-                  Role
-                </label>
-                <select id="member-role" name="role" defaultValue={member.role} key={member.role} className={inputClass}>
-                  {ROLES.map((role: Role) => (
-                    <option key={role} value={role}>
-                      {ROLE_LABELS[role]}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            </ActionForm>
-          </Section>
-
-          <Section id="suspension" title={member.suspended ? "Restore" : "Suspend"}>
-            {member.suspended ? (
-              <>
-                <p>This account is suspended: the member cannot sign in by any way.</p>
-                <ActionForm intent="restore" question={`Restore ${name}'s account? They can sign in again.`} label="Restore the account" busy={busy} primary />
-              </>
-            ) : self ? (
-              <p className="text-dust">You cannot suspend your own account.</p>
-            ) : (
-              <>
-                <p>A suspended member is signed out everywhere at once and cannot sign in by any way (password, emailed code, passkey or Discord) until restored.</p>
-                <ActionForm intent="suspend" question={`Suspend ${name}? They are signed out everywhere at once.`} label="Suspend the account" busy={busy}>
-                  <Field label="Reason (for managers only)" name="reason" maxLength={300} defaultValue={values?.reason ?? ""} error={errors?.reason} />
-                </ActionForm>
-              </>
-            )}
-          </Section>
-
-          <Section id="delete" title="Delete account">
-            <p>
-              <Link to={`/tools/members/${encodeURIComponent(member.id)}/delete`}>Delete account…</Link>
-            </p>
-          </Section>
+          <AccountPanel member={member} />
+          <SignInMethodsPanel {...panel} />
+          <SecondFactorsPanel {...panel} sms={sms} />
+          <SessionsPanel {...panel} self={self} />
+          <DetailsPanel {...panel} {...answer} />
+          <RolePanel {...panel} />
+          <SuspensionPanel {...panel} {...answer} self={self} />
+          <DeletePanel member={member} />
         </>
       )}
     </div>
-  );
-}
-
-function ConfirmedButton({ intent, extra, question, label, hidden, busy }: { intent: string; extra: Record<string, string>; question: string; label: string; hidden: string; busy: boolean }) {
-  const confirmed = useConfirmedSubmit();
-  return (
-    <Form method="post" onSubmit={confirmed(question)}>
-      <input type="hidden" name="intent" value={intent} />
-      {Object.entries(extra).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} />
-      ))}
-      <button type="submit" className="btn btn-secondary" disabled={busy}>
-        {label}
-        <span className="sr-only">{hidden}</span>
-      </button>
-    </Form>
-  );
-}
-
-function DetailsForm({ member, values, errors, busy }: { member: MemberAccount; values?: FormValues; errors?: FieldErrors; busy: boolean }) {
-  return (
-    // Keyed by the saved values, so the fields start again from them once a change is saved.
-    <ActionForm key={`${member.firstName}|${member.lastName}|${member.email}`} intent="details" question={`Save the changes to ${fullName(member)}'s name and email?`} label="Save details" busy={busy}>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="First name" name="firstName" required maxLength={80} autoComplete="off" defaultValue={values?.firstName ?? member.firstName} error={errors?.firstName} />
-        <Field label="Last name" name="lastName" required maxLength={80} autoComplete="off" defaultValue={values?.lastName ?? member.lastName} error={errors?.lastName} />
-        <Field label="Email" name="email" type="email" required autoComplete="off" defaultValue={values?.email ?? member.email} error={errors?.email} className="sm:col-span-2" />
-      </div>
-    </ActionForm>
   );
 }
 

@@ -1,16 +1,15 @@
 import { eq } from "drizzle-orm";
 import ICAL from "ical.js";
-import pino from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { VENUE } from "~/game/setting";
 import { deleteAccount } from "~/server/account-deletion.server";
 import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { createEvent } from "~/server/db/factories";
 import { profiles } from "~/server/db/schema";
-import { logger } from "~/server/logger.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
+import { captureLogs } from "../helpers/logs";
 import { signedInMember } from "../helpers/members";
 
 const db = withTestDatabase();
@@ -43,20 +42,7 @@ function parseCalendar(text: string): { calendar: Component; entries: Entry[] } 
 }
 
 /** Everything the server logs while this file runs (the access log included): no feed key may be in it. */
-const captured: string[] = [];
-const stream = pino.symbols.streamSym as unknown as symbol;
-let savedStream: unknown;
-let savedLevel: string;
-beforeAll(() => {
-  savedStream = (logger as unknown as Record<symbol, unknown>)[stream];
-  savedLevel = logger.level;
-  logger.level = "debug";
-  (logger as unknown as Record<symbol, unknown>)[stream] = { write: (line: string) => captured.push(line) };
-});
-afterAll(() => {
-  (logger as unknown as Record<symbol, unknown>)[stream] = savedStream;
-  logger.level = savedLevel;
-});
+const captured = captureLogs();
 
 describe("calendar files", () => {
   const app = withAppServer();

@@ -1,14 +1,13 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
 import { resetPassword, resetTokenIsValid, signIn } from "~/server/accounts.server";
 import { accounts, auditLog, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/server/db/schema";
-import { logger } from "~/server/logger.server";
 import { suspendMember } from "~/server/member-admin.server";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
+import { captureLogs } from "../helpers/logs";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
 
@@ -24,20 +23,7 @@ const app = withAppServer();
 const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&").replaceAll("&quot;", '"');
 
 /** Everything the server logs while this file runs: no link or token may be in it. */
-const captured: string[] = [];
-const stream = pino.symbols.streamSym as unknown as symbol;
-let savedStream: unknown;
-let savedLevel: string;
-beforeAll(() => {
-  savedStream = (logger as unknown as Record<symbol, unknown>)[stream];
-  savedLevel = logger.level;
-  logger.level = "debug";
-  (logger as unknown as Record<symbol, unknown>)[stream] = { write: (line: string) => captured.push(line) };
-});
-afterAll(() => {
-  (logger as unknown as Record<symbol, unknown>)[stream] = savedStream;
-  logger.level = savedLevel;
-});
+const captured = captureLogs();
 
 let addresses = 0;
 const newAddress = () => `203.0.113.${++addresses}`;

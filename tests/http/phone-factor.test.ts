@@ -10,8 +10,9 @@ import { deliverSms } from "~/server/sms/sms.server";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
+import { formBrowser, inPage } from "../helpers/form-browser";
 import { signedInMember } from "../helpers/members";
-import { cookieHeader, enrolTotp, totpNow } from "../helpers/two-factor";
+import { enrolTotp, totpNow } from "../helpers/two-factor";
 import { startWebhookServer } from "../helpers/webhook";
 
 /**
@@ -41,26 +42,7 @@ beforeEach(async () => {
   answers = [];
 });
 
-/** How React writes text into the page. */
-const inPage = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-
-type Answer = { status: number; location: string; html: string; jar: string };
-
-async function answer(response: Response, jar: string): Promise<Answer> {
-  return { status: response.status, location: response.headers.get("Location") ?? "", html: await response.text(), jar: cookieHeader(response.headers.getSetCookie(), jar) };
-}
-async function get(path: string, jar = ""): Promise<Answer> {
-  return answer(await fetch(app().url + path, { headers: jar ? { Cookie: jar } : {}, redirect: "manual" }), jar);
-}
-async function post(path: string, fields: Record<string, string>, jar = ""): Promise<Answer> {
-  const response = await fetch(app().url + path, {
-    method: "POST",
-    headers: { Origin: app().url, "Content-Type": "application/x-www-form-urlencoded", ...(jar ? { Cookie: jar } : {}) },
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-  });
-  return answer(response, jar);
-}
+const { get, post } = formBrowser(app);
 
 /** One round of the outbox worker for texts; the code in the newest text the gateway received. */
 async function textedCode(): Promise<string> {

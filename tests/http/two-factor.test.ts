@@ -7,6 +7,7 @@ import { outbox, profiles, rateLimits, sessions, twoFactors } from "~/server/db/
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
+import { formBrowser, inPage } from "../helpers/form-browser";
 import { signedInMember } from "../helpers/members";
 import { cookieHeader, enrolTotp, totpNow, wrongTotp } from "../helpers/two-factor";
 
@@ -23,26 +24,7 @@ beforeEach(async () => {
   await db().delete(rateLimits);
 });
 
-/** How React writes text into the page. */
-const inPage = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-
-type Answer = { status: number; location: string; html: string; jar: string; response: Response };
-
-async function answer(response: Response, jar: string): Promise<Answer> {
-  return { status: response.status, location: response.headers.get("Location") ?? "", html: await response.text(), jar: cookieHeader(response.headers.getSetCookie(), jar), response };
-}
-async function get(path: string, jar = ""): Promise<Answer> {
-  return answer(await fetch(app().url + path, { headers: jar ? { Cookie: jar } : {}, redirect: "manual" }), jar);
-}
-async function post(path: string, fields: Record<string, string>, jar = ""): Promise<Answer> {
-  const response = await fetch(app().url + path, {
-    method: "POST",
-    headers: { Origin: app().url, "Content-Type": "application/x-www-form-urlencoded", ...(jar ? { Cookie: jar } : {}) },
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-  });
-  return answer(response, jar);
-}
+const { get, post } = formBrowser(app);
 
 /** The password step of signing in, through the sign-in form: the jar then holds the library's challenge. */
 async function passwordStep(email: string, redirectTo = "/pels"): Promise<string> {
