@@ -48,6 +48,7 @@ const DESKTOP_ONLY = [
   "outbox",
   "passkeys",
   "phone-factor",
+  "review-queue",
   "password-reset",
   "staff-tools",
   "submissions",

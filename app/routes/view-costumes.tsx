@@ -8,7 +8,7 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { COSTUME_MESSAGES, CostumeVerdictForm } from "~/forms/costume";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
 import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
-import { QueueEntry, type QueueData } from "~/components/review/QueueEntry";
+import { QueueEntry, QueueNotice, type QueueData } from "~/components/review/QueueEntry";
 import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
 import type { ActionAnswer } from "~/server/actions.server";
 import { answerQueueForm, queueFilterOf } from "~/server/review-queue.server";
@@ -129,7 +129,12 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
       open={open}
       total={entries.length}
       keep={filterQuery(loaderData.filter)}
-      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />}
+      before={
+        <>
+          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />
+          <QueueNotice result={actionData?.entryId ? actionData : undefined} shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []} />
+        </>
+      }
     >
       <Summary entries={entries} />
       {open

@@ -7,7 +7,7 @@ import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
 import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
-import { QueueEntry, type QueueData } from "~/components/review/QueueEntry";
+import { QueueEntry, QueueNotice, type QueueData } from "~/components/review/QueueEntry";
 import { QueueFilters } from "~/components/review/QueueFilters";
 import { answerQueueForm, queueFilterOf, queueView } from "~/server/review-queue.server";
 import type { ActionAnswer } from "~/server/actions.server";
@@ -177,7 +177,8 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
           <SideTabLinks tabs={tabs} active={loaderData.queue} />
         </nav>
         {actionData?.done ? <Alert kind="success">{actionData.done === "released" ? LETTER_MESSAGES.released : LETTER_MESSAGES.answered}</Alert> : null}
-        {actionData?.message && !loaderData.rows.some((letter) => letter.id === (actionData.letterId ?? actionData.entryId)) ? <Alert kind="error">{actionData.message}</Alert> : null}
+        {actionData?.message && !actionData.entryId && !loaderData.rows.some((letter) => letter.id === actionData.letterId) ? <Alert kind="error">{actionData.message}</Alert> : null}
+        <QueueNotice result={actionData?.entryId ? actionData : undefined} shown={loaderData.rows.map((letter) => letter.id)} />
         {loaderData.thread ? (
           <>
             <h2 className="text-2xl">A thread of letters, oldest first</h2>

@@ -4,7 +4,7 @@ import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
 import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
-import { QueueEntry } from "~/components/review/QueueEntry";
+import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
 import { answerQueueForm } from "~/server/review-queue.server";
 import { loadQueuedReview, orderReview } from "~/server/reviews.server";
@@ -31,7 +31,12 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
       open={loaderData.open}
       total={loaderData.total}
       keep={filterQuery(loaderData.filter)}
-      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />}
+      before={
+        <>
+          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
+          <QueueNotice result={actionData} shown={loaderData.entries.map((row) => row.id)} />
+        </>
+      }
     >
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">

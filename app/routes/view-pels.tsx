@@ -1,7 +1,7 @@
 import type { Route } from "./+types/view-pels";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
-import { QueueEntry } from "~/components/review/QueueEntry";
+import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
@@ -31,7 +31,12 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
       open={loaderData.open}
       total={loaderData.total}
       keep={filterQuery(loaderData.filter)}
-      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />}
+      before={
+        <>
+          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
+          <QueueNotice result={actionData} shown={loaderData.entries.map((row) => row.entry.id)} />
+        </>
+      }
     >
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
         <article key={entry.id} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4">

@@ -3,7 +3,7 @@ import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
 import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
-import { QueueEntry } from "~/components/review/QueueEntry";
+import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
 import { answerQueueForm } from "~/server/review-queue.server";
 import { loadQueuedReview, researchReview } from "~/server/reviews.server";
@@ -30,7 +30,12 @@ export default function ViewResearch({ loaderData, actionData }: Route.Component
       open={loaderData.open}
       total={loaderData.total}
       keep={filterQuery(loaderData.filter)}
-      before={<QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />}
+      before={
+        <>
+          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
+          <QueueNotice result={actionData} shown={loaderData.entries.map((row) => row.id)} />
+        </>
+      }
     >
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">

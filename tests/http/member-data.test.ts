@@ -16,6 +16,8 @@ import {
   characters,
   costumePhotos,
   costumeReminders,
+  reviewQueue,
+  staffReplies,
   costumeReviews,
   merchantOrders,
   pels,
@@ -70,7 +72,9 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
   const profile = { id: member.id, firstName: identity.firstName, lastName: identity.lastName, email };
   await db().insert(applications).values(applicationValues(profile, { discordTag: `zeb_${tag}` }));
   await db().insert(characters).values(characterValues(member.id, { characterName: identity.characterName, backstory: `Born in the hills ${tag}.` }));
-  await db().insert(pels).values(pelValues(member.id, eventId, { characterName: identity.characterName, goals: `Find the silver ${tag}` }));
+  const [pel] = await db().insert(pels).values(pelValues(member.id, eventId, { characterName: identity.characterName, goals: `Find the silver ${tag}` })).returning({ id: pels.id });
+  await db().insert(staffReplies).values({ kind: "pel", entryId: pel!.id, userId: member.id, authorId: null, body: `The Sheriff read it ${tag}` });
+  await db().insert(reviewQueue).values({ kind: "pel", entryId: pel!.id, userId: member.id, status: "answered" });
   await db().insert(merchantOrders).values(orderValues(member.id, eventId));
   const key = researchKey(member.id, "png");
   await saveFile(key, PNG);
@@ -181,6 +185,7 @@ describe("taking out one's data", () => {
     ]);
     expect(json.costumeVerdicts).toEqual([expect.objectContaining({ verdict: "changes_requested", note: `Boots, not sneakers ${member.tag}` })]);
     expect(json.costumeReminders).toEqual([expect.objectContaining({ daysBefore: 21, event: { title: "Silver Fever", date: "2025-08-15" } })]);
+    expect(json.answersFromStaff).toEqual([expect.objectContaining({ about: "pel", body: `The Sheriff read it ${member.tag}` })]);
     expect(json.lettersSent).toEqual([expect.objectContaining({ recipient: "Widow Harlan", body: `Meet me at the mill, ${member.tag}. Signed, Silas` })]);
     // How the letter was signed and when it was read; never who wrote it, nor a letter not yet released.
     expect(json.lettersToYourCharacter).toEqual([
@@ -270,7 +275,7 @@ describe("leaving", () => {
 
     expect(await findInDatabase(needles)).toEqual([]);
     expect(findInStorage(needles, member.id)).toEqual([]);
-    for (const table of [costumePhotos, costumeReviews, costumeReminders]) expect(await db().select().from(table).where(eq(table.userId, member.id))).toEqual([]);
+    for (const table of [costumePhotos, costumeReviews, costumeReminders, staffReplies, reviewQueue]) expect(await db().select().from(table).where(eq(table.userId, member.id))).toEqual([]);
     // The session is gone: the old cookie signs nobody in.
     expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
     const after = await fetch(`${app().url}/profile`, { headers: { Cookie: member.cookie }, redirect: "manual" });

@@ -1,3 +1,4 @@
+import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
 import { QueueControls, type QueueState } from "./QueueControls";
 import { StaffReply, type Reply } from "./StaffReply";
@@ -25,4 +26,11 @@ export function QueueEntry({ entryId, about, queue, result }: { entryId: string;
       {replies ? <StaffReply entryId={entryId} replies={replies} to={about} result={isReply ? mine : undefined} /> : null}
     </>
   );
+}
+
+/** A queue action's outcome for an entry the filter no longer shows (taken off "new", say): said above the list instead. */
+export function QueueNotice({ result, shown }: { result?: QueueResult; shown: string[] }) {
+  if (!result?.entryId || shown.includes(result.entryId)) return null;
+  if (result.ok) return <Alert kind="success">{`${result.ok} It no longer matches the filter.`}</Alert>;
+  return result.message ? <Alert kind="error">{result.message}</Alert> : null;
 }

@@ -1,0 +1,165 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createEvent, createProfile, letterValues, orderValues, pelValues } from "~/server/db/factories";
+import { auditLog, letters, merchantOrders, pels, reviewQueue, staffReplies } from "~/server/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+
+const db = withTestDatabase();
+const app = withAppServer();
+
+/** The page's text without tags, spaces run together: what a person reads. */
+const text = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
+
+async function page(path: string, cookie: string) {
+  const response = await fetch(app().url + path, { headers: { Cookie: cookie } });
+  return { status: response.status, html: await response.text() };
+}
+
+async function queueRow(kind: string, entryId: string) {
+  const [row] = await db().select().from(reviewQueue).where(and(eq(reviewQueue.kind, kind as "pel"), eq(reviewQueue.entryId, entryId)));
+  return row;
+}
+
+describe("review queues", () => {
+  it("let staff take a PEL, reply to it, and the member reads the reply on their profile", async () => {
+    const cast = await signedInMember("cast");
+    const member = await signedInMember("player");
+    const event = await createEvent(db(), { title: "Queue Night", date: "2024-03-09", status: "past" });
+    const [pel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
+    const url = `/view-pels?event=${event.id}`;
+
+    const before = text((await page(url, cast.cookie)).html);
+    expect(before).toContain("Hattie Crane");
+    expect(before).toContain("New");
+    expect(before).toContain("Nobody has taken it");
+
+    const took = await postForm(app().url, url, { intent: "take", entryId: pel!.id }, cast.cookie);
+    expect(took.status).toBe(200);
+    expect(text(await took.text())).toContain("You have taken this entry.");
+    expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "in_progress", assigneeId: cast.id, userId: member.id });
+    const taken = text((await page(url, cast.cookie)).html);
+    expect(taken).toContain("In progress");
+    expect(taken).toContain("Taken by you");
+
+    // An empty reply is refused with the form's message, and nothing is saved.
+    const empty = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, body: "   " }, cast.cookie);
+    expect(empty.status).toBe(400);
+    expect(text(await empty.text())).toContain("Please write a reply");
+    expect(await db().select().from(staffReplies)).toHaveLength(0);
+
+    const body = "Your letter reached the Sheriff. <b>He remembers you.</b>";
+    const replied = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, body }, cast.cookie);
+    expect(replied.status).toBe(200);
+    expect(text(await replied.text())).toContain("Reply sent. The member reads it on their profile.");
+    const [saved] = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
+    expect(saved).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body });
+    expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
+
+    const staffView = (await page(url, cast.cookie)).html;
+    expect(text(staffView)).toContain("Answered");
+    expect(staffView).toContain("He remembers you.&lt;/b&gt;");
+
+    // The member reads it, escaped, with the entry it answers.
+    const profile = await page("/profile", member.cookie);
+    expect(profile.status).toBe(200);
+    expect(text(profile.html)).toContain("Answers from staff");
+    expect(text(profile.html)).toContain("Post-event letter · Queue Night");
+    expect(profile.html).toContain("&lt;b&gt;He remembers you.&lt;/b&gt;");
+    expect(profile.html).not.toContain("<b>He remembers you.</b>");
+
+    // Another member sees none of it.
+    const other = await signedInMember("player");
+    const theirs = text((await page("/profile", other.cookie)).html);
+    expect(theirs).toContain("Answers from staff");
+    expect(theirs).not.toContain("He remembers you");
+
+    const actions = await db().select({ action: auditLog.action, actorId: auditLog.actorId, subjectId: auditLog.subjectId }).from(auditLog).where(eq(auditLog.actorId, cast.id));
+    expect(actions.map((a) => a.action).sort()).toEqual(["queue.reply", "queue.take"]);
+    expect(actions.every((a) => a.subjectId === member.id)).toBe(true);
+  });
+
+  it("filter by status and assignee in the address, hand back, set status, and count what is new on the Tools page", async () => {
+    const cast = await signedInMember("cast");
+    const manager = await signedInMember("manager");
+    const author = await createProfile(db(), { firstName: "Orla", lastName: "Finch", role: "player" });
+    const event = await createEvent(db(), { title: "Filter Night", date: "2024-04-13", status: "past" });
+    const [first, second, third] = await db()
+      .insert(merchantOrders)
+      .values([orderValues(author.id, event.id, { items: { salt: 1 } }), orderValues(author.id, event.id, { items: { salt: 2 } }), orderValues(author.id, event.id, { items: { salt: 3 } })])
+      .returning();
+    const url = `/view-merchant-orders?event=${event.id}`;
+    const tools = async () => text((await page("/tools", cast.cookie)).html);
+    const newOrders = (await tools()).match(/View Merchant Orders \((\d+) new\)/);
+    expect(Number(newOrders?.[1])).toBeGreaterThanOrEqual(3);
+    const baseline = Number(newOrders![1]);
+
+    await postForm(app().url, url, { intent: "take", entryId: first!.id }, cast.cookie);
+    await postForm(app().url, url, { intent: "take", entryId: second!.id }, manager.cookie);
+    const answered = await postForm(app().url, url, { intent: "set_status", entryId: third!.id, status: "answered" }, cast.cookie);
+    expect(answered.status).toBe(200);
+    expect(await queueRow("order", third!.id)).toMatchObject({ status: "answered", assigneeId: null });
+
+    const lines = (html: string) => (text(html).match(/\d+ × Salt/g) ?? []).sort();
+    expect(lines((await page(`${url}&assignee=mine`, cast.cookie)).html)).toEqual(["1 × Salt"]);
+    expect(lines((await page(`${url}&assignee=${manager.id}`, cast.cookie)).html)).toEqual(["2 × Salt"]);
+    expect(lines((await page(`${url}&assignee=nobody`, cast.cookie)).html)).toEqual(["3 × Salt"]);
+    expect(lines((await page(`${url}&status=in_progress`, cast.cookie)).html)).toEqual(["1 × Salt", "2 × Salt"]);
+    expect(lines((await page(`${url}&status=answered`, cast.cookie)).html)).toEqual(["3 × Salt"]);
+    expect(lines((await page(`${url}&status=new`, cast.cookie)).html)).toEqual([]);
+    // The filter is kept on the links that open and close events.
+    expect((await page(`${url}&status=answered`, cast.cookie)).html).toContain("status=answered");
+    // A nonsense filter is ignored, not an error.
+    const nonsense = await page(`${url}&status=%00&assignee=`, cast.cookie);
+    expect(nonsense.status).toBe(200);
+    expect(lines(nonsense.html)).toHaveLength(3);
+
+    // Only who took an entry hands it back.
+    const refused = await postForm(app().url, url, { intent: "hand_back", entryId: second!.id }, cast.cookie);
+    expect(refused.status).toBe(409);
+    expect(text(await refused.text())).toContain("Someone else has taken this entry since you opened the page.");
+    const handed = await postForm(app().url, url, { intent: "hand_back", entryId: first!.id }, cast.cookie);
+    expect(handed.status).toBe(200);
+    expect(await queueRow("order", first!.id)).toMatchObject({ status: "new", assigneeId: null });
+
+    expect((await tools()).match(/View Merchant Orders \((\d+) new\)/)?.[1]).toBe(String(baseline - 1));
+
+    // Bad input: an unknown entry, a made-up status, an unknown intent.
+    expect((await postForm(app().url, url, { intent: "take", entryId: crypto.randomUUID() }, cast.cookie)).status).toBe(404);
+    expect((await postForm(app().url, url, { intent: "set_status", entryId: first!.id, status: "done" }, cast.cookie)).status).toBe(400);
+    expect((await postForm(app().url, url, { intent: "delete", entryId: first!.id }, cast.cookie)).status).toBe(400);
+  });
+
+  it("are for cast and managers only, and letters have status but no staff reply", async () => {
+    const player = await signedInMember("player");
+    const cast = await signedInMember("cast");
+    const event = await createEvent(db(), { title: "Closed Night", date: "2024-05-11", status: "past" });
+    const [pel] = await db().insert(pels).values(pelValues(player.id, event.id)).returning();
+    const refused = await postForm(app().url, `/view-pels?event=${event.id}`, { intent: "take", entryId: pel!.id }, player.cookie);
+    expect([403, 404]).toContain(refused.status);
+    expect(await queueRow("pel", pel!.id)).toBeUndefined();
+
+    const [letter] = await db().insert(letters).values(letterValues(player.id, { status: "to_staff", recipient: "Old Mose" })).returning();
+    const took = await postForm(app().url, "/view-letters?tab=npc", { intent: "take", entryId: letter!.id }, cast.cookie);
+    expect(took.status).toBe(200);
+    expect(await queueRow("letter", letter!.id)).toMatchObject({ status: "in_progress", assigneeId: cast.id });
+    const reply = await postForm(app().url, "/view-letters", { intent: "reply", entryId: letter!.id, body: "Hello" }, cast.cookie);
+    expect(reply.status).toBe(400);
+    expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, letter!.id))).toHaveLength(0);
+
+    // Answering as the NPC answers the entry.
+    const answered = await postForm(app().url, "/view-letters?tab=npc", { intent: "answer", letterId: letter!.id, submissionKey: crypto.randomUUID(), body: "Mose writes back." }, cast.cookie);
+    expect(answered.status).toBe(200);
+    expect(await queueRow("letter", letter!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
+    expect(text((await page(`/view-letters?status=answered&assignee=mine`, cast.cookie)).html)).toContain("To Old Mose");
+    expect(text((await page(`/view-letters?status=new`, cast.cookie)).html)).not.toContain("To Old Mose");
+  });
+});
