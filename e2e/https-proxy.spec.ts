@@ -8,6 +8,7 @@ import { expectAccessible } from "./axe";
 import { freePort } from "../tests/helpers/ports";
 import { totpNow } from "../tests/helpers/totp";
 import { signIn, signUp, uniqueEmail } from "./helpers";
+import { waitForAnswer } from "./own-server";
 
 /**
  * The documented production set-up, for real: Debian's nginx terminates TLS (a
@@ -17,21 +18,6 @@ import { signIn, signUp, uniqueEmail } from "./helpers";
  * including deploy/nginx/hopewell-proxy.conf, the file the README tells operators to use.
  */
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
-
-
-async function waitFor(url: string, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
@@ -102,7 +88,7 @@ http {
     nginx = spawn(NGINX, ["-p", dir, "-c", conf, "-e", `${dir}/error.log`, "-g", "daemon off;"], { stdio: "pipe" });
     nginx.stderr!.on("data", (chunk: Buffer) => (nginxOutput += chunk.toString()));
 
-    await waitFor(`http://127.0.0.1:${appPort}/healthz`).catch((error: Error) => {
+    await waitForAnswer(`http://127.0.0.1:${appPort}/healthz`, 90_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${appOutput}`);
     });
   });

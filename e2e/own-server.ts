@@ -13,7 +13,8 @@ export type OwnServer = { site: string; stop: () => Promise<void> };
 
 export type OwnMember = { email: string; password: string; first: string; last: string; role: "player" | "manager" };
 
-async function waitFor(url: string, timeoutMs = 180_000) {
+/** Waits until `url` answers 200, polling: a server just started is not listening at once. */
+export async function waitForAnswer(url: string, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -60,7 +61,7 @@ export async function startOwnServer({ name, env: extraEnv, members }: { name: s
   }
 
   try {
-    await waitFor(`${site}/healthz`);
+    await waitForAnswer(`${site}/healthz`);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${output}`);
