@@ -390,27 +390,6 @@ export async function answersForMember(userId: string, limit = 200): Promise<Mem
   });
 }
 
-/** The replies to one member's own entries of a kind, by entry: for the member's own submissions list. */
-export async function answersToOwnEntries(userId: string, kind: ReplyKind): Promise<Record<string, { body: string; createdAt: string }[]>> {
-  const db = await database();
-  const rows = await db
-    .select({
-      entryId: staffReplies.entryId,
-      body: staffReplies.body,
-      createdAt: staffReplies.createdAt,
-    })
-    .from(staffReplies)
-    .where(and(eq(staffReplies.userId, userId), eq(staffReplies.kind, kind)))
-    .orderBy(desc(staffReplies.createdAt), desc(staffReplies.id));
-  const byEntry: Record<string, { body: string; createdAt: string }[]> = {};
-  for (const row of rows)
-    (byEntry[row.entryId] ??= []).push({
-      body: row.body,
-      createdAt: row.createdAt.toISOString(),
-    });
-  return byEntry;
-}
-
 /**
  * A review page's answer to one of the queue's forms (already read): the outcome for the
  * entry it was about, with the message staff see there, or the form's errors (400).

@@ -9,7 +9,7 @@ import { COSTUME_MESSAGES } from "~/forms/costume";
 import { daysBefore } from "~/game/costume";
 import { clubToday, formatEventDate } from "~/lib/dates";
 import { attendanceValues, createEvent } from "~/server/db/factories";
-import { auditLog, costumePhotos, costumeReviews, eventAttendance } from "~/server/db/schema";
+import { auditLog, costumePhotos, costumeReviews, eventAttendance, reviewQueue } from "~/server/db/schema";
 import { sweepOrphanFiles } from "~/server/storage/sweep.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
@@ -257,6 +257,8 @@ describe("staff's review of costume photos", () => {
     expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([
       expect.objectContaining({ eventId: soon.id, verdict: "changes_requested", note, reviewedBy: cast.id }),
     ]);
+    // A verdict answers the member's entry in the review queue.
+    expect(await db().select({ status: reviewQueue.status }).from(reviewQueue).where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`))).toEqual([{ status: "answered" }]);
     const [askedAudit] = await db().select().from(auditLog).where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.request_changes")));
     expect(askedAudit).toMatchObject({ actorId: cast.id, details: { event: soon.title, eventDate: soon.date, photos: 1 } });
     let mine = await page(player);
