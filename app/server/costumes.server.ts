@@ -16,7 +16,7 @@ import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
 import { audit } from "./audit.server";
-import { costumeEntryId, markAnswered, passesFilter, queueView, type QueueFilter } from "./review-queue.server";
+import { costumeEntryId, markAnswered, passesFilter, queueView, reopenAnswered, type QueueFilter } from "./review-queue.server";
 import { database } from "./db/client.server";
 import { costumePhotos, costumeReviews, eventAttendance, events, profiles } from "./db/schema";
 import { processPhoto, type PhotoType } from "./images.server";
@@ -131,7 +131,11 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
   try {
     await saveFile(fileKey, photo, { contentType: type });
     await saveFile(thumbKey, thumb, { contentType: "image/jpeg" });
-    await db.insert(costumePhotos).values({ userId: user.id, eventId, fileKey, thumbKey, fileType: type, fileSize: photo.byteLength, width, height });
+    await db.transaction(async (tx) => {
+      await tx.insert(costumePhotos).values({ userId: user.id, eventId, fileKey, thumbKey, fileType: type, fileSize: photo.byteLength, width, height });
+      // A photo sent after a verdict puts the member's entry back in the staff's queue.
+      await reopenAnswered(tx, "costume", costumeEntryId(eventId, user.id));
+    });
     return { ok: true };
   } catch (error) {
     await Promise.all([removeFile(fileKey), removeFile(thumbKey)]).catch(() => undefined);

@@ -212,6 +212,17 @@ export async function markAnswered(tx: Transaction, kind: QueueKind, entryId: st
     });
 }
 
+/**
+ * Puts an answered entry back in the queue when the member sends something new for it (more
+ * costume photos after a verdict): new again, or in progress when someone still has it taken.
+ */
+export async function reopenAnswered(tx: Transaction, kind: QueueKind, entryId: string): Promise<void> {
+  await tx
+    .update(reviewQueue)
+    .set({ status: sql`case when ${reviewQueue.assigneeId} is null then 'new' else 'in_progress' end`, updatedAt: sql`now()` })
+    .where(and(eq(reviewQueue.kind, kind), eq(reviewQueue.entryId, entryId), eq(reviewQueue.status, "answered")));
+}
+
 export type QueueOutcome = { ok: true } | { ok: false; status: number; problem: "notFound" | "notYours" | "unknown" };
 
 /**

@@ -271,6 +271,8 @@ describe("staff's review of costume photos", () => {
     mine = await page(player);
     expect(mine).toContain("Waiting for review");
     expect(mine).toContain(note);
+    // ...and back in the staff's queue.
+    expect(await db().select({ status: reviewQueue.status }).from(reviewQueue).where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`))).toEqual([{ status: "new" }]);
     // A verdict on the first photo only is refused now.
     expect((await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(409);
 
