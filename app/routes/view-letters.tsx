@@ -2,41 +2,20 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/view-letters";
 import { Author } from "~/components/EventGroups";
 import { SideTabLinks } from "~/components/SideTabs";
-import {
-  Pager,
-  ResultCount,
-  SearchForm,
-} from "~/components/tools/ListControls";
+import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { type FieldErrors, parseForm } from "~/forms/kernel";
-import {
-  LETTER_MESSAGES,
-  StaffLetterForms,
-  SUBMISSION_MESSAGES,
-} from "~/forms/submissions";
-import {
-  LETTER_STATUS_FOR_STAFF,
-  type LetterStatus,
-  UNSIGNED,
-} from "~/game/letters";
+import { LETTER_MESSAGES, StaffLetterForms, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { LETTER_STATUS_FOR_STAFF, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { isUuid } from "~/lib/ids";
 import { lastPage, LETTER_COUNT_CAP, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
-import {
-  answerLetter,
-  letterQueues,
-  releaseLetter,
-} from "~/server/letters.server";
-import {
-  type LetterQueue,
-  letterThreadForStaff,
-  listLetters,
-  reviewQuery,
-} from "~/server/reviews.server";
+import { answerLetter, letterQueues, releaseLetter } from "~/server/letters.server";
+import { type LetterQueue, letterThreadForStaff, listLetters, reviewQuery } from "~/server/reviews.server";
 
 function queueOf(url: string): LetterQueue {
   const tab = new URL(url).searchParams.get("tab");
@@ -49,9 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const queue = queueOf(request.url);
   const thread = new URL(request.url).searchParams.get("thread");
   const [found, queues, threadLetters] = await Promise.all([
-    isUuid(thread)
-      ? Promise.resolve(null)
-      : listLetters({ search, page, queue }),
+    isUuid(thread) ? Promise.resolve(null) : listLetters({ search, page, queue }),
     letterQueues(),
     isUuid(thread) ? letterThreadForStaff(thread) : Promise.resolve(null),
   ]);
@@ -73,128 +50,54 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = {
-  done?: "released" | "answered";
-  letterId?: string;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-};
+type ActionData = { done?: "released" | "answered"; letterId?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireAccess(context, request, "staff");
   const form = await parseForm(request, StaffLetterForms);
   const letterId = form.values.letterId;
   if (!form.ok) {
-    if (form.values.intent !== "release" && form.values.intent !== "answer")
-      return data<ActionData>(
-        { message: "That action is not available here." },
-        { status: 400 },
-      );
-    return data<ActionData>(
-      {
-        letterId,
-        message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields,
-        errors: form.errors,
-        values: form.values,
-      },
-      { status: 400 },
-    );
+    if (form.values.intent !== "release" && form.values.intent !== "answer") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
+    return data<ActionData>({ letterId, message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields, errors: form.errors, values: form.values }, { status: 400 });
   }
   const input = form.data;
   if (input.intent === "release") {
-    return failSafely<ActionData>(
-      "releasing a letter",
-      { letterId, message: "Failed to release the letter. Please try again." },
-      async () => {
-        const outcome = await releaseLetter(staff, input.letterId);
-        if (outcome === "not-found")
-          return data(
-            { letterId, message: LETTER_MESSAGES.notFound },
-            { status: 404 },
-          );
-        if (outcome === "not-held")
-          return data(
-            { letterId, message: LETTER_MESSAGES.notHeld },
-            { status: 409 },
-          );
-        return data({ done: "released" as const, letterId });
-      },
-    );
+    return failSafely<ActionData>("releasing a letter", { letterId, message: "Failed to release the letter. Please try again." }, async () => {
+      const outcome = await releaseLetter(staff, input.letterId);
+      if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
+      if (outcome === "not-held") return data({ letterId, message: LETTER_MESSAGES.notHeld }, { status: 409 });
+      return data({ done: "released" as const, letterId });
+    });
   }
-  return failSafely<ActionData>(
-    "answering a letter",
-    {
-      letterId,
-      message: SUBMISSION_MESSAGES.letterFailed,
-      values: form.values,
-    },
-    async () => {
-      const outcome = await answerLetter(staff, input);
-      if (outcome === "not-found")
-        return data(
-          { letterId, message: LETTER_MESSAGES.notFound },
-          { status: 404 },
-        );
-      if (outcome === "not-waiting")
-        return data(
-          { letterId, message: LETTER_MESSAGES.notWaiting },
-          { status: 409 },
-        );
-      return data({ done: "answered" as const, letterId });
-    },
-  );
+  return failSafely<ActionData>("answering a letter", { letterId, message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
+    const outcome = await answerLetter(staff, input);
+    if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
+    if (outcome === "not-waiting") return data({ letterId, message: LETTER_MESSAGES.notWaiting }, { status: 409 });
+    return data({ done: "answered" as const, letterId });
+  });
 }
 
 type Letter = Route.ComponentProps["loaderData"]["rows"][number];
 
 function Busy({ idle, busy }: { idle: string; busy: string }) {
   const navigation = useNavigation();
-  const submitting =
-    navigation.state !== "idle" && navigation.formMethod === "POST";
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <button
-      type="submit"
-      className="btn btn-primary self-start"
-      disabled={submitting}
-    >
+    <button type="submit" className="btn btn-primary self-start" disabled={submitting}>
       {submitting ? busy : idle}
     </button>
   );
 }
 
-function LetterEntry({
-  letter,
-  actionData,
-  threadShown,
-}: {
-  letter: Letter;
-  actionData?: ActionData;
-  threadShown: boolean;
-}) {
+function LetterEntry({ letter, actionData, threadShown }: { letter: Letter; actionData?: ActionData; threadShown: boolean }) {
   const mine = actionData?.letterId === letter.id ? actionData : undefined;
   const signed = letter.senderName ?? UNSIGNED;
   return (
     <article className="panel p-4" aria-labelledby={`letter-${letter.id}`}>
-      <Author
-        firstName={letter.firstName}
-        lastName={letter.lastName}
-        at={letter.createdAt}
-      />
-      <h2
-        id={`letter-${letter.id}`}
-        className="mt-1 text-xl"
-      >{`To ${letter.recipient}`}</h2>
+      <Author firstName={letter.firstName} lastName={letter.lastName} at={letter.createdAt} />
+      <h2 id={`letter-${letter.id}`} className="mt-1 text-xl">{`To ${letter.recipient}`}</h2>
       <p className="text-sm text-dust">
-        {[
-          letter.fromNpc
-            ? `Answered as ${signed}`
-            : letter.senderName
-              ? `Signed ${signed}`
-              : null,
-          letter.toPlayer ? "to a player's character" : null,
-          LETTER_STATUS_FOR_STAFF[letter.status as LetterStatus],
-        ]
+        {[letter.fromNpc ? `Answered as ${signed}` : letter.senderName ? `Signed ${signed}` : null, letter.toPlayer ? "to a player's character" : null, LETTER_STATUS_FOR_STAFF[letter.status as LetterStatus]]
           .filter(Boolean)
           .join(" · ")}
       </p>
@@ -215,11 +118,7 @@ function LetterEntry({
         <Form method="post" noValidate className="mt-3 flex flex-col gap-3">
           <input type="hidden" name="intent" value="answer" />
           <input type="hidden" name="letterId" value={letter.id} />
-          <input
-            type="hidden"
-            name="submissionKey"
-            value={mine?.values?.submissionKey ?? letter.answerKey}
-          />
+          <input type="hidden" name="submissionKey" value={mine?.values?.submissionKey ?? letter.answerKey} />
           <TextAreaField
             label={`Answer as ${letter.recipient}`}
             hint={`Arrives in the writer's letter box, signed ${letter.recipient}, addressed to ${signed}.`}
@@ -233,60 +132,32 @@ function LetterEntry({
           <Busy idle="Send Answer" busy="Sending…" />
         </Form>
       ) : null}
-      {!threadShown &&
-      (letter.threadId ||
-        letter.status === "to_staff" ||
-        letter.status === "answered") ? (
+      {!threadShown && (letter.threadId || letter.status === "to_staff" || letter.status === "answered") ? (
         <p className="mt-3">
-          <Link to={`/view-letters?thread=${letter.threadId ?? letter.id}`}>
-            Read the whole thread
-          </Link>
+          <Link to={`/view-letters?thread=${letter.threadId ?? letter.id}`}>Read the whole thread</Link>
         </p>
       ) : null}
     </article>
   );
 }
 
-export default function ViewLetters({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function ViewLetters({ loaderData, actionData }: Route.ComponentProps) {
   const { queues } = loaderData;
   const tabs = [
     { id: "all" as const, label: "All letters", to: "/view-letters" },
-    {
-      id: "held" as const,
-      label: `Waiting for release (${queues.held})`,
-      to: "/view-letters?tab=held",
-    },
-    {
-      id: "npc" as const,
-      label: `To NPCs (${queues.toStaff})`,
-      to: "/view-letters?tab=npc",
-    },
+    { id: "held" as const, label: `Waiting for release (${queues.held})`, to: "/view-letters?tab=held" },
+    { id: "npc" as const, label: `To NPCs (${queues.toStaff})`, to: "/view-letters?tab=npc" },
   ];
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">Letters</h1>
       <hr className="divider my-6" />
       <div className="flex flex-col gap-4">
-        <nav
-          aria-label="Letter queues"
-          className="panel flex flex-row flex-wrap gap-1 p-2"
-        >
+        <nav aria-label="Letter queues" className="panel flex flex-row flex-wrap gap-1 p-2">
           <SideTabLinks tabs={tabs} active={loaderData.queue} />
         </nav>
-        {actionData?.done ? (
-          <Alert kind="success">
-            {actionData.done === "released"
-              ? LETTER_MESSAGES.released
-              : LETTER_MESSAGES.answered}
-          </Alert>
-        ) : null}
-        {actionData?.message &&
-        !loaderData.rows.some((letter) => letter.id === actionData.letterId) ? (
-          <Alert kind="error">{actionData.message}</Alert>
-        ) : null}
+        {actionData?.done ? <Alert kind="success">{actionData.done === "released" ? LETTER_MESSAGES.released : LETTER_MESSAGES.answered}</Alert> : null}
+        {actionData?.message && !loaderData.rows.some((letter) => letter.id === actionData.letterId) ? <Alert kind="error">{actionData.message}</Alert> : null}
         {loaderData.thread ? (
           <>
             <h2 className="text-2xl">A thread of letters, oldest first</h2>
@@ -294,35 +165,20 @@ export default function ViewLetters({
           </>
         ) : (
           <>
-            <SearchForm
-              tab={loaderData.queue === "all" ? undefined : loaderData.queue}
-              search={loaderData.search}
-              label="Search by sender, recipient or text"
-            />
+            <SearchForm tab={loaderData.queue === "all" ? undefined : loaderData.queue} search={loaderData.search} label="Search by sender, recipient or text" />
             {loaderData.moreThanCap ? (
               <p className="text-sm text-dust" aria-live="polite">
                 {`More than ${LETTER_COUNT_CAP.toLocaleString("en-US")} letters match${loaderData.search ? ` “${loaderData.search}”` : ""}`}
               </p>
             ) : (
-              <ResultCount
-                total={loaderData.total}
-                noun="letter"
-                search={loaderData.search}
-              />
+              <ResultCount total={loaderData.total} noun="letter" search={loaderData.search} />
             )}
           </>
         )}
         {loaderData.rows.map((letter) => (
-          <LetterEntry
-            key={letter.id}
-            letter={letter}
-            actionData={actionData}
-            threadShown={Boolean(loaderData.thread)}
-          />
+          <LetterEntry key={letter.id} letter={letter} actionData={actionData} threadShown={Boolean(loaderData.thread)} />
         ))}
-        {loaderData.thread ? null : (
-          <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
-        )}
+        {loaderData.thread ? null : <Pager page={loaderData.page} lastPage={loaderData.lastPage} />}
       </div>
     </div>
   );
@@ -331,7 +187,4 @@ export default function ViewLetters({
 export const meta: Route.MetaFunction = () => [{ title: "Letters · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
-export const ErrorBoundary = pageErrorBoundary(
-  "Letters",
-  "Failed to load letters",
-);
+export const ErrorBoundary = pageErrorBoundary("Letters", "Failed to load letters");

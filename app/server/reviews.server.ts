@@ -1,37 +1,12 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  exists,
-  getTableName,
-  or,
-  sql,
-  type SQL,
-} from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, getTableName, or, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "./db/changes.server";
 import { type Database, database } from "./db/client.server";
-import {
-  events,
-  letters,
-  merchantOrders,
-  pels,
-  profiles,
-  research,
-} from "./db/schema";
+import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
 import { letterMatches } from "./search.server";
 
-import {
-  EVENTS_PAGE_SIZE,
-  lastPage,
-  LETTER_COUNT_CAP,
-  pageParam,
-  PEL_REVIEW_PAGE_SIZE,
-  REVIEW_PAGE_SIZE,
-} from "~/lib/paging";
+import { EVENTS_PAGE_SIZE, lastPage, LETTER_COUNT_CAP, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { searchTermOf } from "~/forms/kernel";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
@@ -48,25 +23,14 @@ function keptPerTable<V>(what: string): Map<string, ChangeAwareCache<V>> {
   return new Map(
     [pels, merchantOrders, research].map((table) => {
       const name = getTableName(table);
-      return [
-        name,
-        new ChangeAwareCache<V>({
-          name: `${name}: ${what}`,
-          tables: [name, "events"],
-          maxAgeMs: REVIEW_MAX_AGE_MS,
-          maxEntries: 1_000,
-        }),
-      ];
+      return [name, new ChangeAwareCache<V>({ name: `${name}: ${what}`, tables: [name, "events"], maxAgeMs: REVIEW_MAX_AGE_MS, maxEntries: 1_000 })];
     }),
   );
 }
 const keptGroups = keptPerTable<EventGroup[]>("events with entries");
 const keptCounts = keptPerTable<number>("entries per event");
 
-function keptFor<V>(
-  kept: Map<string, ChangeAwareCache<V>>,
-  table: ByEvent,
-): ChangeAwareCache<V> {
+function keptFor<V>(kept: Map<string, ChangeAwareCache<V>>, table: ByEvent): ChangeAwareCache<V> {
   const cache = kept.get(getTableName(table));
   if (!cache) throw new Error(`no kept reads for ${getTableName(table)}`);
   return cache;
@@ -83,14 +47,7 @@ function eventsWithEntries(table: ByEvent) {
     return db
       .select({ id: events.id, title: events.title, date: events.date })
       .from(events)
-      .where(
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(table)
-            .where(eq(table.eventId, events.id)),
-        ),
-      )
+      .where(exists(db.select({ one: sql`1` }).from(table).where(eq(table.eventId, events.id))))
       .orderBy(desc(events.date));
   });
 }
@@ -98,10 +55,7 @@ function eventsWithEntries(table: ByEvent) {
 function entriesAt(table: ByEvent, eventId: string) {
   return keptFor(keptCounts, table).get(eventId, async () => {
     const db = await database();
-    const [row] = await db
-      .select({ n: count() })
-      .from(table)
-      .where(eq(table.eventId, eventId));
+    const [row] = await db.select({ n: count() }).from(table).where(eq(table.eventId, eventId));
     return row?.n ?? 0;
   });
 }
@@ -123,13 +77,7 @@ export async function pelsForEvent(eventId: string, page: number) {
 export async function ordersForEvent(eventId: string, page: number) {
   const db = await database();
   return db
-    .select({
-      ...author,
-      id: merchantOrders.id,
-      items: merchantOrders.items,
-      totalPrice: merchantOrders.totalPrice,
-      createdAt: merchantOrders.createdAt,
-    })
+    .select({ ...author, id: merchantOrders.id, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
     .from(merchantOrders)
     .innerJoin(profiles, eq(profiles.id, merchantOrders.userId))
     .where(eq(merchantOrders.eventId, eventId))
@@ -145,13 +93,7 @@ export async function ordersForEvent(eventId: string, page: number) {
 export async function ordersToHandOut(eventId: string) {
   const db = await database();
   return db
-    .select({
-      id: merchantOrders.id,
-      userId: merchantOrders.userId,
-      items: merchantOrders.items,
-      totalPrice: merchantOrders.totalPrice,
-      createdAt: merchantOrders.createdAt,
-    })
+    .select({ id: merchantOrders.id, userId: merchantOrders.userId, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
     .from(merchantOrders)
     .where(eq(merchantOrders.eventId, eventId))
     .orderBy(merchantOrders.createdAt, merchantOrders.id);
@@ -160,14 +102,7 @@ export async function ordersToHandOut(eventId: string) {
 export async function researchForEvent(eventId: string, page: number) {
   const db = await database();
   return db
-    .select({
-      ...author,
-      id: research.id,
-      sources: research.sources,
-      research: research.research,
-      fileName: research.fileName,
-      createdAt: research.createdAt,
-    })
+    .select({ ...author, id: research.id, sources: research.sources, research: research.research, fileName: research.fileName, createdAt: research.createdAt })
     .from(research)
     .innerJoin(profiles, eq(profiles.id, research.userId))
     .where(eq(research.eventId, eventId))
@@ -180,12 +115,7 @@ export async function researchForEvent(eventId: string, page: number) {
  * How many letters there are, kept until a write to them is announced. Every letter has its
  * sender (user_id is required and cascades), so no join: it would cost five times as much.
  */
-const keptLetterTotal = new ChangeAwareCache<number>({
-  name: "letter total",
-  tables: ["letters"],
-  maxAgeMs: REVIEW_MAX_AGE_MS,
-  maxEntries: 1,
-});
+const keptLetterTotal = new ChangeAwareCache<number>({ name: "letter total", tables: ["letters"], maxAgeMs: REVIEW_MAX_AGE_MS, maxEntries: 1 });
 function allLetters() {
   return keptLetterTotal.get("all", async () => {
     const db = await database();
@@ -203,21 +133,10 @@ const QUEUE_STATUS = { held: "held", npc: "to_staff" } as const;
  * common word matched it against all letters' text, and grew with the club's archive; past the
  * cap the page says "More than …" and its pager stops there.
  */
-export async function listLetters({
-  search = "",
-  page = 0,
-  queue = "all",
-}: {
-  search?: string;
-  page?: number;
-  queue?: LetterQueue;
-}) {
+export async function listLetters({ search = "", page = 0, queue = "all" }: { search?: string; page?: number; queue?: LetterQueue }) {
   const db = await database();
   const term = search.trim();
-  const where: SQL | undefined = and(
-    queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]),
-    term ? letterMatches(db, term) : undefined,
-  );
+  const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined);
   // The page is cut from the letters alone, then joined to the senders of its letters only.
   const pageOfLetters = db
     .select({
@@ -230,9 +149,7 @@ export async function listLetters({
       senderName: letters.senderName,
       fromNpc: letters.fromNpc,
       threadId: letters.threadId,
-      toPlayer: sql<boolean>`${letters.recipientId} is not null`.as(
-        "to_player",
-      ),
+      toPlayer: sql<boolean>`${letters.recipientId} is not null`.as("to_player"),
     })
     .from(letters)
     .where(where)
@@ -256,22 +173,14 @@ export async function listLetters({
     .from(pageOfLetters)
     .innerJoin(profiles, eq(profiles.id, pageOfLetters.userId))
     .orderBy(desc(pageOfLetters.createdAt), desc(pageOfLetters.id));
-  const [rows, counted] = await Promise.all([
-    pageQuery,
-    where ? countUpToCap(db, where) : allLetters(),
-  ]);
+  const [rows, counted] = await Promise.all([pageQuery, where ? countUpToCap(db, where) : allLetters()]);
   const moreThanCap = where !== undefined && counted > LETTER_COUNT_CAP;
   return { rows, total: moreThanCap ? LETTER_COUNT_CAP : counted, moreThanCap };
 }
 
 /** How many letters match, stopping one past the cap: the scan ends there however many letters hold the word. */
 async function countUpToCap(db: Database, where: SQL): Promise<number> {
-  const upToCap = db
-    .select({ one: sql`1`.as("one") })
-    .from(letters)
-    .where(where)
-    .limit(LETTER_COUNT_CAP + 1)
-    .as("up_to_cap");
+  const upToCap = db.select({ one: sql`1`.as("one") }).from(letters).where(where).limit(LETTER_COUNT_CAP + 1).as("up_to_cap");
   const [row] = await db.select({ n: count() }).from(upToCap);
   return row?.n ?? 0;
 }
@@ -280,10 +189,7 @@ async function countUpToCap(db: Database, where: SQL): Promise<number> {
 export async function letterThreadForStaff(letterId: string) {
   if (!isUuid(letterId)) return [];
   const db = await database();
-  const [opened] = await db
-    .select({ id: letters.id, threadId: letters.threadId })
-    .from(letters)
-    .where(eq(letters.id, letterId));
+  const [opened] = await db.select({ id: letters.id, threadId: letters.threadId }).from(letters).where(eq(letters.id, letterId));
   if (!opened) return [];
   const root = opened.threadId ?? opened.id;
   return db
@@ -307,12 +213,7 @@ export async function letterThreadForStaff(letterId: string) {
 }
 
 /** What a review page's address asks for: an opened event, a page of its entries, a page of events, a search. */
-export type ReviewQuery = {
-  event: string | null;
-  page: number;
-  groups: number | null;
-  search: string;
-};
+export type ReviewQuery = { event: string | null; page: number; groups: number | null; search: string };
 
 /** Reads ?event=, ?page= and ?q= of a review page's address, ignoring a malformed event or page. */
 export function reviewQuery(address: string | URL): ReviewQuery {
@@ -329,41 +230,18 @@ export function reviewQuery(address: string | URL): ReviewQuery {
 type EventGroup = { id: string; title: string; date: string };
 
 /** A by-event review page: the table its entries live in and how a page of them is read. */
-type Review<T> = {
-  table: ByEvent;
-  entries: (eventId: string, page: number) => Promise<T[]>;
-  pageSize: number;
-};
+type Review<T> = { table: ByEvent; entries: (eventId: string, page: number) => Promise<T[]>; pageSize: number };
 
-export const pelReview = {
-  table: pels as unknown as ByEvent,
-  entries: pelsForEvent,
-  pageSize: PEL_REVIEW_PAGE_SIZE,
-};
-export const orderReview = {
-  table: merchantOrders as unknown as ByEvent,
-  entries: ordersForEvent,
-  pageSize: REVIEW_PAGE_SIZE,
-};
-export const researchReview = {
-  table: research as unknown as ByEvent,
-  entries: researchForEvent,
-  pageSize: REVIEW_PAGE_SIZE,
-};
+export const pelReview = { table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE };
+export const orderReview = { table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE };
+export const researchReview = { table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE };
 
 /**
  * What every by-event review page loads: a page of the groups (EVENTS_PAGE_SIZE events;
  * without ?groups=, the page holding the opened event), and the opened event's entries (a
  * page of them) with their count. A failure reaches the page's error boundary.
  */
-export async function loadReview<T>(
-  {
-    event,
-    page,
-    groups = null,
-  }: Pick<ReviewQuery, "event" | "page"> & Partial<Pick<ReviewQuery, "groups">>,
-  review: Review<T>,
-) {
+export async function loadReview<T>({ event, page, groups = null }: Pick<ReviewQuery, "event" | "page"> & Partial<Pick<ReviewQuery, "groups">>, review: Review<T>) {
   const [all, opened, total] = await Promise.all([
     eventsWithEntries(review.table),
     event ? review.entries(event, page) : Promise.resolve([] as T[]),
@@ -371,22 +249,7 @@ export async function loadReview<T>(
   ]);
   const groupsLastPage = lastPage(all.length, EVENTS_PAGE_SIZE);
   const openedAt = event ? all.findIndex((group) => group.id === event) : -1;
-  const groupsPage = Math.min(
-    groupsLastPage,
-    groups ?? (openedAt >= 0 ? Math.floor(openedAt / EVENTS_PAGE_SIZE) : 0),
-  );
-  const shown = all.slice(
-    groupsPage * EVENTS_PAGE_SIZE,
-    (groupsPage + 1) * EVENTS_PAGE_SIZE,
-  );
-  return {
-    groups: shown,
-    groupsPage,
-    groupsLastPage,
-    open: event,
-    page,
-    entries: opened,
-    total,
-    pageSize: review.pageSize,
-  };
+  const groupsPage = Math.min(groupsLastPage, groups ?? (openedAt >= 0 ? Math.floor(openedAt / EVENTS_PAGE_SIZE) : 0));
+  const shown = all.slice(groupsPage * EVENTS_PAGE_SIZE, (groupsPage + 1) * EVENTS_PAGE_SIZE);
+  return { groups: shown, groupsPage, groupsLastPage, open: event, page, entries: opened, total, pageSize: review.pageSize };
 }
