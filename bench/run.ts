@@ -9,33 +9,15 @@
  * the data set by ten, to see how cost grows; `--baseline` names an earlier results file (on
  * the standard data set) whose review pages' p99 this run's may exceed by at most half.
  */
-import {
-  spawn,
-  spawnSync,
-  type ChildProcess,
-  type SpawnOptions,
-} from "node:child_process";
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import {
-  DEMO_ACCOUNTS,
-  DEMO_BUSIEST,
-  DEMO_LARGE,
-  DEMO_PASSWORD,
-} from "~/server/demo/seed.server";
-import {
-  lighthouseScores,
-  loadTest,
-  memoryOf,
-  pageWeight,
-  signIn,
-  singleVisitor,
-  type Target,
-} from "./measure";
+import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/server/demo/seed.server";
+import { lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -50,26 +32,12 @@ const { values: options } = parseArgs({
   },
 });
 const SCALE = Number(options.scale);
-if (!Number.isInteger(SCALE) || SCALE < 1)
-  throw new Error("--scale must be a whole number of at least 1");
+if (!Number.isInteger(SCALE) || SCALE < 1) throw new Error("--scale must be a whole number of at least 1");
 /** The seeding script's options for the data set: the large one, times SCALE. */
-const SEED_ARGS = [
-  "scripts/seed-demo.ts",
-  "--large",
-  ...(SCALE === 1
-    ? []
-    : Object.entries(DEMO_LARGE).flatMap(([name, count]) => [
-        `--${name}`,
-        String(count * SCALE),
-      ])),
-];
+const SEED_ARGS = ["scripts/seed-demo.ts", "--large", ...(SCALE === 1 ? [] : Object.entries(DEMO_LARGE).flatMap(([name, count]) => [`--${name}`, String(count * SCALE)]))];
 /** How much slower than on the standard data set a review page may answer at --scale. */
 const SCALED_REVIEW_P99_FACTOR = 1.5;
-const LOAD = {
-  runs: Number(options.runs),
-  seconds: Number(options.seconds),
-  warmup: Number(options.warmup),
-};
+const LOAD = { runs: Number(options.runs), seconds: Number(options.seconds), warmup: Number(options.warmup) };
 const CHROME = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CACHE = path.join(ROOT, "bench", ".cache");
@@ -89,18 +57,9 @@ const BUDGETS = {
 
 type Kind = "pglite" | "postgres";
 
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string> = {},
-) {
-  const result = spawnSync(command, args, {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, ...env },
-  });
-  if (result.status !== 0)
-    throw new Error(`${command} ${args.join(" ")} failed`);
+function run(command: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
 }
 
 /** Processes the benchmark started: stopped when it is interrupted, so no server is left running. */
@@ -122,11 +81,7 @@ const freePort = () => 30_000 + crypto.randomInt(20_000);
 
 /** The server is started as `npm run serve` starts it (its Node options included), without npm in between. */
 // The script reads "exec node ..." (so a supervisor's signals reach node): drop the shell's exec, then node itself.
-const SERVE_ARGS = (
-  JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    scripts: { serve: string };
-  }
-).scripts.serve
+const SERVE_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve
   .split(/\s+/)
   .filter((word) => word !== "exec")
   .slice(1);
@@ -139,8 +94,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline)
-      throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -148,16 +102,8 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
 /** The event whose sheet lists `attendees` people, from the event-day index's links and counts. */
 function eventDaySheetFor(indexHtml: string, attendees: number): string {
   const links = [...indexHtml.matchAll(/\/tools\/event-day\/([0-9a-f-]{36})/g)];
-  const found = links.find((link, i) =>
-    indexHtml
-      .slice(link.index, links[i + 1]?.index)
-      .replaceAll("<!-- -->", "")
-      .includes(`${attendees} paid`),
-  );
-  if (!found)
-    throw new Error(
-      `No event on /tools/event-day lists ${attendees} attendees`,
-    );
+  const found = links.find((link, i) => indexHtml.slice(link.index, links[i + 1]?.index).replaceAll("<!-- -->", "").includes(`${attendees} paid`));
+  if (!found) throw new Error(`No event on /tools/event-day lists ${attendees} attendees`);
   return found[1]!;
 }
 
@@ -173,32 +119,20 @@ function stop(child: ChildProcess): Promise<void> {
 function pgliteTemplate(): string {
   const hash = crypto.createHash("sha256");
   for (const dir of ["drizzle", "app/server/demo", "app/server/db"]) {
-    for (const file of fs
-      .readdirSync(path.join(ROOT, dir), { recursive: true })
-      .map(String)
-      .sort()) {
+    for (const file of fs.readdirSync(path.join(ROOT, dir), { recursive: true }).map(String).sort()) {
       const full = path.join(ROOT, dir, file);
-      if (fs.statSync(full).isFile())
-        hash.update(file).update(fs.readFileSync(full));
+      if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
     }
   }
-  const template = path.join(
-    CACHE,
-    `pglite-large${SCALE === 1 ? "" : `-x${SCALE}`}-${hash.digest("hex").slice(0, 12)}`,
-  );
+  const template = path.join(CACHE, `pglite-large${SCALE === 1 ? "" : `-x${SCALE}`}-${hash.digest("hex").slice(0, 12)}`);
   if (!fs.existsSync(template)) {
     // Data sets made by older code are of no further use.
     const current = template.slice(template.lastIndexOf("-") + 1);
-    for (const old of fs.existsSync(CACHE) ? fs.readdirSync(CACHE) : [])
-      if (!old.endsWith(current))
-        fs.rmSync(path.join(CACHE, old), { recursive: true, force: true });
+    for (const old of fs.existsSync(CACHE) ? fs.readdirSync(CACHE) : []) if (!old.endsWith(current)) fs.rmSync(path.join(CACHE, old), { recursive: true, force: true });
     console.log("Making the large data set (once)…");
     const partial = `${template}.partial`;
     fs.rmSync(partial, { recursive: true, force: true });
-    run("node", ["--import", "tsx", ...SEED_ARGS], {
-      DATA_DIR: partial,
-      LOG_LEVEL: "warn",
-    });
+    run("node", ["--import", "tsx", ...SEED_ARGS], { DATA_DIR: partial, LOG_LEVEL: "warn" });
     fs.renameSync(partial, template);
   }
   return template;
@@ -206,10 +140,7 @@ function pgliteTemplate(): string {
 
 async function postgresUrl(): Promise<string | null> {
   const url = process.env.DATABASE_URL ?? LOCAL_PG;
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: 2000,
-  });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     await client.end();
@@ -229,17 +160,9 @@ async function postgresDatabase(serverUrl: string, dataDir: string) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   console.log("Making the large data set on PostgreSQL…");
-  run("node", ["--import", "tsx", ...SEED_ARGS], {
-    DATA_DIR: dataDir,
-    DATABASE_URL: url.href,
-    LOG_LEVEL: "warn",
-  });
+  run("node", ["--import", "tsx", ...SEED_ARGS], { DATA_DIR: dataDir, DATABASE_URL: url.href, LOG_LEVEL: "warn" });
   // Write the freshly loaded pages out now, not in a checkpoint in the middle of a measurement.
-  await admin
-    .query("checkpoint")
-    .catch(() =>
-      console.log("(no permission to CHECKPOINT; figures may include one)"),
-    );
+  await admin.query("checkpoint").catch(() => console.log("(no permission to CHECKPOINT; figures may include one)"));
   return {
     url: url.href,
     drop: async () => {
@@ -250,12 +173,9 @@ async function postgresDatabase(serverUrl: string, dataDir: string) {
 }
 
 async function benchmark(kind: Kind, databaseUrl?: string) {
-  const dataDir = fs.mkdtempSync(
-    path.join(os.tmpdir(), `hopewell-bench-${kind}-`),
-  );
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-bench-${kind}-`));
   let database: Awaited<ReturnType<typeof postgresDatabase>> | undefined;
-  if (kind === "pglite")
-    fs.cpSync(pgliteTemplate(), dataDir, { recursive: true });
+  if (kind === "pglite") fs.cpSync(pgliteTemplate(), dataDir, { recursive: true });
   else database = await postgresDatabase(databaseUrl!, dataDir);
 
   const port = freePort();
@@ -275,11 +195,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
   };
   delete (env as Record<string, string | undefined>).SMTP_URL;
   const startedAt = performance.now();
-  const server = startNode(SERVE_ARGS, {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server = startNode(SERVE_ARGS, { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`${base}/healthz`, 30_000);
     const coldStartMs = Math.round(performance.now() - startedAt);
@@ -287,151 +203,52 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     const player = await signIn(base, DEMO_ACCOUNTS.player, DEMO_PASSWORD);
     const manager = await signIn(base, DEMO_ACCOUNTS.manager, DEMO_PASSWORD);
     // The newest past event is listed first, and it holds the data set's 20,000-letter queue.
-    const firstEvent = (
-      await (
-        await fetch(`${base}/view-pels`, { headers: { Cookie: manager } })
-      ).text()
-    ).match(/\?event=([0-9a-f-]{36})/)?.[1];
-    const eventDay = eventDaySheetFor(
-      await (
-        await fetch(`${base}/tools/event-day`, { headers: { Cookie: manager } })
-      ).text(),
-      DEMO_BUSIEST.eventDayAttendees,
-    );
-    const targets: (Target & {
-      group: "anonymous" | "signed-in" | "review" | "form";
-    })[] = [
+    const firstEvent = (await (await fetch(`${base}/view-pels`, { headers: { Cookie: manager } })).text()).match(/\?event=([0-9a-f-]{36})/)?.[1];
+    const eventDay = eventDaySheetFor(await (await fetch(`${base}/tools/event-day`, { headers: { Cookie: manager } })).text(), DEMO_BUSIEST.eventDayAttendees);
+    const targets: (Target & { group: "anonymous" | "signed-in" | "review" | "form" })[] = [
       { group: "anonymous", name: "/ (signed out)", path: "/" },
       { group: "anonymous", name: "/rulebook (signed out)", path: "/rulebook" },
-      {
-        group: "anonymous",
-        name: "/locations (signed out)",
-        path: "/locations",
-      },
-      {
-        group: "signed-in",
-        name: "/events (player)",
-        path: "/events",
-        cookie: player,
-      },
-      {
-        group: "signed-in",
-        name: "/profile (player)",
-        path: "/profile",
-        cookie: player,
-      },
-      {
-        group: "signed-in",
-        name: "/letters?tab=box (player)",
-        path: "/letters?tab=box",
-        cookie: player,
-      },
-      {
-        group: "review",
-        name: "/view-pels (manager)",
-        path: "/view-pels",
-        cookie: manager,
-      },
-      {
-        group: "review",
-        name: "/view-pels, an event open (manager)",
-        path: `/view-pels?event=${firstEvent}`,
-        cookie: manager,
-      },
-      {
-        group: "review",
-        name: "/tools/event-day/:id, 300 attendees (manager)",
-        path: `/tools/event-day/${eventDay}`,
-        cookie: manager,
-      },
-      {
-        group: "review",
-        name: "/view-merchant-orders, an event open",
-        path: `/view-merchant-orders?event=${firstEvent}`,
-        cookie: manager,
-      },
-      {
-        group: "review",
-        name: "/view-letters (manager)",
-        path: "/view-letters",
-        cookie: manager,
-      },
-      {
-        group: "review",
-        name: "/view-letters?q=lantern",
-        path: "/view-letters?q=lantern",
-        cookie: manager,
-      },
-      {
-        group: "review",
-        name: "/tools (manager)",
-        path: "/tools",
-        cookie: manager,
-      },
+      { group: "anonymous", name: "/locations (signed out)", path: "/locations" },
+      { group: "signed-in", name: "/events (player)", path: "/events", cookie: player },
+      { group: "signed-in", name: "/profile (player)", path: "/profile", cookie: player },
+      { group: "signed-in", name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },
+      { group: "review", name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
+      { group: "review", name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
+      { group: "review", name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${eventDay}`, cookie: manager },
+      { group: "review", name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },
+      { group: "review", name: "/view-letters (manager)", path: "/view-letters", cookie: manager },
+      { group: "review", name: "/view-letters?q=lantern", path: "/view-letters?q=lantern", cookie: manager },
+      { group: "review", name: "/tools (manager)", path: "/tools", cookie: manager },
       {
         group: "form",
         name: "POST /letters (player)",
         path: "/letters",
         cookie: player,
-        form: () => ({
-          submissionKey: crypto.randomUUID(),
-          recipient: "Silas Marsh",
-          body: "Meet me at the assay office after dark.",
-        }),
+        form: () => ({ submissionKey: crypto.randomUUID(), recipient: "Silas Marsh", body: "Meet me at the assay office after dark." }),
       },
     ];
     // One request to each page first, so idle memory includes every route's code.
-    for (const target of targets.filter((t) => !t.form))
-      await fetch(base + target.path, {
-        headers: target.cookie ? { Cookie: target.cookie } : {},
-      });
+    for (const target of targets.filter((t) => !t.form)) await fetch(base + target.path, { headers: target.cookie ? { Cookie: target.cookie } : {} });
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = memoryOf(server.pid!);
 
     const results = [];
     for (const target of targets) {
       const figures = await loadTest(base, target, LOAD);
-      const alone =
-        target.group === "review"
-          ? await singleVisitor(base, target, LOAD.seconds)
-          : undefined;
-      results.push({
-        group: target.group,
-        name: target.name,
-        ...figures,
-        ...(alone ? { aloneP50: alone.p50, aloneP99: alone.p99 } : {}),
-      });
-      console.log(
-        `  ${kind} ${target.name}: ${figures.reqPerSec} req/s, p99 ${figures.p99} ms`,
-      );
+      const alone = target.group === "review" ? await singleVisitor(base, target, LOAD.seconds) : undefined;
+      results.push({ group: target.group, name: target.name, ...figures, ...(alone ? { aloneP50: alone.p50, aloneP99: alone.p99 } : {}) });
+      console.log(`  ${kind} ${target.name}: ${figures.reqPerSec} req/s, p99 ${figures.p99} ms`);
     }
     const peak = memoryOf(server.pid!);
 
     const weights = [];
     // The public pages, and the page a visitor opens next to sign up (the first to load the app).
-    for (const page of ["/", "/rulebook", "/locations", "/auth"])
-      weights.push({ page, ...(await pageWeight(base, page)) });
+    for (const page of ["/", "/rulebook", "/locations", "/auth"]) weights.push({ page, ...(await pageWeight(base, page)) });
     const lighthouse = [];
-    if (
-      kind === "pglite" &&
-      !options["no-lighthouse"] &&
-      fs.existsSync(CHROME)
-    ) {
-      for (const page of ["/", "/rulebook", "/locations"])
-        lighthouse.push({
-          page,
-          ...(await lighthouseScores(base + page, CHROME)),
-        });
+    if (kind === "pglite" && !options["no-lighthouse"] && fs.existsSync(CHROME)) {
+      for (const page of ["/", "/rulebook", "/locations"]) lighthouse.push({ page, ...(await lighthouseScores(base + page, CHROME)) });
     }
-    return {
-      kind,
-      coldStartMs,
-      idleRssMb: idle.rssMb,
-      peakRssMb: peak.peakMb,
-      results,
-      weights,
-      lighthouse,
-    };
+    return { kind, coldStartMs, idleRssMb: idle.rssMb, peakRssMb: peak.peakMb, results, weights, lighthouse };
   } finally {
     await stop(server);
     await database?.drop();
@@ -443,17 +260,10 @@ async function ceiling(homeHtml: Buffer) {
   const file = path.join(os.tmpdir(), `hopewell-ceiling-${process.pid}.html`);
   fs.writeFileSync(file, homeHtml);
   const port = freePort();
-  const child = startNode(
-    [path.join(ROOT, "bench", "ceiling.mjs"), file, String(port)],
-    { stdio: ["ignore", "ignore", "inherit"] },
-  );
+  const child = startNode([path.join(ROOT, "bench", "ceiling.mjs"), file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`http://127.0.0.1:${port}/`, 10_000);
-    return await loadTest(
-      `http://127.0.0.1:${port}`,
-      { name: "ceiling", path: "/" },
-      LOAD,
-    );
+    return await loadTest(`http://127.0.0.1:${port}`, { name: "ceiling", path: "/" }, LOAD);
   } finally {
     await stop(child);
     fs.rmSync(file, { force: true });
@@ -462,31 +272,12 @@ async function ceiling(homeHtml: Buffer) {
 
 /** The home page's bytes as a signed-out visitor receives them, for the ceiling server. */
 async function homePageBytes(): Promise<Buffer> {
-  const dataDir = fs.mkdtempSync(
-    path.join(os.tmpdir(), "hopewell-bench-home-"),
-  );
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-bench-home-"));
   const port = freePort();
-  const server = startNode(SERVE_ARGS, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
-    },
-    stdio: "ignore",
-  });
+  const server = startNode(SERVE_ARGS, { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`, 30_000);
-    return Buffer.from(
-      await (
-        await fetch(`http://127.0.0.1:${port}/`, {
-          headers: { "Accept-Encoding": "identity" },
-        })
-      ).arrayBuffer(),
-    );
+    return Buffer.from(await (await fetch(`http://127.0.0.1:${port}/`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
   } finally {
     await stop(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -505,21 +296,12 @@ async function main() {
   const runs = [await benchmark("pglite")];
   const pgUrl = options["pglite-only"] ? null : await postgresUrl();
   if (pgUrl) runs.push(await benchmark("postgres", pgUrl));
-  else
-    console.log(
-      options["pglite-only"]
-        ? "PostgreSQL skipped (--pglite-only)."
-        : "No PostgreSQL answers (DATABASE_URL or 127.0.0.1:5432): measured PGlite only.",
-    );
+  else console.log(options["pglite-only"] ? "PostgreSQL skipped (--pglite-only)." : "No PostgreSQL answers (DATABASE_URL or 127.0.0.1:5432): measured PGlite only.");
 
   const checks: { budget: string; figure: string; verdict: string }[] = [];
-  console.log(
-    `\nCeiling: ${ceilingFigures.reqPerSec} req/s (p99 ${ceilingFigures.p99} ms). ${LOAD.runs} runs of ${LOAD.seconds} s after a ${LOAD.warmup} s warm-up, 10 connections; medians.\n`,
-  );
+  console.log(`\nCeiling: ${ceilingFigures.reqPerSec} req/s (p99 ${ceilingFigures.p99} ms). ${LOAD.runs} runs of ${LOAD.seconds} s after a ${LOAD.warmup} s warm-up, 10 connections; medians.\n`);
   for (const r of runs) {
-    console.log(
-      `${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms, idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`,
-    );
+    console.log(`${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms, idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`);
     console.table(
       r.results.map((x) => ({
         page: x.name,
@@ -533,106 +315,42 @@ async function main() {
       })),
     );
     for (const x of r.results) {
-      if (x.group === "anonymous")
-        checks.push({
-          budget: `${r.kind} ${x.name} ≥ 50% of ceiling`,
-          figure: `${Math.round((x.reqPerSec / ceilingFigures.reqPerSec) * 100)}%`,
-          verdict: pass(
-            x.reqPerSec >=
-              BUDGETS.anonymousShareOfCeiling * ceilingFigures.reqPerSec,
-          ),
-        });
+      if (x.group === "anonymous") checks.push({ budget: `${r.kind} ${x.name} ≥ 50% of ceiling`, figure: `${Math.round((x.reqPerSec / ceilingFigures.reqPerSec) * 100)}%`, verdict: pass(x.reqPerSec >= BUDGETS.anonymousShareOfCeiling * ceilingFigures.reqPerSec) });
       if (x.group === "signed-in") {
-        checks.push({
-          budget: `${r.kind} ${x.name} ≥ ${BUDGETS.signedInReqPerSec[r.kind]} req/s`,
-          figure: `${x.reqPerSec} req/s`,
-          verdict: pass(x.reqPerSec >= BUDGETS.signedInReqPerSec[r.kind]),
-        });
-        checks.push({
-          budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`,
-          figure: `${x.p99} ms`,
-          verdict: pass(x.p99 < BUDGETS.signedInP99Ms),
-        });
+        checks.push({ budget: `${r.kind} ${x.name} ≥ ${BUDGETS.signedInReqPerSec[r.kind]} req/s`, figure: `${x.reqPerSec} req/s`, verdict: pass(x.reqPerSec >= BUDGETS.signedInReqPerSec[r.kind]) });
+        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.signedInP99Ms) });
       }
       if (x.group === "review") {
-        checks.push({
-          budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`,
-          figure: `${x.p99} ms`,
-          verdict: pass(x.p99 < BUDGETS.reviewP99Ms),
-        });
-        if ("aloneP99" in x)
-          checks.push({
-            budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`,
-            figure: `${x.aloneP99} ms`,
-            verdict: pass(Number(x.aloneP99) < BUDGETS.reviewP99Ms),
-          });
+        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.reviewP99Ms) });
+        if ("aloneP99" in x) checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(Number(x.aloneP99) < BUDGETS.reviewP99Ms) });
       }
     }
-    checks.push({
-      budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`,
-      figure: `${r.idleRssMb} MB`,
-      verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]),
-    });
-    checks.push({
-      budget: `${r.kind} cold start < ${BUDGETS.coldStartMs} ms`,
-      figure: `${r.coldStartMs} ms`,
-      verdict: pass(r.coldStartMs < BUDGETS.coldStartMs),
-    });
+    checks.push({ budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`, figure: `${r.idleRssMb} MB`, verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]) });
+    checks.push({ budget: `${r.kind} cold start < ${BUDGETS.coldStartMs} ms`, figure: `${r.coldStartMs} ms`, verdict: pass(r.coldStartMs < BUDGETS.coldStartMs) });
     if (r.kind === "pglite") {
       console.log("Page weight, first visit, compressed (bytes):");
-      console.table(
-        r.weights.map((w) => ({
-          page: w.page,
-          html: w.htmlBytes,
-          javascript: w.jsBytes,
-          css: w.cssBytes,
-          "script files": w.scripts,
-        })),
-      );
+      console.table(r.weights.map((w) => ({ page: w.page, html: w.htmlBytes, javascript: w.jsBytes, css: w.cssBytes, "script files": w.scripts })));
       const home = r.weights.find((w) => w.page === "/")!;
-      checks.push({
-        budget: "home page JavaScript ≤ 100 KB compressed",
-        figure: `${(home.jsBytes / 1024).toFixed(1)} KB`,
-        verdict: pass(home.jsBytes <= BUDGETS.homeJsBytes),
-      });
+      checks.push({ budget: "home page JavaScript ≤ 100 KB compressed", figure: `${(home.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(home.jsBytes <= BUDGETS.homeJsBytes) });
       if (r.lighthouse.length) {
         console.log("Lighthouse (phone profile, median of 3 runs):");
         console.table(r.lighthouse);
         for (const l of r.lighthouse) {
-          checks.push({
-            budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`,
-            figure: String(l.performance),
-            verdict: pass(l.performance >= BUDGETS.lighthouse),
-          });
-          checks.push({
-            budget: `Lighthouse ${l.page} accessibility ≥ ${BUDGETS.lighthouse}`,
-            figure: String(l.accessibility),
-            verdict: pass(l.accessibility >= BUDGETS.lighthouse),
-          });
+          checks.push({ budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`, figure: String(l.performance), verdict: pass(l.performance >= BUDGETS.lighthouse) });
+          checks.push({ budget: `Lighthouse ${l.page} accessibility ≥ ${BUDGETS.lighthouse}`, figure: String(l.accessibility), verdict: pass(l.accessibility >= BUDGETS.lighthouse) });
         }
       }
     }
   }
   if (options.baseline) {
     // The same page on the same database, measured on the standard data set.
-    const before = JSON.parse(fs.readFileSync(options.baseline, "utf8")) as {
-      runs: {
-        kind: Kind;
-        results: { group: string; name: string; p99: number }[];
-      }[];
-    };
+    const before = JSON.parse(fs.readFileSync(options.baseline, "utf8")) as { runs: { kind: Kind; results: { group: string; name: string; p99: number }[] }[] };
     for (const r of runs) {
       for (const x of r.results.filter((result) => result.group === "review")) {
-        const earlier = before.runs
-          .find((b) => b.kind === r.kind)
-          ?.results.find((b) => b.name === x.name);
+        const earlier = before.runs.find((b) => b.kind === r.kind)?.results.find((b) => b.name === x.name);
         if (!earlier) continue;
         const limit = Math.max(1, earlier.p99) * SCALED_REVIEW_P99_FACTOR;
-        checks.push({
-          budget: `${r.kind} ${x.name} p99 ≤ ${SCALED_REVIEW_P99_FACTOR}× ${earlier.p99} ms (baseline)`,
-          figure: `${x.p99} ms`,
-          verdict: pass(x.p99 <= limit),
-        });
+        checks.push({ budget: `${r.kind} ${x.name} p99 ≤ ${SCALED_REVIEW_P99_FACTOR}× ${earlier.p99} ms (baseline)`, figure: `${x.p99} ms`, verdict: pass(x.p99 <= limit) });
       }
     }
   }
@@ -642,24 +360,9 @@ async function main() {
   const resultsDir = path.join(ROOT, "bench", "results");
   fs.mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString().replaceAll(":", "-").slice(0, 19);
-  const report = {
-    at: new Date().toISOString(),
-    scale: SCALE,
-    machine: {
-      cpus: os.cpus().length,
-      memoryGb: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version,
-    },
-    load: { connections: 10, ...LOAD },
-    ceiling: ceilingFigures,
-    runs,
-    checks,
-  };
+  const report = { at: new Date().toISOString(), scale: SCALE, machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version }, load: { connections: 10, ...LOAD }, ceiling: ceilingFigures, runs, checks };
   const name = `${stamp}${SCALE === 1 ? "" : `-x${SCALE}`}.json`;
-  fs.writeFileSync(
-    path.join(resultsDir, name),
-    `${JSON.stringify(report, null, 2)}\n`,
-  );
+  fs.writeFileSync(path.join(resultsDir, name), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Written to bench/results/${name}`);
 }
 
