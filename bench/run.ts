@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { DEMO_ACCOUNTS, DEMO_LARGE, DEMO_PASSWORD } from "~/server/demo/seed.server";
+import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/server/demo/seed.server";
 import { lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
 
 const { values: options } = parseArgs({
@@ -97,6 +97,14 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The event whose sheet lists `attendees` people, from the event-day index's links and counts. */
+function eventDaySheetFor(indexHtml: string, attendees: number): string {
+  const links = [...indexHtml.matchAll(/\/tools\/event-day\/([0-9a-f-]{36})/g)];
+  const found = links.find((link, i) => indexHtml.slice(link.index, links[i + 1]?.index).replaceAll("<!-- -->", "").includes(`${attendees} paid`));
+  if (!found) throw new Error(`No event on /tools/event-day lists ${attendees} attendees`);
+  return found[1]!;
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -194,7 +202,9 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
 
     const player = await signIn(base, DEMO_ACCOUNTS.player, DEMO_PASSWORD);
     const manager = await signIn(base, DEMO_ACCOUNTS.manager, DEMO_PASSWORD);
+    // The newest past event is listed first, and it holds the data set's 20,000-letter queue.
     const firstEvent = (await (await fetch(`${base}/view-pels`, { headers: { Cookie: manager } })).text()).match(/\?event=([0-9a-f-]{36})/)?.[1];
+    const eventDay = eventDaySheetFor(await (await fetch(`${base}/tools/event-day`, { headers: { Cookie: manager } })).text(), DEMO_BUSIEST.eventDayAttendees);
     const targets: (Target & { group: "anonymous" | "signed-in" | "review" | "form" })[] = [
       { group: "anonymous", name: "/ (signed out)", path: "/" },
       { group: "anonymous", name: "/rulebook (signed out)", path: "/rulebook" },
@@ -204,6 +214,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
       { group: "signed-in", name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },
       { group: "review", name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
       { group: "review", name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
+      { group: "review", name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${eventDay}`, cookie: manager },
       { group: "review", name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },
       { group: "review", name: "/view-letters (manager)", path: "/view-letters", cookie: manager },
       { group: "review", name: "/view-letters?q=lantern", path: "/view-letters?q=lantern", cookie: manager },

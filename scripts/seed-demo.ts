@@ -3,7 +3,7 @@
  * DATABASE_URL) with realistic demo data:
  *
  *   npm run seed:demo                       a small club, for trying the site
- *   npm run seed:demo -- --large            the benchmark's data set
+ *   npm run seed:demo -- --large            the benchmark's data set (with its busiest pages: DEMO_BUSIEST)
  *   npm run seed:demo -- --members 500 --events 12 --pels 3000 --orders 800 --letters 400 --research 50
  *
  * With the embedded database, stop the site first: only one process may open DATA_DIR
@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import { closeDatabase, database, openDatabase, setDatabase } from "~/server/db/client.server";
 import { cliConfig, fail, failOn } from "./cli";
-import { DEMO_ACCOUNTS, DEMO_LARGE, DEMO_PASSWORD, DEMO_SMALL, demoIsSeeded, seedDemo, type DemoSize } from "~/server/demo/seed.server";
+import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD, DEMO_SMALL, demoIsSeeded, seedDemo, type DemoSize } from "~/server/demo/seed.server";
 
 const COUNTS = ["members", "events", "pels", "orders", "letters", "research"] as const;
 
@@ -42,7 +42,7 @@ async function main() {
       return;
     }
     const started = performance.now();
-    const made = await seedDemo(db, size, (line) => console.log(`  ${line}`));
+    const made = await seedDemo(db, size, (line) => console.log(`  ${line}`), values.large ? DEMO_BUSIEST : undefined);
     console.log(`Seeded ${cfg.databaseUrl ? "PostgreSQL" : `the embedded database in ${cfg.dataDir}`} in ${((performance.now() - started) / 1000).toFixed(1)} s:`, made);
     console.log(`Sign in as ${Object.values(DEMO_ACCOUNTS).join(", ")} with the password ${DEMO_PASSWORD}`);
   } finally {

@@ -1,5 +1,7 @@
 /** Entries per page on the staff review pages (inside an opened event, or letters). */
 export const REVIEW_PAGE_SIZE = 25;
+/** A filtered letter list is counted up to this many matches; past it the page says "More than 1,000 letters match". */
+export const LETTER_COUNT_CAP = 1_000;
 /** Post-event letters are long (eleven answers each), so fewer make a page that still opens quickly. */
 export const PEL_REVIEW_PAGE_SIZE = 10;
 

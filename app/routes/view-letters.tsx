@@ -15,7 +15,7 @@ import { LETTER_MESSAGES, StaffLetterForms, SUBMISSION_MESSAGES } from "~/forms/
 import { LETTER_STATUS_FOR_STAFF, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { isUuid } from "~/lib/ids";
-import { lastPage, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { lastPage, LETTER_COUNT_CAP, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
@@ -54,6 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     viewerId: staff.id,
     rows,
     total: found?.total ?? rows.length,
+    moreThanCap: found?.moreThanCap ?? false,
     thread: threadLetters ? thread : null,
     search,
     page,
@@ -188,7 +189,13 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
           <>
             <SearchForm tab={loaderData.queue === "all" ? undefined : loaderData.queue} search={loaderData.search} label="Search by sender, recipient or text" />
             <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ tab: loaderData.queue === "all" ? null : loaderData.queue, q: loaderData.search }} />
-            <ResultCount total={loaderData.total} noun="letter" search={loaderData.search} />
+            {loaderData.moreThanCap ? (
+              <p className="text-sm text-dust" aria-live="polite">
+                {`More than ${LETTER_COUNT_CAP.toLocaleString("en-US")} letters match “${loaderData.search}”`}
+              </p>
+            ) : (
+              <ResultCount total={loaderData.total} noun="letter" search={loaderData.search} />
+            )}
           </>
         )}
         {loaderData.rows.map((letter) => (

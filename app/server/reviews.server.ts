@@ -2,13 +2,13 @@ import { and, asc, count, desc, eq, exists, getTableName, or, sql, type SQL } fr
 import { isUuid } from "~/lib/ids";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "./db/changes.server";
-import { database } from "./db/client.server";
+import { type Database, database } from "./db/client.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
 import { letterMatches } from "./search.server";
 import { queueFilterOf, queueFilterSql, queueView, repliesTo, type QueueFilter } from "./review-queue.server";
 import type { ReplyKind } from "~/game/review-queue";
 
-import { EVENTS_PAGE_SIZE, lastPage, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { EVENTS_PAGE_SIZE, lastPage, LETTER_COUNT_CAP, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { searchTermOf } from "~/forms/kernel";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
@@ -129,13 +129,17 @@ function allLetters() {
 export type LetterQueue = "all" | "held" | "npc";
 const QUEUE_STATUS = { held: "held", npc: "to_staff" } as const;
 
-/** Every letter (or one queue's), newest first, searchable by sender, recipient or text. */
+/**
+ * Every letter (or one queue's), newest first, searchable by sender, recipient or text.
+ * A search is counted up to `LETTER_COUNT_CAP` only: counting every letter that holds a
+ * common word matched it against all letters' text, and grew with the club's archive; past the
+ * cap the page says "More than …" and its pager stops there.
+ */
 export async function listLetters({ search = "", page = 0, queue = "all", filter }: { search?: string; page?: number; queue?: LetterQueue; filter?: { filter: QueueFilter; viewerId: string } }) {
   const db = await database();
   const term = search.trim();
   const only = filter ? queueFilterSql("letter", sql`${letters.id}::text`, filter.filter, filter.viewerId) : undefined;
   const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined, only);
-  const countAll = async () => (where ? ((await db.select({ n: count() }).from(letters).where(where))[0]?.n ?? 0) : allLetters());
   // The page is cut from the letters alone, then joined to the senders of its letters only.
   const pageOfLetters = db
     .select({
@@ -149,10 +153,6 @@ export async function listLetters({ search = "", page = 0, queue = "all", filter
       fromNpc: letters.fromNpc,
       threadId: letters.threadId,
       toPlayer: sql<boolean>`${letters.recipientId} is not null`.as("to_player"),
-      // A search counts its matches in the same query: matching a common word against every
-      // letter's text is the slow part, so it is done once for the page and its count.
-      // Unfiltered, the page comes straight off the newest-first index and is counted apart.
-      matches: (where ? sql<number>`count(*) over ()` : sql<number>`0`).as("matches"),
     })
     .from(letters)
     .where(where)
@@ -172,15 +172,22 @@ export async function listLetters({ search = "", page = 0, queue = "all", filter
       fromNpc: pageOfLetters.fromNpc,
       threadId: pageOfLetters.threadId,
       toPlayer: pageOfLetters.toPlayer,
-      matches: pageOfLetters.matches,
     })
     .from(pageOfLetters)
     .innerJoin(profiles, eq(profiles.id, pageOfLetters.userId))
     .orderBy(desc(pageOfLetters.createdAt), desc(pageOfLetters.id));
-  const [found, unfilteredTotal] = await Promise.all([pageQuery, where ? undefined : countAll()]);
-  // Past the last page of a search no row carries the count.
-  const total = unfilteredTotal ?? (found[0] ? Number(found[0].matches) : page > 0 ? await countAll() : 0);
-  return { rows: found.map(({ matches: _matches, ...row }) => row), total };
+  // Only a search is capped: a queue or a filter alone is counted whole by its index, so staff can page through all of it.
+  const counting = !where ? allLetters() : term ? countUpToCap(db, where) : db.select({ n: count() }).from(letters).where(where).then(([row]) => row?.n ?? 0);
+  const [rows, counted] = await Promise.all([pageQuery, counting]);
+  const moreThanCap = term !== "" && counted > LETTER_COUNT_CAP;
+  return { rows, total: moreThanCap ? LETTER_COUNT_CAP : counted, moreThanCap };
+}
+
+/** How many letters match, stopping one past the cap: the scan ends there however many letters hold the word. */
+async function countUpToCap(db: Database, where: SQL): Promise<number> {
+  const upToCap = db.select({ one: sql`1`.as("one") }).from(letters).where(where).limit(LETTER_COUNT_CAP + 1).as("up_to_cap");
+  const [row] = await db.select({ n: count() }).from(upToCap);
+  return row?.n ?? 0;
 }
 
 /** Every letter of a thread (given by any of its letters), oldest first, with who really wrote each: for staff. */

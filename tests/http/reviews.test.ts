@@ -126,6 +126,30 @@ describe("the staff review pages", () => {
     expect(await get("v_ult")).toContain("0 letters matching");
   });
 
+  it("count a letter search up to 1,000 matches, and say when there are more", async () => {
+    const manager = await signedInMember("manager");
+    const writer = await createProfile(db(), { firstName: "Mercy", lastName: "Lamb", role: "player" });
+    const letter = (n: number) => ({ submissionKey: randomUUID(), userId: writer.id, recipient: "Doc Marsh", body: `Lamplighter note ${n}.`, createdAt: at("2024-01-01T00:00:00Z") });
+    await db().insert(letters).values(Array.from({ length: 1000 }, (_, n) => letter(n)));
+    const get = async (page = 0) => (await fetch(`${app().url}/view-letters?q=lamplighter&page=${page}`, { headers: { Cookie: manager.cookie } })).text();
+    const flat = (html: string) => html.replaceAll("<!-- -->", "");
+
+    const exactly = flat(await get());
+    expect(exactly).toContain("1,000 letters matching “lamplighter”");
+    expect(exactly).not.toContain("More than");
+
+    await db().insert(letters).values(letter(1000));
+    const more = flat(await get());
+    expect(more).toContain("More than 1,000 letters match “lamplighter”");
+    expect(more).toContain("Page 1 of 40");
+    // The pager stops at the cap: its last page has letters and no next page.
+    const last = flat(await get(39));
+    expect((last.match(/>Lamplighter note \d+\.</g) ?? []).length).toBe(25);
+    expect(last).toContain("Page 40 of 40");
+    expect(last).not.toContain(">Next<");
+    expect(await db().$count(letters, eq(letters.userId, writer.id))).toBe(1001);
+  });
+
   it("show on the next request what was sent in or changed elsewhere, though their groups and counts are kept in memory", async () => {
     const manager = await signedInMember("manager");
     const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: manager.cookie } })).text();

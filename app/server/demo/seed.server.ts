@@ -16,9 +16,9 @@ import {
   recentDate,
   researchValues,
 } from "../db/factories";
-import { accounts, applications, characters, eventAttendance, events, letters, merchantOrders, pels, profiles, research } from "../db/schema";
+import { accounts, applications, characters, costumePhotos, costumeReviews, eventAttendance, events, letters, merchantOrders, pels, profiles, research } from "../db/schema";
 import { hashPassword } from "../passwords.server";
-import { researchKey, saveFile } from "../storage/storage.server";
+import { costumeKeys, researchKey, saveFile } from "../storage/storage.server";
 
 export type DemoSize = { members: number; events: number; pels: number; orders: number; letters: number; research: number };
 
@@ -26,6 +26,15 @@ export type DemoSize = { members: number; events: number; pels: number; orders: 
 export const DEMO_SMALL: DemoSize = { members: 60, events: 6, pels: 150, orders: 80, letters: 40, research: 12 };
 /** The benchmark's data set: a club several years old. */
 export const DEMO_LARGE: DemoSize = { members: 2_000, events: 50, pels: 20_000, orders: 10_000, letters: 5_000, research: 500 };
+
+/**
+ * The busiest pages of the large data set, the same size at every --scale: the next event with
+ * 300 attendees (its event-day sheet), the newest past event with 20,000 post-event letters (a
+ * review queue that long), and the demo player registered for every upcoming event with costume
+ * photos, verdicts and orders (the events page with a member's status).
+ */
+export type DemoBusiest = { eventDayAttendees: number; queuePels: number };
+export const DEMO_BUSIEST: DemoBusiest = { eventDayAttendees: 300, queuePels: 20_000 };
 
 /** Every demo account signs in with this password; the named ones below are the ones to try. */
 export const DEMO_PASSWORD = "Hopewell#1877";
@@ -74,7 +83,7 @@ export async function demoIsSeeded(db: Database): Promise<boolean> {
  * Fills the database with a club's worth of realistic members and submissions,
  * made by the same factories as the tests. Returns what it made.
  */
-export async function seedDemo(db: Database, size: DemoSize, log: (message: string) => void = () => {}) {
+export async function seedDemo(db: Database, size: DemoSize, log: (message: string) => void = () => {}, busiest?: DemoBusiest) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = Date.now();
 
@@ -160,6 +169,8 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   await insertInBatches(orderRows, (batch) => db.insert(merchantOrders).values(batch));
   log(countOf(orderRows.length, "merchant order"));
 
+  if (busiest) await seedBusiest(db, busiest, { inserted, past, withCharacters, characterName, decidedBy, afterEvent }, log);
+
   // Letters: half to players' characters (delivered, most read, a few held for release; the demo
   // player's letter box gets the first), a quarter to NPCs (answered or waiting for staff), and a
   // quarter filed from before letters were delivered.
@@ -197,4 +208,64 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   // maintenance) would leave them, so the planner sees the tables as they now are.
   await db.execute(sql`vacuum analyze`);
   return { members: members.length, events: inserted.length, pels: pelRows.length, orders: orderRows.length, letters: letterRows.length, research: researchRows.length };
+}
+
+type SeededSoFar = {
+  inserted: { id: string; date: string; status: string }[];
+  past: { id: string; date: string }[];
+  withCharacters: { id: string; email: string }[];
+  characterName: Map<string, string>;
+  decidedBy: string | null;
+  afterEvent: (eventDate: string) => Date;
+};
+
+/** The busiest pages' data (see DEMO_BUSIEST), added to the club already made. */
+async function seedBusiest(db: Database, busiest: DemoBusiest, made: SeededSoFar, log: (message: string) => void) {
+  const { inserted, past, withCharacters, characterName, decidedBy, afterEvent } = made;
+  const upcoming = inserted.filter((e) => e.status === "future").sort((a, b) => a.date.localeCompare(b.date));
+  const demoPlayer = withCharacters.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
+  const nextEvent = upcoming[0];
+  if (nextEvent) {
+    const others = sample(withCharacters.filter((m) => m.id !== demoPlayer), busiest.eventDayAttendees - 1).map((m) => m.id);
+    const who = demoPlayer ? [demoPlayer, ...others] : others;
+    await insertInBatches(who, (batch) =>
+      db.insert(eventAttendance).values(batch.map((userId) => attendanceValues(userId, nextEvent.id, { characterName: characterName.get(userId) ?? null, createdBy: decidedBy }))),
+    );
+    // A third have sent a costume photo: most approved, some asked for changes.
+    const photos = [];
+    const verdicts = [];
+    for (const [i, userId] of who.entries()) {
+      if (i % 3 !== 0) continue;
+      photos.push(await demoCostumePhoto(userId, nextEvent.id));
+      if (i % 9 !== 6) verdicts.push({ userId, eventId: nextEvent.id, verdict: i % 9 === 3 ? ("changes_requested" as const) : ("approved" as const), note: i % 9 === 3 ? "A hat, please." : "", reviewedBy: decidedBy });
+    }
+    await insertInBatches(photos, (batch) => db.insert(costumePhotos).values(batch));
+    await insertInBatches(verdicts, (batch) => db.insert(costumeReviews).values(batch));
+    log(`${countOf(who.length, "attendee")} at the next event, ${countOf(photos.length, "costume photo")}`);
+  }
+  // The demo player is registered for every later upcoming event too, with a photo and an order for each.
+  if (demoPlayer) {
+    for (const event of upcoming.slice(1)) {
+      await db.insert(eventAttendance).values(attendanceValues(demoPlayer, event.id, { characterName: characterName.get(demoPlayer) ?? null, createdBy: decidedBy }));
+      await db.insert(costumePhotos).values(await demoCostumePhoto(demoPlayer, event.id));
+    }
+    for (const event of upcoming) await db.insert(merchantOrders).values(orderValues(demoPlayer, event.id));
+  }
+  const newestPast = [...past].sort((a, b) => b.date.localeCompare(a.date))[0];
+  if (newestPast) {
+    const writers = withCharacters.map((m) => m.id);
+    const rows = Array.from({ length: busiest.queuePels }, () => {
+      const userId = pick(writers);
+      return pelValues(userId, newestPast.id, { characterName: characterName.get(userId) ?? "No character", createdAt: afterEvent(newestPast.date) });
+    });
+    await insertInBatches(rows, (batch) => db.insert(pels).values(batch));
+    log(`${countOf(rows.length, "post-event letter")} for the newest past event`);
+  }
+}
+
+/** A costume photo row with its (tiny) image and thumbnail saved. */
+async function demoCostumePhoto(userId: string, eventId: string) {
+  const { fileKey, thumbKey } = costumeKeys(userId, "png");
+  await Promise.all([saveFile(fileKey, TINY_PNG), saveFile(thumbKey, TINY_PNG)]);
+  return { userId, eventId, fileKey, thumbKey, fileType: "image/png", fileSize: TINY_PNG.length, width: 1, height: 1 };
 }
