@@ -1,14 +1,17 @@
 import { Phone } from "lucide-react";
 import { useEffect, useSyncExternalStore } from "react";
-import { data } from "react-router";
+import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { formatEventDate } from "~/lib/dates";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
+import { HANDED_OUT_MESSAGES, HandedOutForm } from "~/forms/handed-out";
+import { parseForm } from "~/forms/kernel";
 import { eventDaySheet, type SheetAttendee } from "~/server/event-day.server";
 import { requireAccess } from "~/server/guards.server";
+import { setHandedOut } from "~/server/handed-out.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const manager = requireAccess(context, request, "manager");
@@ -16,6 +19,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!sheet) throw data("Not found", { status: 404 });
   // Marks a manager's sheet: the offline copy (public/event-day-sw.js) keeps nothing else.
   return data(sheet, { headers: { [SHEET_HEADER]: "manager" } });
+}
+
+/**
+ * "Handed out" on an order: managers only, like the sheet. Back to the same attendee's row
+ * (an anchor), where the order is gone from those still to hand out. An order of another event
+ * is not this sheet's to mark.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const manager = requireAccess(context, request, "manager");
+  const form = await parseForm(request, HandedOutForm);
+  if (!form.ok || form.data.intent !== "hand_out") throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 400 });
+  const marked = await setHandedOut(manager, form.data.orderId, true, { eventId: params.eventId });
+  if (!marked) throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 404 });
+  return redirect(`/tools/event-day/${marked.eventId}#${attendeeAnchor(marked.userId)}`, 303);
+}
+
+/** The id of an attendee's row, which marking an order returns to. */
+function attendeeAnchor(userId: string): string {
+  return `attendee-${userId}`;
 }
 
 /** The loader's mark reaches the page's own response (not only its data requests). */
@@ -88,13 +110,26 @@ function Contact({ attendee }: { attendee: SheetAttendee }) {
   );
 }
 
+/** Each order still to hand out, with a button (a plain form: it works without JavaScript) to mark it given. */
 function Orders({ attendee }: { attendee: SheetAttendee }) {
   if (attendee.orders.length === 0) return <span className="text-dust">No orders</span>;
   return (
-    <ul className="flex flex-col gap-1">
-      {attendee.orders.flatMap((order) =>
-        Object.entries(order.items).map(([key, quantity]) => <li key={`${order.id}-${key}`}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>),
-      )}
+    <ul className="flex flex-col gap-2">
+      {attendee.orders.map((order, index) => (
+        <li key={order.id} className="flex flex-col gap-1">
+          <ul>
+            {Object.entries(order.items).map(([key, quantity]) => (
+              <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
+            ))}
+          </ul>
+          <Form method="post" className="print:hidden">
+            <input type="hidden" name="orderId" value={order.id} />
+            <button type="submit" name="intent" value="hand_out" className="btn btn-secondary px-3 py-1 text-sm">
+              Handed out<span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
+            </button>
+          </Form>
+        </li>
+      ))}
     </ul>
   );
 }
@@ -154,7 +189,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
             </thead>
             <tbody>
               {inCabin.map((attendee) => (
-                <tr key={attendee.userId} className="border-b border-timber/40 align-top">
+                <tr key={attendee.userId} id={attendeeAnchor(attendee.userId)} className="scroll-mt-4 border-b border-timber/40 align-top">
                   <th scope="row" className="py-2 pr-3 text-left font-normal" data-label="Attendee">
                     <span className="block font-bold">{attendee.name}</span>
                     <span className="block text-dust">{attendee.characterName ?? "No character"}</span>

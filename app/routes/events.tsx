@@ -111,7 +111,7 @@ function MyStatus({ event }: { event: ListedEvent }) {
         ) : null}
         <dt className="text-dust">Merchant orders</dt>
         <dd>
-          {status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all`}
+          {status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all${handedOutNote(status.orders)}`}
           {" · "}
           <Link to="/merchant-orders">
             Place an order<span className="sr-only"> for {event.title}</span>
@@ -126,6 +126,12 @@ function MyStatus({ event }: { event: ListedEvent }) {
       </dl>
     </section>
   );
+}
+
+/** Whether staff have given the member their goods at the event: "; handed out" once all are. */
+function handedOutNote(orders: MemberEventStatus["orders"]): string {
+  if (orders.handedOut === 0) return "";
+  return orders.handedOut === orders.count ? "; handed out" : `; ${orders.handedOut} of ${orders.count} handed out`;
 }
 
 function PelDue({ title }: { title: string }) {

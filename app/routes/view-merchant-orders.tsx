@@ -1,5 +1,7 @@
 import type { Route } from "./+types/view-merchant-orders";
 import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { HandedOut } from "~/components/review/HandedOut";
+import { isHandedOutIntent } from "~/forms/handed-out";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
@@ -7,6 +9,7 @@ import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
 import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
 import { answerQueueForm } from "~/server/review-queue.server";
+import { answerHandedOutForm } from "~/server/handed-out.server";
 import { loadQueuedReview, orderReview } from "~/server/reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -14,13 +17,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return loadQueuedReview(request.url, staff.id, orderReview, (row) => row.id);
 }
 
-/** Taking an entry, handing it back, setting its status or replying to it. */
+/** Marking an order handed out (or undoing it); taking an entry, handing it back, setting its status or replying to it. */
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireAccess(context, request, "staff");
-  return answerQueueForm(staff, "order", await readForm(request));
+  const values = await readForm(request);
+  return isHandedOutIntent(values.intent) ? answerHandedOutForm(staff, values) : answerQueueForm(staff, "order", values);
 }
 
 export default function ViewMerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
+  // The page's two kinds of form answer apart: a hand-out answer names its order, a queue answer its entry.
+  const handedAnswer = actionData && "orderId" in actionData ? actionData : undefined;
+  const queueAnswer = actionData && !("orderId" in actionData) ? actionData : undefined;
   return (
     <EventGroups
       title="Merchant Orders"
@@ -34,7 +41,12 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
       before={
         <>
           <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
-          <QueueNotice result={actionData} shown={loaderData.entries.map((row) => row.id)} />
+          <QueueNotice result={queueAnswer} shown={loaderData.entries.map((row) => row.id)} />
+          {handedAnswer?.message && !loaderData.entries.some((row) => row.id === handedAnswer.orderId) ? (
+            <p role="alert" className="text-blood">
+              {handedAnswer.message}
+            </p>
+          ) : null}
         </>
       }
     >
@@ -47,8 +59,9 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
             ))}
           </ul>
           <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
+          <HandedOut order={order} owner={`${order.firstName} ${order.lastName}`} answer={handedAnswer} />
           <div className="mt-3 flex flex-col gap-3">
-            <QueueEntry entryId={order.id} about={`${order.firstName} ${order.lastName}'s order`} queue={loaderData} result={actionData} />
+            <QueueEntry entryId={order.id} about={`${order.firstName} ${order.lastName}'s order`} queue={loaderData} result={queueAnswer} />
           </div>
         </article>
       ))}

@@ -22,7 +22,10 @@ export type AuditAction =
   | "queue.take"
   | "queue.hand_back"
   | "queue.set_status"
-  | "queue.reply";
+  | "queue.reply"
+
+  | "order.hand_out"
+  | "order.undo_hand_out";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

@@ -17,6 +17,8 @@ export type MemberEventRow = {
   attendance: "paid" | "unpaid" | null;
   orders: number;
   orderCents: number;
+  /** How many of the orders staff have handed over. */
+  ordersHandedOut: number;
   pelSent: boolean;
 };
 
@@ -45,13 +47,14 @@ async function readMemberEventRows(userId: string): Promise<MemberEventRow[]> {
           max(mine.payment_status) as attendance,
           (count(*) filter (where mine.kind = 'order'))::int as orders,
           coalesce(round(sum(mine.total) filter (where mine.kind = 'order') * 100), 0)::int as "orderCents",
+          (count(*) filter (where mine.kind = 'order' and mine.handed_out))::int as "ordersHandedOut",
           bool_or(mine.kind = 'pel') as "pelSent"
         from (
-          select event_id, 'attendance' as kind, payment_status, null::numeric as total from event_attendance where user_id = ${userId}
+          select event_id, 'attendance' as kind, payment_status, null::numeric as total, false as handed_out from event_attendance where user_id = ${userId}
           union all
-          select event_id, 'order', null, total_price from merchant_orders where user_id = ${userId}
+          select event_id, 'order', null, total_price, handed_out_at is not null from merchant_orders where user_id = ${userId}
           union all
-          select event_id, 'pel', null, null from pels where user_id = ${userId}
+          select event_id, 'pel', null, null, false from pels where user_id = ${userId}
         ) mine
         join events e on e.id = mine.event_id
         where e.status <> 'cancelled'
@@ -68,7 +71,8 @@ export type MemberEventStatus = {
   costumePhotoDue: string | null;
   /** Where the member's costume photos stand with staff (costumes.server.ts). */
   costumePhoto: CostumeStatus;
-  orders: { count: number; totalCents: number };
+  /** `handedOut`: how many of them staff have handed over at the event. */
+  orders: { count: number; totalCents: number; handedOut: number };
   /** Only after the event's weekend, for a member who attended: "due" until they send one. */
   pel: "due" | "sent" | null;
 };
@@ -92,7 +96,7 @@ export function memberEventStatus(event: { date: string }, row: MemberEventRow |
     registration: row?.attendance === "paid" ? "registered" : row?.attendance === "unpaid" ? "unpaid" : "not registered",
     costumePhotoDue: today <= event.date ? costumePhotoDueDate(event.date) : null,
     costumePhoto,
-    orders: { count: row?.orders ?? 0, totalCents: row?.orderCents ?? 0 },
+    orders: { count: row?.orders ?? 0, totalCents: row?.orderCents ?? 0, handedOut: row?.ordersHandedOut ?? 0 },
     pel: over && row?.attendance ? (row.pelSent ? "sent" : "due") : null,
   };
 }

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, exists, getTableName, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, getTableName, isNull, or, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { alias, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "./db/changes.server";
 import { type Database, database } from "./db/client.server";
 import { events, letters, merchantOrders, pels, profiles, research } from "./db/schema";
@@ -76,12 +76,24 @@ export async function pelsForEvent(eventId: string, page: number, only?: SQL) {
     .offset(page * PEL_REVIEW_PAGE_SIZE);
 }
 
+/** Whoever handed an order out, beside its author. */
+const handedOutBy = alias(profiles, "handed_out_by");
+
 export async function ordersForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
   return db
-    .select({ ...author, id: merchantOrders.id, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
+    .select({
+      ...author,
+      id: merchantOrders.id,
+      items: merchantOrders.items,
+      totalPrice: merchantOrders.totalPrice,
+      createdAt: merchantOrders.createdAt,
+      handedOutAt: merchantOrders.handedOutAt,
+      handedOutBy: sql<string | null>`${handedOutBy.firstName} || ' ' || ${handedOutBy.lastName}`,
+    })
     .from(merchantOrders)
     .innerJoin(profiles, eq(profiles.id, merchantOrders.userId))
+    .leftJoin(handedOutBy, eq(handedOutBy.id, merchantOrders.handedOutBy))
     .where(and(eq(merchantOrders.eventId, eventId), only))
     .orderBy(desc(merchantOrders.createdAt), desc(merchantOrders.id))
     .limit(REVIEW_PAGE_SIZE)
@@ -89,7 +101,7 @@ export async function ordersForEvent(eventId: string, page: number, only?: SQL) 
 }
 
 /**
- * Every merchant order of an event, oldest first, for handing out on the day (the event-day
+ * Every merchant order of an event not yet handed out, oldest first, for the day (the event-day
  * sheet): one query for the whole event, grouped by member by the caller.
  */
 export async function ordersToHandOut(eventId: string) {
@@ -97,7 +109,7 @@ export async function ordersToHandOut(eventId: string) {
   return db
     .select({ id: merchantOrders.id, userId: merchantOrders.userId, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
     .from(merchantOrders)
-    .where(eq(merchantOrders.eventId, eventId))
+    .where(and(eq(merchantOrders.eventId, eventId), isNull(merchantOrders.handedOutAt)))
     .orderBy(merchantOrders.createdAt, merchantOrders.id);
 }
 

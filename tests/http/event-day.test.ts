@@ -5,6 +5,7 @@ import { createEvent, createProfile } from "~/server/db/factories";
 import { auditLog, characters, costumePhotos, costumeReviews, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
 
 const db = withTestDatabase();
@@ -78,6 +79,53 @@ describe("the event-day sheet", () => {
     expect(entry).toMatchObject({ action: "emergency_contacts.view", details: { eventId: event.id, members: 3, sheet: "event-day" } });
     expect(JSON.stringify(entry!.details)).not.toContain("Martha");
     expect(JSON.stringify(entry!.details)).not.toContain(ada.email);
+  });
+
+  it("marks an order handed out from the sheet or the orders review, lists only orders still to hand out, and audits each mark", async () => {
+    const manager = await signedInMember("manager");
+    const cast = await signedInMember("cast");
+    const { event, cy } = await seedEvent();
+    const [cysOrder] = await db().select().from(merchantOrders).where(eq(merchantOrders.userId, cy.id));
+    const sheet = async () => textOf(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
+    expect(await sheet()).toContain("To collect in all $66.50 Hopewell Dollars");
+
+    // Cast may not use the sheet's button; the order stays to hand out.
+    expect((await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: cysOrder!.id }, cast.cookie)).status).toBe(403);
+    // An order of another event is not this sheet's to mark.
+    const other = (await db().select().from(merchantOrders)).find((order) => order.eventId !== event.id)!;
+    expect((await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: other.id }, manager.cookie)).status).toBe(404);
+
+    const marked = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: cysOrder!.id }, manager.cookie);
+    expect(marked.status).toBe(303);
+    expect(marked.headers.get("Location")).toBe(`/tools/event-day/${event.id}#attendee-${cy.id}`);
+    const [row] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, cysOrder!.id));
+    expect(row!.handedOutAt).not.toBeNull();
+    expect(row!.handedOutBy).toBe(manager.id);
+    let text = await sheet();
+    expect(text).not.toContain("1 × 20 Vials");
+    expect(text).toContain("2 × 20 Bullets");
+    expect(text).toContain("To collect in all $21.50 Hopewell Dollars");
+    // Sent twice (two staff at one table): one mark, one audit row.
+    await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: cysOrder!.id }, manager.cookie);
+    expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.hand_out"))).toEqual([
+      expect.objectContaining({ actorId: manager.id, subjectId: cy.id, details: { orderId: cysOrder!.id, eventId: event.id } }),
+    ]);
+
+    // The orders review says who handed it out; cast may undo a mark there.
+    const review = textOf(await (await fetch(`${app().url}/view-merchant-orders?event=${event.id}`, { headers: { Cookie: cast.cookie } })).text());
+    expect(review).toMatch(new RegExp(`Handed out [^]*? by ${manager.firstName} manager Undo`));
+    const undone = await postForm(app().url, `/view-merchant-orders?event=${event.id}`, { intent: "undo_hand_out", orderId: cysOrder!.id }, cast.cookie);
+    expect(undone.status).toBe(200);
+    expect(textOf(await undone.text())).toContain("No longer marked as handed out.");
+    const [again] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, cysOrder!.id));
+    expect(again!.handedOutAt).toBeNull();
+    expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.undo_hand_out"))).toHaveLength(1);
+    text = await sheet();
+    expect(text).toContain("1 × 20 Vials");
+    // A bad order id is a clear refusal, not a failure.
+    const bad = await postForm(app().url, `/view-merchant-orders?event=${event.id}`, { intent: "hand_out", orderId: "not-an-order" }, cast.cookie);
+    expect(bad.status).toBe(400);
+    expect(textOf(await bad.text())).toContain("That order is no longer there.");
   });
 
   it("draws a sheet of 300 attendees with their orders, each counted once", async () => {

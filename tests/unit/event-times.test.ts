@@ -40,9 +40,9 @@ describe("an event's weekend", () => {
   });
 
   it("makes a member's status from their rows on a given day", () => {
-    const row: MemberEventRow = { eventId: "e", title: "T", date: "2027-03-12", attendance: "paid", orders: 2, orderCents: 2850, pelSent: false };
+    const row: MemberEventRow = { eventId: "e", title: "T", date: "2027-03-12", attendance: "paid", orders: 2, orderCents: 2850, ordersHandedOut: 1, pelSent: false };
     const before = memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-02-01");
-    expect(before).toEqual({ registration: "registered", costumePhotoDue: "2027-02-26", costumePhoto: "waiting", orders: { count: 2, totalCents: 2850 }, pel: null });
+    expect(before).toEqual({ registration: "registered", costumePhotoDue: "2027-02-26", costumePhoto: "waiting", orders: { count: 2, totalCents: 2850, handedOut: 1 }, pel: null });
     // On Sunday the weekend is still on; on Monday the letter is due, until it is sent.
     expect(memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-03-14").pel).toBeNull();
     expect(memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-03-15").pel).toBe("due");

@@ -223,12 +223,16 @@ export const merchantOrders = pgTable(
     items: jsonb("items").$type<Record<string, number>>().notNull(),
     totalPrice: numeric("total_price", { precision: 10, scale: 2 }).notNull(),
     createdAt: createdAt(),
+    /** When staff handed the goods over (and took the money); empty while still to hand out. */
+    handedOutAt: timestamp("handed_out_at", { withTimezone: true }),
+    handedOutBy: text("handed_out_by").references(() => profiles.id, { onDelete: "set null" }),
   },
   (t) => [
     check("merchant_orders_total_positive_check", sql`${t.totalPrice} > 0`),
     uniqueIndex("merchant_orders_submission_key_unique").on(t.submissionKey),
     index("merchant_orders_event_id_created_at_idx").on(t.eventId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("merchant_orders_user_id_idx").on(t.userId),
+    index("merchant_orders_handed_out_by_idx").on(t.handedOutBy),
   ],
 );
 
