@@ -122,7 +122,7 @@ async function decide(actor: Parameters<typeof decideApplication>[0], applicatio
 }
 
 /** How many entries of a review page are not answered yet, beside its link: " (12 new)". */
-const waiting = (count: number) => (count > 0 ? ` (${count} new)` : "");
+const waiting = (count: number) => (count > 0 ? ` (${count.toLocaleString("en-US")} new)` : "");
 
 /** The staff tools: a side menu of tools; each fills in as it is built. */
 export default function Tools({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-const item = "flex min-h-11 items-center whitespace-nowrap rounded px-3 py-2 text-parchment no-underline hover:no-underline";
+const item = "flex min-h-11 items-center whitespace-nowrap md:whitespace-normal rounded px-3 py-2 text-parchment no-underline hover:no-underline";
 
 /**
  * The tools' menu. On a phone it takes little of the first screen: the tabs wrap as a row of
