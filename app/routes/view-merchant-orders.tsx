@@ -1,12 +1,12 @@
 import type { Route } from "./+types/view-merchant-orders";
-import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { Author, EntryPager } from "~/components/EventGroups";
+import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
 import { HandedOut } from "~/components/review/HandedOut";
 import { isHandedOutIntent } from "~/forms/handed-out";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
-import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
-import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
+import { QueueEntry } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
 import { answerQueueForm } from "~/server/review-queue.server";
 import { answerHandedOutForm } from "~/server/handed-out.server";
@@ -29,25 +29,18 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
   const handedAnswer = actionData && "orderId" in actionData ? actionData : undefined;
   const queueAnswer = actionData && !("orderId" in actionData) ? actionData : undefined;
   return (
-    <EventGroups
+    <QueuedEventGroups
       title="Merchant Orders"
       noun="order"
-      groups={loaderData.groups}
-      groupsPage={loaderData.groupsPage}
-      groupsLastPage={loaderData.groupsLastPage}
-      open={loaderData.open}
-      total={loaderData.total}
-      keep={filterQuery(loaderData.filter)}
-      before={
-        <>
-          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
-          <QueueNotice result={queueAnswer} shown={loaderData.entries.map((row) => row.id)} />
-          {handedAnswer?.message && !loaderData.entries.some((row) => row.id === handedAnswer.orderId) ? (
-            <p role="alert" className="text-blood">
-              {handedAnswer.message}
-            </p>
-          ) : null}
-        </>
+      review={loaderData}
+      shown={loaderData.entries.map((row) => row.id)}
+      result={queueAnswer}
+      notice={
+        handedAnswer?.message && !loaderData.entries.some((row) => row.id === handedAnswer.orderId) ? (
+          <p role="alert" className="text-blood">
+            {handedAnswer.message}
+          </p>
+        ) : null
       }
     >
       {loaderData.entries.map((order) => (
@@ -66,7 +59,7 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
-    </EventGroups>
+    </QueuedEventGroups>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/view-pels";
-import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
-import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
-import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
+import { Author, EntryPager } from "~/components/EventGroups";
+import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
+import { QueueEntry } from "~/components/review/QueueEntry";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
@@ -22,22 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ViewPels({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <EventGroups
-      title="Post-Event Letters"
-      noun="letter"
-      groups={loaderData.groups}
-      groupsPage={loaderData.groupsPage}
-      groupsLastPage={loaderData.groupsLastPage}
-      open={loaderData.open}
-      total={loaderData.total}
-      keep={filterQuery(loaderData.filter)}
-      before={
-        <>
-          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
-          <QueueNotice result={actionData} shown={loaderData.entries.map((row) => row.entry.id)} />
-        </>
-      }
-    >
+    <QueuedEventGroups title="Post-Event Letters" noun="letter" review={loaderData} shown={loaderData.entries.map((row) => row.entry.id)} result={actionData}>
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
         <article key={entry.id} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4">
           <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
@@ -54,7 +39,7 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
-    </EventGroups>
+    </QueuedEventGroups>
   );
 }
 

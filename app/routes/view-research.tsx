@@ -1,9 +1,9 @@
 import type { Route } from "./+types/view-research";
-import { Author, EntryPager, EventGroups } from "~/components/EventGroups";
+import { Author, EntryPager } from "~/components/EventGroups";
+import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
-import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
-import { QueueEntry, QueueNotice } from "~/components/review/QueueEntry";
+import { QueueEntry } from "~/components/review/QueueEntry";
 import { requireAccess } from "~/server/guards.server";
 import { answerQueueForm } from "~/server/review-queue.server";
 import { loadQueuedReview, researchReview } from "~/server/reviews.server";
@@ -21,22 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ViewResearch({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <EventGroups
-      title="Research Papers"
-      noun="paper"
-      groups={loaderData.groups}
-      groupsPage={loaderData.groupsPage}
-      groupsLastPage={loaderData.groupsLastPage}
-      open={loaderData.open}
-      total={loaderData.total}
-      keep={filterQuery(loaderData.filter)}
-      before={
-        <>
-          <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: loaderData.open }} />
-          <QueueNotice result={actionData} shown={loaderData.entries.map((row) => row.id)} />
-        </>
-      }
-    >
+    <QueuedEventGroups title="Research Papers" noun="paper" review={loaderData} shown={loaderData.entries.map((row) => row.id)} result={actionData}>
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />
@@ -56,7 +41,7 @@ export default function ViewResearch({ loaderData, actionData }: Route.Component
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
-    </EventGroups>
+    </QueuedEventGroups>
   );
 }
 
