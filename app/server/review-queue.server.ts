@@ -140,28 +140,40 @@ export async function repliesTo(kind: ReplyKind, entryIds: readonly string[]): P
   return replies;
 }
 
-/** Cast and managers, by name: the people an entry can be assigned to (the assignee filter's choices). */
-export async function assignableStaff(): Promise<{ id: string; name: string }[]> {
+/**
+ * Who holds entries of each kind, by name: kept until a write to the queue or to a profile (a
+ * name or a role may change) is announced.
+ */
+const keptHolders = new ChangeAwareCache<readonly QueueHolder[]>({ name: "queue holders", tables: ["review_queue", "profiles"], maxAgeMs: 60_000, maxEntries: QUEUE_KINDS.length });
+
+export type QueueHolder = { id: string; name: string };
+
+/**
+ * The "Taken by" filter's named choices: the staff who hold an entry of this kind now (not
+ * every cast member and manager: a club has a few hundred, and only those with entries narrow
+ * the list), and the person the filter names, so the filter still reads true once they hold none.
+ */
+export async function queueHolders(kind: QueueKind, named: string | null): Promise<QueueHolder[]> {
+  const holders = await keptHolders.get(kind, async () => {
+    const db = await database();
+    const rows = await db
+      .selectDistinct({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(reviewQueue)
+      .innerJoin(profiles, eq(profiles.id, reviewQueue.assigneeId))
+      .where(and(eq(reviewQueue.kind, kind), inArray(profiles.role, STAFF_ROLES)))
+      .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id));
+    return rows.map((row) => ({ id: row.id, name: `${row.firstName} ${row.lastName}` }));
+  });
+  if (named === null || holders.some((holder) => holder.id === named)) return [...holders];
   const db = await database();
-  const rows = await db
-    .select({
-      id: profiles.id,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-    })
-    .from(profiles)
-    .where(inArray(profiles.role, STAFF_ROLES))
-    .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
-    .limit(500);
-  return rows.map((row) => ({
-    id: row.id,
-    name: `${row.firstName} ${row.lastName}`,
-  }));
+  const [person] = await db.select({ firstName: profiles.firstName, lastName: profiles.lastName }).from(profiles).where(eq(profiles.id, named));
+  return person ? [...holders, { id: named, name: `${person.firstName} ${person.lastName}` }] : [...holders];
 }
 
 /** What a review page shows of its queue beside its entries. */
 export async function queueView(kind: QueueKind, entryIds: readonly string[], filter: QueueFilter) {
-  const [states, staff] = await Promise.all([queueStates(kind, entryIds), assignableStaff()]);
+  const named = isMemberId(filter.assignee) ? filter.assignee : null;
+  const [states, staff] = await Promise.all([queueStates(kind, entryIds), queueHolders(kind, named)]);
   return { states, staff, filter };
 }
 

@@ -121,6 +121,15 @@ describe("review queues", () => {
     const nonsense = await page(`${url}&status=%00&assignee=`, cast.cookie);
     expect(nonsense.status).toBe(200);
     expect(lines(nonsense.html)).toHaveLength(3);
+    // "Taken by" offers who holds an entry of this kind, not every cast member and manager.
+    const idle = await createProfile(db(), { firstName: "Ivy", lastName: "Idle", role: "cast" });
+    const takenBy = async (address: string) => (await page(address, cast.cookie)).html.match(/<select id="queue-filter-assignee"[\s\S]*?<\/select>/)?.[0] ?? "";
+    const choices = await takenBy(url);
+    expect(choices).toContain(`value="${cast.id}"`);
+    expect(choices).toContain(`value="${manager.id}"`);
+    expect(choices).not.toContain(idle.id);
+    // A filter naming someone who holds nothing still shows that name as chosen.
+    expect(await takenBy(`${url}&assignee=${idle.id}`)).toMatch(new RegExp(`value="${idle.id}"[^>]*selected[^>]*>Ivy Idle<`));
 
     // Only who took an entry hands it back.
     const refused = await postForm(app().url, url, { intent: "hand_back", entryId: second!.id }, cast.cookie);
