@@ -17,6 +17,7 @@ import type { SessionUser } from "~/lib/navigation";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
 import { audit } from "./audit.server";
 import { costumeEntryId, markAnswered, passesFilter, queueView, reopenAnswered, type QueueFilter } from "./review-queue.server";
+import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { costumePhotos, costumeReviews, eventAttendance, events, profiles } from "./db/schema";
 import { processPhoto, type PhotoType } from "./images.server";
@@ -209,24 +210,31 @@ export type CostumeEntry = {
 const STATUS_ORDER: Record<CostumeStatus, number> = { waiting: 0, changes_requested: 1, missing: 2, approved: 3 };
 
 /** Where one member's costume stands for each of these events: two queries, whatever the number of events. */
+type MemberCostumes = { photos: { eventId: string; createdAt: Date }[]; reviews: { eventId: string; verdict: CostumeVerdict; reviewedAt: Date }[] };
+
+/**
+ * A member's costume photos and verdicts for every event, kept until a write to either table is
+ * announced: the events page, the busiest signed-in page, shows their standing on every visit.
+ */
+const keptMemberCostumes = new ChangeAwareCache<MemberCostumes>({ name: "members' costume photos", tables: ["costume_photos", "costume_reviews"], maxAgeMs: 60_000, maxEntries: 1_000 });
+
 export async function memberCostumeStatuses(userId: string, eventIds: readonly string[]): Promise<Map<string, CostumeStatus>> {
   if (eventIds.length === 0) return new Map();
-  const db = await database();
-  const ids = [...eventIds];
-  const [photos, reviews] = await Promise.all([
-    db
-      .select({ eventId: costumePhotos.eventId, createdAt: costumePhotos.createdAt })
-      .from(costumePhotos)
-      .where(and(eq(costumePhotos.userId, userId), inArray(costumePhotos.eventId, ids))),
-    db
-      .select({ eventId: costumeReviews.eventId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
-      .from(costumeReviews)
-      .where(and(eq(costumeReviews.userId, userId), inArray(costumeReviews.eventId, ids))),
-  ]);
+  const { photos, reviews } = await keptMemberCostumes.get(userId, async () => {
+    const db = await database();
+    const [photos, reviews] = await Promise.all([
+      db.select({ eventId: costumePhotos.eventId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.userId, userId)),
+      db
+        .select({ eventId: costumeReviews.eventId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
+        .from(costumeReviews)
+        .where(eq(costumeReviews.userId, userId)),
+    ]);
+    return { photos, reviews };
+  });
   const photosOf = new Map<string, { createdAt: Date }[]>();
   for (const photo of photos) photosOf.set(photo.eventId, [...(photosOf.get(photo.eventId) ?? []), photo]);
   const reviewOf = new Map(reviews.map((review) => [review.eventId, review]));
-  return new Map(ids.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
+  return new Map(eventIds.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
 }
 
 /** Where each of these members' costumes stands for one event: two queries, whatever the head count. */

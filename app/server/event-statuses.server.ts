@@ -103,7 +103,7 @@ export function memberEventStatus(event: { date: string }, row: MemberEventRow |
 
 /**
  * The signed-in member's status for each listed event, and the letters due for events held
- * lately that are not listed: one query (kept per member), plus the costume photos' two.
+ * lately that are not listed: one query and the costume photos' two, each kept per member.
  */
 export async function memberEventStatuses(userId: string, listed: readonly { id: string; date: string }[], today: string): Promise<MemberEventStatuses> {
   const [rows, photos] = await Promise.all([

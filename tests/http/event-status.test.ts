@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { addDays, clubToday, formatEventDate } from "~/lib/dates";
 import { attendanceValues, createEvent, orderValues, pelValues } from "~/server/db/factories";
-import { eventAttendance, merchantOrders, pels } from "~/server/db/schema";
+import { costumePhotos, costumeReviews, eventAttendance, merchantOrders, pels } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -91,6 +91,11 @@ describe("the events page for a signed-in member", () => {
       `Your status for Registered Night Registration Registered Costume photo Due ${due} ; No photo yet Merchant orders 2 orders, $28.50 in all`,
     );
     expect(eventPanel(html, "Registered Night")).not.toContain("Post-event letter");
+    // The member's costume standing is kept between visits, yet a photo and a verdict show at once.
+    await db().insert(costumePhotos).values({ userId: member.id, eventId: registered.id, fileKey: `costumes/${member.id}/a.jpg`, thumbKey: `costumes/${member.id}/a-thumb.jpg`, fileType: "image/jpeg", fileSize: 4, width: 1, height: 1, createdAt: new Date(Date.now() - 60_000) });
+    expect(eventPanel(await page(member.cookie), "Registered Night")).toContain(`Due ${due} ; Waiting for review`);
+    await db().insert(costumeReviews).values({ userId: member.id, eventId: registered.id, verdict: "approved" });
+    expect(eventPanel(await page(member.cookie), "Registered Night")).toContain(`Due ${due} ; Approved`);
     expect(eventPanel(html, "Unregistered Night")).toContain("Registration Not registered");
     expect(eventPanel(html, "Unregistered Night")).toContain("Merchant orders None");
     expect(eventPanel(html, "Unpaid Night")).toContain("Registration On the list; payment not recorded");

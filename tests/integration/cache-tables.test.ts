@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { cacheReadingNow, changeAwareCaches, type ChangeAwareCache } from "~/server/db/changes.server";
 import { rawRows } from "~/server/db/client.server";
 import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/server/db/factories";
-import { applications, characters, eventAttendance, letters, merchantOrders, pels, research } from "~/server/db/schema";
+import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue } from "~/server/db/schema";
 import { profileOverview } from "~/server/profiles.server";
 import { memberEventStatuses } from "~/server/event-statuses.server";
 import { listUpcomingEvents } from "~/server/events.server";
 import { letterQueues, unreadLetterCount } from "~/server/letters.server";
 import { listCast, listPlayers } from "~/server/members.server";
-import { newEntryCounts } from "~/server/review-queue.server";
+import { newEntryCounts, queueHolders } from "~/server/review-queue.server";
 import { listLetters, loadReview, orderReview, pelReview, researchReview } from "~/server/reviews.server";
 import { getSessionUser } from "~/server/session.server";
 import { withTestDatabase } from "../helpers/db";
@@ -82,19 +82,26 @@ async function runEveryKeptRead() {
   await db().insert(letters).values(letterValues(member.id));
   await db().insert(letters).values(letterValues(member.id, { recipientId: member.id, status: "delivered", deliveredAt: new Date() }));
   await db().insert(letters).values(letterValues(member.id, { status: "to_staff" }));
+  const [pel] = await db().select({ id: pels.id }).from(pels);
+  await db().insert(reviewQueue).values({ kind: "pel", entryId: pel!.id, userId: member.id, status: "in_progress", assigneeId: member.id });
+  await db().insert(costumePhotos).values({ userId: member.id, eventId: event.id, fileKey: "costumes/kept-reads.jpg", thumbKey: "costumes/kept-reads-thumb.jpg", fileType: "image/jpeg", fileSize: 4, width: 1, height: 1, createdAt: new Date(Date.now() - 60_000) });
+  await db().insert(costumeReviews).values({ userId: member.id, eventId: event.id, verdict: "approved", reviewedBy: member.id });
 
   const signedIn = await getSessionUser(new Request("http://localhost/profile", { headers: { Cookie: member.cookie } }));
   expect(signedIn.user?.id).toBe(member.id);
   expect((await profileOverview(member.id)).character).not.toBeNull();
   expect(await listUpcomingEvents()).toHaveLength(1);
-  expect((await memberEventStatuses(member.id, [event], event.date)).byEvent[event.id]?.registration).toBe("registered");
+  const status = (await memberEventStatuses(member.id, [event], event.date)).byEvent[event.id];
+  expect(status?.registration).toBe("registered");
+  expect(status?.costumePhoto).toBe("approved");
   // A manager counts as cast, not as a player.
   expect((await listPlayers({})).total).toBe(0);
   expect((await listCast({})).total).toBe(1);
   expect((await listLetters({})).total).toBe(3);
   expect(await unreadLetterCount(member.id)).toBe(1);
   expect(await letterQueues()).toEqual({ held: 0, toStaff: 1 });
-  expect(await newEntryCounts()).toEqual({ pel: 1, order: 1, research: 1, letter: 1, costume: 0 });
+  expect(await newEntryCounts()).toEqual({ pel: 1, order: 1, research: 1, letter: 1, costume: 1 });
+  expect(await queueHolders("pel", null)).toEqual([{ id: member.id, name: expect.any(String) }]);
   for (const review of [pelReview, orderReview, researchReview]) {
     const loaded = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1]);
     expect(loaded.groups.map((group) => group.id)).toEqual([event.id]);
