@@ -4,6 +4,7 @@ import { stringify } from "csv-stringify/sync";
 import type { Cabin } from "~/game/cabins";
 import { USER_SEARCH_MAX_RESULTS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
+import { isDeletedAccount } from "./account-deletion.server";
 import { audit } from "./audit.server";
 import { database, type Transaction } from "./db/client.server";
 import { applications, characters, eventAttendance, events, profiles } from "./db/schema";
@@ -93,11 +94,21 @@ export async function paidAttendees(eventId: string): Promise<{ title: string; d
   return { title: event.title, date: event.date, rows };
 }
 
-export type SheetAttendee = { userId: string; firstName: string; lastName: string; characterName: string | null; cabin: Cabin | null };
+export type SheetAttendee = {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  characterName: string | null;
+  cabin: Cabin | null;
+  /** How to reach them; none for a deleted account's placeholder. */
+  email: string | null;
+  emergencyContact: { name: string; phone: string } | null;
+};
 
 /**
- * An event and its paid attendees for the event-day sheet, in one query for the attendees
- * however many there are: their names, the character recorded with them, and their cabin.
+ * An event and its paid attendees for the event-day sheet, in one query however many there are:
+ * their names, the character recorded with them, their cabin, email and emergency contact.
+ * Reading the contacts is the caller's to audit.
  */
 export async function eventDayAttendees(eventId: string): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
   if (!isUuid(eventId)) return null;
@@ -111,13 +122,18 @@ export async function eventDayAttendees(eventId: string): Promise<{ id: string; 
       lastName: profiles.lastName,
       characterName: sql<string | null>`coalesce(${eventAttendance.characterName}, ${characters.characterName})`,
       cabin: eventAttendance.cabin,
+      email: profiles.email,
+      emergencyContact: profiles.emergencyContact,
     })
     .from(eventAttendance)
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
     .leftJoin(characters, eq(characters.userId, eventAttendance.userId))
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
     .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
-  return { ...event, rows };
+  return {
+    ...event,
+    rows: rows.map((row) => (isDeletedAccount(row) ? { ...row, email: null, emergencyContact: null } : row)),
+  };
 }
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, tab, return) is kept as text. */

@@ -237,24 +237,23 @@ export async function memberCostumeStatuses(userId: string, eventIds: readonly s
   return new Map(eventIds.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
 }
 
-/** Where each of these members' costumes stands for one event: two queries, whatever the head count. */
-export async function costumeStatusesOf(eventId: string, memberIds: string[]): Promise<Map<string, CostumeStatus>> {
-  if (memberIds.length === 0) return new Map();
+/**
+ * Where each member's costume stands for one event, for those who sent photos or had a verdict
+ * (anyone else has none: "missing"): two queries by the event's indexes, whatever the head count.
+ */
+export async function costumeStatusesAt(eventId: string): Promise<Map<string, CostumeStatus>> {
   const db = await database();
   const [photos, reviews] = await Promise.all([
-    db
-      .select({ userId: costumePhotos.userId, createdAt: costumePhotos.createdAt })
-      .from(costumePhotos)
-      .where(and(eq(costumePhotos.eventId, eventId), inArray(costumePhotos.userId, memberIds))),
+    db.select({ userId: costumePhotos.userId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.eventId, eventId)),
     db
       .select({ userId: costumeReviews.userId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
       .from(costumeReviews)
-      .where(and(eq(costumeReviews.eventId, eventId), inArray(costumeReviews.userId, memberIds))),
+      .where(eq(costumeReviews.eventId, eventId)),
   ]);
   const photosOf = new Map<string, { createdAt: Date }[]>();
   for (const photo of photos) photosOf.set(photo.userId, [...(photosOf.get(photo.userId) ?? []), photo]);
   const reviewOf = new Map(reviews.map((review) => [review.userId, review]));
-  return new Map(memberIds.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
+  return new Map([...new Set([...photosOf.keys(), ...reviewOf.keys()])].map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
 }
 
 /**

@@ -1,9 +1,12 @@
 import { CABINS } from "~/game/cabins";
+import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { eventDayAttendees } from "./attendance.server";
 import type { CostumeStatus } from "~/game/costume";
-import { costumeStatusesOf } from "./costumes.server";
-import { emergencyContactsOf } from "./members.server";
+import { audit } from "./audit.server";
+import { costumeStatusesAt } from "./costumes.server";
+import { ChangeAwareCache } from "./db/changes.server";
+import { database } from "./db/client.server";
 import { ordersToHandOut } from "./reviews.server";
 
 /** The heading of attendees with no cabin recorded, last on the sheet. */
@@ -33,16 +36,42 @@ export type EventDaySheet = {
   fetchedAt: string;
 };
 
+type KeptSheet = Omit<EventDaySheet, "fetchedAt"> & { withContacts: number };
+
+/**
+ * Each event's sheet, kept until a write to a table it reads is announced (a handed-out order,
+ * a cabin, a changed contact) and for a minute at most: on the day, several managers open it
+ * over and over, each time reading 300 attendees with their contacts, orders and costumes.
+ */
+const keptSheets = new ChangeAwareCache<KeptSheet | null>({
+  name: "event-day sheets",
+  tables: ["events", "event_attendance", "profiles", "characters", "merchant_orders", "costume_photos", "costume_reviews"],
+  maxAgeMs: 60_000,
+  maxEntries: 20,
+});
+
 /**
  * One event's sheet for the day: its paid attendees by cabin (in the cabins' order, then those
- * without one), each with their character, emergency contact (audited), orders to hand out with
- * what they owe, and costume-photo standing. One query per kind of data, whatever the head count.
+ * without one), each with their character, emergency contact, orders to hand out with what they
+ * owe, and costume-photo standing. Every reading is audited, kept or not.
  */
 export async function eventDaySheet(viewer: SessionUser, eventId: string, now = new Date()): Promise<EventDaySheet | null> {
+  if (!isUuid(eventId)) return null;
+  // An unknown event is answered, not kept.
+  const sheet = await keptSheets.get(eventId, () => readSheet(eventId), (kept) => kept !== null);
+  if (!sheet) return null;
+  const { withContacts, ...shown } = sheet;
+  const db = await database();
+  // Who read the emergency contacts, for which event and how many: never the contacts themselves.
+  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { eventId: shown.event.id, members: withContacts, sheet: "event-day" } });
+  return { ...shown, fetchedAt: now.toISOString() };
+}
+
+/** One query per kind of data, whatever the head count, each found by the event's indexes. */
+async function readSheet(eventId: string): Promise<KeptSheet | null> {
   const attendance = await eventDayAttendees(eventId);
   if (!attendance) return null;
-  const ids = attendance.rows.map((row) => row.userId);
-  const [contacts, orders, costumes] = await Promise.all([emergencyContactsOf(viewer, ids, { eventId: attendance.id }), ordersToHandOut(attendance.id), costumeStatusesOf(attendance.id, ids)]);
+  const [orders, costumes] = await Promise.all([ordersToHandOut(attendance.id), costumeStatusesAt(attendance.id)]);
   const ordersBy = new Map<string, SheetOrder[]>();
   for (const order of orders) {
     const list = ordersBy.get(order.userId) ?? [];
@@ -52,7 +81,6 @@ export async function eventDaySheet(viewer: SessionUser, eventId: string, now = 
   const byCabin = new Map<string, SheetAttendee[]>([...CABINS, NO_CABIN].map((cabin) => [cabin, []]));
   let totalCents = 0;
   for (const row of attendance.rows) {
-    const contact = contacts.get(row.userId);
     const own = ordersBy.get(row.userId) ?? [];
     const dueCents = own.reduce((sum, order) => sum + order.totalCents, 0);
     totalCents += dueCents;
@@ -60,13 +88,14 @@ export async function eventDaySheet(viewer: SessionUser, eventId: string, now = 
       userId: row.userId,
       name: `${row.firstName} ${row.lastName}`,
       characterName: row.characterName,
-      email: contact?.email ?? null,
-      emergencyContact: contact?.emergencyContact ?? null,
+      email: row.email,
+      emergencyContact: row.emergencyContact,
       orders: own,
       dueCents,
       costume: costumes.get(row.userId) ?? "missing",
     });
   }
   const cabins = [...byCabin].filter(([, attendees]) => attendees.length > 0).map(([cabin, attendees]) => ({ cabin, attendees }));
-  return { event: { id: attendance.id, title: attendance.title, date: attendance.date }, cabins, attendees: attendance.rows.length, totalCents, fetchedAt: now.toISOString() };
+  const withContacts = attendance.rows.filter((row) => row.email !== null).length;
+  return { event: { id: attendance.id, title: attendance.title, date: attendance.date }, cabins, attendees: attendance.rows.length, totalCents, withContacts };
 }

@@ -69,22 +69,6 @@ export type ContactRow = { id: string; firstName: string; lastName: string; emai
  * Members with their emergency contacts, by last name, for managers. Each opening is
  * audited (who looked, and for what), never with the contacts themselves.
  */
-/**
- * The emergency contacts of the given members (the attendees of an event, for its event-day
- * sheet), in one query. Audited like the list: who looked, for which event and how many.
- */
-export async function emergencyContactsOf(viewer: { id: string }, memberIds: string[], reason: { eventId: string }): Promise<Map<string, ContactRow>> {
-  const db = await database();
-  const rows = memberIds.length
-    ? await db
-        .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, emergencyContact: profiles.emergencyContact })
-        .from(profiles)
-        .where(and(inArray(profiles.id, memberIds), notDeletedAccount()))
-    : [];
-  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { eventId: reason.eventId, members: rows.length, sheet: "event-day" } });
-  return new Map((rows as ContactRow[]).map((row) => [row.id, row]));
-}
-
 export async function listEmergencyContacts(viewer: { id: string }, { search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
   const term = search.trim();

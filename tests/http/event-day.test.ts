@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createEvent, createProfile } from "~/server/db/factories";
 import { auditLog, characters, costumePhotos, costumeReviews, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
@@ -79,6 +79,21 @@ describe("the event-day sheet", () => {
     expect(entry).toMatchObject({ action: "emergency_contacts.view", details: { eventId: event.id, members: 3, sheet: "event-day" } });
     expect(JSON.stringify(entry!.details)).not.toContain("Martha");
     expect(JSON.stringify(entry!.details)).not.toContain(ada.email);
+  });
+
+  it("shows a changed contact or cabin at once though the sheet is kept between readings, and audits every reading", async () => {
+    const manager = await signedInMember("manager");
+    const { event, ada } = await seedEvent();
+    const sheet = async () => textOf(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
+    expect(await sheet()).toContain("Martha Ashby");
+    await db().update(profiles).set({ emergencyContact: { name: "Hiram Ashby", phone: "860-555-0111" } }).where(eq(profiles.id, ada.id));
+    const changed = await sheet();
+    expect(changed).toContain("Hiram Ashby");
+    expect(changed).not.toContain("Martha Ashby");
+    await db().update(eventAttendance).set({ cabin: null }).where(and(eq(eventAttendance.eventId, event.id), eq(eventAttendance.userId, ada.id)));
+    expect(await sheet()).toMatch(/Not assigned \(2\).*Ada Ashby/);
+    const readings = await db().select().from(auditLog).where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "emergency_contacts.view")));
+    expect(readings).toHaveLength(3);
   });
 
   it("marks an order handed out from the sheet or the orders review, lists only orders still to hand out, and audits each mark", async () => {

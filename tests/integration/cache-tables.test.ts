@@ -5,6 +5,7 @@ import { rawRows } from "~/server/db/client.server";
 import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/server/db/factories";
 import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue } from "~/server/db/schema";
 import { profileOverview } from "~/server/profiles.server";
+import { eventDaySheet } from "~/server/event-day.server";
 import { memberEventStatuses } from "~/server/event-statuses.server";
 import { listUpcomingEvents } from "~/server/events.server";
 import { letterQueues, unreadLetterCount } from "~/server/letters.server";
@@ -91,6 +92,9 @@ async function runEveryKeptRead() {
   expect(signedIn.user?.id).toBe(member.id);
   expect((await profileOverview(member.id)).character).not.toBeNull();
   expect(await listUpcomingEvents()).toHaveLength(1);
+  const sheet = await eventDaySheet(signedIn.user!, event.id);
+  expect(sheet?.attendees).toBe(1);
+  expect(sheet?.cabins[0]?.attendees[0]).toMatchObject({ costume: "approved", orders: [expect.anything()] });
   const status = (await memberEventStatuses(member.id, [event], event.date)).byEvent[event.id];
   expect(status?.registration).toBe("registered");
   expect(status?.costumePhoto).toBe("approved");
