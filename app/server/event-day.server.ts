@@ -1,3 +1,4 @@
+import { and, eq, gt, sql } from "drizzle-orm";
 import { CABINS } from "~/game/cabins";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
@@ -7,6 +8,7 @@ import { audit } from "./audit.server";
 import { costumeStatusesAt } from "./costumes.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
+import { auditLog } from "./db/schema";
 import { ordersToHandOut } from "./reviews.server";
 
 /** The heading of attendees with no cabin recorded, last on the sheet. */
@@ -61,10 +63,33 @@ export async function eventDaySheet(viewer: SessionUser, eventId: string, now = 
   const sheet = await keptSheets.get(eventId, () => readSheet(eventId), (kept) => kept !== null);
   if (!sheet) return null;
   const { withContacts, ...shown } = sheet;
-  const db = await database();
-  // Who read the emergency contacts, for which event and how many: never the contacts themselves.
-  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { eventId: shown.event.id, members: withContacts, sheet: "event-day" } });
+  await auditReading(viewer, shown.event.id, withContacts, now);
   return { ...shown, fetchedAt: now.toISOString() };
+}
+
+/**
+ * Readings of one event's sheet by one manager this close together are one visit: opening the
+ * sheet is followed at once by the offline copy's own fetch of it, and a reload is no new look.
+ */
+const ONE_VISIT_MS = 60_000;
+
+/** Who read the emergency contacts, for which event and how many: never the contacts themselves. */
+async function auditReading(viewer: SessionUser, eventId: string, withContacts: number, now: Date) {
+  const db = await database();
+  const [recent] = await db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.actorId, viewer.id),
+        eq(auditLog.action, "emergency_contacts.view"),
+        gt(auditLog.createdAt, new Date(now.getTime() - ONE_VISIT_MS)),
+        sql`${auditLog.details}->>'eventId' = ${eventId}`,
+      ),
+    )
+    .limit(1);
+  if (recent) return;
+  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { eventId, members: withContacts, sheet: "event-day" } });
 }
 
 /** One query per kind of data, whatever the head count, each found by the event's indexes. */
