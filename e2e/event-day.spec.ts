@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { addEvent, e2eManager, mainNav, signIn } from "./helpers";
+import { addAttendance, addEvent, e2eManager, mainNav, signIn } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -12,16 +12,6 @@ function createPlayer(first: string, last: string) {
     stdio: "pipe",
   });
   return email;
-}
-
-async function register(page: Page, eventLabel: string, email: string, search: string, cabin: string) {
-  await page.goto("/attendance-tool");
-  await page.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
-  await page.getByLabel("Find a member").fill(search);
-  await page.getByLabel(new RegExp(email.replace(/[.@]/g, "\\$&"))).check();
-  await page.getByLabel("Cabin (optional)").selectOption(cabin);
-  await page.getByRole("button", { name: "Add Attendance" }).click();
-  await expect(page.getByText("Attendance added successfully!")).toBeVisible();
 }
 
 /** What the event-day worker keeps in this browser. */
@@ -53,8 +43,8 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   const title = `Day Sheet ${tag}`;
   await addEvent(page, { title, date: "2026-12-11", status: "future" });
   const eventLabel = `${title} (Friday, December 11, 2026)`;
-  await register(page, eventLabel, manager.email, "Boss", "Arctic Fox");
-  await register(page, eventLabel, player, `Sheet${tag}`, "Watchtower");
+  await addAttendance(page, eventLabel, manager.email, "Boss", "Arctic Fox");
+  await addAttendance(page, eventLabel, player, `Sheet${tag}`, "Watchtower");
 
   // Opened from the attendance tool, as a whole page.
   await page.getByRole("link", { name: `Event-day sheet: ${eventLabel}` }).click();

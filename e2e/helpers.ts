@@ -95,3 +95,14 @@ export async function screenshots(page: Page, widths: number[], path: (width: nu
   }
   await page.setViewportSize(before);
 }
+
+/** Puts a member on an event's attendance list, in a cabin, through the attendance tool (a manager's page). */
+export async function addAttendance(page: Page, eventLabel: string, email: string, search: string, cabin: string) {
+  await page.goto("/attendance-tool");
+  await page.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
+  await page.getByLabel("Find a member").fill(search);
+  await page.getByLabel(new RegExp(email.replace(/[.@]/g, "\\$&"))).check();
+  await page.getByLabel("Cabin (optional)").selectOption(cabin);
+  await page.getByRole("button", { name: "Add Attendance" }).click();
+  await expect(page.getByText("Attendance added successfully!")).toBeVisible();
+}

@@ -1,7 +1,8 @@
 import { PEL_QUESTIONS } from "../app/game/pel";
 import { formatEventDate } from "../app/lib/dates";
 import { expectAccessible } from "./axe";
-import { addEvent } from "./helpers";
+import { E2E_PLAYERS } from "../playwright.config";
+import { addAttendance, addEvent } from "./helpers";
 import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 180_000 });
@@ -66,4 +67,50 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await expect(answers).toContainText(`Post-event letter · ${title}`);
   await expect(answers).toContainText(answer);
   await expectAccessible(page);
+});
+
+test("a manager marks an order handed out on the event-day sheet and undoes it on the orders review", async ({ page, browser, baseURL, managerState, playerState }) => {
+  const tag = Date.now() % 100_000;
+  const title = `Hand Out Night ${tag}`;
+  const label = `${title} (${formatEventDate("2099-09-18")})`;
+  const player = E2E_PLAYERS.desktop;
+
+  const managerContext = await browser.newContext({ baseURL, storageState: managerState });
+  const manager = await managerContext.newPage();
+  await addEvent(manager, { title, date: "2099-09-18", status: "future" });
+  await addAttendance(manager, label, player.email, "player-desktop", "Watchtower");
+
+  // The player orders for the event.
+  await withSession(page, playerState);
+  await page.goto("/merchant-orders");
+  await page.getByLabel("Event", { exact: true }).selectOption({ label });
+  await page.getByLabel("Quantity of 20 Bullets").fill("2");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect(page.getByRole("heading", { name: "Order Placed!" })).toBeVisible();
+
+  // On the sheet: the order to hand out and what to collect; pressing "Handed out" returns to the row without it.
+  await manager.goto("/attendance-tool");
+  await manager.getByRole("link", { name: `Event-day sheet: ${label}` }).click();
+  const row = manager.getByRole("row", { name: /Wyatt Tanner/ });
+  await expect(row).toContainText("2 × 20 Bullets");
+  await expect(row).toContainText("$15.50");
+  await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
+  await row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ }).click();
+  await expect(manager).toHaveURL(/#attendee-/);
+  await expect(row).toContainText("No orders");
+  await expect(row).toContainText("Nothing");
+  await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
+  const sheetUrl = manager.url().replace(/#.*/, "");
+
+  // The orders review says who handed it out, and Undo puts it back on the sheet.
+  const eventId = new URL(sheetUrl).pathname.split("/").pop();
+  await manager.goto(`/view-merchant-orders?event=${eventId}`);
+  await expect(manager.getByTestId("handed-out")).toHaveText(/^Handed out .+ by Ada Boss$/);
+  await expectAccessible(manager);
+  await manager.getByRole("button", { name: /^Undo\s*handed out for Wyatt Tanner's order$/ }).click();
+  await expect(manager.getByRole("button", { name: /^Mark handed out\s*: Wyatt Tanner's order$/ })).toBeVisible();
+  await manager.goto(sheetUrl);
+  await expect(manager.getByRole("row", { name: /Wyatt Tanner/ })).toContainText("2 × 20 Bullets");
+  await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
+  await managerContext.close();
 });
