@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, exists, gte, inArray, ne, or, sql } from "drizzle-orm";
-import { fileTypeFromBlob } from "file-type";
 import { COSTUME_MESSAGES, type CostumeVerdictInput } from "~/forms/costume";
 import type { CostumeUpload } from "~/forms/costume-upload.server";
 import {
@@ -113,7 +112,8 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
     return { ok: false, status: 400, message: COSTUME_MESSAGES.notRegistered };
   }
   if (!file) return { ok: false, status: 400, message: COSTUME_MESSAGES.chooseFile };
-  const sniffed = await fileTypeFromBlob(file);
+  // Loaded with the first upload: about 10 MB an idle server need not hold.
+  const sniffed = await (await import("file-type")).fileTypeFromBlob(file);
   const type = sniffed?.mime;
   if (type !== "image/jpeg" && type !== "image/png") return { ok: false, status: 400, message: COSTUME_MESSAGES.fileType };
 

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import type sharpModule from "sharp";
 
 /**
  * Photos as the site keeps them, made with sharp (libvips). Every upload is decoded and encoded
@@ -7,10 +7,22 @@ import sharp from "sharp";
  * orientation tag said. A thumbnail is made beside it for the pages that list photos.
  */
 
-// The server has little memory to spare and two cores shared with every request: no kept
-// decoded images, and one libvips thread per image.
-sharp.cache(false);
-sharp.concurrency(1);
+type Sharp = typeof sharpModule;
+let loading: Promise<Sharp> | undefined;
+
+/**
+ * libvips is loaded with the first photo, not at start: the server would otherwise hold about
+ * 25 MB for it while idle, and most of its life passes without an upload.
+ */
+function loadSharp(): Promise<Sharp> {
+  return (loading ??= import("sharp").then(({ default: sharp }) => {
+    // The server has little memory to spare and two cores shared with every request: no kept
+    // decoded images, and one libvips thread per image.
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  }));
+}
 
 /** More pixels than this is refused before decoding: a small file can claim an enormous image. */
 export const MAX_INPUT_PIXELS = 50_000_000;
@@ -27,6 +39,7 @@ export type PhotoOutcome = { ok: true; processed: ProcessedPhoto } | { ok: false
 
 /** Decodes `input` (already judged JPEG or PNG by content) and makes the stored photo and its thumbnail. */
 export async function processPhoto(input: Buffer, type: PhotoType): Promise<PhotoOutcome> {
+  const sharp = await loadSharp();
   try {
     const { width = 0, height = 0 } = await sharp(input, { limitInputPixels: false }).metadata();
     if (width * height > MAX_INPUT_PIXELS) return { ok: false, reason: "too-many-pixels" };

@@ -1,6 +1,5 @@
 import { isUuid } from "~/lib/ids";
 import { and, eq, ne } from "drizzle-orm";
-import { fileTypeFromBlob } from "file-type";
 import { fieldErrors, type FieldErrors } from "~/forms/kernel";
 import { allowedExtension, ResearchForm, researchMessage } from "~/forms/research";
 import type { ResearchUpload } from "~/forms/research-upload.server";
@@ -35,7 +34,8 @@ export async function submitResearch(user: SessionUser, { values, file }: Resear
   }
   if (!file) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
   const extension = allowedExtension(file.name);
-  const sniffed = await fileTypeFromBlob(file.content);
+  // Loaded with the first upload: about 10 MB an idle server need not hold.
+  const sniffed = await (await import("file-type")).fileTypeFromBlob(file.content);
   if (!extension || !sniffed || !(UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime)) {
     return { ok: false, message: RESEARCH_MESSAGES.fileType, errors: { file: RESEARCH_MESSAGES.fileType }, values };
   }

@@ -4,7 +4,6 @@ import { scheduleBackups } from "../backup/schedule.server";
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/client.server";
 import { logger } from "../logger.server";
-import { runImportCommand } from "../import/run.server";
 import { runAdminCommand } from "./admin.server";
 import { controlSocketPath, startControlSocket } from "./control-socket.server";
 
@@ -18,7 +17,8 @@ export async function startOperations(handle: DatabaseHandle, cfg: Config): Prom
     handle.kind === "pglite"
       ? await startControlSocket(cfg.dataDir, {
           "/admin": (body) => runAdminCommand((body as { argv: string[] }).argv),
-          "/import": (body) => runImportCommand((body as { dir: string }).dir),
+          // The import code (CSV parsing, file sniffing) is loaded when an import is run, not held by an idle server.
+          "/import": async (body) => (await import("../import/run.server")).runImportCommand((body as { dir: string }).dir),
           "/backup": async (body) => {
             const result = await createBackup(handle.db, handle.kind, path.resolve((body as { target: string }).target));
             return { file: result.file, ms: result.ms, manifest: result.manifest };

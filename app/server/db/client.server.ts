@@ -39,10 +39,12 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
  * PGlite reads its files through the operating system, which caches them already, so a
  * small buffer pool costs little speed: with PostgreSQL's 128 MB default the server idled
  * at about 400 MB and opened the large demo database in 960 ms; with 16 MB, about 250 MB
- * and 610 ms.
+ * and 610 ms. With 8 MB it idles about 20 MB lower again (median of three starts, 242 MB
+ * against 262 on the large data set) and the review pages, alternated with a 16 MB server,
+ * answered in the same time. (PGlite's WebAssembly memory starts at 128 MB whatever is set.)
  */
 const PGLITE_SETTINGS = [
-  "shared_buffers=16MB",
+  "shared_buffers=8MB",
   // For the same reason a page read at random costs what one read in order does. At the
   // default (4) the planner scanned every letter for a common word rather than take the
   // trigram index's matches: a search took 7.2 ms instead of 4.1.
