@@ -205,7 +205,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     // The newest past event is listed first, and it holds the data set's 20,000-letter queue.
     const firstEvent = (await (await fetch(`${base}/view-pels`, { headers: { Cookie: manager } })).text()).match(/\?event=([0-9a-f-]{36})/)?.[1];
     const eventDay = eventDaySheetFor(await (await fetch(`${base}/tools/event-day`, { headers: { Cookie: manager } })).text(), DEMO_BUSIEST.eventDayAttendees);
-    const targets: (Target & { group: "anonymous" | "signed-in" | "review" | "form" })[] = [
+    const targets: (Target & { group: "anonymous" | "signed-in" | "review" | "sheet" | "form" })[] = [
       { group: "anonymous", name: "/ (signed out)", path: "/" },
       { group: "anonymous", name: "/rulebook (signed out)", path: "/rulebook" },
       { group: "anonymous", name: "/locations (signed out)", path: "/locations" },
@@ -214,7 +214,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
       { group: "signed-in", name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },
       { group: "review", name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
       { group: "review", name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
-      { group: "review", name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${eventDay}`, cookie: manager },
+      { group: "sheet", name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${eventDay}`, cookie: manager },
       { group: "review", name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },
       { group: "review", name: "/view-letters (manager)", path: "/view-letters", cookie: manager },
       { group: "review", name: "/view-letters?q=lantern", path: "/view-letters?q=lantern", cookie: manager },
@@ -235,7 +235,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     const results = [];
     for (const target of targets) {
       const figures = await loadTest(base, target, LOAD);
-      const alone = target.group === "review" ? await singleVisitor(base, target, LOAD.seconds) : undefined;
+      const alone = target.group === "review" || target.group === "sheet" ? await singleVisitor(base, target, LOAD.seconds) : undefined;
       results.push({ group: target.group, name: target.name, ...figures, ...(alone ? { aloneP50: alone.p50, aloneP99: alone.p99 } : {}) });
       console.log(`  ${kind} ${target.name}: ${figures.reqPerSec} req/s, p99 ${figures.p99} ms`);
     }
@@ -323,6 +323,12 @@ async function main() {
       if (x.group === "review") {
         checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.reviewP99Ms) });
         if ("aloneP99" in x) checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(Number(x.aloneP99) < BUDGETS.reviewP99Ms) });
+      }
+      // The event-day sheet is read by a few managers at a time: its budget is one visitor's
+      // (docs/decisions/0013-event-day-sheet-budget.md); under 10 connections it is reported only.
+      if (x.group === "sheet" && "aloneP99" in x) {
+        checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(Number(x.aloneP99) < BUDGETS.reviewP99Ms) });
+        checks.push({ budget: `${r.kind} ${x.name}, 10 connections (reported, decision 0013)`, figure: `p99 ${x.p99} ms, ${x.reqPerSec} req/s`, verdict: "reported" });
       }
     }
     checks.push({ budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`, figure: `${r.idleRssMb} MB`, verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]) });

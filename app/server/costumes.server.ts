@@ -209,51 +209,42 @@ export type CostumeEntry = {
 
 const STATUS_ORDER: Record<CostumeStatus, number> = { waiting: 0, changes_requested: 1, missing: 2, approved: 3 };
 
-/** Where one member's costume stands for each of these events: two queries, whatever the number of events. */
-type MemberCostumes = { photos: { eventId: string; createdAt: Date }[]; reviews: { eventId: string; verdict: CostumeVerdict; reviewedAt: Date }[] };
-
 /**
- * A member's costume photos and verdicts for every event, kept until a write to either table is
- * announced: the events page, the busiest signed-in page, shows their standing on every visit.
+ * Costume standing from photos and verdicts: per event for one member, or per member for one
+ * event (anyone with neither is "missing"). Two queries, by the member's or the event's index.
  */
-const keptMemberCostumes = new ChangeAwareCache<MemberCostumes>({ name: "members' costume photos", tables: ["costume_photos", "costume_reviews"], maxAgeMs: 60_000, maxEntries: 1_000 });
-
-export async function memberCostumeStatuses(userId: string, eventIds: readonly string[]): Promise<Map<string, CostumeStatus>> {
-  if (eventIds.length === 0) return new Map();
-  const { photos, reviews } = await keptMemberCostumes.get(userId, async () => {
-    const db = await database();
-    const [photos, reviews] = await Promise.all([
-      db.select({ eventId: costumePhotos.eventId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.userId, userId)),
-      db
-        .select({ eventId: costumeReviews.eventId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
-        .from(costumeReviews)
-        .where(eq(costumeReviews.userId, userId)),
-    ]);
-    return { photos, reviews };
-  });
+async function readStandings(by: { userId: string } | { eventId: string }): Promise<Map<string, CostumeStatus>> {
+  const db = await database();
+  const [photos, reviews] = await Promise.all([
+    "userId" in by
+      ? db.select({ key: costumePhotos.eventId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.userId, by.userId))
+      : db.select({ key: costumePhotos.userId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.eventId, by.eventId)),
+    "userId" in by
+      ? db.select({ key: costumeReviews.eventId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt }).from(costumeReviews).where(eq(costumeReviews.userId, by.userId))
+      : db.select({ key: costumeReviews.userId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt }).from(costumeReviews).where(eq(costumeReviews.eventId, by.eventId)),
+  ]);
   const photosOf = new Map<string, { createdAt: Date }[]>();
-  for (const photo of photos) photosOf.set(photo.eventId, [...(photosOf.get(photo.eventId) ?? []), photo]);
-  const reviewOf = new Map(reviews.map((review) => [review.eventId, review]));
-  return new Map(eventIds.map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
+  for (const photo of photos) photosOf.set(photo.key, [...(photosOf.get(photo.key) ?? []), photo]);
+  const reviewOf = new Map(reviews.map((review) => [review.key, review]));
+  return new Map([...new Set([...photosOf.keys(), ...reviewOf.keys()])].map((key) => [key, statusOf(photosOf.get(key) ?? [], reviewOf.get(key))]));
 }
 
 /**
- * Where each member's costume stands for one event, for those who sent photos or had a verdict
- * (anyone else has none: "missing"): two queries by the event's indexes, whatever the head count.
+ * A member's costume standing for every event, kept until a write to either table is announced:
+ * the events page, the busiest signed-in page, shows it on every visit.
  */
-export async function costumeStatusesAt(eventId: string): Promise<Map<string, CostumeStatus>> {
-  const db = await database();
-  const [photos, reviews] = await Promise.all([
-    db.select({ userId: costumePhotos.userId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.eventId, eventId)),
-    db
-      .select({ userId: costumeReviews.userId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
-      .from(costumeReviews)
-      .where(eq(costumeReviews.eventId, eventId)),
-  ]);
-  const photosOf = new Map<string, { createdAt: Date }[]>();
-  for (const photo of photos) photosOf.set(photo.userId, [...(photosOf.get(photo.userId) ?? []), photo]);
-  const reviewOf = new Map(reviews.map((review) => [review.userId, review]));
-  return new Map([...new Set([...photosOf.keys(), ...reviewOf.keys()])].map((id) => [id, statusOf(photosOf.get(id) ?? [], reviewOf.get(id))]));
+const keptMemberCostumes = new ChangeAwareCache<Map<string, CostumeStatus>>({ name: "members' costume photos", tables: ["costume_photos", "costume_reviews"], maxAgeMs: 60_000, maxEntries: 1_000 });
+
+/** Where one member's costume stands for each of these events. */
+export async function memberCostumeStatuses(userId: string, eventIds: readonly string[]): Promise<Map<string, CostumeStatus>> {
+  if (eventIds.length === 0) return new Map();
+  const standings = await keptMemberCostumes.get(userId, () => readStandings({ userId }));
+  return new Map(eventIds.map((id) => [id, standings.get(id) ?? "missing"]));
+}
+
+/** Where each member's costume stands for one event, for those who sent photos or had a verdict. */
+export function costumeStatusesAt(eventId: string): Promise<Map<string, CostumeStatus>> {
+  return readStandings({ eventId });
 }
 
 /**
