@@ -43,10 +43,14 @@ export function isFiltered(filter: QueueFilter): boolean {
   return filter.status !== "any" || filter.assignee !== "any";
 }
 
+/** The staff member an assignee filter names by id, or null for "any", "nobody" and "mine". */
+function namedAssignee(filter: QueueFilter): string | null {
+  return filter.assignee === "any" || filter.assignee === "nobody" || filter.assignee === "mine" ? null : filter.assignee;
+}
+
 /** The person an assignee filter names, or null for "any" / "nobody". */
 function assigneeOf(filter: QueueFilter, viewerId: string): string | null {
-  if (filter.assignee === "any" || filter.assignee === "nobody") return null;
-  return filter.assignee === "mine" ? viewerId : filter.assignee;
+  return filter.assignee === "mine" ? viewerId : namedAssignee(filter);
 }
 
 /**
@@ -172,8 +176,7 @@ export async function queueHolders(kind: QueueKind, named: string | null): Promi
 
 /** What a review page shows of its queue beside its entries. */
 export async function queueView(kind: QueueKind, entryIds: readonly string[], filter: QueueFilter) {
-  const named = isMemberId(filter.assignee) ? filter.assignee : null;
-  const [states, staff] = await Promise.all([queueStates(kind, entryIds), queueHolders(kind, named)]);
+  const [states, staff] = await Promise.all([queueStates(kind, entryIds), queueHolders(kind, namedAssignee(filter))]);
   return { states, staff, filter };
 }
 
