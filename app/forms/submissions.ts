@@ -25,6 +25,7 @@ export const LETTER_MESSAGES = {
   notWaiting: "That letter has already been answered.",
   released: "The letter was released into its recipient's letter box.",
   answered: "Your answer was delivered to the writer's letter box.",
+  writerGone: "The writer of this letter has left the club, so a reply cannot reach them.",
 } as const;
 
 export const RESEARCH_MESSAGES = {

@@ -49,6 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return failSafely<ActionData>("saving a reply to a letter", { message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
     const sent = await replyToLetter(user, form.data);
     if (!sent) return data({ message: LETTER_MESSAGES.notFound }, { status: 404 });
+    if (sent === "writer-gone") return data({ message: LETTER_MESSAGES.writerGone }, { status: 409 });
     return data({ sent: true, delivery: sent.delivery, recipient: sent.recipient });
   });
 }
@@ -86,7 +87,11 @@ export default function LetterThread({ loaderData, actionData }: Route.Component
           <Alert kind="success">{`Your reply is on its way. ${deliveryNote(actionData.delivery, actionData.recipient)}`}</Alert>
         </div>
       ) : null}
-      {replyTo ? (
+      {replyTo?.writerGone ? (
+        <p className="panel mt-6 text-dust" role={actionData?.message ? "alert" : undefined}>
+          {LETTER_MESSAGES.writerGone}
+        </p>
+      ) : replyTo ? (
         <Form method="post" noValidate className="panel mt-6 flex flex-col gap-4">
           <h2 className="text-2xl">{`Reply to ${replyTo.from}`}</h2>
           {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}

@@ -3,12 +3,13 @@ import type { AnswerInput, LetterInput, ReplyInput } from "~/forms/submissions";
 import { type LetterDelivery, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
+import { isDeletedAccount } from "./account-deletion.server";
 import { audit } from "./audit.server";
 import { markAnswered } from "./review-queue.server";
 import { config } from "./config.server";
 import { ChangeAwareCache } from "./db/changes.server";
 import { database, type Database, type Transaction } from "./db/client.server";
-import { characters, letters } from "./db/schema";
+import { characters, letters, profiles } from "./db/schema";
 import { logger } from "./logger.server";
 
 /**
@@ -166,7 +167,7 @@ export async function letterThread(
   userId: string,
   letterId: string,
   justRead: readonly string[] = [],
-): Promise<{ letters: ThreadLetter[]; replyTo: { id: string; from: string } | null } | null> {
+): Promise<{ letters: ThreadLetter[]; replyTo: { id: string; from: string; writerGone: boolean } | null } | null> {
   const db = await database();
   const root = await threadOf(db, userId, letterId);
   if (!root) return null;
@@ -182,8 +183,10 @@ export async function letterThread(
       deliveredAt: letters.deliveredAt,
       readAt: letters.readAt,
       status: letters.status,
+      writerEmail: profiles.email,
     })
     .from(letters)
+    .leftJoin(profiles, eq(profiles.id, letters.userId))
     .where(and(inThread(root), visibleTo(userId)))
     .orderBy(asc(letters.createdAt), asc(letters.id));
   const shown: ThreadLetter[] = rows.map((row) => {
@@ -200,24 +203,34 @@ export async function letterThread(
       unread: !mine && (row.readAt === null || justRead.includes(row.id)),
     };
   });
-  const last = shown.findLast((letter) => !letter.mine);
-  return { letters: shown, replyTo: last ? { id: last.id, from: last.from } : null };
+  const last = rows.findLast((row) => !(row.userId === userId && !row.fromNpc));
+  // A reply to a player who has since deleted their account would reach nobody.
+  const writerGone = last !== undefined && !last.fromNpc && writerLeft(last.writerEmail);
+  return { letters: shown, replyTo: last ? { id: last.id, from: last.senderName ?? UNSIGNED, writerGone } : null };
+}
+
+/** Whether a letter's writer (their account's email, if any is left) has left the club. */
+function writerLeft(email: string | null): boolean {
+  return email === null || isDeletedAccount({ email });
 }
 
 /**
  * A reply, in character, to a letter delivered to the member: to its writer's letter box (under
  * the release rule), or to staff when it came from an NPC. Null when that letter is not one
- * delivered to them. A resubmitted form saves nothing new.
+ * delivered to them; "writer-gone" (nothing saved) when its writer has deleted their account.
+ * A resubmitted form saves nothing new.
  */
-export async function replyToLetter(user: SessionUser, input: ReplyInput): Promise<{ delivery: Delivery; recipient: string } | null> {
+export async function replyToLetter(user: SessionUser, input: ReplyInput): Promise<{ delivery: Delivery; recipient: string } | "writer-gone" | null> {
   if (!isUuid(input.replyTo)) return null;
   const db = await database();
   return db.transaction(async (tx) => {
     const [parent] = await tx
-      .select({ id: letters.id, threadId: letters.threadId, userId: letters.userId, fromNpc: letters.fromNpc, senderName: letters.senderName })
+      .select({ id: letters.id, threadId: letters.threadId, userId: letters.userId, fromNpc: letters.fromNpc, senderName: letters.senderName, writerEmail: profiles.email })
       .from(letters)
+      .leftJoin(profiles, eq(profiles.id, letters.userId))
       .where(and(eq(letters.id, input.replyTo), eq(letters.recipientId, user.id), eq(letters.status, "delivered")));
     if (!parent) return null;
+    if (!parent.fromNpc && writerLeft(parent.writerEmail)) return "writer-gone";
     const recipientId = parent.fromNpc ? null : parent.userId;
     const recipient = parent.senderName ?? UNSIGNED;
     const delivery = deliveryTo(recipientId);

@@ -3,6 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { config, overrideConfig } from "~/server/config.server";
+import { deleteAccount } from "~/server/account-deletion.server";
 import { characterValues } from "~/server/db/factories";
 import { auditLog, characters, letters } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -141,6 +142,26 @@ describe("a letter to a player's character", () => {
 });
 
 describe("replies", () => {
+  it("are not offered, and not stored, when the letter's writer has deleted their account", async () => {
+    const writer = await player("Obadiah Finch");
+    const reader = await player("Lottie Vance");
+    overrideConfig({ letters: { needRelease: false } });
+    await send(writer, "/letters", { submissionKey: randomUUID(), recipient: reader.character!, body: "Meet me by the old well." });
+    const [first] = await lettersBy(writer);
+    expect((await page(`/letters/${first!.id}`, reader)).text).toContain(`name="replyTo" value="${first!.id}"`);
+
+    expect(await deleteAccount(writer.id, { actorId: writer.id })).toMatchObject({ ok: true });
+    const thread = (await page(`/letters/${first!.id}`, reader)).text;
+    // The letter is still there to read; the reply form is not.
+    expect(thread).toContain("Meet me by the old well.");
+    expect(thread).toContain(LETTER_MESSAGES.writerGone);
+    expect(thread).not.toContain('name="replyTo"');
+    const refused = await send(reader, `/letters/${first!.id}`, { intent: "reply", submissionKey: randomUUID(), replyTo: first!.id, body: "Which well?" });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain(LETTER_MESSAGES.writerGone);
+    expect(await lettersBy(reader)).toEqual([]);
+  });
+
   it("form a thread, go through the release rule, and reach the first writer", async () => {
     const writer = await player("Ezra Holt");
     const reader = await player("Mercy Pickett");
