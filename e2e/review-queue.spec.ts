@@ -25,6 +25,8 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   for (const question of PEL_QUESTIONS) await page.getByLabel(question.label, { exact: true }).fill(`On ${question.key}: quiet.`);
   await page.getByRole("button", { name: "Submit Letter" }).click();
   await expect(page.getByRole("heading", { name: "Letter Received!" })).toBeVisible();
+  // The confirmation moves on to the profile by itself; let it, so no later visit races it.
+  await expect(page).toHaveURL(/\/profile$/, { timeout: 6_000 });
 
   // The Tools page counts it among the new letters.
   await manager.goto("/tools");
