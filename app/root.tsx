@@ -13,6 +13,7 @@ import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
+import { setClubTimeZone } from "~/lib/dates";
 import { config } from "~/server/config.server";
 import { captchaWidgetSettings } from "~/server/captcha.server";
 import { discordSignInEnabled } from "~/server/discord-oauth.server";
@@ -38,6 +39,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     captcha: captchaWidgetSettings(),
     // Shows "Sign in with Discord" and the profile's "Sign-in methods" (components/DiscordSignIn.tsx, ProfileLayout.tsx).
     discordSignIn: discordSignInEnabled(),
+    // Times on every page are shown on the club's clocks, in the browser as on the server (lib/dates.ts).
+    clubTimeZone: config().clubTimeZone,
   };
 }
 
@@ -51,6 +54,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  // Before anything below renders a time; the same value on every request of this process.
+  if (data?.clubTimeZone) setClubTimeZone(data.clubTimeZone);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>

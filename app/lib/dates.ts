@@ -2,9 +2,27 @@ import { DEFAULT_CLUB_TIME_ZONE } from "~/game/setting";
 
 // Formatters are built once: constructing an Intl.DateTimeFormat costs far more than using one.
 const EVENT_DATE = new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-/** The club meets in New England, so times of day are shown in its time zone. */
-const CLUB_TIME = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: DEFAULT_CLUB_TIME_ZONE });
-const CLUB_DAY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: DEFAULT_CLUB_TIME_ZONE });
+
+/**
+ * Times of day are shown on the club's clocks (CLUB_TIME_ZONE, New York unless configured). The
+ * zone is one fact for the whole site: the server takes it from its configuration and the root
+ * route hands it to the browser, so a page renders the same time on both sides.
+ */
+function clubFormatters(timeZone: string) {
+  return {
+    timeZone,
+    time: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }),
+    day: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }),
+    clock: new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone }),
+    weekday: new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone }),
+  };
+}
+let club = clubFormatters(DEFAULT_CLUB_TIME_ZONE);
+
+/** Sets the zone the club's times are shown in (the configuration's CLUB_TIME_ZONE); a no-op when unchanged. */
+export function setClubTimeZone(timeZone: string): void {
+  if (timeZone !== club.timeZone) club = clubFormatters(timeZone);
+}
 /** The en-CA locale writes a day as YYYY-MM-DD, the form event dates are stored in; one formatter per time zone asked for. */
 const ISO_DAYS = new Map<string, Intl.DateTimeFormat>();
 function isoDayIn(timeZone: string): Intl.DateTimeFormat {
@@ -21,12 +39,18 @@ export function formatEventDate(isoDate: string): string {
 
 /** A moment as the club reads it: "Nov 22, 2026, 8:15 AM". */
 export function formatClubTime(at: string | Date): string {
-  return CLUB_TIME.format(new Date(at));
+  return club.time.format(new Date(at));
 }
 
 /** A day as the club reads it: "Nov 22, 2026". */
 export function formatClubDay(at: string | Date): string {
-  return CLUB_DAY.format(new Date(at));
+  return club.day.format(new Date(at));
+}
+
+/** "7:42 PM on Friday, Nov 27": a recent moment, read off the club's clock. */
+export function formatClubClock(at: string | Date): string {
+  const moment = new Date(at);
+  return `${club.clock.format(moment)} on ${club.weekday.format(moment)}`;
 }
 
 /** Today's calendar day where the club plays, as "2026-11-22": compared with event dates. */

@@ -5,7 +5,7 @@ import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
-import { formatEventDate } from "~/lib/dates";
+import { formatClubClock, formatEventDate } from "~/lib/dates";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
 import { HANDED_OUT_MESSAGES, HandedOutForm } from "~/forms/handed-out";
 import { parseForm } from "~/forms/kernel";
@@ -46,12 +46,9 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return mark ? { [SHEET_HEADER]: mark } : new Headers();
 }
 
-/** "7:42 PM on Friday, Nov 27": when the club's clock read the sheet, on the server and in the browser alike. */
-const FETCHED_TIME = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
-const FETCHED_DAY = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone: "America/New_York" });
-export function fetchedAtText(iso: string): string {
-  const at = new Date(iso);
-  return `Fetched at ${FETCHED_TIME.format(at)} on ${FETCHED_DAY.format(at)}`;
+/** "Fetched at 7:42 PM on Friday, Nov 27": when the club's clock read the sheet, on the server and in the browser alike. */
+function fetchedAtText(iso: string): string {
+  return `Fetched at ${formatClubClock(iso)}`;
 }
 
 /**

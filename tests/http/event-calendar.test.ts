@@ -6,7 +6,7 @@ import { deleteAccount } from "~/server/account-deletion.server";
 import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { createEvent } from "~/server/db/factories";
-import { profiles } from "~/server/db/schema";
+import { auditLog, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { captureLogs } from "../helpers/logs";
@@ -271,5 +271,19 @@ describe("calendar files", () => {
     const utc = await (await file(`/events/${event.id}/calendar.ics`)).text();
     expect(utc).toContain("DTSTART:20270212T140000Z\r\n");
     expect(parseCalendar(utc).entries[0]!.start).toBe("2027-02-12T14:00:00.000Z");
+  });
+
+  it("shows the times on staff pages on the same clocks, and hands the zone to the browser", async () => {
+    const manager = await signedInMember("manager");
+    await db().insert(auditLog).values({ actorId: manager.id, action: "role.change", subjectId: manager.id, details: {}, createdAt: new Date("2026-07-04T16:30:00Z") });
+    const auditPage = async () => (await get("/tools?tab=audit", { Cookie: manager.cookie })).text();
+    // 16:30 UTC is 12:30 PM in New York (daylight time), 9:30 AM in Los Angeles.
+    expect(await auditPage()).toContain("Jul 4, 2026, 12:30 PM");
+    overrideConfig({ clubTimeZone: "America/Los_Angeles" });
+    const html = await auditPage();
+    expect(html).toContain("Jul 4, 2026, 9:30 AM");
+    expect(html).not.toContain("12:30 PM");
+    // The page's data names the zone, so the browser renders the same time as the server.
+    expect(html).toContain(String.raw`\"clubTimeZone\",\"America/Los_Angeles\"`);
   });
 });
