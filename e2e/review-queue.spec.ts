@@ -55,6 +55,11 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await expect(mine.getByTestId("queue-status")).toHaveText("In progress");
   await expect(mine.getByTestId("queue-assignee")).toHaveText("Taken by you");
 
+  // Only the entry being answered carries the status and reply forms.
+  await expect(manager.getByLabel(/^Reply to/)).toHaveCount(0);
+  await mine.getByRole("link", { name: /^Reply or set status/ }).click();
+  await expect(manager).toHaveURL(/answer=/);
+  await expect(manager).toHaveURL(/assignee=mine/);
   await mine.getByLabel(/^Reply to/).fill(answer);
   await mine.getByRole("button", { name: "Send reply" }).click();
   await expect(manager.getByText("Reply sent. The member reads it on their profile.")).toBeVisible();

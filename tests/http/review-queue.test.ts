@@ -131,6 +131,24 @@ describe("review queues", () => {
     // A filter naming someone who holds nothing still shows that name as chosen.
     expect(await takenBy(`${url}&assignee=${idle.id}`)).toMatch(new RegExp(`value="${idle.id}"[^>]*selected[^>]*>Ivy Idle<`));
 
+    // Only the entry the address names carries the status and reply forms; the others link to theirs.
+    const forms = (html: string) => ({ replies: (html.match(/name="body"/g) ?? []).length, statuses: (html.match(/name="status" /g) ?? []).length });
+    const closed = await page(`${url}&status=any`, cast.cookie);
+    expect(forms(closed.html)).toEqual({ replies: 0, statuses: 1 }); // the filter's own
+    expect(text(closed.html).match(/Reply or set status/g)).toHaveLength(3);
+    expect(closed.html).toContain(`answer=${second!.id}#queue-${second!.id}`);
+    const opened = await page(`${url}&status=any&answer=${second!.id}`, cast.cookie);
+    expect(forms(opened.html)).toEqual({ replies: 1, statuses: 2 });
+    expect(opened.html).toContain(`id="reply-${second!.id}"`);
+    expect(text(opened.html).match(/Reply or set status/g)).toHaveLength(2);
+    expect(text(opened.html)).toContain("Close the forms for Orla Finch's order");
+    // A reply refused for an entry whose forms were closed opens them again with the message.
+    const refusedReply = await postForm(app().url, url, { intent: "reply", entryId: first!.id, body: "" }, cast.cookie);
+    expect(refusedReply.status).toBe(400);
+    const refusedHtml = await refusedReply.text();
+    expect(refusedHtml).toContain(`id="reply-${first!.id}"`);
+    expect(text(refusedHtml)).toContain("Please write a reply");
+
     // Only who took an entry hands it back.
     const refused = await postForm(app().url, url, { intent: "hand_back", entryId: second!.id }, cast.cookie);
     expect(refused.status).toBe(409);

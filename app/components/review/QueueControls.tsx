@@ -1,4 +1,6 @@
-import { Form, useNavigation } from "react-router";
+import type { ReactNode } from "react";
+import { Form, useLocation, useNavigation } from "react-router";
+import { ButtonLink } from "~/components/ui/ButtonLink";
 import { QUEUE_STATUS_LABELS, QUEUE_STATUSES, type QueueStatus } from "~/game/review-queue";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
@@ -15,6 +17,9 @@ const BADGE: Record<QueueStatus, string> = {
   answered: "border-sage text-sage",
 };
 
+/** The address parameter naming the one entry whose status and reply forms are open. */
+export const ANSWER_PARAM = "answer";
+
 /** The entry's status in words (the colour only repeats it). */
 export function QueueBadge({ status }: { status: QueueStatus }) {
   return (
@@ -24,22 +29,56 @@ export function QueueBadge({ status }: { status: QueueStatus }) {
   );
 }
 
-function useBusy(entryId: string): boolean {
+export function useBusy(entryId: string, intent?: string): boolean {
   const navigation = useNavigation();
-  return navigation.state === "submitting" && navigation.formData?.get("entryId") === entryId;
+  const form = navigation.formData;
+  return navigation.state === "submitting" && form?.get("entryId") === entryId && (intent === undefined || form?.get("intent") === intent);
+}
+
+/** The element an entry's queue section carries, so opening or closing its forms keeps it in view. */
+export const queueAnchor = (entryId: string) => `queue-${entryId}`;
+
+/** This page's address with the entry's forms opened (an id) or closed (null), the rest of the address kept. */
+function answerLink(search: string, entryId: string | null, anchor: string) {
+  const params = new URLSearchParams(search);
+  if (entryId) params.set(ANSWER_PARAM, entryId);
+  else params.delete(ANSWER_PARAM);
+  const query = params.toString();
+  return { search: query ? `?${query}` : "", hash: `#${anchor}` };
 }
 
 /**
- * An entry's place in its review queue: status, who has taken it, and the buttons to take it,
- * hand it back or set its status. Plain forms posted to the page, so they work without JavaScript.
+ * An entry's place in its review queue: status, who has taken it, the button to take it or hand
+ * it back, and a link that opens the entry's status and reply forms. Only the entry being
+ * answered carries those forms: a page of 25 entries each with a reply box weighed twice as
+ * much and took twice as long to draw. Plain forms and links, so they work without JavaScript.
  * `about` names the entry for screen readers, as every entry on the page has the same buttons.
  */
-export function QueueControls({ entryId, state, viewerId, about, result }: { entryId: string; state: QueueState; viewerId: string; about: string; result?: QueueResult }) {
+export function QueueControls({
+  entryId,
+  state,
+  viewerId,
+  about,
+  result,
+  answering,
+  canReply,
+  children,
+}: {
+  entryId: string;
+  state: QueueState;
+  viewerId: string;
+  about: string;
+  result?: QueueResult;
+  answering: boolean;
+  canReply: boolean;
+  children?: ReactNode;
+}) {
   const busy = useBusy(entryId);
+  const { search } = useLocation();
   const mine = state.assigneeId === viewerId;
-  const statusId = `queue-status-${entryId}`;
+  const anchor = queueAnchor(entryId);
   return (
-    <section aria-label={`Queue: ${about}`} className="flex flex-col gap-2 border-t border-timber/60 pt-3" data-testid="queue-controls">
+    <section id={anchor} aria-label={`Queue: ${about}`} className="flex flex-col gap-2 border-t border-timber/60 pt-3" data-testid="queue-controls">
       <div className="flex flex-wrap items-center gap-2">
         <QueueBadge status={state.status} />
         <span className="text-sm text-dust" data-testid="queue-assignee">
@@ -48,44 +87,55 @@ export function QueueControls({ entryId, state, viewerId, about, result }: { ent
       </div>
       {result?.ok ? <Alert kind="success">{result.ok}</Alert> : null}
       {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
-      <div className="flex flex-wrap items-end gap-3">
-        {mine ? (
-          <Form method="post" preventScrollReset>
-            <input type="hidden" name="intent" value="hand_back" />
-            <input type="hidden" name="entryId" value={entryId} />
-            <button type="submit" className="btn btn-secondary" disabled={busy}>
-              Hand back<span className="sr-only">{` ${about}`}</span>
-            </button>
-          </Form>
-        ) : (
-          <Form method="post" preventScrollReset>
-            <input type="hidden" name="intent" value="take" />
-            <input type="hidden" name="entryId" value={entryId} />
-            <button type="submit" className="btn btn-secondary" disabled={busy}>
-              Take it<span className="sr-only">{` ${about}`}</span>
-            </button>
-          </Form>
-        )}
-        <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2" key={state.status}>
-          <input type="hidden" name="intent" value="set_status" />
+      <div className="flex flex-wrap items-center gap-3">
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value={mine ? "hand_back" : "take"} />
           <input type="hidden" name="entryId" value={entryId} />
-          <div className="flex flex-col gap-1">
-            <label htmlFor={statusId} className="text-sm font-bold text-parchment">
-              Status
-            </label>
-            <select id={statusId} name="status" defaultValue={state.status} className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment">
-              {QUEUE_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {QUEUE_STATUS_LABELS[status]}
-                </option>
-              ))}
-            </select>
-          </div>
           <button type="submit" className="btn btn-secondary" disabled={busy}>
-            Set status<span className="sr-only">{` of ${about}`}</span>
+            {mine ? "Hand back" : "Take it"}
+            <span className="sr-only">{` ${about}`}</span>
           </button>
         </Form>
+        {answering ? (
+          <ButtonLink variant="secondary" to={answerLink(search, null, anchor)}>
+            Close<span className="sr-only">{` the forms for ${about}`}</span>
+          </ButtonLink>
+        ) : (
+          <ButtonLink variant="secondary" to={answerLink(search, entryId, anchor)}>
+            {canReply ? "Reply or set status" : "Set status"}
+            <span className="sr-only">{` of ${about}`}</span>
+          </ButtonLink>
+        )}
       </div>
+      {answering ? <StatusForm entryId={entryId} status={state.status} about={about} /> : null}
+      {children}
     </section>
+  );
+}
+
+/** Sets an entry's status by hand (a reply marks it answered by itself). */
+function StatusForm({ entryId, status, about }: { entryId: string; status: QueueStatus; about: string }) {
+  const busy = useBusy(entryId, "set_status");
+  const statusId = `queue-status-${entryId}`;
+  return (
+    <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2" key={status}>
+      <input type="hidden" name="intent" value="set_status" />
+      <input type="hidden" name="entryId" value={entryId} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={statusId} className="text-sm font-bold text-parchment">
+          Status
+        </label>
+        <select id={statusId} name="status" defaultValue={status} className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment">
+          {QUEUE_STATUSES.map((option) => (
+            <option key={option} value={option}>
+              {QUEUE_STATUS_LABELS[option]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="btn btn-secondary" disabled={busy}>
+        Set status<span className="sr-only">{` of ${about}`}</span>
+      </button>
+    </Form>
   );
 }

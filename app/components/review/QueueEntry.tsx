@@ -1,6 +1,7 @@
+import { useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
-import { QueueControls, type QueueState } from "./QueueControls";
+import { ANSWER_PARAM, QueueControls, type QueueState } from "./QueueControls";
 import { StaffReply, type Reply } from "./StaffReply";
 
 /** What a queued review page's loader gives its entries (see loadQueuedReview). */
@@ -13,18 +14,29 @@ export type QueueData = {
 const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
 
 /**
- * The queue's part of one entry on a review page: its status and assignee controls, and, where
- * staff reply to this kind, the replies and the reply box. `about` names the entry ("Ada Fox's order").
+ * The queue's part of one entry on a review page: its status and assignee, and, where staff
+ * reply to this kind, the replies sent. The status and reply forms are open for the entry the
+ * address names (?answer=), and for an entry whose last form came back with a problem.
+ * `about` names the entry ("Ada Fox's order").
  */
 export function QueueEntry({ entryId, about, queue, result }: { entryId: string; about: string; queue: QueueData; result?: QueueResult }) {
+  const { search } = useLocation();
   const mine = result?.entryId === entryId ? result : undefined;
   const replies = queue.replies?.[entryId];
   const isReply = mine?.intent === "reply";
+  const answering = new URLSearchParams(search).get(ANSWER_PARAM) === entryId || Boolean(mine && !mine.ok);
   return (
-    <>
-      <QueueControls entryId={entryId} state={queue.states[entryId] ?? NEW} viewerId={queue.viewerId} about={about} result={isReply ? undefined : mine} />
-      {replies ? <StaffReply entryId={entryId} replies={replies} to={about} result={isReply ? mine : undefined} /> : null}
-    </>
+    <QueueControls
+      entryId={entryId}
+      state={queue.states[entryId] ?? NEW}
+      viewerId={queue.viewerId}
+      about={about}
+      result={isReply ? undefined : mine}
+      answering={answering}
+      canReply={queue.replies !== undefined}
+    >
+      {replies && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
+    </QueueControls>
   );
 }
 

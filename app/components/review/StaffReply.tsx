@@ -1,9 +1,10 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { STAFF_REPLY_MAX } from "~/game/review-queue";
 import { formatClubTime } from "~/lib/dates";
 import type { QueueResult } from "~/forms/review-queue";
+import { useBusy } from "./QueueControls";
 
 export type Reply = {
   id: string;
@@ -13,12 +14,12 @@ export type Reply = {
 };
 
 /**
- * Staff's replies to an entry, oldest first, and a box to write another: the member reads them
- * on their profile, and sending one marks the entry answered. Text only, shown as typed.
+ * Staff's replies to an entry, oldest first, and, while the entry is being answered, a box to
+ * write another: the member reads them on their profile, and sending one marks the entry
+ * answered. Text only, shown as typed.
  */
-export function StaffReply({ entryId, replies, to, result }: { entryId: string; replies: Reply[]; to: string; result?: QueueResult }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("entryId") === entryId && navigation.formData?.get("intent") === "reply";
+export function StaffReply({ entryId, replies, to, result, answering }: { entryId: string; replies: Reply[]; to: string; result?: QueueResult; answering: boolean }) {
+  const busy = useBusy(entryId, "reply");
   const failed = result && !result.ok ? result : undefined;
   const sent = result?.ok;
   return (
@@ -39,24 +40,26 @@ export function StaffReply({ entryId, replies, to, result }: { entryId: string; 
       {sent ? <Alert kind="success">{sent}</Alert> : null}
       {failed?.message && !failed.errors?.body ? <Alert kind="error">{failed.message}</Alert> : null}
       {/* Made anew after each reply, so the box starts empty. */}
-      <Form key={replies.length} method="post" noValidate preventScrollReset className="flex flex-col gap-2">
-        <input type="hidden" name="intent" value="reply" />
-        <input type="hidden" name="entryId" value={entryId} />
-        <TextAreaField
-          label={`Reply to ${to}`}
-          hint="The member reads it on their profile. Sending it marks the entry answered."
-          name="body"
-          id={`reply-${entryId}`}
-          rows={3}
-          maxLength={STAFF_REPLY_MAX}
-          required
-          defaultValue={failed?.values?.body}
-          error={failed?.errors?.body}
-        />
-        <button type="submit" className="btn btn-primary self-start" disabled={busy}>
-          {busy ? "Sending…" : "Send reply"}
-        </button>
-      </Form>
+      {answering ? (
+        <Form key={replies.length} method="post" noValidate preventScrollReset className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="reply" />
+          <input type="hidden" name="entryId" value={entryId} />
+          <TextAreaField
+            label={`Reply to ${to}`}
+            hint="The member reads it on their profile. Sending it marks the entry answered."
+            name="body"
+            id={`reply-${entryId}`}
+            rows={3}
+            maxLength={STAFF_REPLY_MAX}
+            required
+            defaultValue={failed?.values?.body}
+            error={failed?.errors?.body}
+          />
+          <button type="submit" className="btn btn-primary self-start" disabled={busy}>
+            {busy ? "Sending…" : "Send reply"}
+          </button>
+        </Form>
+      ) : null}
     </section>
   );
 }
