@@ -33,6 +33,7 @@ import { createAnonymousPageCache } from "./anonymous-cache";
 import { serveHealth } from "./health";
 import { listenProblem } from "./listen-check";
 import { isSecure, requestOrigin } from "./request-url";
+import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./page-turns";
 import { keepPrivate } from "./private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./security-headers";
 
@@ -163,6 +164,8 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, formTargets, secure }),
   });
 
+  const inTurn = createPageTurns({ slots: cfg.databaseUrl ? PAGE_SLOTS.postgres : PAGE_SLOTS.embedded, leaseMs: PAGE_LEASE_MS });
+
   // What the app learnt about each request (its route pattern), for the access log.
   const requestInfos = new WeakMap<http.IncomingMessage, RequestInfo>();
 
@@ -179,7 +182,9 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
         // A chunked body was already read (and measured) by limitRequestBody: the app gets that copy.
         const body = collectedBody(req);
         const forApp = body && request.method !== "GET" && request.method !== "HEAD" ? new Request(request, { body }) : request;
-        return handleRequest(forApp, context).then((response) => keepPrivate(forApp, response));
+        const answer = () => handleRequest(forApp, context).then((response) => keepPrivate(forApp, response));
+        // Pages take turns (server/page-turns.ts); a form's post does not, as its body may still be arriving.
+        return forApp.method === "GET" || forApp.method === "HEAD" ? inTurn(answer) : answer();
       },
       { onError: errorResponse, ...requestOrigin(req, cfg) },
     );
