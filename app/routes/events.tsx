@@ -10,13 +10,16 @@ import { countOf } from "~/lib/plural";
 import { Pager } from "~/components/tools/ListControls";
 import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
 import { siteUrl } from "~/server/calendar.server";
-import { calendarFeedPath } from "~/server/calendar-feed.server";
+import { calendarFeedPath, renewCalendarFeed } from "~/server/calendar-feed.server";
 import { config } from "~/server/config.server";
 import { memberEventStatuses, type MemberEventStatus } from "~/server/event-statuses.server";
 import { eventTimeLabels } from "~/server/event-times.server";
 import { listUpcomingEvents } from "~/server/events.server";
 import { directionsUrl } from "~/server/site.server";
-import { Link } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
+import { Alert } from "~/components/ui/Alert";
+import { readForm } from "~/forms/kernel";
+import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -49,6 +52,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     lastPage: last,
     isManager,
   };
+}
+
+export const FEED_MESSAGES = {
+  renewed: "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
+  failed: "A new address could not be made. Please try again.",
+  unknown: "That action is not available here.",
+} as const;
+
+type ActionData = { ok?: string; message?: string };
+
+/** A new calendar-feed address, for a member who fears theirs has been passed on: the old one stops working. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const fields = await readForm(request);
+  if (fields.intent !== "renew_feed") return data<ActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
+  return failSafely<ActionData>("renewing a calendar feed address", { message: FEED_MESSAGES.failed }, async () => {
+    await renewCalendarFeed(user.id);
+    return data<ActionData>({ ok: FEED_MESSAGES.renewed });
+  });
 }
 
 type ListedEvent = Route.ComponentProps["loaderData"]["events"][number];
@@ -146,8 +168,9 @@ function PelDue({ title }: { title: string }) {
   );
 }
 
-export default function Events({ loaderData }: Route.ComponentProps) {
+export default function Events({ loaderData, actionData }: Route.ComponentProps) {
   const { events, lettersDue, directions, feed } = loaderData;
+  const renewing = useNavigation().formData?.get("intent") === "renew_feed";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Upcoming Events</h1>
@@ -222,6 +245,13 @@ export default function Events({ loaderData }: Route.ComponentProps) {
           <code>{feed.url}</code>
         </p>
         <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
+        {actionData ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
+        <Form method="post" preventScrollReset className="mt-4 flex flex-col gap-2">
+          <p id="renew-feed-note">If someone else may have it, get a new address: the one above then stops working, here and in any calendar app subscribed to it.</p>
+          <button type="submit" name="intent" value="renew_feed" className="btn btn-secondary self-start" aria-describedby="renew-feed-note" disabled={renewing}>
+            {renewing ? "Making a new address…" : "Get a new address"}
+          </button>
+        </Form>
       </section>
     </div>
   );

@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { isRole } from "~/game/roles";
 import { isMemberId } from "~/lib/ids";
 import { isDeletedAccount } from "./account-deletion.server";
 import { decideAccess } from "./access.server";
 import { authSecret } from "./auth.server";
+import { ChangeAwareCache } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
 
@@ -13,29 +14,62 @@ import { profiles } from "./db/schema";
  * of their own, `/events/calendar/<member id>/<key>.ics`, whose key is an HMAC (SHA-256) of their
  * id made with the site's server secret (AUTH_SECRET, or the one kept in the database). Only the
  * server can make a key, and one member's key opens no other member's address. The address is
- * shown on /events to its member only and never logged (logger.server.ts, loggablePath).
+ * shown on /events to its member only and never logged (logger.server.ts, loggablePath). A
+ * member who fears it leaked asks for a new one: the key also signs how many times they have
+ * (profiles.calendar_feed_generation), so the old address stops working at once.
  */
 export const CALENDAR_FEED_PATTERN = "/events/calendar/:memberId/:key";
 
 /** What the key signs: the member's id under a label of its own, so it is no other use's signature. */
 const KEY_LABEL = "hopewell calendar feed v1";
 
-async function feedKey(memberId: string): Promise<Buffer> {
-  return crypto.createHmac("sha256", await authSecret()).update(`${KEY_LABEL}\u0000${memberId}`, "utf8").digest();
+async function feedKey(memberId: string, generation: number): Promise<Buffer> {
+  // The first address of each member signs the id alone, as every address given before new ones could be asked for.
+  const signed = generation === 0 ? `${KEY_LABEL}\u0000${memberId}` : `${KEY_LABEL}\u0000${memberId}\u0000${generation}`;
+  return crypto.createHmac("sha256", await authSecret()).update(signed, "utf8").digest();
+}
+
+/** Members' current feed generations, kept until a write to profiles (the events page shows the address on every visit). */
+const keptGenerations = new ChangeAwareCache<number>({ name: "calendar feed generations", tables: ["profiles"], maxAgeMs: 60_000, maxEntries: 10_000 });
+
+async function feedGeneration(memberId: string): Promise<number> {
+  return keptGenerations.get(memberId, async () => {
+    const db = await database();
+    const [member] = await db.select({ generation: profiles.calendarFeedGeneration }).from(profiles).where(eq(profiles.id, memberId));
+    return member?.generation ?? 0;
+  });
 }
 
 /** The member's own feed address (a path: the page puts the site's address in front). */
 export async function calendarFeedPath(memberId: string): Promise<string> {
-  return `/events/calendar/${encodeURIComponent(memberId)}/${(await feedKey(memberId)).toString("base64url")}.ics`;
+  return feedPathFor(memberId, await feedGeneration(memberId));
 }
 
-/** Whether `given` ("<key>.ics" from the address) is the member's key, compared in constant time. */
-async function isMembersKey(memberId: string, given: string): Promise<boolean> {
+function feedPathFor(memberId: string, generation: number): Promise<string> {
+  return feedKey(memberId, generation).then((key) => `/events/calendar/${encodeURIComponent(memberId)}/${key.toString("base64url")}.ics`);
+}
+
+/** Whether `given` ("<key>.ics" from the address) is the member's current key, compared in constant time. */
+async function isMembersKey(memberId: string, generation: number, given: string): Promise<boolean> {
   const match = /^([A-Za-z0-9_-]{43})\.ics$/.exec(given);
   if (!match) return false;
-  const expected = Buffer.from((await feedKey(memberId)).toString("base64url"), "utf8");
+  const expected = Buffer.from((await feedKey(memberId, generation)).toString("base64url"), "utf8");
   const offered = Buffer.from(match[1]!, "utf8");
   return offered.length === expected.length && crypto.timingSafeEqual(offered, expected);
+}
+
+/**
+ * Gives the member a new feed address and ends the one they had: calendar apps subscribed to
+ * the old one find nothing there from now on. Returns the new address (a path).
+ */
+export async function renewCalendarFeed(memberId: string): Promise<string | null> {
+  const db = await database();
+  const [renewed] = await db
+    .update(profiles)
+    .set({ calendarFeedGeneration: sql`${profiles.calendarFeedGeneration} + 1` })
+    .where(eq(profiles.id, memberId))
+    .returning({ generation: profiles.calendarFeedGeneration });
+  return renewed ? feedPathFor(memberId, renewed.generation) : null;
 }
 
 /**
@@ -46,9 +80,12 @@ async function isMembersKey(memberId: string, given: string): Promise<boolean> {
  */
 export async function feedReaderAllowed(memberId: string | undefined, key: string | undefined): Promise<boolean> {
   if (!isMemberId(memberId) || typeof key !== "string") return false;
-  if (!(await isMembersKey(memberId, key))) return false;
   const db = await database();
-  const [member] = await db.select({ role: profiles.role, banned: profiles.banned, email: profiles.email }).from(profiles).where(eq(profiles.id, memberId));
-  if (!member || member.banned === true || isDeletedAccount(member)) return false;
+  const [member] = await db
+    .select({ role: profiles.role, banned: profiles.banned, email: profiles.email, generation: profiles.calendarFeedGeneration })
+    .from(profiles)
+    .where(eq(profiles.id, memberId));
+  if (!member || !(await isMembersKey(memberId, member.generation, key))) return false;
+  if (member.banned === true || isDeletedAccount(member)) return false;
   return isRole(member.role) && decideAccess("/events", member.role) === "allow";
 }

@@ -3,12 +3,15 @@ import ICAL from "ical.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { VENUE } from "~/game/setting";
 import { deleteAccount } from "~/server/account-deletion.server";
+import crypto from "node:crypto";
+import { authSecret } from "~/server/auth.server";
 import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { createEvent } from "~/server/db/factories";
 import { auditLog, profiles } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
 import { captureLogs } from "../helpers/logs";
 import { signedInMember } from "../helpers/members";
 
@@ -223,6 +226,46 @@ describe("calendar files", () => {
     const manager = await signedInMember("manager");
     expect((await deleteAccount(theirs.member.id, { actorId: manager.id })).ok).toBe(true);
     expect(await notFound(theirs.path)).toEqual(answers[0]);
+  });
+
+  it("gives a member a new feed address on request: the old one stops working at once, and no one else's changes", async () => {
+    await createEvent(db(), { title: "Renewal Night", date: "2027-10-08", status: "future" });
+    const mine = await feedOf("player");
+    const theirs = await feedOf("player");
+    // Addresses given before new ones could be asked for sign the member's id alone: they keep working.
+    const firstKey = crypto.createHmac("sha256", await authSecret()).update(`hopewell calendar feed v1\u0000${mine.member.id}`, "utf8").digest("base64url");
+    expect(mine.key).toBe(firstKey);
+    expect((await get(mine.path)).status).toBe(200);
+
+    const events = await fetch(`${app().url}/events`, { headers: { Cookie: mine.member.cookie } });
+    expect(await events.text()).toContain(mine.path);
+    const renewed = await postForm(app().url, "/events", { intent: "renew_feed" }, mine.member.cookie);
+    expect(renewed.status).toBe(200);
+    const page = await renewed.text();
+    expect(page).toContain("Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.");
+    const [row] = await db().select({ generation: profiles.calendarFeedGeneration }).from(profiles).where(eq(profiles.id, mine.member.id));
+    expect(row?.generation).toBe(1);
+
+    const newPath = await calendarFeedPath(mine.member.id);
+    expect(newPath).not.toBe(mine.path);
+    expect(page).toContain(newPath);
+    expect(page).not.toContain(mine.path);
+    expect((await get(mine.path)).status).toBe(404);
+    const feed = await get(newPath);
+    expect(feed.status).toBe(200);
+    expect(await feed.text()).toContain("SUMMARY:Renewal Night");
+    // Another member's address is untouched.
+    expect(await calendarFeedPath(theirs.member.id)).toBe(theirs.path);
+    expect((await get(theirs.path)).status).toBe(200);
+
+    // Again: the second address ends too.
+    await postForm(app().url, "/events", { intent: "renew_feed" }, mine.member.cookie);
+    expect((await get(newPath)).status).toBe(404);
+    expect((await get(await calendarFeedPath(mine.member.id))).status).toBe(200);
+
+    // Only a signed-in member asks, and only for themselves; an unknown intent is refused.
+    expect((await postForm(app().url, "/events", { intent: "renew_feed" })).status).not.toBe(200);
+    expect((await postForm(app().url, "/events", { intent: "delete_feed" }, mine.member.cookie)).status).toBe(400);
   });
 
   it("never writes a feed's key to the log, whatever the request", async () => {

@@ -76,6 +76,8 @@ export const profiles = pgTable(
     banned: boolean("banned").notNull().default(false),
     banReason: text("ban_reason"),
     banExpires: timestamp("ban_expires", { withTimezone: true }),
+    /** How many times the member asked for a new calendar-feed address: each new one ends the last (calendar-feed.server.ts). */
+    calendarFeedGeneration: integer("calendar_feed_generation").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
