@@ -60,6 +60,7 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await mine.getByRole("link", { name: /^Reply or set status/ }).click();
   await expect(manager).toHaveURL(/answer=/);
   await expect(manager).toHaveURL(/assignee=mine/);
+  await expect(mine.getByLabel("Status", { exact: true })).toBeFocused();
   await mine.getByLabel(/^Reply to/).fill(answer);
   await mine.getByRole("button", { name: "Send reply" }).click();
   await expect(manager.getByText("Reply sent. The member reads it on their profile.")).toBeVisible();

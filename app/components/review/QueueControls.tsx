@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation, useNavigation } from "react-router";
 import { ButtonLink } from "~/components/ui/ButtonLink";
 import { QUEUE_STATUS_LABELS, QUEUE_STATUSES, type QueueStatus } from "~/game/review-queue";
@@ -77,8 +77,13 @@ export function QueueControls({
   const { search } = useLocation();
   const mine = state.assigneeId === viewerId;
   const anchor = queueAnchor(entryId);
+  const section = useRef<HTMLElement>(null);
+  // Opening an entry's forms takes the keyboard to them (the link pressed is gone).
+  useEffect(() => {
+    if (answering) section.current?.querySelector<HTMLElement>("select, textarea")?.focus({ preventScroll: true });
+  }, [answering]);
   return (
-    <section id={anchor} aria-label={`Queue: ${about}`} className="flex flex-col gap-2 border-t border-timber/60 pt-3" data-testid="queue-controls">
+    <section ref={section} id={anchor} aria-label={`Queue: ${about}`} className="flex flex-col gap-2 border-t border-timber/60 pt-3" data-testid="queue-controls">
       <div className="flex flex-wrap items-center gap-2">
         <QueueBadge status={state.status} />
         <span className="text-sm text-dust" data-testid="queue-assignee">
