@@ -18,7 +18,11 @@ type Kept = { keep?: string };
  * only the opened event's entries are loaded, so the page stays quick with years of
  * submissions.
  */
-/** `total` is the opened event's number of entries (only that event's are counted). Give `plural` when the noun does not just add an s. */
+/**
+ * `total` is the opened event's number of entries (only that event's are counted). Under a queue
+ * filter, `passing` holds how many entries of each listed event pass it. Give `plural` when the
+ * noun does not just add an s.
+ */
 export function EventGroups({
   title,
   groups,
@@ -29,9 +33,20 @@ export function EventGroups({
   noun,
   plural = `${noun}s`,
   keep = "",
+  passing,
   before,
   children,
-}: { title: string; groups: Group[]; open: string | null; total: number; noun: string; plural?: string; before?: ReactNode; children: ReactNode } & GroupsPaging & Kept) {
+}: {
+  title: string;
+  groups: Group[];
+  open: string | null;
+  total: number;
+  noun: string;
+  plural?: string;
+  passing?: Record<string, number>;
+  before?: ReactNode;
+  children: ReactNode;
+} & GroupsPaging & Kept) {
   const opened = groups.find((g) => g.id === open);
   // Closing an event stays on its page of events.
   const closed = groupsPage > 0 ? `?groups=${groupsPage}${keep}` : `?${keep.slice(1)}`;
@@ -50,7 +65,7 @@ export function EventGroups({
                 <Link to={isOpen ? closed : `?event=${group.id}${keep}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
                   {group.title}
                 </Link>
-                <span className="text-sm text-dust">{isOpen ? `${formatEventDate(group.date)} · ${countOf(total, noun, plural)}` : formatEventDate(group.date)}</span>
+                <span className="text-sm text-dust">{groupNote(group, isOpen ? total : undefined, passing, noun, plural)}</span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
             </li>
@@ -60,6 +75,16 @@ export function EventGroups({
       <GroupsPager groupsPage={groupsPage} groupsLastPage={groupsLastPage} keep={keep} />
     </div>
   );
+}
+
+/** An event's date, and how many entries it has when open, or how many pass the queue's filter when filtered. */
+function groupNote(group: Group, openTotal: number | undefined, passing: Record<string, number> | undefined, noun: string, plural: string): string {
+  const date = formatEventDate(group.date);
+  if (passing) {
+    const n = openTotal ?? passing[group.id] ?? 0;
+    return `${date} · ${n === 0 ? `no ${plural} match` : `${countOf(n, noun, plural)} ${n === 1 ? "matches" : "match"}`}`;
+  }
+  return openTotal === undefined ? date : `${date} · ${countOf(openTotal, noun, plural)}`;
 }
 
 /** Newer and older events; a new page of events opens none. */

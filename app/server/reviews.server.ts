@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, getTableName, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, getTableName, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { alias, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "./db/changes.server";
@@ -260,10 +260,23 @@ async function entriesPassing(table: ByEvent, eventId: string, only: SQL) {
   return row?.n ?? 0;
 }
 
+/** How many entries of each listed event pass a queue filter, in one query (events with none are absent). */
+async function passingByEvent(table: ByEvent, eventIds: readonly string[], only: SQL): Promise<Record<string, number>> {
+  if (eventIds.length === 0) return {};
+  const db = await database();
+  const rows = await db
+    .select({ eventId: table.eventId, n: count() })
+    .from(table)
+    .where(and(inArray(table.eventId, [...eventIds]), only))
+    .groupBy(table.eventId);
+  return Object.fromEntries(rows.map((row) => [String(row.eventId), row.n]));
+}
+
 /**
  * What every by-event review page loads: a page of the groups (EVENTS_PAGE_SIZE events;
  * without ?groups=, the page holding the opened event), and the opened event's entries (a
- * page of them) with their count. A failure reaches the page's error boundary.
+ * page of them) with their count; under a queue filter, how many entries of each listed event
+ * pass it. A failure reaches the page's error boundary.
  */
 export async function loadReview<T>(
   { event, page, groups = null }: Pick<ReviewQuery, "event" | "page"> & Partial<Pick<ReviewQuery, "groups">>,
@@ -280,7 +293,9 @@ export async function loadReview<T>(
   const openedAt = event ? all.findIndex((group) => group.id === event) : -1;
   const groupsPage = Math.min(groupsLastPage, groups ?? (openedAt >= 0 ? Math.floor(openedAt / EVENTS_PAGE_SIZE) : 0));
   const shown = all.slice(groupsPage * EVENTS_PAGE_SIZE, (groupsPage + 1) * EVENTS_PAGE_SIZE);
-  return { groups: shown, groupsPage, groupsLastPage, open: event, page, entries: opened, total, pageSize: review.pageSize };
+  // Filtered, each listed event says how many of its entries pass, so staff see where the work is without opening each.
+  const passing = only ? await passingByEvent(review.table, shown.map((group) => group.id), only) : undefined;
+  return { groups: shown, groupsPage, groupsLastPage, open: event, page, entries: opened, total, pageSize: review.pageSize, passing };
 }
 
 /**

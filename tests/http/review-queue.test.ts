@@ -159,6 +159,21 @@ describe("review queues", () => {
 
     expect((await tools()).match(/View Merchant Orders \((\d+) new\)/)?.[1]).toBe(String(baseline - 1));
 
+    // Filtered, each listed event says how many of its entries pass, the closed ones too.
+    const other = await createEvent(db(), { title: "Other Night", date: "2024-04-20", status: "past" });
+    await db().insert(merchantOrders).values([orderValues(author.id, other.id, { items: { salt: 4 } }), orderValues(author.id, other.id, { items: { salt: 5 } })]);
+    const noteOf = (html: string, title: string) => html.match(new RegExp(`>${title}</a><span class="text-sm text-dust">([^<]*)</span>`))?.[1];
+    const filtered = (await page(`${url}&status=in_progress`, cast.cookie)).html;
+    expect(noteOf(filtered, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
+    expect(noteOf(filtered, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");
+    const newOnes = (await page(`/view-merchant-orders?status=new`, cast.cookie)).html;
+    expect(noteOf(newOnes, "Other Night")).toBe("Saturday, April 20, 2024 · 2 orders match");
+    expect(noteOf(newOnes, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
+    expect(noteOf((await page(`/view-merchant-orders?assignee=${manager.id}`, cast.cookie)).html, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");
+    expect(noteOf((await page(`${url}&status=answered`, cast.cookie)).html, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
+    // Unfiltered, a closed event shows its date alone.
+    expect(noteOf((await page(url, cast.cookie)).html, "Other Night")).toBe("Saturday, April 20, 2024");
+
     // Bad input: an unknown entry, a made-up status, an unknown intent.
     expect((await postForm(app().url, url, { intent: "take", entryId: crypto.randomUUID() }, cast.cookie)).status).toBe(404);
     expect((await postForm(app().url, url, { intent: "set_status", entryId: first!.id, status: "done" }, cast.cookie)).status).toBe(400);

@@ -13,6 +13,7 @@ type QueuedGroups = {
   total: number;
   filter: QueueFilterValue;
   staff: { id: string; name: string }[];
+  passing?: Record<string, number>;
 };
 
 /**
@@ -47,6 +48,7 @@ export function QueuedEventGroups({
       open={review.open}
       total={review.total}
       keep={filterQuery(review.filter)}
+      passing={review.passing}
       before={
         <>
           <QueueFilters filter={review.filter} staff={review.staff} keep={{ event: review.open }} />
