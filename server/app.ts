@@ -182,9 +182,9 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
         // A chunked body was already read (and measured) by limitRequestBody: the app gets that copy.
         const body = collectedBody(req);
         const forApp = body && request.method !== "GET" && request.method !== "HEAD" ? new Request(request, { body }) : request;
-        const answer = () => handleRequest(forApp, context).then((response) => keepPrivate(forApp, response));
-        // Pages take turns (server/page-turns.ts); a form's post does not, as its body may still be arriving.
-        return forApp.method === "GET" || forApp.method === "HEAD" ? inTurn(answer) : answer();
+        // Requests take turns (server/page-turns.ts); one still receiving an upload, or waiting on
+        // password hashing or another service, gives up its turn after the lease.
+        return inTurn(() => handleRequest(forApp, context).then((response) => keepPrivate(forApp, response)));
       },
       { onError: errorResponse, ...requestOrigin(req, cfg) },
     );

@@ -12,8 +12,9 @@ import pLimit from "p-limit";
  * sent: the slowest answers took four times the typical one. Drawn in turns, with everything
  * that finished in between sent first, the slowest are close to the typical one.
  *
- * A page waiting on something outside this process (a file in object storage, Discord) stops
- * holding its turn after `leaseMs`; it still finishes, beside the next ones.
+ * A request waiting on something outside this thread (an upload still arriving, password
+ * hashing, a file in object storage, Discord) stops holding its turn after `leaseMs`; it still
+ * finishes, beside the next ones.
  */
 /**
  * Pages drawn at once. The embedded database answers one query at a time inside this thread, so
@@ -23,7 +24,7 @@ import pLimit from "p-limit";
  */
 export const PAGE_SLOTS = { embedded: 1, postgres: 4 } as const;
 
-/** Longer than any page takes to draw here (one visitor's p99 is under 40 ms), far shorter than a wait on another service. */
+/** Longer than any page takes to draw here (one visitor's p99 is under 40 ms), far shorter than a slow upload or another service's wait. */
 export const PAGE_LEASE_MS = 100;
 
 export function createPageTurns({ slots, leaseMs }: { slots: number; leaseMs: number }) {
