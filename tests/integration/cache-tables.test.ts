@@ -4,6 +4,7 @@ import { cacheReadingNow, changeAwareCaches, type ChangeAwareCache } from "~/ser
 import { rawRows } from "~/server/db/client.server";
 import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/server/db/factories";
 import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue } from "~/server/db/schema";
+import { calendarFeedPath } from "~/server/calendar-feed.server";
 import { profileOverview } from "~/server/profiles.server";
 import { eventDaySheet } from "~/server/event-day.server";
 import { memberEventStatuses } from "~/server/event-statuses.server";
@@ -110,7 +111,11 @@ async function runEveryKeptRead() {
     const loaded = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1]);
     expect(loaded.groups.map((group) => group.id)).toEqual([event.id]);
     expect(loaded.total).toBe(1);
+    // Filtered, the listed events' entries that pass are counted (the PEL is in progress, the others new).
+    const filtered = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1], { filter: { status: "new", assignee: "any" }, viewerId: member.id });
+    expect(filtered.passing).toEqual(review === pelReview ? {} : { [event.id]: 1 });
   }
+  expect(await calendarFeedPath(member.id)).toContain(`/events/calendar/${member.id}/`);
 }
 
 describe("every read kept in memory", () => {
