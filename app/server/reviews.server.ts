@@ -65,16 +65,36 @@ function entriesAt(table: ByEvent, eventId: string) {
 
 const author = { firstName: profiles.firstName, lastName: profiles.lastName };
 
+/**
+ * Which rows make a page of an event's entries, newest first. Unfiltered, they are read in the
+ * order of the event's index (event, date, id). Under a queue filter, the page's ids are picked
+ * from that index first and only those rows are read: filtering while reading whole rows read
+ * every row of an event of 20,000 letters to find none "mine" (146 ms; about 40 with ids first).
+ */
+async function pageOfEvent(table: ByEvent & { createdAt: PgColumn }, eventId: string, page: number, size: number, only?: SQL) {
+  if (!only) return { where: eq(table.eventId, eventId), offset: page * size };
+  const db = await database();
+  const ids = db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.eventId, eventId), only))
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(size)
+    .offset(page * size);
+  return { where: inArray(table.id, ids), offset: 0 };
+}
+
 export async function pelsForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
+  const rows = await pageOfEvent(pels, eventId, page, PEL_REVIEW_PAGE_SIZE, only);
   return db
     .select({ ...author, entry: pels })
     .from(pels)
     .innerJoin(profiles, eq(profiles.id, pels.userId))
-    .where(and(eq(pels.eventId, eventId), only))
+    .where(rows.where)
     .orderBy(desc(pels.createdAt), desc(pels.id))
     .limit(PEL_REVIEW_PAGE_SIZE)
-    .offset(page * PEL_REVIEW_PAGE_SIZE);
+    .offset(rows.offset);
 }
 
 /** Whoever handed an order out, beside its author. */
@@ -82,6 +102,7 @@ const handedOutBy = alias(profiles, "handed_out_by");
 
 export async function ordersForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
+  const rows = await pageOfEvent(merchantOrders, eventId, page, REVIEW_PAGE_SIZE, only);
   return db
     .select({
       ...author,
@@ -95,10 +116,10 @@ export async function ordersForEvent(eventId: string, page: number, only?: SQL) 
     .from(merchantOrders)
     .innerJoin(profiles, eq(profiles.id, merchantOrders.userId))
     .leftJoin(handedOutBy, eq(handedOutBy.id, merchantOrders.handedOutBy))
-    .where(and(eq(merchantOrders.eventId, eventId), only))
+    .where(rows.where)
     .orderBy(desc(merchantOrders.createdAt), desc(merchantOrders.id))
     .limit(REVIEW_PAGE_SIZE)
-    .offset(page * REVIEW_PAGE_SIZE);
+    .offset(rows.offset);
 }
 
 /**
@@ -116,14 +137,15 @@ export async function ordersToHandOut(eventId: string) {
 
 export async function researchForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
+  const rows = await pageOfEvent(research, eventId, page, REVIEW_PAGE_SIZE, only);
   return db
     .select({ ...author, id: research.id, sources: research.sources, research: research.research, fileName: research.fileName, createdAt: research.createdAt })
     .from(research)
     .innerJoin(profiles, eq(profiles.id, research.userId))
-    .where(and(eq(research.eventId, eventId), only))
+    .where(rows.where)
     .orderBy(desc(research.createdAt), desc(research.id))
     .limit(REVIEW_PAGE_SIZE)
-    .offset(page * REVIEW_PAGE_SIZE);
+    .offset(rows.offset);
 }
 
 /**
