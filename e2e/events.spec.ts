@@ -82,8 +82,9 @@ test("a registered player reads an event's time, place and their own status, and
   // A member who fears the address was passed on gets a new one: the old one stops working.
   await feed.getByRole("button", { name: "Get a new address" }).click();
   await expect(feed.getByText("Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.")).toBeVisible();
+  // The page's data is read again after the form: the new address replaces the old one.
+  await expect(feed.locator("code")).not.toHaveText(address);
   const renewed = (await feed.locator("code").textContent())!.trim();
-  expect(renewed).not.toBe(address);
   expect((await app.get(address)).status()).toBe(404);
   expect(await (await app.get(renewed)).text()).toContain(`SUMMARY:${title}`);
   await expectAccessible(player);

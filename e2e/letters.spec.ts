@@ -59,6 +59,7 @@ test("two members write, reply and hear from an NPC; staff release and answer", 
   await writer.getByRole("button", { name: "Send Letter" }).click();
   await expect(writer.getByRole("heading", { name: "Letter Sent!" })).toBeVisible();
   await expect(writer.getByText(`It will arrive in ${silas}'s letter box once the club's staff release it.`)).toBeVisible();
+  await expect(writer).toHaveURL(/\/profile$/, { timeout: 6_000 });
 
   // The manager releases it.
   const manager = await signedIn(browser, baseURL!, await (await browser.newContext({ baseURL, viewport: page.viewportSize()! })).newPage(), e2eManager());
@@ -112,6 +113,8 @@ test("two members write, reply and hear from an NPC; staff release and answer", 
   await writer.getByLabel("Letter", { exact: true }).fill(`Who was buried under the old mill? (${tag})`);
   await writer.getByRole("button", { name: "Send Letter" }).click();
   await expect(writer.getByText(`${widow} is no player's character, so the club's staff will answer for them.`)).toBeVisible();
+  // The confirmation moves on to the profile by itself; let it, so no later visit races it.
+  await expect(writer).toHaveURL(/\/profile$/, { timeout: 6_000 });
 
   await manager.goto("/view-letters?tab=npc");
   const toNpc = manager.locator("article", { hasText: `Who was buried under the old mill? (${tag})` });

@@ -5,7 +5,7 @@ import { isMemberId } from "~/lib/ids";
 import { isDeletedAccount } from "./account-deletion.server";
 import { decideAccess } from "./access.server";
 import { authSecret } from "./auth.server";
-import { ChangeAwareCache } from "./db/changes.server";
+import { ChangeAwareCache, wroteTo } from "./db/changes.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
 
@@ -69,6 +69,7 @@ export async function renewCalendarFeed(memberId: string): Promise<string | null
     .set({ calendarFeedGeneration: sql`${profiles.calendarFeedGeneration} + 1` })
     .where(eq(profiles.id, memberId))
     .returning({ generation: profiles.calendarFeedGeneration });
+  wroteTo("profiles");
   return renewed ? feedPathFor(memberId, renewed.generation) : null;
 }
 

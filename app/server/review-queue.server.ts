@@ -8,7 +8,7 @@ import { isMemberId, isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { failSafely, type ActionAnswer } from "./actions.server";
 import { audit } from "./audit.server";
-import { ChangeAwareCache } from "./db/changes.server";
+import { ChangeAwareCache, wroteTo } from "./db/changes.server";
 import { database, rawRows, type Database, type Transaction } from "./db/client.server";
 import { costumePhotos, eventAttendance, events, letters, merchantOrders, pels, profiles, research, reviewQueue, staffReplies } from "./db/schema";
 
@@ -261,7 +261,7 @@ export type QueueOutcome = { ok: true } | { ok: false; status: number; problem: 
 export async function queueAction(staff: SessionUser, kind: QueueKind, input: QueueInput): Promise<QueueOutcome> {
   if (input.intent === "reply" && !(REPLY_KINDS as readonly string[]).includes(kind)) return { ok: false, status: 400, problem: "unknown" };
   const db = await database();
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx): Promise<QueueOutcome> => {
     const userId = await ownerOf(tx, kind, input.entryId);
     if (!userId) return { ok: false, status: 404, problem: "notFound" } as const;
     const [current] = await tx
@@ -339,6 +339,9 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
     }
     return { ok: true } as const;
   });
+  // The page this action returns to reads the queue's kept counts straight away.
+  if (outcome.ok) wroteTo("review_queue");
+  return outcome;
 }
 
 export type NewCounts = Record<QueueKind, number>;

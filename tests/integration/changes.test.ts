@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges } from "~/server/db/changes.server";
+import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges, wroteTo } from "~/server/db/changes.server";
 import { databaseHandle } from "~/server/db/client.server";
 import { eventValues } from "~/server/db/factories";
 import { events } from "~/server/db/schema";
@@ -58,6 +58,26 @@ describe("reads kept in memory", () => {
     await counted.get();
     await counted.get();
     expect(counted.reads()).toBe(reads + 2);
+  });
+
+  it("are dropped at once by the process that wrote to their table, before the database's announcement", async () => {
+    const counted = countedEvents();
+    const feed = followDatabaseChanges(databaseHandle());
+    try {
+      await eventually(() => changesAreFollowed());
+      await counted.get();
+      await counted.get();
+      const reads = counted.reads();
+      // Said by the writer itself: no announcement is awaited (here there is none to come).
+      wroteTo("profiles");
+      await counted.get();
+      expect(counted.reads()).toBe(reads);
+      wroteTo("events");
+      await counted.get();
+      expect(counted.reads()).toBe(reads + 1);
+    } finally {
+      await feed.stop();
+    }
   });
 
   it("do not keep a read during which a write was announced", async () => {

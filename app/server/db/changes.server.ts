@@ -23,6 +23,16 @@ function announce(table: string): void {
 }
 
 /**
+ * Drops this process's copies of reads of `table` at once, for a write it has just made: the
+ * database's announcement of that write arrives a moment later, and a read in that moment (the
+ * page the write's form returns to) would still get the old copy. Other processes wait for the
+ * announcement.
+ */
+export function wroteTo(table: string): void {
+  announce(table);
+}
+
+/**
  * Follows the announcements of `handle`'s database until stopped. A lost connection drops
  * every copy and stops new ones being kept until it is back (retried every `retryMs`).
  */
