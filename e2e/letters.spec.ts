@@ -118,6 +118,7 @@ test("two members write, reply and hear from an NPC; staff release and answer", 
 
   await manager.goto("/view-letters?tab=npc");
   const toNpc = manager.locator("article", { hasText: `Who was buried under the old mill? (${tag})` });
+  await toNpc.getByRole("link", { name: /^Reply or set status/ }).click();
   await toNpc.getByLabel(`Answer as ${widow}`).fill("Ask the preacher, child. He dug the hole.");
   await shot(manager, "view-letters-npc");
   await toNpc.getByRole("button", { name: "Send Answer" }).click();

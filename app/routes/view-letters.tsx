@@ -108,6 +108,26 @@ function Busy({ idle, busy }: { idle: string; busy: string }) {
 function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Letter; actionData?: ActionData; threadShown: boolean; queue: QueueData }) {
   const mine = actionData?.letterId === letter.id ? actionData : undefined;
   const signed = letter.senderName ?? UNSIGNED;
+  // A letter to an NPC is answered as that NPC, in a form that opens with the entry's queue forms.
+  const answer =
+    letter.status === "to_staff" && letter.answerKey ? (
+      <Form method="post" noValidate className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value="answer" />
+        <input type="hidden" name="letterId" value={letter.id} />
+        <input type="hidden" name="submissionKey" value={mine?.values?.submissionKey ?? letter.answerKey} />
+        <TextAreaField
+          label={`Answer as ${letter.recipient}`}
+          hint={`Arrives in the writer's letter box, signed ${letter.recipient}, addressed to ${signed}.`}
+          name="body"
+          rows={TEXTAREA_ROWS.letter}
+          maxLength={10_000}
+          required
+          defaultValue={mine?.values?.body}
+          error={mine?.errors?.body}
+        />
+        <Busy idle="Send Answer" busy="Sending…" />
+      </Form>
+    ) : undefined;
   return (
     <article className="panel p-4" aria-labelledby={`letter-${letter.id}`}>
       <Author firstName={letter.firstName} lastName={letter.lastName} at={letter.createdAt} />
@@ -130,24 +150,6 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
           <Busy idle="Release to letter box" busy="Releasing…" />
         </Form>
       ) : null}
-      {letter.status === "to_staff" && letter.answerKey ? (
-        <Form method="post" noValidate className="mt-3 flex flex-col gap-3">
-          <input type="hidden" name="intent" value="answer" />
-          <input type="hidden" name="letterId" value={letter.id} />
-          <input type="hidden" name="submissionKey" value={mine?.values?.submissionKey ?? letter.answerKey} />
-          <TextAreaField
-            label={`Answer as ${letter.recipient}`}
-            hint={`Arrives in the writer's letter box, signed ${letter.recipient}, addressed to ${signed}.`}
-            name="body"
-            rows={TEXTAREA_ROWS.letter}
-            maxLength={10_000}
-            required
-            defaultValue={mine?.values?.body}
-            error={mine?.errors?.body}
-          />
-          <Busy idle="Send Answer" busy="Sending…" />
-        </Form>
-      ) : null}
       {!threadShown && (letter.threadId || letter.status === "to_staff" || letter.status === "answered") ? (
         <p className="mt-3">
           <Link to={`/view-letters?thread=${letter.threadId ?? letter.id}`}>Read the whole thread</Link>
@@ -155,7 +157,7 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
       ) : null}
       {letter.fromNpc ? null : (
         <div className="mt-3">
-          <QueueEntry entryId={letter.id} about={`${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient}`} queue={queue} result={actionData} />
+          <QueueEntry entryId={letter.id} about={`${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient}`} queue={queue} result={actionData} answer={answer} open={Boolean(answer && mine?.values)} />
         </div>
       )}
     </article>

@@ -222,12 +222,17 @@ describe("a letter to someone who is no player's character", () => {
 
     const queue = (await page("/view-letters?tab=npc", staff)).text;
     expect(queue).toContain("Who was buried under the old mill?");
-    expect(queue).toContain(`Answer as ${npc}`);
+    // The answer form opens for the letter being answered, not on every letter of the page.
+    expect(queue).not.toContain(`Answer as ${npc}`);
+    expect(queue).toContain(`answer=${letter!.id}#queue-${letter!.id}`);
+    expect((await page(`/view-letters?tab=npc&answer=${letter!.id}`, staff)).text).toContain(`Answer as ${npc}`);
     // Members cannot answer for staff.
     expect((await send(writer, "/view-letters", { intent: "answer", letterId: letter!.id, submissionKey: randomUUID(), body: "Nobody." })).status).toBe(403);
     const blank = await send(staff, "/view-letters?tab=npc", { intent: "answer", letterId: letter!.id, submissionKey: randomUUID(), body: "" });
     expect(blank.status).toBe(400);
     expect(blank.text).toContain(SUBMISSION_MESSAGES.fillAllFields);
+    // A refused answer keeps its form open, with the problem beside it.
+    expect(blank.text).toContain(`Answer as ${npc}`);
 
     const answer = { intent: "answer", letterId: letter!.id, submissionKey: randomUUID(), body: "Ask the preacher, child. He dug the hole." };
     const answered = await send(staff, "/view-letters?tab=npc", answer);

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
@@ -17,14 +18,16 @@ const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
  * The queue's part of one entry on a review page: its status and assignee, and, where staff
  * reply to this kind, the replies sent. The status and reply forms are open for the entry the
  * address names (?answer=), and for an entry whose last form came back with a problem.
- * `about` names the entry ("Ada Fox's order").
+ * `about` names the entry ("Ada Fox's order"). `answer` is a page's own answer form for the
+ * entry (a letter answered as its NPC), opened with the others; `open` keeps them open when that
+ * form came back with a problem.
  */
-export function QueueEntry({ entryId, about, queue, result }: { entryId: string; about: string; queue: QueueData; result?: QueueResult }) {
+export function QueueEntry({ entryId, about, queue, result, answer, open = false }: { entryId: string; about: string; queue: QueueData; result?: QueueResult; answer?: ReactNode; open?: boolean }) {
   const { search } = useLocation();
   const mine = result?.entryId === entryId ? result : undefined;
   const replies = queue.replies?.[entryId];
   const isReply = mine?.intent === "reply";
-  const answering = new URLSearchParams(search).get(ANSWER_PARAM) === entryId || Boolean(mine && !mine.ok);
+  const answering = open || new URLSearchParams(search).get(ANSWER_PARAM) === entryId || Boolean(mine && !mine.ok);
   return (
     <QueueControls
       entryId={entryId}
@@ -33,9 +36,10 @@ export function QueueEntry({ entryId, about, queue, result }: { entryId: string;
       about={about}
       result={isReply ? undefined : mine}
       answering={answering}
-      canReply={queue.replies !== undefined}
+      canReply={queue.replies !== undefined || answer !== undefined}
     >
       {replies && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
+      {answering ? answer : null}
     </QueueControls>
   );
 }
