@@ -64,6 +64,9 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await mine.getByLabel(/^Reply to/).fill(answer);
   await mine.getByRole("button", { name: "Send reply" }).click();
   await expect(manager.getByText("Reply sent. The member reads it on their profile.")).toBeVisible();
+  // The keyboard stays where it was, and the box is empty for another reply.
+  await expect(mine.getByRole("button", { name: "Send reply" })).toBeFocused();
+  await expect(mine.getByLabel(/^Reply to/)).toHaveValue("");
   await expect(mine.getByTestId("queue-status")).toHaveText("Answered");
   await expect(mine.getByTestId("staff-replies")).toContainText(answer);
   await managerContext.close();
@@ -115,8 +118,11 @@ test("a manager marks an order handed out on the event-day sheet and undoes it o
   await manager.goto(`/view-merchant-orders?event=${eventId}`);
   await expect(manager.getByTestId("handed-out")).toHaveText(/^Handed out .+ by Ada Boss$/);
   await expectAccessible(manager);
-  await manager.getByRole("button", { name: /^Undo\s*handed out for Wyatt Tanner's order$/ }).click();
-  await expect(manager.getByRole("button", { name: /^Mark handed out\s*: Wyatt Tanner's order$/ })).toBeVisible();
+  // Taking the order and undoing its hand-out leave the keyboard on the button pressed, which now says what it does next.
+  await manager.getByRole("button", { name: /^Take it Wyatt Tanner's order of / }).click();
+  await expect(manager.getByRole("button", { name: /^Hand back Wyatt Tanner's order of / })).toBeFocused();
+  await manager.getByRole("button", { name: /^Undo\s*handed out for Wyatt Tanner's order of / }).click();
+  await expect(manager.getByRole("button", { name: /^Mark handed out\s*: Wyatt Tanner's order of / })).toBeFocused();
   await manager.goto(sheetUrl);
   await expect(manager.getByRole("row", { name: /Wyatt Tanner/ })).toContainText("2 × 20 Bullets");
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { QUEUE_STATUSES, STAFF_REPLY_MAX } from "~/game/review-queue";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { textField } from "./kernel";
+import { submissionKey } from "./submissions";
 
 /** What staff see after a queue action, and when it cannot be done. */
 export const QUEUE_MESSAGES = {
@@ -12,7 +13,7 @@ export const QUEUE_MESSAGES = {
   notFound: "That entry is no longer there.",
   notYours: "Someone else has taken this entry since you opened the page.",
   replyRequired: "Please write a reply",
-  replyTooLong: `Please keep your reply under ${STAFF_REPLY_MAX.toLocaleString("en-US")} characters`,
+  replyTooLong: `Please keep your reply to ${STAFF_REPLY_MAX.toLocaleString("en-US")} characters or fewer`,
   failed: "That could not be saved. Please try again.",
   unknown: "That action is not available here.",
 } as const;
@@ -36,6 +37,7 @@ export const QueueForms = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("reply"),
     entryId,
+    submissionKey,
     body: textField(STAFF_REPLY_MAX, {
       required: QUEUE_MESSAGES.replyRequired,
       tooLong: QUEUE_MESSAGES.replyTooLong,

@@ -322,8 +322,12 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
           userId,
           authorId: staff.id,
           body: input.body,
+          submissionKey: input.submissionKey,
         })
+        .onConflictDoNothing({ target: staffReplies.submissionKey })
         .returning({ id: staffReplies.id });
+      // The same form sent again: its reply is already there, and already audited.
+      if (!reply) return { ok: true } as const;
       await markAnswered(tx, kind, input.entryId, userId);
       await audit(tx, {
         actorId: staff.id,
@@ -332,7 +336,7 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         details: {
           ...details,
           to: "answered",
-          replyId: reply?.id ?? null,
+          replyId: reply.id,
           length: input.body.length,
         },
       });
@@ -387,6 +391,8 @@ export type MemberAnswer = {
   createdAt: string;
   eventTitle: string | null;
   eventDate: string | null;
+  /** When the member sent the entry answered: what tells two orders for one event apart. */
+  entrySentAt: string | null;
 };
 
 /** The replies staff wrote to this member's entries, newest first, with the event each entry is about. */
@@ -404,31 +410,28 @@ export async function answersForMember(userId: string, limit = 200): Promise<Mem
     .where(eq(staffReplies.userId, userId))
     .orderBy(desc(staffReplies.createdAt), desc(staffReplies.id))
     .limit(limit);
-  const eventsOf = new Map<string, { title: string; date: string }>();
+  const entriesOf = new Map<string, { title: string; date: string; sentAt: Date }>();
   await Promise.all(
     REPLY_KINDS.map(async (kind) => {
       const ids = rows.filter((row) => row.kind === kind && isUuid(row.entryId)).map((row) => row.entryId);
       if (ids.length === 0) return;
       const table = { pel: pels, order: merchantOrders, research }[kind];
       const found = await db
-        .select({ id: table.id, title: events.title, date: events.date })
+        .select({ id: table.id, title: events.title, date: events.date, sentAt: table.createdAt })
         .from(table)
         .innerJoin(events, eq(events.id, table.eventId))
         .where(and(eq(table.userId, userId), inArray(table.id, ids)));
-      for (const entry of found)
-        eventsOf.set(`${kind}:${entry.id}`, {
-          title: entry.title,
-          date: entry.date,
-        });
+      for (const entry of found) entriesOf.set(`${kind}:${entry.id}`, entry);
     }),
   );
   return rows.map((row) => {
-    const event = eventsOf.get(`${row.kind}:${row.entryId}`);
+    const entry = entriesOf.get(`${row.kind}:${row.entryId}`);
     return {
       ...row,
       createdAt: row.createdAt.toISOString(),
-      eventTitle: event?.title ?? null,
-      eventDate: event?.date ?? null,
+      eventTitle: entry?.title ?? null,
+      eventDate: entry?.date ?? null,
+      entrySentAt: entry?.sentAt.toISOString() ?? null,
     };
   });
 }

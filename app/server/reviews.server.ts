@@ -337,5 +337,6 @@ export async function loadQueuedReview<T>(address: string, viewerId: string, rev
   const loaded = await loadReview(reviewQuery(address), review, { filter, viewerId });
   const ids = loaded.entries.map(idOf);
   const [queue, replies] = await Promise.all([queueView(review.kind, ids, filter), repliesTo(review.kind, ids)]);
-  return { ...loaded, ...queue, replies, viewerId };
+  // The reply form's one-time key, new with every page drawn (see staff_replies.submission_key).
+  return { ...loaded, ...queue, replies, viewerId, replyKey: crypto.randomUUID() };
 }

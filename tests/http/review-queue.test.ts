@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createEvent, createProfile, letterValues, orderValues, pelValues } from "~/server/db/factories";
@@ -51,17 +52,33 @@ describe("review queues", () => {
     expect(taken).toContain("Taken by you");
 
     // An empty reply is refused with the form's message, and nothing is saved.
-    const empty = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, body: "   " }, cast.cookie);
+    const empty = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, submissionKey: randomUUID(), body: "   " }, cast.cookie);
     expect(empty.status).toBe(400);
     expect(text(await empty.text())).toContain("Please write a reply");
     expect(await db().select().from(staffReplies)).toHaveLength(0);
 
+    // The reply form, opened for the entry, posts back to the entry (a page without JavaScript
+    // opens there) and carries a one-time key: sent twice, as a reload after posting it does, it
+    // leaves one reply, and the second answer says it was sent.
+    const opened = (await page(`${url}&answer=${pel!.id}`, cast.cookie)).html;
+    const replyForm = opened.match(/<form[^>]*action="([^"]*)"[^>]*>(?:(?!<\/form>)[\s\S])*?name="intent" value="reply"(?:(?!<\/form>)[\s\S])*?<\/form>/);
+    expect(replyForm?.[1]).toBe(`/view-pels?event=${event.id}&amp;answer=${pel!.id}#queue-${pel!.id}`);
+    const replyKey = replyForm?.[0].match(/name="submissionKey" value="([^"]+)"/)?.[1];
+    expect(replyKey).toMatch(/^[0-9a-f-]{36}$/);
     const body = "Your letter reached the Sheriff. <b>He remembers you.</b>";
-    const replied = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, body }, cast.cookie);
+    const reply = { intent: "reply", entryId: pel!.id, submissionKey: replyKey!, body };
+    const replied = await postForm(app().url, url, reply, cast.cookie);
     expect(replied.status).toBe(200);
-    expect(text(await replied.text())).toContain("Reply sent. The member reads it on their profile.");
-    const [saved] = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
-    expect(saved).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body });
+    const repliedPage = await replied.text();
+    expect(text(repliedPage)).toContain("Reply sent. The member reads it on their profile.");
+    // The page drawn after it carries a new key for the next reply.
+    expect(repliedPage).not.toContain(replyKey);
+    const resent = await postForm(app().url, url, reply, cast.cookie);
+    expect(resent.status).toBe(200);
+    expect(text(await resent.text())).toContain("Reply sent. The member reads it on their profile.");
+    const saved = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body, submissionKey: replyKey });
     expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
 
     const staffView = (await page(url, cast.cookie)).html;
@@ -73,6 +90,7 @@ describe("review queues", () => {
     expect(profile.status).toBe(200);
     expect(text(profile.html)).toContain("Answers from staff");
     expect(text(profile.html)).toContain("Post-event letter · Queue Night");
+    expect(text(profile.html)).toMatch(/Sent \w{3} \d+, \d{4}, \d+:\d\d [AP]M · answered /);
     expect(profile.html).toContain("&lt;b&gt;He remembers you.&lt;/b&gt;");
     expect(profile.html).not.toContain("<b>He remembers you.</b>");
 
@@ -143,7 +161,7 @@ describe("review queues", () => {
     expect(text(opened.html).match(/Reply or set status/g)).toHaveLength(2);
     expect(text(opened.html)).toContain("Close the forms for Orla Finch's order");
     // A reply refused for an entry whose forms were closed opens them again with the message.
-    const refusedReply = await postForm(app().url, url, { intent: "reply", entryId: first!.id, body: "" }, cast.cookie);
+    const refusedReply = await postForm(app().url, url, { intent: "reply", entryId: first!.id, submissionKey: randomUUID(), body: "" }, cast.cookie);
     expect(refusedReply.status).toBe(400);
     const refusedHtml = await refusedReply.text();
     expect(refusedHtml).toContain(`id="reply-${first!.id}"`);
@@ -162,7 +180,7 @@ describe("review queues", () => {
     // Filtered, each listed event says how many of its entries pass, the closed ones too.
     const other = await createEvent(db(), { title: "Other Night", date: "2024-04-20", status: "past" });
     await db().insert(merchantOrders).values([orderValues(author.id, other.id, { items: { salt: 4 } }), orderValues(author.id, other.id, { items: { salt: 5 } })]);
-    const noteOf = (html: string, title: string) => html.match(new RegExp(`>${title}</a><span class="text-sm text-dust">([^<]*)</span>`))?.[1];
+    const noteOf = (html: string, title: string) => html.match(new RegExp(`>${title}</a></h2><span class="text-sm text-dust">([^<]*)</span>`))?.[1];
     const filtered = (await page(`${url}&status=in_progress`, cast.cookie)).html;
     expect(noteOf(filtered, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
     expect(noteOf(filtered, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");
@@ -193,7 +211,7 @@ describe("review queues", () => {
     const took = await postForm(app().url, "/view-letters?tab=npc", { intent: "take", entryId: letter!.id }, cast.cookie);
     expect(took.status).toBe(200);
     expect(await queueRow("letter", letter!.id)).toMatchObject({ status: "in_progress", assigneeId: cast.id });
-    const reply = await postForm(app().url, "/view-letters", { intent: "reply", entryId: letter!.id, body: "Hello" }, cast.cookie);
+    const reply = await postForm(app().url, "/view-letters", { intent: "reply", entryId: letter!.id, submissionKey: randomUUID(), body: "Hello" }, cast.cookie);
     expect(reply.status).toBe(400);
     expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, letter!.id))).toHaveLength(0);
 

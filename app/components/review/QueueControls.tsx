@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation, useNavigation } from "react-router";
 import { ButtonLink } from "~/components/ui/ButtonLink";
+import { SubmitButton } from "~/components/ui/SubmitButton";
 import { QUEUE_STATUS_LABELS, QUEUE_STATUSES, type QueueStatus } from "~/game/review-queue";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
@@ -37,6 +38,15 @@ export function useBusy(entryId: string, intent?: string): boolean {
 
 /** The element an entry's queue section carries, so opening or closing its forms keeps it in view. */
 export const queueAnchor = (entryId: string) => `queue-${entryId}`;
+
+/**
+ * Where an entry's forms post: this page's address, ending at the entry. Without JavaScript the
+ * page that answers opens at the entry with its outcome, not at the top; with it, the entry is
+ * scrolled into view (it is usually there already).
+ */
+export function entryAction(search: string, entryId: string): string {
+  return `${search || "?"}#${queueAnchor(entryId)}`;
+}
 
 /** This page's address with the entry's forms opened (an id) or closed (null), the rest of the address kept. */
 function answerLink(search: string, entryId: string | null, anchor: string) {
@@ -93,13 +103,13 @@ export function QueueControls({
       {result?.ok ? <Alert kind="success">{result.ok}</Alert> : null}
       {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
       <div className="flex flex-wrap items-center gap-3">
-        <Form method="post" preventScrollReset>
+        <Form method="post" action={entryAction(search, entryId)} preventScrollReset>
           <input type="hidden" name="intent" value={mine ? "hand_back" : "take"} />
           <input type="hidden" name="entryId" value={entryId} />
-          <button type="submit" className="btn btn-secondary" disabled={busy}>
+          <SubmitButton className="btn btn-secondary" busy={busy}>
             {mine ? "Hand back" : "Take it"}
             <span className="sr-only">{` ${about}`}</span>
-          </button>
+          </SubmitButton>
         </Form>
         {answering ? (
           <ButtonLink variant="secondary" to={answerLink(search, null, anchor)}>
@@ -121,16 +131,18 @@ export function QueueControls({
 /** Sets an entry's status by hand (a reply marks it answered by itself). */
 function StatusForm({ entryId, status, about }: { entryId: string; status: QueueStatus; about: string }) {
   const busy = useBusy(entryId, "set_status");
+  const { search } = useLocation();
   const statusId = `queue-status-${entryId}`;
   return (
-    <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2" key={status}>
+    <Form method="post" action={entryAction(search, entryId)} preventScrollReset className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="intent" value="set_status" />
       <input type="hidden" name="entryId" value={entryId} />
       <div className="flex flex-col gap-1">
         <label htmlFor={statusId} className="text-sm font-bold text-parchment">
           Status
         </label>
-        <select id={statusId} name="status" defaultValue={status} className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment">
+        {/* Made anew when the status changes, so it shows the saved one; the button stays, and keeps the focus. */}
+        <select key={status} id={statusId} name="status" defaultValue={status} className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment">
           {QUEUE_STATUSES.map((option) => (
             <option key={option} value={option}>
               {QUEUE_STATUS_LABELS[option]}
@@ -138,9 +150,9 @@ function StatusForm({ entryId, status, about }: { entryId: string; status: Queue
           ))}
         </select>
       </div>
-      <button type="submit" className="btn btn-secondary" disabled={busy}>
+      <SubmitButton className="btn btn-secondary" busy={busy}>
         Set status<span className="sr-only">{` of ${about}`}</span>
-      </button>
+      </SubmitButton>
     </Form>
   );
 }

@@ -10,6 +10,8 @@ export type QueueData = {
   states: Record<string, QueueState>;
   viewerId: string;
   replies?: Record<string, Reply[]>;
+  /** The reply form's one-time key, where staff reply to this kind. */
+  replyKey?: string;
 };
 
 const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
@@ -38,7 +40,7 @@ export function QueueEntry({ entryId, about, queue, result, answer, open = false
       answering={answering}
       canReply={queue.replies !== undefined || answer !== undefined}
     >
-      {replies && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
+      {replies && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} replyKey={queue.replyKey ?? ""} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
       {answering ? answer : null}
     </QueueControls>
   );

@@ -1,10 +1,12 @@
-import { Form } from "react-router";
+import { useEffect } from "react";
+import { Form, useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { STAFF_REPLY_MAX } from "~/game/review-queue";
 import { formatClubTime } from "~/lib/dates";
 import type { QueueResult } from "~/forms/review-queue";
-import { useBusy } from "./QueueControls";
+import { SubmitButton } from "~/components/ui/SubmitButton";
+import { entryAction, useBusy } from "./QueueControls";
 
 export type Reply = {
   id: string;
@@ -18,10 +20,17 @@ export type Reply = {
  * write another: the member reads them on their profile, and sending one marks the entry
  * answered. Text only, shown as typed.
  */
-export function StaffReply({ entryId, replies, to, result, answering }: { entryId: string; replies: Reply[]; to: string; result?: QueueResult; answering: boolean }) {
+export function StaffReply({ entryId, replies, replyKey, to, result, answering }: { entryId: string; replies: Reply[]; replyKey: string; to: string; result?: QueueResult; answering: boolean }) {
   const busy = useBusy(entryId, "reply");
+  const { search } = useLocation();
   const failed = result && !result.ok ? result : undefined;
   const sent = result?.ok;
+  // A reply sent empties the box; the form itself stays, so the keyboard stays on "Send reply".
+  const boxId = `reply-${entryId}`;
+  useEffect(() => {
+    const box = document.getElementById(boxId);
+    if (sent && box instanceof HTMLTextAreaElement) box.value = "";
+  }, [sent, boxId, replies.length]);
   return (
     <section aria-label={`Replies to ${to}`} className="flex flex-col gap-2" data-testid="staff-replies">
       {replies.length > 0 ? (
@@ -39,25 +48,25 @@ export function StaffReply({ entryId, replies, to, result, answering }: { entryI
       ) : null}
       {sent ? <Alert kind="success">{sent}</Alert> : null}
       {failed?.message && !failed.errors?.body ? <Alert kind="error">{failed.message}</Alert> : null}
-      {/* Made anew after each reply, so the box starts empty. */}
       {answering ? (
-        <Form key={replies.length} method="post" noValidate preventScrollReset className="flex flex-col gap-2">
+        <Form method="post" action={entryAction(search, entryId)} noValidate preventScrollReset className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="reply" />
           <input type="hidden" name="entryId" value={entryId} />
+          <input type="hidden" name="submissionKey" value={failed?.values?.submissionKey ?? replyKey} />
           <TextAreaField
             label={`Reply to ${to}`}
             hint="The member reads it on their profile. Sending it marks the entry answered."
             name="body"
-            id={`reply-${entryId}`}
+            id={boxId}
             rows={3}
             maxLength={STAFF_REPLY_MAX}
             required
             defaultValue={failed?.values?.body}
             error={failed?.errors?.body}
           />
-          <button type="submit" className="btn btn-primary self-start" disabled={busy}>
+          <SubmitButton className="btn btn-primary self-start" busy={busy}>
             {busy ? "Sending…" : "Send reply"}
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
     </section>

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 // Relative imports: drizzle-kit loads this file without the app's "~" alias.
 import { QUEUE_KINDS, QUEUE_STATUSES, REPLY_KINDS } from "../../game/review-queue";
 import { createdAt, oneOf } from "./columns";
@@ -45,9 +45,15 @@ export const staffReplies = pgTable(
       onDelete: "set null",
     }),
     body: text("body").notNull(),
+    /**
+     * The reply form's one-time key: a form sent twice (a reload after posting it without
+     * JavaScript) leaves one reply. Null for replies written before forms carried one.
+     */
+    submissionKey: uuid("submission_key"),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex("staff_replies_submission_key_unique").on(t.submissionKey),
     index("staff_replies_entry_idx").on(t.kind, t.entryId, t.createdAt),
     index("staff_replies_user_id_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
     index("staff_replies_author_id_idx").on(t.authorId),

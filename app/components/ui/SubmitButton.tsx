@@ -1,0 +1,15 @@
+import type { ComponentProps, MouseEvent } from "react";
+
+/**
+ * A form's submit button that says it is busy while its form is being sent and ignores presses
+ * meanwhile, without the `disabled` attribute: a disabled button loses the keyboard focus, which
+ * then falls to the page's start, so a keyboard user who pressed "Take it" had to find their
+ * place again. It stays focused and is announced as unavailable until the answer arrives.
+ */
+export function SubmitButton({ busy, className = "", onClick, ...props }: Omit<ComponentProps<"button">, "type" | "disabled"> & { busy: boolean }) {
+  const ignoreWhileBusy = (event: MouseEvent<HTMLButtonElement>) => {
+    if (busy) event.preventDefault();
+    else onClick?.(event);
+  };
+  return <button type="submit" aria-disabled={busy || undefined} className={`${className} aria-disabled:cursor-wait aria-disabled:opacity-60`} onClick={ignoreWhileBusy} {...props} />;
+}
