@@ -30,7 +30,7 @@ export const email = z
 const newPassword = z
   .string({ error: MESSAGES.required })
   .min(1, MESSAGES.required)
-  .max(128, "Please keep your password under 128 characters")
+  .max(128, "Please keep your password to 128 characters or fewer")
   .refine(meetsPasswordRules, MESSAGES.passwordRequirements);
 
 export const SignInForm = z.object({
@@ -61,7 +61,7 @@ export const ResetPasswordForm = z
 /** A signed-in member's new password: the current one, the new one twice, and whether to end the other sessions. */
 export const ChangePasswordForm = z
   .object({
-    currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password under 128 characters"),
+    currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password to 128 characters or fewer"),
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
     // A checkbox: sent as "on" when checked, absent when not.

@@ -47,7 +47,7 @@ export const CostumeVerdictForm = z
     eventId: z.string().refine(isUuid, COSTUME_MESSAGES.noPhotos),
     /** The newest photo staff saw: a newer one means they decide on photos they have not seen. */
     latestPhotoId: z.string().refine(isUuid, COSTUME_MESSAGES.newPhotos),
-    note: optionalTextField(COSTUME_NOTE_MAX, `Please keep the note under ${COSTUME_NOTE_MAX.toLocaleString("en-US")} characters`),
+    note: optionalTextField(COSTUME_NOTE_MAX, `Please keep the note to ${COSTUME_NOTE_MAX.toLocaleString("en-US")} characters or fewer`),
   })
   .refine((form) => form.verdict !== "changes_requested" || form.note.length > 0, { message: COSTUME_MESSAGES.noteRequired, path: ["note"] });
 export type CostumeVerdictInput = z.infer<typeof CostumeVerdictForm>;

@@ -49,5 +49,5 @@ export const EmailCodeForm = z.object({
 
 export const ChangeEmailForm = z.object({
   newEmail: email,
-  currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password under 128 characters"),
+  currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password to 128 characters or fewer"),
 });

@@ -36,7 +36,7 @@ export function textField(max: number, messages: { required?: string; tooLong?: 
     .string({ error: required })
     .trim()
     .min(1, required)
-    .max(max, messages.tooLong ?? `Please keep this under ${max.toLocaleString("en-US")} characters`)
+    .max(max, messages.tooLong ?? `Please keep this to ${max.toLocaleString("en-US")} characters or fewer`)
     .refine((value) => !hasControlCharacters(value), FORM_MESSAGES.controlCharacters);
 }
 
@@ -45,7 +45,7 @@ export function optionalTextField(max: number, tooLong?: string) {
   return z
     .string()
     .trim()
-    .max(max, tooLong ?? `Please keep this under ${max.toLocaleString("en-US")} characters`)
+    .max(max, tooLong ?? `Please keep this to ${max.toLocaleString("en-US")} characters or fewer`)
     .refine((value) => !hasControlCharacters(value), FORM_MESSAGES.controlCharacters);
 }
 

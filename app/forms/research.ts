@@ -8,8 +8,8 @@ import { RESEARCH_MESSAGES, submissionKey } from "./submissions";
 export const ResearchForm = z.object({
   submissionKey,
   eventId: z.string({ error: RESEARCH_MESSAGES.fillAll }).refine(isUuid, RESEARCH_MESSAGES.fillAll),
-  sources: textField(10_000, { required: RESEARCH_MESSAGES.fillAll, tooLong: "Please keep the sources under 10,000 characters" }),
-  research: textField(20_000, { required: RESEARCH_MESSAGES.fillAll, tooLong: "Please keep your notes under 20,000 characters" }),
+  sources: textField(10_000, { required: RESEARCH_MESSAGES.fillAll, tooLong: "Please keep the sources to 10,000 characters or fewer" }),
+  research: textField(20_000, { required: RESEARCH_MESSAGES.fillAll, tooLong: "Please keep your notes to 20,000 characters or fewer" }),
 });
 export type ResearchInput = z.infer<typeof ResearchForm>;
 

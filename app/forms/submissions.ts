@@ -51,12 +51,12 @@ export type PelInput = z.infer<typeof PelForm>;
 
 export const LetterForm = z.object({
   submissionKey,
-  recipient: textField(100, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep the name under 100 characters" }),
-  body: textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter under 10,000 characters" }),
+  recipient: textField(100, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep the name to 100 characters or fewer" }),
+  body: textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter to 10,000 characters or fewer" }),
 });
 export type LetterInput = z.infer<typeof LetterForm>;
 
-const letterBody = textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter under 10,000 characters" });
+const letterBody = textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter to 10,000 characters or fewer" });
 /** A letter's id as a form sends it; a malformed one is "no such letter" (404), not a field error. */
 const letterId = z.string({ error: LETTER_MESSAGES.notFound });
 

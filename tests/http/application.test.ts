@@ -50,7 +50,7 @@ describe("the player application", () => {
       [{}, MESSAGES.required],
       [validApplication({ larpExperience: "   " }), MESSAGES.required],
       [validApplication({ rolePreference: "manager" }), MESSAGES.required],
-      [validApplication({ referralSource: "x".repeat(100_000) }), "Please keep this under 5,000 characters"],
+      [validApplication({ referralSource: "x".repeat(100_000) }), "Please keep this to 5,000 characters or fewer"],
     ];
     for (const [fields, fieldMessage] of cases) {
       const response = await postForm(app().url, "/application", fields, applicant.cookie);

@@ -45,7 +45,7 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
       [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877" }, MESSAGES.captcha],
       [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877", altcha: "forged" }, MESSAGES.captcha],
       [{ intent: "signup" }, MESSAGES.required],
-      [{ intent: "signup", firstName: "x".repeat(100_000), lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877" }, "Please keep this under 80 characters"],
+      [{ intent: "signup", firstName: "x".repeat(100_000), lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877" }, "Please keep this to 80 characters or fewer"],
       [{ intent: "signin", email: "a@example.com", password: "whatever" }, MESSAGES.captcha],
       [{ intent: "signin" }, MESSAGES.required],
     ];

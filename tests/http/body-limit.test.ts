@@ -90,7 +90,7 @@ describe("request body limits", () => {
     // The action reads it and answers with its own message about the letter's length.
     const under = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB - 200) }, member.cookie);
     expect(under.status).toBe(400);
-    expect(await under.text()).toContain("Please keep your letter under 10,000 characters");
+    expect(await under.text()).toContain("Please keep your letter to 10,000 characters or fewer");
     const over = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB) }, member.cookie);
     expect(over.status).toBe(413);
     expect(await over.text()).toContain(PAGE_TEXT);

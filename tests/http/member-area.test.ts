@@ -46,7 +46,7 @@ describe("the member area", () => {
       [character({ faction: "Pinkertons" }), MESSAGES.required],
       [character({ job: "Sheriff" }), MESSAGES.required],
       [character({ characterName: " " }), MESSAGES.required],
-      [character({ backstory: "x".repeat(100_000) }), "Please keep this under 20,000 characters"],
+      [character({ backstory: "x".repeat(100_000) }), "Please keep this to 20,000 characters or fewer"],
     ];
     for (const [fields, message] of cases) {
       const response = await postForm(app().url, "/character", fields, player.cookie);

@@ -21,7 +21,7 @@ describe("the form kernel", () => {
       expect(field.safeParse(bad).error?.issues[0]?.message, JSON.stringify(bad)).toBe(FORM_MESSAGES.controlCharacters);
     }
     expect(field.parse(" Dear Ma,\n\tall is well.\r\n ")).toBe("Dear Ma,\n\tall is well.");
-    expect(field.safeParse("x".repeat(101)).error?.issues[0]?.message).toBe("Please keep this under 100 characters");
+    expect(field.safeParse("x".repeat(101)).error?.issues[0]?.message).toBe("Please keep this to 100 characters or fewer");
   });
 
   it("cuts a search to 100 characters and refuses control characters in it", () => {
