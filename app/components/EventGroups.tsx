@@ -62,9 +62,11 @@ export function EventGroups({
           return (
             <li key={group.id} className="panel p-4">
               <div className="flex flex-wrap items-center justify-between gap-3">
-                <Link to={isOpen ? closed : `?event=${group.id}${keep}`} aria-expanded={isOpen} preventScrollReset className="font-display text-xl text-brass no-underline hover:underline">
-                  {group.title}
-                </Link>
+                <h2 className="text-xl">
+                  <Link to={isOpen ? closed : `?event=${group.id}${keep}`} aria-expanded={isOpen} preventScrollReset className="font-display text-brass no-underline hover:underline">
+                    {group.title}
+                  </Link>
+                </h2>
                 <span className="text-sm text-dust">{groupNote(group, isOpen ? total : undefined, passing, noun, plural)}</span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
@@ -103,11 +105,13 @@ export function EntryPager({ page, total, pageSize }: { page: number; total: num
   return <Pager page={page} lastPage={lastPage(total, pageSize)} />;
 }
 
-export function Author({ firstName, lastName, at }: { firstName: string; lastName: string; at: string | Date }) {
+/** Who sent an entry and when; the entry's heading where nothing else names it (an order, a paper). */
+export function Author({ firstName, lastName, at, heading = false }: { firstName: string; lastName: string; at: string | Date; heading?: boolean }) {
+  const Line = heading ? "h3" : "p";
   return (
-    <p className="text-sm text-dust">
+    <Line className="font-serif text-sm font-normal tracking-normal text-dust">
       <span className="font-bold text-parchment">{`${firstName} ${lastName}`}</span>
       {` · ${formatClubTime(at)}`}
-    </p>
+    </Line>
   );
 }

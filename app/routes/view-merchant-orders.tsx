@@ -1,5 +1,6 @@
 import type { Route } from "./+types/view-merchant-orders";
 import { Author, EntryPager } from "~/components/EventGroups";
+import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
 import { HandedOut } from "~/components/review/HandedOut";
 import { isHandedOutIntent } from "~/forms/handed-out";
@@ -24,6 +25,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return isHandedOutIntent(values.intent) ? answerHandedOutForm(staff, values) : answerQueueForm(staff, "order", values);
 }
 
+/** An order's name for screen readers: a member may place two for one event, so it says when. */
+function orderName(order: { firstName: string; lastName: string; createdAt: string | Date }): string {
+  return `${order.firstName} ${order.lastName}'s order of ${formatClubTime(order.createdAt)}`;
+}
+
 export default function ViewMerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
   // The page's two kinds of form answer apart: a hand-out answer names its order, a queue answer its entry.
   const handedAnswer = actionData && "orderId" in actionData ? actionData : undefined;
@@ -45,16 +51,16 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
     >
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">
-          <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} />
+          <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} heading />
           <ul className="mt-2">
             {Object.entries(order.items).map(([key, quantity]) => (
               <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
             ))}
           </ul>
           <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
-          <HandedOut order={order} owner={`${order.firstName} ${order.lastName}`} answer={handedAnswer} />
+          <HandedOut order={order} name={orderName(order)} answer={handedAnswer} />
           <div className="mt-3 flex flex-col gap-3">
-            <QueueEntry entryId={order.id} about={`${order.firstName} ${order.lastName}'s order`} queue={loaderData} result={queueAnswer} />
+            <QueueEntry entryId={order.id} about={orderName(order)} queue={loaderData} result={queueAnswer} />
           </div>
         </article>
       ))}

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/view-pels";
 import { Author, EntryPager } from "~/components/EventGroups";
+import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
 import { QueueEntry } from "~/components/review/QueueEntry";
 import { PEL_QUESTIONS } from "~/game/pel";
@@ -35,7 +36,7 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
               </div>
             ))}
           </dl>
-          <QueueEntry entryId={entry.id} about={`${firstName} ${lastName}'s letter`} queue={loaderData} result={actionData} />
+          <QueueEntry entryId={entry.id} about={`${firstName} ${lastName}'s letter of ${formatClubTime(entry.createdAt)}`} queue={loaderData} result={actionData} />
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

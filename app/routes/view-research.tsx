@@ -1,5 +1,6 @@
 import type { Route } from "./+types/view-research";
 import { Author, EntryPager } from "~/components/EventGroups";
+import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
@@ -24,10 +25,10 @@ export default function ViewResearch({ loaderData, actionData }: Route.Component
     <QueuedEventGroups title="Research Papers" noun="paper" review={loaderData} shown={loaderData.entries.map((row) => row.id)} result={actionData}>
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
-          <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} />
-          <h3 className="mt-3 font-bold text-brass">Research notes</h3>
+          <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} heading />
+          <h4 className="mt-3 font-bold text-brass">Research notes</h4>
           <p className="whitespace-pre-wrap">{paper.research}</p>
-          <h3 className="mt-3 font-bold text-brass">Sources</h3>
+          <h4 className="mt-3 font-bold text-brass">Sources</h4>
           <p className="whitespace-pre-wrap">{paper.sources}</p>
           <p className="mt-3">
             <a href={`/research/${paper.id}/file`} target="_blank" rel="noopener">
@@ -36,7 +37,7 @@ export default function ViewResearch({ loaderData, actionData }: Route.Component
             </a>
           </p>
           <div className="mt-3 flex flex-col gap-3">
-            <QueueEntry entryId={paper.id} about={`${paper.firstName} ${paper.lastName}'s paper`} queue={loaderData} result={actionData} />
+            <QueueEntry entryId={paper.id} about={`${paper.firstName} ${paper.lastName}'s paper of ${formatClubTime(paper.createdAt)}`} queue={loaderData} result={actionData} />
           </div>
         </article>
       ))}

@@ -1,7 +1,7 @@
 import { QUEUE_KIND_LABELS, type ReplyKind } from "~/game/review-queue";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 
-export type Answer = { id: string; kind: ReplyKind; body: string; createdAt: string; eventTitle: string | null; eventDate: string | null };
+export type Answer = { id: string; kind: ReplyKind; body: string; createdAt: string; eventTitle: string | null; eventDate: string | null; entrySentAt: string | null };
 
 /** The member's "Answers from staff": each reply with the entry it answers, newest first. Text only, shown as written. */
 export function AnswersFromStaff({ answers }: { answers: Answer[] }) {
@@ -21,7 +21,7 @@ export function AnswersFromStaff({ answers }: { answers: Answer[] }) {
                 {answer.eventTitle ? ` · ${answer.eventTitle}` : ""}
                 {answer.eventDate ? <span className="font-normal text-dust">{` (${formatEventDate(answer.eventDate)})`}</span> : null}
               </h3>
-              <p className="text-sm text-dust">{`Answered ${formatClubTime(answer.createdAt)}`}</p>
+              <p className="text-sm text-dust">{answer.entrySentAt ? `${answer.kind === "order" ? "Placed" : "Sent"} ${formatClubTime(answer.entrySentAt)} · answered ${formatClubTime(answer.createdAt)}` : `Answered ${formatClubTime(answer.createdAt)}`}</p>
               <p className="mt-1 whitespace-pre-wrap">{answer.body}</p>
             </li>
           ))}
