@@ -14,6 +14,13 @@ export const QUEUE_STATUS_LABELS: Record<QueueStatus, string> = {
   answered: "Answered",
 };
 
+/** Where an entry stands in its queue, with the name of whoever has taken it. */
+export type QueueState = {
+  status: QueueStatus;
+  assigneeId: string | null;
+  assigneeName: string | null;
+};
+
 /** Kinds a staff member can write a reply to; letters and costumes have their own answers. */
 export const REPLY_KINDS = ["pel", "order", "research"] as const satisfies readonly QueueKind[];
 export type ReplyKind = (typeof REPLY_KINDS)[number];

@@ -20,7 +20,7 @@ import { updateBackstory } from "~/server/characters.server";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
 import { profileOverview, saveEmergencyContact } from "~/server/profiles.server";
-import { answersForMember } from "~/server/review-queue.server";
+import { answersForMember } from "~/server/staff-replies.server";
 import { AnswersFromStaff } from "~/components/review/AnswersFromStaff";
 
 const SAVED = "Changes saved successfully!";

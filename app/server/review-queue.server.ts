@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { checkForm, type FormValues } from "~/forms/kernel";
 import { QUEUE_INTENTS, QUEUE_MESSAGES, QueueForms, type QueueInput, type QueueResult } from "~/forms/review-queue";
-import { QUEUE_KINDS, QUEUE_STATUSES, REPLY_KINDS, type QueueKind, type QueueStatus, type ReplyKind } from "~/game/review-queue";
+import { QUEUE_KINDS, REPLY_KINDS, type QueueKind, type QueueState, type QueueStatus, type ReplyKind } from "~/game/review-queue";
 import { isStaff, rolesWhere } from "~/game/roles";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
@@ -10,13 +10,15 @@ import { failSafely, type ActionAnswer } from "./actions.server";
 import { audit } from "./audit.server";
 import { ChangeAwareCache, wroteTo } from "./db/changes.server";
 import { database, rawRows, type Database, type Transaction } from "./db/client.server";
-import { costumePhotos, eventAttendance, events, letters, merchantOrders, pels, profiles, research, reviewQueue, staffReplies } from "./db/schema";
+import { costumePhotos, eventAttendance, letters, merchantOrders, pels, profiles, research, reviewQueue } from "./db/schema";
+import { namedAssignee, type QueueFilter } from "./queue-filter.server";
+import { saveReply } from "./staff-replies.server";
 
 /**
  * The review queues (issue 16, part 3): on every staff review page an entry is new, in
  * progress or answered, and may have been taken by one of the staff. A row of review_queue
- * holds that; an entry without one is new. Staff replies to PELs, orders and research papers
- * are kept in staff_replies and read by the member on their profile.
+ * holds that; an entry without one is new. The filter is in queue-filter.server.ts, staff's
+ * replies in staff-replies.server.ts.
  */
 
 const STAFF_ROLES = rolesWhere(isStaff);
@@ -26,75 +28,7 @@ export function costumeEntryId(eventId: string, userId: string): string {
   return `${eventId}:${userId}`;
 }
 
-/** What a review page's address asks of its queue: `?status=` and `?assignee=` (mine, nobody or a person's id). */
-export type QueueFilter = { status: QueueStatus | "any"; assignee: string };
-
-export function queueFilterOf(address: string | URL): QueueFilter {
-  const url = new URL(address);
-  const status = url.searchParams.get("status");
-  const assignee = url.searchParams.get("assignee") ?? "";
-  return {
-    status: (QUEUE_STATUSES as readonly string[]).includes(status ?? "") ? (status as QueueStatus) : "any",
-    assignee: assignee === "mine" || assignee === "nobody" || isMemberId(assignee) ? assignee : "any",
-  };
-}
-
-export function isFiltered(filter: QueueFilter): boolean {
-  return filter.status !== "any" || filter.assignee !== "any";
-}
-
-/** The staff member an assignee filter names by id, or null for "any", "nobody" and "mine". */
-function namedAssignee(filter: QueueFilter): string | null {
-  return filter.assignee === "any" || filter.assignee === "nobody" || filter.assignee === "mine" ? null : filter.assignee;
-}
-
-/** The person an assignee filter names, or null for "any" / "nobody". */
-function assigneeOf(filter: QueueFilter, viewerId: string): string | null {
-  return filter.assignee === "mine" ? viewerId : namedAssignee(filter);
-}
-
-/**
- * A condition on a review page's entries (whose id is `entryId`) for the filter, or undefined
- * with none: one primary-key probe of review_queue per entry considered.
- */
-export function queueFilterSql(kind: QueueKind, entryId: SQL, filter: QueueFilter, viewerId: string): SQL | undefined {
-  const row = sql`from ${reviewQueue} where ${reviewQueue.kind} = ${kind} and ${reviewQueue.entryId} = ${entryId}`;
-  const conditions: SQL[] = [];
-  if (filter.status !== "any") conditions.push(sql`coalesce((select ${reviewQueue.status} ${row}), 'new') = ${filter.status}`);
-  const person = assigneeOf(filter, viewerId);
-  if (filter.assignee === "nobody") conditions.push(sql`(select ${reviewQueue.assigneeId} ${row}) is null`);
-  else if (person) conditions.push(sql`(select ${reviewQueue.assigneeId} ${row}) = ${person}`);
-  return conditions.length > 0 ? and(...conditions) : undefined;
-}
-
-/**
- * The same filter as a condition on a review_queue row joined to the entry (null columns when
- * the entry has no row: new, nobody's), for counting many entries at once with one join rather
- * than a probe per entry; undefined with no filter.
- */
-export function queueRowFilterSql(filter: QueueFilter, viewerId: string): SQL | undefined {
-  const conditions: SQL[] = [];
-  if (filter.status !== "any") conditions.push(sql`coalesce(${reviewQueue.status}, 'new') = ${filter.status}`);
-  const person = assigneeOf(filter, viewerId);
-  if (filter.assignee === "nobody") conditions.push(sql`${reviewQueue.assigneeId} is null`);
-  else if (person) conditions.push(sql`${reviewQueue.assigneeId} = ${person}`);
-  return conditions.length > 0 ? and(...conditions) : undefined;
-}
-
-export type QueueState = {
-  status: QueueStatus;
-  assigneeId: string | null;
-  assigneeName: string | null;
-};
 const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
-
-/** Whether an entry in `state` passes the filter (for pages that hold all of an event's entries in memory). */
-export function passesFilter(state: QueueState, filter: QueueFilter, viewerId: string): boolean {
-  if (filter.status !== "any" && state.status !== filter.status) return false;
-  if (filter.assignee === "nobody") return state.assigneeId === null;
-  const person = assigneeOf(filter, viewerId);
-  return person === null || state.assigneeId === person;
-}
 
 /** Where each of these entries stands, with the names of who took them: one query. */
 export async function queueStates(kind: QueueKind, entryIds: readonly string[]): Promise<Record<string, QueueState>> {
@@ -120,42 +54,6 @@ export async function queueStates(kind: QueueKind, entryIds: readonly string[]):
     };
   }
   return states;
-}
-
-export type StaffReply = {
-  id: string;
-  body: string;
-  createdAt: string;
-  authorName: string | null;
-};
-
-/** Every reply to these entries, oldest first per entry: one query. */
-export async function repliesTo(kind: ReplyKind, entryIds: readonly string[]): Promise<Record<string, StaffReply[]>> {
-  const replies: Record<string, StaffReply[]> = Object.fromEntries(entryIds.map((id) => [id, []]));
-  if (entryIds.length === 0) return replies;
-  const db = await database();
-  const rows = await db
-    .select({
-      id: staffReplies.id,
-      entryId: staffReplies.entryId,
-      body: staffReplies.body,
-      createdAt: staffReplies.createdAt,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-    })
-    .from(staffReplies)
-    .leftJoin(profiles, eq(profiles.id, staffReplies.authorId))
-    .where(and(eq(staffReplies.kind, kind), inArray(staffReplies.entryId, [...entryIds])))
-    .orderBy(asc(staffReplies.createdAt), asc(staffReplies.id));
-  for (const row of rows) {
-    replies[row.entryId]?.push({
-      id: row.id,
-      body: row.body,
-      createdAt: row.createdAt.toISOString(),
-      authorName: row.firstName === null ? null : `${row.firstName} ${row.lastName}`,
-    });
-  }
-  return replies;
 }
 
 /**
@@ -314,20 +212,9 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         details: { ...details, to: input.status },
       });
     } else {
-      const [reply] = await tx
-        .insert(staffReplies)
-        .values({
-          kind: kind as ReplyKind,
-          entryId: input.entryId,
-          userId,
-          authorId: staff.id,
-          body: input.body,
-          submissionKey: input.submissionKey,
-        })
-        .onConflictDoNothing({ target: staffReplies.submissionKey })
-        .returning({ id: staffReplies.id });
+      const replyId = await saveReply(tx, { kind: kind as ReplyKind, entryId: input.entryId, userId, authorId: staff.id, body: input.body, submissionKey: input.submissionKey });
       // The same form sent again: its reply is already there, and already audited.
-      if (!reply) return { ok: true } as const;
+      if (!replyId) return { ok: true } as const;
       await markAnswered(tx, kind, input.entryId, userId);
       await audit(tx, {
         actorId: staff.id,
@@ -336,7 +223,7 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         details: {
           ...details,
           to: "answered",
-          replyId: reply.id,
+          replyId,
           length: input.body.length,
         },
       });
@@ -380,59 +267,6 @@ export function newEntryCounts(): Promise<NewCounts> {
     const counts = Object.fromEntries(QUEUE_KINDS.map((kind) => [kind, 0])) as NewCounts;
     for (const row of rows) counts[row.kind] = Number(row.n);
     return counts;
-  });
-}
-
-export type MemberAnswer = {
-  id: string;
-  kind: ReplyKind;
-  entryId: string;
-  body: string;
-  createdAt: string;
-  eventTitle: string | null;
-  eventDate: string | null;
-  /** When the member sent the entry answered: what tells two orders for one event apart. */
-  entrySentAt: string | null;
-};
-
-/** The replies staff wrote to this member's entries, newest first, with the event each entry is about. */
-export async function answersForMember(userId: string, limit = 200): Promise<MemberAnswer[]> {
-  const db = await database();
-  const rows = await db
-    .select({
-      id: staffReplies.id,
-      kind: staffReplies.kind,
-      entryId: staffReplies.entryId,
-      body: staffReplies.body,
-      createdAt: staffReplies.createdAt,
-    })
-    .from(staffReplies)
-    .where(eq(staffReplies.userId, userId))
-    .orderBy(desc(staffReplies.createdAt), desc(staffReplies.id))
-    .limit(limit);
-  const entriesOf = new Map<string, { title: string; date: string; sentAt: Date }>();
-  await Promise.all(
-    REPLY_KINDS.map(async (kind) => {
-      const ids = rows.filter((row) => row.kind === kind && isUuid(row.entryId)).map((row) => row.entryId);
-      if (ids.length === 0) return;
-      const table = { pel: pels, order: merchantOrders, research }[kind];
-      const found = await db
-        .select({ id: table.id, title: events.title, date: events.date, sentAt: table.createdAt })
-        .from(table)
-        .innerJoin(events, eq(events.id, table.eventId))
-        .where(and(eq(table.userId, userId), inArray(table.id, ids)));
-      for (const entry of found) entriesOf.set(`${kind}:${entry.id}`, entry);
-    }),
-  );
-  return rows.map((row) => {
-    const entry = entriesOf.get(`${row.kind}:${row.entryId}`);
-    return {
-      ...row,
-      createdAt: row.createdAt.toISOString(),
-      eventTitle: entry?.title ?? null,
-      eventDate: entry?.date ?? null,
-      entrySentAt: entry?.sentAt.toISOString() ?? null,
-    };
   });
 }
 

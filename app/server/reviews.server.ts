@@ -5,7 +5,9 @@ import { ChangeAwareCache } from "./db/changes.server";
 import { type Database, database } from "./db/client.server";
 import { events, letters, merchantOrders, pels, profiles, research, reviewQueue } from "./db/schema";
 import { letterMatches } from "./search.server";
-import { queueFilterOf, queueFilterSql, queueRowFilterSql, queueView, repliesTo, type QueueFilter } from "./review-queue.server";
+import { queueFilterOf, queueFilterSql, queueRowFilterSql, type QueueFilter } from "./queue-filter.server";
+import { queueView } from "./review-queue.server";
+import { repliesTo } from "./staff-replies.server";
 import type { ReplyKind } from "~/game/review-queue";
 
 import { EVENTS_PAGE_SIZE, lastPage, LETTER_COUNT_CAP, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";

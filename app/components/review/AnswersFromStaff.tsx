@@ -1,10 +1,9 @@
-import { QUEUE_KIND_LABELS, type ReplyKind } from "~/game/review-queue";
+import { QUEUE_KIND_LABELS } from "~/game/review-queue";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
-
-export type Answer = { id: string; kind: ReplyKind; body: string; createdAt: string; eventTitle: string | null; eventDate: string | null; entrySentAt: string | null };
+import type { MemberAnswer } from "~/server/staff-replies.server";
 
 /** The member's "Answers from staff": each reply with the entry it answers, newest first. Text only, shown as written. */
-export function AnswersFromStaff({ answers }: { answers: Answer[] }) {
+export function AnswersFromStaff({ answers }: { answers: MemberAnswer[] }) {
   return (
     <section aria-labelledby="answers-from-staff" className="panel" data-testid="answers-from-staff">
       <h2 id="answers-from-staff" className="text-2xl">

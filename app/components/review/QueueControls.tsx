@@ -2,15 +2,9 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation, useNavigation } from "react-router";
 import { ButtonLink } from "~/components/ui/ButtonLink";
 import { SubmitButton } from "~/components/ui/SubmitButton";
-import { QUEUE_STATUS_LABELS, QUEUE_STATUSES, type QueueStatus } from "~/game/review-queue";
+import { QUEUE_STATUS_LABELS, QUEUE_STATUSES, type QueueState, type QueueStatus } from "~/game/review-queue";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
-
-export type QueueState = {
-  status: QueueStatus;
-  assigneeId: string | null;
-  assigneeName: string | null;
-};
 
 const BADGE: Record<QueueStatus, string> = {
   new: "border-brass text-brass",

@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
-import { ANSWER_PARAM, QueueControls, type QueueState } from "./QueueControls";
+import type { QueueState } from "~/game/review-queue";
+import { ANSWER_PARAM, QueueControls } from "./QueueControls";
 import { StaffReply, type Reply } from "./StaffReply";
 
 /** What a queued review page's loader gives its entries (see loadQueuedReview). */

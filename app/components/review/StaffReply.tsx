@@ -5,15 +5,11 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { STAFF_REPLY_MAX } from "~/game/review-queue";
 import { formatClubTime } from "~/lib/dates";
 import type { QueueResult } from "~/forms/review-queue";
+import type { StaffReply as Reply } from "~/server/staff-replies.server";
 import { SubmitButton } from "~/components/ui/SubmitButton";
 import { entryAction, useBusy } from "./QueueControls";
 
-export type Reply = {
-  id: string;
-  body: string;
-  createdAt: string;
-  authorName: string | null;
-};
+export type { Reply };
 
 /**
  * Staff's replies to an entry, oldest first, and, while the entry is being answered, a box to
