@@ -35,6 +35,7 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   // Staff open the event, filtered to new entries: the filter stays in the address.
   await manager.goto("/view-pels");
   await manager.getByRole("link", { name: title }).click();
+  await expect(manager.getByRole("article").filter({ hasText: character })).toBeVisible();
   await manager.getByLabel("Status", { exact: true }).first().selectOption("new");
   await manager.getByRole("button", { name: "Filter" }).click();
   await expect(manager).toHaveURL(/status=new/);
@@ -45,6 +46,8 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
 
   await entry.getByRole("button", { name: /^Take it/ }).click();
   await expect(manager.getByText("You have taken this entry.")).toBeVisible();
+  // The entry left the filtered list with the button pressed: the keyboard is on the notice that says so.
+  await expect(manager.locator(":focus")).toContainText("You have taken this entry. It no longer matches the filter.");
   // Still new? No: taken, so the "new" filter no longer lists it; mine does.
   await expect(manager.getByRole("article").filter({ hasText: character })).toHaveCount(0);
   await manager.getByLabel("Status", { exact: true }).first().selectOption("any");

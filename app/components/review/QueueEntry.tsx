@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
@@ -47,9 +47,20 @@ export function QueueEntry({ entryId, about, queue, result, answer, open = false
   );
 }
 
-/** A queue action's outcome for an entry the filter no longer shows (taken off "new", say): said above the list instead. */
+/**
+ * A queue action's outcome for an entry the filter no longer shows (taken off "new", say): said
+ * above the list instead, and the keyboard taken there, as the button pressed has gone with it.
+ */
 export function QueueNotice({ result, shown }: { result?: QueueResult; shown: string[] }) {
-  if (!result?.entryId || shown.includes(result.entryId)) return null;
-  if (result.ok) return <Alert kind="success">{`${result.ok} It no longer matches the filter.`}</Alert>;
-  return result.message ? <Alert kind="error">{result.message}</Alert> : null;
+  const gone = result?.entryId && !shown.includes(result.entryId) && (result.ok || result.message) ? result : undefined;
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (gone) notice.current?.focus();
+  }, [gone]);
+  if (!gone) return null;
+  return (
+    <div ref={notice} tabIndex={-1} className="rounded-md">
+      {gone.ok ? <Alert kind="success">{`${gone.ok} It no longer matches the filter.`}</Alert> : <Alert kind="error">{gone.message}</Alert>}
+    </div>
+  );
 }
