@@ -160,12 +160,12 @@ describe("the event-day sheet", () => {
     for (let i = 0; i < 300; i++) members.push({ id: randomUUID(), firstName: `Many${i}`, lastName: "Crowd", email: `many${i}-${Date.now()}@example.com`, name: `Many${i} Crowd`, role: "player" as const, emergencyContact: { name: `Kin ${i}`, phone: `860555${String(i).padStart(4, "0")}` } });
     await db().insert(profiles).values(members);
     await db().insert(eventAttendance).values(members.map((member, i) => ({ eventId: event.id, userId: member.id, cabin: cabins[i % cabins.length] })));
-    // Every attendee orders one salt ($3.00): $900.00 in all.
-    await db().insert(merchantOrders).values(members.map((member) => ({ submissionKey: randomUUID(), userId: member.id, eventId: event.id, items: { salt: 1 }, totalPrice: "3.00" })));
+    // Every attendee orders 20 vials ($45.00): $13,500.00 in all.
+    await db().insert(merchantOrders).values(members.map((member) => ({ submissionKey: randomUUID(), userId: member.id, eventId: event.id, items: { vials: 1 }, totalPrice: "45.00" })));
     const html = await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text();
     expect(html.match(/<th scope="row"/g)).toHaveLength(300);
     expect(html.match(/href="tel:/g)).toHaveLength(300);
-    expect(textOf(html)).toContain("To collect in all $900.00 Hopewell Dollars");
+    expect(textOf(html)).toContain("To collect in all $13,500.00 Hopewell Dollars");
     expect(textOf(html)).toContain("Not assigned (60)");
   });
 
