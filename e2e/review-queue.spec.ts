@@ -108,6 +108,9 @@ test("a manager marks an order handed out on the event-day sheet and undoes it o
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
   await row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ }).click();
   await expect(manager).toHaveURL(/#attendee-/);
+  // The keyboard is left in the row (its button is gone), and the press is said.
+  await expect(row.getByRole("rowheader")).toBeFocused();
+  await expect(manager.getByTestId("sheet-status")).toHaveText("Handed out: Wyatt Tanner's order. No more orders to hand out to them.");
   await expect(row).toContainText("No orders");
   await expect(row).toContainText("Nothing");
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
