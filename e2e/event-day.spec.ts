@@ -43,6 +43,16 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   const title = `Day Sheet ${tag}`;
   await addEvent(page, { title, date: "2026-12-11", status: "future" });
   const eventLabel = `${title} (Friday, December 11, 2026)`;
+  // The manager orders for the event twice: goods worth thousands of dollars, then a little meat.
+  for (const quantities of [{ "5 Cylinders": "80", "20 Vials": "12", Coal: "4" }, { Meat: "2" }]) {
+    await page.goto("/merchant-orders");
+    await page.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
+    for (const [item, quantity] of Object.entries(quantities)) await page.getByLabel(`Quantity of ${item}`, { exact: true }).fill(quantity);
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByRole("heading", { name: "Order Placed!" })).toBeVisible();
+    // The confirmation moves on to the profile by itself; let it, so no later visit races it.
+    await expect(page).toHaveURL(/\/profile$/, { timeout: 6_000 });
+  }
   await addAttendance(page, eventLabel, manager.email, "Boss", "Arctic Fox");
   await addAttendance(page, eventLabel, player, `Sheet${tag}`, "Watchtower");
 
@@ -56,13 +66,34 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   await expect(page.getByRole("link", { name: "Call Martha Tanner on +1 860 555 0142" })).toHaveAttribute("href", "tel:+18605550142");
   await expect(page.getByRole("rowheader", { name: new RegExp(`Ike Sheet${tag}`) })).toBeVisible();
   await expect(page.getByText("No emergency contact")).toBeVisible();
-  await expect(page.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
+  // Money is written with thousands separated.
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$8,406.00 Hopewell Dollars");
+  const managerRow = page.getByRole("row", { name: /Ada Boss/ });
+  await expect(managerRow.getByRole("cell").filter({ hasText: "$8,406.00" })).toBeVisible();
+  await expect(page.getByTestId("sheet-status")).toHaveText("");
   await expect(page.getByTestId("fetched-at")).toHaveText(/^Fetched at \d{1,2}:\d{2} [AP]M on \w+day, \w{3} \d{1,2}$/);
   await expectAccessible(page);
 
   // The worker, scoped to the sheets only, holds a copy of this one.
   await expect.poll(async () => (await keptSheets(page)).kept, { timeout: 15_000 }).toEqual([new URL(sheetUrl).pathname]);
   expect((await keptSheets(page)).workers).toEqual(["/tools/event-day/"]);
+
+  // "Handed out" from the keyboard: the button goes with its order, and the keyboard moves on to
+  // the attendee's next order, then to their name; each press is said politely.
+  await managerRow.getByRole("button", { name: /^Handed out\s*: Ada Boss's order 1 of 2$/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\?handedOut=([\w-]+)#attendee-\1$/);
+  await expect(page.getByTestId("sheet-status")).toHaveText("Handed out: Ada Boss's order. 1 more order to hand out to them.");
+  await expect(managerRow.getByRole("button", { name: /^Handed out\s*: Ada Boss's order$/ })).toBeFocused();
+  await expect(managerRow).toContainText("Marked as handed out.");
+  await expect(managerRow).not.toContainText("80 × 5 Cylinders");
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$6.00 Hopewell Dollars");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("sheet-status")).toHaveText("Handed out: Ada Boss's order. No more orders to hand out to them.");
+  await expect(page.getByRole("rowheader", { name: /Ada Boss/ })).toBeFocused();
+  await expect(managerRow).toContainText("No orders");
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
+  await expectAccessible(page);
 
   await page.screenshot({ path: `/tmp/event-day-${width}.png`, fullPage: true });
   await page.emulateMedia({ media: "print" });

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
+import { test as signedInTest, withSession } from "./fixtures";
 
 type Rgb = [number, number, number];
 
@@ -76,4 +77,32 @@ test("on a phone the rulebook is offered on its own page, not in a frame inside 
   }
   await page.goto("/rulebook");
   await expectAccessible(page);
+});
+
+/** The focus ring an element shows, as the browser draws it. */
+function ringOf(element: Locator) {
+  return element.evaluate((node) => {
+    const style = getComputedStyle(node);
+    return { style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor, offset: style.outlineOffset };
+  });
+}
+
+signedInTest("text fields and text areas show the same focus ring as buttons, not only a border of another colour", async ({ page, playerState }, testInfo) => {
+  await withSession(page, playerState);
+  await page.goto("/letters");
+  // Buttons ease their colours in: the ring is read once it has settled.
+  const brassRing = { style: "solid", width: "3px", color: "rgb(224, 180, 88)", offset: "3px" };
+  const to = page.getByLabel("To", { exact: true });
+  await to.focus();
+  await expect(to).toBeFocused();
+  await expect.poll(() => ringOf(to)).toEqual(brassRing);
+  await page.screenshot({ path: testInfo.outputPath(`focused-field-${testInfo.project.name}.png`) });
+  const letter = page.getByLabel("Letter", { exact: true });
+  await letter.focus();
+  await expect(letter).toBeFocused();
+  await expect.poll(() => ringOf(letter)).toEqual(brassRing);
+  const send = page.getByRole("button", { name: "Send Letter" });
+  await send.focus();
+  await expect(send).toBeFocused();
+  await expect.poll(() => ringOf(send)).toEqual(brassRing);
 });

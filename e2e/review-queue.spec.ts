@@ -83,6 +83,72 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await expectAccessible(page);
 });
 
+test("the letters' search box and filters always show what the list on screen was made with", async ({ page, browser, baseURL, managerState, playerState }) => {
+  const tag = `Lamp${Date.now() % 100_000}`;
+  const npc = `Widow Vane ${tag}`;
+  await withSession(page, playerState);
+  await page.goto("/letters");
+  await page.getByLabel("To", { exact: true }).fill(npc);
+  await page.getByLabel("Letter", { exact: true }).fill(`Is the ${tag} lit tonight?`);
+  await page.getByRole("button", { name: "Send Letter" }).click();
+  await expect(page.getByText(`${npc} is no player's character, so the club's staff will answer for them.`)).toBeVisible();
+  // The confirmation moves on to the profile by itself; let it, so no later visit races it.
+  await expect(page).toHaveURL(/\/profile$/, { timeout: 6_000 });
+
+  const managerContext = await browser.newContext({ baseURL, storageState: managerState });
+  const manager = await managerContext.newPage();
+  await manager.goto("/view-letters");
+  // With JavaScript running, searches, filters and tabs are client-side navigations: the same controls stay on the page.
+  await manager.waitForFunction(() => Object.keys(document.querySelector('form[role="search"]') ?? {}).some((key) => key.startsWith("__react")));
+  await manager.evaluate(() => Object.assign(window, { samePage: true }));
+  const query = (name: string) => new URL(manager.url()).searchParams.get(name);
+  const status = manager.getByLabel("Status", { exact: true });
+  const takenBy = manager.getByLabel("Taken by");
+  const search = manager.getByRole("searchbox", { name: "Search by sender, recipient or text" });
+  const letter = manager.getByRole("article").filter({ hasText: `Is the ${tag} lit tonight?` });
+
+  // Filtered to new letters, then searched: the search keeps the filter, and the controls show both.
+  await status.selectOption("new");
+  await manager.getByRole("button", { name: "Filter" }).click();
+  await expect.poll(() => query("status")).toBe("new");
+  await search.fill(tag);
+  await manager.getByRole("button", { name: "Search" }).click();
+  await expect.poll(() => query("q")).toBe(tag);
+  expect(query("status")).toBe("new");
+  await expect(manager.getByText(`1 letter matching “${tag}”`)).toBeVisible();
+  await expect(letter).toBeVisible();
+  await expect(status).toHaveValue("new");
+  await expect(search).toHaveValue(tag);
+
+  // Narrowed to letters this manager took: none; the search and the status stay, in the address and the controls.
+  await takenBy.selectOption("mine");
+  await manager.getByRole("button", { name: "Filter" }).click();
+  await expect.poll(() => query("assignee")).toBe("mine");
+  await expect(letter).toHaveCount(0);
+  expect([query("q"), query("status")]).toEqual([tag, "new"]);
+  await expect(search).toHaveValue(tag);
+  await expect(status).toHaveValue("new");
+
+  // A tab is a fresh list: the controls show its address, not the choices made before.
+  await manager.getByRole("link", { name: /^To NPCs/ }).click();
+  await expect(manager).toHaveURL(/\/view-letters\?tab=npc$/);
+  await expect(letter).toBeVisible();
+  await expect(search).toHaveValue("");
+  await expect(status).toHaveValue("any");
+  await expect(takenBy).toHaveValue("any");
+
+  // A choice made but never sent is not left showing once the page moves on.
+  await status.selectOption("answered");
+  await search.fill("never sent");
+  await manager.getByRole("link", { name: "All letters" }).click();
+  await expect(manager).toHaveURL(/\/view-letters$/);
+  await expect(manager.getByRole("link", { name: "All letters" })).toHaveAttribute("aria-current", "page");
+  await expect(status).toHaveValue("any");
+  await expect(search).toHaveValue("");
+  expect(await manager.evaluate(() => "samePage" in window)).toBe(true);
+  await managerContext.close();
+});
+
 test("a manager marks an order handed out on the event-day sheet and undoes it on the orders review", async ({ page, browser, baseURL, managerState, playerState }) => {
   const tag = Date.now() % 100_000;
   const title = `Hand Out Night ${tag}`;
@@ -111,6 +177,9 @@ test("a manager marks an order handed out on the event-day sheet and undoes it o
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
   await row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ }).click();
   await expect(manager).toHaveURL(/#attendee-/);
+  // The keyboard is left in the row (its button is gone), and the press is said.
+  await expect(row.getByRole("rowheader")).toBeFocused();
+  await expect(manager.getByTestId("sheet-status")).toHaveText("Handed out: Wyatt Tanner's order. No more orders to hand out to them.");
   await expect(row).toContainText("No orders");
   await expect(row).toContainText("Nothing");
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");

@@ -45,9 +45,11 @@ export function orderTotalCents(items: Record<string, number>): number {
   return total;
 }
 
-/** 2250 -> "$22.50" */
+const WHOLE_DOLLARS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/** 2250 -> "$22.50", 840600 -> "$8,406.00": the same on the server and in any browser. */
 export function formatDollars(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(cents);
-  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+  return `${sign}$${WHOLE_DOLLARS.format(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
 }

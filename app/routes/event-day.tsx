@@ -1,11 +1,13 @@
 import { Phone } from "lucide-react";
 import { useEffect, useSyncExternalStore } from "react";
-import { data, Form, redirect } from "react-router";
+import { data, Form, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { formatClubClock, formatEventDate } from "~/lib/dates";
+import { isMemberId } from "~/lib/ids";
+import { countOf } from "~/lib/plural";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
 import { HANDED_OUT_MESSAGES, HandedOutForm } from "~/forms/handed-out";
 import { parseForm } from "~/forms/kernel";
@@ -18,13 +20,28 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const sheet = await eventDaySheet(manager, params.eventId);
   if (!sheet) throw data("Not found", { status: 404 });
   // Marks a manager's sheet: the offline copy (public/event-day-sw.js) keeps nothing else.
-  return data(sheet, { headers: { [SHEET_HEADER]: "manager" } });
+  return data({ ...sheet, handedOut: handedOutTo(sheet.cabins, new URL(request.url).searchParams.get(HANDED_OUT_PARAM)) }, { headers: { [SHEET_HEADER]: "manager" } });
+}
+
+/** The address's note that an attendee's order was just marked handed out (`?handedOut=<their id>`), to say so on the page. */
+const HANDED_OUT_PARAM = "handedOut";
+
+function handedOutTo(cabins: { attendees: SheetAttendee[] }[], userId: string | null): { userId: string; name: string; left: number } | null {
+  if (!isMemberId(userId)) return null;
+  const attendee = cabins.flatMap((cabin) => cabin.attendees).find((one) => one.userId === userId);
+  return attendee ? { userId: attendee.userId, name: attendee.name, left: attendee.orders.length } : null;
+}
+
+/** What is said (politely, to a screen reader) once an order is marked: whose, and how many of theirs are left, so two presses in a row are two different messages. */
+function handedOutText({ name, left }: { name: string; left: number }): string {
+  return `Handed out: ${name}'s order. ${left === 0 ? "No more orders" : countOf(left, "more order")} to hand out to them.`;
 }
 
 /**
  * "Handed out" on an order: managers only, like the sheet. Back to the same attendee's row
- * (an anchor), where the order is gone from those still to hand out. An order of another event
- * is not this sheet's to mark.
+ * (an anchor), where the order is gone from those still to hand out, with a note in the address
+ * so the page says it was marked, with or without JavaScript. An order of another event is not
+ * this sheet's to mark.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
@@ -32,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!form.ok || form.data.intent !== "hand_out") throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 400 });
   const marked = await setHandedOut(manager, form.data.orderId, true, { eventId: params.eventId });
   if (!marked) throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 404 });
-  return redirect(`/tools/event-day/${marked.eventId}#${attendeeAnchor(marked.userId)}`, 303);
+  return redirect(`/tools/event-day/${marked.eventId}?${new URLSearchParams({ [HANDED_OUT_PARAM]: marked.userId })}#${attendeeAnchor(marked.userId)}`, 303);
 }
 
 /** The id of an attendee's row, which marking an order returns to. */
@@ -71,6 +88,21 @@ function useOfflineCopy() {
   return useSyncExternalStore(subscribeToNetwork, () => !navigator.onLine, () => false);
 }
 
+/**
+ * After "Handed out", the pressed button is gone with its order: the keyboard goes on to the
+ * attendee's next order to hand out, or else to their name at the head of the row, rather than
+ * falling to the top of the page. On each arrival with the note, not only the first.
+ */
+function useFocusAfterHandingOut(userId: string | undefined) {
+  const { key } = useLocation();
+  useEffect(() => {
+    if (!userId) return;
+    const row = document.getElementById(attendeeAnchor(userId));
+    const next = row?.querySelector<HTMLElement>('button[name="intent"][value="hand_out"]') ?? row?.querySelector<HTMLElement>("th");
+    next?.focus();
+  }, [key, userId]);
+}
+
 function subscribeToNetwork(changed: () => void) {
   window.addEventListener("online", changed);
   window.addEventListener("offline", changed);
@@ -107,33 +139,45 @@ function Contact({ attendee }: { attendee: SheetAttendee }) {
   );
 }
 
-/** Each order still to hand out, with a button (a plain form: it works without JavaScript) to mark it given. */
-function Orders({ attendee }: { attendee: SheetAttendee }) {
-  if (attendee.orders.length === 0) return <span className="text-dust">No orders</span>;
+/**
+ * Each order still to hand out, with a button (a plain form: it works without JavaScript) to mark
+ * it given; after a press, the attendee's row says the order was marked.
+ */
+function Orders({ attendee, justHandedOut }: { attendee: SheetAttendee; justHandedOut: boolean }) {
   return (
-    <ul className="flex flex-col gap-2">
-      {attendee.orders.map((order, index) => (
-        <li key={order.id} className="flex flex-col gap-1">
-          <ul>
-            {Object.entries(order.items).map(([key, quantity]) => (
-              <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
-            ))}
-          </ul>
-          <Form method="post" className="print:hidden">
-            <input type="hidden" name="orderId" value={order.id} />
-            <button type="submit" name="intent" value="hand_out" className="btn btn-secondary px-3 py-1 text-sm">
-              Handed out<span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
-            </button>
-          </Form>
-        </li>
-      ))}
-    </ul>
+    <div className="flex flex-col gap-2">
+      {justHandedOut ? <p className="font-bold text-sage print:hidden">{HANDED_OUT_MESSAGES.handedOut}</p> : null}
+      {attendee.orders.length === 0 ? (
+        <span className="text-dust">No orders</span>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {attendee.orders.map((order, index) => (
+            <li key={order.id} className="flex flex-col gap-1">
+              <ul>
+                {Object.entries(order.items).map(([key, quantity]) => (
+                  <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
+                ))}
+              </ul>
+              <Form method="post" className="print:hidden">
+                <input type="hidden" name="orderId" value={order.id} />
+                <button type="submit" name="intent" value="hand_out" className="btn btn-secondary px-3 py-1 text-sm">
+                  Handed out<span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
 export default function EventDay({ loaderData }: Route.ComponentProps) {
   const { event, cabins, attendees, totalCents, fetchedAt } = loaderData;
   const offline = useOfflineCopy();
+  // The copy kept for use offline may be of the page just after a press: that is no news now.
+  const handedOut = offline ? null : loaderData.handedOut;
+  useFocusAfterHandingOut(handedOut?.userId);
   return (
     <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10">
       <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>
@@ -153,6 +197,10 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
         ) : null}
         <p className="text-sm text-dust print:hidden">
           For managers at the event. Each visit is recorded. Once opened, this page stays readable on this device without signal until you sign out.
+        </p>
+        {/* Always on the page, so a change of its words is read out; the row itself says so to the eye. */}
+        <p role="status" className="sr-only" data-testid="sheet-status">
+          {handedOut ? handedOutText(handedOut) : ""}
         </p>
       </div>
       <section aria-labelledby="sheet-totals" className="panel my-6 flex flex-wrap justify-center gap-x-8 gap-y-2 p-4 text-center">
@@ -187,7 +235,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
             <tbody>
               {inCabin.map((attendee) => (
                 <tr key={attendee.userId} id={attendeeAnchor(attendee.userId)} className="scroll-mt-4 border-b border-timber/40 align-top">
-                  <th scope="row" className="py-2 pr-3 text-left font-normal" data-label="Attendee">
+                  <th scope="row" tabIndex={-1} className="py-2 pr-3 text-left font-normal" data-label="Attendee">
                     <span className="block font-bold">{attendee.name}</span>
                     <span className="block text-dust">{attendee.characterName ?? "No character"}</span>
                   </th>
@@ -195,7 +243,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
                     <Contact attendee={attendee} />
                   </td>
                   <td className="py-2 pr-3" data-label="Orders to hand out">
-                    <Orders attendee={attendee} />
+                    <Orders attendee={attendee} justHandedOut={handedOut?.userId === attendee.userId} />
                   </td>
                   <td className="py-2 pr-3 tabular-nums" data-label="To collect">
                     {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}

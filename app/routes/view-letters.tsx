@@ -190,7 +190,12 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
           </>
         ) : (
           <>
-            <SearchForm tab={loaderData.queue === "all" ? undefined : loaderData.queue} search={loaderData.search} label="Search by sender, recipient or text" />
+            <SearchForm
+              tab={loaderData.queue === "all" ? undefined : loaderData.queue}
+              search={loaderData.search}
+              label="Search by sender, recipient or text"
+              keep={{ status: loaderData.filter.status === "any" ? null : loaderData.filter.status, assignee: loaderData.filter.assignee === "any" ? null : loaderData.filter.assignee }}
+            />
             <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ tab: loaderData.queue === "all" ? null : loaderData.queue, q: loaderData.search }} />
             {loaderData.moreThanCap ? (
               <p className="text-sm text-dust" aria-live="polite">

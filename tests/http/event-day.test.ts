@@ -19,7 +19,8 @@ async function seedEvent() {
   const other = await createEvent(db(), { title: "Other Weekend", date: "2026-11-20", status: "future" });
   const ada = await createProfile(db(), { firstName: "Ada", lastName: "Ashby", email: `ada${tag}@example.com`, role: "player", emergencyContact: { name: "Martha Ashby", phone: "+1 (860) 555-0142" } });
   const bo = await createProfile(db(), { firstName: "Bo", lastName: "Burke", email: `bo${tag}@example.com`, role: "player" });
-  const cy = await createProfile(db(), { firstName: "Cy", lastName: "Cole", email: `cy${tag}@example.com`, role: "player", emergencyContact: { name: "Dee Cole", phone: "860-555-0199" } });
+  // Cy's id is of the auth library's kind (letters and digits, no UUID), like every signed-up member's.
+  const cy = await createProfile(db(), { id: `Cy${randomUUID().replace(/-/g, "")}`.slice(0, 32), firstName: "Cy", lastName: "Cole", email: `cy${tag}@example.com`, role: "player", emergencyContact: { name: "Dee Cole", phone: "860-555-0199" } });
   const absent = await createProfile(db(), { firstName: "Absent", lastName: "Member", email: `absent${tag}@example.com`, role: "player", emergencyContact: { name: "Not Here", phone: "555" } });
   await db().insert(characters).values({ userId: bo.id, characterName: "Boone the Trapper", faction: "Homesteader", job: "Hunter / Trapper", backstory: "x" });
   await db().insert(eventAttendance).values([
@@ -44,6 +45,13 @@ async function seedEvent() {
 /** The page's text without tags, so what a reader sees can be matched in order. */
 function textOf(html: string): string {
   return html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
+}
+
+/** What the page's polite live region says (one region, always on the page). */
+function statusOf(html: string): string {
+  const regions = [...html.matchAll(/<p role="status"[^>]*data-testid="sheet-status"[^>]*>([\s\S]*?)<\/p>/g)];
+  expect(regions).toHaveLength(1);
+  return textOf(regions[0]![1]!).trim();
 }
 
 describe("the event-day sheet", () => {
@@ -108,7 +116,7 @@ describe("the event-day sheet", () => {
   it("marks an order handed out from the sheet or the orders review, lists only orders still to hand out, and audits each mark", async () => {
     const manager = await signedInMember("manager");
     const cast = await signedInMember("cast");
-    const { event, cy } = await seedEvent();
+    const { event, ada, cy } = await seedEvent();
     const [cysOrder] = await db().select().from(merchantOrders).where(eq(merchantOrders.userId, cy.id));
     const sheet = async () => textOf(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
     expect(await sheet()).toContain("To collect in all $66.50 Hopewell Dollars");
@@ -121,14 +129,26 @@ describe("the event-day sheet", () => {
 
     const marked = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: cysOrder!.id }, manager.cookie);
     expect(marked.status).toBe(303);
-    expect(marked.headers.get("Location")).toBe(`/tools/event-day/${event.id}#attendee-${cy.id}`);
+    // Back at Cy's row, with a note in the address: the page says whose order was marked, in the row and to a screen reader.
+    const back = marked.headers.get("Location")!;
+    expect(back).toBe(`/tools/event-day/${event.id}?handedOut=${cy.id}#attendee-${cy.id}`);
     const [row] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, cysOrder!.id));
     expect(row!.handedOutAt).not.toBeNull();
     expect(row!.handedOutBy).toBe(manager.id);
+    const landed = await (await fetch(`${app().url}${back}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(statusOf(landed)).toBe("Handed out: Cy Cole's order. No more orders to hand out to them.");
+    const cysRow = landed.match(new RegExp(`<tr[^>]*id="attendee-${cy.id}"[\\s\\S]*?</tr>`))![0];
+    expect(textOf(cysRow)).toMatch(/Cy Cole Cy the Quiet .*Marked as handed out\. No orders Nothing/);
+    // Its head can take the keyboard, which the page moves there (no order of Cy's is left to hand out).
+    expect(cysRow).toMatch(/<th scope="row" tabindex="-1"/);
+    expect(landed.match(/Marked as handed out\./g)).toHaveLength(1);
     let text = await sheet();
     expect(text).not.toContain("1 × 20 Vials");
     expect(text).toContain("2 × 20 Bullets");
     expect(text).toContain("To collect in all $21.50 Hopewell Dollars");
+    // Without the note, nothing is said.
+    expect(text).not.toContain("Marked as handed out.");
+    expect(text).not.toContain("Handed out: ");
     // Sent twice (two staff at one table): one mark, one audit row.
     await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: cysOrder!.id }, manager.cookie);
     expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.hand_out"))).toEqual([
@@ -150,6 +170,18 @@ describe("the event-day sheet", () => {
     const bad = await postForm(app().url, `/view-merchant-orders?event=${event.id}`, { intent: "hand_out", orderId: "not-an-order" }, cast.cookie);
     expect(bad.status).toBe(400);
     expect(textOf(await bad.text())).toContain("That order is no longer there.");
+
+    // One of Ada's two orders: the other is still hers to hand out, and the page says so.
+    const [adasFirst] = await db().select().from(merchantOrders).where(eq(merchantOrders.userId, ada.id));
+    const adas = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: adasFirst!.id }, manager.cookie);
+    expect(adas.headers.get("Location")).toBe(`/tools/event-day/${event.id}?handedOut=${ada.id}#attendee-${ada.id}`);
+    const adasPage = await (await fetch(`${app().url}${adas.headers.get("Location")}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(statusOf(adasPage)).toBe("Handed out: Ada Ashby's order. 1 more order to hand out to them.");
+    expect(textOf(adasPage.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0])).toMatch(/Marked as handed out\. .*Handed out : Ada Ashby's order/);
+    // A note naming no attendee of this sheet says nothing.
+    const stray = await (await fetch(`${app().url}/tools/event-day/${event.id}?handedOut=${randomUUID()}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(statusOf(stray)).toBe("");
+    expect(stray).not.toContain("Marked as handed out.");
   });
 
   it("draws a sheet of 300 attendees with their orders, each counted once", async () => {
@@ -160,12 +192,12 @@ describe("the event-day sheet", () => {
     for (let i = 0; i < 300; i++) members.push({ id: randomUUID(), firstName: `Many${i}`, lastName: "Crowd", email: `many${i}-${Date.now()}@example.com`, name: `Many${i} Crowd`, role: "player" as const, emergencyContact: { name: `Kin ${i}`, phone: `860555${String(i).padStart(4, "0")}` } });
     await db().insert(profiles).values(members);
     await db().insert(eventAttendance).values(members.map((member, i) => ({ eventId: event.id, userId: member.id, cabin: cabins[i % cabins.length] })));
-    // Every attendee orders one salt ($3.00): $900.00 in all.
-    await db().insert(merchantOrders).values(members.map((member) => ({ submissionKey: randomUUID(), userId: member.id, eventId: event.id, items: { salt: 1 }, totalPrice: "3.00" })));
+    // Every attendee orders 20 vials ($45.00): $13,500.00 in all.
+    await db().insert(merchantOrders).values(members.map((member) => ({ submissionKey: randomUUID(), userId: member.id, eventId: event.id, items: { vials: 1 }, totalPrice: "45.00" })));
     const html = await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text();
     expect(html.match(/<th scope="row"/g)).toHaveLength(300);
     expect(html.match(/href="tel:/g)).toHaveLength(300);
-    expect(textOf(html)).toContain("To collect in all $900.00 Hopewell Dollars");
+    expect(textOf(html)).toContain("To collect in all $13,500.00 Hopewell Dollars");
     expect(textOf(html)).toContain("Not assigned (60)");
   });
 

@@ -222,4 +222,48 @@ describe("review queues", () => {
     expect(text((await page(`/view-letters?status=answered&assignee=mine`, cast.cookie)).html)).toContain("To Old Mose");
     expect(text((await page(`/view-letters?status=new`, cast.cookie)).html)).not.toContain("To Old Mose");
   });
+
+  it("keep the letters' filter through a search, and the search through the filter, as the forms send them", async () => {
+    const cast = await signedInMember("cast");
+    const writer = await signedInMember("player");
+    const word = `lamp${randomUUID().slice(0, 8)}`;
+    const [mine, untaken] = await db()
+      .insert(letters)
+      .values([letterValues(writer.id, { status: "to_staff", recipient: "Taken Tess", body: `By the ${word} light.` }), letterValues(writer.id, { status: "to_staff", recipient: "Untaken Ulla", body: `No ${word} tonight.` })])
+      .returning();
+    await postForm(app().url, "/view-letters", { intent: "take", entryId: mine!.id }, cast.cookie);
+    expect(await queueRow("letter", untaken!.id)).toBeUndefined();
+
+    /** The GET form on the page whose control (not a kept hidden value) is `field`, sent as a browser would with `field` set: its address. */
+    const submitted = (html: string, field: string, value: string) => {
+      const form = [...html.matchAll(/<form[^>]*method="get"[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => new RegExp(`<(select|input)(?![^>]*type="hidden")[^>]*name="${field}"`).test(f));
+      expect(form, `a form with ${field}`).toBeDefined();
+      const params = new URLSearchParams();
+      for (const [, name, kept] of form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) params.set(name!, kept!);
+      for (const [, name, options] of form!.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) params.set(name!, options!.match(/<option[^>]*value="([^"]*)"[^>]*selected/)?.[1] ?? options!.match(/value="([^"]*)"/)![1]!);
+      params.set(field, value);
+      return `/view-letters?${params}`;
+    };
+    const chosen = (html: string, id: string) => html.match(new RegExp(`<select id="${id}"[\\s\\S]*?</select>`))?.[0].match(/<option[^>]*value="([^"]*)"[^>]*selected/)?.[1];
+
+    // Filtered to what this person took, then searched: the search keeps the filter.
+    const filtered = await page("/view-letters?status=in_progress&assignee=mine", cast.cookie);
+    const searchAddress = submitted(filtered.html, "q", word);
+    expect(new URLSearchParams(searchAddress.split("?")[1]).get("status")).toBe("in_progress");
+    const searched = await page(searchAddress, cast.cookie);
+    expect(text(searched.html)).toContain(`1 letter matching “${word}”`);
+    expect(text(searched.html)).toContain("To Taken Tess");
+    expect(text(searched.html)).not.toContain("To Untaken Ulla");
+    expect(chosen(searched.html, "queue-filter-status")).toBe("in_progress");
+    expect(chosen(searched.html, "queue-filter-assignee")).toBe("mine");
+    expect(searched.html).toMatch(new RegExp(`name="q"[^>]*value="${word}"`));
+
+    // Then the filter changed: it keeps the search and the tab.
+    const npc = await page(`/view-letters?tab=npc&q=${word}&assignee=mine`, cast.cookie);
+    const nobody = await page(submitted(npc.html, "assignee", "nobody"), cast.cookie);
+    expect(text(nobody.html)).toContain(`1 letter matching “${word}”`);
+    expect(text(nobody.html)).toContain("To Untaken Ulla");
+    expect(text(nobody.html)).not.toContain("To Taken Tess");
+    expect(nobody.html).toMatch(/aria-current="page"[^>]*>To NPCs/);
+  });
 });

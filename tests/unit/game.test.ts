@@ -50,9 +50,14 @@ describe("merchant price list", () => {
     expect(() => orderTotalCents({ whiskey: 1 })).toThrow(/Unknown merchant item/);
   });
 
-  it("formats cents as dollars with two decimals", () => {
+  it("formats cents as dollars with two decimals and thousands separated", () => {
     expect(formatDollars(2250)).toBe("$22.50");
     expect(formatDollars(5)).toBe("$0.05");
     expect(formatDollars(10000)).toBe("$100.00");
+    expect(formatDollars(99999)).toBe("$999.99");
+    expect(formatDollars(100000)).toBe("$1,000.00");
+    expect(formatDollars(840600)).toBe("$8,406.00");
+    expect(formatDollars(123456789)).toBe("$1,234,567.89");
+    expect(formatDollars(-840600)).toBe("-$8,406.00");
   });
 });

@@ -1,16 +1,23 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { countOf } from "~/lib/plural";
+import { useAddressValue } from "~/lib/use-address-value";
 
-/** A GET search form for a list: works without JavaScript and keeps the tools tab, if given. */
-export function SearchForm({ tab, search, label }: { tab?: string; search: string; label: string }) {
+/**
+ * A GET search form for a list: works without JavaScript and keeps the tools tab, if given, and
+ * whatever else the list is narrowed by (`keep`: a queue's filter). The box shows the address's
+ * search again after each navigation.
+ */
+export function SearchForm({ tab, search, label, keep = {} }: { tab?: string; search: string; label: string; keep?: Record<string, string | null | undefined> }) {
   const id = `${tab ?? "list"}-search`;
+  const [value, setValue] = useAddressValue(search);
   return (
     <Form method="get" role="search" className="flex gap-2">
       {tab ? <input type="hidden" name="tab" value={tab} /> : null}
+      {Object.entries(keep).map(([name, kept]) => (kept ? <input key={name} type="hidden" name={name} value={kept} /> : null))}
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
-      <input id={id} name="q" type="search" defaultValue={search} placeholder={label} className="w-full rounded-md border border-timber bg-ink px-3 py-2" />
+      <input id={id} name="q" type="search" value={value} onChange={(event) => setValue(event.target.value)} placeholder={label} className="w-full rounded-md border border-timber bg-ink px-3 py-2" />
       <button type="submit" className="btn btn-secondary">
         Search
       </button>

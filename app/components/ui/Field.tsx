@@ -8,7 +8,7 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
 };
 
 export const inputClass =
-  "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment placeholder:text-dust/60 focus:border-brass focus:outline-none aria-[invalid=true]:border-blood";
+  "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment placeholder:text-dust/60 focus:border-brass aria-[invalid=true]:border-blood";
 
 /** A labelled input whose error is announced with it. */
 export function Field({ label, name, error, hint, id, className = "", ...input }: FieldProps) {

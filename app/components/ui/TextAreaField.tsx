@@ -22,7 +22,7 @@ export function TextAreaField({ label, name, error, hint, id, ...textarea }: Pro
         name={name}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className="w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
+        className="w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
         {...textarea}
       />
       {error ? <FieldError id={`${fieldId}-error`}>{error}</FieldError> : null}
