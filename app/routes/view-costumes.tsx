@@ -1,9 +1,10 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, useNavigation, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/view-costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
 import { EventGroups } from "~/components/EventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
+import { SubmitButton } from "~/components/ui/SubmitButton";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { COSTUME_MESSAGES, CostumeVerdictForm } from "~/forms/costume";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
@@ -51,6 +52,13 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   });
 }
 
+/**
+ * A refusal because the page is out of date (409: new photos arrived, or the photos are gone) reads
+ * the page again, so staff see what changed and the next verdict names the photo now latest.
+ * React Router skips that after an answer of 400 or more unless asked.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => defaultShouldRevalidate || actionStatus === 409;
+
 const SUMMARY_ORDER: CostumeStatus[] = ["waiting", "changes_requested", "missing", "approved"];
 
 function Summary({ entries }: { entries: CostumeEntry[] }) {
@@ -89,7 +97,7 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
       {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
       {latest ? (
-        // Made anew after each verdict, so the note box starts empty.
+        // Made anew after each verdict, so the note box starts empty; the latest photo follows the page's data.
         <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes?event=${eventId}`} noValidate className="flex flex-col gap-3">
           <input type="hidden" name="userId" value={entry.userId} />
           <input type="hidden" name="eventId" value={eventId} />
@@ -105,12 +113,12 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
             id={`note-${entry.userId}`}
           />
           <div className="flex flex-wrap gap-3">
-            <button type="submit" name="verdict" value="approved" className="btn btn-primary" disabled={busy}>
+            <SubmitButton name="verdict" value="approved" className="btn btn-primary" busy={busy}>
               Approve
-            </button>
-            <button type="submit" name="verdict" value="changes_requested" className="btn btn-secondary" disabled={busy}>
+            </SubmitButton>
+            <SubmitButton name="verdict" value="changes_requested" className="btn btn-secondary" busy={busy}>
               Ask for changes
-            </button>
+            </SubmitButton>
           </div>
         </Form>
       ) : null}

@@ -273,8 +273,14 @@ describe("staff's review of costume photos", () => {
     expect(mine).toContain(note);
     // ...and back in the staff's queue.
     expect(await db().select({ status: reviewQueue.status }).from(reviewQueue).where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`))).toEqual([{ status: "new" }]);
-    // A verdict on the first photo only is refused now.
-    expect((await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(409);
+    // A verdict on the first photo only is refused now; the page that says so shows the new photo, and a verdict from it names it.
+    const stale = await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" });
+    expect(stale.status).toBe(409);
+    const staleHtml = await stale.text();
+    expect(staleHtml).toContain(COSTUME_MESSAGES.newPhotos);
+    expect(staleHtml).toContain(`src="/costume/photos/${second.id}/thumb"`);
+    expect(staleHtml).toContain(`name="latestPhotoId" value="${second.id}"`);
+    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([expect.objectContaining({ verdict: "changes_requested" })]);
 
     const approved = await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: second.id, verdict: "approved", note: "" });
     expect(approved.status).toBe(200);
