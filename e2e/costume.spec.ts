@@ -180,3 +180,38 @@ test("a verdict refused because a new photo arrived shows the new photo, and the
   await page.reload();
   await expect(event.getByTestId("costume-status")).toHaveText("Approved");
 });
+
+test("without JavaScript, an upload and a verdict come back to their event and entry, with the outcome in view", async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
+  const width = testInfo.project.name;
+  const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
+  const setUp = await signedInPage(browser, baseURL, page, isMobile, managerState);
+  // Two events: the later one is lower on the member's page.
+  await eventFor(setUp, width, "Early Night", 25);
+  const { title, id } = await eventFor(setUp, width, "Later Night", 26);
+  await setUp.context().close();
+
+  const member = await signedInPage(browser, baseURL, page, isMobile, playerState, false);
+  await member.goto("/costume");
+  const event = member.getByRole("region", { name: title });
+  await upload(event, "Your costume photo", "#7a4b2a");
+  await expect(member).toHaveURL(new RegExp(`/costume#costume-${id}$`));
+  await expect(event.getByText("Photo uploaded. Staff will review it.")).toBeInViewport();
+
+  const manager = await signedInPage(browser, baseURL, page, isMobile, managerState, false);
+  await manager.goto(`/view-costumes?event=${id}`);
+  const entry = manager.getByRole("article", { name: new RegExp(who) });
+  await entry.getByRole("button", { name: /^Ask for changes/ }).click();
+  await expect(manager).toHaveURL(new RegExp(`\\?event=${id}#costume-`));
+  await expect(entry.getByRole("alert")).toHaveText("Please write a note saying what to change");
+  await expect(entry.getByRole("alert")).toBeInViewport();
+  await entry.getByLabel(/^Note to Wyatt/).fill("Lose the watch.");
+  await entry.getByRole("button", { name: /^Ask for changes/ }).click();
+  await expect(entry.getByText("Changes requested. The player sees your note on their costume page.")).toBeInViewport();
+  await expect(entry.getByTestId("costume-status")).toHaveText("Changes requested");
+
+  await member.goto("/costume");
+  await expect(event.getByTestId("costume-status")).toHaveText("Changes requested");
+  await expect(event.getByTestId("costume-note")).toContainText("Lose the watch.");
+  await member.context().close();
+  await manager.context().close();
+});

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation, type ShouldRevalidateFunction } from "react-router";
+import { data, Form, useLocation, useNavigation, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/view-costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
 import { EventGroups } from "~/components/EventGroups";
@@ -59,6 +59,9 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => defaultShouldRevalidate || actionStatus === 409;
 
+/** The id of a member's entry, which a verdict returns to (an anchor in the form's address). */
+const entryAnchor = (userId: string) => `costume-${userId}`;
+
 const SUMMARY_ORDER: CostumeStatus[] = ["waiting", "changes_requested", "missing", "approved"];
 
 function Summary({ entries }: { entries: CostumeEntry[] }) {
@@ -72,13 +75,15 @@ function Summary({ entries }: { entries: CostumeEntry[] }) {
 
 function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry; eventId: string; answer?: ActionData; queue: QueueData; queued?: QueueResult }) {
   const navigation = useNavigation();
+  const { search } = useLocation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
   const name = `${entry.firstName} ${entry.lastName}`;
   const latest = entry.photos.at(-1);
-  const headingId = `costume-${entry.userId}`;
+  const anchor = entryAnchor(entry.userId);
+  const headingId = `${anchor}-name`;
   const noteValue = answer && !answer.ok ? (answer.values?.note ?? "") : "";
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
+    <article id={anchor} aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="font-bold text-parchment">
           {name}
@@ -97,8 +102,9 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
       {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
       {latest ? (
-        // Made anew after each verdict, so the note box starts empty; the latest photo follows the page's data.
-        <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes?event=${eventId}`} noValidate className="flex flex-col gap-3">
+        // Made anew after each verdict, so the note box starts empty. Sent back to this page at the
+        // entry, so without JavaScript the answer opens there; the latest photo follows the page's data.
+        <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes${search || `?event=${eventId}`}#${anchor}`} preventScrollReset noValidate className="flex flex-col gap-3">
           <input type="hidden" name="userId" value={entry.userId} />
           <input type="hidden" name="eventId" value={eventId} />
           <input type="hidden" name="latestPhotoId" value={latest.id} />
@@ -128,6 +134,8 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
 
 export default function ViewCostumes({ loaderData, actionData }: Route.ComponentProps) {
   const { entries, open } = loaderData;
+  // A verdict's answer, as the queue's notice takes it, for an entry the filter no longer shows.
+  const verdict = open && actionData?.userId && !actionData.entryId ? { entryId: `${open}:${actionData.userId}`, ok: actionData.ok, message: actionData.message } : undefined;
   return (
     <EventGroups
       title="Costume Photos"
@@ -141,7 +149,7 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
       before={
         <>
           <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />
-          <QueueNotice result={actionData?.entryId ? actionData : undefined} shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []} />
+          <QueueNotice result={actionData?.entryId ? actionData : verdict} shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []} />
         </>
       }
     >

@@ -142,6 +142,9 @@ describe("the member's costume page", () => {
     const html = await page(member);
     expect(html).toContain(`src="/costume/photos/${row!.id}/thumb"`);
     expect(html).toContain("Waiting for review");
+    // Without JavaScript, the page that answers an upload or a removal opens at the event's section.
+    expect(html).toContain(`<section id="costume-${soon.id}"`);
+    expect(html.match(new RegExp(`action="/costume#costume-${soon.id}"`, "g"))).toHaveLength(2);
     // The daily sweep of unreferenced files keeps both: the row names them.
     await sweepOrphanFiles({ graceMs: 0, now: Date.now() + 60_000 });
     expect(folder(member.id).sort()).toEqual([path.basename(row!.fileKey), path.basename(row!.thumbKey)].sort());
@@ -238,6 +241,9 @@ describe("staff's review of costume photos", () => {
     expect(review).toContain(`${player.firstName} player`);
     expect(review).toContain(`src="/costume/photos/${first!.id}/thumb"`);
     expect(review).toContain("Waiting for review");
+    // Without JavaScript, the page that answers a verdict opens at the member's entry.
+    expect(review).toContain(`<article id="costume-${player.id}" aria-labelledby="costume-${player.id}-name"`);
+    expect(review).toContain(`action="/view-costumes?event=${soon.id}#costume-${player.id}"`);
 
     // Players do not judge costumes.
     expect((await verdict(player, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(403);
