@@ -133,6 +133,14 @@ async function eventFor(manager: Page, width: string, name: string, daysAway: nu
   return { title, id: new URL(manager.url()).searchParams.get("event")! };
 }
 
+/** The page's headings go down one level at a time (h1, h2, h3), never skipping one. */
+async function expectHeadingsInOrder(page: Page) {
+  const levels = await page.locator("main").getByRole("heading").evaluateAll((headings) => headings.map((h) => Number(h.getAttribute("aria-level") ?? h.tagName.slice(1))));
+  expect(levels[0]).toBe(1);
+  const skips = levels.flatMap((level, i) => (i > 0 && level > levels[i - 1]! + 1 ? [`h${levels[i - 1]} → h${level}`] : []));
+  expect(skips, `headings ${levels.join(" ")}`).toEqual([]);
+}
+
 /** A browser signed in from a kept session, with or without JavaScript. */
 async function signedInPage(browser: Browser, baseURL: string | undefined, page: Page, isMobile: boolean, state: SignedInState, javaScriptEnabled = true) {
   const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile, javaScriptEnabled, storageState: state });
@@ -155,11 +163,13 @@ test("a verdict refused because a new photo arrived shows the new photo, and the
   await page.goto("/costume");
   const event = page.getByRole("region", { name: title });
   await upload(event, "Your costume photo", "#7a4b2a");
+  await expectHeadingsInOrder(page);
 
   // Staff open the event and see the first photo.
   await manager.reload();
   const entry = manager.getByRole("article", { name: new RegExp(who) });
   await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 1 of 1, sent`) })).toBeVisible();
+  await expectHeadingsInOrder(manager);
 
   // Meanwhile the member sends another.
   await upload(event, "Another photo", "#3c2a1c");
@@ -179,6 +189,8 @@ test("a verdict refused because a new photo arrived shows the new photo, and the
   await manager.context().close();
   await page.reload();
   await expect(event.getByTestId("costume-status")).toHaveText("Approved");
+  await page.goto("/events");
+  await expectHeadingsInOrder(page);
 });
 
 test("without JavaScript, an upload and a verdict come back to their event and entry, with the outcome in view", async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {

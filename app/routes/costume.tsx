@@ -59,6 +59,9 @@ const eventAnchor = (eventId: string) => `costume-${eventId}`;
 /** Where an event's forms post: this page, at the event's section, so without JavaScript the answer opens there and not at the top. */
 const eventAction = (eventId: string) => `/costume#${eventAnchor(eventId)}`;
 
+/** Names the event for screen readers ("for Blood Moon, Saturday, May 2, 2026"): two events may share a title. */
+const forEvent = (event: MemberCostumeEvent) => ` for ${event.title}, ${formatEventDate(event.date)}`;
+
 function UploadForm({ event }: { event: MemberCostumeEvent }) {
   const navigation = useNavigation();
   const [problem, setProblem] = useState<string | null>(null);
@@ -82,6 +85,7 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
       <div className="flex flex-col gap-1">
         <label htmlFor={inputId} className="font-bold">
           {event.photos.length === 0 ? "Your costume photo" : "Another photo"}
+          <span className="sr-only">{forEvent(event)}</span>
         </label>
         <input
           id={inputId}
@@ -100,6 +104,7 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
       {problem ? <Alert kind="error">{problem}</Alert> : null}
       <button type="submit" className="btn btn-primary self-start" disabled={busy}>
         {busy ? "Uploading…" : "Upload photo"}
+        <span className="sr-only">{forEvent(event)}</span>
       </button>
     </Form>
   );
@@ -110,12 +115,15 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
   const removing = navigation.state === "submitting" && navigation.formData?.get("intent") === "remove" ? navigation.formData.get("photoId") : null;
   const anchor = eventAnchor(event.id);
   return (
-    <section id={anchor} aria-labelledby={`${anchor}-title`} className="panel flex flex-col gap-4" data-testid="costume-event">
+    // Named by its title and date: two events may share a title.
+    <section id={anchor} aria-labelledby={`${anchor}-title ${anchor}-date`} className="panel flex flex-col gap-4" data-testid="costume-event">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 id={`${anchor}-title`} className="text-2xl">
           {event.title}
         </h2>
-        <span className="text-sm text-dust">{formatEventDate(event.date)}</span>
+        <span id={`${anchor}-date`} className="text-sm text-dust">
+          {formatEventDate(event.date)}
+        </span>
       </div>
       <dl className="grid grid-cols-[auto_1fr] items-center gap-x-6 gap-y-2">
         <dt className="font-bold text-dust">Photo due</dt>

@@ -78,6 +78,7 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
   const { search } = useLocation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
   const name = `${entry.firstName} ${entry.lastName}`;
+  const about = `${name}'s costume photos`;
   const latest = entry.photos.at(-1);
   const anchor = entryAnchor(entry.userId);
   const headingId = `${anchor}-name`;
@@ -97,7 +98,7 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
           {entry.review.note ? <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span> : null}
         </p>
       ) : null}
-      <QueueEntry entryId={`${eventId}:${entry.userId}`} about={`${name}'s costume photos`} queue={queue} result={queued} />
+      <QueueEntry entryId={`${eventId}:${entry.userId}`} about={about} queue={queue} result={queued} />
       {answer?.ok ? <Alert kind="success">{answer.ok}</Alert> : null}
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
       {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
@@ -120,10 +121,10 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
           />
           <div className="flex flex-wrap gap-3">
             <SubmitButton name="verdict" value="approved" className="btn btn-primary" busy={busy}>
-              Approve
+              Approve<span className="sr-only">{` ${about}`}</span>
             </SubmitButton>
             <SubmitButton name="verdict" value="changes_requested" className="btn btn-secondary" busy={busy}>
-              Ask for changes
+              Ask for changes<span className="sr-only">{` to ${name}'s costume`}</span>
             </SubmitButton>
           </div>
         </Form>

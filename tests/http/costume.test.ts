@@ -150,6 +150,28 @@ describe("the member's costume page", () => {
     expect(folder(member.id).sort()).toEqual([path.basename(row!.fileKey), path.basename(row!.thumbKey)].sort());
   });
 
+  it("names each event's section and controls by its title and date, and its forms return to it", async () => {
+    // Two events of one title: each region, field and button is told apart by its date.
+    const first = await createEvent(db(), { title: "Twin Lanterns", date: inDays(30), status: "future" });
+    const second = await createEvent(db(), { title: "Twin Lanterns", date: inDays(37), status: "future" });
+    const member = await registered("player", [first, second]);
+    await send(member, second.id, { bytes: photoJpeg, name: "a.jpg" });
+    const html = await page(member);
+    for (const event of [first, second]) {
+      const anchor = `costume-${event.id}`;
+      const name = `Twin Lanterns, ${formatEventDate(event.date)}`;
+      expect(html).toContain(`<section id="${anchor}" aria-labelledby="${anchor}-title ${anchor}-date"`);
+      expect(html).toContain(`<h2 id="${anchor}-title" class="text-2xl">Twin Lanterns</h2>`);
+      expect(html).toContain(`<span id="${anchor}-date" class="text-sm text-dust">${formatEventDate(event.date)}</span>`);
+      expect(html).toContain(`Upload photo<span class="sr-only"> for ${name}</span>`);
+      // Without JavaScript, the page that answers an upload or a removal opens at the event.
+      expect(html).toContain(`action="/costume#${anchor}"`);
+    }
+    expect(html).toContain(`Your costume photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(first.date)}</span>`);
+    expect(html).toContain(`Another photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(second.date)}</span>`);
+    expect(html.match(/action="\/costume#costume-[^"]+"/g)).toHaveLength(3);
+  });
+
   it("judges a PNG by its content, whatever its name, and keeps it a PNG", async () => {
     const member = await registered();
     expect((await send(member, late.id, { bytes: photoPng, name: "costume.jpeg" })).status).toBe(200);
@@ -241,9 +263,11 @@ describe("staff's review of costume photos", () => {
     expect(review).toContain(`${player.firstName} player`);
     expect(review).toContain(`src="/costume/photos/${first!.id}/thumb"`);
     expect(review).toContain("Waiting for review");
-    // Without JavaScript, the page that answers a verdict opens at the member's entry.
+    // Each verdict's buttons name the member; the form returns to the member's entry.
     expect(review).toContain(`<article id="costume-${player.id}" aria-labelledby="costume-${player.id}-name"`);
     expect(review).toContain(`action="/view-costumes?event=${soon.id}#costume-${player.id}"`);
+    expect(review).toContain(`Approve<span class="sr-only"> ${player.firstName} player&#x27;s costume photos</span>`);
+    expect(review).toContain(`Ask for changes<span class="sr-only"> to ${player.firstName} player&#x27;s costume</span>`);
 
     // Players do not judge costumes.
     expect((await verdict(player, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(403);
