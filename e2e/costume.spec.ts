@@ -1,10 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { expect, test, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { daysBefore } from "../app/game/costume";
 import { clubToday, formatEventDate } from "../app/lib/dates";
+import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { addEvent, e2eManager, mainNav, signIn } from "./helpers";
+import { expect, test, withSession, type SignedInState } from "./fixtures";
+import { addAttendance, addEvent, e2eManager, mainNav, signIn } from "./helpers";
 
 // Two members' sign-ins, an event, a registration and four rounds between player and staff.
 test.describe.configure({ timeout: 180_000 });
@@ -115,4 +117,113 @@ test("a player sends costume photos and staff ask for changes, then approve", as
   await expect(event.getByText("due in 5 days")).toHaveCount(0);
   await expectAccessible(page);
   await shoot(page, "member-approved", width);
+});
+
+/** The e2e player of this width, registered by the manager for a new upcoming event; its title and id. */
+async function eventFor(manager: Page, width: string, name: string, daysAway: number) {
+  const player = E2E_PLAYERS[width as keyof typeof E2E_PLAYERS];
+  const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
+  const title = `${name} ${tag}`;
+  const date = daysBefore(clubToday(), -daysAway);
+  await addEvent(manager, { title, date, status: "future" });
+  await addAttendance(manager, `${title} (${formatEventDate(date)})`, player.email, `player-${width}`, "Watchtower");
+  await manager.goto("/view-costumes");
+  await manager.getByRole("link", { name: title }).click();
+  await expect(manager).toHaveURL(/[?&]event=/);
+  return { title, id: new URL(manager.url()).searchParams.get("event")! };
+}
+
+/** The page's headings go down one level at a time (h1, h2, h3), never skipping one. */
+async function expectHeadingsInOrder(page: Page) {
+  const levels = await page.locator("main").getByRole("heading").evaluateAll((headings) => headings.map((h) => Number(h.getAttribute("aria-level") ?? h.tagName.slice(1))));
+  expect(levels[0]).toBe(1);
+  const skips = levels.flatMap((level, i) => (i > 0 && level > levels[i - 1]! + 1 ? [`h${levels[i - 1]} → h${level}`] : []));
+  expect(skips, `headings ${levels.join(" ")}`).toEqual([]);
+}
+
+/** A browser signed in from a kept session, with or without JavaScript. */
+async function signedInPage(browser: Browser, baseURL: string | undefined, page: Page, isMobile: boolean, state: SignedInState, javaScriptEnabled = true) {
+  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile, javaScriptEnabled, storageState: state });
+  return context.newPage();
+}
+
+async function upload(region: ReturnType<Page["getByRole"]>, label: string, colour: string) {
+  await region.getByLabel(label).setInputFiles({ name: "costume.jpg", mimeType: "image/jpeg", buffer: await costumePhoto(colour) });
+  await region.getByRole("button", { name: /^Upload photo/ }).click();
+  await expect(region.getByText("Photo uploaded. Staff will review it.")).toBeVisible();
+}
+
+test("a verdict refused because a new photo arrived shows the new photo, and the next verdict is accepted", async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
+  const width = testInfo.project.name;
+  const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
+  const manager = await signedInPage(browser, baseURL, page, isMobile, managerState);
+  const { title } = await eventFor(manager, width, "New Photo Night", 30);
+
+  await withSession(page, playerState);
+  await page.goto("/costume");
+  const event = page.getByRole("region", { name: title });
+  await upload(event, "Your costume photo", "#7a4b2a");
+  await expectHeadingsInOrder(page);
+
+  // Staff open the event and see the first photo.
+  await manager.reload();
+  const entry = manager.getByRole("article", { name: new RegExp(who) });
+  await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 1 of 1, sent`) })).toBeVisible();
+  await expectHeadingsInOrder(manager);
+
+  // Meanwhile the member sends another.
+  await upload(event, "Another photo", "#3c2a1c");
+  await expect(event.getByRole("img", { name: /^Your costume, 2 of 2, sent/ })).toBeVisible();
+
+  // Approving what staff have not seen is refused, and the new photo comes into view.
+  await entry.getByRole("button", { name: /^Approve/ }).click();
+  await expect(entry.getByRole("alert")).toHaveText("New photos arrived since you opened this page. Please look at them before deciding.");
+  await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 2 of 2, sent`) })).toBeVisible();
+  await page.reload();
+  await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
+
+  // Having seen it, staff approve, and it is recorded.
+  await entry.getByRole("button", { name: /^Approve/ }).click();
+  await expect(entry.getByText("Approved. The player sees it on their costume page.")).toBeVisible();
+  await expect(entry.getByTestId("costume-status")).toHaveText("Approved");
+  await manager.context().close();
+  await page.reload();
+  await expect(event.getByTestId("costume-status")).toHaveText("Approved");
+  await page.goto("/events");
+  await expectHeadingsInOrder(page);
+});
+
+test("without JavaScript, an upload and a verdict come back to their event and entry, with the outcome in view", async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
+  const width = testInfo.project.name;
+  const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
+  const setUp = await signedInPage(browser, baseURL, page, isMobile, managerState);
+  // Two events: the later one is lower on the member's page.
+  await eventFor(setUp, width, "Early Night", 25);
+  const { title, id } = await eventFor(setUp, width, "Later Night", 26);
+  await setUp.context().close();
+
+  const member = await signedInPage(browser, baseURL, page, isMobile, playerState, false);
+  await member.goto("/costume");
+  const event = member.getByRole("region", { name: title });
+  await upload(event, "Your costume photo", "#7a4b2a");
+  await expect(member).toHaveURL(new RegExp(`/costume#costume-${id}$`));
+  await expect(event.getByText("Photo uploaded. Staff will review it.")).toBeInViewport();
+
+  const manager = await signedInPage(browser, baseURL, page, isMobile, managerState, false);
+  await manager.goto(`/view-costumes?event=${id}`);
+  const entry = manager.getByRole("article", { name: new RegExp(who) });
+  await entry.getByRole("button", { name: /^Ask for changes/ }).click();
+  await expect(manager).toHaveURL(new RegExp(`\\?event=${id}#costume-`));
+  await expect(entry.getByRole("alert")).toHaveText("Please write a note saying what to change");
+  await expect(entry.getByRole("alert")).toBeInViewport();
+  await entry.getByLabel(/^Note to Wyatt/).fill("Lose the watch.");
+  await entry.getByRole("button", { name: /^Ask for changes/ }).click();
+  await expect(entry.getByText("Changes requested. The player sees your note on their costume page.")).toBeInViewport();
+  await expect(entry.getByTestId("costume-status")).toHaveText("Changes requested");
+
+  await member.goto("/costume");
+  await expect(event.getByTestId("costume-status")).toHaveText("Changes requested");
+  await expect(event.getByTestId("costume-note")).toContainText("Lose the watch.");
+  await member.context().close();
+  await manager.context().close();
 });

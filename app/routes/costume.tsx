@@ -53,6 +53,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** The id of an event's section, which its forms return to (an anchor in their address). */
+const eventAnchor = (eventId: string) => `costume-${eventId}`;
+
+/** Where an event's forms post: this page, at the event's section, so without JavaScript the answer opens there and not at the top. */
+const eventAction = (eventId: string) => `/costume#${eventAnchor(eventId)}`;
+
+/** Names the event for screen readers ("for Blood Moon, Saturday, May 2, 2026"): two events may share a title. */
+const forEvent = (event: MemberCostumeEvent) => ` for ${event.title}, ${formatEventDate(event.date)}`;
+
 function UploadForm({ event }: { event: MemberCostumeEvent }) {
   const navigation = useNavigation();
   const [problem, setProblem] = useState<string | null>(null);
@@ -70,12 +79,13 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
   if (full) return <p className="text-sm text-dust">{COSTUME_MESSAGES.tooMany}</p>;
   return (
     // Made anew after each photo, so the chosen file is not sent twice.
-    <Form key={event.photos.length} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="flex flex-col gap-3 border-t border-timber pt-4">
+    <Form key={event.photos.length} method="post" action={eventAction(event.id)} preventScrollReset encType="multipart/form-data" noValidate onSubmit={onSubmit} className="flex flex-col gap-3 border-t border-timber pt-4">
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="eventId" value={event.id} />
       <div className="flex flex-col gap-1">
         <label htmlFor={inputId} className="font-bold">
           {event.photos.length === 0 ? "Your costume photo" : "Another photo"}
+          <span className="sr-only">{forEvent(event)}</span>
         </label>
         <input
           id={inputId}
@@ -94,6 +104,7 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
       {problem ? <Alert kind="error">{problem}</Alert> : null}
       <button type="submit" className="btn btn-primary self-start" disabled={busy}>
         {busy ? "Uploading…" : "Upload photo"}
+        <span className="sr-only">{forEvent(event)}</span>
       </button>
     </Form>
   );
@@ -102,14 +113,17 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
 function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: ActionData }) {
   const navigation = useNavigation();
   const removing = navigation.state === "submitting" && navigation.formData?.get("intent") === "remove" ? navigation.formData.get("photoId") : null;
-  const headingId = `costume-${event.id}`;
+  const anchor = eventAnchor(event.id);
   return (
-    <section aria-labelledby={headingId} className="panel flex flex-col gap-4" data-testid="costume-event">
+    // Named by its title and date: two events may share a title.
+    <section id={anchor} aria-labelledby={`${anchor}-title ${anchor}-date`} className="panel flex flex-col gap-4" data-testid="costume-event">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h2 id={headingId} className="text-2xl">
+        <h2 id={`${anchor}-title`} className="text-2xl">
           {event.title}
         </h2>
-        <span className="text-sm text-dust">{formatEventDate(event.date)}</span>
+        <span id={`${anchor}-date`} className="text-sm text-dust">
+          {formatEventDate(event.date)}
+        </span>
       </div>
       <dl className="grid grid-cols-[auto_1fr] items-center gap-x-6 gap-y-2">
         <dt className="font-bold text-dust">Photo due</dt>
@@ -141,7 +155,7 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
         photos={event.photos}
         whose="Your"
         extra={(photo) => (
-          <Form method="post">
+          <Form method="post" action={eventAction(event.id)} preventScrollReset>
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="eventId" value={event.id} />
             <input type="hidden" name="photoId" value={photo.id} />

@@ -75,6 +75,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type ListedEvent = Route.ComponentProps["loaderData"]["events"][number];
 
+/** An event as screen readers hear it in a control's or region's name: its title and date, as two events may share a title. */
+function eventName(event: { title: string; date: string }): string {
+  return `${event.title}, ${formatEventDate(event.date)}`;
+}
+
 function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: string }) {
   const { venueOpens, gameStarts, arriveBy } = event.times;
   return (
@@ -118,7 +123,7 @@ function MyStatus({ event }: { event: ListedEvent }) {
   return (
     <section aria-labelledby={headingId} className="border-t border-timber pt-4">
       <h3 id={headingId} className="text-xl">
-        Your status<span className="sr-only"> for {event.title}</span>
+        Your status<span className="sr-only">{` for ${eventName(event)}`}</span>
       </h3>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
         <dt className="text-dust">Registration</dt>
@@ -136,13 +141,13 @@ function MyStatus({ event }: { event: ListedEvent }) {
           {status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all${handedOutNote(status.orders)}`}
           {" · "}
           <Link to="/merchant-orders">
-            Place an order<span className="sr-only"> for {event.title}</span>
+            Place an order<span className="sr-only">{` for ${eventName(event)}`}</span>
           </Link>
         </dd>
         {status.pel ? (
           <>
             <dt className="text-dust">Post-event letter</dt>
-            <dd>{status.pel === "sent" ? "Sent" : <PelDue title={event.title} />}</dd>
+            <dd>{status.pel === "sent" ? "Sent" : <PelDue event={event} />}</dd>
           </>
         ) : null}
       </dl>
@@ -156,13 +161,13 @@ function handedOutNote(orders: MemberEventStatus["orders"]): string {
   return orders.handedOut === orders.count ? "; handed out" : `; ${orders.handedOut} of ${orders.count} handed out`;
 }
 
-function PelDue({ title }: { title: string }) {
+function PelDue({ event }: { event: { title: string; date: string } }) {
   return (
     <>
       <strong className="text-brass">PEL due</strong>
       {" · "}
       <Link to="/pels">
-        Write your post-event letter<span className="sr-only"> for {title}</span>
+        Write your post-event letter<span className="sr-only">{` for ${eventName(event)}`}</span>
       </Link>
     </>
   );
@@ -188,7 +193,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           <ul className="mt-2 flex flex-col gap-2">
             {lettersDue.map((event) => (
               <li key={event.id}>
-                {event.title} (<time dateTime={event.date}>{formatEventDate(event.date)}</time>): <PelDue title={event.title} />
+                {event.title} (<time dateTime={event.date}>{formatEventDate(event.date)}</time>): <PelDue event={event} />
               </li>
             ))}
           </ul>
@@ -215,12 +220,12 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                   {event.ticketUrl ? (
                     <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
                       <Ticket aria-hidden="true" className="size-5" />
-                      Purchase Ticket<span className="sr-only"> for {event.title} (opens in a new tab)</span>
+                      Purchase Ticket<span className="sr-only">{` for ${eventName(event)} (opens in a new tab)`}</span>
                     </a>
                   ) : null}
                   <a href={`/events/${event.id}/calendar.ics`} className="btn btn-secondary" download>
                     <CalendarPlus aria-hidden="true" className="size-5" />
-                    Add to Calendar<span className="sr-only"> {event.title}</span>
+                    Add to Calendar<span className="sr-only">{` ${eventName(event)}`}</span>
                   </a>
                 </div>
               </div>

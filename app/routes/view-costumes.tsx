@@ -1,9 +1,10 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, useLocation, useNavigation, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/view-costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
 import { EventGroups } from "~/components/EventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
+import { SubmitButton } from "~/components/ui/SubmitButton";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { COSTUME_MESSAGES, CostumeVerdictForm } from "~/forms/costume";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
@@ -51,6 +52,16 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   });
 }
 
+/**
+ * A refusal because the page is out of date (409: new photos arrived, or the photos are gone) reads
+ * the page again, so staff see what changed and the next verdict names the photo now latest.
+ * React Router skips that after an answer of 400 or more unless asked.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => defaultShouldRevalidate || actionStatus === 409;
+
+/** The id of a member's entry, which a verdict returns to (an anchor in the form's address). */
+const entryAnchor = (userId: string) => `costume-${userId}`;
+
 const SUMMARY_ORDER: CostumeStatus[] = ["waiting", "changes_requested", "missing", "approved"];
 
 function Summary({ entries }: { entries: CostumeEntry[] }) {
@@ -64,13 +75,16 @@ function Summary({ entries }: { entries: CostumeEntry[] }) {
 
 function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry; eventId: string; answer?: ActionData; queue: QueueData; queued?: QueueResult }) {
   const navigation = useNavigation();
+  const { search } = useLocation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
   const name = `${entry.firstName} ${entry.lastName}`;
+  const about = `${name}'s costume photos`;
   const latest = entry.photos.at(-1);
-  const headingId = `costume-${entry.userId}`;
+  const anchor = entryAnchor(entry.userId);
+  const headingId = `${anchor}-name`;
   const noteValue = answer && !answer.ok ? (answer.values?.note ?? "") : "";
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
+    <article id={anchor} aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="font-bold text-parchment">
           {name}
@@ -84,13 +98,14 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
           {entry.review.note ? <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span> : null}
         </p>
       ) : null}
-      <QueueEntry entryId={`${eventId}:${entry.userId}`} about={`${name}'s costume photos`} queue={queue} result={queued} />
+      <QueueEntry entryId={`${eventId}:${entry.userId}`} about={about} queue={queue} result={queued} />
       {answer?.ok ? <Alert kind="success">{answer.ok}</Alert> : null}
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
       {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
       {latest ? (
-        // Made anew after each verdict, so the note box starts empty.
-        <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes?event=${eventId}`} noValidate className="flex flex-col gap-3">
+        // Made anew after each verdict, so the note box starts empty. Sent back to this page at the
+        // entry, so without JavaScript the answer opens there; the latest photo follows the page's data.
+        <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes${search || `?event=${eventId}`}#${anchor}`} preventScrollReset noValidate className="flex flex-col gap-3">
           <input type="hidden" name="userId" value={entry.userId} />
           <input type="hidden" name="eventId" value={eventId} />
           <input type="hidden" name="latestPhotoId" value={latest.id} />
@@ -105,12 +120,12 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
             id={`note-${entry.userId}`}
           />
           <div className="flex flex-wrap gap-3">
-            <button type="submit" name="verdict" value="approved" className="btn btn-primary" disabled={busy}>
-              Approve
-            </button>
-            <button type="submit" name="verdict" value="changes_requested" className="btn btn-secondary" disabled={busy}>
-              Ask for changes
-            </button>
+            <SubmitButton name="verdict" value="approved" className="btn btn-primary" busy={busy}>
+              Approve<span className="sr-only">{` ${about}`}</span>
+            </SubmitButton>
+            <SubmitButton name="verdict" value="changes_requested" className="btn btn-secondary" busy={busy}>
+              Ask for changes<span className="sr-only">{` to ${name}'s costume`}</span>
+            </SubmitButton>
           </div>
         </Form>
       ) : null}
@@ -120,6 +135,8 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
 
 export default function ViewCostumes({ loaderData, actionData }: Route.ComponentProps) {
   const { entries, open } = loaderData;
+  // A verdict's answer, as the queue's notice takes it, for an entry the filter no longer shows.
+  const verdict = open && actionData?.userId && !actionData.entryId ? { entryId: `${open}:${actionData.userId}`, ok: actionData.ok, message: actionData.message } : undefined;
   return (
     <EventGroups
       title="Costume Photos"
@@ -133,7 +150,7 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
       before={
         <>
           <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />
-          <QueueNotice result={actionData?.entryId ? actionData : undefined} shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []} />
+          <QueueNotice result={actionData?.entryId ? actionData : verdict} shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []} />
         </>
       }
     >

@@ -142,9 +142,34 @@ describe("the member's costume page", () => {
     const html = await page(member);
     expect(html).toContain(`src="/costume/photos/${row!.id}/thumb"`);
     expect(html).toContain("Waiting for review");
+    // Without JavaScript, the page that answers an upload or a removal opens at the event's section.
+    expect(html).toContain(`<section id="costume-${soon.id}"`);
+    expect(html.match(new RegExp(`action="/costume#costume-${soon.id}"`, "g"))).toHaveLength(2);
     // The daily sweep of unreferenced files keeps both: the row names them.
     await sweepOrphanFiles({ graceMs: 0, now: Date.now() + 60_000 });
     expect(folder(member.id).sort()).toEqual([path.basename(row!.fileKey), path.basename(row!.thumbKey)].sort());
+  });
+
+  it("names each event's section and controls by its title and date, and its forms return to it", async () => {
+    // Two events of one title: each region, field and button is told apart by its date.
+    const first = await createEvent(db(), { title: "Twin Lanterns", date: inDays(30), status: "future" });
+    const second = await createEvent(db(), { title: "Twin Lanterns", date: inDays(37), status: "future" });
+    const member = await registered("player", [first, second]);
+    await send(member, second.id, { bytes: photoJpeg, name: "a.jpg" });
+    const html = await page(member);
+    for (const event of [first, second]) {
+      const anchor = `costume-${event.id}`;
+      const name = `Twin Lanterns, ${formatEventDate(event.date)}`;
+      expect(html).toContain(`<section id="${anchor}" aria-labelledby="${anchor}-title ${anchor}-date"`);
+      expect(html).toContain(`<h2 id="${anchor}-title" class="text-2xl">Twin Lanterns</h2>`);
+      expect(html).toContain(`<span id="${anchor}-date" class="text-sm text-dust">${formatEventDate(event.date)}</span>`);
+      expect(html).toContain(`Upload photo<span class="sr-only"> for ${name}</span>`);
+      // Without JavaScript, the page that answers an upload or a removal opens at the event.
+      expect(html).toContain(`action="/costume#${anchor}"`);
+    }
+    expect(html).toContain(`Your costume photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(first.date)}</span>`);
+    expect(html).toContain(`Another photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(second.date)}</span>`);
+    expect(html.match(/action="\/costume#costume-[^"]+"/g)).toHaveLength(3);
   });
 
   it("judges a PNG by its content, whatever its name, and keeps it a PNG", async () => {
@@ -238,6 +263,11 @@ describe("staff's review of costume photos", () => {
     expect(review).toContain(`${player.firstName} player`);
     expect(review).toContain(`src="/costume/photos/${first!.id}/thumb"`);
     expect(review).toContain("Waiting for review");
+    // Each verdict's buttons name the member; the form returns to the member's entry.
+    expect(review).toContain(`<article id="costume-${player.id}" aria-labelledby="costume-${player.id}-name"`);
+    expect(review).toContain(`action="/view-costumes?event=${soon.id}#costume-${player.id}"`);
+    expect(review).toContain(`Approve<span class="sr-only"> ${player.firstName} player&#x27;s costume photos</span>`);
+    expect(review).toContain(`Ask for changes<span class="sr-only"> to ${player.firstName} player&#x27;s costume</span>`);
 
     // Players do not judge costumes.
     expect((await verdict(player, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(403);
@@ -273,8 +303,14 @@ describe("staff's review of costume photos", () => {
     expect(mine).toContain(note);
     // ...and back in the staff's queue.
     expect(await db().select({ status: reviewQueue.status }).from(reviewQueue).where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`))).toEqual([{ status: "new" }]);
-    // A verdict on the first photo only is refused now.
-    expect((await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(409);
+    // A verdict on the first photo only is refused now; the page that says so shows the new photo, and a verdict from it names it.
+    const stale = await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" });
+    expect(stale.status).toBe(409);
+    const staleHtml = await stale.text();
+    expect(staleHtml).toContain(COSTUME_MESSAGES.newPhotos);
+    expect(staleHtml).toContain(`src="/costume/photos/${second.id}/thumb"`);
+    expect(staleHtml).toContain(`name="latestPhotoId" value="${second.id}"`);
+    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([expect.objectContaining({ verdict: "changes_requested" })]);
 
     const approved = await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: second.id, verdict: "approved", note: "" });
     expect(approved.status).toBe(200);

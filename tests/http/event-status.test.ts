@@ -88,7 +88,7 @@ describe("the events page for a signed-in member", () => {
     const html = await page(member.cookie);
     const due = formatEventDate(addDays(ahead, -14));
     expect(eventPanel(html, "Registered Night")).toContain(
-      `Your status for Registered Night Registration Registered Costume photo Due ${due} ; No photo yet Merchant orders 2 orders, $28.50 in all`,
+      `Your status for Registered Night, ${formatEventDate(ahead)} Registration Registered Costume photo Due ${due} ; No photo yet Merchant orders 2 orders, $28.50 in all`,
     );
     expect(eventPanel(html, "Registered Night")).not.toContain("Post-event letter");
     // The member's costume standing is kept between visits, yet a photo and a verdict show at once.
@@ -165,5 +165,19 @@ describe("the events page for a signed-in member", () => {
     expect(file.status).toBe(200);
     // Nothing about any member is in a calendar file.
     expect(await file.text()).not.toMatch(/Registered|PEL due|orders?/i);
+  });
+
+  it("names each event's status region and links by its title and date, as two events may share a title", async () => {
+    const events = [await createEvent(db(), { title: "Twin Night", date: addDays(today, 2), status: "future" }), await createEvent(db(), { title: "Twin Night", date: addDays(today, 3), status: "future" })];
+    const member = await signedInMember("player");
+    const html = await page(member.cookie);
+    for (const event of events) {
+      const name = `Twin Night, ${formatEventDate(event.date)}`;
+      const heading = `<h3 id="status-${event.id}" class="text-xl">Your status<span class="sr-only"> for ${name}</span></h3>`;
+      expect(html).toContain(`<section aria-labelledby="status-${event.id}"`);
+      expect(html).toContain(heading);
+      expect(html).toContain(`Add to Calendar<span class="sr-only"> ${name}</span>`);
+      expect(html).toContain(`Place an order<span class="sr-only"> for ${name}</span>`);
+    }
   });
 });
