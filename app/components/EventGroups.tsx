@@ -54,7 +54,7 @@ export function EventGroups({
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-center text-5xl">{title}</h1>
       <hr className="divider my-6" />
-      {before}
+      {before ? <div className="mb-4 flex flex-col gap-3">{before}</div> : null}
       {groups.length === 0 ? <p className="text-center text-dust">{`No ${plural} yet.`}</p> : null}
       <ul className="flex flex-col gap-3">
         {groups.map((group) => {
