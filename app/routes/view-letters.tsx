@@ -15,6 +15,7 @@ import type { ActionAnswer } from "~/server/actions.server";
 import { LETTER_MESSAGES, StaffLetterForms, SUBMISSION_MESSAGES } from "~/forms/submissions";
 import { LETTER_STATUS_FOR_STAFF, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
+import { formatClubTime } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { lastPage, LETTER_COUNT_CAP, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -158,7 +159,7 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
       ) : null}
       {letter.fromNpc ? null : (
         <div className="mt-3">
-          <QueueEntry entryId={letter.id} about={`${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient}`} queue={queue} result={actionData} answer={answer} open={Boolean(answer && mine?.values)} />
+          <QueueEntry entryId={letter.id} about={`${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient} of ${formatClubTime(letter.createdAt)}`} queue={queue} result={actionData} answer={answer} open={Boolean(answer && mine?.values)} />
         </div>
       )}
     </article>
