@@ -82,7 +82,9 @@ test("a player sends costume photos and staff ask for changes, then approve", as
   // Staff open the event on the review page and ask for changes.
   await manager.goto("/tools");
   await manager.getByRole("link", { name: "View Costume Photos" }).click();
-  await manager.getByRole("link", { name: title }).click();
+  await expect(manager.getByRole("heading", { level: 1, name: "Costume Photos" })).toBeVisible();
+  // The event is opened by its address: the list shows upcoming events a page at a time, and the suite adds many.
+  await manager.goto(`/view-costumes?event=${await eventIdOf(manager, `${title} (${formatEventDate(date)})`)}`);
   const entry = manager.getByRole("article", { name: new RegExp(name) });
   await expect(entry.getByTestId("costume-status")).toHaveText("Waiting for review");
   await expect(entry.getByRole("img", { name: new RegExp(`^${name}'s costume, 1 of 1, sent`) })).toBeVisible();
@@ -126,11 +128,19 @@ async function eventFor(manager: Page, width: string, name: string, daysAway: nu
   const title = `${name} ${tag}`;
   const date = daysBefore(clubToday(), -daysAway);
   await addEvent(manager, { title, date, status: "future" });
-  await addAttendance(manager, `${title} (${formatEventDate(date)})`, player.email, `player-${width}`, "Watchtower");
-  await manager.goto("/view-costumes");
-  await manager.getByRole("link", { name: title }).click();
-  await expect(manager).toHaveURL(/[?&]event=/);
-  return { title, id: new URL(manager.url()).searchParams.get("event")! };
+  const label = `${title} (${formatEventDate(date)})`;
+  await addAttendance(manager, label, player.email, `player-${width}`, "Watchtower");
+  return { title, id: await eventIdOf(manager, label) };
+}
+
+/**
+ * An event's id, read off its event-day sheet's link on the attendance tool, which lists every
+ * event: the review page lists upcoming events a page at a time, and the whole suite adds many.
+ */
+async function eventIdOf(manager: Page, label: string): Promise<string> {
+  await manager.goto("/attendance-tool");
+  const href = await manager.getByRole("link", { name: `Event-day sheet: ${label}`, exact: true }).getAttribute("href");
+  return href!.split("/").pop()!;
 }
 
 /** The page's headings go down one level at a time (h1, h2, h3), never skipping one. */
@@ -157,7 +167,8 @@ test("a verdict refused because a new photo arrived shows the new photo, and the
   const width = testInfo.project.name;
   const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
   const manager = await signedInPage(browser, baseURL, page, isMobile, managerState);
-  const { title } = await eventFor(manager, width, "New Photo Night", 30);
+  const { title, id } = await eventFor(manager, width, "New Photo Night", 30);
+  await manager.goto(`/view-costumes?event=${id}`);
 
   await withSession(page, playerState);
   await page.goto("/costume");
@@ -186,6 +197,8 @@ test("a verdict refused because a new photo arrived shows the new photo, and the
   await entry.getByRole("button", { name: /^Approve/ }).click();
   await expect(entry.getByText("Approved. The player sees it on their costume page.")).toBeVisible();
   await expect(entry.getByTestId("costume-status")).toHaveText("Approved");
+  // The keyboard stays on the button pressed.
+  await expect(entry.getByRole("button", { name: /^Approve/ })).toBeFocused();
   await manager.context().close();
   await page.reload();
   await expect(event.getByTestId("costume-status")).toHaveText("Approved");
@@ -206,8 +219,11 @@ test("without JavaScript, an upload and a verdict come back to their event and e
   await member.goto("/costume");
   const event = member.getByRole("region", { name: title });
   await upload(event, "Your costume photo", "#7a4b2a");
-  await expect(member).toHaveURL(new RegExp(`/costume#costume-${id}$`));
+  await expect(member).toHaveURL(new RegExp(`/costume\\?done=uploaded&event=${id}#costume-${id}$`));
   await expect(event.getByText("Photo uploaded. Staff will review it.")).toBeInViewport();
+  // A reload fetches the page again and sends nothing: still one photo.
+  await member.reload();
+  await expect(event.getByRole("img", { name: /^Your costume, 1 of 1, sent/ })).toBeVisible();
 
   const manager = await signedInPage(browser, baseURL, page, isMobile, managerState, false);
   await manager.goto(`/view-costumes?event=${id}`);

@@ -65,6 +65,8 @@ export function EventGroups({
                 <h2 className="text-xl">
                   <Link to={isOpen ? closed : `?event=${group.id}${keep}`} aria-expanded={isOpen} preventScrollReset className="font-display text-brass no-underline hover:underline">
                     {group.title}
+                    {/* Two events may share a title: the date (shown beside it) names each link apart. */}
+                    <span className="sr-only">{`, ${formatEventDate(group.date)}`}</span>
                   </Link>
                 </h2>
                 <span className="text-sm text-dust">{groupNote(group, isOpen ? total : undefined, passing, noun, plural)}</span>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/costume";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -11,6 +11,7 @@ import { checkForm, readForm } from "~/forms/kernel";
 import { COSTUME_PHOTOS_PER_EVENT } from "~/game/costume";
 import { COSTUME_PHOTO_WEEKS_BEFORE } from "~/game/setting";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
+import { isUuid } from "~/lib/ids";
 import { failSafely } from "~/server/actions.server";
 import { addCostumePhoto, memberCostumeEvents, removeCostumePhoto, type MemberCostumeEvent } from "~/server/costumes.server";
 import { requireAccess } from "~/server/guards.server";
@@ -23,10 +24,31 @@ import { requireAccess } from "~/server/guards.server";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "character");
-  return { events: await memberCostumeEvents(user.id) };
+  const events = await memberCostumeEvents(user.id);
+  return { events, done: doneFrom(new URL(request.url), events) };
 }
 
 type ActionData = { eventId?: string; ok?: string; message?: string };
+
+/**
+ * What was just done, from the address a photo sent or removed leads to (`?done=uploaded&event=…`):
+ * the page after a change is fetched anew, so a reload cannot send the same photo twice.
+ */
+const DONE_MESSAGES = { uploaded: COSTUME_MESSAGES.uploaded, removed: COSTUME_MESSAGES.removed } as const;
+type Done = keyof typeof DONE_MESSAGES;
+
+function doneFrom(url: URL, events: MemberCostumeEvent[]): ActionData | null {
+  const done = url.searchParams.get("done");
+  const eventId = url.searchParams.get("event");
+  if (!(done === "uploaded" || done === "removed") || !events.some((event) => event.id === eventId)) return null;
+  return { eventId: eventId!, ok: DONE_MESSAGES[done] };
+}
+
+/** Back to the event's section, saying what was done (the page's top for an event id not well formed): thrown, as a redirect is an answer. */
+function doneAt(eventId: string | undefined, done: Done): never {
+  if (!isUuid(eventId)) throw redirect("/costume", 303);
+  throw redirect(`/costume?${new URLSearchParams({ done, event: eventId })}#${eventAnchor(eventId)}`, 303);
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
@@ -38,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return failSafely<ActionData>("saving a costume photo", { eventId, message: COSTUME_MESSAGES.failed }, async () => {
       const outcome = await addCostumePhoto(user, upload);
       if (!outcome.ok) return data({ eventId, message: outcome.message }, { status: outcome.status });
-      return data({ eventId, ok: COSTUME_MESSAGES.uploaded });
+      return doneAt(eventId, "uploaded");
     });
   }
   const fields = await readForm(request);
@@ -49,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return data<ActionData>({ eventId, message: fields.intent === "remove" ? COSTUME_MESSAGES.noSuchPhoto : "That action is not available here." }, { status: 400 });
   return failSafely<ActionData>("removing a costume photo", { eventId, message: "The photo could not be removed. Please try again." }, async () => {
     if (!(await removeCostumePhoto(user.id, parsed.data.photoId))) return data({ eventId, message: COSTUME_MESSAGES.noSuchPhoto }, { status: 404 });
-    return data({ eventId, ok: COSTUME_MESSAGES.removed });
+    return doneAt(eventId, "removed");
   });
 }
 
@@ -170,8 +192,10 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
   );
 }
 
-export default function Costume({ loaderData, actionData }: Route.ComponentProps) {
+export default function Costume({ loaderData, actionData: refused }: Route.ComponentProps) {
   const { events } = loaderData;
+  // A refusal is the action's answer; what was done is told by the address it led to.
+  const actionData = refused ?? loaderData.done ?? undefined;
   // An answer about an event no longer listed (or none) is shown at the top.
   const orphanAnswer = actionData && !events.some((e) => e.id === actionData.eventId) ? actionData : undefined;
   return (

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { data, Form, useLocation, useNavigation, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/view-costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
@@ -83,6 +84,13 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
   const anchor = entryAnchor(entry.userId);
   const headingId = `${anchor}-name`;
   const noteValue = answer && !answer.ok ? (answer.values?.note ?? "") : "";
+  const noteId = `note-${entry.userId}`;
+  // A verdict given empties the note box; the form itself stays, so the keyboard stays on the button pressed.
+  const reviewedAt = entry.review?.reviewedAt;
+  useEffect(() => {
+    const note = document.getElementById(noteId);
+    if (answer?.ok && note instanceof HTMLTextAreaElement) note.value = "";
+  }, [answer?.ok, noteId, reviewedAt]);
   return (
     <article id={anchor} aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -103,9 +111,9 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
       {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
       {latest ? (
-        // Made anew after each verdict, so the note box starts empty. Sent back to this page at the
-        // entry, so without JavaScript the answer opens there; the latest photo follows the page's data.
-        <Form key={entry.review?.reviewedAt ?? "none"} method="post" action={`/view-costumes${search || `?event=${eventId}`}#${anchor}`} preventScrollReset noValidate className="flex flex-col gap-3">
+        // Sent back to this page at the entry, so without JavaScript the answer opens there; the
+        // latest photo follows the page's data.
+        <Form method="post" action={`/view-costumes${search || `?event=${eventId}`}#${anchor}`} preventScrollReset noValidate className="flex flex-col gap-3">
           <input type="hidden" name="userId" value={entry.userId} />
           <input type="hidden" name="eventId" value={eventId} />
           <input type="hidden" name="latestPhotoId" value={latest.id} />
@@ -117,7 +125,7 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
             maxLength={COSTUME_NOTE_MAX}
             defaultValue={noteValue}
             error={answer?.errors?.note}
-            id={`note-${entry.userId}`}
+            id={noteId}
           />
           <div className="flex flex-wrap gap-3">
             <SubmitButton name="verdict" value="approved" className="btn btn-primary" busy={busy}>

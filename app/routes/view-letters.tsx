@@ -97,12 +97,13 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
 
 type Letter = Route.ComponentProps["loaderData"]["rows"][number];
 
-function Busy({ idle, busy }: { idle: string; busy: string }) {
+function Busy({ idle, busy, about }: { idle: string; busy: string; about?: string }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <button type="submit" className="btn btn-primary self-start" disabled={submitting}>
       {submitting ? busy : idle}
+      {about ? <span className="sr-only">{`: ${about}`}</span> : null}
     </button>
   );
 }
@@ -110,6 +111,8 @@ function Busy({ idle, busy }: { idle: string; busy: string }) {
 function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Letter; actionData?: ActionData; threadShown: boolean; queue: QueueData }) {
   const mine = actionData?.letterId === letter.id ? actionData : undefined;
   const signed = letter.senderName ?? UNSIGNED;
+  // Names the letter's controls for screen readers: one member may write twice to the same character.
+  const about = `${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient} of ${formatClubTime(letter.createdAt)}`;
   // A letter to an NPC is answered as that NPC, in a form that opens with the entry's queue forms.
   const answer =
     letter.status === "to_staff" && letter.answerKey ? (
@@ -131,8 +134,10 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
       </Form>
     ) : undefined;
   return (
-    <article className="panel p-4" aria-labelledby={`letter-${letter.id}`}>
-      <Author firstName={letter.firstName} lastName={letter.lastName} at={letter.createdAt} />
+    <article className="panel p-4" aria-labelledby={`letter-${letter.id}`} aria-describedby={`letter-${letter.id}-from`}>
+      <div id={`letter-${letter.id}-from`}>
+        <Author firstName={letter.firstName} lastName={letter.lastName} at={letter.createdAt} />
+      </div>
       <h2 id={`letter-${letter.id}`} className="mt-1 text-xl">{`To ${letter.recipient}`}</h2>
       <p className="text-sm text-dust">
         {[letter.fromNpc ? `Answered as ${signed}` : letter.senderName ? `Signed ${signed}` : null, letter.toPlayer ? "to a player's character" : null, LETTER_STATUS_FOR_STAFF[letter.status as LetterStatus]]
@@ -149,17 +154,19 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
         <Form method="post" className="mt-3">
           <input type="hidden" name="intent" value="release" />
           <input type="hidden" name="letterId" value={letter.id} />
-          <Busy idle="Release to letter box" busy="Releasing…" />
+          <Busy idle="Release to letter box" busy="Releasing…" about={about} />
         </Form>
       ) : null}
       {!threadShown && (letter.threadId || letter.status === "to_staff" || letter.status === "answered") ? (
         <p className="mt-3">
-          <Link to={`/view-letters?thread=${letter.threadId ?? letter.id}`}>Read the whole thread</Link>
+          <Link to={`/view-letters?thread=${letter.threadId ?? letter.id}`}>
+            Read the whole thread<span className="sr-only">{` of ${about}`}</span>
+          </Link>
         </p>
       ) : null}
       {letter.fromNpc ? null : (
         <div className="mt-3">
-          <QueueEntry entryId={letter.id} about={`${letter.firstName} ${letter.lastName}'s letter to ${letter.recipient} of ${formatClubTime(letter.createdAt)}`} queue={queue} result={actionData} answer={answer} open={Boolean(answer && mine?.values)} />
+          <QueueEntry entryId={letter.id} about={about} queue={queue} result={actionData} answer={answer} open={Boolean(answer && mine?.values)} />
         </div>
       )}
     </article>

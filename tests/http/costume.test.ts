@@ -102,8 +102,12 @@ describe("the member's costume page", () => {
   it("stores a JPG upright and without its EXIF, makes a thumbnail, and serves both", async () => {
     const member = await registered();
     const sent = await send(member, soon.id, { bytes: photoJpeg, name: "IMG_0042.JPG", type: "image/jpeg" });
-    expect(sent.status).toBe(200);
-    expect(await sent.text()).toContain(COSTUME_MESSAGES.uploaded);
+    // Answered with the page fetched anew at the event, saying so: a reload then sends nothing again.
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get("Location")).toBe(`/costume?done=uploaded&event=${soon.id}#costume-${soon.id}`);
+    const after = await page(member, sent.headers.get("Location")!);
+    expect(after).toContain(COSTUME_MESSAGES.uploaded);
+    expect(await page(member)).not.toContain(COSTUME_MESSAGES.uploaded);
     const [row] = await photosOf(member.id);
     expect(row).toMatchObject({ eventId: soon.id, fileType: "image/jpeg", width: 600, height: 800 });
     expect(row!.fileKey).toMatch(new RegExp(`^costumes/${member.id}/[0-9a-f]{32}\\.jpg$`));
@@ -174,7 +178,7 @@ describe("the member's costume page", () => {
 
   it("judges a PNG by its content, whatever its name, and keeps it a PNG", async () => {
     const member = await registered();
-    expect((await send(member, late.id, { bytes: photoPng, name: "costume.jpeg" })).status).toBe(200);
+    expect((await send(member, late.id, { bytes: photoPng, name: "costume.jpeg" })).status).toBe(303);
     const [row] = await photosOf(member.id);
     expect(row).toMatchObject({ eventId: late.id, fileType: "image/png", width: 300, height: 500 });
     expect(row!.fileKey).toMatch(/\.png$/);
@@ -241,8 +245,8 @@ describe("the member's costume page", () => {
     expect(await photosOf(owner.id)).toHaveLength(1);
 
     const removed = await postForm(app().url, "/costume", { intent: "remove", eventId: soon.id, photoId: row!.id }, owner.cookie);
-    expect(removed.status).toBe(200);
-    expect(await removed.text()).toContain(COSTUME_MESSAGES.removed);
+    expect(removed.status).toBe(303);
+    expect(await page(owner, removed.headers.get("Location")!)).toContain(COSTUME_MESSAGES.removed);
     expect(await photosOf(owner.id)).toEqual([]);
     expect(folder(owner.id)).toEqual([]);
   });

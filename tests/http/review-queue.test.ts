@@ -180,7 +180,7 @@ describe("review queues", () => {
     // Filtered, each listed event says how many of its entries pass, the closed ones too.
     const other = await createEvent(db(), { title: "Other Night", date: "2024-04-20", status: "past" });
     await db().insert(merchantOrders).values([orderValues(author.id, other.id, { items: { salt: 4 } }), orderValues(author.id, other.id, { items: { salt: 5 } })]);
-    const noteOf = (html: string, title: string) => html.match(new RegExp(`>${title}</a></h2><span class="text-sm text-dust">([^<]*)</span>`))?.[1];
+    const noteOf = (html: string, title: string) => html.match(new RegExp(`>${title}<span class="sr-only">[^<]*</span></a></h2><span class="text-sm text-dust">([^<]*)</span>`))?.[1];
     const filtered = (await page(`${url}&status=in_progress`, cast.cookie)).html;
     expect(noteOf(filtered, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
     expect(noteOf(filtered, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");

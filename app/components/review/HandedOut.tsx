@@ -1,13 +1,13 @@
 import { Form, useLocation, useNavigation } from "react-router";
 import { SubmitButton } from "~/components/ui/SubmitButton";
-import { entryAction } from "./QueueControls";
+import { actionAt } from "./QueueControls";
 import { formatClubTime } from "~/lib/dates";
 import type { HandedOutAnswer } from "~/server/handed-out.server";
 
 /**
  * An order's hand-out line on the orders review: "Handed out <when> by <whom>" with an undo,
  * or a button marking it handed out. A plain form posting to the page, so it works without
- * JavaScript (the answer opens at the order); the page's action checks the viewer again. One
+ * JavaScript (the answer opens at this line); the page's action checks the viewer again. One
  * button either way, so pressing it leaves the keyboard on it as it turns into the other.
  * `name` names the order for screen readers ("Ada Fox's order of …").
  */
@@ -17,8 +17,9 @@ export function HandedOut({ order, name, answer }: { order: { id: string; handed
   const busy = navigation.state === "submitting" && navigation.formData?.get("orderId") === order.id;
   const mine = answer?.orderId === order.id ? answer : undefined;
   const handedOut = order.handedOutAt !== null;
+  const anchor = `handed-out-${order.id}`;
   return (
-    <Form method="post" action={entryAction(search, order.id)} preventScrollReset className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1">
+    <Form id={anchor} method="post" action={actionAt(search, anchor)} preventScrollReset className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1">
       <input type="hidden" name="orderId" value={order.id} />
       {order.handedOutAt ? <p className="font-bold text-brass" data-testid="handed-out">{`Handed out ${formatClubTime(order.handedOutAt)} by ${order.handedOutBy ?? "a former member"}`}</p> : null}
       <SubmitButton name="intent" value={handedOut ? "undo_hand_out" : "hand_out"} className="btn btn-secondary text-sm" busy={busy}>

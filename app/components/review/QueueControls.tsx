@@ -34,12 +34,12 @@ export function useBusy(entryId: string, intent?: string): boolean {
 export const queueAnchor = (entryId: string) => `queue-${entryId}`;
 
 /**
- * Where an entry's forms post: this page's address, ending at the entry. Without JavaScript the
- * page that answers opens at the entry with its outcome, not at the top; with it, the entry is
- * scrolled into view (it is usually there already).
+ * Where a form on a review page posts: this page's address, ending at the part of the entry it
+ * changes (`anchor`, an element's id). Without JavaScript the page that answers opens there with
+ * the outcome, not at the top; with it, that part is scrolled into view (it is usually there already).
  */
-export function entryAction(search: string, entryId: string): string {
-  return `${search || "?"}#${queueAnchor(entryId)}`;
+export function actionAt(search: string, anchor: string): string {
+  return `${search || "?"}#${anchor}`;
 }
 
 /** This page's address with the entry's forms opened (an id) or closed (null), the rest of the address kept. */
@@ -97,7 +97,7 @@ export function QueueControls({
       {result?.ok ? <Alert kind="success">{result.ok}</Alert> : null}
       {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
       <div className="flex flex-wrap items-center gap-3">
-        <Form method="post" action={entryAction(search, entryId)} preventScrollReset>
+        <Form method="post" action={actionAt(search, queueAnchor(entryId))} preventScrollReset>
           <input type="hidden" name="intent" value={mine ? "hand_back" : "take"} />
           <input type="hidden" name="entryId" value={entryId} />
           <SubmitButton className="btn btn-secondary" busy={busy}>
@@ -128,7 +128,7 @@ function StatusForm({ entryId, status, about }: { entryId: string; status: Queue
   const { search } = useLocation();
   const statusId = `queue-status-${entryId}`;
   return (
-    <Form method="post" action={entryAction(search, entryId)} preventScrollReset className="flex flex-wrap items-end gap-2">
+    <Form method="post" action={actionAt(search, queueAnchor(entryId))} preventScrollReset className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="intent" value="set_status" />
       <input type="hidden" name="entryId" value={entryId} />
       <div className="flex flex-col gap-1">

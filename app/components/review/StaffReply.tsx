@@ -7,7 +7,7 @@ import { formatClubTime } from "~/lib/dates";
 import type { QueueResult } from "~/forms/review-queue";
 import type { StaffReply as Reply } from "~/server/staff-replies.server";
 import { SubmitButton } from "~/components/ui/SubmitButton";
-import { entryAction, useBusy } from "./QueueControls";
+import { actionAt, queueAnchor, useBusy } from "./QueueControls";
 
 export type { Reply };
 
@@ -45,7 +45,7 @@ export function StaffReply({ entryId, replies, replyKey, to, result, answering }
       {sent ? <Alert kind="success">{sent}</Alert> : null}
       {failed?.message && !failed.errors?.body ? <Alert kind="error">{failed.message}</Alert> : null}
       {answering ? (
-        <Form method="post" action={entryAction(search, entryId)} noValidate preventScrollReset className="flex flex-col gap-2">
+        <Form method="post" action={actionAt(search, queueAnchor(entryId))} noValidate preventScrollReset className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="reply" />
           <input type="hidden" name="entryId" value={entryId} />
           <input type="hidden" name="submissionKey" value={failed?.values?.submissionKey ?? replyKey} />
