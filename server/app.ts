@@ -93,6 +93,10 @@ function builtAssets(dir: string): Middleware {
     brotli: true,
     gzip: true,
     setHeaders(res, pathname) {
+      // sirv lists the files once, at start, and pipes each without an error handler: a file gone
+      // since (a new build written under the running server) would throw out of the process.
+      // That request's answer is cut off instead; the next start serves the new build.
+      res.once("pipe", (file: NodeJS.ReadableStream) => file.once("error", () => res.destroy()));
       // Vite's hashed files never change; anything else may.
       res.setHeader(
         "Cache-Control",
