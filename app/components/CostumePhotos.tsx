@@ -22,9 +22,9 @@ type Photo = { id: string; createdAt: string; width: number; height: number };
 
 /**
  * Thumbnails of costume photos, each opening the whole photo in a new tab. `whose` starts their
- * descriptions ("Your", "Ada Fox's"); `extra` adds something under a photo (the owner's Remove button).
+ * descriptions ("Your", "Ada Fox's"); `extra` adds something under a photo (the owner's Remove button), told which photo it is of how many.
  */
-export function CostumePhotoGrid({ photos, whose, extra }: { photos: Photo[]; whose: string; extra?: (photo: Photo) => ReactNode }) {
+export function CostumePhotoGrid({ photos, whose, extra }: { photos: Photo[]; whose: string; extra?: (photo: Photo, place: string) => ReactNode }) {
   if (photos.length === 0) return null;
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label={`${whose} costume photos`}>
@@ -40,7 +40,7 @@ export function CostumePhotoGrid({ photos, whose, extra }: { photos: Photo[]; wh
               className="aspect-square w-full object-cover"
             />
           </a>
-          {extra ? extra(photo) : null}
+          {extra ? extra(photo, `${index + 1} of ${photos.length}`) : null}
         </li>
       ))}
     </ul>

@@ -176,12 +176,12 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
       <CostumePhotoGrid
         photos={event.photos}
         whose="Your"
-        extra={(photo) => (
+        extra={(photo, place) => (
           <Form method="post" action={eventAction(event.id)} preventScrollReset>
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="eventId" value={event.id} />
             <input type="hidden" name="photoId" value={photo.id} />
-            <button type="submit" className="btn btn-secondary w-full text-sm" disabled={removing === photo.id} aria-label={`Remove photo sent ${formatClubTime(photo.createdAt)}`}>
+            <button type="submit" className="btn btn-secondary w-full text-sm" disabled={removing === photo.id} aria-label={`Remove photo ${place}, sent ${formatClubTime(photo.createdAt)}`}>
               {removing === photo.id ? "Removing…" : "Remove"}
             </button>
           </Form>
