@@ -11,7 +11,7 @@ export function SearchForm({ tab, search, label, keep = {} }: { tab?: string; se
   const id = `${tab ?? "list"}-search`;
   const [value, setValue] = useAddressValue(search);
   return (
-    <Form method="get" role="search" className="flex gap-2">
+    <Form method="get" role="search" aria-label={label} className="flex gap-2">
       {tab ? <input type="hidden" name="tab" value={tab} /> : null}
       {Object.entries(keep).map(([name, kept]) => (kept ? <input key={name} type="hidden" name={name} value={kept} /> : null))}
       <label htmlFor={id} className="sr-only">
