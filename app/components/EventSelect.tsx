@@ -17,7 +17,7 @@ export function EventSelect({ events, defaultValue, error, emptyText, onChange }
         onChange={onChange}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? "eventId-error" : undefined}
-        className="w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
+        className="w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
       >
         <option value="">{events.length === 0 ? emptyText : "Choose an event…"}</option>
         {events.map((event) => (

@@ -12,6 +12,7 @@ export const QUEUE_MESSAGES = {
   replied: "Reply sent. The member reads it on their profile.",
   notFound: "That entry is no longer there.",
   notYours: "Someone else has taken this entry since you opened the page.",
+  expired: "This form has expired. Please reload the page and try again.",
   replyRequired: "Please write a reply",
   replyTooLong: `Please keep your reply to ${STAFF_REPLY_MAX.toLocaleString("en-US")} characters or fewer`,
   failed: "That could not be saved. Please try again.",

@@ -21,6 +21,9 @@ export type QueueState = {
   assigneeName: string | null;
 };
 
+/** An entry without a queue row: new, and nobody's. */
+export const NEW_QUEUE_STATE: QueueState = { status: "new", assigneeId: null, assigneeName: null };
+
 /** Kinds a staff member can write a reply to; letters and costumes have their own answers. */
 export const REPLY_KINDS = ["pel", "order", "research"] as const satisfies readonly QueueKind[];
 export type ReplyKind = (typeof REPLY_KINDS)[number];

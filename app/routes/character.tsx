@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 const selectClass =
-  "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood";
+  "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood";
 
 export default function Character({ loaderData, actionData }: Route.ComponentProps) {
   const initial = actionData?.values ?? loaderData.character ?? {};

@@ -177,7 +177,8 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
   const offline = useOfflineCopy();
   // The copy kept for use offline may be of the page just after a press: that is no news now.
   const handedOut = offline ? null : loaderData.handedOut;
-  useFocusAfterHandingOut(handedOut?.userId);
+  // Once per arrival at the page, whatever the signal does after.
+  useFocusAfterHandingOut(loaderData.handedOut?.userId);
   return (
     <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10">
       <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>
@@ -198,7 +199,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
         <p className="text-sm text-dust print:hidden">
           For managers at the event. Each visit is recorded. Once opened, this page stays readable on this device without signal until you sign out.
         </p>
-        {/* Always on the page, so a change of its words is read out; the row itself says so to the eye. */}
+        {/* Always on the page, so a change of its words is read out (with JavaScript; a page loaded without it is not read out by itself, and the row says so to the eye). */}
         <p role="status" className="sr-only" data-testid="sheet-status">
           {handedOut ? handedOutText(handedOut) : ""}
         </p>

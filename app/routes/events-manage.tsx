@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-const inputClass = "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood";
+const inputClass = "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood";
 
 function EventFields({ values, errors }: { values: Partial<Record<string, string | null | undefined>>; errors?: FieldErrors }) {
   return (

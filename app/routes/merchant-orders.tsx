@@ -167,7 +167,7 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
                     placeholder="0"
                     onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
                     aria-invalid={message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined}
-                    className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass focus:outline-none aria-[invalid=true]:border-blood"
+                    className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
                   />
                 </td>
               </tr>

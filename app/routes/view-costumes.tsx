@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import { data, Form, useLocation, useNavigation, type ShouldRevalidateFunction } from "react-router";
+import { useEffect, useMemo } from "react";
+import { data, Form, useNavigation, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/view-costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
 import { EventGroups } from "~/components/EventGroups";
@@ -11,6 +11,7 @@ import { COSTUME_MESSAGES, CostumeVerdictForm } from "~/forms/costume";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
 import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
 import { QueueEntry, QueueNotice, type QueueData } from "~/components/review/QueueEntry";
+import { useActionAt } from "~/components/review/QueueControls";
 import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
 import type { ActionAnswer } from "~/server/actions.server";
 import { queueFilterOf } from "~/server/queue-filter.server";
@@ -76,12 +77,12 @@ function Summary({ entries }: { entries: CostumeEntry[] }) {
 
 function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry; eventId: string; answer?: ActionData; queue: QueueData; queued?: QueueResult }) {
   const navigation = useNavigation();
-  const { search } = useLocation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
   const name = `${entry.firstName} ${entry.lastName}`;
   const about = `${name}'s costume photos`;
   const latest = entry.photos.at(-1);
   const anchor = entryAnchor(entry.userId);
+  const actionAt = useActionAt(anchor);
   const headingId = `${anchor}-name`;
   const noteValue = answer && !answer.ok ? (answer.values?.note ?? "") : "";
   const noteId = `note-${entry.userId}`;
@@ -113,7 +114,7 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
       {latest ? (
         // Sent back to this page at the entry, so without JavaScript the answer opens there; the
         // latest photo follows the page's data.
-        <Form method="post" action={`/view-costumes${search || `?event=${eventId}`}#${anchor}`} preventScrollReset noValidate className="flex flex-col gap-3">
+        <Form method="post" action={actionAt} preventScrollReset noValidate className="flex flex-col gap-3">
           <input type="hidden" name="userId" value={entry.userId} />
           <input type="hidden" name="eventId" value={eventId} />
           <input type="hidden" name="latestPhotoId" value={latest.id} />
@@ -144,7 +145,11 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
 export default function ViewCostumes({ loaderData, actionData }: Route.ComponentProps) {
   const { entries, open } = loaderData;
   // A verdict's answer, as the queue's notice takes it, for an entry the filter no longer shows.
-  const verdict = open && actionData?.userId && !actionData.entryId ? { entryId: `${open}:${actionData.userId}`, ok: actionData.ok, message: actionData.message } : undefined;
+  // Made once per answer: the notice takes the keyboard when it is given a new one.
+  const verdict = useMemo(
+    () => (open && actionData?.userId && !actionData.entryId ? { entryId: `${open}:${actionData.userId}`, ok: actionData.ok, message: actionData.message } : undefined),
+    [actionData, open],
+  );
   return (
     <EventGroups
       title="Costume Photos"

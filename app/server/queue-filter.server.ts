@@ -21,10 +21,6 @@ export function queueFilterOf(address: string | URL): QueueFilter {
   };
 }
 
-export function isFiltered(filter: QueueFilter): boolean {
-  return filter.status !== "any" || filter.assignee !== "any";
-}
-
 /** The staff member an assignee filter names by id, or null for "any", "nobody" and "mine". */
 export function namedAssignee(filter: QueueFilter): string | null {
   return filter.assignee === "any" || filter.assignee === "nobody" || filter.assignee === "mine" ? null : filter.assignee;

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { checkForm, type FormValues } from "~/forms/kernel";
 import { QUEUE_INTENTS, QUEUE_MESSAGES, QueueForms, type QueueInput, type QueueResult } from "~/forms/review-queue";
-import { QUEUE_KINDS, REPLY_KINDS, type QueueKind, type QueueState, type QueueStatus, type ReplyKind } from "~/game/review-queue";
+import { NEW_QUEUE_STATE, QUEUE_KINDS, REPLY_KINDS, type QueueKind, type QueueState, type QueueStatus, type ReplyKind } from "~/game/review-queue";
 import { isStaff, rolesWhere } from "~/game/roles";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
@@ -28,11 +28,10 @@ export function costumeEntryId(eventId: string, userId: string): string {
   return `${eventId}:${userId}`;
 }
 
-const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
 
 /** Where each of these entries stands, with the names of who took them: one query. */
 export async function queueStates(kind: QueueKind, entryIds: readonly string[]): Promise<Record<string, QueueState>> {
-  const states: Record<string, QueueState> = Object.fromEntries(entryIds.map((id) => [id, NEW]));
+  const states: Record<string, QueueState> = Object.fromEntries(entryIds.map((id) => [id, NEW_QUEUE_STATE]));
   if (entryIds.length === 0) return states;
   const db = await database();
   const rows = await db
@@ -150,7 +149,7 @@ export async function reopenAnswered(tx: Transaction, kind: QueueKind, entryId: 
     .where(and(eq(reviewQueue.kind, kind), eq(reviewQueue.entryId, entryId), eq(reviewQueue.status, "answered")));
 }
 
-export type QueueOutcome = { ok: true } | { ok: false; status: number; problem: "notFound" | "notYours" | "unknown" };
+export type QueueOutcome = { ok: true } | { ok: false; status: number; problem: "notFound" | "notYours" | "expired" | "unknown" };
 
 /**
  * Takes an entry, hands it back, sets its status or replies to it, and audits that, in one
@@ -212,9 +211,10 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         details: { ...details, to: input.status },
       });
     } else {
-      const replyId = await saveReply(tx, { kind: kind as ReplyKind, entryId: input.entryId, userId, authorId: staff.id, body: input.body, submissionKey: input.submissionKey });
+      const saved = await saveReply(tx, { kind: kind as ReplyKind, entryId: input.entryId, userId, authorId: staff.id, body: input.body, submissionKey: input.submissionKey });
       // The same form sent again: its reply is already there, and already audited.
-      if (!replyId) return { ok: true } as const;
+      if (saved === "already") return { ok: true } as const;
+      if (saved === "expired") return { ok: false, status: 409, problem: "expired" } as const;
       await markAnswered(tx, kind, input.entryId, userId);
       await audit(tx, {
         actorId: staff.id,
@@ -223,7 +223,7 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         details: {
           ...details,
           to: "answered",
-          replyId,
+          replyId: saved.id,
           length: input.body.length,
         },
       });
@@ -283,7 +283,7 @@ export async function answerQueueForm(staff: SessionUser, kind: QueueKind, value
       {
         entryId,
         intent,
-        message: form.errors.body ?? form.errors.status ?? form.errors.entryId ?? QUEUE_MESSAGES.failed,
+        message: form.errors.body ?? form.errors.status ?? form.errors.entryId ?? form.errors.submissionKey ?? QUEUE_MESSAGES.failed,
         errors: form.errors,
         values,
       },

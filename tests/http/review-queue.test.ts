@@ -76,6 +76,12 @@ describe("review queues", () => {
     const resent = await postForm(app().url, url, reply, cast.cookie);
     expect(resent.status).toBe(200);
     expect(text(await resent.text())).toContain("Reply sent. The member reads it on their profile.");
+    // The same key on another entry is a form from a page drawn before (kept by Back): refused, not lost in silence.
+    const [otherPel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
+    const stale = await postForm(app().url, url, { ...reply, entryId: otherPel!.id, body: "A second answer." }, cast.cookie);
+    expect(stale.status).toBe(409);
+    expect(text(await stale.text())).toContain("This form has expired. Please reload the page and try again.");
+    expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, otherPel!.id))).toHaveLength(0);
     const saved = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body, submissionKey: replyKey });

@@ -1,6 +1,6 @@
-import { Form, useLocation, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { SubmitButton } from "~/components/ui/SubmitButton";
-import { actionAt } from "./QueueControls";
+import { useActionAt } from "./QueueControls";
 import { formatClubTime } from "~/lib/dates";
 import type { HandedOutAnswer } from "~/server/handed-out.server";
 
@@ -13,13 +13,13 @@ import type { HandedOutAnswer } from "~/server/handed-out.server";
  */
 export function HandedOut({ order, name, answer }: { order: { id: string; handedOutAt: string | Date | null; handedOutBy: string | null }; name: string; answer?: HandedOutAnswer }) {
   const navigation = useNavigation();
-  const { search } = useLocation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("orderId") === order.id;
   const mine = answer?.orderId === order.id ? answer : undefined;
   const handedOut = order.handedOutAt !== null;
   const anchor = `handed-out-${order.id}`;
+  const actionAt = useActionAt(anchor);
   return (
-    <Form id={anchor} method="post" action={actionAt(search, anchor)} preventScrollReset className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1">
+    <Form id={anchor} method="post" action={actionAt} preventScrollReset className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1">
       <input type="hidden" name="orderId" value={order.id} />
       {order.handedOutAt ? <p className="font-bold text-brass" data-testid="handed-out">{`Handed out ${formatClubTime(order.handedOutAt)} by ${order.handedOutBy ?? "a former member"}`}</p> : null}
       <SubmitButton name="intent" value={handedOut ? "undo_hand_out" : "hand_out"} className="btn btn-secondary text-sm" busy={busy}>

@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation, useNavigation } from "react-router";
 import { ButtonLink } from "~/components/ui/ButtonLink";
 import { SubmitButton } from "~/components/ui/SubmitButton";
+import { useHydrated } from "~/lib/use-hydrated";
 import { QUEUE_STATUS_LABELS, QUEUE_STATUSES, type QueueState, type QueueStatus } from "~/game/review-queue";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
@@ -34,12 +35,15 @@ export function useBusy(entryId: string, intent?: string): boolean {
 export const queueAnchor = (entryId: string) => `queue-${entryId}`;
 
 /**
- * Where a form on a review page posts: this page's address, ending at the part of the entry it
- * changes (`anchor`, an element's id). Without JavaScript the page that answers opens there with
- * the outcome, not at the top; with it, that part is scrolled into view (it is usually there already).
+ * Where a form on a review page posts: this page's address, ending without JavaScript at the
+ * part of the entry it changes (`anchor`, an element's id), so the page that answers opens there
+ * with the outcome, not at the top. With JavaScript the answer comes in place and the page stays
+ * where it is: an anchor would scroll that part to the top of the screen.
  */
-export function actionAt(search: string, anchor: string): string {
-  return `${search || "?"}#${anchor}`;
+export function useActionAt(anchor: string): string {
+  const { search } = useLocation();
+  const hydrated = useHydrated();
+  return hydrated ? search || "?" : `${search || "?"}#${anchor}`;
 }
 
 /** This page's address with the entry's forms opened (an id) or closed (null), the rest of the address kept. */
@@ -81,6 +85,7 @@ export function QueueControls({
   const { search } = useLocation();
   const mine = state.assigneeId === viewerId;
   const anchor = queueAnchor(entryId);
+  const actionAt = useActionAt(anchor);
   const section = useRef<HTMLElement>(null);
   // Opening an entry's forms takes the keyboard to them (the link pressed is gone).
   useEffect(() => {
@@ -97,7 +102,7 @@ export function QueueControls({
       {result?.ok ? <Alert kind="success">{result.ok}</Alert> : null}
       {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
       <div className="flex flex-wrap items-center gap-3">
-        <Form method="post" action={actionAt(search, queueAnchor(entryId))} preventScrollReset>
+        <Form method="post" action={actionAt} preventScrollReset>
           <input type="hidden" name="intent" value={mine ? "hand_back" : "take"} />
           <input type="hidden" name="entryId" value={entryId} />
           <SubmitButton className="btn btn-secondary" busy={busy}>
@@ -125,10 +130,10 @@ export function QueueControls({
 /** Sets an entry's status by hand (a reply marks it answered by itself). */
 function StatusForm({ entryId, status, about }: { entryId: string; status: QueueStatus; about: string }) {
   const busy = useBusy(entryId, "set_status");
-  const { search } = useLocation();
+  const actionAt = useActionAt(queueAnchor(entryId));
   const statusId = `queue-status-${entryId}`;
   return (
-    <Form method="post" action={actionAt(search, queueAnchor(entryId))} preventScrollReset className="flex flex-wrap items-end gap-2">
+    <Form method="post" action={actionAt} preventScrollReset className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="intent" value="set_status" />
       <input type="hidden" name="entryId" value={entryId} />
       <div className="flex flex-col gap-1">

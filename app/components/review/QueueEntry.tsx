@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "~/forms/review-queue";
-import type { QueueState } from "~/game/review-queue";
+import { NEW_QUEUE_STATE, type QueueState } from "~/game/review-queue";
 import { ANSWER_PARAM, QueueControls } from "./QueueControls";
 import { StaffReply, type Reply } from "./StaffReply";
 
@@ -15,7 +15,6 @@ export type QueueData = {
   replyKey?: string;
 };
 
-const NEW: QueueState = { status: "new", assigneeId: null, assigneeName: null };
 
 /**
  * The queue's part of one entry on a review page: its status and assignee, and, where staff
@@ -34,7 +33,7 @@ export function QueueEntry({ entryId, about, queue, result, answer, open = false
   return (
     <QueueControls
       entryId={entryId}
-      state={queue.states[entryId] ?? NEW}
+      state={queue.states[entryId] ?? NEW_QUEUE_STATE}
       viewerId={queue.viewerId}
       about={about}
       result={isReply ? undefined : mine}

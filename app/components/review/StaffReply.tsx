@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, useLocation } from "react-router";
+import { Form } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { STAFF_REPLY_MAX } from "~/game/review-queue";
@@ -7,7 +7,7 @@ import { formatClubTime } from "~/lib/dates";
 import type { QueueResult } from "~/forms/review-queue";
 import type { StaffReply as Reply } from "~/server/staff-replies.server";
 import { SubmitButton } from "~/components/ui/SubmitButton";
-import { actionAt, queueAnchor, useBusy } from "./QueueControls";
+import { queueAnchor, useActionAt, useBusy } from "./QueueControls";
 
 export type { Reply };
 
@@ -18,7 +18,7 @@ export type { Reply };
  */
 export function StaffReply({ entryId, replies, replyKey, to, result, answering }: { entryId: string; replies: Reply[]; replyKey: string; to: string; result?: QueueResult; answering: boolean }) {
   const busy = useBusy(entryId, "reply");
-  const { search } = useLocation();
+  const actionAt = useActionAt(queueAnchor(entryId));
   const failed = result && !result.ok ? result : undefined;
   const sent = result?.ok;
   // A reply sent empties the box; the form itself stays, so the keyboard stays on "Send reply".
@@ -45,10 +45,11 @@ export function StaffReply({ entryId, replies, replyKey, to, result, answering }
       {sent ? <Alert kind="success">{sent}</Alert> : null}
       {failed?.message && !failed.errors?.body ? <Alert kind="error">{failed.message}</Alert> : null}
       {answering ? (
-        <Form method="post" action={actionAt(search, queueAnchor(entryId))} noValidate preventScrollReset className="flex flex-col gap-2">
+        <Form method="post" action={actionAt} noValidate preventScrollReset className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="reply" />
           <input type="hidden" name="entryId" value={entryId} />
-          <input type="hidden" name="submissionKey" value={failed?.values?.submissionKey ?? replyKey} />
+          {/* The page's own key, also after a refusal: nothing was saved under the one sent. */}
+          <input type="hidden" name="submissionKey" value={replyKey} />
           <TextAreaField
             label={`Reply to ${to}`}
             hint="The member reads it on their profile. Sending it marks the entry answered."
