@@ -149,7 +149,7 @@ test("the letters' search box and filters always show what the list on screen wa
   await managerContext.close();
 });
 
-test("a manager marks an order handed out on the event-day sheet and undoes it on the orders review", async ({ page, browser, baseURL, managerState, playerState }) => {
+test("a manager marks an order handed out on the event-day sheet, undoes it there and on the orders review", async ({ page, browser, baseURL, managerState, playerState }) => {
   const tag = Date.now() % 100_000;
   const title = `Hand Out Night ${tag}`;
   const label = `${title} (${formatEventDate("2099-09-18")})`;
@@ -183,7 +183,15 @@ test("a manager marks an order handed out on the event-day sheet and undoes it o
   await expect(row).toContainText("No orders");
   await expect(row).toContainText("Nothing");
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
-  const sheetUrl = manager.url().replace(/#.*/, "");
+  // Pressed on the wrong row? Undo on the sheet puts the order back, with the keyboard on its button.
+  await row.getByRole("button", { name: /^Undo\s*handed out for Wyatt Tanner's order$/ }).click();
+  await expect(manager.getByTestId("sheet-status")).toHaveText("No longer marked as handed out: Wyatt Tanner's order. 1 order to hand out to them.");
+  await expect(row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ })).toBeFocused();
+  await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
+  await row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ }).click();
+  await expect(row.getByRole("rowheader")).toBeFocused();
+  await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
+  const sheetUrl = manager.url().replace(/[?#].*/, "");
 
   // The orders review says who handed it out, and Undo puts it back on the sheet.
   const eventId = new URL(sheetUrl).pathname.split("/").pop();

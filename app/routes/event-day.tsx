@@ -6,7 +6,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
 import { formatClubClock, formatEventDate } from "~/lib/dates";
-import { isMemberId } from "~/lib/ids";
+import { isMemberId, isUuid } from "~/lib/ids";
 import { countOf } from "~/lib/plural";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
 import { HANDED_OUT_MESSAGES, HandedOutForm } from "~/forms/handed-out";
@@ -20,36 +20,50 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const sheet = await eventDaySheet(manager, params.eventId);
   if (!sheet) throw data("Not found", { status: 404 });
   // Marks a manager's sheet: the offline copy (public/event-day-sw.js) keeps nothing else.
-  return data({ ...sheet, handedOut: handedOutTo(sheet.cabins, new URL(request.url).searchParams.get(HANDED_OUT_PARAM)) }, { headers: { [SHEET_HEADER]: "manager" } });
-}
-
-/** The address's note that an attendee's order was just marked handed out (`?handedOut=<their id>`), to say so on the page. */
-const HANDED_OUT_PARAM = "handedOut";
-
-function handedOutTo(cabins: { attendees: SheetAttendee[] }[], userId: string | null): { userId: string; name: string; left: number } | null {
-  if (!isMemberId(userId)) return null;
-  const attendee = cabins.flatMap((cabin) => cabin.attendees).find((one) => one.userId === userId);
-  return attendee ? { userId: attendee.userId, name: attendee.name, left: attendee.orders.length } : null;
-}
-
-/** What is said (politely, to a screen reader) once an order is marked: whose, and how many of theirs are left, so two presses in a row are two different messages. */
-function handedOutText({ name, left }: { name: string; left: number }): string {
-  return `Handed out: ${name}'s order. ${left === 0 ? "No more orders" : countOf(left, "more order")} to hand out to them.`;
+  return data({ ...sheet, note: sheetNote(sheet.cabins, new URL(request.url).searchParams) }, { headers: { [SHEET_HEADER]: "manager" } });
 }
 
 /**
- * "Handed out" on an order: managers only, like the sheet. Back to the same attendee's row
- * (an anchor), where the order is gone from those still to hand out, with a note in the address
- * so the page says it was marked, with or without JavaScript. An order of another event is not
- * this sheet's to mark.
+ * The address's note on what was just done to an attendee's orders, so the page says it:
+ * `?handedOut=<their id>&order=<the order's id>` after "Handed out" (the order's id lets the
+ * row offer Undo), `?undone=<their id>` after Undo.
+ */
+const NOTE_PARAMS = { handedOut: "handedOut", undone: "undone", order: "order" } as const;
+
+type SheetNote = { done: "handedOut" | "undone"; userId: string; name: string; left: number; orderId: string | null };
+
+function sheetNote(cabins: { attendees: SheetAttendee[] }[], params: URLSearchParams): SheetNote | null {
+  const done = params.has(NOTE_PARAMS.undone) ? "undone" : params.has(NOTE_PARAMS.handedOut) ? "handedOut" : null;
+  if (!done) return null;
+  const userId = params.get(NOTE_PARAMS[done]);
+  if (!isMemberId(userId)) return null;
+  const attendee = cabins.flatMap((cabin) => cabin.attendees).find((one) => one.userId === userId);
+  if (!attendee) return null;
+  const orderId = params.get(NOTE_PARAMS.order);
+  return { done, userId, name: attendee.name, left: attendee.orders.length, orderId: done === "handedOut" && isUuid(orderId) ? orderId : null };
+}
+
+/** What is said (politely, to a screen reader) once an order is marked or unmarked: whose, and how many of theirs are left, so two presses in a row are two different messages. */
+function noteText({ done, name, left }: SheetNote): string {
+  const toHandOut = `${left === 0 ? "No more orders" : countOf(left, done === "handedOut" ? "more order" : "order")} to hand out to them.`;
+  return done === "handedOut" ? `Handed out: ${name}'s order. ${toHandOut}` : `No longer marked as handed out: ${name}'s order. ${toHandOut}`;
+}
+
+/**
+ * "Handed out" on an order, and its Undo: managers only, like the sheet. Back to the same
+ * attendee's row (an anchor), where the order is gone from those still to hand out (or back
+ * among them), with a note in the address so the page says what was done, with or without
+ * JavaScript. An order of another event is not this sheet's to mark.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
   const form = await parseForm(request, HandedOutForm);
-  if (!form.ok || form.data.intent !== "hand_out") throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 400 });
-  const marked = await setHandedOut(manager, form.data.orderId, true, { eventId: params.eventId });
+  if (!form.ok) throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 400 });
+  const handOut = form.data.intent === "hand_out";
+  const marked = await setHandedOut(manager, form.data.orderId, handOut, { eventId: params.eventId });
   if (!marked) throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 404 });
-  return redirect(`/tools/event-day/${marked.eventId}?${new URLSearchParams({ [HANDED_OUT_PARAM]: marked.userId })}#${attendeeAnchor(marked.userId)}`, 303);
+  const note: Record<string, string> = handOut ? { [NOTE_PARAMS.handedOut]: marked.userId, [NOTE_PARAMS.order]: form.data.orderId } : { [NOTE_PARAMS.undone]: marked.userId };
+  return redirect(`/tools/event-day/${marked.eventId}?${new URLSearchParams(note)}#${attendeeAnchor(marked.userId)}`, 303);
 }
 
 /** The id of an attendee's row, which marking an order returns to. */
@@ -89,9 +103,10 @@ function useOfflineCopy() {
 }
 
 /**
- * After "Handed out", the pressed button is gone with its order: the keyboard goes on to the
- * attendee's next order to hand out, or else to their name at the head of the row, rather than
- * falling to the top of the page. On each arrival with the note, not only the first.
+ * After "Handed out" or Undo, the pressed button is gone: the keyboard goes on to the attendee's
+ * next order to hand out (after Undo, the order just put back), or else to their name at the head
+ * of the row, rather than falling to the top of the page. On each arrival with the note, not
+ * only the first.
  */
 function useFocusAfterHandingOut(userId: string | undefined) {
   const { key } = useLocation();
@@ -141,12 +156,25 @@ function Contact({ attendee }: { attendee: SheetAttendee }) {
 
 /**
  * Each order still to hand out, with a button (a plain form: it works without JavaScript) to mark
- * it given; after a press, the attendee's row says the order was marked.
+ * it given; after a press, the attendee's row says the order was marked, with an Undo for a
+ * press on the wrong row, and after Undo that it no longer is.
  */
-function Orders({ attendee, justHandedOut }: { attendee: SheetAttendee; justHandedOut: boolean }) {
+function Orders({ attendee, note }: { attendee: SheetAttendee; note: SheetNote | null }) {
   return (
     <div className="flex flex-col gap-2">
-      {justHandedOut ? <p className="font-bold text-sage print:hidden">{HANDED_OUT_MESSAGES.handedOut}</p> : null}
+      {note ? (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 print:hidden">
+          <p className="font-bold text-sage">{note.done === "handedOut" ? HANDED_OUT_MESSAGES.handedOut : HANDED_OUT_MESSAGES.undone}</p>
+          {note.orderId ? (
+            <Form method="post">
+              <input type="hidden" name="orderId" value={note.orderId} />
+              <button type="submit" name="intent" value="undo_hand_out" className="btn btn-secondary px-3 py-1 text-sm">
+                Undo<span className="sr-only">{` handed out for ${attendee.name}'s order`}</span>
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
       {attendee.orders.length === 0 ? (
         <span className="text-dust">No orders</span>
       ) : (
@@ -176,9 +204,9 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
   const { event, cabins, attendees, totalCents, fetchedAt } = loaderData;
   const offline = useOfflineCopy();
   // The copy kept for use offline may be of the page just after a press: that is no news now.
-  const handedOut = offline ? null : loaderData.handedOut;
+  const note = offline ? null : loaderData.note;
   // Once per arrival at the page, whatever the signal does after.
-  useFocusAfterHandingOut(loaderData.handedOut?.userId);
+  useFocusAfterHandingOut(loaderData.note?.userId);
   return (
     <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10">
       <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>
@@ -201,7 +229,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
         </p>
         {/* Always on the page, so a change of its words is read out (with JavaScript; a page loaded without it is not read out by itself, and the row says so to the eye). */}
         <p role="status" className="sr-only" data-testid="sheet-status">
-          {handedOut ? handedOutText(handedOut) : ""}
+          {note ? noteText(note) : ""}
         </p>
       </div>
       <section aria-labelledby="sheet-totals" className="panel my-6 flex flex-wrap justify-center gap-x-8 gap-y-2 p-4 text-center">
@@ -244,7 +272,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
                     <Contact attendee={attendee} />
                   </td>
                   <td className="py-2 pr-3" data-label="Orders to hand out">
-                    <Orders attendee={attendee} justHandedOut={handedOut?.userId === attendee.userId} />
+                    <Orders attendee={attendee} note={note?.userId === attendee.userId ? note : null} />
                   </td>
                   <td className="py-2 pr-3 tabular-nums" data-label="To collect">
                     {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}

@@ -131,14 +131,14 @@ describe("the event-day sheet", () => {
     expect(marked.status).toBe(303);
     // Back at Cy's row, with a note in the address: the page says whose order was marked, in the row and to a screen reader.
     const back = marked.headers.get("Location")!;
-    expect(back).toBe(`/tools/event-day/${event.id}?handedOut=${cy.id}#attendee-${cy.id}`);
+    expect(back).toBe(`/tools/event-day/${event.id}?handedOut=${cy.id}&order=${cysOrder!.id}#attendee-${cy.id}`);
     const [row] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, cysOrder!.id));
     expect(row!.handedOutAt).not.toBeNull();
     expect(row!.handedOutBy).toBe(manager.id);
     const landed = await (await fetch(`${app().url}${back}`, { headers: { Cookie: manager.cookie } })).text();
     expect(statusOf(landed)).toBe("Handed out: Cy Cole's order. No more orders to hand out to them.");
     const cysRow = landed.match(new RegExp(`<tr[^>]*id="attendee-${cy.id}"[\\s\\S]*?</tr>`))![0];
-    expect(textOf(cysRow)).toMatch(/Cy Cole Cy the Quiet .*Marked as handed out\. No orders Nothing/);
+    expect(textOf(cysRow)).toMatch(/Cy Cole Cy the Quiet .*Marked as handed out\. Undo handed out for Cy Cole's order No orders Nothing/);
     // Its head can take the keyboard, which the page moves there (no order of Cy's is left to hand out).
     expect(cysRow).toMatch(/<th scope="row" tabindex="-1"/);
     expect(landed.match(/Marked as handed out\./g)).toHaveLength(1);
@@ -174,10 +174,25 @@ describe("the event-day sheet", () => {
     // One of Ada's two orders: the other is still hers to hand out, and the page says so.
     const [adasFirst] = await db().select().from(merchantOrders).where(eq(merchantOrders.userId, ada.id));
     const adas = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "hand_out", orderId: adasFirst!.id }, manager.cookie);
-    expect(adas.headers.get("Location")).toBe(`/tools/event-day/${event.id}?handedOut=${ada.id}#attendee-${ada.id}`);
+    expect(adas.headers.get("Location")).toBe(`/tools/event-day/${event.id}?handedOut=${ada.id}&order=${adasFirst!.id}#attendee-${ada.id}`);
     const adasPage = await (await fetch(`${app().url}${adas.headers.get("Location")}`, { headers: { Cookie: manager.cookie } })).text();
     expect(statusOf(adasPage)).toBe("Handed out: Ada Ashby's order. 1 more order to hand out to them.");
     expect(textOf(adasPage.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0])).toMatch(/Marked as handed out\. .*Handed out : Ada Ashby's order/);
+    // Undo on the sheet (a press on the wrong row): the order is back among Ada's, and the page says so.
+    const undoneHere = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "undo_hand_out", orderId: adasFirst!.id }, manager.cookie);
+    expect(undoneHere.status).toBe(303);
+    expect(undoneHere.headers.get("Location")).toBe(`/tools/event-day/${event.id}?undone=${ada.id}#attendee-${ada.id}`);
+    const [adasAgain] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, adasFirst!.id));
+    expect(adasAgain!.handedOutAt).toBeNull();
+    expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.undo_hand_out"))).toHaveLength(2);
+    const adasUndone = await (await fetch(`${app().url}${undoneHere.headers.get("Location")}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(statusOf(adasUndone)).toBe("No longer marked as handed out: Ada Ashby's order. 2 orders to hand out to them.");
+    const adasRow = textOf(adasUndone.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0]);
+    expect(adasRow).toMatch(/No longer marked as handed out\. /);
+    expect(adasRow).not.toContain("Undo");
+    expect(adasRow.match(/Handed out : Ada Ashby's order/g)).toHaveLength(2);
+    // Cast may not undo from the sheet either.
+    expect((await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "undo_hand_out", orderId: cysOrder!.id }, cast.cookie)).status).toBe(403);
     // A note naming no attendee of this sheet says nothing.
     const stray = await (await fetch(`${app().url}/tools/event-day/${event.id}?handedOut=${randomUUID()}`, { headers: { Cookie: manager.cookie } })).text();
     expect(statusOf(stray)).toBe("");
