@@ -8,7 +8,7 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
 import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
 import { QueueEntry, QueueNotice, type QueueData } from "~/components/review/QueueEntry";
-import { QueueFilters } from "~/components/review/QueueFilters";
+import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
 import { queueFilterOf } from "~/server/queue-filter.server";
 import { answerQueueForm, queueView } from "~/server/review-queue.server";
 import type { ActionAnswer } from "~/server/actions.server";
@@ -175,10 +175,16 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
 
 export default function ViewLetters({ loaderData, actionData }: Route.ComponentProps) {
   const { queues } = loaderData;
+  // A tab changes which letters are listed, not how they are narrowed: the search and the queue filter go along.
+  const narrowing = `${loaderData.search ? `&q=${encodeURIComponent(loaderData.search)}` : ""}${filterQuery(loaderData.filter)}`;
+  const tabAddress = (tab: "held" | "npc" | null) => {
+    const query = `${tab ? `&tab=${tab}` : ""}${narrowing}`.slice(1);
+    return query ? `/view-letters?${query}` : "/view-letters";
+  };
   const tabs = [
-    { id: "all" as const, label: "All letters", to: "/view-letters" },
-    { id: "held" as const, label: `Waiting for release (${queues.held})`, to: "/view-letters?tab=held" },
-    { id: "npc" as const, label: `To NPCs (${queues.toStaff})`, to: "/view-letters?tab=npc" },
+    { id: "all" as const, label: "All letters", to: tabAddress(null) },
+    { id: "held" as const, label: `Waiting for release (${queues.held})`, to: tabAddress("held") },
+    { id: "npc" as const, label: `To NPCs (${queues.toStaff})`, to: tabAddress("npc") },
   ];
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">

@@ -229,7 +229,7 @@ describe("review queues", () => {
     expect(text((await page(`/view-letters?status=new`, cast.cookie)).html)).not.toContain("To Old Mose");
   });
 
-  it("keep the letters' filter through a search, and the search through the filter, as the forms send them", async () => {
+  it("keep the letters' filter through a search, the search through the filter, and both through a change of tab", async () => {
     const cast = await signedInMember("cast");
     const writer = await signedInMember("player");
     const word = `lamp${randomUUID().slice(0, 8)}`;
@@ -271,5 +271,14 @@ describe("review queues", () => {
     expect(text(nobody.html)).toContain("To Untaken Ulla");
     expect(text(nobody.html)).not.toContain("To Taken Tess");
     expect(nobody.html).toMatch(/aria-current="page"[^>]*>To NPCs/);
+
+    // Another tab keeps the search and the filter too.
+    const allLetters = nobody.html.match(/<a[^>]* href="([^"]*)"[^>]*>All letters</)![1]!.replaceAll("&amp;", "&");
+    expect(Object.fromEntries(new URLSearchParams(allLetters.split("?")[1]))).toEqual({ q: word, assignee: "nobody" });
+    const all = await page(allLetters, cast.cookie);
+    expect(all.html).toMatch(/aria-current="page"[^>]*>All letters/);
+    expect(chosen(all.html, "queue-filter-assignee")).toBe("nobody");
+    expect(text(all.html)).toContain("To Untaken Ulla");
+    expect(text(all.html)).not.toContain("To Taken Tess");
   });
 });
