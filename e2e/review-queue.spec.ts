@@ -199,7 +199,7 @@ test("a manager marks an order handed out on the event-day sheet, undoes it ther
   await expect(manager.getByTestId("handed-out")).toHaveText(/^Handed out .+ by Ada Boss$/);
   await expectAccessible(manager);
   // Taking the order and undoing its hand-out leave the keyboard on the button pressed, which now says what it does next.
-  await manager.getByRole("button", { name: /^Take it Wyatt Tanner's order of / }).click();
+  await manager.getByRole("button", { name: /^Take it Wyatt Tanner's order of .+ for \$15\.50$/ }).click();
   await expect(manager.getByRole("button", { name: /^Hand back Wyatt Tanner's order of / })).toBeFocused();
   await manager.getByRole("button", { name: /^Undo\s*handed out for Wyatt Tanner's order of / }).click();
   await expect(manager.getByRole("button", { name: /^Mark handed out\s*: Wyatt Tanner's order of / })).toBeFocused();

@@ -45,6 +45,11 @@ export function orderTotalCents(items: Record<string, number>): number {
   return total;
 }
 
+/** A stored order total (the `total_price` column holds dollars as a decimal, read as text) in cents. */
+export function storedTotalCents(totalPrice: string | number): number {
+  return Math.round(Number(totalPrice) * 100);
+}
+
 const WHOLE_DOLLARS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 /** 2250 -> "$22.50", 840600 -> "$8,406.00": the same on the server and in any browser. */

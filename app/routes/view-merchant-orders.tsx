@@ -4,7 +4,7 @@ import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
 import { HandedOut } from "~/components/review/HandedOut";
 import { isHandedOutIntent } from "~/forms/handed-out";
-import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
+import { CURRENCY_NAME, formatDollars, merchantItem, storedTotalCents } from "~/game/merchant";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/forms/kernel";
 import { QueueEntry } from "~/components/review/QueueEntry";
@@ -25,9 +25,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return isHandedOutIntent(values.intent) ? answerHandedOutForm(staff, values) : answerQueueForm(staff, "order", values);
 }
 
-/** An order's name for screen readers: a member may place two for one event, so it says when. */
-function orderName(order: { firstName: string; lastName: string; createdAt: string | Date }): string {
-  return `${order.firstName} ${order.lastName}'s order of ${formatClubTime(order.createdAt)}`;
+/** An order's name for screen readers: a member may place two for one event, even in one minute, so it says when and for how much. */
+function orderName(order: { firstName: string; lastName: string; createdAt: string | Date; totalPrice: string | number }): string {
+  return `${order.firstName} ${order.lastName}'s order of ${formatClubTime(order.createdAt)} for ${formatDollars(storedTotalCents(order.totalPrice))}`;
 }
 
 export default function ViewMerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
@@ -57,7 +57,7 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
               <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
             ))}
           </ul>
-          <p className="mt-2 font-bold">{`Total: ${formatDollars(Math.round(Number(order.totalPrice) * 100))} ${CURRENCY_NAME}`}</p>
+          <p className="mt-2 font-bold">{`Total: ${formatDollars(storedTotalCents(order.totalPrice))} ${CURRENCY_NAME}`}</p>
           <HandedOut order={order} name={orderName(order)} answer={handedAnswer} />
           <div className="mt-3 flex flex-col gap-3">
             <QueueEntry entryId={order.id} about={orderName(order)} queue={loaderData} result={queueAnswer} />

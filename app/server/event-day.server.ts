@@ -4,6 +4,7 @@ import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { eventDayAttendees } from "./attendance.server";
 import type { CostumeStatus } from "~/game/costume";
+import { storedTotalCents } from "~/game/merchant";
 import { audit } from "./audit.server";
 import { costumeStatusesAt } from "./costumes.server";
 import { ChangeAwareCache } from "./db/changes.server";
@@ -100,7 +101,7 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
   const ordersBy = new Map<string, SheetOrder[]>();
   for (const order of orders) {
     const list = ordersBy.get(order.userId) ?? [];
-    list.push({ id: order.id, items: order.items, totalCents: Math.round(Number(order.totalPrice) * 100) });
+    list.push({ id: order.id, items: order.items, totalCents: storedTotalCents(order.totalPrice) });
     ordersBy.set(order.userId, list);
   }
   const byCabin = new Map<string, SheetAttendee[]>([...CABINS, NO_CABIN].map((cabin) => [cabin, []]));
