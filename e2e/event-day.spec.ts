@@ -82,7 +82,7 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   // the attendee's next order, then to their name; each press is said politely.
   await managerRow.getByRole("button", { name: /^Handed out\s*: Ada Boss's order 1 of 2$/ }).focus();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\?handedOut=([\w-]+)#attendee-\1$/);
+  await expect(page).toHaveURL(/\?handedOut=([\w-]+)&order=[\w-]+#attendee-\1$/);
   await expect(page.getByTestId("sheet-status")).toHaveText("Handed out: Ada Boss's order. 1 more order to hand out to them.");
   await expect(managerRow.getByRole("button", { name: /^Handed out\s*: Ada Boss's order$/ })).toBeFocused();
   await expect(managerRow).toContainText("Marked as handed out.");

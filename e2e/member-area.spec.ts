@@ -49,7 +49,7 @@ test("an applicant fills in the application, sees the countdown and then what th
   const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, storageState: managerState });
   const managerPage = await managerContext.newPage();
   await managerPage.goto("/tools?tab=roles");
-  await managerPage.getByLabel("Search members by name or email").fill(email);
+  await managerPage.getByRole("searchbox", { name: "Search members by name or email" }).fill(email);
   await managerPage.getByRole("button", { name: "Search" }).click();
   await expect(managerPage.getByText("1 member matching")).toBeVisible();
   await managerPage.getByLabel("Role of Hattie Quill").selectOption("player");
