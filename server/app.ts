@@ -65,7 +65,6 @@ function siteStylesheet(): string | undefined {
   return sheet && "href" in sheet ? sheet.href : undefined;
 }
 
-
 type Next = () => void;
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: Next) => void;
 

@@ -13,7 +13,6 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/server/actions.server";
 import { requireAccess } from "~/server/guards.server";
 
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
   return { events: await listAllEvents() };

@@ -28,7 +28,6 @@ export function costumeEntryId(eventId: string, userId: string): string {
   return `${eventId}:${userId}`;
 }
 
-
 /** Where each of these entries stands, with the names of who took them: one query. */
 export async function queueStates(kind: QueueKind, entryIds: readonly string[]): Promise<Record<string, QueueState>> {
   const states: Record<string, QueueState> = Object.fromEntries(entryIds.map((id) => [id, NEW_QUEUE_STATE]));

@@ -15,7 +15,6 @@ export type QueueData = {
   replyKey?: string;
 };
 
-
 /**
  * The queue's part of one entry on a review page: its status and assignee, and, where staff
  * reply to this kind, the replies sent. The status and reply forms are open for the entry the
