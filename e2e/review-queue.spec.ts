@@ -36,7 +36,7 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await manager.goto("/view-pels");
   await manager.getByRole("link", { name: title }).click();
   await expect(manager.getByRole("article").filter({ hasText: character })).toBeVisible();
-  await manager.getByLabel("Status", { exact: true }).first().selectOption("new");
+  await manager.getByLabel("Status", { exact: true }).selectOption("new");
   await manager.getByRole("button", { name: "Filter" }).click();
   await expect(manager).toHaveURL(/status=new/);
   await expect(manager).toHaveURL(/event=/);
@@ -50,7 +50,7 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await expect(manager.locator(":focus")).toContainText("You have taken this entry. It no longer matches the filter.");
   // Still new? No: taken, so the "new" filter no longer lists it; mine does.
   await expect(manager.getByRole("article").filter({ hasText: character })).toHaveCount(0);
-  await manager.getByLabel("Status", { exact: true }).first().selectOption("any");
+  await manager.getByLabel("Status", { exact: true }).selectOption("any");
   await manager.getByLabel("Taken by").selectOption("mine");
   await manager.getByRole("button", { name: "Filter" }).click();
   await expect(manager).toHaveURL(/assignee=mine/);
@@ -63,7 +63,7 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await mine.getByRole("link", { name: /^Reply or set status/ }).click();
   await expect(manager).toHaveURL(/answer=/);
   await expect(manager).toHaveURL(/assignee=mine/);
-  await expect(mine.getByLabel("Status", { exact: true })).toBeFocused();
+  await expect(mine.getByLabel(/^Status of /)).toBeFocused();
   await mine.getByLabel(/^Reply to/).fill(answer);
   await mine.getByRole("button", { name: "Send reply" }).click();
   await expect(manager.getByText("Reply sent. The member reads it on their profile.")).toBeVisible();
@@ -180,6 +180,7 @@ test("a manager marks an order handed out on the event-day sheet, undoes it ther
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
   await row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ }).click();
   await expect(manager).toHaveURL(/#attendee-/);
+  const handedOutAddress = manager.url();
   // The keyboard is left in the row (its button is gone), and the press is said.
   await expect(row.getByRole("rowheader")).toBeFocused();
   await expect(manager.getByTestId("sheet-status")).toHaveText("Handed out: Wyatt Tanner's order. No more orders to hand out to them.");
@@ -191,6 +192,11 @@ test("a manager marks an order handed out on the event-day sheet, undoes it ther
   await expect(manager.getByTestId("sheet-status")).toHaveText("No longer marked as handed out: Wyatt Tanner's order. 1 order to hand out to them.");
   await expect(row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ })).toBeFocused();
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
+  // The address from before Undo, opened again, no longer says the order was handed out.
+  await manager.goto(handedOutAddress);
+  await expect(row).toContainText("2 × 20 Bullets");
+  await expect(manager.getByTestId("sheet-status")).toHaveText("");
+  await expect(row).not.toContainText("Marked as handed out.");
   await row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ }).click();
   await expect(row.getByRole("rowheader")).toBeFocused();
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");

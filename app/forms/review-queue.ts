@@ -2,7 +2,7 @@ import { z } from "zod";
 import { QUEUE_STATUSES, STAFF_REPLY_MAX } from "~/game/review-queue";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { textField } from "./kernel";
-import { submissionKey } from "./submissions";
+import { FORM_EXPIRED, submissionKey } from "./submissions";
 
 /** What staff see after a queue action, and when it cannot be done. */
 export const QUEUE_MESSAGES = {
@@ -12,7 +12,7 @@ export const QUEUE_MESSAGES = {
   replied: "Reply sent. The member reads it on their profile.",
   notFound: "That entry is no longer there.",
   notYours: "Someone else has taken this entry since you opened the page.",
-  expired: "This form has expired. Please reload the page and try again.",
+  expired: FORM_EXPIRED,
   replyRequired: "Please write a reply",
   replyTooLong: `Please keep your reply to ${STAFF_REPLY_MAX.toLocaleString("en-US")} characters or fewer`,
   failed: "That could not be saved. Please try again.",

@@ -35,8 +35,11 @@ export const RESEARCH_MESSAGES = {
   failed: "Failed to submit research. Please try again.",
 } as const;
 
+/** What a form drawn on a page too old to send again is answered with. */
+export const FORM_EXPIRED = "This form has expired. Please reload the page and try again.";
+
 /** The one-time key a form is rendered with (see schema.ts: submissionKey). */
-export const submissionKey = z.string().refine(isUuid, "This form has expired. Please reload the page and try again.");
+export const submissionKey = z.string().refine(isUuid, FORM_EXPIRED);
 export const eventChoice = (message: string) => z.string({ error: message }).refine(isUuid, message);
 
 const pelAnswers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, answer(PEL_ANSWER_MAX)])) as Record<PelQuestionKey, ReturnType<typeof answer>>;

@@ -181,7 +181,7 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="eventId" value={event.id} />
             <input type="hidden" name="photoId" value={photo.id} />
-            <button type="submit" className="btn btn-secondary w-full text-sm" disabled={removing === photo.id} aria-label={`Remove photo ${place}, sent ${formatClubTime(photo.createdAt)}`}>
+            <button type="submit" className="btn btn-secondary w-full text-sm" disabled={removing === photo.id} aria-label={`Remove photo ${place}, sent ${formatClubTime(photo.createdAt)},${forEvent(event)}`}>
               {removing === photo.id ? "Removing…" : "Remove"}
             </button>
           </Form>

@@ -26,7 +26,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /**
  * The address's note on what was just done to an attendee's orders, so the page says it:
  * `?handedOut=<their id>&order=<the order's id>` after "Handed out" (the order's id lets the
- * row offer Undo), `?undone=<their id>` after Undo.
+ * row offer Undo), `?undone=<their id>&order=<the order's id>` after Undo (the keyboard goes
+ * to that order's button).
  */
 const NOTE_PARAMS = { handedOut: "handedOut", undone: "undone", order: "order" } as const;
 
@@ -40,7 +41,11 @@ function sheetNote(cabins: { attendees: SheetAttendee[] }[], params: URLSearchPa
   const attendee = cabins.flatMap((cabin) => cabin.attendees).find((one) => one.userId === userId);
   if (!attendee) return null;
   const orderId = params.get(NOTE_PARAMS.order);
-  return { done, userId, name: attendee.name, left: attendee.orders.length, orderId: done === "handedOut" && isUuid(orderId) ? orderId : null };
+  const named = isUuid(orderId) ? orderId : null;
+  // The address is only a note: one the orders no longer bear out (the order put back or handed
+  // out again since, here or on the orders review) says nothing.
+  if (named && attendee.orders.some((order) => order.id === named) !== (done === "undone")) return null;
+  return { done, userId, name: attendee.name, left: attendee.orders.length, orderId: named };
 }
 
 /** What is said (politely, to a screen reader) once an order is marked or unmarked: whose, and how many of theirs are left, so two presses in a row are two different messages. */
@@ -62,7 +67,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const handOut = form.data.intent === "hand_out";
   const marked = await setHandedOut(manager, form.data.orderId, handOut, { eventId: params.eventId });
   if (!marked) throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 404 });
-  const note: Record<string, string> = handOut ? { [NOTE_PARAMS.handedOut]: marked.userId, [NOTE_PARAMS.order]: form.data.orderId } : { [NOTE_PARAMS.undone]: marked.userId };
+  const note = { [handOut ? NOTE_PARAMS.handedOut : NOTE_PARAMS.undone]: marked.userId, [NOTE_PARAMS.order]: form.data.orderId };
   return redirect(`/tools/event-day/${marked.eventId}?${new URLSearchParams(note)}#${attendeeAnchor(marked.userId)}`, 303);
 }
 
@@ -103,19 +108,29 @@ function useOfflineCopy() {
 }
 
 /**
- * After "Handed out" or Undo, the pressed button is gone: the keyboard goes on to the attendee's
- * next order to hand out (after Undo, the order just put back), or else to their name at the head
- * of the row, rather than falling to the top of the page. On each arrival with the note, not
+ * After "Handed out" or Undo, the pressed button is gone: the keyboard goes to the order just put
+ * back after Undo, or else to the attendee's next order to hand out, or else to their name at the
+ * head of the row, rather than falling to the top of the page. On each arrival with the note, not
  * only the first.
  */
-function useFocusAfterHandingOut(userId: string | undefined) {
+function useFocusAfterHandingOut(note: SheetNote | null) {
   const { key } = useLocation();
+  const userId = note?.userId;
+  const putBack = note?.done === "undone" ? note.orderId : null;
   useEffect(() => {
     if (!userId) return;
     const row = document.getElementById(attendeeAnchor(userId));
-    const next = row?.querySelector<HTMLElement>('button[name="intent"][value="hand_out"]') ?? row?.querySelector<HTMLElement>("th");
+    const next =
+      (putBack ? document.getElementById(handOutButtonId(putBack)) : null) ??
+      row?.querySelector<HTMLElement>('button[name="intent"][value="hand_out"]') ??
+      row?.querySelector<HTMLElement>("th");
     next?.focus();
-  }, [key, userId]);
+  }, [key, userId, putBack]);
+}
+
+/** The id of an order's "Handed out" button, which the keyboard is given back to after Undo. */
+function handOutButtonId(orderId: string): string {
+  return `hand-out-${orderId}`;
 }
 
 function subscribeToNetwork(changed: () => void) {
@@ -165,7 +180,7 @@ function Orders({ attendee, note }: { attendee: SheetAttendee; note: SheetNote |
       {note ? (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 print:hidden">
           <p className="font-bold text-sage">{note.done === "handedOut" ? HANDED_OUT_MESSAGES.handedOut : HANDED_OUT_MESSAGES.undone}</p>
-          {note.orderId ? (
+          {note.done === "handedOut" && note.orderId ? (
             <Form method="post">
               <input type="hidden" name="orderId" value={note.orderId} />
               <button type="submit" name="intent" value="undo_hand_out" className="btn btn-secondary px-3 py-1 text-sm">
@@ -188,7 +203,7 @@ function Orders({ attendee, note }: { attendee: SheetAttendee; note: SheetNote |
               </ul>
               <Form method="post" className="print:hidden">
                 <input type="hidden" name="orderId" value={order.id} />
-                <button type="submit" name="intent" value="hand_out" className="btn btn-secondary px-3 py-1 text-sm">
+                <button type="submit" id={handOutButtonId(order.id)} name="intent" value="hand_out" className="btn btn-secondary px-3 py-1 text-sm">
                   Handed out<span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
                 </button>
               </Form>
@@ -206,7 +221,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
   // The copy kept for use offline may be of the page just after a press: that is no news now.
   const note = offline ? null : loaderData.note;
   // Once per arrival at the page, whatever the signal does after.
-  useFocusAfterHandingOut(loaderData.note?.userId);
+  useFocusAfterHandingOut(loaderData.note);
   return (
     <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10">
       <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from "react";
-import { data, Form, useNavigation, type ShouldRevalidateFunction } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/view-costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/components/CostumePhotos";
 import { EventGroups } from "~/components/EventGroups";
@@ -18,6 +18,7 @@ import { queueFilterOf } from "~/server/queue-filter.server";
 import { answerQueueForm } from "~/server/review-queue.server";
 import { COSTUME_NOTE_MAX, COSTUME_STATUS_LABELS, type CostumeStatus } from "~/game/costume";
 import { formatClubTime } from "~/lib/dates";
+import { revalidateAfterConflict } from "~/lib/revalidate";
 import { failSafely } from "~/server/actions.server";
 import { loadCostumeQueue, recordCostumeVerdict, type CostumeEntry } from "~/server/costumes.server";
 import { requireAccess } from "~/server/guards.server";
@@ -54,12 +55,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   });
 }
 
-/**
- * A refusal because the page is out of date (409: new photos arrived, or the photos are gone) reads
- * the page again, so staff see what changed and the next verdict names the photo now latest.
- * React Router skips that after an answer of 400 or more unless asked.
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => defaultShouldRevalidate || actionStatus === 409;
+/** New photos arrived, or the photos are gone (409): the next verdict names the photo now latest. */
+export const shouldRevalidate = revalidateAfterConflict;
 
 /** The id of a member's entry, which a verdict returns to (an anchor in the form's address). */
 const entryAnchor = (userId: string) => `costume-${userId}`;
@@ -118,8 +115,9 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
           <input type="hidden" name="userId" value={entry.userId} />
           <input type="hidden" name="eventId" value={eventId} />
           <input type="hidden" name="latestPhotoId" value={latest.id} />
+          <input type="hidden" name="decidedOver" value={entry.review?.reviewedAt ?? ""} />
           <TextAreaField
-            label={`Note to ${entry.firstName}`}
+            label={`Note to ${name}`}
             hint="Required when asking for changes: say what to change. Optional with an approval."
             name="note"
             rows={3}

@@ -1,5 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/view-letters";
+import { revalidateAfterConflict } from "~/lib/revalidate";
 import { Author } from "~/components/EventGroups";
 import { SideTabLinks } from "~/components/SideTabs";
 import { Pager, ResultCount, SearchForm } from "~/components/tools/ListControls";
@@ -8,7 +9,7 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
 import { QUEUE_INTENTS, type QueueResult } from "~/forms/review-queue";
 import { QueueEntry, QueueNotice, type QueueData } from "~/components/review/QueueEntry";
-import { filterQuery, QueueFilters } from "~/components/review/QueueFilters";
+import { filterFields, filterQuery, QueueFilters } from "~/components/review/QueueFilters";
 import { queueFilterOf } from "~/server/queue-filter.server";
 import { answerQueueForm, queueView } from "~/server/review-queue.server";
 import type { ActionAnswer } from "~/server/actions.server";
@@ -208,7 +209,7 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
               tab={loaderData.queue === "all" ? undefined : loaderData.queue}
               search={loaderData.search}
               label="Search by sender, recipient or text"
-              keep={{ status: loaderData.filter.status === "any" ? null : loaderData.filter.status, assignee: loaderData.filter.assignee === "any" ? null : loaderData.filter.assignee }}
+              keep={filterFields(loaderData.filter)}
             />
             <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ tab: loaderData.queue === "all" ? null : loaderData.queue, q: loaderData.search }} />
             {loaderData.moreThanCap ? (
@@ -228,6 +229,9 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
     </div>
   );
 }
+
+/** Someone else took the entry, or a reply's form was spent (409): the queue and its keys are read again. */
+export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Letters · Hopewell" }];
 

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/view-merchant-orders";
+import { revalidateAfterConflict } from "~/lib/revalidate";
 import { Author, EntryPager } from "~/components/EventGroups";
 import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
@@ -68,6 +69,9 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
     </QueuedEventGroups>
   );
 }
+
+/** Someone else took the entry, or a reply's form was spent (409): the queue and its keys are read again. */
+export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Merchant Orders · Hopewell" }];
 

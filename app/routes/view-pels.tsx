@@ -1,4 +1,5 @@
 import type { Route } from "./+types/view-pels";
+import { revalidateAfterConflict } from "~/lib/revalidate";
 import { Author, EntryPager } from "~/components/EventGroups";
 import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/components/review/QueuedEventGroups";
@@ -43,6 +44,9 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
     </QueuedEventGroups>
   );
 }
+
+/** Someone else took the entry, or a reply's form was spent (409): the queue and its keys are read again. */
+export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letters · Hopewell" }];
 

@@ -301,7 +301,10 @@ export type VerdictOutcome = { ok: true } | { ok: false; status: number; message
 
 /**
  * Records staff's verdict on a member's photos for an event, and audits it, in one transaction.
- * Refused when the member has no photo for it, or sent one staff had not seen (`latestPhotoId`).
+ * Refused when the member has no photo for it, sent one staff had not seen (`latestPhotoId`), or
+ * someone gave a verdict after the one staff saw (`decidedOver`), so a page kept open, or a
+ * form sent again by a reload, never overturns a colleague's later verdict. The same verdict
+ * sent again by its author changes nothing and is not audited twice.
  */
 export async function recordCostumeVerdict(staff: SessionUser, input: CostumeVerdictInput): Promise<VerdictOutcome> {
   const db = await database();
@@ -315,6 +318,14 @@ export async function recordCostumeVerdict(staff: SessionUser, input: CostumeVer
       .orderBy(desc(costumePhotos.createdAt), desc(costumePhotos.id));
     if (photos.length === 0) return { ok: false, status: 409, message: COSTUME_MESSAGES.noPhotos } as const;
     if (photos[0]!.id !== input.latestPhotoId) return { ok: false, status: 409, message: COSTUME_MESSAGES.newPhotos } as const;
+    const [current] = await tx
+      .select({ verdict: costumeReviews.verdict, note: costumeReviews.note, reviewedBy: costumeReviews.reviewedBy, reviewedAt: costumeReviews.reviewedAt })
+      .from(costumeReviews)
+      .where(and(eq(costumeReviews.userId, input.userId), eq(costumeReviews.eventId, input.eventId)));
+    if ((current?.reviewedAt.toISOString() ?? "") !== input.decidedOver) {
+      const sentAgain = current && current.reviewedBy === staff.id && current.verdict === input.verdict && current.note === input.note;
+      return sentAgain ? ({ ok: true } as const) : ({ ok: false, status: 409, message: COSTUME_MESSAGES.decidedSince } as const);
+    }
     const [event] = await tx.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, input.eventId));
     const decided = { verdict: input.verdict, note: input.note, reviewedBy: staff.id, reviewedAt: sql`now()` };
     await tx

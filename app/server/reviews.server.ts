@@ -338,7 +338,7 @@ export async function loadQueuedReview<T>(address: string, viewerId: string, rev
   const filter = queueFilterOf(address);
   const loaded = await loadReview(reviewQuery(address), review, { filter, viewerId });
   const ids = loaded.entries.map(idOf);
-  const [queue, replies] = await Promise.all([queueView(review.kind, ids, filter), repliesTo(review.kind, ids)]);
-  // The reply form's one-time key, new with every page drawn (see staff_replies.submission_key).
-  return { ...loaded, ...queue, replies, viewerId, replyKey: crypto.randomUUID() };
+  const [queue, byEntry] = await Promise.all([queueView(review.kind, ids, filter), repliesTo(review.kind, ids)]);
+  // The reply form's one-time key is new with every page drawn (see staff_replies.submission_key).
+  return { ...loaded, ...queue, replies: { byEntry, key: crypto.randomUUID() }, viewerId };
 }

@@ -100,13 +100,17 @@ export async function answersForMember(userId: string, limit = 200): Promise<Mem
 
 /**
  * Keeps a reply in the caller's transaction. A form's key already used is the same form sent
- * again (a reload after posting it) when the reply there is to the same entry by the same person:
- * "already". Any other use of the key is a form from a page drawn before (kept by Back), which
- * must be drawn anew: "expired".
+ * again (a reload after posting it) when the reply there is the same text to the same entry by
+ * the same person: "already". Any other use of the key is a form from a page drawn before (kept
+ * by Back, perhaps with a new reply written in it), which must be drawn anew: "expired", so
+ * nothing written is taken for sent.
  */
 export async function saveReply(tx: Transaction, reply: { kind: ReplyKind; entryId: string; userId: string; authorId: string; body: string; submissionKey: string }): Promise<{ id: string } | "already" | "expired"> {
   const [saved] = await tx.insert(staffReplies).values(reply).onConflictDoNothing({ target: staffReplies.submissionKey }).returning({ id: staffReplies.id });
   if (saved) return saved;
-  const [earlier] = await tx.select({ entryId: staffReplies.entryId, authorId: staffReplies.authorId }).from(staffReplies).where(eq(staffReplies.submissionKey, reply.submissionKey));
-  return earlier?.entryId === reply.entryId && earlier.authorId === reply.authorId ? "already" : "expired";
+  const [earlier] = await tx
+    .select({ entryId: staffReplies.entryId, authorId: staffReplies.authorId, body: staffReplies.body })
+    .from(staffReplies)
+    .where(eq(staffReplies.submissionKey, reply.submissionKey));
+  return earlier?.entryId === reply.entryId && earlier.authorId === reply.authorId && earlier.body === reply.body ? "already" : "expired";
 }

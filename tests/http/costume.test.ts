@@ -218,6 +218,8 @@ describe("the member's costume page", () => {
     const owner = await registered();
     await send(owner, soon.id, { bytes: photoJpeg, name: "a.jpg" });
     const [row] = await photosOf(owner.id);
+    // Its button names the photo and the event, as photos for two events may be sent in one minute.
+    expect(await page(owner)).toMatch(new RegExp(`aria-label="Remove photo 1 of 1, sent [^"]+, for ${soon.title}, ${formatEventDate(soon.date)}"`));
     const other = await registered();
     for (const suffix of ["", "/thumb"]) {
       const url = `${app().url}/costume/photos/${row!.id}${suffix}`;
@@ -238,6 +240,8 @@ describe("the member's costume page", () => {
     const owner = await registered();
     await send(owner, soon.id, { bytes: photoJpeg, name: "a.jpg" });
     const [row] = await photosOf(owner.id);
+    // Its button names the photo and the event, as photos for two events may be sent in one minute.
+    expect(await page(owner)).toMatch(new RegExp(`aria-label="Remove photo 1 of 1, sent [^"]+, for ${soon.title}, ${formatEventDate(soon.date)}"`));
     const other = await registered();
     const refused = await postForm(app().url, "/costume", { intent: "remove", eventId: soon.id, photoId: row!.id }, other.cookie);
     expect(refused.status).toBe(404);
@@ -253,7 +257,11 @@ describe("the member's costume page", () => {
 });
 
 describe("staff's review of costume photos", () => {
-  const verdict = (staff: Member, fields: Record<string, string>) => postForm(app().url, `/view-costumes?event=${soon.id}`, fields, staff.cookie);
+  /** A verdict from a page drawn now (it carries the verdict in force), unless `decidedOver` is given. */
+  const verdict = async (staff: Member, fields: Record<string, string>) => {
+    const [current] = fields.userId ? await db().select().from(costumeReviews).where(and(eq(costumeReviews.userId, fields.userId), eq(costumeReviews.eventId, soon.id))) : [];
+    return postForm(app().url, `/view-costumes?event=${soon.id}`, { decidedOver: current?.reviewedAt.toISOString() ?? "", ...fields }, staff.cookie);
+  };
 
   it("asks for changes with a note the player reads, approves, and audits each verdict", async () => {
     const player = await registered();
@@ -316,10 +324,23 @@ describe("staff's review of costume photos", () => {
     expect(staleHtml).toContain(`name="latestPhotoId" value="${second.id}"`);
     expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([expect.objectContaining({ verdict: "changes_requested" })]);
 
-    const approved = await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: second.id, verdict: "approved", note: "" });
+    // The page the manager decides from carries the verdict it shows.
+    expect(staleHtml).toContain(`name="decidedOver" value="${(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt.toISOString()}"`);
+    const approval = { userId: player.id, eventId: soon.id, latestPhotoId: second.id, verdict: "approved", note: "" };
+    const seenBefore = (await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt.toISOString();
+    const approved = await verdict(manager, approval);
     expect(approved.status).toBe(200);
     const [row] = await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id));
     expect(row).toMatchObject({ verdict: "approved", note: "", reviewedBy: manager.id });
+    // Sent again by a reload: nothing changes and nothing more is audited.
+    expect((await verdict(manager, { ...approval, decidedOver: seenBefore })).status).toBe(200);
+    expect((await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt).toEqual(row!.reviewedAt);
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.approve")))).toHaveLength(1);
+    // A page drawn before the approval cannot overturn it: refused, with the approval standing.
+    const overturn = await verdict(cast, { ...approval, verdict: "changes_requested", note: "Hat, please.", decidedOver: seenBefore });
+    expect(overturn.status).toBe(409);
+    expect(await overturn.text()).toContain(COSTUME_MESSAGES.decidedSince);
+    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([expect.objectContaining({ verdict: "approved", reviewedBy: manager.id })]);
     const [approvedAudit] = await db().select().from(auditLog).where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.approve")));
     expect(approvedAudit).toMatchObject({ actorId: manager.id, details: { event: soon.title, photos: 2 } });
     mine = await page(player);

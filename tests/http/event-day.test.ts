@@ -181,7 +181,7 @@ describe("the event-day sheet", () => {
     // Undo on the sheet (a press on the wrong row): the order is back among Ada's, and the page says so.
     const undoneHere = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "undo_hand_out", orderId: adasFirst!.id }, manager.cookie);
     expect(undoneHere.status).toBe(303);
-    expect(undoneHere.headers.get("Location")).toBe(`/tools/event-day/${event.id}?undone=${ada.id}#attendee-${ada.id}`);
+    expect(undoneHere.headers.get("Location")).toBe(`/tools/event-day/${event.id}?undone=${ada.id}&order=${adasFirst!.id}#attendee-${ada.id}`);
     const [adasAgain] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, adasFirst!.id));
     expect(adasAgain!.handedOutAt).toBeNull();
     expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.undo_hand_out"))).toHaveLength(2);
@@ -191,6 +191,11 @@ describe("the event-day sheet", () => {
     expect(adasRow).toMatch(/No longer marked as handed out\. /);
     expect(adasRow).not.toContain("Undo");
     expect(adasRow.match(/Handed out : Ada Ashby's order/g)).toHaveLength(2);
+    // The address before Undo (Back, or a reload) no longer says the order is handed out, nor offers Undo.
+    const before = await (await fetch(`${app().url}${adas.headers.get("Location")}`, { headers: { Cookie: manager.cookie } })).text();
+    expect(statusOf(before)).toBe("");
+    expect(before).not.toContain("Marked as handed out.");
+    expect(before).not.toContain('value="undo_hand_out"');
     // Cast may not undo from the sheet either.
     expect((await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "undo_hand_out", orderId: cysOrder!.id }, cast.cookie)).status).toBe(403);
     // A note naming no attendee of this sheet says nothing.

@@ -82,6 +82,10 @@ describe("review queues", () => {
     expect(stale.status).toBe(409);
     expect(text(await stale.text())).toContain("This form has expired. Please reload the page and try again.");
     expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, otherPel!.id))).toHaveLength(0);
+    // So is the same key on the same entry with other words (Back, then a follow-up written in the old form): not taken for sent.
+    const followUp = await postForm(app().url, url, { ...reply, body: "And bring the lantern." }, cast.cookie);
+    expect(followUp.status).toBe(409);
+    expect(text(await followUp.text())).toContain("This form has expired. Please reload the page and try again.");
     const saved = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body, submissionKey: replyKey });

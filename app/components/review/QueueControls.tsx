@@ -138,7 +138,7 @@ function StatusForm({ entryId, status, about }: { entryId: string; status: Queue
       <input type="hidden" name="entryId" value={entryId} />
       <div className="flex flex-col gap-1">
         <label htmlFor={statusId} className="text-sm font-bold text-parchment">
-          Status
+          Status<span className="sr-only">{` of ${about}`}</span>
         </label>
         {/* Made anew when the status changes, so it shows the saved one; the button stays, and keeps the focus. */}
         <select key={status} id={statusId} name="status" defaultValue={status} className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment">

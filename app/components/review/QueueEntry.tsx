@@ -10,9 +10,8 @@ import { StaffReply, type Reply } from "./StaffReply";
 export type QueueData = {
   states: Record<string, QueueState>;
   viewerId: string;
-  replies?: Record<string, Reply[]>;
-  /** The reply form's one-time key, where staff reply to this kind. */
-  replyKey?: string;
+  /** Where staff reply to this kind: the replies sent to each entry, and the reply form's one-time key. */
+  replies?: { byEntry: Record<string, Reply[]>; key: string };
 };
 
 /**
@@ -26,7 +25,8 @@ export type QueueData = {
 export function QueueEntry({ entryId, about, queue, result, answer, open = false }: { entryId: string; about: string; queue: QueueData; result?: QueueResult; answer?: ReactNode; open?: boolean }) {
   const { search } = useLocation();
   const mine = result?.entryId === entryId ? result : undefined;
-  const replies = queue.replies?.[entryId];
+  const replies = queue.replies?.byEntry[entryId];
+  const replyKey = queue.replies?.key;
   const isReply = mine?.intent === "reply";
   const answering = open || new URLSearchParams(search).get(ANSWER_PARAM) === entryId || Boolean(mine && !mine.ok);
   return (
@@ -39,7 +39,7 @@ export function QueueEntry({ entryId, about, queue, result, answer, open = false
       answering={answering}
       canReply={queue.replies !== undefined || answer !== undefined}
     >
-      {replies && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} replyKey={queue.replyKey ?? ""} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
+      {replies && replyKey && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} replyKey={replyKey} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
       {answering ? answer : null}
     </QueueControls>
   );

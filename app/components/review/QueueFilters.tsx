@@ -54,11 +54,15 @@ export function QueueFilters({ filter, staff, keep }: { filter: QueueFilterValue
   );
 }
 
+/** The filter's fields as a form keeps them (hidden inputs): none for "any". */
+export function filterFields(filter: QueueFilterValue): { status: string | null; assignee: string | null } {
+  return { status: filter.status === "any" ? null : filter.status, assignee: filter.assignee === "any" ? null : filter.assignee };
+}
+
 /** The filter's part of an address, to keep it on links between events and pages. */
 export function filterQuery(filter: QueueFilterValue): string {
   const params = new URLSearchParams();
-  if (filter.status !== "any") params.set("status", filter.status);
-  if (filter.assignee !== "any") params.set("assignee", filter.assignee);
+  for (const [name, value] of Object.entries(filterFields(filter))) if (value) params.set(name, value);
   const query = params.toString();
   return query ? `&${query}` : "";
 }
