@@ -109,6 +109,9 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   await expect(page.getByRole("heading", { name: "Arctic Fox (1)" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Call Martha Tanner on +1 860 555 0142" })).toBeVisible();
   await expect(page.getByTestId("fetched-at")).toHaveText(/^Fetched at /);
+  // The copy is of the sheet after the orders were handed out (pressed with scripts, so no page was loaded).
+  await expect(page.getByRole("row", { name: /Ada Boss/ })).toContainText("No orders");
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
   await page.screenshot({ path: `/tmp/event-day-${width}-offline.png`, fullPage: true });
 
   // Signing out (with signal again) drops the copy and the worker.

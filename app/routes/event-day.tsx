@@ -1,5 +1,5 @@
 import { Phone } from "lucide-react";
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -90,9 +90,16 @@ function fetchedAtText(iso: string): string {
 /**
  * Keeps this sheet for use without signal: the worker, scoped to the sheets only, stores each
  * sheet a manager fetches. The first visit is not yet through the worker, so it is asked to
- * fetch this page once for itself.
+ * fetch this page once for itself. With scripts, "Handed out" and Undo read the sheet again
+ * without loading the page, which the worker does not see: after each such reading it is asked
+ * to fetch the page again, so the copy offline shows what was handed out.
  */
-function useOfflineCopy() {
+function useOfflineCopy(fetchedAt: string) {
+  const firstReading = useRef(fetchedAt);
+  useEffect(() => {
+    if (fetchedAt === firstReading.current || !("serviceWorker" in navigator) || !navigator.onLine) return;
+    void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "keep", url: location.pathname })).catch(() => {});
+  }, [fetchedAt]);
   useEffect(() => {
     if (!("serviceWorker" in navigator) || !navigator.onLine) return;
     const controlled = Boolean(navigator.serviceWorker.controller);
@@ -217,7 +224,7 @@ function Orders({ attendee, note }: { attendee: SheetAttendee; note: SheetNote |
 
 export default function EventDay({ loaderData }: Route.ComponentProps) {
   const { event, cabins, attendees, totalCents, fetchedAt } = loaderData;
-  const offline = useOfflineCopy();
+  const offline = useOfflineCopy(fetchedAt);
   // The copy kept for use offline may be of the page just after a press: that is no news now.
   const note = offline ? null : loaderData.note;
   // Once per arrival at the page, whatever the signal does after.
