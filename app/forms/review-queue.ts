@@ -2,7 +2,7 @@ import { z } from "zod";
 import { QUEUE_STATUSES, STAFF_REPLY_MAX } from "~/game/review-queue";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { textField } from "./kernel";
-import { FORM_EXPIRED, submissionKey } from "./submissions";
+import { submissionKey } from "./submissions";
 
 /** What staff see after a queue action, and when it cannot be done. */
 export const QUEUE_MESSAGES = {
@@ -12,7 +12,8 @@ export const QUEUE_MESSAGES = {
   replied: "Reply sent. The member reads it on their profile.",
   notFound: "That entry is no longer there.",
   notYours: "Someone else has taken this entry since you opened the page.",
-  expired: FORM_EXPIRED,
+  // The page that says so is already drawn anew (with scripts too): sending again is all it takes, and the words are kept.
+  expired: "This reply was written on an older copy of the page, so it was not sent. The page is up to date now: please check your reply and send it again.",
   replyRequired: "Please write a reply",
   replyTooLong: `Please keep your reply to ${STAFF_REPLY_MAX.toLocaleString("en-US")} characters or fewer`,
   failed: "That could not be saved. Please try again.",

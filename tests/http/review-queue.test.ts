@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { QUEUE_MESSAGES } from "~/forms/review-queue";
 import { createEvent, createProfile, letterValues, orderValues, pelValues } from "~/server/db/factories";
 import { auditLog, letters, merchantOrders, pels, reviewQueue, staffReplies } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -80,12 +81,17 @@ describe("review queues", () => {
     const [otherPel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
     const stale = await postForm(app().url, url, { ...reply, entryId: otherPel!.id, body: "A second answer." }, cast.cookie);
     expect(stale.status).toBe(409);
-    expect(text(await stale.text())).toContain("This form has expired. Please reload the page and try again.");
+    expect(text(await stale.text())).toContain(QUEUE_MESSAGES.expired);
     expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, otherPel!.id))).toHaveLength(0);
     // So is the same key on the same entry with other words (Back, then a follow-up written in the old form): not taken for sent.
     const followUp = await postForm(app().url, url, { ...reply, body: "And bring the lantern." }, cast.cookie);
     expect(followUp.status).toBe(409);
-    expect(text(await followUp.text())).toContain("This form has expired. Please reload the page and try again.");
+    const followUpPage = await followUp.text();
+    expect(text(followUpPage)).toContain(QUEUE_MESSAGES.expired);
+    // The words are kept, in a form with a new key (sent again at the end).
+    expect(followUpPage).toContain("And bring the lantern.");
+    const freshKey = followUpPage.match(/name="submissionKey" value="([^"]+)"/)?.[1];
+    expect(freshKey).not.toBe(replyKey);
     const saved = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body, submissionKey: replyKey });
@@ -113,6 +119,10 @@ describe("review queues", () => {
     const actions = await db().select({ action: auditLog.action, actorId: auditLog.actorId, subjectId: auditLog.subjectId }).from(auditLog).where(eq(auditLog.actorId, cast.id));
     expect(actions.map((a) => a.action).sort()).toEqual(["queue.reply", "queue.take"]);
     expect(actions.every((a) => a.subjectId === member.id)).toBe(true);
+
+    // The follow-up refused as written on an older page goes once sent from the page drawn anew.
+    expect((await postForm(app().url, url, { ...reply, submissionKey: freshKey!, body: "And bring the lantern." }, cast.cookie)).status).toBe(200);
+    expect((await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id))).map((row) => row.body).sort()).toEqual(["And bring the lantern.", body].sort());
   });
 
   it("filter by status and assignee in the address, hand back, set status, and count what is new on the Tools page", async () => {
