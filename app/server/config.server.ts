@@ -97,6 +97,7 @@ const EnvSchema = z.object({
   REQUIRE_MANAGER_2FA: booleanFlag.default(true),
   REQUIRE_CAST_2FA: booleanFlag.default(false),
   LETTERS_NEED_RELEASE: booleanFlag.default(true),
+  CAPTCHA_TEST_WORK: z.coerce.number().int().min(1).max(1_000).optional(),
 }).refine((env) => env.CAPTCHA_PROVIDER === "altcha" || (env.CAPTCHA_SITE_KEY && env.CAPTCHA_SECRET_KEY), {
   path: ["CAPTCHA_PROVIDER"],
   message: "turnstile and hcaptcha need CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY",
@@ -115,6 +116,10 @@ const EnvSchema = z.object({
 }).refine((env) => env.SMS_WEBHOOK_URL || !env.SMS_WEBHOOK_TOKEN, {
   path: ["SMS_WEBHOOK_URL"],
   message: "is needed with SMS_WEBHOOK_TOKEN: text messages go to the gateway at that address",
+}).refine((env) => env.CAPTCHA_TEST_WORK === undefined || env.NODE_ENV !== "production", {
+  // The test suite's cheap challenges would let a bot through: a production server never starts with them.
+  path: ["CAPTCHA_TEST_WORK"],
+  message: "is for the test suite only (NODE_ENV=test): a production server does not start with it. Remove it from the settings",
 }).refine((env) => env.DISCORD_CLIENT_ID || !(env.DISCORD_AUTHORIZATION_URL || env.DISCORD_TOKEN_URL || env.DISCORD_USERINFO_URL), {
   path: ["DISCORD_CLIENT_ID"],
   message: "is needed when DISCORD_AUTHORIZATION_URL, DISCORD_TOKEN_URL or DISCORD_USERINFO_URL is set (with DISCORD_CLIENT_SECRET)",
@@ -122,6 +127,9 @@ const EnvSchema = z.object({
 
 /** Every variable the site reads, for documentation checks. */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as (keyof typeof EnvSchema.shape)[];
+
+/** Settings only the test suite gives (a production start refuses them): not for operators' documentation. */
+export const TEST_SUITE_VARIABLES: readonly string[] = ["CAPTCHA_TEST_WORK"];
 
 export type Config = ReturnType<typeof toConfig>;
 
@@ -204,6 +212,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       siteKey: env.CAPTCHA_SITE_KEY,
       secretKey: env.CAPTCHA_SECRET_KEY,
       verifyUrl: env.CAPTCHA_VERIFY_URL,
+      /** The most work a challenge asks (see captcha.server.ts), lowered by the test suite only; production's when unset. */
+      testWork: env.CAPTCHA_TEST_WORK,
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     signupThrottleMs: env.SIGNUP_THROTTLE_MS,
@@ -241,6 +251,11 @@ let current: Config | undefined;
 export function config(): Config {
   current ??= parseConfig(process.env);
   return current;
+}
+
+/** Forgets the parsed settings: the next use reads `process.env` again (tests that change it, between test files). */
+export function resetConfig(): void {
+  current = undefined;
 }
 
 /** Replaces settings for the rest of this process (tests lower throttles and point at local servers). */

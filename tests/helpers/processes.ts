@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
+import { TEST_SUITE_VARIABLES } from "~/server/config.server";
 
 export type RunningProcess = {
   child: ChildProcessWithoutNullStreams;
@@ -9,8 +10,15 @@ export type RunningProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
+/**
+ * Starts a process with this one's environment and `env`. The test suite's own settings (its cheap
+ * CAPTCHA) are not handed down unless `env` gives them: a server started here runs as an operator
+ * would run it, and a production one refuses them.
+ */
 export function run(command: string, args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): RunningProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "pipe", ...options });
+  const inherited = { ...process.env };
+  for (const name of TEST_SUITE_VARIABLES) delete inherited[name];
+  const child = spawn(command, args, { env: { ...inherited, ...env }, stdio: "pipe", ...options });
   let output = "";
   const listeners = new Set<() => void>();
   // Colour codes are dropped: tools colour their output when CI is set (picocolors does),

@@ -4,7 +4,9 @@ import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { requestPasswordReset, resetPassword, resetTokenIsValid, signIn, signUp } from "~/server/accounts.server";
 import { assuranceLevelOf, getAuth } from "~/server/auth.server";
 import { getSessionUser } from "~/server/session.server";
-import { verifyCaptcha } from "~/server/captcha.server";
+import { solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { newChallenge, verifyCaptcha } from "~/server/captcha.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { accounts, outbox, profiles, sessions } from "~/server/db/schema";
 import { deliverMailNow } from "../helpers/outbox";
@@ -93,6 +95,21 @@ describe("the CAPTCHA", () => {
     const key: string = forged.solution.derivedKey;
     forged.solution.derivedKey = (key[0] === "0" ? "1" : "0") + key.slice(1);
     expect(await verifyCaptcha({ altcha: Buffer.from(JSON.stringify(forged)).toString("base64") }, "10.9.9.9")).toBe(false);
+  });
+
+  it("asks a production site's visitors for thousands of derivations; the test suite's setting alone lowers that", async () => {
+    const original = config().captcha;
+    try {
+      overrideConfig({ captcha: { ...original, testWork: undefined } });
+      const solution = await solveChallenge({ challenge: await newChallenge(), deriveKey });
+      expect(solution!.counter).toBeGreaterThanOrEqual(2_000);
+      expect(solution!.counter).toBeLessThanOrEqual(6_000);
+    } finally {
+      overrideConfig({ captcha: original });
+    }
+    expect(original.testWork, "the suite runs with CAPTCHA_TEST_WORK").toBeDefined();
+    const easy = await solveChallenge({ challenge: await newChallenge(), deriveKey });
+    expect(easy!.counter).toBeLessThanOrEqual(original.testWork!);
   });
 });
 

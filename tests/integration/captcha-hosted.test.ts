@@ -37,19 +37,19 @@ describe("a hosted CAPTCHA (Turnstile or hCaptcha) instead of ALTCHA", () => {
   });
 
   it("asks the provider with the secret, the token and the client's address", async () => {
-    overrideConfig({ captcha: { provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: url } });
+    overrideConfig({ captcha: { ...original, provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: url } });
     expect(await verifyCaptcha({ "cf-turnstile-response": "good-token" }, "203.0.113.9")).toBe(true);
     expect(await verifyCaptcha({ "cf-turnstile-response": "bad-token" }, "203.0.113.9")).toBe(false);
     expect(await verifyCaptcha({ altcha: "anything" }, "203.0.113.9")).toBe(false);
     expect(received[0]!.get("remoteip")).toBe("203.0.113.9");
 
-    overrideConfig({ captcha: { provider: "hcaptcha", siteKey: "site", secretKey: "shh", verifyUrl: url } });
+    overrideConfig({ captcha: { ...original, provider: "hcaptcha", siteKey: "site", secretKey: "shh", verifyUrl: url } });
     expect(await verifyCaptcha({ "h-captcha-response": "good-token" }, "203.0.113.9")).toBe(true);
     expect(received.at(-1)!.get("sitekey")).toBe("site");
   });
 
   it("refuses when the provider cannot be reached", async () => {
-    overrideConfig({ captcha: { provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: "http://127.0.0.1:1/siteverify" } });
+    overrideConfig({ captcha: { ...original, provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: "http://127.0.0.1:1/siteverify" } });
     expect(await verifyCaptcha({ "cf-turnstile-response": "good-token" }, "203.0.113.9")).toBe(false);
   });
 });

@@ -37,6 +37,15 @@ describe("mistakes in the server's settings", () => {
     expect(output).not.toMatch(STACK_LINE);
   });
 
+  it("refuses the test suite's cheap CAPTCHA, so no production site ever asks bots for less work", async () => {
+    const dataDir = tempDir("hopewell-captcha-work-");
+    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), CAPTCHA_TEST_WORK: "5" });
+    expect(code).toBe(1);
+    expect(output).toMatch(/Invalid configuration:\n\s+- CAPTCHA_TEST_WORK: is for the test suite only/);
+    expect(output).not.toMatch(STACK_LINE);
+    expect(fs.readdirSync(dataDir), "nothing opened").toEqual([]);
+  });
+
   it("names HOST when it is not an address of this machine, before opening the database", async () => {
     for (const host of ["no-such-host.invalid", "192.0.2.77"]) {
       const dataDir = tempDir("hopewell-host-");

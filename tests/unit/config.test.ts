@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, parseConfig } from "~/server/config.server";
+import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/server/config.server";
 
 describe("configuration", () => {
   it("has working defaults for a fresh machine", () => {
@@ -62,9 +62,16 @@ describe("configuration", () => {
     expect(message).toMatch(/TRUST_PROXY/);
   });
 
-  it("documents every variable in .env.example", () => {
+  it("takes the test suite's CAPTCHA work only outside production", () => {
+    expect(() => parseConfig({ NODE_ENV: "production", CAPTCHA_TEST_WORK: "5" })).toThrow(/CAPTCHA_TEST_WORK: is for the test suite only/);
+    expect(() => parseConfig({ CAPTCHA_TEST_WORK: "5" }), "production is the default").toThrow(ConfigError);
+    expect(parseConfig({ NODE_ENV: "production" }).captcha.testWork).toBeUndefined();
+    expect(parseConfig({ NODE_ENV: "test", CAPTCHA_TEST_WORK: "5" }).captcha.testWork).toBe(5);
+  });
+
+  it("documents every variable in .env.example, but the test suite's own", () => {
     const example = fs.readFileSync(".env.example", "utf8");
-    const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !new RegExp(`^${name}=`, "m").test(example));
+    const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !TEST_SUITE_VARIABLES.includes(name) && !new RegExp(`^${name}=`, "m").test(example));
     expect(missing).toEqual([]);
   });
 });
