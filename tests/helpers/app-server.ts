@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { config } from "~/server/config.server";
+import { config, resetConfig } from "~/server/config.server";
 import { createAppServer } from "../../server/app";
 
 /**
@@ -34,6 +34,8 @@ export function withAppServer(env: Record<string, string> = {}): () => { url: st
       saved[key] = process.env[key];
       process.env[key] = value;
     }
+    // Read the settings with these (another file in this worker may have read them before).
+    if (Object.keys(env).length > 0) resetConfig();
     server = await startAppServer();
   });
   afterAll(async () => {
@@ -42,6 +44,7 @@ export function withAppServer(env: Record<string, string> = {}): () => { url: st
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
+    if (Object.keys(env).length > 0) resetConfig();
   });
   return () => {
     if (!server) throw new Error("The app server starts in beforeAll");

@@ -1,35 +1,94 @@
+import { makeSignature } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import type { Role } from "~/game/roles";
-import { signIn, signUp } from "~/server/accounts.server";
-import { database } from "~/server/db/client.server";
-import { profiles } from "~/server/db/schema";
+import type { AssuranceLevel } from "~/lib/navigation";
+import { getAuth } from "~/server/auth.server";
 import { config } from "~/server/config.server";
-import { cookieHeader, enrolTotp, signInWithTotp } from "./two-factor";
+import { database } from "~/server/db/client.server";
+import { sessions } from "~/server/db/schema";
+import { hashPassword } from "~/server/passwords.server";
+import { enrolTotp } from "./two-factor";
+
+/**
+ * Members and sessions made directly in the database, for the tests whose subject is not
+ * signing in. The rows are the ones a sign-up and a sign-in leave (made through the auth
+ * library's own adapter, and the session cookie signed as the library signs it), so every page
+ * sees a member exactly as after a real sign-in; what is skipped is the work a sign-in does to
+ * get there (Argon2, rate limits, the CAPTCHA). Signing in itself is tested through the pages
+ * and `signIn` (tests/http/auth-forms, two-factor, email-code, passkeys, discord-sign-in...).
+ */
+
+export const DEFAULT_PASSWORD = "Lantern#1877";
 
 let counter = 0;
 
 /**
- * A member of `role` with a password, signed in: returns their id and the Cookie header to send.
- * A member whose role must prove a second factor for their tools (managers, with
- * REQUIRE_MANAGER_2FA on as it is by default) enrols an authenticator app and signs in with a
- * code from it, so their session is aal2 like a real manager's; `secondFactor` forces either way.
+ * Argon2 costs a tenth of a second or more on purpose: one hash per password serves every member
+ * a test process makes with it (each still verifies against it like any stored hash).
  */
-export async function signedInMember(role: Role, password = "Lantern#1877", options: { secondFactor?: boolean } = {}) {
-  const n = ++counter;
-  const email = `${role}${n}-${Date.now()}@example.com`;
-  const outcome = await signUp({ firstName: `Test${n}`, lastName: role, email, password }, `192.0.2.${n}`);
-  if (!outcome.ok) throw new Error(`sign-up failed: ${outcome.message}`);
-  const db = await database();
-  const [profile] = await db.update(profiles).set({ role }).where(eq(profiles.email, email)).returning({ id: profiles.id });
-  const address = `198.51.100.${n}`;
-  const signedIn = await signIn({ email, password }, new Request("http://localhost/auth"), address);
-  if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.message}`);
-  const passwordCookie = cookieHeader(signedIn.setCookies);
-  const { requireManager, requireCast } = config().twoFactor;
-  const secondFactor = options.secondFactor ?? ((role === "manager" && requireManager) || (role === "cast" && requireCast));
-  const member = { id: profile!.id, email, password, firstName: `Test${n}` };
-  if (!secondFactor) return { ...member, cookie: passwordCookie, totpUri: undefined, backupCodes: undefined };
-  const { uri, backupCodes } = await enrolTotp({ ...member, cookie: passwordCookie });
-  const cookie = await signInWithTotp(email, password, uri, address);
-  return { ...member, cookie, totpUri: uri, backupCodes };
+const hashes = new Map<string, Promise<string>>();
+function storedHash(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+  }
+  return hash;
 }
+
+export type TestMember = { id: string; email: string; password: string; firstName: string; lastName: string; role: Role };
+
+/** A member of `role` with a password, as a sign-up (and a manager's role change) leaves them: not signed in. */
+export async function createMember(
+  role: Role,
+  options: { password?: string; email?: string; firstName?: string; lastName?: string; emailVerified?: boolean } = {},
+): Promise<TestMember> {
+  const n = ++counter;
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const firstName = options.firstName ?? `Test${n}`;
+  const lastName = options.lastName ?? role;
+  const email = (options.email ?? `${role}${n}-${Date.now()}@example.com`).toLowerCase();
+  const { internalAdapter } = await (await getAuth()).$context;
+  const user = await internalAdapter.createUser({ name: `${firstName} ${lastName}`, email, emailVerified: options.emailVerified ?? false, firstName, lastName, role }, { method: "email-password" });
+  await internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await storedHash(password) });
+  return { id: user.id, email, password, firstName, lastName, role };
+}
+
+/**
+ * A session for `member`, as a sign-in would make it (aal2 as after a second factor or a
+ * passkey): the Cookie header a browser would send with it.
+ */
+export async function sessionCookie(
+  member: { id: string },
+  options: { assuranceLevel?: AssuranceLevel; ipAddress?: string; userAgent?: string } = {},
+): Promise<string> {
+  const context = await (await getAuth()).$context;
+  const session = await context.internalAdapter.createSession(member.id, false, { ipAddress: options.ipAddress ?? `198.51.100.${(counter % 250) + 1}`, userAgent: options.userAgent ?? "" });
+  if (options.assuranceLevel === "aal2") {
+    // The library's hook records how a session was proven from the endpoint that made it, and none did here.
+    await (await database()).update(sessions).set({ assuranceLevel: "aal2" }).where(eq(sessions.id, session.id));
+  }
+  const signed = `${session.token}.${await makeSignature(session.token, context.secret)}`;
+  return `${context.authCookies.sessionToken.name}=${encodeURIComponent(signed)}`;
+}
+
+/**
+ * A member of `role`, signed in: their details and the Cookie header to send. A member whose
+ * role must prove a second factor for their tools (managers, with REQUIRE_MANAGER_2FA on as it is
+ * by default) gets an aal2 session, as after giving a code. `secondFactor: true` enrols an
+ * authenticator app for real (the tests of second factors compute its codes from `totpUri`);
+ * `secondFactor: false` leaves any role with a password-only (aal1) session.
+ */
+export async function signedInMember(role: Role, password = DEFAULT_PASSWORD, options: { secondFactor?: boolean } = {}) {
+  const member = await createMember(role, { password });
+  const { requireManager, requireCast } = config().twoFactor;
+  if (options.secondFactor) {
+    const cookie = await sessionCookie(member);
+    const { uri, backupCodes, cookie: proven } = await enrolTotp({ ...member, cookie });
+    return { ...member, cookie: proven, totpUri: uri, backupCodes };
+  }
+  const needsSecondFactor = options.secondFactor === undefined && ((role === "manager" && requireManager) || (role === "cast" && requireCast));
+  const cookie = await sessionCookie(member, { assuranceLevel: needsSecondFactor ? "aal2" : "aal1" });
+  return { ...member, cookie, totpUri: undefined as string | undefined, backupCodes: undefined as string[] | undefined };
+}
+

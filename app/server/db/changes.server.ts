@@ -32,6 +32,11 @@ export function wroteTo(table: string): void {
   announce(table);
 }
 
+/** Drops every kept copy in this process (a test file that is done with its database). */
+export function forgetKeptReads(): void {
+  announce(ANY_TABLE);
+}
+
 /**
  * Follows the announcements of `handle`'s database until stopped. A lost connection drops
  * every copy and stops new ones being kept until it is back (retried every `retryMs`).
