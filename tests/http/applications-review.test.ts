@@ -9,10 +9,9 @@ import { postForm, validApplication } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
 import { deliverMailNow } from "../helpers/outbox";
 import { recipients, startSmtpServer } from "../helpers/smtp";
+import { readable } from "../helpers/html";
 
 const db = withTestDatabase();
-/** The page's text as a person reads it (React escapes apostrophes and ampersands). */
-const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
 const app = withAppServer();
 
 async function applicantWithApplication(rolePreference: "player" | "cast") {
@@ -77,7 +76,7 @@ describe("reviewing applications", () => {
     for (const intent of ["accept", "reject"] as const) {
       const asked = await postForm(app().url, "/tools?tab=applications", { intent, applicationId }, manager.cookie);
       expect(asked.status).toBe(200);
-      const page = text(await asked.text());
+      const page = readable(await asked.text());
       expect(page).toContain(intent === "accept" ? `Accept ${name}'s application? They will be emailed.` : `Reject ${name}'s application?`);
       const form = page.match(/<form [^>]*method="post"[^>]*>((?:(?!<\/form>).)*name="confirm" value="yes"(?:(?!<\/form>).)*)<\/form>/s)?.[1] ?? "";
       expect(form).toContain(`name="intent" value="${intent}"`);
@@ -94,7 +93,7 @@ describe("reviewing applications", () => {
 
     // Confirmed, it is decided once and audited once.
     const confirmed = await postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, manager.cookie);
-    expect(text(await confirmed.text())).toContain(`Rejected ${name}.`);
+    expect(readable(await confirmed.text())).toContain(`Rejected ${name}.`);
     expect((await db().select().from(applications).where(eq(applications.id, applicationId)))[0]!.status).toBe("rejected");
     expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id))).toHaveLength(1);
     // Asking again about a decided application says so rather than offering to decide it.
@@ -119,7 +118,7 @@ describe("reviewing applications", () => {
       (await db().select({ status: applications.status, n: sql<number>`count(*)::int` }).from(applications).groupBy(applications.status)).map((r) => [r.status, r.n]),
     ) as Record<string, number>;
     const all = counts.pending! + counts.accepted! + counts.rejected!;
-    const get = async (query: string) => text(await (await fetch(`${app().url}/tools?tab=applications${query}`, { headers: { Cookie: manager.cookie } })).text());
+    const get = async (query: string) => readable(await (await fetch(`${app().url}/tools?tab=applications${query}`, { headers: { Cookie: manager.cookie } })).text());
 
     const first = await get("");
     expect(first).toContain(applicant.email);

@@ -10,6 +10,7 @@ import { startAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { discordIdentity, startMockDiscord, type MockDiscord } from "../helpers/discord-oauth";
 import { signedInMember } from "../helpers/members";
+import { readable } from "../helpers/html";
 
 /**
  * Sign-in with Discord, linking and unlinking, over real HTTP against a real OAuth server run
@@ -74,7 +75,7 @@ async function post(jar: Jar, path: string, fields: Record<string, string>, extr
 
 /** A page's text as a member reads it (React escapes quotes and ampersands). */
 async function pageText(response: Response): Promise<string> {
-  return (await response.text()).replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return readable(await response.text());
 }
 
 /**

@@ -7,6 +7,7 @@ import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
+import { visibleText } from "../helpers/html";
 
 const db = withTestDatabase();
 const app = withAppServer();
@@ -42,16 +43,12 @@ async function seedEvent() {
   return { event, ada, bo, cy };
 }
 
-/** The page's text without tags, so what a reader sees can be matched in order. */
-function textOf(html: string): string {
-  return html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
-}
 
 /** What the page's polite live region says (one region, always on the page). */
 function statusOf(html: string): string {
   const regions = [...html.matchAll(/<p role="status"[^>]*data-testid="sheet-status"[^>]*>([\s\S]*?)<\/p>/g)];
   expect(regions).toHaveLength(1);
-  return textOf(regions[0]![1]!).trim();
+  return visibleText(regions[0]![1]!).trim();
 }
 
 describe("the event-day sheet", () => {
@@ -63,7 +60,7 @@ describe("the event-day sheet", () => {
     expect(response.headers.get("X-Event-Day-Sheet")).toBe("manager");
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     const html = await response.text();
-    const text = textOf(html);
+    const text = visibleText(html);
     // Cabins in the club's order, then those without one; each attendee under their cabin.
     expect(text).toMatch(/Dragon's Hoard \(1\).*Bo Burke Boone the Trapper.*Arctic Fox \(1\).*Ada Ashby Sheriff Ada.*Not assigned \(1\).*Cy Cole Cy the Quiet/);
     expect(html).toContain('href="tel:+18605550142"');
@@ -92,7 +89,7 @@ describe("the event-day sheet", () => {
   it("shows a changed contact or cabin at once though the sheet is kept between readings, and audits each visit once", async () => {
     const manager = await signedInMember("manager");
     const { event, ada } = await seedEvent();
-    const sheet = async () => textOf(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
+    const sheet = async () => visibleText(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
     expect(await sheet()).toContain("Martha Ashby");
     await db().update(profiles).set({ emergencyContact: { name: "Hiram Ashby", phone: "860-555-0111" } }).where(eq(profiles.id, ada.id));
     const changed = await sheet();
@@ -118,7 +115,7 @@ describe("the event-day sheet", () => {
     const cast = await signedInMember("cast");
     const { event, ada, cy } = await seedEvent();
     const [cysOrder] = await db().select().from(merchantOrders).where(eq(merchantOrders.userId, cy.id));
-    const sheet = async () => textOf(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
+    const sheet = async () => visibleText(await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text());
     expect(await sheet()).toContain("To collect in all $66.50 Hopewell Dollars");
 
     // Cast may not use the sheet's button; the order stays to hand out.
@@ -138,7 +135,7 @@ describe("the event-day sheet", () => {
     const landed = await (await fetch(`${app().url}${back}`, { headers: { Cookie: manager.cookie } })).text();
     expect(statusOf(landed)).toBe("Handed out: Cy Cole's order. No more orders to hand out to them.");
     const cysRow = landed.match(new RegExp(`<tr[^>]*id="attendee-${cy.id}"[\\s\\S]*?</tr>`))![0];
-    expect(textOf(cysRow)).toMatch(/Cy Cole Cy the Quiet .*Marked as handed out\. Undo handed out for Cy Cole's order No orders Nothing/);
+    expect(visibleText(cysRow)).toMatch(/Cy Cole Cy the Quiet .*Marked as handed out\. Undo handed out for Cy Cole's order No orders Nothing/);
     // Its head can take the keyboard, which the page moves there (no order of Cy's is left to hand out).
     expect(cysRow).toMatch(/<th scope="row" tabindex="-1"/);
     expect(landed.match(/Marked as handed out\./g)).toHaveLength(1);
@@ -156,11 +153,11 @@ describe("the event-day sheet", () => {
     ]);
 
     // The orders review says who handed it out; cast may undo a mark there.
-    const review = textOf(await (await fetch(`${app().url}/view-merchant-orders?event=${event.id}`, { headers: { Cookie: cast.cookie } })).text());
+    const review = visibleText(await (await fetch(`${app().url}/view-merchant-orders?event=${event.id}`, { headers: { Cookie: cast.cookie } })).text());
     expect(review).toMatch(new RegExp(`Handed out [^]*? by ${manager.firstName} manager Undo`));
     const undone = await postForm(app().url, `/view-merchant-orders?event=${event.id}`, { intent: "undo_hand_out", orderId: cysOrder!.id }, cast.cookie);
     expect(undone.status).toBe(200);
-    expect(textOf(await undone.text())).toContain("No longer marked as handed out.");
+    expect(visibleText(await undone.text())).toContain("No longer marked as handed out.");
     const [again] = await db().select().from(merchantOrders).where(eq(merchantOrders.id, cysOrder!.id));
     expect(again!.handedOutAt).toBeNull();
     expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.undo_hand_out"))).toHaveLength(1);
@@ -169,7 +166,7 @@ describe("the event-day sheet", () => {
     // A bad order id is a clear refusal, not a failure.
     const bad = await postForm(app().url, `/view-merchant-orders?event=${event.id}`, { intent: "hand_out", orderId: "not-an-order" }, cast.cookie);
     expect(bad.status).toBe(400);
-    expect(textOf(await bad.text())).toContain("That order is no longer there.");
+    expect(visibleText(await bad.text())).toContain("That order is no longer there.");
 
     // One of Ada's two orders: the other is still hers to hand out, and the page says so.
     const [adasFirst] = await db().select().from(merchantOrders).where(eq(merchantOrders.userId, ada.id));
@@ -177,7 +174,7 @@ describe("the event-day sheet", () => {
     expect(adas.headers.get("Location")).toBe(`/tools/event-day/${event.id}?handedOut=${ada.id}&order=${adasFirst!.id}#attendee-${ada.id}`);
     const adasPage = await (await fetch(`${app().url}${adas.headers.get("Location")}`, { headers: { Cookie: manager.cookie } })).text();
     expect(statusOf(adasPage)).toBe("Handed out: Ada Ashby's order. 1 more order to hand out to them.");
-    expect(textOf(adasPage.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0])).toMatch(/Marked as handed out\. .*Handed out : Ada Ashby's order/);
+    expect(visibleText(adasPage.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0])).toMatch(/Marked as handed out\. .*Handed out : Ada Ashby's order/);
     // Undo on the sheet (a press on the wrong row): the order is back among Ada's, and the page says so.
     const undoneHere = await postForm(app().url, `/tools/event-day/${event.id}`, { intent: "undo_hand_out", orderId: adasFirst!.id }, manager.cookie);
     expect(undoneHere.status).toBe(303);
@@ -187,7 +184,7 @@ describe("the event-day sheet", () => {
     expect(await db().select().from(auditLog).where(eq(auditLog.action, "order.undo_hand_out"))).toHaveLength(2);
     const adasUndone = await (await fetch(`${app().url}${undoneHere.headers.get("Location")}`, { headers: { Cookie: manager.cookie } })).text();
     expect(statusOf(adasUndone)).toBe("No longer marked as handed out: Ada Ashby's order. 2 orders to hand out to them.");
-    const adasRow = textOf(adasUndone.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0]);
+    const adasRow = visibleText(adasUndone.match(new RegExp(`<tr[^>]*id="attendee-${ada.id}"[\\s\\S]*?</tr>`))![0]);
     expect(adasRow).toMatch(/No longer marked as handed out\. /);
     expect(adasRow).not.toContain("Undo");
     expect(adasRow.match(/Handed out : Ada Ashby's order/g)).toHaveLength(2);
@@ -217,8 +214,8 @@ describe("the event-day sheet", () => {
     const html = await (await fetch(`${app().url}/tools/event-day/${event.id}`, { headers: { Cookie: manager.cookie } })).text();
     expect(html.match(/<th scope="row"/g)).toHaveLength(300);
     expect(html.match(/href="tel:/g)).toHaveLength(300);
-    expect(textOf(html)).toContain("To collect in all $13,500.00 Hopewell Dollars");
-    expect(textOf(html)).toContain("Not assigned (60)");
+    expect(visibleText(html)).toContain("To collect in all $13,500.00 Hopewell Dollars");
+    expect(visibleText(html)).toContain("Not assigned (60)");
   });
 
   it("lists the events with links to their sheets, from the tools and the attendance tool", async () => {
@@ -226,7 +223,7 @@ describe("the event-day sheet", () => {
     const { event } = await seedEvent();
     const index = await (await fetch(`${app().url}/tools/event-day`, { headers: { Cookie: manager.cookie } })).text();
     expect(index).toContain(`href="/tools/event-day/${event.id}"`);
-    expect(textOf(index)).toContain("Harvest Moon Friday, October 16, 2026 · 3 paid");
+    expect(visibleText(index)).toContain("Harvest Moon Friday, October 16, 2026 · 3 paid");
     const tool = await (await fetch(`${app().url}/attendance-tool`, { headers: { Cookie: manager.cookie } })).text();
     expect(tool).toContain(`href="/tools/event-day/${event.id}"`);
     const tools = await (await fetch(`${app().url}/tools`, { headers: { Cookie: manager.cookie } })).text();

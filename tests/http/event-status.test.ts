@@ -6,21 +6,13 @@ import { costumePhotos, costumeReviews, eventAttendance, merchantOrders, pels } 
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
+import { visibleText } from "../helpers/html";
 
 /** Every query the app makes, to count how the events page reads a member's rows. */
 const queries: string[] = [];
 const db = withTestDatabase({ logger: { logQuery: (query) => queries.push(query) } });
 
 /** The page as a person reads it: tags and React's text separators gone, spaces collapsed. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
 
 /** The text of the listed event titled `title`, from its heading to the end of its panel. */
 function eventPanel(html: string, title: string): string {

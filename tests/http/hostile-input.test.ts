@@ -13,6 +13,7 @@ import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
 import { routePatterns } from "../helpers/route-patterns";
+import { readable } from "../helpers/html";
 
 /**
  * Hostile input to every form of the site, as every role: control characters in each field,
@@ -40,8 +41,7 @@ function postRoutes(): string[] {
 type Field = { name: string; value: string; text: boolean };
 type PageForm = { action: string; fields: Field[] };
 
-const entity = (value: string) => value.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-const attributes = (tag: string) => Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, entity(v!)]));
+const attributes = (tag: string) => Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, readable(v!)]));
 
 /** A valid-looking value for a field a member fills in, so the field under test is the only wrong one. */
 function plausible(type: string, name: string): string {
@@ -80,7 +80,7 @@ function formsOf(html: string, pagePath: string): PageForm[] {
       const first = [...options!.matchAll(/<option[^>]*value="([^"]+)"/g)][0]?.[1];
       if (!a.name || seen.has(a.name)) continue;
       seen.add(a.name);
-      fields.push({ name: a.name, value: entity(first ?? ""), text: false });
+      fields.push({ name: a.name, value: readable(first ?? ""), text: false });
     }
     for (const [tag] of body!.matchAll(/<button[^>]*name="[^"]*"[^>]*>/g)) {
       const a = attributes(tag);

@@ -10,6 +10,7 @@ import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
+import { readable } from "../helpers/html";
 
 /**
  * Letters that arrive, over real HTTP: delivery to a player's character with and without the
@@ -21,9 +22,6 @@ const app = withAppServer();
 
 type Member = Awaited<ReturnType<typeof signedInMember>> & { character?: string };
 
-/** A page's text as a reader sees it: React's entities and markers undone. */
-const readable = (html: string) =>
-  html.replaceAll("<!-- -->", "").replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
 
 async function page(path: string, member: Member) {
   const response = await fetch(app().url + path, { headers: { Cookie: member.cookie }, redirect: "manual" });

@@ -10,6 +10,7 @@ import { withTestDatabase } from "../helpers/db";
 import { captureLogs } from "../helpers/logs";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
+import { readable } from "../helpers/html";
 
 /**
  * The managers' page for one member's account (/tools/members/:id) and inviting a member
@@ -19,8 +20,6 @@ import { signedInMember } from "../helpers/members";
 const db = withTestDatabase();
 const app = withAppServer();
 
-/** The page's text as a person reads it (React escapes apostrophes and ampersands). */
-const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&").replaceAll("&quot;", '"');
 
 /** Everything the server logs while this file runs: no link or token may be in it. */
 const captured = captureLogs();
@@ -57,7 +56,7 @@ describe("a member's account, for managers", () => {
 
     const response = await page(memberPath(member.id), manager.cookie);
     expect(response.status).toBe(200);
-    const html = text(await response.text());
+    const html = readable(await response.text());
     expect(html).toMatch(new RegExp(`<h1[^>]*>${member.firstName} player</h1>`));
     expect(html).toContain(member.email);
     expect(html).toMatch(/<dt[^>]*>Role<\/dt><dd[^>]*>Player<\/dd>/);
@@ -92,7 +91,7 @@ describe("a member's account, for managers", () => {
     for (const id of ["no-such-member", "a".repeat(101), "bad id", "x.y"]) {
       const response = await page(`/tools/members/${encodeURIComponent(id)}`, manager.cookie);
       expect(response.status, id).toBe(404);
-      const html = text(await response.text());
+      const html = readable(await response.text());
       expect(html).toMatch(/<h1[^>]*>Member not found<\/h1>/);
       expect(html).toContain(MEMBER_ADMIN_MESSAGES.notFound);
       expect(html).toContain('href="/tools?tab=roles"');
@@ -108,7 +107,7 @@ describe("a member's account, for managers", () => {
 
     const asked = await postForm(app().url, memberPath(member.id), { intent: "details", firstName: "Nell", lastName: "Voss", email: "NELL.VOSS@example.com" }, manager.cookie);
     expect(asked.status).toBe(200);
-    const step = text(await asked.text());
+    const step = readable(await asked.text());
     expect(step).toContain(`Save ${member.firstName} applicant's details as Nell Voss, nell.voss@example.com?`);
     expect(step).toContain('name="confirm" value="yes"');
     expect((await profileOf(member.id)).firstName).toBe(member.firstName);
@@ -117,12 +116,12 @@ describe("a member's account, for managers", () => {
     // Another account's email, in any case, is refused with a clear message and changes nothing.
     const taken = await change(manager.cookie, member.id, { intent: "details", firstName: "Nell", lastName: "Voss", email: other.email.toUpperCase() });
     expect(taken.status).toBe(409);
-    expect(text(await taken.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
+    expect(readable(await taken.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
     expect((await profileOf(member.id)).email).toBe(member.email);
 
     const saved = await change(manager.cookie, member.id, { intent: "details", firstName: "Nell", lastName: "Voss", email: "nell.voss@example.com" });
     expect(saved.status).toBe(200);
-    expect(text(await saved.text())).toContain("Details saved.");
+    expect(readable(await saved.text())).toContain("Details saved.");
     const profile = await profileOf(member.id);
     expect(profile).toMatchObject({ firstName: "Nell", lastName: "Voss", name: "Nell Voss", email: "nell.voss@example.com" });
     expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.update", details: { changed: ["name", "email"] } }]);
@@ -134,16 +133,16 @@ describe("a member's account, for managers", () => {
     // Bad input gets the form's messages.
     const bad = await change(manager.cookie, member.id, { intent: "details", firstName: "", lastName: "Voss", email: "not-an-email" });
     expect(bad.status).toBe(400);
-    expect(text(await bad.text())).toContain("Please enter a valid email address");
+    expect(readable(await bad.text())).toContain("Please enter a valid email address");
   });
 
   it("changes the role through the audited role change, never leaving the site without a manager", async () => {
     const manager = await signedInMember("manager");
     const member = await signedInMember("applicant");
-    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "role", role: "cast" }, manager.cookie)).text());
+    const asked = readable(await (await postForm(app().url, memberPath(member.id), { intent: "role", role: "cast" }, manager.cookie)).text());
     expect(asked).toContain(`Change ${member.firstName} applicant's role from Applicant to Cast?`);
     const changed = await change(manager.cookie, member.id, { intent: "role", role: "cast" });
-    expect(text(await changed.text())).toContain("Role changed to Cast.");
+    expect(readable(await changed.text())).toContain("Role changed to Cast.");
     expect((await profileOf(member.id)).role).toBe("cast");
     expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "role.change", details: { from: "applicant", to: "cast" } }]);
     expect((await change(manager.cookie, member.id, { intent: "role", role: "sheriff" })).status).toBe(400);
@@ -160,24 +159,24 @@ describe("suspending and restoring", () => {
     expect(await sessionsOf(member.id)).toBe(2);
     expect(await isSignedIn(member.cookie)).toBe(true);
 
-    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "suspend", reason: "Unpaid dues" }, manager.cookie)).text());
+    const asked = readable(await (await postForm(app().url, memberPath(member.id), { intent: "suspend", reason: "Unpaid dues" }, manager.cookie)).text());
     expect(asked).toContain(`Suspend ${member.firstName} player?`);
     expect((await profileOf(member.id)).banned).toBe(false);
 
     const suspended = await change(manager.cookie, member.id, { intent: "suspend", reason: "Unpaid dues" });
     expect(suspended.status).toBe(200);
-    expect(text(await suspended.text())).toContain("Account suspended. 2 sessions ended.");
+    expect(readable(await suspended.text())).toContain("Account suspended. 2 sessions ended.");
     expect(await profileOf(member.id)).toMatchObject({ banned: true, banReason: "Unpaid dues" });
     expect(await sessionsOf(member.id)).toBe(0);
     expect(await isSignedIn(member.cookie)).toBe(false);
     expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.suspend", details: { reason: "Unpaid dues", sessionsEnded: 2 } }]);
-    expect(text(await (await page(memberPath(member.id), manager.cookie)).text())).toMatch(/<dt[^>]*>Status<\/dt><dd[^>]*>Suspended: Unpaid dues<\/dd>/);
+    expect(readable(await (await page(memberPath(member.id), manager.cookie)).text())).toMatch(/<dt[^>]*>Status<\/dt><dd[^>]*>Suspended: Unpaid dues<\/dd>/);
 
     // The password sign-in page says why.
     const byPassword = await postForm(app().url, "/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha() });
     expect(byPassword.status).toBe(403);
     expect(byPassword.headers.getSetCookie().some((c) => /session/i.test(c) && !/max-age=0/i.test(c))).toBe(false);
-    expect(text(await byPassword.text())).toContain(ACCOUNT_SUSPENDED_MESSAGE);
+    expect(readable(await byPassword.text())).toContain(ACCOUNT_SUSPENDED_MESSAGE);
 
     // So does signing in with an emailed code (the code read from the outbox, as the email carries it).
     const asking = await postForm(app().url, "/auth/email-code", { intent: "request", email: member.email, altcha: await solvedCaptcha() });
@@ -186,11 +185,11 @@ describe("suspending and restoring", () => {
     const code = (codeEmail!.payload as { text: string }).text.match(/Your code to sign in to Hopewell is (\d{6})/)![1]!;
     const byCode = await postForm(app().url, "/auth/email-code", { intent: "verify", email: member.email, code });
     expect(byCode.status).toBe(403);
-    expect(text(await byCode.text())).toContain(ACCOUNT_SUSPENDED_MESSAGE);
+    expect(readable(await byCode.text())).toContain(ACCOUNT_SUSPENDED_MESSAGE);
     expect(await sessionsOf(member.id)).toBe(0);
 
     const restored = await change(manager.cookie, member.id, { intent: "restore" });
-    expect(text(await restored.text())).toContain("Account restored.");
+    expect(readable(await restored.text())).toContain("Account restored.");
     expect((await profileOf(member.id)).banned).toBe(false);
     expect((await auditOf(member.id)).map((e) => e.action)).toEqual(["member.suspend", "member.restore"]);
     const again = await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), newAddress());
@@ -201,7 +200,7 @@ describe("suspending and restoring", () => {
     const manager = await signedInMember("manager");
     const self = await change(manager.cookie, manager.id, { intent: "suspend", reason: "" });
     expect(self.status).toBe(409);
-    expect(text(await self.text())).toContain(MEMBER_ADMIN_MESSAGES.notYourself);
+    expect(readable(await self.text())).toContain(MEMBER_ADMIN_MESSAGES.notYourself);
     expect((await profileOf(manager.id)).banned).toBe(false);
 
     // Every other manager is suspended or demoted: this one is the last who can sign in.
@@ -218,10 +217,10 @@ describe("second factors and sessions", () => {
   it("removes a member's authenticator app (a lost phone), recorded", async () => {
     const manager = await signedInMember("manager");
     const member = await signedInMember("player", undefined, { secondFactor: true });
-    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "remove-authenticator" }, manager.cookie)).text());
+    const asked = readable(await (await postForm(app().url, memberPath(member.id), { intent: "remove-authenticator" }, manager.cookie)).text());
     expect(asked).toContain(`Remove ${member.firstName} player's authenticator app and its backup codes?`);
     const removed = await change(manager.cookie, member.id, { intent: "remove-authenticator" });
-    expect(text(await removed.text())).toContain("Authenticator app removed.");
+    expect(readable(await removed.text())).toContain("Authenticator app removed.");
     expect((await profileOf(member.id)).twoFactorEnabled).toBe(false);
     expect(await db().select().from(twoFactors).where(eq(twoFactors.userId, member.id))).toEqual([]);
     expect(await auditOf(member.id)).toMatchObject([{ actorId: manager.id, action: "member.factor_remove", details: { factor: "authenticator" } }]);
@@ -240,16 +239,16 @@ describe("second factors and sessions", () => {
     const kept = await addPasskey(member.id, "Laptop");
     const theirs = await addPasskey(stranger.id, "Stranger's key");
 
-    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "remove-passkey", passkeyId: lost }, manager.cookie)).text());
+    const asked = readable(await (await postForm(app().url, memberPath(member.id), { intent: "remove-passkey", passkeyId: lost }, manager.cookie)).text());
     expect(asked).toContain(`Remove the passkey “Old phone” from ${member.firstName} player's account?`);
     const removed = await change(manager.cookie, member.id, { intent: "remove-passkey", passkeyId: lost });
-    expect(text(await removed.text())).toContain("Passkey “Old phone” removed.");
+    expect(readable(await removed.text())).toContain("Passkey “Old phone” removed.");
     expect((await db().select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, member.id))).map((p) => p.id)).toEqual([kept]);
     expect(await auditOf(member.id)).toMatchObject([{ action: "member.factor_remove", details: { factor: "passkey", name: "Old phone" } }]);
 
     const wrong = await change(manager.cookie, member.id, { intent: "remove-passkey", passkeyId: theirs });
     expect(wrong.status).toBe(404);
-    expect(text(await wrong.text())).toContain(MEMBER_ADMIN_MESSAGES.passkeyGone);
+    expect(readable(await wrong.text())).toContain(MEMBER_ADMIN_MESSAGES.passkeyGone);
     expect(await db().select().from(passkeys).where(eq(passkeys.id, theirs))).toHaveLength(1);
   });
 
@@ -258,11 +257,11 @@ describe("second factors and sessions", () => {
     const member = await signedInMember("player");
     await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), newAddress());
     expect(await sessionsOf(member.id)).toBe(2);
-    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "end-sessions" }, manager.cookie)).text());
+    const asked = readable(await (await postForm(app().url, memberPath(member.id), { intent: "end-sessions" }, manager.cookie)).text());
     expect(asked).toContain(`Sign ${member.firstName} player out on every device (2 sessions)?`);
     expect(await sessionsOf(member.id)).toBe(2);
     const ended = await change(manager.cookie, member.id, { intent: "end-sessions" });
-    expect(text(await ended.text())).toContain("2 sessions ended.");
+    expect(readable(await ended.text())).toContain("2 sessions ended.");
     expect(await sessionsOf(member.id)).toBe(0);
     expect(await isSignedIn(member.cookie)).toBe(false);
     expect(await isSignedIn(manager.cookie)).toBe(true);
@@ -281,7 +280,7 @@ describe("inviting a member and handing over a password link", () => {
     expect(formHtml).toMatch(/<option value="applicant" selected="">Applicant<\/option>/);
 
     const asked = await postForm(app().url, "/tools/members/invite", { firstName: "Ada", lastName: "Lowe", email, role: "applicant" }, manager.cookie);
-    expect(text(await asked.text())).toContain(`Invite Ada Lowe as Applicant? An account is made for ${email}`);
+    expect(readable(await asked.text())).toContain(`Invite Ada Lowe as Applicant? An account is made for ${email}`);
     expect(await db().select().from(profiles).where(eq(profiles.email, email))).toEqual([]);
 
     const invited = await postForm(app().url, "/tools/members/invite", { firstName: "Ada", lastName: "Lowe", email, role: "applicant", confirm: "yes" }, manager.cookie);
@@ -291,7 +290,7 @@ describe("inviting a member and handing over a password link", () => {
     expect(invited.headers.get("Location")).toBe(`${memberPath(profile!.id)}?invited=sent`);
     expect(await db().select().from(accounts).where(eq(accounts.userId, profile!.id))).toEqual([]);
     expect(await auditOf(profile!.id)).toMatchObject([{ actorId: manager.id, action: "member.invite", details: { role: "applicant" } }]);
-    const shown = text(await (await page(invited.headers.get("Location")!, manager.cookie)).text());
+    const shown = readable(await (await page(invited.headers.get("Location")!, manager.cookie)).text());
     expect(shown).toContain("Invitation sent.");
     expect(shown).toMatch(/<dt[^>]*>Password<\/dt><dd[^>]*>Not set yet<\/dd>/);
 
@@ -309,7 +308,7 @@ describe("inviting a member and handing over a password link", () => {
     // The same address again is refused with a clear message.
     const twice = await postForm(app().url, "/tools/members/invite", { firstName: "Ada", lastName: "Again", email: email.toUpperCase(), role: "applicant", confirm: "yes" }, manager.cookie);
     expect(twice.status).toBe(409);
-    expect(text(await twice.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
+    expect(readable(await twice.text())).toContain(MEMBER_ADMIN_MESSAGES.emailTaken);
     expect(await db().select().from(profiles).where(eq(profiles.email, email))).toHaveLength(1);
   });
 
@@ -324,7 +323,7 @@ describe("inviting a member and handing over a password link", () => {
     expect(payload.text).toContain("within 7 days");
     const invitation = decodeURIComponent(payload.text.match(/\/reset-password\?token=(\S+)/)![1]!);
     const handOver = decodeURIComponent(
-      text(await (await change(manager.cookie, profile!.id, { intent: "reset-link" })).text()).match(/value="https?:\/\/[^"]+\/reset-password\?token=([^"]+)"/)![1]!,
+      readable(await (await change(manager.cookie, profile!.id, { intent: "reset-link" })).text()).match(/value="https?:\/\/[^"]+\/reset-password\?token=([^"]+)"/)![1]!,
     );
 
     // The stored tokens carry their own expiry: a week and an hour from now.
@@ -360,11 +359,11 @@ describe("inviting a member and handing over a password link", () => {
     const manager = await signedInMember("manager");
     const member = await signedInMember("player");
     const emailsBefore = (await emailsTo(member.email)).length;
-    const asked = text(await (await postForm(app().url, memberPath(member.id), { intent: "reset-link" }, manager.cookie)).text());
+    const asked = readable(await (await postForm(app().url, memberPath(member.id), { intent: "reset-link" }, manager.cookie)).text());
     expect(asked).toContain(`Make a one-time link for ${member.firstName} player to choose a new password?`);
     const made = await change(manager.cookie, member.id, { intent: "reset-link" });
     expect(made.status).toBe(200);
-    const html = text(await made.text());
+    const html = readable(await made.text());
     const link = html.match(/value="(https?:\/\/[^"]+\/reset-password\?token=([^"]+))"/)!;
     const token = decodeURIComponent(link[2]!);
     expect(html).toContain("One-time password link");
@@ -379,7 +378,7 @@ describe("inviting a member and handing over a password link", () => {
     expect((await resetPassword(token, "Copper&Vein7")).ok).toBe(true);
     expect((await signIn({ email: member.email, password: "Copper&Vein7" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
 
-    const log = text(await (await page("/tools?tab=audit", manager.cookie)).text());
+    const log = readable(await (await page("/tools?tab=audit", manager.cookie)).text());
     expect(log).toMatch(/Test\d+ manager made a one-time password link to hand to Test\d+ player/);
   });
 });

@@ -8,18 +8,11 @@ import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
+import { visibleText } from "../helpers/html";
 
 const db = withTestDatabase();
 const app = withAppServer();
 
-/** The page's text without tags, spaces run together: what a person reads. */
-const text = (html: string) =>
-  html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/\s+/g, " ");
 
 async function page(path: string, cookie: string) {
   const response = await fetch(app().url + path, { headers: { Cookie: cookie } });
@@ -39,23 +32,23 @@ describe("review queues", () => {
     const [pel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
     const url = `/view-pels?event=${event.id}`;
 
-    const before = text((await page(url, cast.cookie)).html);
+    const before = visibleText((await page(url, cast.cookie)).html);
     expect(before).toContain("Hattie Crane");
     expect(before).toContain("New");
     expect(before).toContain("Nobody has taken it");
 
     const took = await postForm(app().url, url, { intent: "take", entryId: pel!.id }, cast.cookie);
     expect(took.status).toBe(200);
-    expect(text(await took.text())).toContain("You have taken this entry.");
+    expect(visibleText(await took.text())).toContain("You have taken this entry.");
     expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "in_progress", assigneeId: cast.id, userId: member.id });
-    const taken = text((await page(url, cast.cookie)).html);
+    const taken = visibleText((await page(url, cast.cookie)).html);
     expect(taken).toContain("In progress");
     expect(taken).toContain("Taken by you");
 
     // An empty reply is refused with the form's message, and nothing is saved.
     const empty = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, submissionKey: randomUUID(), body: "   " }, cast.cookie);
     expect(empty.status).toBe(400);
-    expect(text(await empty.text())).toContain("Please write a reply");
+    expect(visibleText(await empty.text())).toContain("Please write a reply");
     expect(await db().select().from(staffReplies)).toHaveLength(0);
 
     // The reply form, opened for the entry, posts back to the entry (a page without JavaScript
@@ -71,23 +64,23 @@ describe("review queues", () => {
     const replied = await postForm(app().url, url, reply, cast.cookie);
     expect(replied.status).toBe(200);
     const repliedPage = await replied.text();
-    expect(text(repliedPage)).toContain("Reply sent. The member reads it on their profile.");
+    expect(visibleText(repliedPage)).toContain("Reply sent. The member reads it on their profile.");
     // The page drawn after it carries a new key for the next reply.
     expect(repliedPage).not.toContain(replyKey);
     const resent = await postForm(app().url, url, reply, cast.cookie);
     expect(resent.status).toBe(200);
-    expect(text(await resent.text())).toContain("Reply sent. The member reads it on their profile.");
+    expect(visibleText(await resent.text())).toContain("Reply sent. The member reads it on their profile.");
     // The same key on another entry is a form from a page drawn before (kept by Back): refused, not lost in silence.
     const [otherPel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
     const stale = await postForm(app().url, url, { ...reply, entryId: otherPel!.id, body: "A second answer." }, cast.cookie);
     expect(stale.status).toBe(409);
-    expect(text(await stale.text())).toContain(QUEUE_MESSAGES.expired);
+    expect(visibleText(await stale.text())).toContain(QUEUE_MESSAGES.expired);
     expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, otherPel!.id))).toHaveLength(0);
     // So is the same key on the same entry with other words (Back, then a follow-up written in the old form): not taken for sent.
     const followUp = await postForm(app().url, url, { ...reply, body: "And bring the lantern." }, cast.cookie);
     expect(followUp.status).toBe(409);
     const followUpPage = await followUp.text();
-    expect(text(followUpPage)).toContain(QUEUE_MESSAGES.expired);
+    expect(visibleText(followUpPage)).toContain(QUEUE_MESSAGES.expired);
     // The words are kept, in a form with a new key (sent again at the end).
     expect(followUpPage).toContain("And bring the lantern.");
     const freshKey = followUpPage.match(/name="submissionKey" value="([^"]+)"/)?.[1];
@@ -98,21 +91,21 @@ describe("review queues", () => {
     expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
 
     const staffView = (await page(url, cast.cookie)).html;
-    expect(text(staffView)).toContain("Answered");
+    expect(visibleText(staffView)).toContain("Answered");
     expect(staffView).toContain("He remembers you.&lt;/b&gt;");
 
     // The member reads it, escaped, with the entry it answers.
     const profile = await page("/profile", member.cookie);
     expect(profile.status).toBe(200);
-    expect(text(profile.html)).toContain("Answers from staff");
-    expect(text(profile.html)).toContain("Post-event letter · Queue Night");
-    expect(text(profile.html)).toMatch(/Sent \w{3} \d+, \d{4}, \d+:\d\d [AP]M · answered /);
+    expect(visibleText(profile.html)).toContain("Answers from staff");
+    expect(visibleText(profile.html)).toContain("Post-event letter · Queue Night");
+    expect(visibleText(profile.html)).toMatch(/Sent \w{3} \d+, \d{4}, \d+:\d\d [AP]M · answered /);
     expect(profile.html).toContain("&lt;b&gt;He remembers you.&lt;/b&gt;");
     expect(profile.html).not.toContain("<b>He remembers you.</b>");
 
     // Another member sees none of it.
     const other = await signedInMember("player");
-    const theirs = text((await page("/profile", other.cookie)).html);
+    const theirs = visibleText((await page("/profile", other.cookie)).html);
     expect(theirs).toContain("Answers from staff");
     expect(theirs).not.toContain("He remembers you");
 
@@ -135,7 +128,7 @@ describe("review queues", () => {
       .values([orderValues(author.id, event.id, { items: { salt: 1 } }), orderValues(author.id, event.id, { items: { salt: 2 } }), orderValues(author.id, event.id, { items: { salt: 3 } })])
       .returning();
     const url = `/view-merchant-orders?event=${event.id}`;
-    const tools = async () => text((await page("/tools", cast.cookie)).html);
+    const tools = async () => visibleText((await page("/tools", cast.cookie)).html);
     const newOrders = (await tools()).match(/View Merchant Orders \((\d+) new\)/);
     expect(Number(newOrders?.[1])).toBeGreaterThanOrEqual(3);
     const baseline = Number(newOrders![1]);
@@ -146,7 +139,7 @@ describe("review queues", () => {
     expect(answered.status).toBe(200);
     expect(await queueRow("order", third!.id)).toMatchObject({ status: "answered", assigneeId: null });
 
-    const lines = (html: string) => (text(html).match(/\d+ × Salt/g) ?? []).sort();
+    const lines = (html: string) => (visibleText(html).match(/\d+ × Salt/g) ?? []).sort();
     expect(lines((await page(`${url}&assignee=mine`, cast.cookie)).html)).toEqual(["1 × Salt"]);
     expect(lines((await page(`${url}&assignee=${manager.id}`, cast.cookie)).html)).toEqual(["2 × Salt"]);
     expect(lines((await page(`${url}&assignee=nobody`, cast.cookie)).html)).toEqual(["3 × Salt"]);
@@ -173,24 +166,24 @@ describe("review queues", () => {
     const forms = (html: string) => ({ replies: (html.match(/name="body"/g) ?? []).length, statuses: (html.match(/name="status" /g) ?? []).length });
     const closed = await page(`${url}&status=any`, cast.cookie);
     expect(forms(closed.html)).toEqual({ replies: 0, statuses: 1 }); // the filter's own
-    expect(text(closed.html).match(/Reply or set status/g)).toHaveLength(3);
+    expect(visibleText(closed.html).match(/Reply or set status/g)).toHaveLength(3);
     expect(closed.html).toContain(`answer=${second!.id}#queue-${second!.id}`);
     const opened = await page(`${url}&status=any&answer=${second!.id}`, cast.cookie);
     expect(forms(opened.html)).toEqual({ replies: 1, statuses: 2 });
     expect(opened.html).toContain(`id="reply-${second!.id}"`);
-    expect(text(opened.html).match(/Reply or set status/g)).toHaveLength(2);
-    expect(text(opened.html)).toContain("Close the forms for Orla Finch's order");
+    expect(visibleText(opened.html).match(/Reply or set status/g)).toHaveLength(2);
+    expect(visibleText(opened.html)).toContain("Close the forms for Orla Finch's order");
     // A reply refused for an entry whose forms were closed opens them again with the message.
     const refusedReply = await postForm(app().url, url, { intent: "reply", entryId: first!.id, submissionKey: randomUUID(), body: "" }, cast.cookie);
     expect(refusedReply.status).toBe(400);
     const refusedHtml = await refusedReply.text();
     expect(refusedHtml).toContain(`id="reply-${first!.id}"`);
-    expect(text(refusedHtml)).toContain("Please write a reply");
+    expect(visibleText(refusedHtml)).toContain("Please write a reply");
 
     // Only who took an entry hands it back.
     const refused = await postForm(app().url, url, { intent: "hand_back", entryId: second!.id }, cast.cookie);
     expect(refused.status).toBe(409);
-    expect(text(await refused.text())).toContain("Someone else has taken this entry since you opened the page.");
+    expect(visibleText(await refused.text())).toContain("Someone else has taken this entry since you opened the page.");
     const handed = await postForm(app().url, url, { intent: "hand_back", entryId: first!.id }, cast.cookie);
     expect(handed.status).toBe(200);
     expect(await queueRow("order", first!.id)).toMatchObject({ status: "new", assigneeId: null });
@@ -239,8 +232,8 @@ describe("review queues", () => {
     const answered = await postForm(app().url, "/view-letters?tab=npc", { intent: "answer", letterId: letter!.id, submissionKey: crypto.randomUUID(), body: "Mose writes back." }, cast.cookie);
     expect(answered.status).toBe(200);
     expect(await queueRow("letter", letter!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
-    expect(text((await page(`/view-letters?status=answered&assignee=mine`, cast.cookie)).html)).toContain("To Old Mose");
-    expect(text((await page(`/view-letters?status=new`, cast.cookie)).html)).not.toContain("To Old Mose");
+    expect(visibleText((await page(`/view-letters?status=answered&assignee=mine`, cast.cookie)).html)).toContain("To Old Mose");
+    expect(visibleText((await page(`/view-letters?status=new`, cast.cookie)).html)).not.toContain("To Old Mose");
   });
 
   it("keep the letters' filter through a search, the search through the filter, and both through a change of tab", async () => {
@@ -271,9 +264,9 @@ describe("review queues", () => {
     const searchAddress = submitted(filtered.html, "q", word);
     expect(new URLSearchParams(searchAddress.split("?")[1]).get("status")).toBe("in_progress");
     const searched = await page(searchAddress, cast.cookie);
-    expect(text(searched.html)).toContain(`1 letter matching “${word}”`);
-    expect(text(searched.html)).toContain("To Taken Tess");
-    expect(text(searched.html)).not.toContain("To Untaken Ulla");
+    expect(visibleText(searched.html)).toContain(`1 letter matching “${word}”`);
+    expect(visibleText(searched.html)).toContain("To Taken Tess");
+    expect(visibleText(searched.html)).not.toContain("To Untaken Ulla");
     expect(chosen(searched.html, "queue-filter-status")).toBe("in_progress");
     expect(chosen(searched.html, "queue-filter-assignee")).toBe("mine");
     expect(searched.html).toMatch(new RegExp(`name="q"[^>]*value="${word}"`));
@@ -281,9 +274,9 @@ describe("review queues", () => {
     // Then the filter changed: it keeps the search and the tab.
     const npc = await page(`/view-letters?tab=npc&q=${word}&assignee=mine`, cast.cookie);
     const nobody = await page(submitted(npc.html, "assignee", "nobody"), cast.cookie);
-    expect(text(nobody.html)).toContain(`1 letter matching “${word}”`);
-    expect(text(nobody.html)).toContain("To Untaken Ulla");
-    expect(text(nobody.html)).not.toContain("To Taken Tess");
+    expect(visibleText(nobody.html)).toContain(`1 letter matching “${word}”`);
+    expect(visibleText(nobody.html)).toContain("To Untaken Ulla");
+    expect(visibleText(nobody.html)).not.toContain("To Taken Tess");
     expect(nobody.html).toMatch(/aria-current="page"[^>]*>To NPCs/);
 
     // Another tab keeps the search and the filter too.
@@ -292,7 +285,7 @@ describe("review queues", () => {
     const all = await page(allLetters, cast.cookie);
     expect(all.html).toMatch(/aria-current="page"[^>]*>All letters/);
     expect(chosen(all.html, "queue-filter-assignee")).toBe("nobody");
-    expect(text(all.html)).toContain("To Untaken Ulla");
-    expect(text(all.html)).not.toContain("To Taken Tess");
+    expect(visibleText(all.html)).toContain("To Untaken Ulla");
+    expect(visibleText(all.html)).not.toContain("To Taken Tess");
   });
 });

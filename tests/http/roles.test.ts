@@ -6,10 +6,9 @@ import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
+import { readable } from "../helpers/html";
 
 const db = withTestDatabase();
-/** The page's text as a person reads it (React escapes apostrophes). */
-const text = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
 
 describe("the Roles tool", () => {
   const app = withAppServer();
@@ -40,7 +39,7 @@ describe("the Roles tool", () => {
     const applicant = await signedInMember("applicant");
     const asked = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "cast" }, manager.cookie);
     expect(asked.status).toBe(200);
-    const page = text(await asked.text());
+    const page = readable(await asked.text());
     // The step names the member and the change, and its button posts the same change again, confirmed.
     expect(page).toContain(`Are you sure you want to change ${applicant.firstName} applicant's role from Applicant to Cast?`);
     const form = page.match(/<form [^>]*method="post"[^>]*>((?:(?!<\/form>).)*name="confirm" value="yes"(?:(?!<\/form>).)*)<\/form>/s)?.[1] ?? "";
@@ -57,7 +56,7 @@ describe("the Roles tool", () => {
     expect((await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id)))[0]!.role).toBe("applicant");
 
     const confirmed = await postForm(app().url, "/tools?tab=roles", { intent: "role", userId: applicant.id, role: "cast", confirm: "yes" }, manager.cookie);
-    expect(text(await confirmed.text())).toContain("Role changed to cast.");
+    expect(readable(await confirmed.text())).toContain("Role changed to cast.");
     const [changed] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
     expect(changed!.role).toBe("cast");
     const audits = await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id));
