@@ -32,7 +32,8 @@ import { collectedBody, limitRequestBody } from "./body-limit";
 import { createAnonymousPageCache } from "./anonymous-cache";
 import { serveHealth } from "./health";
 import { listenProblem } from "./listen-check";
-import { isSecure, requestOrigin } from "./request-url";
+import { requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./request-errors";
+import { isSecure, isUnansweredMethod, requestOrigin, requestUrl } from "./request-url";
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./page-turns";
 import { keepPrivate } from "./private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./security-headers";
@@ -172,7 +173,22 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   // What the app learnt about each request (its route pattern), for the access log.
   const requestInfos = new WeakMap<http.IncomingMessage, RequestInfo>();
 
-  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
+  /**
+   * Runs one step of answering `req`. Whatever it throws, or the promise it returns rejects
+   * with, ends that request alone (requestFailed): Node would otherwise stop the process.
+   */
+  function guarded(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, step: () => unknown): void {
+    const failed = (error: unknown) => requestFailed(req, res, error, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! });
+    try {
+      const result = step();
+      if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): unknown {
+    const origin = requestOrigin(req, cfg);
     const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
     requestInfos.set(req, info);
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, formTargets, secure }));
@@ -189,41 +205,50 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
         // password hashing or another service, gives up its turn after the lease.
         return inTurn(() => handleRequest(forApp, context).then((response) => keepPrivate(forApp, response)));
       },
-      { onError: errorResponse, ...requestOrigin(req, cfg) },
+      { onError: errorResponse, ...origin },
     );
-    void listener(req, res);
+    // Typed as Node's listener, it returns a promise that rejects when writing the answer
+    // fails: the caller's guard ends the request then.
+    return listener(req, res) as unknown;
   }
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean) {
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean) {
     logAccess(req, res, () => requestInfos.get(req)?.route);
-    const secure = isSecure(req, cfg);
     setBaseSecurityHeaders(res, secure);
     // Before anything reads the body: an oversized one is refused, whatever the address.
-    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)!, expectsContinue }, () => route(req, res, secure));
+    // The next step may run later (once a chunked body is read): it is guarded on its own.
+    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)!, expectsContinue }, () => guarded(req, res, secure, () => route(req, res, secure)));
   }
 
-  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean) {
+  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): Promise<unknown> | void {
+    // What the app's fetch adapter cannot make into a Request is refused here, before it would
+    // throw; and for every address alike, so a cached page or a file is no exception.
+    const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
+    if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
+    if (!requestUrl(req.url, requestOrigin(req, cfg))) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
+    // Each middleware's `next` may be called after its caller returned: each step is guarded.
+    const app = () => guarded(req, res, secure, () => handleApp(req, res, secure));
     if (anonymousPages.applies(req)) {
       // Served before compression: the cache holds each page already compressed.
-      void anonymousPages.serve(req, res, secure).then(
-        (served) => served || compress(req as never, res as never, () => handleApp(req, res, secure)),
-        (error: unknown) => logger.error({ err: error }, "serving a cached page failed"),
-      );
-      return;
+      return anonymousPages.serve(req, res, secure).then((served) => served || compress(req as never, res as never, app));
     }
-    compress(req as never, res as never, () => {
-      if (req.url === "/healthz") {
-        void serveHealth(res);
-        return;
-      }
-      staticFiles(req, res, () => handleApp(req, res, secure));
-    });
+    compress(req as never, res as never, () =>
+      guarded(req, res, secure, () => {
+        if (req.url === "/healthz") return serveHealth(res);
+        staticFiles(req, res, app);
+      }),
+    );
   }
 
   const server = options.development?.server ?? http.createServer();
-  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => handle(req, res, false));
+  // One request's failure, whatever and wherever, ends that request alone.
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean) => {
+    const secure = isSecure(req, cfg);
+    guarded(req, res, secure, () => handle(req, res, secure, expectsContinue));
+  };
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => answer(req, res, false));
   // A client that asks before sending a body ("Expect: 100-continue") hears of the limit before it sends.
-  server.on("checkContinue", (req, res) => handle(req, res, true));
+  server.on("checkContinue", (req, res) => answer(req, res, true));
   // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
   const changes = followDatabaseChanges(databaseHandle());
   server.on("close", () => void changes.stop());

@@ -40,3 +40,34 @@ export function isSecure(req: http.IncomingMessage, cfg: Pick<Config, "trustProx
   if (cfg.appUrl?.startsWith("https:")) return true;
   return requestOrigin(req, cfg).protocol === "https:";
 }
+
+/**
+ * The address the app is handed for this request (the fetch adapter reads it as
+ * `new URL(req.url, origin)`), or undefined when the request names none this site can
+ * read. A Host with a space, a path or credentials in it is no host name, and one a URL
+ * parser refuses ("[", a port over 65535) stopped the adapter with an exception. The
+ * target must be a path ("/events") or the absolute form naming this same origin
+ * ("http://host/events"); "//evil.example/x" and "/\evil.example" are read by URL parsers
+ * as another host, "*" and "events" are no path, and a URL with credentials cannot be
+ * made into a request. Such a request is refused with 400.
+ */
+export function requestUrl(target: string | undefined, origin: { protocol: string; host: string }): URL | undefined {
+  if (!origin.host || /[\s/\\?#@]/.test(origin.host)) return undefined;
+  if (!target || !(target.startsWith("/") || /^https?:\/\//i.test(target))) return undefined;
+  try {
+    const base = new URL(`${origin.protocol}//${origin.host}`);
+    const url = new URL(target, base);
+    if (url.origin !== base.origin || url.username || url.password) return undefined;
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Methods a fetch Request cannot carry (Node's parser passes them on): they are answered 405. */
+const UNANSWERED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+
+/** True when the request's method is one the app cannot be handed. */
+export function isUnansweredMethod(method: string | undefined): boolean {
+  return UNANSWERED_METHODS.has((method ?? "GET").toUpperCase());
+}

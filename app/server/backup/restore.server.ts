@@ -64,6 +64,9 @@ type Target = { sql: Sql; close: () => Promise<void>; discardIfNew: () => Promis
 async function openTarget(databaseUrl: string | undefined, dataDir: string): Promise<Target> {
   if (databaseUrl) {
     const client = new pg.Client({ connectionString: databaseUrl });
+    // A connection lost during the restore fails the query in flight, which reports it; the
+    // client's 'error' event, with no listener, would stop the process with a stack trace.
+    client.on("error", () => {});
     try {
       await client.connect();
     } catch (error) {

@@ -57,8 +57,7 @@ export const DEFAULT_MIGRATIONS_DIR = path.resolve("drizzle");
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    pool.on("error", (error) => logger.error({ err: error }, "idle PostgreSQL connection failed"));
+    const pool = createPool(options.databaseUrl);
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     // Several app instances may start together: one migrates while the others wait.
     const client = await pool.connect();
@@ -93,6 +92,36 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     release();
     throw error;
   }
+}
+
+/**
+ * The pool of connections to PostgreSQL. A connection can die under the site (a restart, a
+ * failover, an operator ending it), and pg reports that as an 'error' event on its client: an
+ * 'error' event with no listener stops the process. The pool listens to its idle clients (and
+ * reports them: its own 'error' event), not to one checked out (for a transaction, between its
+ * queries), so each client gets a listener of its own here. A client lost while checked out
+ * goes back to the pool at once, which drops it: drizzle releases a transaction's client only
+ * after its BEGIN worked, so one lost before that would stay counted against the pool for
+ * good, and enough of them would leave every request waiting. Its holder's next query fails
+ * (that request answers with an error); the next requests get new connections.
+ */
+function createPool(databaseUrl: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  pool.on("error", (error) => logger.error({ err: error }, "idle PostgreSQL connection failed"));
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on("acquire", (client) => checkedOut.add(client));
+  pool.on("release", (_error, client) => checkedOut.delete(client));
+  pool.on("connect", (client) => {
+    client.on("error", (error) => {
+      if (!checkedOut.has(client)) return;
+      logger.error({ err: error }, "PostgreSQL connection in use failed");
+      const release = client.release;
+      // The holder's own release, when it comes, finds nothing left to do (a second one would throw).
+      client.release = () => {};
+      release(error);
+    });
+  });
+  return pool;
 }
 
 /** In-process: PGlite hands a notification over before the query that caused it returns. */
