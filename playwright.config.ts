@@ -10,6 +10,13 @@ process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e
 process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
 process.env.E2E_SMTP_PORT ??= String(Number(process.env.E2E_PORT) + 1);
 const PORT = Number(process.env.E2E_PORT);
+/**
+ * What every server the browser tests start runs with: the production build, as NODE_ENV=test so
+ * that it takes the test suite's cheap CAPTCHA (CAPTCHA_TEST_WORK, which a production start
+ * refuses). Each sign-up and sign-in solves one; at the production cost that was over a second
+ * of a core each. tests/integration/accounts.test.ts checks the production cost is unchanged.
+ */
+export const E2E_SERVER_ENV = { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10", LOG_LEVEL: "warn" } as const;
 /** The e2e SMTP server's port: tests that read email start a real SMTP server here. */
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
 /**
@@ -89,8 +96,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       DATA_DIR: process.env.E2E_DATA_DIR,
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
+      ...E2E_SERVER_ENV,
       APP_URL: `http://127.0.0.1:${PORT}`,
       SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
       OUTBOX_POLL_MS: "200",

@@ -1,19 +1,9 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { Browser, Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { expect, test, withSession, type SignedInState } from "./fixtures";
-import { addEvent } from "./helpers";
+import { addEvent, createMember } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
-
-/** Members made with the admin command, handed to the running site over its control socket. */
-async function createMember(first: string, last: string, role: "player" | "applicant") {
-  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
-  await promisify(execFile)("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", role], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-  });
-}
 
 /** A manager's page; without JavaScript when asked (signing in needs it for the CAPTCHA, so the signed-in cookies are carried over). */
 async function managerPage(browser: Browser, baseURL: string, page: Page, managerState: SignedInState, javaScriptEnabled: boolean): Promise<Page> {
@@ -34,7 +24,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`after an add the next member starts with no cabin, and an applicant needs confirming (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({ page, browser, baseURL, managerState }, testInfo) => {
     const tag = `${testInfo.project.name === "desktop" ? "Desk" : "Phone"}${javaScriptEnabled ? "Js" : "Plain"}${Date.now() % 100_000}`;
     // Three commands at once: each starts a Node process of its own.
-    await Promise.all([createMember("Ada", `Fox${tag}`, "player"), createMember("Bo", `Plain${tag}`, "player"), createMember("Cy", `Hopeful${tag}`, "applicant")]);
+    await Promise.all([createMember({ first: "Ada", last: `Fox${tag}` }), createMember({ first: "Bo", last: `Plain${tag}` }), createMember({ first: "Cy", last: `Hopeful${tag}`, role: "applicant" })]);
     const manager = await managerPage(browser, baseURL!, page, managerState, javaScriptEnabled);
     const title = `Cabin Night ${tag}`;
     await addEvent(manager, { title, date: "2025-07-18", status: "past" });

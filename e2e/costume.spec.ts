@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { daysBefore } from "../app/game/costume";
@@ -6,20 +5,10 @@ import { clubToday, formatEventDate } from "../app/lib/dates";
 import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { expect, test, withSession, type SignedInState } from "./fixtures";
-import { addAttendance, addEvent, e2eManager, mainNav, signIn } from "./helpers";
+import { addAttendance, addEvent, createMember, e2eManager, mainNav, signIn } from "./helpers";
 
 // Two members' sign-ins, an event, a registration and four rounds between player and staff.
 test.describe.configure({ timeout: 180_000 });
-
-/** A member made with the admin command, handed to the running site over its control socket. */
-function createPlayer(first: string, last: string): string {
-  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
-  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", "player"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    stdio: "pipe",
-  });
-  return email;
-}
 
 /** A photo as a phone would send it: a JPEG with its position in the EXIF. */
 function costumePhoto(colour: string) {
@@ -37,7 +26,7 @@ async function shoot(page: Page, name: string, width: string) {
 test("a player sends costume photos and staff ask for changes, then approve", async ({ page, browser, baseURL, isMobile }, testInfo) => {
   const width = testInfo.project.name;
   const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
-  const email = createPlayer("Clementine", `Rook${tag}`);
+  const { email } = await createMember({ first: "Clementine", last: `Rook${tag}` });
   const name = `Clementine Rook${tag}`;
   const title = `Costume Night ${tag}`;
   const date = daysBefore(clubToday(), -19);

@@ -1,18 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { addAttendance, addEvent, e2eManager, mainNav, signIn } from "./helpers";
+import { addAttendance, addEvent, createMember, e2eManager, mainNav, signIn } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
-
-function createPlayer(first: string, last: string) {
-  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
-  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", "Lantern#1877", "--first", first, "--last", last, "--role", "player"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    stdio: "pipe",
-  });
-  return email;
-}
 
 /** What the event-day worker keeps in this browser. */
 function keptSheets(page: Page) {
@@ -27,7 +17,7 @@ function keptSheets(page: Page) {
 test("a manager's event-day sheet: by cabin, printable, readable offline once opened, gone at sign-out", async ({ page, context, isMobile }, testInfo) => {
   const width = testInfo.project.name;
   const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
-  const player = createPlayer("Ike", `Sheet${tag}`);
+  const { email: player } = await createMember({ first: "Ike", last: `Sheet${tag}` });
   const manager = e2eManager();
   await page.goto("/auth");
   await signIn(page, manager.email, manager.password);
@@ -127,7 +117,7 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
 });
 
 test("a player is refused the sheets and no worker is registered", async ({ page }) => {
-  const email = createPlayer("Una", `Refused${Date.now() % 100_000}`);
+  const { email } = await createMember({ first: "Una", last: `Refused${Date.now() % 100_000}` });
   await page.goto("/auth");
   await signIn(page, email, "Lantern#1877");
   await expect(page).toHaveURL(/\/$/);

@@ -1,6 +1,10 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
+import { askRunningServer } from "../app/server/control/control-socket.server";
+import type { AdminOutcome } from "../app/server/control/admin.server";
 import { totpNow } from "../tests/helpers/totp";
 import { E2E_MANAGERS } from "../playwright.config";
 
@@ -19,6 +23,32 @@ export async function mainNav(page: Page, isMobile: boolean) {
     if ((await details.getAttribute("open")) === null) await menu.click();
   }
   return page.getByRole("navigation", { name: "Main" }).locator("visible=true");
+}
+
+export type E2eMember = { email: string; password: string; first: string; last: string; role: "applicant" | "player" | "cast" | "manager" };
+
+/** Where a running server keeps its data: the shared e2e server's unless a spec started its own. */
+export type ServerData = { dataDir: string; databaseUrl?: string };
+
+/**
+ * Makes a member as an operator would with `npm run admin -- create-user`. On the embedded
+ * database (the server's alone) the admin command hands the work to the running server over its
+ * control socket: so does this, without starting a process for it. On PostgreSQL the command
+ * connects itself, and is run.
+ */
+export async function createMember(
+  member: Partial<E2eMember> & Pick<E2eMember, "first" | "last">,
+  server: ServerData = { dataDir: process.env.E2E_DATA_DIR! },
+): Promise<E2eMember> {
+  const full: E2eMember = { email: `${member.first.toLowerCase()}.${member.last.toLowerCase()}@e2e.test`, password: "Lantern#1877", role: "player", ...member };
+  const argv = ["create-user", "--email", full.email, "--password", full.password, "--first", full.first, "--last", full.last, "--role", full.role];
+  if (server.databaseUrl) {
+    await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...argv], { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl } });
+    return full;
+  }
+  const outcome = await askRunningServer<AdminOutcome>(server.dataDir, "/admin", { argv });
+  if (outcome.code !== 0) throw new Error(`create-user ${full.email}: ${outcome.err.join("\n")}`);
+  return full;
 }
 
 export function uniqueEmail(prefix: string) {

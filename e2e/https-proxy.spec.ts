@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
+import { E2E_SERVER_ENV } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { freePort } from "../tests/helpers/ports";
 import { totpNow } from "../tests/helpers/totp";
@@ -19,6 +20,15 @@ import { waitForAnswer } from "./own-server";
  */
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
+function hasOpenssl(): boolean {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "pipe" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
@@ -27,6 +37,9 @@ test.describe("behind nginx over https", () => {
   // One nginx and one server for both tests, in order: the site starts without a manager.
   test.describe.configure({ timeout: 180_000, mode: "serial" });
   test.skip(({ isMobile }) => isMobile, "one browser width is enough for the proxy");
+  // .ci/run installs nginx and openssl; on a machine without them the test says what is missing.
+  test.skip(!fs.existsSync(NGINX), `needs nginx at ${NGINX} (Debian: apt-get install nginx; or set NGINX_PATH)`);
+  test.skip(!hasOpenssl(), "needs the openssl command (Debian: apt-get install openssl)");
 
   let dir: string;
   let app: ChildProcess;
@@ -45,14 +58,13 @@ test.describe("behind nginx over https", () => {
     app = spawn(process.execPath, ["server.mjs"], {
       env: {
         ...process.env,
-        NODE_ENV: "production",
+        ...E2E_SERVER_ENV,
         PORT: String(appPort),
         HOST: "127.0.0.1",
         DATA_DIR: path.join(dir, "data"),
         APP_URL: publicUrl,
         TRUST_PROXY: "true",
         SIGNUP_THROTTLE_MS: "0",
-        LOG_LEVEL: "warn",
       },
       stdio: "pipe",
     });

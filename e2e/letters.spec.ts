@@ -1,21 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { e2eManager, mainNav, signIn } from "./helpers";
+import { createMember, e2eManager, mainNav, signIn } from "./helpers";
 
 // Two members and a manager, each in a browser of their own: a long journey on a shared machine.
 test.describe.configure({ timeout: 300_000 });
-
-/** A player made with the admin command, handed to the running site over its control socket. */
-function createPlayer(first: string, last: string): { email: string; password: string } {
-  const email = `${first.toLowerCase()}.${last.toLowerCase()}@e2e.test`;
-  const password = "Lantern#1877";
-  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", password, "--first", first, "--last", last, "--role", "player"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    stdio: "pipe",
-  });
-  return { email, password };
-}
 
 async function signedIn(browser: Browser, baseURL: string, page: Page | null, account: { email: string; password: string }): Promise<Page> {
   const own = page ?? (await (await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })).newPage());
@@ -47,9 +35,9 @@ test("two members write, reply and hear from an NPC; staff release and answer", 
   };
 
   // The writer uses this test's own browser (phone-sized on the phone run); the reader and the manager their own.
-  const writer = await signedIn(browser, baseURL!, page, createPlayer("Clara", `Writer${tag}`));
+  const writer = await signedIn(browser, baseURL!, page, await createMember({ first: "Clara", last: `Writer${tag}` }));
   await buildCharacter(writer, clara);
-  const reader = await signedIn(browser, baseURL!, null, createPlayer("Silas", `Reader${tag}`));
+  const reader = await signedIn(browser, baseURL!, null, await createMember({ first: "Silas", last: `Reader${tag}` }));
   await buildCharacter(reader, silas);
 
   // The writer addresses the reader's character (typed in another case: the server finds it).

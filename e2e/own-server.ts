@@ -1,17 +1,19 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { E2E_SERVER_ENV } from "../playwright.config";
 import { freePort } from "../tests/helpers/ports";
+import { createMember, type E2eMember } from "./helpers";
 
 /**
  * A production server of a spec's own, for what the shared e2e server is not configured for
  * (an SMS gateway, Discord): the build's server.mjs on a fresh data directory, with its members
- * made first by the admin command, as an operator would.
+ * then made by the admin command, as an operator would.
  */
 export type OwnServer = { site: string; stop: () => Promise<void> };
 
-export type OwnMember = { email: string; password: string; first: string; last: string; role: "player" | "manager" };
+export type OwnMember = E2eMember;
 
 /** Waits until `url` answers 200, polling: a server just started is not listening at once. */
 export async function waitForAnswer(url: string, timeoutMs = 180_000) {
@@ -27,25 +29,35 @@ export async function waitForAnswer(url: string, timeoutMs = 180_000) {
   }
 }
 
-/** Starts the server with `env` added to the production settings, once `members` are made. */
-export async function startOwnServer({ name, env: extraEnv, members }: { name: string; env: Record<string, string>; members: OwnMember[] }): Promise<OwnServer> {
+/**
+ * Starts the server with `env` added to the e2e settings, then makes `members`. `host` is the
+ * name the browser uses: "localhost" where a passkey needs a host name (an address is no
+ * relying party), 127.0.0.1 otherwise.
+ */
+export async function startOwnServer({
+  name,
+  env: extraEnv,
+  members,
+  host = "127.0.0.1",
+}: {
+  name: string;
+  env: Record<string, string>;
+  members: OwnMember[];
+  host?: "127.0.0.1" | "localhost";
+}): Promise<OwnServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-${name}-`));
   const port = await freePort();
-  const site = `http://127.0.0.1:${port}`;
+  const site = `http://${host}:${port}`;
   const env = {
     ...process.env,
-    NODE_ENV: "production",
+    ...E2E_SERVER_ENV,
     PORT: String(port),
-    HOST: "127.0.0.1",
+    // localhost may be ::1 or 127.0.0.1 to the browser: the server then listens on both.
+    ...(host === "127.0.0.1" ? { HOST: host } : {}),
     DATA_DIR: path.join(dir, "data"),
     APP_URL: site,
-    LOG_LEVEL: "warn",
     ...extraEnv,
   };
-  for (const member of members) {
-    const { email, password, first, last, role } = member;
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", password, "--first", first, "--last", last, "--role", role], { env, stdio: "pipe" });
-  }
   let output = "";
   const app: ChildProcess = spawn(process.execPath, ["server.mjs"], { env, stdio: "pipe" });
   app.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -62,6 +74,7 @@ export async function startOwnServer({ name, env: extraEnv, members }: { name: s
 
   try {
     await waitForAnswer(`${site}/healthz`);
+    for (const member of members) await createMember(member, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${output}`);

@@ -1,16 +1,11 @@
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { PASSKEY_MESSAGES } from "../app/forms/passkeys";
-import { withDatabaseName } from "../tests/helpers/database-urls";
-import { freePort } from "../tests/helpers/ports";
-import { run, type RunningProcess } from "../tests/helpers/processes";
+import { postgresAnswers, withDatabaseName } from "../tests/helpers/database-urls";
 import { expectAccessible } from "./axe";
 import { signIn } from "./helpers";
+import { startOwnServer, type OwnServer } from "./own-server";
 
 /**
  * Passkeys for real, in Chromium with its virtual authenticator (the DevTools protocol's
@@ -31,48 +26,31 @@ test.describe("passkeys", () => {
   test.describe.configure({ timeout: 240_000, mode: "serial" });
   test.skip(({ isMobile }) => isMobile, "runs once: it starts its own server (its screenshots cover a phone's width)");
 
-  let server: RunningProcess | undefined;
-  let dataDir = "";
+  let server: OwnServer | undefined;
   let url = "";
-  let databaseUrl = "";
   let databaseName = "";
   let db: pg.Client;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
+    // .ci/run runs a PostgreSQL pass, so the server is there; elsewhere the test says what it needs.
+    test.skip(!(await postgresAnswers(PG_URL)), `needs a PostgreSQL server at ${PG_URL} (set TEST_DATABASE_URL to use another)`);
     databaseName = `hopewell_e2e_passkeys_${crypto.randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`create database ${databaseName}`);
     await admin.end();
-    databaseUrl = withDatabaseName(PG_URL, databaseName);
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-passkeys-"));
-    const port = await freePort();
-    url = `http://localhost:${port}`;
-    const env = { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: url };
-    execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", MEMBER.email, "--password", MEMBER.password, "--first", "Nell", "--last", "Keys", "--role", "player"], {
-      env: { ...process.env, ...env },
-      stdio: "pipe",
-    });
-    server = run("node", ["server.mjs"], env);
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`the server did not start:\n${server.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    const databaseUrl = withDatabaseName(PG_URL, databaseName);
+    server = await startOwnServer({ name: "passkeys", host: "localhost", env: { DATABASE_URL: databaseUrl }, members: [{ ...MEMBER, first: "Nell", last: "Keys", role: "player" }] });
+    url = server.site;
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
   });
 
   test.afterAll(async () => {
     await db?.end();
-    if (server && server.child.exitCode === null) {
-      server.child.kill("SIGTERM");
-      await server.exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server?.stop();
+    if (!databaseName) return;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`drop database if exists ${databaseName} with (force)`);

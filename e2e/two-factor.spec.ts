@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { mainNav, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, mainNav, signIn, signUp, uniqueEmail } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -122,12 +121,7 @@ test("enrol an authenticator app, sign in with a code and with a backup code, re
 
 test("a manager without a second factor is refused the tools until they set one up", async ({ page }, testInfo) => {
   const email = uniqueEmail(`two-factor-manager-${testInfo.project.name}`);
-  // Made with the admin command, handed to the running site over its control socket.
-  execFileSync(
-    "node",
-    ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", PASSWORD, "--first", "Hattie", "--last", "Crane", "--role", "manager"],
-    { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: "pipe" },
-  );
+  await createMember({ email, password: PASSWORD, first: "Hattie", last: "Crane", role: "manager" });
   await page.goto("/auth");
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/$/);

@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { E2E_SMTP_PORT } from "../playwright.config";
 import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
 import { expect, test, type SignedInState } from "./fixtures";
-import { mainNav, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, mainNav, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -152,11 +151,7 @@ test("a member suspended between the password and the second step is refused at 
   const email = uniqueEmail(`suspend-step-${testInfo.project.name}`);
   const last = testInfo.project.name === "desktop" ? "Stepdesk" : "Stepphone";
   const slow = { timeout: 30_000 };
-  // Made with the admin command, handed to the running site over its control socket.
-  execFileSync("node", ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", email, "--password", PASSWORD, "--first", "Cora", "--last", last, "--role", "player"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    stdio: "pipe",
-  });
+  await createMember({ email, password: PASSWORD, first: "Cora", last });
   await page.goto("/auth");
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/$/, slow);

@@ -21,3 +21,18 @@ export function migrationsHash(dir: string): string {
   walk(dir);
   return hash.digest("hex").slice(0, 16);
 }
+
+/** True when a PostgreSQL server answers at `url` within three seconds (tests that need one skip, saying so, when none does). */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
