@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
 import { TEST_SUITE_VARIABLES } from "~/server/config.server";
+import { freePort } from "./ports";
 
 export type RunningProcess = {
   child: ChildProcessWithoutNullStreams;
@@ -60,4 +61,15 @@ export function run(command: string, args: string[], env: Record<string, string>
         check();
       }),
   };
+}
+
+/**
+ * The production build's server (server.mjs, as `npm start` runs it) on a free port, with `env`
+ * added, once it says it is running: the process and the address to reach it at.
+ */
+export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000): Promise<{ server: RunningProcess; url: string; port: number }> {
+  const port = await freePort();
+  const server = run(process.execPath, ["server.mjs"], { NODE_ENV: "production", PORT: String(port), ...env });
+  await server.waitFor(/running at http:\/\/\S+:\d+/, timeoutMs);
+  return { server, url: `http://127.0.0.1:${port}`, port };
 }

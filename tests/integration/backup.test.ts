@@ -12,8 +12,7 @@ import { openDatabase, rawRows, type DatabaseHandle } from "~/server/db/client.s
 import { seedDemo } from "~/server/demo/seed.server";
 import { sql } from "drizzle-orm";
 import { withDatabaseName } from "../helpers/database-urls";
-import { freePort } from "../helpers/ports";
-import { run, type RunningProcess } from "../helpers/processes";
+import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
 // The production server as operators run it: built first when the sources changed.
@@ -75,12 +74,7 @@ async function makeClub(dataDir: string, databaseUrl?: string): Promise<void> {
   }
 }
 
-async function startServer(env: Record<string, string>): Promise<{ server: RunningProcess; url: string }> {
-  const port = await freePort();
-  const server = run(process.execPath, ["server.mjs"], { NODE_ENV: "production", PORT: String(port), DATABASE_URL: "", ...env });
-  await server.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
-  return { server, url: `http://127.0.0.1:${port}` };
-}
+const startServer = (env: Record<string, string>) => startBuiltServer({ DATABASE_URL: "", ...env });
 
 async function stopServer(server: RunningProcess): Promise<void> {
   server.child.kill("SIGTERM");

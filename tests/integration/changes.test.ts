@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
-import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges, wroteTo } from "~/server/db/changes.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges, wroteTo, type ChangeAwareCacheOptions } from "~/server/db/changes.server";
 import { databaseHandle } from "~/server/db/client.server";
 import { eventValues } from "~/server/db/factories";
 import { events } from "~/server/db/schema";
@@ -17,9 +17,20 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3
   }
 }
 
+/** The kept reads this file makes are its own: each leaves the process's list when its test ends. */
+const made: ChangeAwareCache<unknown>[] = [];
+afterEach(() => {
+  for (const cache of made.splice(0)) cache.stop();
+});
+function keptRead<V>(options: ChangeAwareCacheOptions): ChangeAwareCache<V> {
+  const cache = new ChangeAwareCache<V>(options);
+  made.push(cache as ChangeAwareCache<unknown>);
+  return cache;
+}
+
 /** A cache of the number of events that counts its reads. */
 function countedEvents() {
-  const cache = new ChangeAwareCache<number>({ name: "test: events counted", tables: ["events"], maxAgeMs: 60_000 });
+  const cache = keptRead<number>({ name: "test: events counted", tables: ["events"], maxAgeMs: 60_000 });
   let reads = 0;
   const read = async () => {
     reads++;
@@ -86,7 +97,7 @@ describe("reads kept in memory", () => {
       await eventually(() => changesAreFollowed());
       const probe = countedEvents();
       await probe.get();
-      const cache = new ChangeAwareCache<number>({ name: "test: events during a write", tables: ["events"], maxAgeMs: 60_000 });
+      const cache = keptRead<number>({ name: "test: events during a write", tables: ["events"], maxAgeMs: 60_000 });
       let reads = 0;
       const readDuringWrite = async () => {
         reads++;
@@ -114,7 +125,7 @@ describe("reads kept in memory", () => {
     try {
       await eventually(() => changesAreFollowed());
       vi.useFakeTimers({ toFake: ["Date"] });
-      const cache = new ChangeAwareCache<number>({ name: "test: events for a second", tables: ["events"], maxAgeMs: 1_000 });
+      const cache = keptRead<number>({ name: "test: events for a second", tables: ["events"], maxAgeMs: 1_000 });
       let reads = 0;
       const read = async () => (reads++, (await db().select().from(events)).length);
       const before = await cache.get("count", read);
@@ -140,8 +151,8 @@ describe("reads kept in memory", () => {
   });
 
   it("must be given a time limit", () => {
-    expect(() => new ChangeAwareCache<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: Number.POSITIVE_INFINITY })).toThrow(/maxAgeMs/);
-    expect(() => new ChangeAwareCache<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: 0 })).toThrow(/maxAgeMs/);
+    expect(() => keptRead<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: Number.POSITIVE_INFINITY })).toThrow(/maxAgeMs/);
+    expect(() => keptRead<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: 0 })).toThrow(/maxAgeMs/);
   });
 
   it.runIf(testDatabaseKind === "postgres")("are dropped, and none kept, while the connection carrying the announcements is lost", async () => {

@@ -2,8 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/ports";
-import { run, type RunningProcess } from "../helpers/processes";
+import { startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 import { sendRaw } from "../helpers/raw-http";
 
@@ -28,11 +27,9 @@ describe("the production server under oversized bodies", () => {
   });
 
   it("keeps its memory flat while 300 MB bodies stream at POST /auth, and still answers", async () => {
-    const port = await freePort();
-    server = run(process.execPath, ["server.mjs"], { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production" });
-    await server.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
-    const url = `http://127.0.0.1:${port}`;
-    const pid = server.child.pid!;
+    const { server: running, url } = await startBuiltServer({ DATA_DIR: dataDir });
+    server = running;
+    const pid = running.child.pid!;
     // Warm up: the sign-in page and a refused sign-in load what a request needs.
     expect((await fetch(`${url}/auth`)).status).toBe(200);
     await fetch(`${url}/auth`, { method: "POST", headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=signin" });

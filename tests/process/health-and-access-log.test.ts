@@ -5,8 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { withDatabaseName } from "../helpers/database-urls";
-import { freePort } from "../helpers/ports";
-import { run, type RunningProcess } from "../helpers/processes";
+import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
 // The production server as operators run it: built first when the sources changed.
@@ -20,11 +19,9 @@ afterEach(async () => {
 });
 
 async function startServer(env: Record<string, string>) {
-  const port = await freePort();
-  const server = run(process.execPath, ["server.mjs"], { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "info", ...env });
-  running.push(server);
-  await server.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
-  return { server, url: `http://127.0.0.1:${port}` };
+  const started = await startBuiltServer({ LOG_LEVEL: "info", ...env });
+  running.push(started.server);
+  return started;
 }
 
 /** Runs the container image's HEALTHCHECK command against this server, as the engine would. */

@@ -3,8 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/ports";
-import { run, type RunningProcess } from "../helpers/processes";
+import { startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
 // The production server as operators run it: built first when the sources changed.
@@ -134,9 +133,7 @@ describe("malformed requests to the production server", () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-malformed-"));
-    port = await freePort();
-    server = run(process.execPath, ["server.mjs"], { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" });
-    await server.waitFor(/running at http:\/\//, 60_000);
+    ({ server, port } = await startBuiltServer({ DATA_DIR: dataDir, HOST: "127.0.0.1" }, 60_000));
   }, 90_000);
 
   afterAll(async () => {

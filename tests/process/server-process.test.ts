@@ -2,8 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/ports";
-import { run, type RunningProcess } from "../helpers/processes";
+import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
 // The production server as operators run it: built first when the sources changed.
@@ -18,11 +17,9 @@ describe("the production server process", () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   async function startServer(extraEnv: Record<string, string> = {}): Promise<{ server: RunningProcess; url: string; startMs: number }> {
-    const port = await freePort();
     const started = performance.now();
-    const server = run(process.execPath, ["server.mjs"], { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", ...extraEnv });
-    await server.waitFor(/running at http:\/\/localhost:\d+/, 60_000);
-    return { server, url: `http://127.0.0.1:${port}`, startMs: performance.now() - started };
+    const { server, url } = await startBuiltServer({ DATA_DIR: dataDir, ...extraEnv }, 60_000);
+    return { server, url, startMs: performance.now() - started };
   }
 
   it("serves, then stops within 5 seconds of SIGTERM with the database closed", async () => {

@@ -146,11 +146,20 @@ export class ChangeAwareCache<V> {
     this.maxAgeMs = options.maxAgeMs;
     this.#maxEntries = options.maxEntries ?? 10_000;
     registry.push(this as ChangeAwareCache<unknown>);
-    subscribers.add((table) => {
-      if (table !== ANY_TABLE && !this.tables.includes(table)) return;
-      this.#generation++;
-      this.#entries.clear();
-    });
+    subscribers.add(this.#forget);
+  }
+
+  readonly #forget = (table: string) => {
+    if (table !== ANY_TABLE && !this.tables.includes(table)) return;
+    this.#generation++;
+    this.#entries.clear();
+  };
+
+  /** Drops the copies and leaves the process's list of kept reads (the app's last for its lifetime; a test's go when it ends). */
+  stop(): void {
+    subscribers.delete(this.#forget);
+    registry.splice(registry.indexOf(this as ChangeAwareCache<unknown>), 1);
+    this.#entries.clear();
   }
 
   /** The kept copy for `key` while young enough and `usable` accepts it, else a fresh read (kept if `usable`). */
