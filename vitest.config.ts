@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import ProcessTestsSpreadOut from "./tests/setup/sequencer";
 
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
@@ -28,6 +29,7 @@ export default defineConfig({
     // app afresh. What modules keep is put back between files (tests/setup/between-files.ts).
     isolate: false,
     setupFiles: ["tests/setup/between-files.ts"],
+    sequence: { sequencer: ProcessTestsSpreadOut },
     environment: "node",
     // A stylesheet's address (`app.css?url`, for the page's <link>) is kept, as in the site; other CSS is skipped.
     css: { include: [/[?&]url\b/] },

@@ -21,6 +21,9 @@ async function buildCharacter(page: Page, name: string) {
   await page.getByLabel("Backstory").fill("Came west for the silver, stayed for the quiet.");
   await page.getByRole("button", { name: "Save Character" }).click();
   await expect(page.getByRole("heading", { name: /Character (Created|Saved)/ })).toBeVisible();
+  // The panel sends the member on to their profile after a few seconds (a refresh in the page):
+  // going there now, before it fires, keeps it from cutting off this page's next navigation.
+  await page.goto("/profile");
 }
 
 test("two members write, reply and hear from an NPC; staff release and answer", async ({ page, browser, baseURL, isMobile }, testInfo) => {

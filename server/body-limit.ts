@@ -1,6 +1,7 @@
 import type http from "node:http";
 import type net from "node:net";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
+import { errorPageHtml, type ErrorPage } from "./request-errors";
 
 const MiB = 1024 * 1024;
 
@@ -30,30 +31,7 @@ const EXPLANATION =
   `That was more than we can take in one go: a form carries at most ${megabytes(FORM_BODY_LIMIT)}, ` +
   `and a research upload one file of at most ${megabytes(UPLOAD_MAX_BYTES)}. Go back, send less, and try again.`;
 
-/** The refusal as a page in the site's dress (the stylesheet of the build, when known), like the site's error pages. */
-function refusalPage(stylesheet: string | undefined): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${TITLE} · Hopewell</title>
-${stylesheet ? `<link rel="stylesheet" href="${stylesheet}">\n` : ""}<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-</head>
-<body>
-<main id="main" class="flex-1">
-<div class="mx-auto max-w-2xl px-4 py-20 text-center">
-<p class="font-display text-6xl text-rust" aria-hidden="true">413</p>
-<h1 class="mt-4 text-3xl">${TITLE}</h1>
-<hr class="divider my-6">
-<p class="text-dust">${EXPLANATION}</p>
-<p class="mt-8"><a href="/" class="btn btn-secondary">Back to town</a></p>
-</div>
-</main>
-</body>
-</html>
-`;
-}
+const TOO_LARGE: ErrorPage = { status: 413, title: TITLE, explanation: EXPLANATION };
 
 export type BodyLimitOptions = {
   /** The built stylesheet's address, for the refusal page. */
@@ -91,7 +69,7 @@ function closeGently(socket: net.Socket) {
  */
 function refuse(req: http.IncomingMessage, res: http.ServerResponse, options: BodyLimitOptions) {
   const html = (req.headers.accept ?? "").includes("text/html");
-  const body = html ? refusalPage(options.stylesheet) : `${TITLE}. ${EXPLANATION}\n`;
+  const body = html ? errorPageHtml(TOO_LARGE, options.stylesheet) : `${TITLE}. ${EXPLANATION}\n`;
   res.writeHead(413, {
     "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),

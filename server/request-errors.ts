@@ -28,7 +28,7 @@ export const REQUEST_FAILED: ErrorPage = {
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The page in the site's dress (the build's stylesheet, when known), like the site's own error pages. */
-function html(page: ErrorPage, stylesheet: string | undefined): string {
+export function errorPageHtml(page: ErrorPage, stylesheet: string | undefined): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -61,7 +61,7 @@ export type ErrorPageOptions = {
 /** Answers `req` with `page`: HTML for a browser, plain text for anything else. */
 export function sendErrorPage(req: http.IncomingMessage, res: http.ServerResponse, page: ErrorPage, options: ErrorPageOptions): void {
   const wantsHtml = (req.headers.accept ?? "").includes("text/html");
-  const body = wantsHtml ? html(page, options.stylesheet) : `${page.title}. ${page.explanation}\n`;
+  const body = wantsHtml ? errorPageHtml(page, options.stylesheet) : `${page.title}. ${page.explanation}\n`;
   // A body the request still carries is read and dropped, so the connection can take the next request.
   req.resume();
   res.writeHead(page.status, {
