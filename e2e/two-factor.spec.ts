@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { createMember, mainNav, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -20,12 +20,7 @@ async function signOut(page: Page, isMobile: boolean) {
  */
 async function shots(page: Page, testInfo: TestInfo, name: string) {
   if (testInfo.project.name !== "desktop") return;
-  const before = page.viewportSize()!;
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: testInfo.outputPath(`two-factor-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(before);
+  await screenshots(page, [1280, 390], (width) => testInfo.outputPath(`two-factor-${name}-${width}.png`));
 }
 
 /** Password first; the sign-in then waits on the second step. */

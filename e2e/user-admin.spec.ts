@@ -4,7 +4,7 @@ import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
 import { expect, test, type SignedInState } from "./fixtures";
-import { createMember, mainNav, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -15,12 +15,7 @@ const SUSPENDED = "This account is suspended. Contact the club's managers.";
 /** The page at 1280 and 390 pixels wide, for a person to look at: test-results/…/user-admin-NAME-WIDTH.png (desktop run only). */
 async function shots(page: Page, testInfo: TestInfo, name: string) {
   if (testInfo.project.name !== "desktop") return;
-  const before = page.viewportSize()!;
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: testInfo.outputPath(`user-admin-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(before);
+  await screenshots(page, [1280, 390], (width) => testInfo.outputPath(`user-admin-${name}-${width}.png`));
 }
 
 /** A manager signed in (with their authenticator app) in a browser of their own, accepting every confirmation dialog. */

@@ -1,11 +1,9 @@
-import type http from "node:http";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { signIn } from "~/server/accounts.server";
-import { config } from "~/server/config.server";
 import { accounts, outbox, sessions } from "~/server/db/schema";
-import { createAppServer } from "../../server/app";
+import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -17,16 +15,10 @@ import { signedInMember } from "../helpers/members";
 const db = withTestDatabase();
 const NEW_PASSWORD = "Saloon$Door42";
 
-let server: http.Server;
+const app = withAppServer();
 let url: string;
-beforeAll(async () => {
-  server = createAppServer(config(), { assetsDir: "public" });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+beforeAll(() => {
+  url = app().url;
 });
 
 /** Signs in through the sign-in form: returns that device's Cookie header. */

@@ -1,14 +1,12 @@
-import type http from "node:http";
 import { eq, sql } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EMAIL_CHANGE_MESSAGES } from "~/forms/email-code";
 import { SITE_MESSAGES } from "~/forms/messages";
 import { signIn, signUp } from "~/server/accounts.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { outbox, profiles } from "~/server/db/schema";
-import { logger } from "~/server/logger.server";
-import { createAppServer } from "../../server/app";
+import { withAppServer } from "../helpers/app-server";
+import { captureLogs } from "../helpers/logs";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
 import { deliverMailNow } from "../helpers/outbox";
@@ -21,32 +19,22 @@ import { recipients, startSmtpServer } from "../helpers/smtp";
 const db = withTestDatabase();
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let server: http.Server;
 let url: string;
 const originalMail = config().mail;
-const captured: string[] = [];
-const stream = pino.symbols.streamSym as unknown as symbol;
-let savedStream: unknown;
-let savedLevel: string;
+/** Everything the server logs while this file runs: no link may be in it. */
+const captured = captureLogs();
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
   overrideConfig({ mail: { ...originalMail, smtpUrl: smtp.url } });
-  savedStream = (logger as unknown as Record<symbol, unknown>)[stream];
-  savedLevel = logger.level;
-  logger.level = "debug";
-  (logger as unknown as Record<symbol, unknown>)[stream] = { write: (line: string) => captured.push(line) };
-  server = createAppServer(config(), { assetsDir: "public" });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  (logger as unknown as Record<symbol, unknown>)[stream] = savedStream;
-  logger.level = savedLevel;
   overrideConfig({ mail: originalMail });
   await smtp.close();
+});
+const app = withAppServer();
+beforeAll(() => {
+  url = app().url;
 });
 
 const page = (cookie: string, path = "/profile/email") => fetch(url + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });

@@ -1,15 +1,13 @@
-import type http from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMAIL_CODE_MESSAGES } from "~/forms/email-code";
 import { MESSAGES } from "~/forms/messages";
 import { signIn } from "~/server/accounts.server";
 import { config, overrideConfig } from "~/server/config.server";
 import { accounts, outbox, profiles, rateLimits, sessions } from "~/server/db/schema";
-import { logger } from "~/server/logger.server";
-import { createAppServer } from "../../server/app";
+import { withAppServer } from "../helpers/app-server";
+import { captureLogs } from "../helpers/logs";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
@@ -24,35 +22,25 @@ import { recipients, startSmtpServer } from "../helpers/smtp";
 const db = withTestDatabase();
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let server: http.Server;
 let url: string;
 const originalMail = config().mail;
 const originalTrustProxy = config().trustProxy;
 
 /** Everything the server logs while this file runs: no code or link may be in it. */
-const captured: string[] = [];
-const stream = pino.symbols.streamSym as unknown as symbol;
-let savedStream: unknown;
-let savedLevel: string;
+const captured = captureLogs();
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
   overrideConfig({ mail: { ...originalMail, smtpUrl: smtp.url }, trustProxy: true });
-  savedStream = (logger as unknown as Record<symbol, unknown>)[stream];
-  savedLevel = logger.level;
-  logger.level = "debug";
-  (logger as unknown as Record<symbol, unknown>)[stream] = { write: (line: string) => captured.push(line) };
-  server = createAppServer(config(), { assetsDir: "public" });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  (logger as unknown as Record<symbol, unknown>)[stream] = savedStream;
-  logger.level = savedLevel;
   overrideConfig({ mail: originalMail, trustProxy: originalTrustProxy });
   await smtp.close();
+});
+// Started after the settings above: the server reads TRUST_PROXY when it is made.
+const app = withAppServer();
+beforeAll(() => {
+  url = app().url;
 });
 
 let clients = 0;
