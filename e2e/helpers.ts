@@ -83,6 +83,20 @@ export async function signIn(page: Page, email: string, password: string) {
   }
 }
 
+/**
+ * On /profile/two-factor: sets up an authenticator app as a member does (the password, then the
+ * app's first code) and returns the app's otpauth:// address, to compute its later codes.
+ */
+export async function enrolAuthenticatorApp(page: Page, password: string, wait: { timeout?: number } = {}): Promise<string> {
+  await page.getByLabel("Your password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+  const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
+  await page.getByLabel("Code from the app").fill(totpNow(uri));
+  await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  await expect(page.getByText("Two-factor authentication is on.")).toBeVisible(wait);
+  return uri;
+}
+
 /** Fills the current authenticator code on /auth/two-factor and sends it. */
 export async function enterTotp(page: Page, uri: string) {
   await page.getByLabel("Authenticator code").fill(totpNow(uri));

@@ -7,8 +7,7 @@ import { APPLICATION_TEXT_QUESTIONS } from "../app/game/application";
 import { E2E_SERVER_ENV } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { freePort } from "../tests/helpers/ports";
-import { totpNow } from "../tests/helpers/totp";
-import { signIn, signUp, uniqueEmail } from "./helpers";
+import { enrolAuthenticatorApp, signIn, signUp, uniqueEmail } from "./helpers";
 import { waitForAnswer } from "./own-server";
 
 /**
@@ -136,12 +135,7 @@ http {
     // A manager's tools need a second factor (REQUIRE_MANAGER_2FA): the first manager sets one up.
     await page.goto("/tools?tab=applications");
     await expect(page).toHaveURL(/\/profile\/two-factor\?required=manager&redirectTo=%2Ftools%3Ftab%3Dapplications$/);
-    await page.getByLabel("Your password", { exact: true }).fill("Choose#1877");
-    await page.getByRole("button", { name: "Set up an authenticator app" }).click();
-    const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
-    await page.getByLabel("Code from the app").fill(totpNow(uri));
-    await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-    await expect(page.getByText("Two-factor authentication is on.")).toBeVisible();
+    await enrolAuthenticatorApp(page, "Choose#1877");
     await page.getByRole("link", { name: "I have saved them" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Tools" })).toBeVisible();
     // Used once: the link now says so.

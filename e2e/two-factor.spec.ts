@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { createMember, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -128,12 +128,7 @@ test("a manager without a second factor is refused the tools until they set one 
   await page.goto("/emergency-contacts");
   await expect(page).toHaveURL(/\/profile\/two-factor\?required=manager/);
 
-  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
-  const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
-  await page.getByLabel("Code from the app").fill(totpNow(uri));
-  await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(page.getByText("Two-factor authentication is on.")).toBeVisible();
+  await enrolAuthenticatorApp(page, PASSWORD);
   // Back to the page that sent them here, now open.
   await page.getByRole("link", { name: "I have saved them" }).click();
   await expect(page).toHaveURL(/\/emergency-contacts$/);

@@ -4,7 +4,7 @@ import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
 import { expect, test, type SignedInState } from "./fixtures";
-import { createMember, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -111,12 +111,7 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
 
   // The member sets up an authenticator app, then loses their phone: the manager removes it.
   await page.goto("/profile/two-factor");
-  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
-  const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
-  await page.getByLabel("Code from the app").fill(totpNow(uri));
-  await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(page.getByText("Two-factor authentication is on.")).toBeVisible();
+  await enrolAuthenticatorApp(page, PASSWORD);
   await manager.reload();
   await expect(manager.getByText("On", { exact: true })).toBeVisible();
   await manager.getByRole("button", { name: "Remove the authenticator app" }).click();
@@ -151,12 +146,7 @@ test("a member suspended between the password and the second step is refused at 
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/$/, slow);
   await page.goto("/profile/two-factor");
-  await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
-  const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
-  await page.getByLabel("Code from the app").fill(totpNow(uri));
-  await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(page.getByText("Two-factor authentication is on.")).toBeVisible(slow);
+  const uri = await enrolAuthenticatorApp(page, PASSWORD, slow);
   const nav = await mainNav(page, isMobile);
   await nav.getByRole("button", { name: "Sign Out" }).click();
   await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0, slow);
