@@ -69,6 +69,17 @@ describe("configuration", () => {
     expect(parseConfig({ NODE_ENV: "test", CAPTCHA_TEST_WORK: "5" }).captcha.testWork).toBe(5);
   });
 
+  it("lists every variable it reads in the README's configuration table, and no other", () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    const table = readme.slice(readme.indexOf("| variable | default | meaning |")).split("\n\n")[0]!;
+    const listed = table
+      .split("\n")
+      .slice(2)
+      .flatMap((row) => [...row.split("|")[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1]!));
+    const read = CONFIG_VARIABLES.filter((name) => !TEST_SUITE_VARIABLES.includes(name));
+    expect([...listed].sort()).toEqual([...read].sort());
+  });
+
   it("documents every variable in .env.example, but the test suite's own", () => {
     const example = fs.readFileSync(".env.example", "utf8");
     const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !TEST_SUITE_VARIABLES.includes(name) && !new RegExp(`^${name}=`, "m").test(example));
