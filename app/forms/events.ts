@@ -1,10 +1,24 @@
 import { z } from "zod";
 import { EVENT_STATUSES } from "~/game/roles";
+import { formatEventDate } from "~/lib/dates";
 import { answer } from "./application";
 import { FORM_MESSAGES, hasControlCharacters } from "./kernel";
 import { MESSAGES } from "./messages";
 
 export const TICKET_URL_HTTPS = "The ticket link must be an https:// address";
+
+/** The operators' rule for an event's date, said on the form. */
+export const EVENT_DATE_HINT = "The Friday the venue opens.";
+
+/**
+ * A word for the manager when a saved event's date is not a Friday. The date is kept (a club may
+ * open on another day), but a Sunday is more often a slip, and members plan their weekend by it.
+ */
+export function notAFridayWarning(isoDate: string): string | undefined {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  if (new Date(Date.UTC(year!, month! - 1, day!)).getUTCDay() === 5) return undefined;
+  return `${formatEventDate(isoDate)} is not a Friday. An event's date is the Friday the venue opens: check it before members plan by it.`;
+}
 
 export const EventForm = z.object({
   title: answer(200),

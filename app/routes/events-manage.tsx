@@ -5,7 +5,7 @@ import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { checkForm, type FieldErrors, readForm } from "~/forms/kernel";
-import { EventForm } from "~/forms/events";
+import { EVENT_DATE_HINT, EventForm, notAFridayWarning } from "~/forms/events";
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { cancelEvent, createEvent, listAllEvents, updateEvent } from "~/server/events.server";
@@ -35,11 +35,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!form.ok) return data({ intent, id, errors: form.errors, values: fields }, { status: 400 });
     if (intent === "create") {
       await createEvent(form.data);
-      return data({ intent, saved: "Event added.", at: Date.now() });
+      return data({ intent, saved: withDateWarning("Event added.", form.data.date), at: Date.now() });
     }
     if (!id || !(await updateEvent(id, form.data))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
-    return data({ intent, saved: "Changes saved successfully!", at: Date.now() });
+    return data({ intent, saved: withDateWarning("Changes saved successfully!", form.data.date), at: Date.now() });
   });
+}
+
+/** The saved notice, with a word when the date is not a Friday (saved all the same). */
+function withDateWarning(saved: string, date: string): string {
+  const warning = notAFridayWarning(date);
+  return warning ? `${saved} ${warning}` : saved;
 }
 
 const inputClass = "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood";
@@ -48,7 +54,7 @@ function EventFields({ values, errors }: { values: Partial<Record<string, string
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <Field label="Title" name="title" required defaultValue={values.title ?? ""} error={errors?.title} className="sm:col-span-2" />
-      <Field label="Date" name="date" type="date" required defaultValue={values.date ?? ""} error={errors?.date} />
+      <Field label="Date" name="date" type="date" required hint={EVENT_DATE_HINT} defaultValue={values.date ?? ""} error={errors?.date} />
       <div className="flex flex-col gap-1">
         <label className="font-bold" htmlFor={`status-${values.id ?? "new"}`}>
           Status

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { TICKET_URL_HTTPS } from "~/forms/events";
+import { EVENT_DATE_HINT, TICKET_URL_HTTPS } from "~/forms/events";
 import { createEvent } from "~/server/db/factories";
 import { events } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
+import { readable } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
 
 const db = withTestDatabase();
@@ -28,6 +29,20 @@ describe("events", () => {
     expect(added.status).toBe(200);
     const [row] = await db().select().from(events).where(eq(events.title, "Blood Moon"));
     expect(row).toMatchObject({ date: "2027-05-14", status: "future", ticketUrl: "https://buy.stripe.com/test_blood" });
+  });
+
+  it("says on the form that an event's date is the Friday the venue opens, and warns, saving all the same, when it is not", async () => {
+    const manager = await signedInMember("manager");
+    const form = readable(await (await fetch(`${app().url}/events/manage`, { headers: { Cookie: manager.cookie } })).text());
+    expect(form).toContain(EVENT_DATE_HINT);
+    const sunday = await postForm(app().url, "/events/manage", { intent: "create", title: "Sunday Slip", date: "2027-05-16", status: "future", ticketUrl: "" }, manager.cookie);
+    expect(sunday.status).toBe(200);
+    expect(readable(await sunday.text())).toContain("Event added. Sunday, May 16, 2027 is not a Friday. An event's date is the Friday the venue opens");
+    expect(await db().select({ date: events.date }).from(events).where(eq(events.title, "Sunday Slip"))).toEqual([{ date: "2027-05-16" }]);
+    const friday = await postForm(app().url, "/events/manage", { intent: "create", title: "Friday Right", date: "2027-05-14", status: "future", ticketUrl: "" }, manager.cookie);
+    const fridayPage = readable(await friday.text());
+    expect(fridayPage).toContain("Event added.");
+    expect(fridayPage).not.toContain("is not a Friday");
   });
 
   it("shows members future events soonest first, each with its date and ticket button", async () => {
