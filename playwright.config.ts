@@ -77,7 +77,9 @@ const chromium = {
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Playwright's own default is half the cores: one worker on a 2-core machine, which leaves a
+  // core idle while the browser waits on the server. Two kept both busy.
+  workers: process.env.CI ? 2 : Math.max(2, Math.floor(os.availableParallelism() / 2)),
   // One retry under CI: the list reporter names any test that needed it as flaky, so it is seen and fixed.
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
