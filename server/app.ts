@@ -32,7 +32,7 @@ import { collectedBody, limitRequestBody } from "./body-limit";
 import { createAnonymousPageCache } from "./anonymous-cache";
 import { serveHealth } from "./health";
 import { listenProblem } from "./listen-check";
-import { requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./request-errors";
+import { errorPageHtml, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./request-errors";
 import { isSecure, isUnansweredMethod, requestOrigin, requestUrl } from "./request-url";
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./page-turns";
 import { keepPrivate } from "./private-responses";
@@ -51,11 +51,12 @@ export function clientAddress(req: http.IncomingMessage, cfg: Config): string {
   return last || fromSocket;
 }
 
+/** What the fetch adapter answers when the app itself threw: the server's own 500 page, in the site's dress. */
 function errorResponse(error: unknown): Response {
   logger.error({ err: error }, "unhandled request error");
-  return new Response("<!doctype html><title>Error · Hopewell</title><h1>Something went wrong</h1><p>Please try again.</p>", {
-    status: 500,
-    headers: { "Content-Type": "text/html; charset=utf-8" },
+  return new Response(errorPageHtml(REQUEST_FAILED, siteStylesheet()), {
+    status: REQUEST_FAILED.status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
 

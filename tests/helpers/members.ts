@@ -18,7 +18,7 @@ import { enrolTotp } from "./two-factor";
  * and `signIn` (tests/http/auth-forms, two-factor, email-code, passkeys, discord-sign-in...).
  */
 
-export const DEFAULT_PASSWORD = "Lantern#1877";
+const DEFAULT_PASSWORD = "Lantern#1877";
 
 let counter = 0;
 

@@ -1,5 +1,4 @@
-import { signIn } from "~/server/accounts.server";
-import { confirmEnrolment, startEnrolment, verifySecondFactor } from "~/server/two-factor.server";
+import { confirmEnrolment, startEnrolment } from "~/server/two-factor.server";
 import { totpNow } from "./totp";
 
 export { totpNow, wrongTotp } from "./totp";
@@ -46,15 +45,4 @@ export async function enrolTotp(member: { id: string; email: string; password: s
   const confirmed = await confirmEnrolment(requestWith(member.cookie), member, totpNow(started.uri));
   if (!confirmed.ok) throw new Error(`confirming the enrolment failed: ${confirmed.message}`);
   return { uri: started.uri, backupCodes: confirmed.backupCodes, cookie: cookieHeader(confirmed.setCookies, member.cookie) };
-}
-
-/** Signs in with the password and then a code from the app: the Cookie header of the aal2 session. */
-export async function signInWithTotp(email: string, password: string, uri: string, clientAddress: string): Promise<string> {
-  const first = await signIn({ email, password }, new Request("http://localhost/auth"), clientAddress);
-  if (!first.ok) throw new Error(`sign-in failed: ${first.message}`);
-  if (!first.secondStep) throw new Error("sign-in did not ask for the second factor");
-  const challenge = cookieHeader(first.setCookies);
-  const second = await verifySecondFactor(requestWith(challenge), clientAddress, "totp", totpNow(uri), null);
-  if (!second.ok) throw new Error(`the second step failed: ${second.message}`);
-  return cookieHeader(second.setCookies, challenge);
 }
