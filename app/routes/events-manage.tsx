@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { events: await listAllEvents() };
 }
 
-type ActionData = { intent: string; id?: string; saved?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
+type ActionData = { intent: string; id?: string; saved?: string; warning?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAccess(context, request, "manager");
@@ -35,17 +35,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!form.ok) return data({ intent, id, errors: form.errors, values: fields }, { status: 400 });
     if (intent === "create") {
       await createEvent(form.data);
-      return data({ intent, saved: withDateWarning("Event added.", form.data.date), at: Date.now() });
+      return data({ intent, saved: "Event added.", warning: notAFridayWarning(form.data.date), at: Date.now() });
     }
     if (!id || !(await updateEvent(id, form.data))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
-    return data({ intent, saved: withDateWarning("Changes saved successfully!", form.data.date), at: Date.now() });
+    return data({ intent, saved: "Changes saved successfully!", warning: notAFridayWarning(form.data.date), at: Date.now() });
   });
-}
-
-/** The saved notice, with a word when the date is not a Friday (saved all the same). */
-function withDateWarning(saved: string, date: string): string {
-  const warning = notAFridayWarning(date);
-  return warning ? `${saved} ${warning}` : saved;
 }
 
 const inputClass = "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood";
@@ -95,6 +89,7 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
       <hr className="divider my-6" />
       <div className="flex flex-col gap-6">
         {actionData?.saved ? <SavedNotice key={actionData.at} message={actionData.saved} /> : null}
+        {actionData?.warning ? <Alert kind="warning">{actionData.warning}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
 
         <section aria-labelledby="new-event" className="panel">
