@@ -8,15 +8,11 @@ export const TWO_FACTOR_MESSAGES = {
   codeFormat: "Please enter the 6-digit code",
   backupCodeFormat: "Please enter a backup code: 10 letters and digits, like abcde-12345",
   wrongCode: "That code is not right. Enter the newest code your app shows (check that your phone's clock is right).",
-  wrongEmailCode: "That code is not right. Check the newest email we sent you.",
   wrongBackupCode: "That backup code is not right, or it has already been used. Each backup code works only once.",
   stepExpired: "Your sign-in took too long (more than 10 minutes) or was already finished. Please sign in again.",
   tooManyTries: "Too many wrong codes for this sign-in. Please sign in again.",
-  tooManyEmailTries: "Too many wrong codes. Send yourself a new one.",
-  emailCodeExpired: "That emailed code has expired or was already used. Send yourself a new one.",
   locked: "Too many wrong codes in a row: second-factor sign-in is locked for 15 minutes. Please try again later.",
   tooManyAttempts: "Too many attempts. Please wait a few minutes and try again.",
-  emailSent: "We have emailed you a code. It works once, within 10 minutes.",
   noFactor: "This account has no second factor. Please sign in again.",
   enrolled: "Two-factor authentication is on. Keep these backup codes somewhere safe: they are shown only this once.",
   regenerated: "New backup codes made: the old ones no longer work. Keep these somewhere safe: they are shown only this once.",
@@ -34,6 +30,11 @@ export const TWO_FACTOR_MESSAGES = {
   tooManySmsTries: "Too many wrong codes. Text yourself a new one.",
   noPhone: "This account has no phone number for text messages. Choose another way below.",
   noApp: "This account has no authenticator app. Choose another way below.",
+  noTexts:
+    "Codes cannot be texted from the site at the moment. Use your authenticator app, a backup code or a passkey; if you have none of these, ask a manager to switch off your second factor.",
+  passkeyInstead: "Or use a passkey this device or your phone holds for Hopewell:",
+  passkeyOnly: "Use a passkey this device or your phone holds for Hopewell:",
+  passkeyLost: "Lost the device that holds your passkey? Ask a manager to remove the passkey from your account; then sign in again.",
   phoneRequired: "Please enter your mobile phone number",
   phoneInvalid: "Please enter a mobile number that can receive text messages, e.g. (860) 555-0142 or +44 7911 123456",
   phoneAlready: "This account already has a phone number. Remove it first to use another.",
@@ -48,7 +49,7 @@ export function phoneCodeSentMessage(masked: string): string {
   return `We have texted a 6-digit code to ${masked}. Enter it below within 10 minutes.`;
 }
 
-/** The six digits of an authenticator app or an emailed code; spaces typed between them are dropped. */
+/** The six digits of an authenticator app or a texted code; spaces typed between them are dropped. */
 const sixDigits = z
   .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
   .transform((value) => value.replace(/[\s-]/g, ""))
@@ -66,11 +67,11 @@ const backupCode = z
       .transform((value) => (value.includes("-") ? value : `${value.slice(0, 5)}-${value.slice(5)}`)),
   );
 
-export type SecondFactorKind = "totp" | "backup" | "email" | "sms";
+/** The ways to give a second factor on /auth/two-factor (a passkey signs in by its own button). An emailed code is none: see docs/decisions/0017-a-second-factor-is-a-second-factor.md. */
+export type SecondFactorKind = "totp" | "backup" | "sms";
 
 export const SecondFactorCodeForm = z.discriminatedUnion("method", [
   z.object({ method: z.literal("totp"), code: sixDigits }),
-  z.object({ method: z.literal("email"), code: sixDigits }),
   z.object({ method: z.literal("sms"), code: sixDigits }),
   z.object({ method: z.literal("backup"), code: backupCode }),
 ]);

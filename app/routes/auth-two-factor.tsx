@@ -3,21 +3,25 @@ import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth-two-factor";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
+import { PasskeySignIn } from "~/components/PasskeySignIn";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
+import { PASSKEY_MESSAGES } from "~/forms/passkeys";
 import { SecondFactorCodeForm, TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/forms/two-factor";
 import { requestInfoContext } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { optionalUser } from "~/server/guards.server";
 import { smsEnabled } from "~/server/sms/sms.server";
-import { emailSecondFactorCode, hasSecondFactor, preferredSecondFactor, textSecondFactorCode, verifySecondFactor } from "~/server/two-factor.server";
+import { hasAnyFactor, preferredSecondFactor, secondFactorWaysOf, textSecondFactorCode, verifySecondFactor, type SecondFactorWays } from "~/server/two-factor.server";
 
 /**
  * The second step of signing in, for a member with a second factor: the password was right
  * (the library holds the sign-in in a challenge cookie for 10 minutes), now a code from the
- * authenticator app, a backup code, or a code sent by email or (with SMS_WEBHOOK_URL) texted to
- * the member's confirmed phone. A signed-in member whose session
- * was proven by the password alone comes here too when a page needs more (a manager opening the
- * tools): the same codes raise that session.
+ * authenticator app, a backup code, a code (with SMS_WEBHOOK_URL) texted to the member's
+ * confirmed phone, or a passkey. A signed-in member whose session was proven by one factor (a
+ * password, an emailed code, Discord) comes here too when a page needs more (a manager opening
+ * the tools): the same codes raise that session, and a passkey replaces it with one it proves.
+ * An emailed code is never offered: the mailbox is the factor an emailed sign-in code, a reset
+ * link and an invitation already prove (docs/decisions/0017-a-second-factor-is-a-second-factor.md).
  */
 
 type Mode = "sign-in" | "step-up";
@@ -25,7 +29,17 @@ type ActionData = { method: SecondFactorKind; redirectTo?: string; message?: str
 
 function methodOf(value: unknown): SecondFactorKind {
   if (value === "sms") return smsEnabled() ? "sms" : "totp";
-  return value === "backup" || value === "email" ? value : "totp";
+  return value === "backup" ? value : "totp";
+}
+
+/** The member is not known before the second step of a sign-in: every way the site has is offered. */
+function signInWays(): SecondFactorWays {
+  return { app: true, phone: smsEnabled(), passkey: true };
+}
+
+/** Whether `method` is one of the member's ways: backup codes come with the app. */
+function offers(ways: SecondFactorWays, method: SecondFactorKind): boolean {
+  return method === "sms" ? ways.phone : ways.app;
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -34,14 +48,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = optionalUser(context);
   let mode: Mode = "sign-in";
   let method = methodOf(url.searchParams.get("method"));
+  let ways = signInWays();
   if (user) {
     if (user.assuranceLevel === "aal2") throw redirect(redirectTo || "/");
-    if (!(await hasSecondFactor(user.id))) throw redirect("/profile/two-factor");
+    if (!(await hasAnyFactor(user.id))) throw redirect("/profile/two-factor");
     mode = "step-up";
-    // Without a choice yet, the member's own first way: the app, else their phone, else email.
-    if (!url.searchParams.has("method")) method = await preferredSecondFactor(user.id);
+    ways = await secondFactorWaysOf(user.id);
+    // Without a choice yet (or one they do not have), the member's own first way: the app, else their phone.
+    if (!url.searchParams.has("method") || !offers(ways, method)) method = await preferredSecondFactor(user.id);
   }
-  return { mode, redirectTo, method, sms: smsEnabled() };
+  return { mode, redirectTo, method, ways };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -64,11 +80,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ method: "sms", sent: TWO_FACTOR_MESSAGES.smsSent }, { headers: withCookies(outcome.setCookies) });
   }
 
-  if (fields.intent === "send-email") {
-    const outcome = await emailSecondFactorCode(request, clientAddress, stepUp);
-    if (!outcome.ok) return data<ActionData>({ method: "email", redirectTo, message: outcome.message, restart: outcome.restart }, { status: outcome.status });
-    return data<ActionData>({ method: "email", sent: TWO_FACTOR_MESSAGES.emailSent }, { headers: withCookies(outcome.setCookies) });
-  }
+  // The passkey button posts here only when the page's JavaScript did not run (components/PasskeySignIn.tsx).
+  if (fields.intent === "passkey") return data<ActionData>({ method, redirectTo, message: PASSKEY_MESSAGES.signInNeedsJavaScript }, { status: 400 });
 
   const parsed = SecondFactorCodeForm.safeParse({ ...fields, method });
   if (!parsed.success) return data<ActionData>({ method, errors: fieldErrors(parsed.error) }, { status: 400 });
@@ -83,7 +96,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 const INTROS: Record<SecondFactorKind, string> = {
   totp: "Enter the 6-digit code your authenticator app shows for Hopewell.",
   backup: "Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.",
-  email: "We can email you a 6-digit code instead. It works once, within 10 minutes.",
   sms: "We can text a 6-digit code to the phone you added. It works once, within 10 minutes.",
 };
 
@@ -97,14 +109,17 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
   const errors = actionData?.errors ?? {};
   const restartLink = `/auth${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`;
   const methodLink = (target: SecondFactorKind) => `/auth/two-factor?${new URLSearchParams({ ...(target === "totp" ? {} : { method: target }), ...(redirectTo ? { redirectTo } : {}) })}`;
-  const codeLabel = method === "backup" ? "Backup code" : method === "email" ? "Emailed code" : method === "sms" ? "Texted code" : "Authenticator code";
+  const codeLabel = method === "backup" ? "Backup code" : method === "sms" ? "Texted code" : "Authenticator code";
+  const { ways } = loaderData;
+  // A member whose only factor is a phone, while the site cannot text, has no code to give here.
+  const codeOffered = offers(ways, method);
 
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel flex flex-col gap-6">
         <h1 className="text-center text-3xl">{mode === "step-up" ? "Confirm It's You" : "Two-Step Sign In"}</h1>
         {mode === "step-up" ? <p>{TWO_FACTOR_MESSAGES.stepUpRequired}</p> : <p>Your password was right. One more step: this account has two-factor authentication.</p>}
-        <p className="text-dust">{INTROS[method]}</p>
+        {codeOffered ? <p className="text-dust">{INTROS[method]}</p> : ways.passkey ? null : <Alert kind="warning">{TWO_FACTOR_MESSAGES.noTexts}</Alert>}
 
         {actionData?.sent ? <Alert kind="success">{actionData.sent}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
@@ -113,14 +128,14 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
           <Link to={restartLink} className="btn btn-primary w-full text-center no-underline">
             Sign in again
           </Link>
-        ) : (
+        ) : codeOffered ? (
           <>
-            {method === "email" || method === "sms" ? (
+            {method === "sms" ? (
               <Form method="post">
-                <input type="hidden" name="intent" value={method === "sms" ? "send-sms" : "send-email"} />
+                <input type="hidden" name="intent" value="send-sms" />
                 {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
                 <button type="submit" className="btn btn-secondary w-full" disabled={busy}>
-                  {actionData?.sent ? "Send another code" : method === "sms" ? "Text me a code" : "Email me a code"}
+                  {actionData?.sent ? "Send another code" : "Text me a code"}
                 </button>
               </Form>
             ) : null}
@@ -145,28 +160,31 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
               </button>
             </Form>
           </>
-        )}
+        ) : null}
+
+        {ways.passkey ? (
+          <div className="flex flex-col gap-2">
+            <p className="text-dust">{codeOffered ? TWO_FACTOR_MESSAGES.passkeyInstead : TWO_FACTOR_MESSAGES.passkeyOnly}</p>
+            <PasskeySignIn redirectTo={redirectTo} />
+            {mode === "step-up" && !ways.app && !ways.phone ? <p className="text-sm text-dust">{TWO_FACTOR_MESSAGES.passkeyLost}</p> : null}
+          </div>
+        ) : null}
 
         <nav aria-label="Other ways to give the second factor">
           <ul className="flex flex-col gap-2 text-center">
-            {method !== "totp" ? (
+            {ways.app && method !== "totp" ? (
               <li>
                 <Link to={methodLink("totp")}>Use my authenticator app</Link>
               </li>
             ) : null}
-            {method !== "backup" ? (
+            {ways.app && method !== "backup" ? (
               <li>
                 <Link to={methodLink("backup")}>Use a backup code</Link>
               </li>
             ) : null}
-            {loaderData.sms && method !== "sms" ? (
+            {ways.phone && method !== "sms" ? (
               <li>
                 <Link to={methodLink("sms")}>Text me a code instead</Link>
-              </li>
-            ) : null}
-            {method !== "email" ? (
-              <li>
-                <Link to={methodLink("email")}>Email me a code instead</Link>
               </li>
             ) : null}
             {mode === "sign-in" ? (

@@ -9,6 +9,6 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAccess(context, request, "member");
-  return passkeyRoute(request, "adding a passkey", PASSKEY_MESSAGES.registrationFailed, () => verifyRegistration(request));
+  const user = requireAccess(context, request, "member");
+  return passkeyRoute(request, "adding a passkey", PASSKEY_MESSAGES.registrationFailed, () => verifyRegistration(request, user.id));
 }

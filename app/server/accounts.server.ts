@@ -108,7 +108,7 @@ export async function signIn(
     // The two-factor plugin answers a right password with this flag instead of a session.
     const answer = result.response as { twoFactorRedirect?: boolean; twoFactorMethods?: string[] } | null;
     const secondStep = answer?.twoFactorRedirect === true;
-    // Without an authenticator app the library's codes are the way: texted when the member has a phone, else emailed.
+    // Without an authenticator app the library's texted codes are the way.
     const secondStepMethod = secondStep && !answer?.twoFactorMethods?.includes("totp") ? await secondStepMethodFor(input.email) : undefined;
     return { ok: true, setCookies: result.headers.getSetCookie(), secondStep, secondStepMethod };
   } catch (error) {

@@ -5,7 +5,7 @@ import { decideAccess, normalizePattern } from "./access.server";
 import { requiresSecondFactor } from "./assurance.server";
 import { config } from "./config.server";
 import { getSessionUser } from "./session.server";
-import { refuseWithoutSecondFactor } from "./two-factor-gate.server";
+import { needsSecondFactorToManageFactors, refuseWithoutSecondFactor } from "./two-factor-gate.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -62,7 +62,13 @@ export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, 
     throw data("Forbidden", { status: 403 });
   }
   // Managers' tools need a session proven by a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA).
-  if (user && user.assuranceLevel !== "aal2" && requiresSecondFactor(pattern, user.role, request.method, config().twoFactor, user.twoFactorEnabled)) {
+  // Managers' tools need a session proven by a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA),
+  // as does changing the factors of a member who has one.
+  if (
+    user &&
+    user.assuranceLevel !== "aal2" &&
+    (requiresSecondFactor(pattern, user.role, request.method, config().twoFactor, user.twoFactorEnabled) || (await needsSecondFactorToManageFactors(normalizePattern(pattern), user)))
+  ) {
     await refuseWithoutSecondFactor(user, url, SAFE_METHODS.has(request.method) || isDataRequest(request));
   }
 

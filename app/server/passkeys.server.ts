@@ -7,6 +7,7 @@ import { authRefusal, getAuth, type AuthRefusal } from "./auth.server";
 import { logger } from "./logger.server";
 import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
+import { markSessionProven } from "./two-factor.server";
 
 /**
  * Passkeys (WebAuthn), through the auth library's passkey plugin and its `auth.api` calls
@@ -102,8 +103,13 @@ export async function registrationOptions(request: Request, clientAddress: strin
   });
 }
 
-/** Checks the browser's new credential against the challenge and saves it, with the member's name for it. */
-export async function verifyRegistration(request: Request): Promise<PasskeyAnswer> {
+/**
+ * Checks the browser's new credential against the challenge and saves it, with the member's name
+ * for it. The session that made it has now proven the passkey too, as enrolling an authenticator
+ * app proves the app: it becomes aal2 (a session proven by less can only get here while the
+ * member has no factor, app/server/two-factor-gate.server.ts).
+ */
+export async function verifyRegistration(request: Request, userId: string): Promise<PasskeyAnswer> {
   const parsed = RegistrationBody.safeParse(await readJson(request));
   if (!parsed.success) {
     // The name's own message only when the browser's answer itself was readable.
@@ -114,6 +120,7 @@ export async function verifyRegistration(request: Request): Promise<PasskeyAnswe
   return asking(PASSKEY_MESSAGES.registrationFailed, async () => {
     const { response, name } = parsed.data;
     const result = await auth.api.verifyPasskeyRegistration({ body: { response, name }, headers: request.headers, returnHeaders: true });
+    await markSessionProven(request, userId);
     return { status: 200, body: { message: PASSKEY_MESSAGES.added, id: result.response?.id }, setCookies: result.headers.getSetCookie() };
   });
 }

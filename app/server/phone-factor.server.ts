@@ -9,7 +9,7 @@ import { maskPhone, smsEnabled } from "./sms/sms.server";
 import { hasAuthenticatorApp, phoneFactorOf, type TwoFactorOutcome } from "./two-factor.server";
 
 /**
- * A phone as a second factor: the auth library's two-factor codes (the ones it also emails),
+ * A phone as a second factor: the auth library's two-factor codes,
  * texted to a number the member added and confirmed on /profile/two-factor. Adding one needs
  * the password; the first code texted to the number confirms it. For a member with no factor
  * yet, that code turns two-factor authentication on (the library does so when its code is
@@ -46,7 +46,7 @@ function unavailable(): Extract<TwoFactorOutcome, { ok: false }> {
 /**
  * Step one: after the password, the number (E.164, checked by the form) is kept as waiting and
  * the library's code is texted to it. A member with a confirmed number removes it first.
- * Texts are limited like emailed codes, per member and per client address.
+ * Texts are limited per member and per client address.
  */
 export async function startPhoneEnrolment(
   request: Request,

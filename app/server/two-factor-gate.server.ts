@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { isManager } from "~/game/roles";
 import { TWO_FACTOR_MESSAGES } from "~/forms/two-factor";
 import type { SessionUser } from "~/lib/navigation";
-import { hasSecondFactor } from "./two-factor.server";
+import { hasAnyFactor, hasPasskey } from "./two-factor.server";
 
 /** Why /profile/two-factor was opened by the gate: the page says so. */
 export type SecondFactorReason = "manager" | "cast";
@@ -17,7 +17,7 @@ export async function refuseWithoutSecondFactor(user: SessionUser, url: URL, isR
   if (!isRead) throw data(TWO_FACTOR_MESSAGES.refused, { status: 403 });
   const target = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") + stripDataParams(url.search);
   const redirectTo = new URLSearchParams({ redirectTo: target });
-  if (await hasSecondFactor(user.id)) throw redirect(`/auth/two-factor?${redirectTo}`);
+  if (await hasAnyFactor(user.id)) throw redirect(`/auth/two-factor?${redirectTo}`);
   const reason: SecondFactorReason = isManager(user.role) ? "manager" : "cast";
   throw redirect(`/profile/two-factor?required=${reason}&${redirectTo}`);
 }
@@ -28,4 +28,19 @@ function stripDataParams(search: string): string {
   params.delete("_routes");
   const text = params.toString();
   return text ? `?${text}` : "";
+}
+
+/**
+ * The pages that add, change or remove a member's factors. A session proven by one factor
+ * (a password, an emailed code, Discord) may use them only while the member has no factor at
+ * all: otherwise whoever held the mailbox could sign in by emailed code, add an authenticator
+ * app or a passkey of their own, and have two factors. A member with an app or a phone is
+ * asked for it on every signed-in page already (assurance.server.ts); this covers a member
+ * whose only factor is a passkey.
+ */
+const FACTOR_PAGES = new Set(["/profile/two-factor", "/profile/two-factor/backup-codes", "/profile/passkeys", "/profile/passkeys/options", "/profile/passkeys/verify"]);
+
+export async function needsSecondFactorToManageFactors(pattern: string, user: SessionUser): Promise<boolean> {
+  if (user.assuranceLevel === "aal2" || !FACTOR_PAGES.has(pattern)) return false;
+  return hasPasskey(user.id);
 }

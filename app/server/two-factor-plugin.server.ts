@@ -2,13 +2,11 @@ import { eq } from "drizzle-orm";
 import type { Database } from "./db/client.server";
 import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
-import { twoFactorCodeEmail } from "./mail/templates.server";
 import { otpDelivery } from "./otp-delivery.server";
-import { queueEmail } from "./outbox/outbox.server";
 import { queueSms } from "./sms/sms.server";
 
-/** Minutes an emailed sign-in code works. */
-export const EMAILED_CODE_MINUTES = 10;
+/** Minutes a texted second-factor code works. */
+export const TEXTED_CODE_MINUTES = 10;
 /** Seconds a member has, after the password, to give the second factor. */
 export const SECOND_STEP_SECONDS = 10 * 60;
 /** Wrong codes in a row, across sign-ins, before the library locks the factor; and for how long. */
@@ -25,8 +23,8 @@ async function confirmedPhoneNumber(db: Database, userId: string): Promise<strin
  * The auth library's two-factor plugin, mapped onto our tables: its `twoFactor` model is
  * `two_factors` (drizzle's `twoFactors`), its user field `twoFactorEnabled` a column of
  * `profiles`. The library encrypts the authenticator secret and the backup codes itself;
- * its one-time codes are stored hashed and queued in the outbox, by email or, when the
- * request asks for it (otp-delivery.server.ts), by text message, without their text in any log.
+ * its one-time codes are stored hashed and queued in the outbox as text messages to the
+ * member's phone (otp-delivery.server.ts), without their text in any log.
  */
 export async function twoFactorPlugin(db: Database) {
   const { twoFactor } = await import("better-auth/plugins/two-factor");
@@ -37,28 +35,27 @@ export async function twoFactorPlugin(db: Database) {
     accountLockout: { enabled: true, maxFailedAttempts: LOCK_AFTER_FAILURES, durationSeconds: LOCK_SECONDS },
     backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
     otpOptions: {
-      period: EMAILED_CODE_MINUTES,
+      period: TEXTED_CODE_MINUTES,
       allowedAttempts: 5,
       storeOTP: "hashed",
       sendOTP: async ({ user, otp }) => {
         const delivery = otpDelivery.getStore();
+        if (delivery?.channel !== "sms") {
+          // Only texted codes are a second factor; nothing else may make the library send one.
+          logger.error("a second-factor code was asked for without a text message to send it by: nothing was sent");
+          return;
+        }
         try {
-          if (delivery?.channel === "sms") {
-            const to = delivery.to ?? (await confirmedPhoneNumber(db, user.id));
-            if (!to) {
-              delivery.outcome = "no-phone";
-              return;
-            }
-            const text = delivery.to
-              ? `Hopewell: ${otp} is your code to confirm this phone. It works once, within ${EMAILED_CODE_MINUTES} minutes. Do not share it.`
-              : `Hopewell: ${otp} is your sign-in code. It works once, within ${EMAILED_CODE_MINUTES} minutes. Do not share it.`;
-            await queueSms(db, { to, text, label: delivery.to ? "Phone confirmation code" : "Sign-in code" });
-          } else {
-            const firstName = (user as { firstName?: string }).firstName ?? user.name;
-            // logText stays off: the code is never written to a log, in any environment.
-            await queueEmail(db, twoFactorCodeEmail({ to: user.email, firstName, code: otp, minutes: EMAILED_CODE_MINUTES }));
+          const to = delivery.to ?? (await confirmedPhoneNumber(db, user.id));
+          if (!to) {
+            delivery.outcome = "no-phone";
+            return;
           }
-          if (delivery) delivery.outcome = "queued";
+          const text = delivery.to
+            ? `Hopewell: ${otp} is your code to confirm this phone. It works once, within ${TEXTED_CODE_MINUTES} minutes. Do not share it.`
+            : `Hopewell: ${otp} is your sign-in code. It works once, within ${TEXTED_CODE_MINUTES} minutes. Do not share it.`;
+          await queueSms(db, { to, text, label: delivery.to ? "Phone confirmation code" : "Sign-in code" });
+          delivery.outcome = "queued";
         } catch (error) {
           logger.error({ err: error }, "queueing a sign-in code failed");
           throw error;

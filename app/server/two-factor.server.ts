@@ -5,7 +5,7 @@ import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
-import { profiles, sessions, twoFactors } from "./db/schema";
+import { passkeys, profiles, sessions, twoFactors } from "./db/schema";
 import { logger } from "./logger.server";
 import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
 import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
@@ -79,14 +79,40 @@ export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> 
   }
 }
 
+/** Whether the member has a passkey: it signs in with two factors at once (aal2), so it counts as one. */
+export async function hasPasskey(userId: string): Promise<boolean> {
+  const db = await database();
+  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
+  return row !== undefined;
+}
+
 /**
- * The way /auth/two-factor first offers to a member with a factor: their authenticator app,
- * else a code texted to their phone, else one by email (the library's codes go to either).
+ * The ways a signed-in member can prove a second factor on /auth/two-factor: their
+ * authenticator app (with its backup codes), their phone (only while texts can be sent) and
+ * their passkeys. Never their email: the mailbox is what an emailed sign-in code, a reset link
+ * and an invitation already prove (docs/decisions/0017-a-second-factor-is-a-second-factor.md).
  */
+export type SecondFactorWays = { app: boolean; phone: boolean; passkey: boolean };
+
+export async function secondFactorWaysOf(userId: string): Promise<SecondFactorWays> {
+  const [app, phone, passkey] = await Promise.all([hasAuthenticatorApp(userId), phoneFactorOf(userId), hasPasskey(userId)]);
+  return { app, phone: phone.confirmed !== null && smsEnabled(), passkey };
+}
+
+/**
+ * Whether the member has anything that proves a second factor: a factor of the two-factor
+ * plugin (an app or a phone) or a passkey. A session proven by less may not add a new one
+ * (app/server/two-factor-gate.server.ts), or whoever holds the mailbox could add their own.
+ */
+export async function hasAnyFactor(userId: string): Promise<boolean> {
+  const [enabled, passkey] = await Promise.all([hasSecondFactor(userId), hasPasskey(userId)]);
+  return enabled || passkey;
+}
+
+/** The way /auth/two-factor first offers to a member with a factor: their authenticator app, else a code texted to their phone. */
 export async function preferredSecondFactor(userId: string): Promise<SecondFactorKind> {
-  if (await hasAuthenticatorApp(userId)) return "totp";
-  const phone = await phoneFactorOf(userId);
-  return phone.confirmed && smsEnabled() ? "sms" : "email";
+  const ways = await secondFactorWaysOf(userId);
+  return !ways.app && ways.phone ? "sms" : "totp";
 }
 
 function cookiesOf(headers: Headers): string[] {
@@ -183,24 +209,23 @@ export async function removeSecondFactor(request: Request, member: { id: string;
 function codeRefusal(code: string | undefined, kind: SecondFactorKind): { status: number; message: string; restart?: boolean } | null {
   switch (code) {
     case "INVALID_CODE":
-      return { status: 400, message: kind === "email" ? TWO_FACTOR_MESSAGES.wrongEmailCode : kind === "sms" ? TWO_FACTOR_MESSAGES.wrongSmsCode : TWO_FACTOR_MESSAGES.wrongCode };
+      return { status: 400, message: kind === "sms" ? TWO_FACTOR_MESSAGES.wrongSmsCode : TWO_FACTOR_MESSAGES.wrongCode };
     case "INVALID_BACKUP_CODE":
       return { status: 400, message: TWO_FACTOR_MESSAGES.wrongBackupCode };
     case "INVALID_TWO_FACTOR_COOKIE":
       return { status: 400, message: TWO_FACTOR_MESSAGES.stepExpired, restart: true };
     case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
-      if (kind === "email") return { status: 429, message: TWO_FACTOR_MESSAGES.tooManyEmailTries };
       if (kind === "sms") return { status: 429, message: TWO_FACTOR_MESSAGES.tooManySmsTries };
       return { status: 429, message: TWO_FACTOR_MESSAGES.tooManyTries, restart: true };
     case "OTP_HAS_EXPIRED":
-      return { status: 400, message: kind === "sms" ? TWO_FACTOR_MESSAGES.smsCodeExpired : TWO_FACTOR_MESSAGES.emailCodeExpired };
+      return { status: 400, message: TWO_FACTOR_MESSAGES.smsCodeExpired };
     case "ACCOUNT_TEMPORARILY_LOCKED":
       return { status: 429, message: TWO_FACTOR_MESSAGES.locked };
     case ACCOUNT_SUSPENDED_CODE:
       return { status: 403, message: ACCOUNT_SUSPENDED_MESSAGE, restart: true };
     case "TOTP_NOT_ENABLED":
     case "BACKUP_CODES_NOT_ENABLED":
-      // A member whose codes come by text or email only: the other ways stay offered.
+      // A member whose codes come by text only: the other ways stay offered.
       return { status: 400, message: TWO_FACTOR_MESSAGES.noApp };
     case "TWO_FACTOR_NOT_ENABLED":
       return { status: 400, message: TWO_FACTOR_MESSAGES.noFactor, restart: true };
@@ -256,7 +281,7 @@ export async function verifySecondFactor(
         ? await auth.api.verifyTOTP({ body, headers, returnHeaders: true })
         : kind === "backup"
           ? await auth.api.verifyBackupCode({ body, headers, returnHeaders: true })
-          : // An emailed or a texted code: the library's one-time code, whichever way it went.
+          : // A texted code: the library's one-time code.
             await auth.api.verifyTwoFactorOTP({ body, headers, returnHeaders: true });
     if (stepUp) await markSessionProven(request, stepUp.userId);
     return { ok: true, setCookies: cookiesOf(answer.headers) };
@@ -269,11 +294,11 @@ export async function verifySecondFactor(
 }
 
 /**
- * After the library accepted a code for a signed-in session, that session is proven by two
- * factors: its assurance level, our own column, is raised. The library keeps the session (it
- * replaces none when the code is checked for a member already signed in).
+ * After the library accepted a code for a signed-in session (or saved a passkey the member just
+ * made with it), that session is proven by two factors: its assurance level, our own column, is
+ * raised. The library keeps the session (it replaces none then).
  */
-async function markSessionProven(request: Request, userId: string): Promise<void> {
+export async function markSessionProven(request: Request, userId: string): Promise<void> {
   const auth = await getAuth();
   const current = await auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } });
   if (!current || current.user.id !== userId) throw new Error("the session to step up has gone");
@@ -281,28 +306,23 @@ async function markSessionProven(request: Request, userId: string): Promise<void
   await db.update(sessions).set({ assuranceLevel: "aal2" }).where(eq(sessions.id, current.session.id));
 }
 
-/** Emails a one-time code (through the outbox, never logged). Limited like reset emails: per address and per account. */
-export function emailSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  return sendSecondFactorCode(request, clientAddress, stepUp, "email");
-}
-
-/** Texts a one-time code to the member's confirmed phone (through the outbox, never logged); limited as emailed ones, on a budget of their own. */
+/** Texts a one-time code to the member's confirmed phone (through the outbox, never logged); limited per client address and per account. */
 export async function textSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   if (!smsEnabled()) return { ok: false, status: 404, message: TWO_FACTOR_MESSAGES.noPhone };
-  return sendSecondFactorCode(request, clientAddress, stepUp, "sms");
+  return sendTextedCode(request, clientAddress, stepUp);
 }
 
 /**
  * The library makes the code (replacing any earlier one of this sign-in or session) and hands
- * it to its callback, which queues it by the channel asked for here (otp-delivery.server.ts).
+ * it to its callback, which queues it as a text message (otp-delivery.server.ts).
  */
-async function sendSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null, channel: "email" | "sms"): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  const prefix = channel === "email" ? "two-factor-email" : "two-factor-sms";
+async function sendTextedCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+  const prefix = "two-factor-sms";
   const byAddress = await hit(`${prefix}:address:${clientAddress}`, LIMITS.resetPerAddress);
   const byAccount = stepUp ? await hit(`${prefix}:account:${stepUp.userId}`, LIMITS.resetPerAddress) : { allowed: true };
   if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
-  const delivery: OtpDelivery = { channel };
+  const delivery: OtpDelivery = { channel: "sms" };
   try {
     const answer = await otpDelivery.run(delivery, () => auth.api.sendTwoFactorOTP({ body: {}, headers: secondStepHeaders(request, clientAddress), returnHeaders: true }));
     if (delivery.outcome === "no-phone") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.noPhone };
@@ -310,7 +330,7 @@ async function sendSecondFactorCode(request: Request, clientAddress: string, ste
     return { ok: true, setCookies: cookiesOf(answer.headers) };
   } catch (error) {
     const refusal = await authRefusal(error);
-    const answer = refusal ? codeRefusal(refusal.code, channel) : null;
+    const answer = refusal ? codeRefusal(refusal.code, "sms") : null;
     if (answer) return { ok: false, ...answer };
     throw error;
   }

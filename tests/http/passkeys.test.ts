@@ -6,7 +6,7 @@ import { passkeys, verifications } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
-import { signedInMember } from "../helpers/members";
+import { sessionCookie, signedInMember } from "../helpers/members";
 
 /**
  * The passkey resource routes' refusals over real HTTP, and the profile page's plain forms.
@@ -185,9 +185,15 @@ describe("passkey resource routes", () => {
   });
 });
 
+/** A player signed in with a passkey (aal2): a session proven by less is asked for the passkey before these pages (tests/http/second-factor-matrix.test.ts). */
+async function signedInWithPasskey() {
+  const member = await signedInMember("player");
+  return { ...member, cookie: await sessionCookie(member, { assuranceLevel: "aal2" }) };
+}
+
 describe("the profile's Passkeys page", () => {
   it("lists the member's passkeys with name, known authenticator and date, and nothing secret", async () => {
-    const member = await signedInMember("player");
+    const member = await signedInWithPasskey();
     const hello = await savedPasskey(member.id, "Office PC", "08987058-cadc-4b81-b6e1-30de50dcbe96");
     const other = await savedPasskey((await signedInMember("player")).id, "Someone else's key");
     const response = await fetch(`${app().url}/profile/passkeys`, { headers: { Cookie: member.cookie } });
@@ -205,7 +211,7 @@ describe("the profile's Passkeys page", () => {
   });
 
   it("renames and removes the member's own passkeys with plain forms, never another member's", async () => {
-    const member = await signedInMember("player");
+    const member = await signedInWithPasskey();
     const stranger = await signedInMember("player");
     const mine = await savedPasskey(member.id, "Old name");
     const theirs = await savedPasskey(stranger.id, "Their key");

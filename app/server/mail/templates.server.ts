@@ -63,17 +63,3 @@ export function acceptanceEmail({ to, firstName, asCast }: { to: string; firstNa
   };
 }
 
-/** A one-time sign-in code, the second step of signing in. Queued without logging its text. */
-export function twoFactorCodeEmail({ to, firstName, code, minutes }: { to: string; firstName: string; code: string; minutes: number }): EmailMessage {
-  const paragraphs = [
-    `Howdy ${firstName},`,
-    `Your code to finish signing in to the Hopewell members' site is ${code}. It works once, within ${minutes} minutes.`,
-    "If you are not signing in right now, someone knows your password: change it on the site, then tell the organisers.",
-  ];
-  return {
-    to,
-    subject: "Your Hopewell sign-in code",
-    text: `${paragraphs.join("\n\n")}\n\nHopewell · a western survival and horror larp\n`,
-    html: layout("Your sign-in code", paragraphs),
-  };
-}
