@@ -1,10 +1,12 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { askRunningServer } from "../app/server/control/control-socket.server";
 import type { AdminOutcome } from "../app/server/control/admin.server";
+import * as OTPAuth from "otpauth";
 import { totpNow } from "../tests/helpers/totp";
 import { E2E_MANAGERS } from "../playwright.config";
 
@@ -97,9 +99,40 @@ export async function enrolAuthenticatorApp(page: Page, password: string, wait: 
   return uri;
 }
 
-/** Fills the current authenticator code on /auth/two-factor and sends it. */
+const TOTP_PERIOD_MS = 30_000;
+
+/**
+ * An authenticator code for `uri` that no earlier sign-in of this run has used. The site takes
+ * each code once per account, and the browser tests sign the same managers in from several
+ * workers, often within one 30-second step. The site also accepts the code of the step before
+ * and the step after the current one, so there are up to three to choose from; a code is claimed
+ * by creating a file of its own in the run's data directory (creating a file that must not
+ * exist yet is atomic across processes). When all three are taken, it waits for the next step.
+ */
+export async function unusedTotp(uri: string): Promise<string> {
+  const totp = OTPAuth.URI.parse(uri);
+  for (;;) {
+    const now = Date.now();
+    const intoStep = now % TOTP_PERIOD_MS;
+    // The step before is taken only early in a step, so it is still good when the server checks it.
+    const offsets = intoStep < TOTP_PERIOD_MS / 2 ? [0, TOTP_PERIOD_MS, -TOTP_PERIOD_MS] : [0, TOTP_PERIOD_MS];
+    for (const offset of offsets) {
+      const step = Math.floor((now + offset) / TOTP_PERIOD_MS);
+      const claim = path.join(process.env.E2E_DATA_DIR!, `totp-claimed-${createHash("sha256").update(`${uri}#${step}`).digest("hex").slice(0, 24)}`);
+      try {
+        fs.writeFileSync(claim, "", { flag: "wx" });
+        return totp.generate({ timestamp: now + offset });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, TOTP_PERIOD_MS - intoStep + 200));
+  }
+}
+
+/** Fills an authenticator code no other sign-in of the run has used on /auth/two-factor, and sends it. */
 export async function enterTotp(page: Page, uri: string) {
-  await page.getByLabel("Authenticator code").fill(totpNow(uri));
+  await page.getByLabel("Authenticator code").fill(await unusedTotp(uri));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).not.toHaveURL(/\/auth\/two-factor/);
 }

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signUp, uniqueEmail, unusedTotp } from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -75,7 +75,7 @@ test("enrol an authenticator app, sign in with a code and with a backup code, re
   await passwordStep(page, email);
   await expectAccessible(page);
   await shots(page, testInfo, "sign-in-code");
-  await page.getByLabel("Authenticator code").fill(totpNow(uri));
+  await page.getByLabel("Authenticator code").fill(await unusedTotp(uri));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/$/);
 
@@ -96,7 +96,7 @@ test("enrol an authenticator app, sign in with a code and with a backup code, re
   await expect(page.getByText("That backup code is not right, or it has already been used.")).toBeVisible();
   await shots(page, testInfo, "sign-in-backup-refused");
   await page.getByRole("link", { name: "Use my authenticator app" }).click();
-  await page.getByLabel("Authenticator code").fill(totpNow(uri));
+  await page.getByLabel("Authenticator code").fill(await unusedTotp(uri));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/$/);
 

@@ -8,6 +8,8 @@ export const TWO_FACTOR_MESSAGES = {
   codeFormat: "Please enter the 6-digit code",
   backupCodeFormat: "Please enter a backup code: 10 letters and digits, like abcde-12345",
   wrongCode: "That code is not right. Enter the newest code your app shows (check that your phone's clock is right).",
+  codeUsed: "That code has just been used. Wait for your app to show the next one and enter that.",
+  codeUsedSignIn: "That code has just been used, so it cannot sign in again. Please sign in again and enter the next code your app shows.",
   wrongBackupCode: "That backup code is not right, or it has already been used. Each backup code works only once.",
   stepExpired: "Your sign-in took too long (more than 10 minutes) or was already finished. Please sign in again.",
   tooManyTries: "Too many wrong codes for this sign-in. Please sign in again.",

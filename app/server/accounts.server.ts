@@ -11,7 +11,7 @@ import { logger } from "./logger.server";
 import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
 import { upgradeImportedPassword } from "./password-upgrade.server";
-import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
+import { forgiveAttempt, hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 import type { SecondFactorKind } from "~/forms/two-factor";
 import { preferredSecondFactor } from "./two-factor.server";
@@ -95,15 +95,15 @@ export async function signIn(
   request: Request,
   clientAddress: string,
 ): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean; secondStepMethod?: SecondFactorKind }>> {
-  const [byAddress, byAccount] = await Promise.all([
-    hit(`signin:address:${clientAddress}`, signInPerAddress()),
-    hit(`signin:account:${input.email}`, signInPerAccount()),
-  ]);
+  const limitKeys = [`signin:address:${clientAddress}`, `signin:account:${input.email}`];
+  const [byAddress, byAccount] = await Promise.all([hit(limitKeys[0]!, signInPerAddress()), hit(limitKeys[1]!, signInPerAccount())]);
   if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const auth = await getAuth();
   try {
     const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
     const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
+    // A right password is no guess: only wrong ones use up the limits.
+    await Promise.all(limitKeys.map(forgiveAttempt));
     await upgradeImportedPassword(input.email, input.password).catch((error: unknown) => logger.error({ err: error }, "replacing an imported password hash failed"));
     // The two-factor plugin answers a right password with this flag instead of a session.
     const answer = result.response as { twoFactorRedirect?: boolean; twoFactorMethods?: string[] } | null;
@@ -207,7 +207,8 @@ export async function changePassword(
   member: { email: string; firstName: string },
   input: PasswordChange,
 ): Promise<PasswordChangeOutcome> {
-  const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
+  const accountKey = `signin:account:${member.email.toLowerCase()}`;
+  const byAccount = await hit(accountKey, signInPerAccount());
   if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
   const auth = await getAuth();
   try {
@@ -216,6 +217,7 @@ export async function changePassword(
       headers: request.headers,
       returnHeaders: true,
     });
+    await forgiveAttempt(accountKey);
     await tellMemberPasswordChanged(member);
     return { ok: true, setCookies: result.headers.getSetCookie() };
   } catch (error) {

@@ -11,7 +11,7 @@ import { config } from "./config.server";
 import { database } from "./db/client.server";
 import { accounts, profiles, rateLimits } from "./db/schema";
 import { logger } from "./logger.server";
-import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
+import { forgiveAttempt, hit, signInPerAddress, type Limit } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
@@ -112,7 +112,7 @@ export async function signInWithCode(input: { email: string; code: string }, req
   try {
     const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
     const result = await auth.api.signInEmailOTP({ body: { email: input.email, otp: input.code }, headers, returnHeaders: true });
-    await rememberUsedCode(input.email, input.code);
+    await Promise.all([rememberUsedCode(input.email, input.code), forgiveAttempt(`signin:address:${clientAddress}`)]);
     const passwordRemoved = Boolean(before && before.hasPassword && !before.emailVerified && !(await accountState(input.email))?.hasPassword);
     return { ok: true, setCookies: result.headers.getSetCookie(), passwordRemoved };
   } catch (error) {

@@ -5,7 +5,7 @@ import { PASSKEY_ID, PASSKEY_MESSAGES, passkeyName } from "~/forms/passkeys";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth, type AuthRefusal } from "./auth.server";
 import { logger } from "./logger.server";
-import { hit, signInPerAddress, type Limit } from "./rate-limit.server";
+import { forgiveAttempt, hit, signInPerAddress, type Limit } from "./rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 import { markSessionProven } from "./two-factor.server";
 
@@ -152,6 +152,8 @@ export async function signInWithPasskey(request: Request, clientAddress: string)
   const auth = await getAuth();
   return asking(PASSKEY_MESSAGES.signInFailed, async () => {
     const result = await auth.api.verifyPasskeyAuthentication({ body: { response: parsed.data.response }, headers: request.headers, returnHeaders: true });
+    // Only failed answers use up the address's sign-in limit.
+    await forgiveAttempt(`signin:address:${clientAddress}`);
     return { status: 200, body: { redirectTo: safeRedirectTarget(parsed.data.redirectTo) }, setCookies: result.headers.getSetCookie() };
   });
 }

@@ -47,6 +47,17 @@ export async function hit(key: string, limit: Limit): Promise<{ allowed: boolean
   return { allowed: row!.count <= limit.max, retryAfterMs: row!.retry_after_ms };
 }
 
+/**
+ * Gives back the attempt `hit` counted against `key`, once it succeeded: the sign-in limits
+ * count wrong guesses, and a member who signs in (or gives a right code) many times a day must
+ * not lock themselves out. Counting first and giving back after keeps concurrent guesses
+ * counted exactly; only a window that has not ended since is touched.
+ */
+export async function forgiveAttempt(key: string): Promise<void> {
+  const db = await database();
+  await db.execute(sql`update ${rateLimits} set count = greatest(${rateLimits.count} - 1, 0) where key = ${key} and ${rateLimits.resetAt} > now()`);
+}
+
 /** Removes expired counters; run now and then so the table stays small. */
 export async function pruneRateLimits(): Promise<void> {
   const db = await database();

@@ -1,14 +1,15 @@
-import { and, eq } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/forms/two-factor";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { authRefusal, getAuth } from "./auth.server";
 import { database } from "./db/client.server";
-import { passkeys, profiles, sessions, twoFactors } from "./db/schema";
+import { passkeys, profiles, rateLimits, sessions, twoFactors } from "./db/schema";
 import { logger } from "./logger.server";
 import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
-import { hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
+import { forgiveAttempt, hit, LIMITS, signInPerAccount, signInPerAddress } from "./rate-limit.server";
 import { maskPhone, smsEnabled } from "./sms/sms.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
@@ -123,9 +124,14 @@ function wrongPassword(): TwoFactorOutcome<never> {
   return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongPassword, field: "password" };
 }
 
-/** The password attempts on these forms count against the same per-account limit as signing in. */
-async function withinAccountLimit(email: string): Promise<boolean> {
-  return (await hit(`signin:account:${email.toLowerCase()}`, signInPerAccount())).allowed;
+/**
+ * The password and code attempts on these forms count against the same per-account limit as
+ * signing in; like there, a right one is given back (only wrong ones use the limit up).
+ */
+async function withinAccountLimit(email: string): Promise<{ allowed: boolean; succeeded: () => Promise<void> }> {
+  const key = `signin:account:${email.toLowerCase()}`;
+  const { allowed } = await hit(key, signInPerAccount());
+  return { allowed, succeeded: () => forgiveAttempt(key) };
 }
 
 /**
@@ -133,11 +139,13 @@ async function withinAccountLimit(email: string): Promise<boolean> {
  * encrypted, unconfirmed) and answers with its otpauth:// address for the QR code.
  */
 export async function startEnrolment(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ uri: string }>> {
-  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const limit = await withinAccountLimit(member.email);
+  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   try {
     const answer = await auth.api.enableTwoFactor({ body: { password, method: "totp" }, headers: request.headers });
     if (!("totpURI" in answer) || !answer.totpURI) throw new Error("the library answered without a TOTP address");
+    await limit.succeeded();
     return { ok: true, uri: answer.totpURI };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -157,12 +165,14 @@ export async function confirmEnrolment(
   member: { id: string; email: string },
   code: string,
 ): Promise<TwoFactorOutcome<{ setCookies: string[]; backupCodes: string[] }>> {
-  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const limit = await withinAccountLimit(member.email);
+  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   let setCookies: string[];
   try {
     const { headers } = await auth.api.verifyTOTP({ body: { code }, headers: request.headers, returnHeaders: true });
     setCookies = cookiesOf(headers);
+    await limit.succeeded();
   } catch (error) {
     const refusal = await authRefusal(error);
     if (refusal?.code === "INVALID_CODE") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongCode, field: "code" };
@@ -175,10 +185,12 @@ export async function confirmEnrolment(
 
 /** Ten new backup codes, after the password; the old ones stop working. */
 export async function regenerateBackupCodes(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ backupCodes: string[] }>> {
-  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const limit = await withinAccountLimit(member.email);
+  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   try {
     const { backupCodes } = await auth.api.generateBackupCodes({ body: { password }, headers: request.headers });
+    await limit.succeeded();
     return { ok: true, backupCodes };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -190,13 +202,15 @@ export async function regenerateBackupCodes(request: Request, member: { email: s
 
 /** Removes every factor after the password (the app, its backup codes, the phone). The library replaces the session (aal1 now). */
 export async function removeSecondFactor(request: Request, member: { id: string; email: string }, password: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const limit = await withinAccountLimit(member.email);
+  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   try {
     const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
     // The library's codes stop with the factor, so a phone for them has no use any more.
     const db = await database();
     await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
+    await limit.succeeded();
     return { ok: true, setCookies: cookiesOf(headers) };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -254,12 +268,39 @@ function secondStepHeaders(request: Request, clientAddress: string): Headers {
  */
 export type StepUp = { userId: string; email: string };
 
+/** How long an authenticator code is remembered as used: the library takes it for a step either side of its own 30 seconds. */
+const TOTP_CODE_LIFETIME_MS = 3 * 30_000;
+
+function usedTotpKey(userId: string, code: string): string {
+  return `totp:used:${createHash("sha256").update(`${userId}\n${code}`).digest("base64url")}`;
+}
+
+/**
+ * Records an authenticator code as used by the member, and says whether it was the first use:
+ * a code is good once per account, so one read over a shoulder or from a phishing page cannot
+ * sign in a second session while it is still shown. One statement, so two sessions giving the
+ * same code at once cannot both win.
+ */
+async function claimTotpCode(userId: string, code: string): Promise<boolean> {
+  return (await hit(usedTotpKey(userId, code), { max: 1, windowMs: TOTP_CODE_LIFETIME_MS })).allowed;
+}
+
+async function totpCodeWasUsed(userId: string, code: string): Promise<boolean> {
+  const db = await database();
+  const [row] = await db
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, usedTotpKey(userId, code)), gt(rateLimits.resetAt, sql`now()`)));
+  return row !== undefined;
+}
+
 /**
  * Checks a code. Signing in: the library creates the session (aal2, app/server/auth.server.ts)
  * and counts failures: five per sign-in, and a lock after ten in a row. Stepping up: the library
  * checks the code against the member's factor and this session is marked as proven by it. Both
- * count against our limits too: codes per address when signing in (a budget of their own, the
- * size of the sign-in one), the account's sign-in limit when stepping up.
+ * count against our limits too (wrong codes only: a right one is given back): codes per address
+ * when signing in (a budget of their own, the size of the sign-in one), the account's sign-in
+ * limit when stepping up. An authenticator code works once per account.
  */
 export async function verifySecondFactor(
   request: Request,
@@ -268,29 +309,37 @@ export async function verifySecondFactor(
   code: string,
   stepUp: StepUp | null,
 ): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  const throttle = stepUp
-    ? await hit(`signin:account:${stepUp.email.toLowerCase()}`, signInPerAccount())
-    : await hit(`two-factor:address:${clientAddress}`, signInPerAddress());
+  const throttleKey = stepUp ? `signin:account:${stepUp.email.toLowerCase()}` : `two-factor:address:${clientAddress}`;
+  const throttle = await hit(throttleKey, stepUp ? signInPerAccount() : signInPerAddress());
   if (!throttle.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  if (kind === "totp" && stepUp && (await totpCodeWasUsed(stepUp.userId, code))) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" };
   const auth = await getAuth();
   const headers = secondStepHeaders(request, clientAddress);
+  let answer: { headers: Headers; response: { token?: string | null; user?: { id: string } } };
   try {
     const body = { code };
-    const answer =
+    answer =
       kind === "totp"
         ? await auth.api.verifyTOTP({ body, headers, returnHeaders: true })
         : kind === "backup"
           ? await auth.api.verifyBackupCode({ body, headers, returnHeaders: true })
           : // A texted code: the library's one-time code.
             await auth.api.verifyTwoFactorOTP({ body, headers, returnHeaders: true });
-    if (stepUp) await markSessionProven(request, stepUp.userId);
-    return { ok: true, setCookies: cookiesOf(answer.headers) };
   } catch (error) {
     const refusal = await authRefusal(error);
-    const answer = refusal ? codeRefusal(refusal.code, kind) : null;
-    if (answer) return { ok: false, ...answer, field: answer.restart ? undefined : "code" };
+    const refused = refusal ? codeRefusal(refusal.code, kind) : null;
+    if (refused) return { ok: false, ...refused, field: refused.restart ? undefined : "code" };
     throw error;
   }
+  const userId = stepUp?.userId ?? answer.response.user?.id;
+  if (kind === "totp" && userId && !(await claimTotpCode(userId, code))) {
+    // Given again (by someone else, or twice at once): the session the library just made for it is ended.
+    if (!stepUp && answer.response.token) await (await auth.$context).internalAdapter.deleteSession(answer.response.token);
+    return stepUp ? { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" } : { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsedSignIn, restart: true };
+  }
+  await forgiveAttempt(throttleKey);
+  if (stepUp) await markSessionProven(request, stepUp.userId);
+  return { ok: true, setCookies: cookiesOf(answer.headers) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
 import { formBrowser, inPage } from "../helpers/form-browser";
-import { signedInMember } from "../helpers/members";
+import { sessionCookie, signedInMember } from "../helpers/members";
 import { cookieHeader, enrolTotp, totpNow, wrongTotp } from "../helpers/two-factor";
 
 /**
@@ -174,6 +174,51 @@ describe("signing in with a second factor on /auth/two-factor", () => {
     const locked = await guess(await passwordStep(member.email), totpNow(member.totpUri!));
     expect(locked.status).toBe(429);
     expect(locked.html).toContain(inPage(TWO_FACTOR_MESSAGES.locked));
+  });
+});
+
+describe("an authenticator code is good once per account", () => {
+  it("refuses the same code for a second sign-in, which gets no session, and for stepping up a session", async () => {
+    const member = await signedInMember("player", PASSWORD, { secondFactor: true });
+    const [first, second] = [await passwordStep(member.email), await passwordStep(member.email)];
+    const code = totpNow(member.totpUri!);
+    const signedIn = await post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/pels" }, first);
+    expect(signedIn.location).toBe("/pels");
+    const sessionsBefore = await db().$count(sessions, eq(sessions.userId, member.id));
+
+    const replayed = await post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/pels" }, second);
+    expect(replayed.status).toBe(400);
+    expect(replayed.html).toContain(inPage(TWO_FACTOR_MESSAGES.codeUsedSignIn));
+    expect(replayed.html).toContain("Sign in again");
+    expect(await db().$count(sessions, eq(sessions.userId, member.id))).toBe(sessionsBefore);
+    expect((await get("/pels", replayed.jar)).location).toBe("/auth?redirectTo=%2Fpels");
+
+    // A device signed in with one factor (aal1) cannot be raised with the code either.
+    const aal1 = await sessionCookie(member);
+    const stepUp = await post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/profile" }, aal1);
+    expect(stepUp.status).toBe(400);
+    expect(stepUp.html).toContain(inPage(TWO_FACTOR_MESSAGES.codeUsed));
+  });
+});
+
+describe("the sign-in limits count wrong guesses, not sign-ins", () => {
+  it("lets a member sign in more often than the per-account limit, and still stops guessing", async () => {
+    const limit = config().signInAccountLimit;
+    const member = await signedInMember("manager", PASSWORD, { secondFactor: true });
+    // Each sign-in: the password, then a backup code (each works once, so every one is a real sign-in).
+    for (let i = 0; i < Math.min(limit + 1, member.backupCodes!.length); i++) {
+      const signedIn = await post("/auth/two-factor", { intent: "verify", method: "backup", code: member.backupCodes![i]!, redirectTo: "/pels" }, await passwordStep(member.email));
+      expect(signedIn.location, `sign-in ${i + 1}`).toBe("/pels");
+    }
+    // The same again by password alone for a member without a factor, past the limit.
+    const player = await signedInMember("player", PASSWORD, { secondFactor: false });
+    for (let i = 0; i < limit + 2; i++) {
+      const outcome = await signIn({ email: player.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.253");
+      expect(outcome.ok, `sign-in ${i + 1}`).toBe(true);
+    }
+    for (let i = 0; i < limit; i++) expect((await signIn({ email: player.email, password: "Wrong#1877" }, new Request("http://localhost/auth"), "198.51.100.253")).ok).toBe(false);
+    const stopped = await signIn({ email: player.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.253");
+    expect(stopped).toMatchObject({ ok: false, status: 429 });
   });
 });
 
