@@ -8,18 +8,24 @@ import { newPasswordMessage, ResetPasswordForm } from "~/forms/auth";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
-import { resetPassword, resetTokenIsValid } from "~/server/accounts.server";
+import { isFirstPassword, resetPassword, resetTokenIsValid } from "~/server/accounts.server";
 
 // The spec: "Password updated! Redirecting to login..." and then the home page.
 const AFTER_RESET = "/";
+// An invited member has never signed in: after choosing their password, the sign-in page.
+const AFTER_WELCOME = "/auth";
 
+/**
+ * Choosing a password from a link: a reset, or (for an account with no password and no other
+ * way in, made by a manager's invitation) the member's first one, which the page welcomes.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   // Not awaited: the page streams 'Validating reset token...' until the check finishes.
-  return { token, valid: resetTokenIsValid(token) };
+  return { token, valid: resetTokenIsValid(token), welcome: await isFirstPassword(token) };
 }
 
-type ActionData = { done?: boolean; message?: string; errors?: FieldErrors; linkInvalid?: boolean };
+type ActionData = { done?: boolean; welcome?: boolean; message?: string; errors?: FieldErrors; linkInvalid?: boolean };
 
 export async function action({ request }: Route.ActionArgs) {
   const parsed = ResetPasswordForm.safeParse(await readForm(request));
@@ -28,9 +34,11 @@ export async function action({ request }: Route.ActionArgs) {
     if (errors.token) return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });
     return data<ActionData>({ errors, message: newPasswordMessage(errors) }, { status: 400 });
   }
+  // Asked before the password is set, which makes it a reset from then on.
+  const welcome = await isFirstPassword(parsed.data.token);
   const outcome = await resetPassword(parsed.data.token, parsed.data.password);
   if (!outcome.ok) return data<ActionData>({ message: outcome.message, linkInvalid: outcome.status === 400 }, { status: outcome.status });
-  return data<ActionData>({ done: true });
+  return data<ActionData>({ done: true, welcome });
 }
 
 function InvalidLink() {
@@ -44,49 +52,51 @@ function InvalidLink() {
   );
 }
 
-function Done() {
+function Done({ welcome }: { welcome: boolean }) {
   const navigate = useNavigate();
+  const next = welcome ? AFTER_WELCOME : AFTER_RESET;
   useEffect(() => {
-    const timer = setTimeout(() => navigate(AFTER_RESET), RESET_PASSWORD_REDIRECT_MS);
+    const timer = setTimeout(() => navigate(next), RESET_PASSWORD_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [navigate]);
+  }, [navigate, next]);
   return (
     <div className="mt-6">
       {/* Without JavaScript the browser follows this after the same two seconds. */}
-      <meta httpEquiv="refresh" content={`${RESET_PASSWORD_REDIRECT_MS / 1000};url=${AFTER_RESET}`} />
-      <Alert kind="success">{MESSAGES.passwordUpdated}</Alert>
+      <meta httpEquiv="refresh" content={`${RESET_PASSWORD_REDIRECT_MS / 1000};url=${next}`} />
+      <Alert kind="success">{welcome ? SITE_MESSAGES.accountReady : MESSAGES.passwordUpdated}</Alert>
     </div>
   );
 }
 
-function NewPasswordForm({ token, actionData }: { token: string; actionData?: ActionData }) {
+function NewPasswordForm({ token, welcome, actionData }: { token: string; welcome: boolean; actionData?: ActionData }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
       <input type="hidden" name="token" value={token} />
-      <NewPasswordFields errors={actionData?.errors} label="New password" confirmLabel="Confirm new password" />
+      <NewPasswordFields errors={actionData?.errors} label={welcome ? "Password" : "New password"} confirmLabel={welcome ? "Confirm password" : "Confirm new password"} />
       <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
-        {submitting ? "Saving…" : "Set New Password"}
+        {submitting ? "Saving…" : welcome ? "Set My Password" : "Set New Password"}
       </button>
     </Form>
   );
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const welcome = actionData?.welcome ?? loaderData.welcome;
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel">
-        <h1 className="text-center text-3xl">Choose a New Password</h1>
+        <h1 className="text-center text-3xl">{welcome ? SITE_MESSAGES.welcomeHeading : "Choose a New Password"}</h1>
         {actionData?.done ? (
-          <Done />
+          <Done welcome={actionData.welcome === true} />
         ) : actionData?.linkInvalid ? (
           <InvalidLink />
         ) : (
           <Suspense fallback={<p role="status" className="mt-6 text-center text-dust">{MESSAGES.validatingToken}</p>}>
             <Await resolve={loaderData.valid}>
-              {(valid) => (valid ? <NewPasswordForm token={loaderData.token} actionData={actionData} /> : <InvalidLink />)}
+              {(valid) => (valid ? <NewPasswordForm token={loaderData.token} welcome={welcome} actionData={actionData} /> : <InvalidLink />)}
             </Await>
           </Suspense>
         )}
@@ -95,7 +105,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Choose a New Password · Hopewell" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.welcome ? "Choose Your Password" : "Choose a New Password"} · Hopewell` }];
 
 /**
  * The site's error page, from this route's own boundary rather than the root's: after a failed

@@ -341,7 +341,7 @@ export async function inviteMember(actor: Actor, input: InviteInput): Promise<In
   return { outcome: sent ? "invited" : "not-sent", id };
 }
 
-/** Sends the invitation again (a new link; earlier ones still work until they expire). */
+/** Sends the invitation again: a new link, which replaces any earlier one (auth.server.ts). */
 export async function resendInvitation(actor: Actor, id: string): Promise<"sent" | "not-sent" | "not-found"> {
   const db = await database();
   const [member] = await db.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id));

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
+import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { resetPassword, resetTokenIsValid, signIn } from "~/server/accounts.server";
 import { accounts, auditLog, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/server/db/schema";
 import { suspendMember } from "~/server/member-admin.server";
@@ -331,28 +332,49 @@ describe("inviting a member and handing over a password link", () => {
       const [row] = await db().select({ expiresAt: verifications.expiresAt }).from(verifications).where(sql`${verifications.identifier} like ${`%${token}`}`);
       return row!.expiresAt.getTime() - Date.now();
     };
-    expect(Math.abs((await expiry(invitation)) - 7 * 24 * 3600_000)).toBeLessThan(120_000);
     expect(Math.abs((await expiry(handOver)) - 3600_000)).toBeLessThan(120_000);
+    // A member has one live link: the hand-over link replaced the invitation.
+    expect(await resetTokenIsValid(invitation)).toBe(false);
 
-    // Sent again, the invitation is a new link of its own.
+    // Sent again, the invitation is a new link of its own, which replaces the others.
     expect((await change(manager.cookie, profile!.id, { intent: "resend-invite" })).status).toBe(200);
     const [again] = await emailsTo(email);
     const resent = decodeURIComponent((again!.payload as { text: string }).text.match(/\/reset-password\?token=(\S+)/)![1]!);
     expect(resent).not.toBe(invitation);
+    expect(Math.abs((await expiry(resent)) - 7 * 24 * 3600_000)).toBeLessThan(120_000);
+    expect(await resetTokenIsValid(handOver)).toBe(false);
+    expect((await resetPassword(invitation, "Stolen$Seam9")).ok).toBe(false);
 
-    // Three hours on, the invitation still works and the hand-over link does not; eight days on, an invitation no longer works.
+    // Three hours on, the invitation still works (a hand-over link would not); eight days on, it no longer does.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 3600_000 });
     try {
-      expect(await resetTokenIsValid(handOver)).toBe(false);
-      expect(await resetTokenIsValid(invitation)).toBe(true);
-      expect((await resetPassword(invitation, "Silver$Seam9")).ok).toBe(true);
+      expect(await resetTokenIsValid(resent)).toBe(true);
       vi.setSystemTime(Date.now() + 8 * 24 * 3600_000);
       expect(await resetTokenIsValid(resent)).toBe(false);
       expect((await resetPassword(resent, "Other$Seam9")).ok).toBe(false);
     } finally {
       vi.useRealTimers();
     }
+
+    // A fresh invitation: the member is welcomed, not asked for a "new" password, and told their account is ready.
+    expect((await change(manager.cookie, profile!.id, { intent: "resend-invite" })).status).toBe(200);
+    const [latest] = await emailsTo(email);
+    const fresh = decodeURIComponent((latest!.payload as { text: string }).text.match(/\/reset-password\?token=(\S+)/)![1]!);
+    const welcome = readable(await (await page(`/reset-password?token=${encodeURIComponent(fresh)}`, "")).text());
+    expect(welcome).toContain(SITE_MESSAGES.welcomeHeading);
+    expect(welcome).not.toContain("Choose a New Password");
+    const chosen = await postForm(app().url, "/reset-password", { token: fresh, password: "Silver$Seam9", confirmPassword: "Silver$Seam9" });
+    const done = readable(await chosen.text());
+    expect(done).toContain(SITE_MESSAGES.accountReady);
+    expect(done).toContain('url=/auth"');
+    expect(done).not.toContain(MESSAGES.passwordUpdated);
     expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
+
+    // A later reset link for the same member is a reset again.
+    const reset = decodeURIComponent(
+      readable(await (await change(manager.cookie, profile!.id, { intent: "reset-link" })).text()).match(/value="https?:\/\/[^"]+\/reset-password\?token=([^"]+)"/)![1]!,
+    );
+    expect(readable(await (await page(`/reset-password?token=${encodeURIComponent(reset)}`, "")).text())).toContain("Choose a New Password");
   });
 
   it("shows a one-time password link once, on the page: not emailed, not logged, audited without it", async () => {
