@@ -4,6 +4,7 @@ import { config, overrideConfig } from "~/server/config.server";
 import { outbox } from "~/server/db/schema";
 import { deliverDiscord, queueDiscordPost } from "~/server/discord/discord.server";
 import { deliverEmail } from "~/server/mail/mailer.server";
+import { passwordResetEmail } from "~/server/mail/templates.server";
 import { deliverDueMessages, queueEmail, startOutboxWorker, type OutboxRow } from "~/server/outbox/outbox.server";
 import { withTestDatabase } from "../helpers/db";
 import { recipients, startSmtpServer } from "../helpers/smtp";
@@ -11,7 +12,11 @@ import { startWebhookServer } from "../helpers/webhook";
 
 const db = withTestDatabase();
 const original = { mail: config().mail, discord: config().discord, outbox: config().outbox };
-afterEach(() => overrideConfig(original));
+afterEach(async () => {
+  overrideConfig(original);
+  // What one test leaves waiting must not reach the next test's servers.
+  await db().delete(outbox);
+});
 
 const email = (to: string, subject: string) => ({ to, subject, text: `${subject} (text)`, html: `<p>${subject}</p>` });
 
@@ -135,4 +140,33 @@ describe("the outbox, with a chat webhook", () => {
       await hook.close();
     }
   });
+});
+
+describe("the outbox, when a server hangs", () => {
+  it("gives up on an SMTP server that never greets within seconds, and sends the message once the server answers", async () => {
+    let hanging = true;
+    const smtp = await startSmtpServer(0, { hang: () => hanging });
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
+    try {
+      await queueEmail(db(), passwordResetEmail({ to: "waiting@example.com", firstName: "Ada", link: "http://localhost/reset-password/abc" }));
+      const began = performance.now();
+      await deliverDueMessages({ email: deliverEmail });
+      const tookMs = performance.now() - began;
+      expect(smtp.held).toBe(1);
+      // The attempt ends on the greeting timeout (10 s), not nodemailer's defaults (30 s to greet, 10 min of silence).
+      expect(tookMs).toBeLessThan(15_000);
+      const row = await queued("Reset your Hopewell password");
+      expect(row).toMatchObject({ status: "pending", attempts: 1 });
+      expect(row.lastError).toMatch(/greeting/i);
+
+      // Nothing lost: the message the timed-out attempt held is sent on its retry.
+      hanging = false;
+      await db().update(outbox).set({ runAt: sql`now()` }).where(eq(outbox.id, row.id));
+      await deliverDueMessages({ email: deliverEmail });
+      expect(smtp.messages.map(recipients)).toEqual(["waiting@example.com"]);
+      expect(await queued("Reset your Hopewell password")).toMatchObject({ status: "sent", attempts: 2 });
+    } finally {
+      await smtp.close();
+    }
+  }, 25_000);
 });
