@@ -5,7 +5,17 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { closeDatabase, PGLITE_EXTENSIONS, pgliteListener, postgresListener, setDatabase, type Database, type DatabaseHandle } from "~/server/db/client.server";
+import {
+  closeDatabase,
+  PGLITE_EXTENSIONS,
+  pgliteListener,
+  pgliteLockHolder,
+  postgresListener,
+  postgresLockHolder,
+  setDatabase,
+  type Database,
+  type DatabaseHandle,
+} from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 import { withDatabaseName } from "./database-urls";
 
@@ -34,6 +44,7 @@ export async function createTestDatabase({ logger }: { logger?: QueryLogger } = 
       db: drizzlePg(pool, { schema, logger }) as unknown as Database,
       kind: "postgres",
       listen: postgresListener(withDatabaseName(url, name)),
+      holdLock: postgresLockHolder(withDatabaseName(url, name)),
       close: async () => {
         await pool.end();
         await admin.query(`drop database if exists ${name} with (force)`);
@@ -43,7 +54,13 @@ export async function createTestDatabase({ logger }: { logger?: QueryLogger } = 
   }
   const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
   const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
-  return { db: drizzlePglite(client, { schema, logger }) as unknown as Database, kind: "pglite", listen: pgliteListener(client), close: () => client.close() };
+  return {
+    db: drizzlePglite(client, { schema, logger }) as unknown as Database,
+    kind: "pglite",
+    listen: pgliteListener(client),
+    holdLock: pgliteLockHolder(client),
+    close: () => client.close(),
+  };
 }
 
 /**

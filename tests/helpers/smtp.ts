@@ -42,17 +42,33 @@ async function listen(server: SMTPServer, port: number): Promise<void> {
 /**
  * A real SMTP server on localhost that keeps what it receives. `refuse` may answer a
  * recipient with an SMTP reply code (550 for "no such user", 451 for "try again later").
+ * While `hang` returns true, a new connection is accepted and never greeted, as by a hung
+ * server: the client waits for a greeting that never comes (`held` counts those connections).
+ * `delayMs` answers each message's data that much later, as a slow server does.
  */
 export async function startSmtpServer(
   port = 0,
-  { refuse, refuseSender }: { refuse?: (address: string) => number | undefined; refuseSender?: number } = {},
+  {
+    refuse,
+    refuseSender,
+    hang,
+    delayMs = 0,
+  }: { refuse?: (address: string) => number | undefined; refuseSender?: number; hang?: () => boolean; delayMs?: number } = {},
 ) {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
+  const held = { count: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    // A held connection would keep close() waiting for its 30 s default.
+    closeTimeout: 200,
+    onConnect(_session, callback) {
+      if (!hang?.()) return callback();
+      held.count++;
+      for (const wake of waiters.splice(0)) wake();
+    },
     onMailFrom(_address, _session, callback) {
       if (refuseSender === undefined) return callback();
       callback(Object.assign(new Error("Sender address rejected"), { responseCode: refuseSender }));
@@ -64,7 +80,8 @@ export async function startSmtpServer(
     },
     onData(stream, _session, callback) {
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
+          if (delayMs > 0) await sleep(delayMs);
           messages.push(mail);
           for (const wake of waiters.splice(0)) wake();
           callback();
@@ -78,6 +95,21 @@ export async function startSmtpServer(
     port: address.port,
     url: `smtp://127.0.0.1:${address.port}`,
     messages,
+    /** Connections accepted and never greeted (see `hang`). */
+    get held() {
+      return held.count;
+    },
+    /** Resolves once `count` connections are held. */
+    async waitForHeld(count = 1, timeoutMs = 30_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (held.count < count) {
+        if (Date.now() > deadline) throw new Error(`no connection to the hung SMTP server within ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
     async waitForMessage(predicate: (mail: ParsedMail) => boolean, timeoutMs = 15_000): Promise<ParsedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

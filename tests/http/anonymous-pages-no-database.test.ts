@@ -23,6 +23,7 @@ beforeAll(() => {
     db: refusingDatabase,
     kind: "pglite",
     listen: () => Promise.reject(new Error("no database in this test")),
+    holdLock: () => Promise.reject(new Error("no database in this test")),
     close: async () => {},
   });
 });

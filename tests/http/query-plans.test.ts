@@ -67,7 +67,7 @@ beforeAll(async () => {
   const listen = () => Promise.reject(new Error("this test sees every query"));
   // Closing the logging copy closes (and on PostgreSQL drops) the test file's own database.
   const own = await databaseHandle();
-  setDatabase({ db: logged, kind: testDatabaseKind, listen, close: () => own.close() });
+  setDatabase({ db: logged, kind: testDatabaseKind, listen, holdLock: own.holdLock, close: () => own.close() });
 }, 120_000);
 // Started after the logging database is in place (hooks run in order).
 const app = withAppServer();

@@ -1,17 +1,27 @@
+import http from "node:http";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { config, overrideConfig } from "~/server/config.server";
 import { outbox } from "~/server/db/schema";
 import { deliverDiscord, queueDiscordPost } from "~/server/discord/discord.server";
+import { signInCodeEmail } from "~/server/mail/account-templates.server";
 import { deliverEmail } from "~/server/mail/mailer.server";
+import { passwordResetEmail } from "~/server/mail/templates.server";
+import { discardMessage } from "~/server/outbox/outbox-view.server";
 import { deliverDueMessages, queueEmail, startOutboxWorker, type OutboxRow } from "~/server/outbox/outbox.server";
+import { deliverSms, queueSms } from "~/server/sms/sms.server";
 import { withTestDatabase } from "../helpers/db";
+import { createMember } from "../helpers/members";
 import { recipients, startSmtpServer } from "../helpers/smtp";
 import { startWebhookServer } from "../helpers/webhook";
 
 const db = withTestDatabase();
-const original = { mail: config().mail, discord: config().discord, outbox: config().outbox };
-afterEach(() => overrideConfig(original));
+const original = { mail: config().mail, discord: config().discord, sms: config().sms, outbox: config().outbox };
+afterEach(async () => {
+  overrideConfig(original);
+  // What one test leaves waiting must not reach the next test's servers.
+  await db().delete(outbox);
+});
 
 const email = (to: string, subject: string) => ({ to, subject, text: `${subject} (text)`, html: `<p>${subject}</p>` });
 
@@ -134,5 +144,238 @@ describe("the outbox, with a chat webhook", () => {
     } finally {
       await hook.close();
     }
+  });
+});
+
+/** Bulk mail as the costume reminders queue it: nobody waits for it on a page. */
+const reminder = (n: number) => email(`settler${n}@example.com`, `Your costume photo is due (${n})`);
+const signInCode = (to: string) => signInCodeEmail({ to, firstName: "Ada", code: "187701", link: "http://localhost/auth/email-code", expiresS: 600 });
+
+/** Waits until `found` returns something, or fails after `timeoutMs`. */
+async function waitUntil<T>(found: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await found();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the outbox, when a server hangs or mail piles up", () => {
+  it("gives up on an SMTP server that never greets within seconds, and sends the message once the server answers", async () => {
+    let hanging = true;
+    const smtp = await startSmtpServer(0, { hang: () => hanging });
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
+    try {
+      await queueEmail(db(), passwordResetEmail({ to: "waiting@example.com", firstName: "Ada", link: "http://localhost/reset-password/abc" }));
+      const began = performance.now();
+      await deliverDueMessages({ email: deliverEmail });
+      const tookMs = performance.now() - began;
+      expect(smtp.held).toBe(1);
+      // The attempt ends on the greeting timeout (10 s), not nodemailer's defaults (30 s to greet, 10 min of silence).
+      expect(tookMs).toBeLessThan(15_000);
+      const row = await queued("Reset your Hopewell password");
+      expect(row).toMatchObject({ status: "pending", attempts: 1 });
+      expect(row.lastError).toMatch(/greeting/i);
+
+      // Nothing lost: the message the timed-out attempt held is sent on its retry.
+      hanging = false;
+      await db().update(outbox).set({ runAt: sql`now()` }).where(eq(outbox.id, row.id));
+      await deliverDueMessages({ email: deliverEmail });
+      expect(smtp.messages.map(recipients)).toEqual(["waiting@example.com"]);
+      expect(await queued("Reset your Hopewell password")).toMatchObject({ status: "sent", attempts: 2 });
+    } finally {
+      await smtp.close();
+    }
+  }, 25_000);
+
+  it("gives up on a text gateway that never answers within seconds, and sends the text on its retry", async () => {
+    let hanging = true;
+    const received: string[] = [];
+    const gateway = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        if (hanging) return; // Never answers.
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    overrideConfig({ sms: { webhookUrl: `http://127.0.0.1:${(gateway.address() as { port: number }).port}/send`, token: undefined } });
+    try {
+      await queueSms(db(), { to: "+18605550177", text: "Hopewell: 187702 is your sign-in code", label: "Sign-in code" });
+      const began = performance.now();
+      await deliverDueMessages({ sms: deliverSms });
+      expect(performance.now() - began).toBeLessThan(15_000);
+      const [waiting] = await db().select().from(outbox).where(eq(outbox.kind, "sms"));
+      expect(waiting).toMatchObject({ status: "pending", attempts: 1 });
+      expect(waiting!.lastError).toMatch(/could not be reached \(TimeoutError\)/);
+
+      hanging = false;
+      await db().update(outbox).set({ runAt: sql`now()` }).where(eq(outbox.id, waiting!.id));
+      await deliverDueMessages({ sms: deliverSms });
+      expect(received).toHaveLength(1);
+      const [sent] = await db().select().from(outbox).where(eq(outbox.kind, "sms"));
+      expect(sent).toMatchObject({ status: "sent", attempts: 2 });
+    } finally {
+      gateway.closeAllConnections();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
+  }, 25_000);
+
+  it("texts a sign-in code at once while the SMTP server hangs with mail queued before it", async () => {
+    const smtp = await startSmtpServer(0, { hang: () => true });
+    const gateway = await startWebhookServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, sms: { webhookUrl: gateway.url, token: undefined } });
+    await db().transaction(async (tx) => {
+      for (let n = 1; n <= 8; n++) await queueEmail(tx, reminder(n));
+      await queueSms(tx, { to: "+18605550142", text: "Hopewell: 187701 is your sign-in code", label: "Sign-in code" });
+    });
+    const began = performance.now();
+    const worker = startOutboxWorker({ email: deliverEmail, sms: deliverSms }, 100);
+    try {
+      const text = await waitUntil(() => gateway.accepted[0], 10_000, "the text");
+      const arrivedMs = text.at - began;
+      console.log(`sign-in code texted ${Math.round(arrivedMs)} ms after the worker started, with the SMTP server hanging`);
+      // Before the first email's attempt could even time out (10 s): the text waited for no email.
+      expect(arrivedMs).toBeLessThan(8_000);
+      expect(text.body).toMatchObject({ to: "+18605550142" });
+      // Meanwhile the email lane is stuck on the hung server.
+      await smtp.waitForHeld(1, 5_000);
+      expect(smtp.messages).toHaveLength(0);
+    } finally {
+      // Closing the hung server ends the attempt in flight, so the worker stops at once.
+      await smtp.close();
+      await worker.stop();
+      await gateway.close();
+    }
+    const [sms] = await db().select().from(outbox).where(eq(outbox.kind, "sms"));
+    expect(sms).toMatchObject({ status: "sent", attempts: 1 });
+  }, 30_000);
+
+  it("sends a sign-in code ahead of the bulk mail queued before it", async () => {
+    // Each message takes the server 300 ms: eight reminders sent first would keep the code for 2.4 s.
+    const smtp = await startSmtpServer(0, { delayMs: 300 });
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
+    await db().transaction(async (tx) => {
+      for (let n = 1; n <= 8; n++) await queueEmail(tx, reminder(n));
+      await queueEmail(tx, signInCode("hurried@example.com"));
+    });
+    const worker = startOutboxWorker({ email: deliverEmail }, 100);
+    try {
+      await smtp.waitForMessage((mail) => mail.subject === "Your Hopewell sign-in code", 10_000);
+      // At most the reminder that was already on its way went first.
+      expect(smtp.messages.findIndex((mail) => mail.subject === "Your Hopewell sign-in code")).toBeLessThanOrEqual(1);
+      for (let n = 1; n <= 8; n++) await smtp.waitForMessage((mail) => mail.subject === `Your costume photo is due (${n})`, 10_000);
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
+    // The reminders still go out in the order they were queued.
+    const reminders = smtp.messages.filter((mail) => mail.subject!.startsWith("Your costume photo")).map((mail) => mail.subject);
+    expect(reminders).toEqual(Array.from({ length: 8 }, (_, i) => `Your costume photo is due (${i + 1})`));
+  }, 30_000);
+
+  it("does not hold a sign-in code back behind bulk mail to the same address that waits for its retry", async () => {
+    const smtp = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
+    // The reminder meets a temporary refusal (as a 451 would be); everything else is sent for real.
+    const refusingReminders = async (row: OutboxRow) => {
+      if (String(row.payload.subject).startsWith("Your costume photo")) throw new Error("451 try again later");
+      await deliverEmail(row);
+    };
+    try {
+      await queueEmail(db(), { ...reminder(1), to: "same@example.com" });
+      await queueEmail(db(), signInCode("same@example.com"));
+      await deliverDueMessages({ email: refusingReminders });
+      expect(smtp.messages.map((mail) => mail.subject)).toEqual(["Your Hopewell sign-in code"]);
+      expect(await queued("Your costume photo is due (1)")).toMatchObject({ status: "pending", attempts: 1 });
+      expect(await queued("Your Hopewell sign-in code")).toMatchObject({ status: "sent", attempts: 1 });
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("takes back at once what a stopped process had leased, and never what a running worker holds", async () => {
+    const smtp = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
+    // A running worker, busy with a message until the test lets it go.
+    let letGo = () => {};
+    const letGoOf = new Promise<void>((resolve) => (letGo = resolve));
+    let busy = () => {};
+    const isBusy = new Promise<void>((resolve) => (busy = resolve));
+    const slow = async (row: OutboxRow) => {
+      busy();
+      await letGoOf;
+      await deliverEmail(row);
+    };
+    await queueEmail(db(), email("slow@example.com", "Held by a running worker"));
+    const running = startOutboxWorker({ email: slow }, 50);
+    await isBusy;
+    // What a process that stopped mid-attempt leaves behind: a message leased for five minutes
+    // under the key of a worker whose lock nobody holds any more.
+    await db()
+      .insert(outbox)
+      .values({ kind: "email", orderKey: "email:orphan@example.com", payload: email("orphan@example.com", "Left by a stopped process"), runAt: sql`now() + interval '5 minutes'`, leasedBy: 424_242 });
+    const began = performance.now();
+    const other = startOutboxWorker({ email: deliverEmail }, 50);
+    try {
+      // In the first rounds, not after the five minutes of the lease.
+      await smtp.waitForMessage((mail) => mail.subject === "Left by a stopped process", 15_000);
+      console.log(`a stopped process's message sent ${Math.round(performance.now() - began)} ms after another worker started`);
+      // Rounds go on every 50 ms; the running worker's message stays with it all the while.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(smtp.messages.map((mail) => mail.subject)).toEqual(["Left by a stopped process"]);
+      expect(await queued("Held by a running worker")).toMatchObject({ status: "pending", attempts: 0 });
+      letGo();
+      await smtp.waitForMessage((mail) => mail.subject === "Held by a running worker", 5_000);
+    } finally {
+      letGo();
+      await running.stop();
+      await other.stop();
+      await smtp.close();
+    }
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(["Left by a stopped process", "Held by a running worker"]);
+    for (const subject of ["Left by a stopped process", "Held by a running worker"]) {
+      expect(await queued(subject)).toMatchObject({ status: "sent", attempts: 1, leasedBy: null });
+    }
+  });
+
+  it("does not send a message a manager discarded while it waited its turn in a worker's round", async () => {
+    const smtp = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
+    const manager = await createMember("manager");
+    let letGo = () => {};
+    const letGoOf = new Promise<void>((resolve) => (letGo = resolve));
+    let busy = () => {};
+    const isBusy = new Promise<void>((resolve) => (busy = resolve));
+    const slowFirst = async (row: OutboxRow) => {
+      if (row.payload.subject === "First in the round") {
+        busy();
+        await letGoOf;
+      }
+      await deliverEmail(row);
+    };
+    await db().transaction(async (tx) => {
+      await queueEmail(tx, email("first@example.com", "First in the round"));
+      await queueEmail(tx, email("second@example.com", "Discarded while waiting"));
+    });
+    const worker = startOutboxWorker({ email: slowFirst }, 50);
+    try {
+      // Both are claimed in one round; the second waits behind the first.
+      await isBusy;
+      expect(await discardMessage(manager, (await queued("Discarded while waiting")).id)).toBe(true);
+      letGo();
+      await smtp.waitForMessage((mail) => mail.subject === "First in the round", 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      letGo();
+      await worker.stop();
+      await smtp.close();
+    }
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(["First in the round"]);
+    expect(await queued("Discarded while waiting")).toMatchObject({ status: "discarded", attempts: 0 });
   });
 });

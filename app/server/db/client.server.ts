@@ -19,10 +19,19 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Follows a notification channel until the returned function is called; `onLost` when the connection carrying it fails. */
 export type Listen = (channel: string, onNotify: (payload: string) => void, onLost: (error: unknown) => void) => Promise<() => Promise<void>>;
 
+/**
+ * Takes a session-level advisory lock on the two keys and holds it for as long as this process
+ * runs, or until the returned function lets go: PostgreSQL drops it when the session ends, so
+ * other processes can tell from `pg_locks` whether the holder still runs. Undefined when
+ * another session holds it. `onLost` when the connection carrying it fails (the lock is gone).
+ */
+export type HoldLock = (keys: readonly [number, number], onLost: (error: unknown) => void) => Promise<(() => Promise<void>) | undefined>;
+
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
   listen: Listen;
+  holdLock: HoldLock;
   close: () => Promise<void>;
 };
 
@@ -68,7 +77,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       await client.query("select pg_advisory_unlock(727001)").catch(() => {});
       client.release();
     }
-    return { db, kind: "postgres", listen: postgresListener(options.databaseUrl), close: () => pool.end() };
+    return { db, kind: "postgres", listen: postgresListener(options.databaseUrl), holdLock: postgresLockHolder(options.databaseUrl), close: () => pool.end() };
   }
 
   const release = acquireDataDirLock(options.dataDir);
@@ -80,6 +89,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       db,
       kind: "pglite",
       listen: pgliteListener(client),
+      holdLock: pgliteLockHolder(client),
       close: async () => {
         try {
           await client.close();
@@ -129,6 +139,51 @@ export function pgliteListener(client: PGlite): Listen {
   return async (channel, onNotify) => {
     const unlisten = await client.listen(channel, onNotify);
     return () => unlisten();
+  };
+}
+
+/** The embedded database has one session, which lasts as long as the process has it open. */
+export function pgliteLockHolder(client: PGlite): HoldLock {
+  return async ([first, second]) => {
+    const { rows } = await client.query<{ held: boolean }>("select pg_try_advisory_lock($1, $2) as held", [first, second]);
+    if (!rows[0]?.held) return undefined;
+    return async () => {
+      await client.query("select pg_advisory_unlock($1, $2)", [first, second]);
+    };
+  };
+}
+
+/**
+ * A session lock needs a connection of its own: a pooled one is closed when idle, and its
+ * lock with it, while the process still runs.
+ */
+export function postgresLockHolder(databaseUrl: string): HoldLock {
+  return async ([first, second], onLost) => {
+    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
+    // Until the lock is held, a failure is the caller's rejection, not also a lost lock.
+    let closing = true;
+    const lost = (error: unknown) => {
+      if (closing) return;
+      closing = true;
+      client.end().catch(() => {});
+      onLost(error);
+    };
+    client.on("error", lost);
+    client.on("end", () => lost(new Error("the lock's connection closed")));
+    let held = false;
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ held: boolean }>("select pg_try_advisory_lock($1, $2) as held", [first, second]);
+      held = rows[0]?.held === true;
+    } finally {
+      if (!held) await client.end().catch(() => {});
+    }
+    if (!held) return undefined;
+    closing = false;
+    return async () => {
+      closing = true;
+      await client.end();
+    };
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt, oneOf } from "./columns";
 import { profiles } from "./schema-members";
 
@@ -44,10 +44,21 @@ export const outbox = pgTable(
      * back the later ones of its key only: an email's recipient, a chat channel.
      */
     orderKey: text("order_key").notNull(),
+    /**
+     * Someone is waiting for it on a page (a sign-in code, a reset link): it goes out in a lane
+     * of its own, ahead of bulk mail, and queue order holds among the urgent messages of a key.
+     */
+    urgent: boolean("urgent").notNull().default(false),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
+    /** When the message is next due; while a worker holds it, the end of that worker's lease. */
     runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The worker holding the lease: the key of the advisory lock its process holds while it
+     * runs. A lease whose owner's lock is gone (the process stopped) is taken back at once.
+     */
+    leasedBy: integer("leased_by"),
     lastError: text("last_error"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),

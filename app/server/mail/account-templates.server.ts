@@ -22,6 +22,7 @@ export function signInCodeEmail({ to, firstName, code, link, expiresS }: { to: s
   ];
   return {
     to,
+    urgent: true,
     subject: "Your Hopewell sign-in code",
     text: `${paragraphs.join("\n\n")}\n\nEnter the code: ${link}\n\n${SIGNATURE}\n`,
     html: layout("Your sign-in code", paragraphs, { label: "Enter the code", url: link }),
@@ -37,6 +38,7 @@ export function confirmNewEmailEmail({ to, firstName, link, expiresS }: { to: st
   ];
   return {
     to,
+    urgent: true,
     subject: "Confirm your new Hopewell email address",
     text: `${paragraphs.join("\n\n")}\n\nConfirm your new address: ${link}\n\n${SIGNATURE}\n`,
     html: layout("Confirm your new email address", paragraphs, { label: "Confirm this address", url: link }),

@@ -1,14 +1,26 @@
 import nodemailer, { type Transporter } from "nodemailer";
+import SMTPTransport from "nodemailer/lib/smtp-transport";
 import { config } from "../config.server";
 import { GiveUp, type Deliverer } from "../outbox/outbox.server";
 import type { EmailMessage } from "../outbox/outbox.server";
+
+/**
+ * How long an attempt waits on the SMTP server: to connect, for its greeting, and for any
+ * answer once talking. A server that hangs fails the attempt within these, and the outbox
+ * retries it later; nodemailer's own limits (2 minutes, 30 seconds, 10 minutes) kept a hung
+ * server's attempt going for half a minute and more. A healthy server answers in well under a
+ * second; its slowest step, accepting a message's data, rarely takes more than a few.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
 let transport: { url: string; transporter: Transporter } | undefined;
 
 function transporter(url: string): Transporter {
   if (transport?.url !== url) {
     transport?.transporter.close();
-    transport = { url, transporter: nodemailer.createTransport(url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }) };
+    // Given to the transport itself: nodemailer.createTransport(url, options) reads the URL alone
+    // and takes its second argument as defaults for each message, not as the transport's settings.
+    transport = { url, transporter: nodemailer.createTransport(new SMTPTransport({ url, ...SMTP_TIMEOUTS })) };
   }
   return transport.transporter;
 }

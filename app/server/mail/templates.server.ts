@@ -26,6 +26,7 @@ export function passwordResetEmail({ to, firstName, link }: { to: string; firstN
   ];
   return {
     to,
+    urgent: true,
     subject: "Reset your Hopewell password",
     text: `${paragraphs.join("\n\n")}\n\nReset your password: ${link}\n\nHopewell · a western survival and horror larp\n`,
     html: layout("Reset your password", paragraphs, { label: "Choose a new password", url: link }),

@@ -66,7 +66,8 @@ export async function retryMessage(manager: { id: string }, id: string): Promise
       .where(and(eq(outbox.id, id), inArray(outbox.status, ["pending", "failed"])))
       .for("update");
     if (!before) return false;
-    await tx.update(outbox).set({ status: "pending", attempts: 0, runAt: sql`now()` }).where(eq(outbox.id, id));
+    // Free of any worker's lease: a worker that claimed it before no longer sends it, the next round does.
+    await tx.update(outbox).set({ status: "pending", attempts: 0, runAt: sql`now()`, leasedBy: null }).where(eq(outbox.id, id));
     await audit(tx, { actorId: manager.id, action: "outbox.retry", details: { message: id, kind: before.kind, status: before.status, attempts: before.attempts } });
     return true;
   });

@@ -30,11 +30,17 @@ export function maskPhone(phoneNumber: string): string {
   return `•••• ${digits.slice(-2).padStart(2, "•")}`;
 }
 
-/** Queues a text in the caller's transaction (or at once). */
+/** Queues a text in the caller's transaction (or at once). Every text is a code someone waits for: urgent. */
 export async function queueSms(tx: Database | Transaction, message: SmsPayload): Promise<void> {
-  const [row] = await tx.insert(outbox).values({ kind: "sms", orderKey: smsOrderKey(message.to), payload: message }).returning({ id: outbox.id });
+  const [row] = await tx
+    .insert(outbox)
+    .values({ kind: "sms", orderKey: smsOrderKey(message.to), urgent: true, payload: message })
+    .returning({ id: outbox.id });
   logger.info({ id: row!.id, label: message.label }, "text message queued");
 }
+
+/** How long a gateway has to answer a text. They answer within a second or two. */
+const SMS_GATEWAY_TIMEOUT_MS = 10_000;
 
 /** A gateway's answer may quote the number: long runs of digits are left out of what is kept and logged. */
 function withoutNumbers(text: string): string {
@@ -54,7 +60,8 @@ export const deliverSms: Deliverer = async (row) => {
     method: "POST",
     headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ to: payload.to, text: payload.text }),
-    signal: AbortSignal.timeout(10_000),
+    // A gateway that hangs fails the attempt here, and the outbox retries it later.
+    signal: AbortSignal.timeout(SMS_GATEWAY_TIMEOUT_MS),
   }).catch((error: unknown) => {
     // The cause names the gateway's address at most, never the member's number.
     throw new Error(`the SMS gateway could not be reached (${error instanceof Error ? error.name : "error"})`);
