@@ -1,20 +1,22 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { addAttendance, addEvent, createMember, e2eManager, mainNav, signIn } from "./helpers";
+import { addAttendance, addEvent, createMember, e2eManager, mainNav, screenshots, signIn } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
-/** What the event-day worker keeps in this browser. */
+/** What the event-day worker keeps in this browser: the sheets, and the files they load (styles, scripts, fonts, icon). */
 function keptSheets(page: Page) {
   return page.evaluate(async () => {
     const names = await caches.keys();
-    const kept = names.includes("event-day-sheets") ? (await (await caches.open("event-day-sheets")).keys()).map((request) => new URL(request.url).pathname) : [];
+    const entries = names.includes("event-day-sheets") ? (await (await caches.open("event-day-sheets")).keys()).map((request) => new URL(request.url).pathname) : [];
+    const kept = entries.filter((path) => path.startsWith("/tools/event-day/"));
+    const files = entries.filter((path) => !kept.includes(path)).sort();
     const workers = (await navigator.serviceWorker.getRegistrations()).map((registration) => new URL(registration.scope).pathname);
-    return { names, kept, workers };
+    return { names, kept, files, workers };
   });
 }
 
-test("a manager's event-day sheet: by cabin, printable, readable offline once opened, gone at sign-out", async ({ page, context, isMobile }, testInfo) => {
+test("a manager's event-day sheet: by cabin, printable, readable offline once opened (styles and scripts too, also after signing out and in again), gone at sign-out", async ({ page, context, isMobile }, testInfo) => {
   const width = testInfo.project.name;
   const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
   const { email: player } = await createMember({ first: "Ike", last: `Sheet${tag}` });
@@ -67,6 +69,10 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   // The worker, scoped to the sheets only, holds a copy of this one.
   await expect.poll(async () => (await keptSheets(page)).kept, { timeout: 15_000 }).toEqual([new URL(sheetUrl).pathname]);
   expect((await keptSheets(page)).workers).toEqual(["/tools/event-day/"]);
+  // With what it needs to look right and run: the stylesheet, its font, the scripts, the icon.
+  const files = (await keptSheets(page)).files;
+  expect(files).toEqual(expect.arrayContaining(["/favicon.svg", expect.stringMatching(/^\/assets\/app-[\w-]+\.css$/), expect.stringMatching(/^\/assets\/rye-latin-400-normal-[\w-]+\.woff2$/)]));
+  expect(files.filter((file) => file.endsWith(".js")).length).toBeGreaterThan(3);
 
   // "Handed out" from the keyboard: the button goes with its order, and the keyboard moves on to
   // the attendee's next order, then to their name; each press is said politely.
@@ -110,11 +116,92 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   await (await mainNav(page, isMobile)).getByRole("button", { name: "Sign Out" }).click();
   // Signed out: no Sign Out form left (on a phone the menu holding "Login / Sign Up" is closed).
   await expect(page.locator('form[action="/logout"]')).toHaveCount(0);
-  await expect.poll(async () => keptSheets(page)).toEqual({ names: [], kept: [], workers: [] });
+  await expect.poll(async () => keptSheets(page)).toEqual({ names: [], kept: [], files: [], workers: [] });
   await context.setOffline(true);
   await expect(page.goto(sheetUrl)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
   await context.setOffline(false);
+
+  // Signed in again in the same tab. Sign-out emptied the browser's HTTP cache, while this tab
+  // still holds the site's styles and scripts in memory and loads them from there: the copy kept
+  // now must hold them itself, or offline it is bare HTML that no script brings to life.
+  await page.goto("/auth");
+  await signIn(page, manager.email, manager.password);
+  await expect(page).toHaveURL(/\/$/);
+  // Two more orders of a little meat, one handed out now (with scripts), one left for later.
+  for (let order = 0; order < 2; order++) {
+    await page.goto("/merchant-orders");
+    await page.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
+    await page.getByLabel("Quantity of Meat", { exact: true }).fill("1");
+    await page.getByRole("button", { name: "Place Order" }).click();
+    await expect(page.getByRole("heading", { name: "Order Placed!" })).toBeVisible();
+    await expect(page).toHaveURL(/\/profile$/, { timeout: 6_000 });
+  }
+  await page.goto(sheetUrl);
+  await expect.poll(async () => (await keptSheets(page)).kept, { timeout: 15_000 }).toEqual([new URL(sheetUrl).pathname]);
+  const bossRow = page.getByRole("row", { name: /Ada Boss/ });
+  await bossRow.getByRole("button", { name: /^Handed out\s*: Ada Boss's order 1 of 2$/ }).click();
+  await expect(page.getByTestId("sheet-status")).toHaveText("Handed out: Ada Boss's order. 1 more order to hand out to them.");
+  await expect.poll(() => keptSheetText(page, sheetUrl), { timeout: 15_000 }).toContain("$3.00 Hopewell Dollars");
+
+  await context.setOffline(true);
+  const missing: string[] = [];
+  const noteMissing = (request: Request) => missing.push(request.url());
+  page.on("requestfailed", noteMissing);
+  const again = await page.reload();
+  expect(again?.fromServiceWorker()).toBe(true);
+  await expectOfflineSheet(page);
+  // The copy is of the sheet after that press.
+  await expect(bossRow).toContainText("1 × Meat");
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$3.00 Hopewell Dollars");
+  // "Handed out" without signal: nothing is sent, the sheet stays, and the row says why.
+  const handOutMeat = bossRow.getByRole("button", { name: /^Handed out\s*: Ada Boss's order$/ });
+  await handOutMeat.click();
+  const notSent = "You are offline: this order is not marked as handed out. Press again once you have signal.";
+  await expect(bossRow).toContainText(notSent);
+  await expect(page.getByTestId("sheet-status")).toHaveText(notSent);
+  await expect(page.getByRole("heading", { level: 1, name: "Event-Day Sheet" })).toBeVisible();
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$3.00 Hopewell Dollars");
+  await expectAccessible(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  if (!isMobile) await screenshots(page, [1280, 390], (px) => `/tmp/event-day-offline-after-sign-in-again-${px}.png`);
+  // The same copy in a new tab, which has nothing of the site in memory.
+  const tab = await context.newPage();
+  tab.on("requestfailed", noteMissing);
+  await tab.goto(sheetUrl);
+  await expectOfflineSheet(tab);
+  await expect(tab.getByRole("row", { name: /Ada Boss/ })).toContainText("1 × Meat");
+  // Nothing the sheet loads is missing. React Router's look-ups of the routes its forms and links
+  // lead to (/__manifest) are not files of the page: offline they fail, and it goes on without them.
+  expect(missing.filter((url) => new URL(url).pathname !== "/__manifest")).toEqual([]);
+  await tab.close();
+
+  // With signal again the note goes, and the press is sent.
+  await context.setOffline(false);
+  await expect(bossRow).not.toContainText(notSent);
+  await handOutMeat.click();
+  await expect(page.getByTestId("sheet-status")).toHaveText("Handed out: Ada Boss's order. No more orders to hand out to them.");
+  await expect(page.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
 });
+
+/**
+ * The kept copy offline as the manager sees it: styled by the site's stylesheet and its font,
+ * and its scripts running (they say "You are offline").
+ */
+async function expectOfflineSheet(page: Page) {
+  await expect(page.getByRole("status").filter({ hasText: "You are offline: this is the copy kept on this device." })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Event-Day Sheet" })).toHaveCSS("font-family", /^Rye\b/);
+  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(20, 16, 12)");
+  const ryeLoaded = () => page.evaluate(() => [...document.fonts].some((font) => font.family.replace(/"/g, "") === "Rye" && font.status === "loaded"));
+  await expect.poll(ryeLoaded).toBe(true);
+}
+
+/** The text of the copy of `sheetUrl` the worker keeps, or "" when it keeps none. */
+function keptSheetText(page: Page, sheetUrl: string) {
+  return page.evaluate(async (url) => {
+    const kept = await (await caches.open("event-day-sheets")).match(new URL(url).pathname);
+    return kept ? kept.text() : "";
+  }, sheetUrl);
+}
 
 test("a player is refused the sheets and no worker is registered", async ({ page }) => {
   const { email } = await createMember({ first: "Una", last: `Refused${Date.now() % 100_000}` });

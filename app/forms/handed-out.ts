@@ -7,6 +7,8 @@ export const HANDED_OUT_MESSAGES = {
   failed: "The order could not be marked. Please try again.",
   handedOut: "Marked as handed out.",
   undone: "No longer marked as handed out.",
+  /** Pressed on the event-day sheet's offline copy: nothing reached the site. */
+  offline: "You are offline: this order is not marked as handed out. Press again once you have signal.",
 } as const;
 
 const HANDED_OUT_INTENTS = ["hand_out", "undo_hand_out"] as const;

@@ -1,5 +1,5 @@
 import { Phone } from "lucide-react";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import { data, Form, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -140,6 +140,24 @@ function handOutButtonId(orderId: string): string {
   return `hand-out-${orderId}`;
 }
 
+/**
+ * "Handed out" pressed without signal (the offline copy, scripts running) is not sent: the press
+ * would fail and leave the site's error page in place of the sheet. The order's row says so
+ * instead, until the signal is back. One handler for the whole sheet, before the form's own.
+ */
+function useUnsentWhileOffline(offline: boolean) {
+  const [unsentOrder, setUnsentOrder] = useState<string | null>(null);
+  // Signal back: the note goes, and does not come back with the next loss of signal.
+  if (!offline && unsentOrder !== null) setUnsentOrder(null);
+  function holdWhileOffline(event: FormEvent<HTMLDivElement>) {
+    if (navigator.onLine || !(event.target instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    const orderId = new FormData(event.target).get("orderId");
+    setUnsentOrder(typeof orderId === "string" ? orderId : null);
+  }
+  return { unsentOrder, holdWhileOffline };
+}
+
 function subscribeToNetwork(changed: () => void) {
   window.addEventListener("online", changed);
   window.addEventListener("offline", changed);
@@ -181,7 +199,7 @@ function Contact({ attendee }: { attendee: SheetAttendee }) {
  * it given; after a press, the attendee's row says the order was marked, with an Undo for a
  * press on the wrong row, and after Undo that it no longer is.
  */
-function Orders({ attendee, note }: { attendee: SheetAttendee; note: SheetNote | null }) {
+function Orders({ attendee, note, unsentOrder }: { attendee: SheetAttendee; note: SheetNote | null; unsentOrder: string | null }) {
   return (
     <div className="flex flex-col gap-2">
       {note ? (
@@ -214,6 +232,7 @@ function Orders({ attendee, note }: { attendee: SheetAttendee; note: SheetNote |
                   Handed out<span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
                 </button>
               </Form>
+              {order.id === unsentOrder ? <p className="font-bold text-blood print:hidden">{HANDED_OUT_MESSAGES.offline}</p> : null}
             </li>
           ))}
         </ul>
@@ -229,8 +248,9 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
   const note = offline ? null : loaderData.note;
   // Once per arrival at the page, whatever the signal does after.
   useFocusAfterHandingOut(loaderData.note);
+  const { unsentOrder, holdWhileOffline } = useUnsentWhileOffline(offline);
   return (
-    <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10">
+    <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10" onSubmitCapture={holdWhileOffline}>
       <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>
       <p className="mt-2 text-center font-display text-xl text-brass">{event.title}</p>
       <p className="text-center text-dust">{formatEventDate(event.date)}</p>
@@ -251,7 +271,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
         </p>
         {/* Always on the page, so a change of its words is read out (with JavaScript; a page loaded without it is not read out by itself, and the row says so to the eye). */}
         <p role="status" className="sr-only" data-testid="sheet-status">
-          {note ? noteText(note) : ""}
+          {note ? noteText(note) : unsentOrder ? HANDED_OUT_MESSAGES.offline : ""}
         </p>
       </div>
       <section aria-labelledby="sheet-totals" className="panel my-6 flex flex-wrap justify-center gap-x-8 gap-y-2 p-4 text-center">
@@ -294,7 +314,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
                     <Contact attendee={attendee} />
                   </td>
                   <td className="py-2 pr-3" data-label="Orders to hand out">
-                    <Orders attendee={attendee} note={note?.userId === attendee.userId ? note : null} />
+                    <Orders attendee={attendee} note={note?.userId === attendee.userId ? note : null} unsentOrder={unsentOrder} />
                   </td>
                   <td className="py-2 pr-3 tabular-nums" data-label="To collect">
                     {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}
