@@ -17,6 +17,7 @@ import { requestInfoContext } from "~/lib/request-context";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { useHydrated } from "~/lib/use-hydrated";
 import { signIn, signUp } from "~/server/accounts.server";
+import { signedUpHereCookie } from "~/server/sign-up-browser.server";
 import { verifyCaptcha } from "~/server/captcha.server";
 import { optionalUser } from "~/server/guards.server";
 import { secondStepUrl } from "~/server/two-factor.server";
@@ -49,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress))) return fail(400, { message: MESSAGES.captcha });
     const outcome = await signUp(parsed.data, clientAddress);
     if (!outcome.ok) return fail(outcome.status, { message: outcome.message });
-    throw redirect("/auth?created=1");
+    throw redirect("/auth?created=1", { headers: { "Set-Cookie": await signedUpHereCookie(outcome.userId) } });
   }
 
   const parsed = SignInForm.safeParse(fields);

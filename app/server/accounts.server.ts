@@ -47,7 +47,7 @@ export async function emailIsRegistered(email: string): Promise<boolean> {
 type NewAccount = { firstName: string; lastName: string; email: string; password: string };
 
 /** Sign-up from the web: at most one per client address every SIGNUP_THROTTLE_MS (11 s). */
-export async function signUp(input: NewAccount, clientAddress: string): Promise<AuthOutcome> {
+export async function signUp(input: NewAccount, clientAddress: string): Promise<AuthOutcome<{ userId: string }>> {
   const throttle = await hit(`signup:${clientAddress}`, { max: 1, windowMs: config().signupThrottleMs });
   if (!throttle.allowed) return { ok: false, status: 429, message: MESSAGES.signupThrottle };
   return createAccount(input);
@@ -58,11 +58,11 @@ export async function signUp(input: NewAccount, clientAddress: string): Promise<
  * password in accounts) in one transaction: both exist, or neither does.
  * New accounts are applicants; the role is never taken from the input.
  */
-export async function createAccount(input: NewAccount): Promise<AuthOutcome> {
+export async function createAccount(input: NewAccount): Promise<AuthOutcome<{ userId: string }>> {
   if (await emailIsRegistered(input.email)) return { ok: false, status: 409, message: SITE_MESSAGES.emailTaken };
   const auth = await getAuth();
   try {
-    await auth.api.signUpEmail({
+    const { user } = await auth.api.signUpEmail({
       body: {
         name: `${input.firstName} ${input.lastName}`,
         email: input.email,
@@ -71,7 +71,7 @@ export async function createAccount(input: NewAccount): Promise<AuthOutcome> {
         lastName: input.lastName,
       },
     });
-    return { ok: true };
+    return { ok: true, userId: user.id };
   } catch (error) {
     const refusal = await authRefusal(error);
     logger.warn({ err: refusal ? refusal.code : error }, "sign-up failed");

@@ -12,6 +12,7 @@ import { database } from "./db/client.server";
 import { accounts, profiles, rateLimits } from "./db/schema";
 import { logger } from "./logger.server";
 import { forgiveAttempt, hit, signInPerAddress, type Limit } from "./rate-limit.server";
+import { madeInThisBrowser } from "./sign-up-browser.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 
 /**
@@ -79,8 +80,8 @@ async function wasUsed(email: string, code: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Whether the account of `email` has a password and a confirmed address, before the library acts. */
-async function accountState(email: string): Promise<{ hasPassword: boolean; emailVerified: boolean } | null> {
+/** The account of `email`: whether it has a password and a confirmed address, before the library acts. */
+async function accountState(email: string): Promise<{ id: string; hasPassword: boolean; emailVerified: boolean } | null> {
   const db = await database();
   const [profile] = await db
     .select({ id: profiles.id, emailVerified: profiles.emailVerified })
@@ -91,7 +92,19 @@ async function accountState(email: string): Promise<{ hasPassword: boolean; emai
     .select({ id: accounts.id })
     .from(accounts)
     .where(and(eq(accounts.userId, profile.id), eq(accounts.providerId, "credential")));
-  return { hasPassword: credentials.length > 0, emailVerified: profile.emailVerified };
+  return { id: profile.id, hasPassword: credentials.length > 0, emailVerified: profile.emailVerified };
+}
+
+/**
+ * The ways in (password, Discord) of an account whose address the code is about to prove for
+ * the first time, when the code is given in the browser that made the account: the member who
+ * chose that password a minute ago is the one who holds the mailbox, so what the library removes
+ * on a first proof (see signInWithCode) is put back. Null otherwise.
+ */
+async function waysInToKeep(request: Request, before: Awaited<ReturnType<typeof accountState>>) {
+  if (!before || before.emailVerified || !(await madeInThisBrowser(request, before.id))) return null;
+  const db = await database();
+  return db.select().from(accounts).where(eq(accounts.userId, before.id));
 }
 
 export type CodeSignInOutcome =
@@ -102,17 +115,20 @@ export type CodeSignInOutcome =
  * Signs in with the code, which is used up. The attempts also count against the client's
  * sign-in limit. The first time an account's address is proven this way, the library removes
  * the password and ends the sessions the account had before (someone else may have made it
- * with this address): `passwordRemoved` says so, for the page to tell the member.
+ * with this address): `passwordRemoved` says so, for the page to tell the member. In the
+ * browser that made the account, the password is kept (sign-up-browser.server.ts).
  */
 export async function signInWithCode(input: { email: string; code: string }, request: Request, clientAddress: string): Promise<CodeSignInOutcome> {
   const byAddress = await hit(`signin:address:${clientAddress}`, signInPerAddress());
   if (!byAddress.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const before = await accountState(input.email);
+  const kept = await waysInToKeep(request, before);
   const auth = await getAuth();
   try {
     const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
     const result = await auth.api.signInEmailOTP({ body: { email: input.email, otp: input.code }, headers, returnHeaders: true });
     await Promise.all([rememberUsedCode(input.email, input.code), forgiveAttempt(`signin:address:${clientAddress}`)]);
+    if (kept && kept.length > 0) await (await database()).insert(accounts).values(kept).onConflictDoNothing();
     const passwordRemoved = Boolean(before && before.hasPassword && !before.emailVerified && !(await accountState(input.email))?.hasPassword);
     return { ok: true, setCookies: result.headers.getSetCookie(), passwordRemoved };
   } catch (error) {

@@ -186,6 +186,44 @@ describe("signing in with an emailed code", () => {
     expect((await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), "192.0.2.250")).ok).toBe(false);
   });
 
+  it("keeps the password of a member who signed up in this browser and signs in by code there; another browser's first code still removes it", async () => {
+    const password = "Lantern#1877";
+    const signUp = async (email: string) => {
+      const response = await fetch(`${url}/auth`, {
+        method: "POST",
+        headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": newClient() },
+        body: new URLSearchParams({ intent: "signup", firstName: "Nell", lastName: "Newcomer", email, password, confirmPassword: password, altcha: await solvedCaptcha() }),
+        redirect: "manual",
+      });
+      expect(response.headers.get("Location")).toBe("/auth?created=1");
+      return cookiesOf(response);
+    };
+    const email = `signed-up-${Date.now()}@example.com`;
+    const browser = await signUp(email);
+    expect(browser).toMatch(/hopewell_signed_up=/);
+    const [made] = await db().select().from(profiles).where(eq(profiles.email, email));
+    expect(made!.emailVerified).toBe(false);
+
+    await askForCode(newClient(), email);
+    const { code } = await codeEmailTo(email);
+    const signedIn = await post(newClient(), { intent: "verify", email, code, redirectTo: "/events" }, browser);
+    expect(signedIn.headers.get("Location")).toBe("/events");
+    expect((await profileOf(email)).emailVerified).toBe(true);
+    expect(await hasPassword(made!.id)).toBe(true);
+    expect((await signIn({ email, password }, new Request("http://localhost/auth"), "192.0.2.249")).ok).toBe(true);
+
+    // The cookie names its own account only, and cannot be made for another.
+    const other = `signed-up-other-${Date.now()}@example.com`;
+    await signUp(other);
+    const [otherMade] = await db().select().from(profiles).where(eq(profiles.email, other));
+    const forged = browser.replace(made!.id, otherMade!.id);
+    await askForCode(newClient(), other);
+    const otherCode = (await codeEmailTo(other)).code;
+    const elsewhere = await post(newClient(), { intent: "verify", email: other, code: otherCode, redirectTo: "/events" }, forged);
+    expect(elsewhere.headers.get("Location")).toBe("/auth/email-code?notice=password-removed&redirectTo=%2Fevents");
+    expect(await hasPassword(otherMade!.id)).toBe(false);
+  });
+
   it("refuses a wrong code, and lets the right one in afterwards", async () => {
     const member = await confirmedMember();
     await askForCode(newClient(), member.email);
