@@ -4,12 +4,15 @@ import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { accounts, applications, auditLog, characters, eventAttendance, events, letters, merchantOrders, pels, profiles, research } from "~/server/db/schema";
+import { clubToday } from "~/lib/dates";
+import { config } from "~/server/config.server";
 import { createProfile } from "~/server/db/factories";
 import { runImportCommand } from "~/server/import/run.server";
 import { IDS, OLD_PASSWORD, OTHER_OLD_PASSWORD, PNG, RESEARCH_FILE, sampleExport, writeExport, type OldExport } from "../fixtures/old-export";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
+import { visibleText } from "../helpers/html";
 
 const db = withTestDatabase();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-import-data-"));
@@ -161,6 +164,8 @@ describe("importing the old site's export", () => {
     expect(counts("research")).toEqual([1, 0, 0, 0, 1]);
     expect(counts("letters")).toEqual([1, 0, 0, 0, 0]);
     expect(report).toContain("Research files: 1 copied into the site's storage, 0 already there.");
+    // Bo's 3 and Dee's 1 (her character was skipped, her count is hers); Abigail's 0 adds nothing.
+    expect(report).toContain("Events attended on the old site (events_attended): taken for 2 members as the start of their Events Survived, 0 already here.");
     // Every skipped row, with the file, the line and why.
     expect(report).toContain('auth_users.csv line 4: bad email "not-an-email"');
     expect(report).toContain(`profiles.csv line 5: missing user (no user ${IDS.ghost} in auth_users.csv)`);
@@ -236,6 +241,14 @@ describe("importing the old site's export", () => {
     const [letter] = await db().select().from(letters);
     expect(letter).toMatchObject({ userId: IDS.bo, recipient: "Sheriff Cole", body: 'Dear Sheriff,\nthe "claim" on the ridge, by the creek, is mine.\n— Silas' });
 
+    // The old site's counts, with the club's day they were taken; no attendance record is made up for them.
+    const today = clubToday(new Date(), config().clubTimeZone);
+    expect(await db().select({ id: profiles.id, attended: profiles.oldSiteEventsAttended, asOf: profiles.oldSiteEventsAsOf }).from(profiles).orderBy(profiles.email)).toEqual([
+      { id: IDS.ada, attended: null, asOf: null },
+      { id: IDS.bo, attended: 3, asOf: today },
+      { id: IDS.dee, attended: 1, asOf: today },
+    ]);
+
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "import.run"));
     expect(entry).toMatchObject({ actorId: null, details: { operator: "npm run import", imported: 17, updated: 0, skipped: 8 } });
   });
@@ -248,6 +261,7 @@ describe("importing the old site's export", () => {
     expect(report).toContain("Nothing changed: everything in the export was already here.");
     expect(report).toMatch(/^profiles\s+0\s+0\s+3\s+0\s+2$/m);
     expect(report).toMatch(/^research\s+0\s+0\s+1\s+0\s+1$/m);
+    expect(report).toContain("Events attended on the old site (events_attended): taken for 0 members as the start of their Events Survived, 2 already here.");
     expect(await siteState()).toEqual(before);
   });
 
@@ -269,6 +283,8 @@ describe("importing the old site's export", () => {
     const character = await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: cookie! } })).text();
     expect(character).toContain("Silas Crane");
     expect(character).toContain("Hunter / Trapper");
+    // The old site's 3 events, Lantern Night among them (its attendance row came with the export): 3, not 1 nor 4.
+    expect(visibleText(character)).toContain("Events Survived 3 (including the 3 events counted on the club's old site)");
     const application = await (await fetch(`${app().url}/profile?tab=application`, { headers: { Cookie: cookie! } })).text();
     expect(application).toContain("Bo&#x27;s answer 1");
     const [paper] = await db().select().from(research);

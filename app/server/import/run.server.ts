@@ -11,6 +11,7 @@ import { readCsv, type CsvTable } from "./csv.server";
 import { importEvents } from "./events.server";
 import { EXPORT_FILES, ImportError, type ExportTable } from "./format.server";
 import { importMembers } from "./members.server";
+import { importOldSiteEvents } from "./old-site-events.server";
 import { emptyReport, formatReport, reportChanged, type ImportReport } from "./report.server";
 import { importResearch } from "./research-files.server";
 import { importAttendance, importLetters, importMerchantOrders, importPels } from "./submissions.server";
@@ -41,6 +42,7 @@ export async function importExport(dir: string): Promise<ImportReport> {
       await importEvents(ctx, files.events);
       await importApplications(ctx, files.applications);
       await importCharacters(ctx, files.characters);
+      await importOldSiteEvents(ctx, files.characters);
       await importPels(ctx, files.pels);
       await importMerchantOrders(ctx, files.merchant_orders);
       await importAttendance(ctx, files.event_attendance);
@@ -56,6 +58,7 @@ export async function importExport(dir: string): Promise<ImportReport> {
             imported: tables.reduce((sum, c) => sum + c.imported, 0),
             updated: tables.reduce((sum, c) => sum + c.updated, 0),
             skipped: report.skipped.length,
+            oldSiteEventCounts: report.oldSiteEvents.taken,
           },
         });
       }
