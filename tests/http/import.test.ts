@@ -124,6 +124,14 @@ describe("a broken export is refused, naming the file and the line, and nothing 
     await refused(dir, "events.csv line 4: malformed CSV (the row has 6 cells where the header has 5).");
   });
 
+  it("a CSV file that is a symbolic link", async () => {
+    const dir = exportWith();
+    const elsewhere = path.join(work, "letters-elsewhere.csv");
+    fs.renameSync(path.join(dir, "letters.csv"), elsewhere);
+    fs.symlinkSync(elsewhere, path.join(dir, "letters.csv"));
+    await refused(dir, "letters.csv: a symbolic link to a file outside the export folder. Nothing was imported.");
+  });
+
   it("an empty file", async () => {
     const dir = exportWith();
     fs.writeFileSync(path.join(dir, "profiles.csv"), "");
@@ -335,5 +343,43 @@ describe("importing the old site's export", () => {
     expect(await db().select().from(profiles).where(eq(profiles.id, newcomer))).toEqual([]);
     const [kept] = await db().select().from(profiles).where(eq(profiles.email, "taken@old.example"));
     expect(kept!.id).toBe(other.id);
+  });
+});
+
+describe("the import reads nothing but the export's own files", () => {
+  it("refuses a research file that is a link, to another member's stored file or inside the export, and a linked folder", async () => {
+    // Another member's paper, as the site keeps it.
+    const victim = "a0b1c2d3-e4f5-4607-8819-2a3b4c5d6e7f";
+    const secret = Buffer.concat([PNG, Buffer.from("another member's paper")]);
+    const secretFile = path.join(dataDir, "files", "research", victim, "private.png");
+    fs.mkdirSync(path.dirname(secretFile), { recursive: true });
+    fs.writeFileSync(secretFile, secret);
+    const paper = (research: string, file: string) => ({
+      user_id: IDS.bo,
+      event_id: IDS.lanternNight,
+      sources: "Borrowed",
+      research,
+      file_url: `https://abcd.supabase.co/storage/v1/object/public/research/${file}`,
+      created_at: "2025-06-01T08:00:00Z",
+    });
+    const dir = exportWith((data) => {
+      data.research.push(paper("Through a link", `${IDS.bo}/borrowed.png`), paper("Through a link inside", `${IDS.bo}/again.png`), paper("Through a linked folder", "linked/private.png"));
+    });
+    const bucket = path.join(dir, "storage", "research");
+    fs.symlinkSync(secretFile, path.join(bucket, IDS.bo, "borrowed.png"));
+    fs.symlinkSync(path.join(bucket, IDS.bo, RESEARCH_FILE), path.join(bucket, IDS.bo, "again.png"));
+    fs.symlinkSync(path.dirname(secretFile), path.join(bucket, "linked"));
+    const filesBefore = storedFiles();
+
+    const outcome = await runImportCommand(dir);
+    expect(outcome.err).toEqual([]);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    expect(report).toContain(`research.csv line 4: file is a link to outside the export (storage/research/${IDS.bo}/borrowed.png)`);
+    expect(report).toContain(`research.csv line 5: file is a symbolic link (storage/research/${IDS.bo}/again.png)`);
+    expect(report).toContain("research.csv line 6: file is a link to outside the export (storage/research/linked/private.png)");
+    expect(report).toContain("  research: 1 missing file, 2 file is a link to outside the export, 1 file is a symbolic link");
+    expect(await db().select({ research: research.research }).from(research)).toEqual([{ research: "The ore glows when the lamps go out." }]);
+    expect(storedFiles()).toEqual(filesBefore);
   });
 });

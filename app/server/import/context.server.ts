@@ -8,6 +8,7 @@ import { Skip } from "./values.server";
 /** What every step of one run shares: its transaction, the export's folder, the report, the files written so far. */
 export type ImportContext = {
   tx: Transaction;
+  /** The export folder, links in its own path resolved: files are read only from inside it (export-files.server.ts). */
   dir: string;
   report: ImportReport;
   /** Storage keys this run wrote: removed again if the run fails, so nothing is left half-imported. */

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { audit } from "../audit.server";
 import { database } from "../db/client.server";
@@ -9,6 +8,7 @@ import { importCharacters } from "./characters.server";
 import type { ImportContext } from "./context.server";
 import { readCsv, type CsvTable } from "./csv.server";
 import { importEvents } from "./events.server";
+import { exportRoot } from "./export-files.server";
 import { EXPORT_FILES, ImportError, type ExportTable } from "./format.server";
 import { importMembers } from "./members.server";
 import { importOldSiteEvents } from "./old-site-events.server";
@@ -16,11 +16,9 @@ import { emptyReport, formatReport, reportChanged, type ImportReport } from "./r
 import { importResearch } from "./research-files.server";
 import { importAttendance, importLetters, importMerchantOrders, importPels } from "./submissions.server";
 
-/** Reads every file of the export: a missing file, a wrong header or malformed CSV refuses the whole export. */
-function readExport(dir: string): Record<ExportTable, CsvTable> {
-  const stat = fs.statSync(dir, { throwIfNoEntry: false });
-  if (!stat?.isDirectory()) throw new ImportError(`${dir} is not a folder: give the folder holding auth_users.csv and the other files.`);
-  return Object.fromEntries(Object.entries(EXPORT_FILES).map(([table, spec]) => [table, readCsv(dir, spec)])) as Record<ExportTable, CsvTable>;
+/** Reads every file of the export: a missing file, a link, a wrong header or malformed CSV refuses the whole export. */
+function readExport(root: string): Record<ExportTable, CsvTable> {
+  return Object.fromEntries(Object.entries(EXPORT_FILES).map(([table, spec]) => [table, readCsv(root, spec)])) as Record<ExportTable, CsvTable>;
 }
 
 /**
@@ -31,13 +29,14 @@ function readExport(dir: string): Record<ExportTable, CsvTable> {
  */
 export async function importExport(dir: string): Promise<ImportReport> {
   const folder = path.resolve(dir);
-  const files = readExport(folder);
+  const root = exportRoot(folder);
+  const files = readExport(root);
   const db = await database();
   const report = emptyReport(folder);
   const writtenFiles: string[] = [];
   try {
     await db.transaction(async (tx) => {
-      const ctx: ImportContext = { tx, dir: folder, report, writtenFiles };
+      const ctx: ImportContext = { tx, dir: root, report, writtenFiles };
       await importMembers(ctx, files.auth_users, files.profiles);
       await importEvents(ctx, files.events);
       await importApplications(ctx, files.applications);
