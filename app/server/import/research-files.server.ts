@@ -1,7 +1,8 @@
 import type fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
-import { type UPLOAD_MIME_TYPES } from "~/game/rules";
+import { RESEARCH_NOTES_MAX, RESEARCH_SOURCES_MAX } from "~/forms/research";
+import { UPLOAD_MAX_BYTES, type UPLOAD_MIME_TYPES } from "~/game/rules";
 import { research } from "../db/schema";
 import { displayName } from "../research.server";
 import { fileSize, saveFile } from "../storage/storage.server";
@@ -10,7 +11,7 @@ import type { CsvRow, CsvTable } from "./csv.server";
 import { ExportFileRefused, openExportFile, type ExportFileProblem } from "./export-files.server";
 import { RESEARCH_FILES_DIR } from "./format.server";
 import { referencesOf } from "./owners.server";
-import { requiredTimestamp, shown, Skip, stableUuid, text } from "./values.server";
+import { limitedText, requiredTimestamp, shown, Skip, stableUuid } from "./values.server";
 import { submissionId, submissionKey } from "./submissions.server";
 
 const EXTENSIONS: Record<(typeof UPLOAD_MIME_TYPES)[number], string> = { "image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf" };
@@ -74,6 +75,8 @@ async function exportedFile(ctx: ImportContext, row: CsvRow): Promise<ExportedFi
     throw error;
   }
   try {
+    // The research form's limit: a larger file is one no member could have sent.
+    if (opened.size > UPLOAD_MAX_BYTES) throw new Skip("file larger than the site takes", `(${name.slice(0, 60)}: ${opened.size.toLocaleString("en-US")} bytes; at most ${UPLOAD_MAX_BYTES.toLocaleString("en-US")})`);
     const start = Buffer.alloc(Math.min(SNIFFED_BYTES, opened.size));
     await opened.handle.read(start, 0, start.length, 0);
     const sniffed = await fileTypeFromBuffer(start);
@@ -110,6 +113,8 @@ export async function importResearch(ctx: ImportContext, csv: CsvTable): Promise
     const userId = refs.member(row);
     const eventId = refs.event(row);
     const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
+    const sources = limitedText(row.cells.sources ?? null, "sources", RESEARCH_SOURCES_MAX);
+    const notes = limitedText(row.cells.research ?? null, "research", RESEARCH_NOTES_MAX);
     const [held] = await ctx.tx.select({ id: research.id }).from(research).where(eq(research.id, id));
     if (held) return "unchanged";
     const file = await exportedFile(ctx, row);
@@ -125,8 +130,8 @@ export async function importResearch(ctx: ImportContext, csv: CsvTable): Promise
       submissionKey: submissionKey("research", id),
       userId,
       eventId,
-      sources: text(row.cells.sources ?? null),
-      research: text(row.cells.research ?? null),
+      sources,
+      research: notes,
       fileKey: key,
       fileName: displayName(file.name),
       fileType: file.mime,
