@@ -9,6 +9,7 @@ import { DEFAULT_MIGRATIONS_DIR, PGLITE_EXTENSIONS } from "../db/client.server";
 import { acquireDataDirLock, DataDirLockedError } from "../db/lock.server";
 import { storedKeys, removeFile, saveFile } from "../storage/storage.server";
 import { BackupError, FORMAT, MIGRATIONS_TABLE, migrationJournal, quoteName, sha256File, type Manifest } from "./format.server";
+import { makeStage, removeLeftoverStages, removeStage, RESTORE_STAGE_PREFIX } from "./stages.server";
 
 const BATCH = 1000;
 /** What both drivers answer a query with. */
@@ -188,7 +189,9 @@ export type RestoreResult = { manifest: Manifest; rows: number; files: number; m
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const started = performance.now();
   const migrationsDir = options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR;
-  const unpacked = await fs.promises.mkdtemp(path.join(os.tmpdir(), "hopewell-restore-"));
+  // An archive unpacked by a restore killed before it ended is a plain copy of a database.
+  await removeLeftoverStages(os.tmpdir(), RESTORE_STAGE_PREFIX).catch(() => []);
+  const unpacked = await makeStage(os.tmpdir(), RESTORE_STAGE_PREFIX);
   try {
     const manifest = await unpack(path.resolve(options.file), unpacked);
     checkSchemaVersion(manifest, migrationsDir);
@@ -269,7 +272,6 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       ms: Math.round(performance.now() - started),
     };
   } finally {
-    // After a damaged archive, tar may still be closing files it had begun: retry briefly.
-    await fs.promises.rm(unpacked, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
+    await removeStage(unpacked).catch(() => {});
   }
 }
