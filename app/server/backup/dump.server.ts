@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { rawRows, type Database, type Transaction } from "../db/client.server";
+import { holdingDatabase } from "../db/holds.server";
 import { storedKeys, readFile } from "../storage/storage.server";
 import { BackupError, FORMAT, FORMAT_VERSION, MIGRATIONS_TABLE, quoteName, schemaVersionOf, type Manifest, type ManifestFile, type ManifestTable } from "./format.server";
 import { BACKUP_STAGE_PREFIX, makeStage, removeLeftoverStages, removeStage } from "./stages.server";
@@ -69,6 +70,19 @@ async function copyStoredFile(key: string, file: string): Promise<ManifestFile |
 }
 
 /** `leftovers`: the stage folders of backups killed before they ended, removed before this one (stages.server.ts). */
+/** Every table into `stageDir`/db, in the transaction's one snapshot, and the last migration applied. */
+async function dumpTables(tx: Transaction, stageDir: string): Promise<{ tables: ManifestTable[]; lastAppliedAt: number | null }> {
+  const tables: ManifestTable[] = [];
+  for (const name of await tablesToDump(tx)) {
+    const file = `db/${name}.jsonl`;
+    tables.push({ name, file, ...(await dumpTable(tx, name, path.join(stageDir, file))) });
+  }
+  const last = tables.some((table) => table.name === MIGRATIONS_TABLE)
+    ? await rawRows<{ at: string | null }>(tx as unknown as Database, sql.raw(`select max(created_at)::text as at from ${MIGRATIONS_TABLE}`))
+    : [];
+  return { tables, lastAppliedAt: last[0]?.at ? Number(last[0].at) : null };
+}
+
 export type BackupResult = { file: string; manifest: Manifest; ms: number; leftovers: string[] };
 
 /**
@@ -89,19 +103,8 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
     // Written inside the stage too, so whatever a killed backup leaves is in one folder the next one removes.
     const partial = path.join(stageDir, "archive.tar.gz.partial");
 
-    const { tables, lastAppliedAt } = await db.transaction(
-      async (tx) => {
-        const tables: ManifestTable[] = [];
-        for (const name of await tablesToDump(tx)) {
-          const file = `db/${name}.jsonl`;
-          tables.push({ name, file, ...(await dumpTable(tx, name, path.join(stageDir, file))) });
-        }
-        const last = tables.some((table) => table.name === MIGRATIONS_TABLE)
-          ? await rawRows<{ at: string | null }>(tx as unknown as Database, sql.raw(`select max(created_at)::text as at from ${MIGRATIONS_TABLE}`))
-          : [];
-        return { tables, lastAppliedAt: last[0]?.at ? Number(last[0].at) : null };
-      },
-      { isolationLevel: "repeatable read", accessMode: "read only" },
+    const { tables, lastAppliedAt } = await holdingDatabase("a backup", () =>
+      db.transaction((tx) => dumpTables(tx, stageDir), { isolationLevel: "repeatable read", accessMode: "read only" }),
     );
 
     const files: ManifestFile[] = [];

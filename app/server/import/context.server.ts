@@ -1,4 +1,5 @@
 import type { Transaction } from "../db/client.server";
+import { letOtherWorkIn } from "../db/holds.server";
 import { withoutParameters } from "../log-errors.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
@@ -49,6 +50,7 @@ export function count(ctx: ImportContext, table: ReportTable, outcome: Outcome):
  */
 export async function eachRow(ctx: ImportContext, table: ReportTable, csv: CsvTable, each: (row: CsvRow) => Promise<Outcome>): Promise<void> {
   for (const row of csv.rows) {
+    await letOtherWorkIn();
     let outcome: Outcome;
     try {
       outcome = await each(row);

@@ -3,6 +3,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { PERSON_NAME_MAX } from "~/forms/auth";
 import { CONTACT_NAME_MAX, CONTACT_PHONE_MAX } from "~/forms/profile";
 import { isRole, type Role } from "~/game/roles";
+import { letOtherWorkIn } from "../db/holds.server";
 import { accounts, profiles, type EmergencyContact } from "../db/schema";
 import { isBcryptHash } from "../passwords.server";
 import { count, databaseReason, flagRow, saveVersioned, skipRow, type ImportContext } from "./context.server";
@@ -194,6 +195,7 @@ async function savePassword(ctx: ImportContext, member: Member): Promise<void> {
 /** Imports the members: their profiles, keeping their ids, and their passwords. */
 export async function importMembers(ctx: ImportContext, users: CsvTable, profileRows: CsvTable): Promise<void> {
   for (const member of readMembers(ctx, users, profileRows)) {
+    await letOtherWorkIn();
     try {
       if ((await saveProfile(ctx, member)) === "skipped") continue;
       await savePassword(ctx, member);

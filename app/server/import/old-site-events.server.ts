@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { clubToday } from "~/lib/dates";
 import { config } from "../config.server";
+import { letOtherWorkIn } from "../db/holds.server";
 import { profiles } from "../db/schema";
 import { databaseReason, flagRow, type ImportContext } from "./context.server";
 import type { CsvTable } from "./csv.server";
@@ -26,6 +27,7 @@ export async function importOldSiteEvents(ctx: ImportContext, csv: CsvTable): Pr
   const today = clubToday(new Date(), config().clubTimeZone);
   const counted = new Set<string>();
   for (const row of csv.rows) {
+    await letOtherWorkIn();
     const cell = row.cells.events_attended?.trim() ?? null;
     if (cell === null) continue;
     let userId: string;

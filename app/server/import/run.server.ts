@@ -1,6 +1,7 @@
 import path from "node:path";
 import { audit } from "../audit.server";
 import { database } from "../db/client.server";
+import { holdingDatabase } from "../db/holds.server";
 import { logger } from "../logger.server";
 import { removeFile } from "../storage/storage.server";
 import { importApplications } from "./applications.server";
@@ -21,6 +22,34 @@ function readExport(root: string): Record<ExportTable, CsvTable> {
   return Object.fromEntries(Object.entries(EXPORT_FILES).map(([table, spec]) => [table, readCsv(root, spec)])) as Record<ExportTable, CsvTable>;
 }
 
+/** Every table of the export, owners before their rows, in the run's transaction; a run that changed anything is audited. */
+async function importTables(ctx: ImportContext, files: Record<ExportTable, CsvTable>): Promise<void> {
+  await importMembers(ctx, files.auth_users, files.profiles);
+  await importEvents(ctx, files.events);
+  await importApplications(ctx, files.applications);
+  await importCharacters(ctx, files.characters);
+  await importOldSiteEvents(ctx, files.characters);
+  await importPels(ctx, files.pels);
+  await importMerchantOrders(ctx, files.merchant_orders);
+  await importAttendance(ctx, files.event_attendance);
+  await importResearch(ctx, files.research);
+  await importLetters(ctx, files.letters);
+  const { report } = ctx;
+  if (!reportChanged(report)) return;
+  const tables = Object.values(report.tables);
+  await audit(ctx.tx, {
+    actorId: null,
+    action: "import.run",
+    details: {
+      operator: "npm run import",
+      imported: tables.reduce((sum, c) => sum + c.imported, 0),
+      updated: tables.reduce((sum, c) => sum + c.updated, 0),
+      skipped: report.skipped.length,
+      oldSiteEventCounts: report.oldSiteEvents.taken,
+    },
+  });
+}
+
 /**
  * Imports the old site's export in `dir` in one transaction: every row, or (on any failure)
  * nothing, and the files this run copied into storage are removed again. Rows the site
@@ -35,33 +64,7 @@ export async function importExport(dir: string): Promise<ImportReport> {
   const report = emptyReport(folder);
   const writtenFiles: string[] = [];
   try {
-    await db.transaction(async (tx) => {
-      const ctx: ImportContext = { tx, dir: root, report, writtenFiles };
-      await importMembers(ctx, files.auth_users, files.profiles);
-      await importEvents(ctx, files.events);
-      await importApplications(ctx, files.applications);
-      await importCharacters(ctx, files.characters);
-      await importOldSiteEvents(ctx, files.characters);
-      await importPels(ctx, files.pels);
-      await importMerchantOrders(ctx, files.merchant_orders);
-      await importAttendance(ctx, files.event_attendance);
-      await importResearch(ctx, files.research);
-      await importLetters(ctx, files.letters);
-      if (reportChanged(report)) {
-        const tables = Object.values(report.tables);
-        await audit(tx, {
-          actorId: null,
-          action: "import.run",
-          details: {
-            operator: "npm run import",
-            imported: tables.reduce((sum, c) => sum + c.imported, 0),
-            updated: tables.reduce((sum, c) => sum + c.updated, 0),
-            skipped: report.skipped.length,
-            oldSiteEventCounts: report.oldSiteEvents.taken,
-          },
-        });
-      }
-    });
+    await holdingDatabase("an import", () => db.transaction((tx) => importTables({ tx, dir: root, report, writtenFiles }, files)));
   } catch (error) {
     for (const key of writtenFiles) await removeFile(key).catch((cleanup: unknown) => logger.error({ err: cleanup, key }, "removing an imported file after a failed import failed"));
     throw error;
