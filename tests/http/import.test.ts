@@ -401,6 +401,7 @@ describe("the import holds every text to the limit the site's own form sets for 
       data.events.push({ id: longEvent, title: "T".repeat(EVENT_TITLE_MAX + 1), date: "2026-03-13", status: "past", stripe: null });
       data.events[0]!.stripe = `https://buy.stripe.com/${"s".repeat(TICKET_URL_MAX)}`;
       data.events[0]!.updated_at = "2099-01-01T00:00:00Z";
+      data.characters[1]!.events_attended = "many";
       data.pels.push({ ...data.pels[0]!, favorite_moments: "m".repeat(PEL_ANSWER_MAX + 1), created_at: "2025-05-25T18:00:00Z" });
       data.event_attendance.push({ user_id: IDS.ada, event_id: IDS.lanternNight, cabin: null, payment_status: "paid", character_name: "C".repeat(CHARACTER_NAME_MAX + 1) });
       data.research.push({ ...data.research[0]!, sources: "s".repeat(RESEARCH_SOURCES_MAX + 1), created_at: "2025-05-26T08:00:00Z" });
@@ -426,6 +427,7 @@ describe("the import holds every text to the limit the site's own form sets for 
     expect(report).toContain("letters.csv line 5: body too long (20,971,520 characters; the site takes at most 10,000)");
     expect(report).toContain("letters.csv line 6: recipient too long (101 characters; the site takes at most 100)");
     expect(report).toContain("  letters: 1 body too long, 1 recipient too long");
+    expect(report).toContain('characters.csv line 3: events_attended "many" is not a count of events: left out');
 
     // Nothing over a limit is in the database; the letter right at it is.
     expect(await db().select({ id: profiles.id }).from(profiles).where(eq(profiles.id, eli))).toEqual([]);
