@@ -9,7 +9,8 @@ import { signIn } from "./helpers";
 /**
  * The old site's export imported into the running site (over its control socket, as an
  * operator would with `npm run import`), then used in the browser: a member signs in with
- * their old password and finds their character and application; staff find their letter,
+ * their old password and finds their character (with the events the old site counted) and
+ * application; staff find their letter,
  * order, research paper and its file.
  */
 test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser, managerState }) => {
@@ -39,6 +40,9 @@ test("a member of the old site signs in with their old password and finds what t
   await page.goto("/profile?tab=character");
   await expect(page.getByRole("heading", { name: "Silas Crane" }).or(page.getByText("Silas Crane")).first()).toBeVisible();
   await expect(page.getByText("Hunter / Trapper")).toBeVisible();
+  // The old site counted 3 events, Lantern Night's attendance row among them: 3, and the page says where they come from.
+  await expect(page.getByTestId("events-survived")).toHaveText("3");
+  await expect(page.getByText("(including the 3 events counted on the club's old site)")).toBeVisible();
   await page.goto("/profile?tab=application");
   await expect(page.getByText("Bo's answer 1", { exact: true })).toBeVisible();
 

@@ -14,6 +14,7 @@ import { backupFileName } from "~/server/backup/format.server";
 import { askRunningServer } from "~/server/control/control-socket.server";
 import { closeDatabase, openDatabase } from "~/server/db/client.server";
 import { DataDirLockedError } from "~/server/db/lock.server";
+import { countOf } from "~/lib/plural";
 import { cliConfig, fail, failOn } from "./cli";
 
 async function main() {
@@ -30,7 +31,7 @@ async function main() {
   // Opening a DATA_DIR that has no database would make an empty one and back that up.
   if (!cfg.databaseUrl && !fs.existsSync(path.join(cfg.dataDir, "pgdata"))) fail(`There is no database in DATA_DIR (${cfg.dataDir}): nothing to back up.`);
 
-  let result: Pick<BackupResult, "file" | "ms" | "manifest">;
+  let result: Pick<BackupResult, "file" | "ms" | "manifest" | "leftovers">;
   try {
     const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
     try {
@@ -41,6 +42,9 @@ async function main() {
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
     result = await askRunningServer(cfg.dataDir, "/backup", { target });
+  }
+  if (result.leftovers.length > 0) {
+    console.log(`Removed ${countOf(result.leftovers.length, "unfinished backup")} (a plain copy of the database) left by a process stopped during one: ${result.leftovers.join(", ")}.`);
   }
   const rows = result.manifest.tables.reduce((sum, table) => sum + table.rows, 0);
   console.log(

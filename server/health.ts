@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { sql } from "drizzle-orm";
-import { database, databaseIsHealthy, type Database } from "~/server/db/client.server";
+import { database, databaseHandle, databaseIsHealthy, type Database } from "~/server/db/client.server";
+import { databaseHold, type DatabaseHold } from "~/server/db/holds.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -31,9 +32,34 @@ export async function databaseWriteProblem(db: Database, timeoutMs = 2000): Prom
 }
 
 let lastProblem: string | undefined;
+let lastHold: DatabaseHold | undefined;
 
-/** GET /healthz: 200 while the database answers and takes writes, else 503 with the reason logged. */
+/**
+ * What holds the embedded database's one connection for long on purpose (an import, a backup):
+ * a check would only wait behind it. On PostgreSQL it holds one connection of many, and the
+ * check runs on another.
+ */
+async function embeddedDatabaseHold(): Promise<DatabaseHold | undefined> {
+  const hold = databaseHold();
+  return hold && (await databaseHandle()).kind === "pglite" ? hold : undefined;
+}
+
+/**
+ * GET /healthz: 200 while the database answers and takes writes, else 503 with the reason logged.
+ * While an import or a backup holds the embedded database, 200 without asking it: the site is
+ * busy, pages wait for the work to end, and a supervisor must not restart it in the middle.
+ */
 export async function serveHealth(res: http.ServerResponse): Promise<void> {
+  const hold = await embeddedDatabaseHold();
+  if (hold !== lastHold) {
+    if (hold) logger.info({ work: hold.work, since: hold.since.toISOString() }, "health check: the embedded database is held by long work; answering ok without it");
+    lastHold = hold;
+  }
+  if (hold) {
+    res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(`ok (busy: ${hold.work} since ${hold.since.toISOString()} holds the database; pages wait until it ends)`);
+    return;
+  }
   const problem = (await databaseIsHealthy()) ? await databaseWriteProblem(await database()) : "the database does not answer";
   if (problem !== lastProblem) {
     // Logged when the state changes, not on every probe of a supervisor.

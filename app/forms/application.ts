@@ -4,6 +4,8 @@ import { ROLE_PREFERENCES } from "~/game/roles";
 import { textField } from "./kernel";
 import { MESSAGES } from "./messages";
 
+export const DISCORD_TAG_MAX = 100;
+
 /** A required answer: the kernel's text field with the spec's "This field is required". */
 export const answer = (max: number) => textField(max);
 
@@ -13,7 +15,7 @@ const textAnswers = Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q) => [q.
 >;
 
 export const ApplicationForm = z.object({
-  discordTag: answer(100),
+  discordTag: answer(DISCORD_TAG_MAX),
   rolePreference: z.enum(ROLE_PREFERENCES, { error: MESSAGES.required }),
   ...textAnswers,
 });

@@ -20,11 +20,16 @@ export function meetsPasswordRules(password: string): boolean {
   return PASSWORD_RULES.every((rule) => rule.test(password));
 }
 
+/** The longest email address there can be (RFC 5321's path limit). */
+export const EMAIL_MAX = 254;
+/** A member's first or last name. */
+export const PERSON_NAME_MAX = 80;
+
 export const email = z
   .string({ error: MESSAGES.required })
   .trim()
   .min(1, MESSAGES.required)
-  .max(254, SITE_MESSAGES.invalidEmail)
+  .max(EMAIL_MAX, SITE_MESSAGES.invalidEmail)
   .pipe(z.email(SITE_MESSAGES.invalidEmail))
   .transform((value) => value.toLowerCase());
 const newPassword = z
@@ -40,8 +45,8 @@ export const SignInForm = z.object({
 
 export const SignUpForm = z
   .object({
-    firstName: textField(80),
-    lastName: textField(80),
+    firstName: textField(PERSON_NAME_MAX),
+    lastName: textField(PERSON_NAME_MAX),
     email,
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),

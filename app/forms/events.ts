@@ -20,8 +20,11 @@ export function notAFridayWarning(isoDate: string): string | undefined {
   return `${formatEventDate(isoDate)} is not a Friday. An event's date is the Friday the venue opens: check it before members plan by it.`;
 }
 
+export const EVENT_TITLE_MAX = 200;
+export const TICKET_URL_MAX = 500;
+
 export const EventForm = z.object({
-  title: answer(200),
+  title: answer(EVENT_TITLE_MAX),
   date: z
     .string({ error: MESSAGES.required })
     .trim()
@@ -32,7 +35,7 @@ export const EventForm = z.object({
   ticketUrl: z
     .string()
     .trim()
-    .max(500)
+    .max(TICKET_URL_MAX)
     .refine((value) => !hasControlCharacters(value), FORM_MESSAGES.controlCharacters)
     .transform((value) => (value === "" ? null : value))
     .pipe(z.url({ protocol: /^https$/, error: TICKET_URL_HTTPS }).nullable()),

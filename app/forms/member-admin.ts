@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "~/game/roles";
-import { email } from "./auth";
+import { email, PERSON_NAME_MAX } from "./auth";
 import { optionalTextField, textField } from "./kernel";
 
 /**
@@ -34,7 +34,7 @@ export const MEMBER_ADMIN_MESSAGES = {
 const role = z.enum(ROLES, { error: "Please choose a role" });
 
 /** Name and email, as a manager corrects them. */
-export const MemberDetailsForm = z.object({ firstName: textField(80), lastName: textField(80), email });
+export const MemberDetailsForm = z.object({ firstName: textField(PERSON_NAME_MAX), lastName: textField(PERSON_NAME_MAX), email });
 
 /** A new member, invited by email: they set their own password from the link. */
 export const InviteForm = MemberDetailsForm.extend({ role: role.default("applicant") });

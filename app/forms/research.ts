@@ -4,12 +4,18 @@ import { isUuid } from "~/lib/ids";
 import { textField } from "./kernel";
 import { RESEARCH_MESSAGES, submissionKey } from "./submissions";
 
+export const RESEARCH_SOURCES_MAX = 10_000;
+export const RESEARCH_NOTES_MAX = 20_000;
+
 /** The research form's text fields; the file is checked by `fileProblem` and, on the server, by its content. */
 export const ResearchForm = z.object({
   submissionKey,
   eventId: z.string({ error: RESEARCH_MESSAGES.fillAll }).refine(isUuid, RESEARCH_MESSAGES.fillAll),
-  sources: textField(10_000, { required: RESEARCH_MESSAGES.fillAll, tooLong: "Please keep the sources to 10,000 characters or fewer" }),
-  research: textField(20_000, { required: RESEARCH_MESSAGES.fillAll, tooLong: "Please keep your notes to 20,000 characters or fewer" }),
+  sources: textField(RESEARCH_SOURCES_MAX, {
+    required: RESEARCH_MESSAGES.fillAll,
+    tooLong: `Please keep the sources to ${RESEARCH_SOURCES_MAX.toLocaleString("en-US")} characters or fewer`,
+  }),
+  research: textField(RESEARCH_NOTES_MAX, { required: RESEARCH_MESSAGES.fillAll, tooLong: `Please keep your notes to ${RESEARCH_NOTES_MAX.toLocaleString("en-US")} characters or fewer` }),
 });
 export type ResearchInput = z.infer<typeof ResearchForm>;
 

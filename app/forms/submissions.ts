@@ -3,6 +3,7 @@ import { isUuid } from "~/lib/ids";
 import { MERCHANT_ITEMS } from "~/game/merchant";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS, type PelQuestionKey } from "~/game/pel";
 import { answer } from "./application";
+import { CHARACTER_NAME_MAX } from "./character";
 import { textField } from "./kernel";
 import { MESSAGES } from "./messages";
 
@@ -42,24 +43,27 @@ export const FORM_EXPIRED = "This form has expired. Please reload the page and t
 export const submissionKey = z.string().refine(isUuid, FORM_EXPIRED);
 export const eventChoice = (message: string) => z.string({ error: message }).refine(isUuid, message);
 
+export const LETTER_BODY_MAX = 10_000;
+const LETTER_TOO_LONG = `Please keep your letter to ${LETTER_BODY_MAX.toLocaleString("en-US")} characters or fewer`;
+
 const pelAnswers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, answer(PEL_ANSWER_MAX)])) as Record<PelQuestionKey, ReturnType<typeof answer>>;
 
 export const PelForm = z.object({
   submissionKey,
   eventId: eventChoice(MESSAGES.required),
-  characterName: answer(100),
+  characterName: answer(CHARACTER_NAME_MAX),
   ...pelAnswers,
 });
 export type PelInput = z.infer<typeof PelForm>;
 
 export const LetterForm = z.object({
   submissionKey,
-  recipient: textField(100, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep the name to 100 characters or fewer" }),
-  body: textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter to 10,000 characters or fewer" }),
+  recipient: textField(CHARACTER_NAME_MAX, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: `Please keep the name to ${CHARACTER_NAME_MAX} characters or fewer` }),
+  body: textField(LETTER_BODY_MAX, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: LETTER_TOO_LONG }),
 });
 export type LetterInput = z.infer<typeof LetterForm>;
 
-const letterBody = textField(10_000, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: "Please keep your letter to 10,000 characters or fewer" });
+const letterBody = textField(LETTER_BODY_MAX, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: LETTER_TOO_LONG });
 /** A letter's id as a form sends it; a malformed one is "no such letter" (404), not a field error. */
 const letterId = z.string({ error: LETTER_MESSAGES.notFound });
 

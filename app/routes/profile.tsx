@@ -29,7 +29,7 @@ type Tab = ProfileSection;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const canHaveCharacter = canBuildCharacter(user.role);
-  const [{ contact, application, character, survived }, answers] = await Promise.all([profileOverview(user.id), answersForMember(user.id)]);
+  const [{ contact, application, character, survived, survivedOnOldSite }, answers] = await Promise.all([profileOverview(user.id), answersForMember(user.id)]);
   return {
     answers,
     user,
@@ -38,6 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     application,
     character: canHaveCharacter ? character : null,
     survived: canHaveCharacter ? survived : 0,
+    survivedOnOldSite: canHaveCharacter ? survivedOnOldSite : 0,
   };
 }
 
@@ -248,6 +249,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                   <Detail term="Job">{loaderData.character.job}</Detail>
                   <Detail term="Events Survived">
                     <span data-testid="events-survived">{loaderData.survived}</span>
+                    {loaderData.survivedOnOldSite > 0 ? (
+                      <span className="ml-2 text-sm text-dust">(including the {countOf(loaderData.survivedOnOldSite, "event")} counted on the club&apos;s old site)</span>
+                    ) : null}
                   </Detail>
                 </dl>
                 <BackstorySection backstory={loaderData.character.backstory} actionData={actionData} />

@@ -216,6 +216,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
     lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
     attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),
+    eventsCountedByTheOldSite: profile.oldSiteEventsAttended === null ? null : { events: profile.oldSiteEventsAttended, countedBefore: profile.oldSiteEventsAsOf },
     signInHistory: sessionRows.map((s) => ({ ...s, createdAt: iso(s.createdAt), updatedAt: iso(s.updatedAt), expiresAt: iso(s.expiresAt) })),
     signInMethods: methods.map((m) => ({ method: m.providerId === "credential" ? "password" : m.providerId, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) })),
     secondFactors: factors.map((f) => ({ kind: "authenticator app", confirmed: f.verified })),

@@ -4,12 +4,23 @@ import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { accounts, applications, auditLog, characters, eventAttendance, events, letters, merchantOrders, pels, profiles, research } from "~/server/db/schema";
+import { PERSON_NAME_MAX } from "~/forms/auth";
+import { CHARACTER_NAME_MAX } from "~/forms/character";
+import { EVENT_TITLE_MAX, TICKET_URL_MAX } from "~/forms/events";
+import { RESEARCH_SOURCES_MAX } from "~/forms/research";
+import { LETTER_BODY_MAX } from "~/forms/submissions";
+import { PEL_ANSWER_MAX } from "~/game/pel";
+import { UPLOAD_MAX_BYTES } from "~/game/rules";
+import { clubToday } from "~/lib/dates";
+import { config } from "~/server/config.server";
+import { rawRows } from "~/server/db/client.server";
 import { createProfile } from "~/server/db/factories";
 import { runImportCommand } from "~/server/import/run.server";
 import { IDS, OLD_PASSWORD, OTHER_OLD_PASSWORD, PNG, RESEARCH_FILE, sampleExport, writeExport, type OldExport } from "../fixtures/old-export";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
+import { visibleText } from "../helpers/html";
 
 const db = withTestDatabase();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-import-data-"));
@@ -121,6 +132,14 @@ describe("a broken export is refused, naming the file and the line, and nothing 
     await refused(dir, "events.csv line 4: malformed CSV (the row has 6 cells where the header has 5).");
   });
 
+  it("a CSV file that is a symbolic link", async () => {
+    const dir = exportWith();
+    const elsewhere = path.join(work, "letters-elsewhere.csv");
+    fs.renameSync(path.join(dir, "letters.csv"), elsewhere);
+    fs.symlinkSync(elsewhere, path.join(dir, "letters.csv"));
+    await refused(dir, "letters.csv: a symbolic link to a file outside the export folder. Nothing was imported.");
+  });
+
   it("an empty file", async () => {
     const dir = exportWith();
     fs.writeFileSync(path.join(dir, "profiles.csv"), "");
@@ -161,6 +180,8 @@ describe("importing the old site's export", () => {
     expect(counts("research")).toEqual([1, 0, 0, 0, 1]);
     expect(counts("letters")).toEqual([1, 0, 0, 0, 0]);
     expect(report).toContain("Research files: 1 copied into the site's storage, 0 already there.");
+    // Bo's 3 and Dee's 1 (her character was skipped, her count is hers); Abigail's 0 adds nothing.
+    expect(report).toContain("Events attended on the old site (events_attended): taken for 2 members as the start of their Events Survived, 0 already here.");
     // Every skipped row, with the file, the line and why.
     expect(report).toContain('auth_users.csv line 4: bad email "not-an-email"');
     expect(report).toContain(`profiles.csv line 5: missing user (no user ${IDS.ghost} in auth_users.csv)`);
@@ -236,6 +257,14 @@ describe("importing the old site's export", () => {
     const [letter] = await db().select().from(letters);
     expect(letter).toMatchObject({ userId: IDS.bo, recipient: "Sheriff Cole", body: 'Dear Sheriff,\nthe "claim" on the ridge, by the creek, is mine.\n— Silas' });
 
+    // The old site's counts, with the club's day they were taken; no attendance record is made up for them.
+    const today = clubToday(new Date(), config().clubTimeZone);
+    expect(await db().select({ id: profiles.id, attended: profiles.oldSiteEventsAttended, asOf: profiles.oldSiteEventsAsOf }).from(profiles).orderBy(profiles.email)).toEqual([
+      { id: IDS.ada, attended: null, asOf: null },
+      { id: IDS.bo, attended: 3, asOf: today },
+      { id: IDS.dee, attended: 1, asOf: today },
+    ]);
+
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "import.run"));
     expect(entry).toMatchObject({ actorId: null, details: { operator: "npm run import", imported: 17, updated: 0, skipped: 8 } });
   });
@@ -248,6 +277,7 @@ describe("importing the old site's export", () => {
     expect(report).toContain("Nothing changed: everything in the export was already here.");
     expect(report).toMatch(/^profiles\s+0\s+0\s+3\s+0\s+2$/m);
     expect(report).toMatch(/^research\s+0\s+0\s+1\s+0\s+1$/m);
+    expect(report).toContain("Events attended on the old site (events_attended): taken for 0 members as the start of their Events Survived, 2 already here.");
     expect(await siteState()).toEqual(before);
   });
 
@@ -269,6 +299,8 @@ describe("importing the old site's export", () => {
     const character = await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: cookie! } })).text();
     expect(character).toContain("Silas Crane");
     expect(character).toContain("Hunter / Trapper");
+    // The old site's 3 events, Lantern Night among them (its attendance row came with the export): 3, not 1 nor 4.
+    expect(visibleText(character)).toContain("Events Survived 3 (including the 3 events counted on the club's old site)");
     const application = await (await fetch(`${app().url}/profile?tab=application`, { headers: { Cookie: cookie! } })).text();
     expect(application).toContain("Bo&#x27;s answer 1");
     const [paper] = await db().select().from(research);
@@ -319,5 +351,94 @@ describe("importing the old site's export", () => {
     expect(await db().select().from(profiles).where(eq(profiles.id, newcomer))).toEqual([]);
     const [kept] = await db().select().from(profiles).where(eq(profiles.email, "taken@old.example"));
     expect(kept!.id).toBe(other.id);
+  });
+});
+
+describe("the import reads nothing but the export's own files", () => {
+  it("refuses a research file that is a link, to another member's stored file or inside the export, and a linked folder", async () => {
+    // Another member's paper, as the site keeps it.
+    const victim = "a0b1c2d3-e4f5-4607-8819-2a3b4c5d6e7f";
+    const secret = Buffer.concat([PNG, Buffer.from("another member's paper")]);
+    const secretFile = path.join(dataDir, "files", "research", victim, "private.png");
+    fs.mkdirSync(path.dirname(secretFile), { recursive: true });
+    fs.writeFileSync(secretFile, secret);
+    const paper = (research: string, file: string) => ({
+      user_id: IDS.bo,
+      event_id: IDS.lanternNight,
+      sources: "Borrowed",
+      research,
+      file_url: `https://abcd.supabase.co/storage/v1/object/public/research/${file}`,
+      created_at: "2025-06-01T08:00:00Z",
+    });
+    const dir = exportWith((data) => {
+      data.research.push(paper("Through a link", `${IDS.bo}/borrowed.png`), paper("Through a link inside", `${IDS.bo}/again.png`), paper("Through a linked folder", "linked/private.png"));
+    });
+    const bucket = path.join(dir, "storage", "research");
+    fs.symlinkSync(secretFile, path.join(bucket, IDS.bo, "borrowed.png"));
+    fs.symlinkSync(path.join(bucket, IDS.bo, RESEARCH_FILE), path.join(bucket, IDS.bo, "again.png"));
+    fs.symlinkSync(path.dirname(secretFile), path.join(bucket, "linked"));
+    const filesBefore = storedFiles();
+
+    const outcome = await runImportCommand(dir);
+    expect(outcome.err).toEqual([]);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    expect(report).toContain(`research.csv line 4: file is a link to outside the export (storage/research/${IDS.bo}/borrowed.png)`);
+    expect(report).toContain(`research.csv line 5: file is a symbolic link (storage/research/${IDS.bo}/again.png)`);
+    expect(report).toContain("research.csv line 6: file is a link to outside the export (storage/research/linked/private.png)");
+    expect(report).toContain("  research: 1 missing file, 2 file is a link to outside the export, 1 file is a symbolic link");
+    expect(await db().select({ research: research.research }).from(research)).toEqual([{ research: "The ore glows when the lamps go out." }]);
+    expect(storedFiles()).toEqual(filesBefore);
+  });
+});
+
+describe("the import holds every text to the limit the site's own form sets for it", () => {
+  it("refuses the rows that exceed one, reporting each, and takes a text right at the limit", async () => {
+    const eli = "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e";
+    const longEvent = "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f";
+    const dir = exportWith((data) => {
+      data.auth_users.push({ id: eli, email: "eli@old.example", encrypted_password: null, created_at: "2024-02-01T00:00:00Z", raw_user_meta_data: JSON.stringify({ first_name: "E".repeat(PERSON_NAME_MAX + 1), last_name: "Long" }) });
+      data.events.push({ id: longEvent, title: "T".repeat(EVENT_TITLE_MAX + 1), date: "2026-03-13", status: "past", stripe: null });
+      data.events[0]!.stripe = `https://buy.stripe.com/${"s".repeat(TICKET_URL_MAX)}`;
+      data.events[0]!.updated_at = "2099-01-01T00:00:00Z";
+      data.characters[1]!.events_attended = "many";
+      data.pels.push({ ...data.pels[0]!, favorite_moments: "m".repeat(PEL_ANSWER_MAX + 1), created_at: "2025-05-25T18:00:00Z" });
+      data.event_attendance.push({ user_id: IDS.ada, event_id: IDS.lanternNight, cabin: null, payment_status: "paid", character_name: "C".repeat(CHARACTER_NAME_MAX + 1) });
+      data.research.push({ ...data.research[0]!, sources: "s".repeat(RESEARCH_SOURCES_MAX + 1), created_at: "2025-05-26T08:00:00Z" });
+      data.research.push({ ...data.research[0]!, file_url: `https://abcd.supabase.co/storage/v1/object/public/research/${IDS.bo}/huge.png`, research: "A huge scan", created_at: "2025-05-27T08:00:00Z" });
+      data.files[`storage/research/${IDS.bo}/huge.png`] = Buffer.concat([PNG, Buffer.alloc(UPLOAD_MAX_BYTES)]);
+      // The letter that made /view-letters a 42 MB page, one far too long to write on the site, and one right at the limit.
+      data.letters.push({ user_id: IDS.bo, recipient: "Sheriff Cole", body: "x".repeat(20 * 1024 * 1024), created_at: "2025-06-01T08:00:00Z" });
+      data.letters.push({ user_id: IDS.bo, recipient: "R".repeat(CHARACTER_NAME_MAX + 1), body: "Who?", created_at: "2025-06-02T08:00:00Z" });
+      data.letters.push({ user_id: IDS.bo, recipient: "Sheriff Cole", body: "y".repeat(LETTER_BODY_MAX), created_at: "2025-06-03T08:00:00Z" });
+    });
+
+    const outcome = await runImportCommand(dir);
+    expect(outcome.err).toEqual([]);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    expect(report).toContain("auth_users.csv line 6: first_name too long (81 characters; the site takes at most 80)");
+    expect(report).toContain("events.csv line 4: title too long (201 characters; the site takes at most 200)");
+    expect(report).toContain("events.csv line 2: stripe is too long (523 characters; the site takes at most 500): left out");
+    expect(report).toContain("pels.csv line 4: favorite_moments too long (5,001 characters; the site takes at most 5,000)");
+    expect(report).toContain("event_attendance.csv line 3: character_name too long (101 characters; the site takes at most 100)");
+    expect(report).toContain("research.csv line 4: sources too long (10,001 characters; the site takes at most 10,000)");
+    expect(report).toContain(`research.csv line 5: file larger than the site takes (huge.png: ${(PNG.length + UPLOAD_MAX_BYTES).toLocaleString("en-US")} bytes; at most 5,242,880)`);
+    expect(report).toContain("letters.csv line 5: body too long (20,971,520 characters; the site takes at most 10,000)");
+    expect(report).toContain("letters.csv line 6: recipient too long (101 characters; the site takes at most 100)");
+    expect(report).toContain("  letters: 1 body too long, 1 recipient too long");
+    expect(report).toContain('characters.csv line 3: events_attended "many" is not a count of events: left out');
+
+    // Nothing over a limit is in the database; the letter right at it is.
+    expect(await db().select({ id: profiles.id }).from(profiles).where(eq(profiles.id, eli))).toEqual([]);
+    expect(await db().select({ id: events.id }).from(events).where(eq(events.id, longEvent))).toEqual([]);
+    const [silver] = await db().select({ ticketUrl: events.ticketUrl }).from(events).where(eq(events.id, IDS.silverFever));
+    expect(silver!.ticketUrl).toBeNull();
+    const longest = async (table: string, column: string) => Number((await rawRows<{ n: number }>(db(), sql.raw(`select coalesce(max(length(${column})), 0) as n from ${table}`)))[0]!.n);
+    expect(await longest("letters", "body")).toBe(LETTER_BODY_MAX);
+    expect(await longest("pels", "favorite_moments")).toBeLessThanOrEqual(PEL_ANSWER_MAX);
+    expect(await longest("event_attendance", "character_name")).toBeLessThanOrEqual(CHARACTER_NAME_MAX);
+    expect(await longest("research", "sources")).toBeLessThanOrEqual(RESEARCH_SOURCES_MAX);
+    expect(await db().select({ research: research.research }).from(research).where(eq(research.research, "A huge scan"))).toEqual([]);
   });
 });

@@ -67,7 +67,15 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
   const email = member.email;
   await db()
     .update(profiles)
-    .set({ firstName: identity.firstName, lastName: identity.lastName, name: `${identity.firstName} ${identity.lastName}`, emergencyContact: { name: identity.contactName, phone: identity.phone } })
+    .set({
+      firstName: identity.firstName,
+      lastName: identity.lastName,
+      name: `${identity.firstName} ${identity.lastName}`,
+      emergencyContact: { name: identity.contactName, phone: identity.phone },
+      // A member of the club's old site, whose count of events the import kept.
+      oldSiteEventsAttended: 4,
+      oldSiteEventsAsOf: "2025-01-10",
+    })
     .where(eq(profiles.id, member.id));
   const profile = { id: member.id, firstName: identity.firstName, lastName: identity.lastName, email };
   await db().insert(applications).values(applicationValues(profile, { discordTag: `zeb_${tag}` }));
@@ -194,6 +202,7 @@ describe("taking out one's data", () => {
     expect(text).not.toContain("Not yet released");
     expect(text).not.toContain(otherWriter.id);
     expect(json.attendance).toEqual([expect.objectContaining({ cabin: "Arctic Fox", paymentStatus: "paid", characterName: member.characterName, event: { title: "Silver Fever", date: "2025-08-15" } })]);
+    expect(json.eventsCountedByTheOldSite).toEqual({ events: 4, countedBefore: "2025-01-10" });
     expect(json.signInHistory.length).toBeGreaterThanOrEqual(1);
     expect(json.signInHistory[0]).toEqual(expect.objectContaining({ ipAddress: expect.any(String), userAgent: expect.anything(), createdAt: expect.any(String) }));
     expect(json.signInMethods).toEqual([expect.objectContaining({ method: "password" })]);

@@ -3,8 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { rawRows, type Database, type Transaction } from "../db/client.server";
+import { holdingDatabase } from "../db/holds.server";
 import { storedKeys, readFile } from "../storage/storage.server";
 import { BackupError, FORMAT, FORMAT_VERSION, MIGRATIONS_TABLE, quoteName, schemaVersionOf, type Manifest, type ManifestFile, type ManifestTable } from "./format.server";
+import { BACKUP_STAGE_PREFIX, makeStage, removeLeftoverStages, removeStage } from "./stages.server";
 
 const BATCH = 1000;
 
@@ -67,7 +69,21 @@ async function copyStoredFile(key: string, file: string): Promise<ManifestFile |
   return { key, size, sha256: hash.digest("hex") };
 }
 
-export type BackupResult = { file: string; manifest: Manifest; ms: number };
+/** `leftovers`: the stage folders of backups killed before they ended, removed before this one (stages.server.ts). */
+/** Every table into `stageDir`/db, in the transaction's one snapshot, and the last migration applied. */
+async function dumpTables(tx: Transaction, stageDir: string): Promise<{ tables: ManifestTable[]; lastAppliedAt: number | null }> {
+  const tables: ManifestTable[] = [];
+  for (const name of await tablesToDump(tx)) {
+    const file = `db/${name}.jsonl`;
+    tables.push({ name, file, ...(await dumpTable(tx, name, path.join(stageDir, file))) });
+  }
+  const last = tables.some((table) => table.name === MIGRATIONS_TABLE)
+    ? await rawRows<{ at: string | null }>(tx as unknown as Database, sql.raw(`select max(created_at)::text as at from ${MIGRATIONS_TABLE}`))
+    : [];
+  return { tables, lastAppliedAt: last[0]?.at ? Number(last[0].at) : null };
+}
+
+export type BackupResult = { file: string; manifest: Manifest; ms: number; leftovers: string[] };
 
 /**
  * Writes a complete backup to `target` while the site keeps running: the tables are read in
@@ -78,26 +94,17 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
   const started = performance.now();
   const dir = path.dirname(path.resolve(target));
   let stage: string | undefined;
-  const partial = `${target}.partial`;
   try {
     await fs.promises.mkdir(dir, { recursive: true });
-    stage = await fs.promises.mkdtemp(path.join(dir, ".hopewell-backup-"));
+    const leftovers = await removeLeftoverStages(dir, BACKUP_STAGE_PREFIX, { earlierVersions: true });
+    stage = await makeStage(dir, BACKUP_STAGE_PREFIX);
     await fs.promises.mkdir(path.join(stage, "db"));
     const stageDir = stage;
+    // Written inside the stage too, so whatever a killed backup leaves is in one folder the next one removes.
+    const partial = path.join(stageDir, "archive.tar.gz.partial");
 
-    const { tables, lastAppliedAt } = await db.transaction(
-      async (tx) => {
-        const tables: ManifestTable[] = [];
-        for (const name of await tablesToDump(tx)) {
-          const file = `db/${name}.jsonl`;
-          tables.push({ name, file, ...(await dumpTable(tx, name, path.join(stageDir, file))) });
-        }
-        const last = tables.some((table) => table.name === MIGRATIONS_TABLE)
-          ? await rawRows<{ at: string | null }>(tx as unknown as Database, sql.raw(`select max(created_at)::text as at from ${MIGRATIONS_TABLE}`))
-          : [];
-        return { tables, lastAppliedAt: last[0]?.at ? Number(last[0].at) : null };
-      },
-      { isolationLevel: "repeatable read", accessMode: "read only" },
+    const { tables, lastAppliedAt } = await holdingDatabase("a backup", () =>
+      db.transaction((tx) => dumpTables(tx, stageDir), { isolationLevel: "repeatable read", accessMode: "read only" }),
     );
 
     const files: ManifestFile[] = [];
@@ -125,9 +132,8 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
     // It holds password hashes, sessions and contact details: for the owner's eyes only.
     await fs.promises.chmod(partial, 0o600);
     await fs.promises.rename(partial, target);
-    return { file: path.resolve(target), manifest, ms: Math.round(performance.now() - started) };
+    return { file: path.resolve(target), manifest, ms: Math.round(performance.now() - started), leftovers };
   } catch (error) {
-    await fs.promises.rm(partial, { force: true }).catch(() => {});
     if (error instanceof BackupError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code && /^E[A-Z]+$/.test(code)) {
@@ -135,6 +141,6 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
     }
     throw error;
   } finally {
-    if (stage) await fs.promises.rm(stage, { recursive: true, force: true }).catch(() => {});
+    if (stage) await removeStage(stage).catch(() => {});
   }
 }

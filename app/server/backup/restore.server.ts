@@ -9,10 +9,33 @@ import { DEFAULT_MIGRATIONS_DIR, PGLITE_EXTENSIONS } from "../db/client.server";
 import { acquireDataDirLock, DataDirLockedError } from "../db/lock.server";
 import { storedKeys, removeFile, saveFile } from "../storage/storage.server";
 import { BackupError, FORMAT, MIGRATIONS_TABLE, migrationJournal, quoteName, sha256File, type Manifest } from "./format.server";
+import { makeStage, removeLeftoverStages, removeStage, RESTORE_STAGE_PREFIX } from "./stages.server";
 
 const BATCH = 1000;
 /** What both drivers answer a query with. */
 type Sql = { query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }> };
+
+/** A table's name as the backup writes it: schema.table, in the plain letters PostgreSQL needs no quotes for. */
+const TABLE_NAME = /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Whether what the archive calls its manifest has the shape this code reads, every part described. */
+function isManifest(value: unknown): value is Manifest {
+  const manifest = value as Partial<Manifest> | null;
+  if (manifest === null || typeof manifest !== "object" || manifest.format !== FORMAT) return false;
+  if (typeof manifest.schemaVersion !== "string" || typeof manifest.schemaVersionAt !== "number" || !Array.isArray(manifest.tables) || !Array.isArray(manifest.files)) return false;
+  const names = new Set<string>();
+  for (const table of manifest.tables as unknown[]) {
+    const { name, file, rows, sha256 } = (table ?? {}) as Partial<Manifest["tables"][number]>;
+    if (typeof name !== "string" || !TABLE_NAME.test(name) || names.has(name)) return false;
+    if (typeof file !== "string" || !Number.isSafeInteger(rows) || rows! < 0 || typeof sha256 !== "string" || !SHA256.test(sha256)) return false;
+    names.add(name);
+  }
+  return (manifest.files as unknown[]).every((stored) => {
+    const { key, sha256 } = (stored ?? {}) as Partial<Manifest["files"][number]>;
+    return typeof key === "string" && typeof sha256 === "string" && SHA256.test(sha256);
+  });
+}
 
 /** Unpacks the archive and checks every part against the manifest before anything is touched. */
 async function unpack(file: string, into: string): Promise<Manifest> {
@@ -30,7 +53,7 @@ async function unpack(file: string, into: string): Promise<Manifest> {
   } catch {
     throw damaged("it has no readable manifest.json");
   }
-  if (manifest.format !== FORMAT || !Array.isArray(manifest.tables) || !Array.isArray(manifest.files)) throw damaged("its manifest is not a Hopewell backup manifest");
+  if (!isManifest(manifest)) throw damaged("its manifest is not a Hopewell backup manifest");
   const parts = [
     ...manifest.tables.map((table) => ({ file: table.file, sha256: table.sha256 })),
     ...manifest.files.map((stored) => {
@@ -188,7 +211,9 @@ export type RestoreResult = { manifest: Manifest; rows: number; files: number; m
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const started = performance.now();
   const migrationsDir = options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR;
-  const unpacked = await fs.promises.mkdtemp(path.join(os.tmpdir(), "hopewell-restore-"));
+  // An archive unpacked by a restore killed before it ended is a plain copy of a database.
+  await removeLeftoverStages(os.tmpdir(), RESTORE_STAGE_PREFIX).catch(() => []);
+  const unpacked = await makeStage(os.tmpdir(), RESTORE_STAGE_PREFIX);
   try {
     const manifest = await unpack(path.resolve(options.file), unpacked);
     checkSchemaVersion(manifest, migrationsDir);
@@ -228,6 +253,13 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
         await sql.query("create schema drizzle");
         await sql.query(`create table ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`);
 
+        const known = new Set([MIGRATIONS_TABLE, ...(await appTables(sql))]);
+        const unknown = manifest.tables.map((table) => table.name).filter((name) => !known.has(name));
+        if (unknown.length > 0) {
+          throw new BackupError(
+            `This backup holds ${unknown.length === 1 ? "a table" : "tables"} the site's schema at ${manifest.schemaVersion} does not have (${unknown.join(", ")}): it was not written by this site, or it was changed since. Nothing was restored.`,
+          );
+        }
         const byName = new Map(manifest.tables.map((table) => [table.name, table]));
         for (const table of await insertOrder(sql, [...byName.keys()])) {
           await restoreTable(sql, table, path.join(unpacked, byName.get(table)!.file));
@@ -269,7 +301,6 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       ms: Math.round(performance.now() - started),
     };
   } finally {
-    // After a damaged archive, tar may still be closing files it had begun: retry briefly.
-    await fs.promises.rm(unpacked, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
+    await removeStage(unpacked).catch(() => {});
   }
 }

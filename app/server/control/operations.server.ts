@@ -21,7 +21,7 @@ export async function startOperations(handle: DatabaseHandle, cfg: Config): Prom
           "/import": async (body) => (await import("../import/run.server")).runImportCommand((body as { dir: string }).dir),
           "/backup": async (body) => {
             const result = await createBackup(handle.db, handle.kind, path.resolve((body as { target: string }).target));
-            return { file: result.file, ms: result.ms, manifest: result.manifest };
+            return { file: result.file, ms: result.ms, manifest: result.manifest, leftovers: result.leftovers };
           },
         }).catch((error: unknown) => {
           // The site still serves; only the tools cannot reach it (e.g. a DATA_DIR path too long for a socket).

@@ -14,7 +14,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether a process with this pid runs on this machine (whoever owns it). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -78,11 +78,23 @@ export const profiles = pgTable(
     banExpires: timestamp("ban_expires", { withTimezone: true }),
     /** How many times the member asked for a new calendar-feed address: each new one ends the last (calendar-feed.server.ts). */
     calendarFeedGeneration: integer("calendar_feed_generation").notNull().default(0),
+    /**
+     * How many events the club's old site counted for the member (its characters.events_attended),
+     * taken by the import, and the club's day it was taken: Events Survived starts from it and adds
+     * the events attended here from that day on (profiles.server.ts: eventsSurvived). Null for members
+     * the old site never knew.
+     */
+    oldSiteEventsAttended: integer("old_site_events_attended"),
+    oldSiteEventsAsOf: date("old_site_events_as_of", { mode: "string" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check("profiles_role_check", oneOf(t.role, ROLES)),
+    check(
+      "profiles_old_site_events_check",
+      sql`(${t.oldSiteEventsAttended} is null and ${t.oldSiteEventsAsOf} is null) or (${t.oldSiteEventsAttended} >= 0 and ${t.oldSiteEventsAsOf} is not null)`,
+    ),
     uniqueIndex("profiles_email_unique").on(sql`lower(${t.email})`),
     index("profiles_role_first_name_idx").on(t.role, t.firstName),
     index("profiles_last_first_name_idx").on(t.lastName, t.firstName),

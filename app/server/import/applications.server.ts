@@ -1,11 +1,14 @@
 import { eq, or } from "drizzle-orm";
+import { DISCORD_TAG_MAX } from "~/forms/application";
+import { EMAIL_MAX, PERSON_NAME_MAX } from "~/forms/auth";
+import { APPLICATION_ANSWER_MAX } from "~/game/application";
 import { APPLICATION_STATUSES, ROLE_PREFERENCES, type ApplicationStatus, type RolePreference } from "~/game/roles";
 import { applications } from "../db/schema";
 import { eachRow, saveVersioned, type ImportContext } from "./context.server";
 import type { CsvTable } from "./csv.server";
 import { type APPLICATION_ANSWERS } from "./format.server";
 import { referencesOf } from "./owners.server";
-import { requiredTimestamp, requiredUuid, shown, Skip, text } from "./values.server";
+import { limitedText, requiredTimestamp, requiredUuid, shown, Skip } from "./values.server";
 
 const ANSWER_FIELDS = {
   larp_experience: "larpExperience",
@@ -43,18 +46,18 @@ export async function importApplications(ctx: ImportContext, csv: CsvTable): Pro
     const status = oneOf<ApplicationStatus>(APPLICATION_STATUSES, row.cells.status ?? null, "status");
     const rolePreference = oneOf<RolePreference>(ROLE_PREFERENCES, row.cells.role_preference ?? null, "role_preference");
     const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
-    const answers = Object.fromEntries(Object.entries(ANSWER_FIELDS).map(([column, field]) => [field, text(row.cells[column] ?? null)])) as Record<
+    const answers = Object.fromEntries(Object.entries(ANSWER_FIELDS).map(([column, field]) => [field, limitedText(row.cells[column] ?? null, column, APPLICATION_ANSWER_MAX)])) as Record<
       (typeof ANSWER_FIELDS)[keyof typeof ANSWER_FIELDS],
       string
     >;
     const values = {
       userId,
-      firstName: text(row.cells.first_name ?? null),
-      lastName: text(row.cells.last_name ?? null),
-      email: text(row.cells.email ?? null),
+      firstName: limitedText(row.cells.first_name ?? null, "first_name", PERSON_NAME_MAX),
+      lastName: limitedText(row.cells.last_name ?? null, "last_name", PERSON_NAME_MAX),
+      email: limitedText(row.cells.email ?? null, "email", EMAIL_MAX),
       status,
       rolePreference,
-      discordTag: text(row.cells.discord_tag ?? null),
+      discordTag: limitedText(row.cells.discord_tag ?? null, "discord_tag", DISCORD_TAG_MAX),
       createdAt,
       ...answers,
     };

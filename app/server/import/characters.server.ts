@@ -1,9 +1,10 @@
 import { eq, or } from "drizzle-orm";
+import { BACKSTORY_MAX, CHARACTER_NAME_MAX } from "~/forms/character";
 import { characters, profiles } from "../db/schema";
 import { eachRow, saveVersioned, type ImportContext } from "./context.server";
 import type { CsvTable } from "./csv.server";
 import { referencesOf } from "./owners.server";
-import { jobFitsFaction, matchFaction, matchJob, parseTimestamp, requiredUuid, shown, Skip, text } from "./values.server";
+import { jobFitsFaction, limitedText, matchFaction, matchJob, parseTimestamp, requiredUuid, shown, Skip } from "./values.server";
 
 /**
  * Imports the characters (one per member), their faction and job matched to the game's
@@ -15,8 +16,9 @@ export async function importCharacters(ctx: ImportContext, csv: CsvTable): Promi
   await eachRow(ctx, "characters", csv, async (row) => {
     const id = requiredUuid(row.cells.id ?? null, "id");
     const userId = refs.member(row);
-    const characterName = row.cells.character_name?.trim();
+    const characterName = limitedText(row.cells.character_name?.trim() ?? null, "character_name", CHARACTER_NAME_MAX);
     if (!characterName) throw new Skip("no character_name");
+    const backstory = limitedText(row.cells.backstory ?? null, "backstory", BACKSTORY_MAX);
     const faction = matchFaction(row.cells.faction ?? null);
     if (!faction) throw new Skip("unknown faction", shown(row.cells.faction ?? null));
     const job = matchJob(row.cells.job ?? null);
@@ -25,7 +27,7 @@ export async function importCharacters(ctx: ImportContext, csv: CsvTable): Promi
     const [owner] = await ctx.tx.select({ createdAt: profiles.createdAt }).from(profiles).where(eq(profiles.id, userId));
     const createdAt = parseTimestamp(row.cells.created_at ?? null) ?? owner!.createdAt;
     const stamp = parseTimestamp(row.cells.updated_at ?? null) ?? createdAt;
-    const values = { userId, characterName, backstory: text(row.cells.backstory ?? null), faction, job, updatedAt: stamp };
+    const values = { userId, characterName, backstory, faction, job, updatedAt: stamp };
     const found = await ctx.tx
       .select({ id: characters.id, userId: characters.userId, stamp: characters.updatedAt })
       .from(characters)

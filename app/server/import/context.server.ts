@@ -1,4 +1,5 @@
 import type { Transaction } from "../db/client.server";
+import { letOtherWorkIn } from "../db/holds.server";
 import { withoutParameters } from "../log-errors.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
@@ -8,6 +9,7 @@ import { Skip } from "./values.server";
 /** What every step of one run shares: its transaction, the export's folder, the report, the files written so far. */
 export type ImportContext = {
   tx: Transaction;
+  /** The export folder, links in its own path resolved: files are read only from inside it (export-files.server.ts). */
   dir: string;
   report: ImportReport;
   /** Storage keys this run wrote: removed again if the run fails, so nothing is left half-imported. */
@@ -48,6 +50,7 @@ export function count(ctx: ImportContext, table: ReportTable, outcome: Outcome):
  */
 export async function eachRow(ctx: ImportContext, table: ReportTable, csv: CsvTable, each: (row: CsvRow) => Promise<Outcome>): Promise<void> {
   for (const row of csv.rows) {
+    await letOtherWorkIn();
     let outcome: Outcome;
     try {
       outcome = await each(row);

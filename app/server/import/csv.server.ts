@@ -1,6 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { CsvError, parse } from "csv-parse/sync";
+import { describeProblem, ExportFileRefused, readExportFile } from "./export-files.server";
 import { ImportError, type ExportFile } from "./format.server";
 
 /** One data row: its line in the file (where the row starts) and its cells by column, an empty cell as null. */
@@ -60,10 +59,13 @@ export function readCsv(dir: string, spec: ExportFile): CsvTable {
   const file = spec.file;
   let text: string;
   try {
-    text = fs.readFileSync(path.join(dir, file), "utf8");
+    text = readExportFile(dir, [file]);
   } catch (error) {
+    if (error instanceof ExportFileRefused) {
+      if (error.problem === "missing") throw new ImportError(`${file}: the file is missing from ${dir}.`);
+      throw new ImportError(`${file}: ${describeProblem(error.problem)}. Nothing was imported.`);
+    }
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new ImportError(`${file}: the file is missing from ${dir}.`);
     throw new ImportError(`${file}: cannot be read (${code ?? (error as Error).message}).`);
   }
   let parsed: Parsed[];

@@ -1,10 +1,11 @@
 import { eq, inArray } from "drizzle-orm";
+import { EVENT_TITLE_MAX, TICKET_URL_MAX } from "~/forms/events";
 import { EVENT_STATUSES, type EventStatus } from "~/game/roles";
 import { isUuid } from "~/lib/ids";
 import { events } from "../db/schema";
 import { eachRow, flagRow, saveVersioned, type ImportContext } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
-import { parseTimestamp, requiredUuid, shown, Skip } from "./values.server";
+import { limitedText, overLimit, parseTimestamp, requiredUuid, shown, Skip, tooLong } from "./values.server";
 
 /** The event's day as written ("2025-08-15", or the day part of a timestamp). */
 function eventDate(row: CsvRow): string {
@@ -26,6 +27,10 @@ function eventStatus(ctx: ImportContext, file: string, row: CsvRow): EventStatus
 function ticketUrl(ctx: ImportContext, file: string, row: CsvRow): string | null {
   const cell = row.cells.stripe?.trim() ?? null;
   if (cell === null) return null;
+  if (tooLong(cell, TICKET_URL_MAX)) {
+    flagRow(ctx, "events", file, row.line, "ticket link left out", `stripe is too long ${overLimit(cell, TICKET_URL_MAX)}: left out`);
+    return null;
+  }
   try {
     if (new URL(cell).protocol === "https:") return cell;
   } catch {
@@ -42,7 +47,7 @@ export async function importEvents(ctx: ImportContext, csv: CsvTable): Promise<v
     const id = requiredUuid(row.cells.id ?? null, "id");
     if (seen.has(id)) throw new Skip("the id appears twice in the file");
     seen.add(id);
-    const title = row.cells.title?.trim();
+    const title = limitedText(row.cells.title?.trim() ?? null, "title", EVENT_TITLE_MAX);
     if (!title) throw new Skip("no title");
     const date = eventDate(row);
     const stamp = parseTimestamp(row.cells.updated_at ?? null) ?? parseTimestamp(row.cells.created_at ?? null) ?? parseTimestamp(date)!;

@@ -67,7 +67,7 @@ export const EXPORT_FILES = {
   characters: {
     file: "characters.csv",
     required: ["id", "user_id", "character_name", "backstory", "faction", "job"],
-    // events_attended is counted from attendance on this site; it is read and not kept.
+    // events_attended: the old site's count, kept as the start of the member's Events Survived (old-site-events.server.ts).
     optional: ["events_attended", "created_at", "updated_at"],
   },
   pels: { file: "pels.csv", required: ["user_id", "event_id", ...PEL_ANSWERS, "created_at"], optional: ["id"] },

@@ -1,12 +1,15 @@
 import crypto from "node:crypto";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { PERSON_NAME_MAX } from "~/forms/auth";
+import { CONTACT_NAME_MAX, CONTACT_PHONE_MAX } from "~/forms/profile";
 import { isRole, type Role } from "~/game/roles";
+import { letOtherWorkIn } from "../db/holds.server";
 import { accounts, profiles, type EmergencyContact } from "../db/schema";
 import { isBcryptHash } from "../passwords.server";
 import { count, databaseReason, flagRow, saveVersioned, skipRow, type ImportContext } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
-import { isEmail, parseJson, parseTimestamp, requiredTimestamp, requiredUuid, shown, Skip } from "./values.server";
+import { isEmail, limitedText, overLimit, parseJson, parseTimestamp, requiredTimestamp, requiredUuid, shown, Skip, tooLong } from "./values.server";
 
 /** A member as the export describes them: the auth service's user and their profile row, if any. */
 type Member = {
@@ -44,6 +47,11 @@ function emergencyContact(ctx: ImportContext, file: string, row: CsvRow): Emerge
   const { name, phone } = (typeof value === "object" && !Array.isArray(value) ? value : {}) as { name?: unknown; phone?: unknown };
   if ((name === undefined || typeof name === "string") && (phone === undefined || typeof phone === "string")) {
     if (!name && !phone) return null;
+    if (tooLong(name ?? null, CONTACT_NAME_MAX) || tooLong(phone ?? null, CONTACT_PHONE_MAX)) {
+      const long = tooLong(name ?? null, CONTACT_NAME_MAX) ? `its name is too long ${overLimit(name!, CONTACT_NAME_MAX)}` : `its phone is too long ${overLimit(phone!, CONTACT_PHONE_MAX)}`;
+      flagRow(ctx, "profiles", file, row.line, "emergency contact left out", `emergency_contact: ${long}: left out`);
+      return null;
+    }
     return { name: name ?? "", phone: phone ?? "" };
   }
   flagRow(ctx, "profiles", file, row.line, "emergency contact left out", "emergency_contact is not a name and a phone: left out");
@@ -79,6 +87,8 @@ function readMembers(ctx: ImportContext, users: CsvTable, profileRows: CsvTable)
       if (emails.has(email)) throw new Skip("email used by another user in the file", shown(email));
       const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
       const meta = metadataNames(row);
+      const firstName = limitedText((profile?.cells.first_name ?? (typeof meta.first_name === "string" ? meta.first_name : "")).trim(), "first_name", PERSON_NAME_MAX);
+      const lastName = limitedText((profile?.cells.last_name ?? (typeof meta.last_name === "string" ? meta.last_name : "")).trim(), "last_name", PERSON_NAME_MAX);
       const roleCell = profile?.cells.role?.trim().toLowerCase() ?? null;
       let role: Role = "applicant";
       if (roleCell !== null && isRole(roleCell)) role = roleCell;
@@ -92,8 +102,8 @@ function readMembers(ctx: ImportContext, users: CsvTable, profileRows: CsvTable)
         id,
         line: row.line,
         email,
-        firstName: (profile?.cells.first_name ?? (typeof meta.first_name === "string" ? meta.first_name : "")).trim(),
-        lastName: (profile?.cells.last_name ?? (typeof meta.last_name === "string" ? meta.last_name : "")).trim(),
+        firstName,
+        lastName,
         role,
         emergencyContact: profile ? emergencyContact(ctx, profileRows.file, profile) : null,
         createdAt,
@@ -185,6 +195,7 @@ async function savePassword(ctx: ImportContext, member: Member): Promise<void> {
 /** Imports the members: their profiles, keeping their ids, and their passwords. */
 export async function importMembers(ctx: ImportContext, users: CsvTable, profileRows: CsvTable): Promise<void> {
   for (const member of readMembers(ctx, users, profileRows)) {
+    await letOtherWorkIn();
     try {
       if ((await saveProfile(ctx, member)) === "skipped") continue;
       await savePassword(ctx, member);

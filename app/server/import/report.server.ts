@@ -1,4 +1,5 @@
 import { formatDollars } from "~/game/merchant";
+import { countOf } from "~/lib/plural";
 
 /** What the report counts, one line each: the tables, and the members' passwords apart from their profiles. */
 export const REPORT_TABLES = [
@@ -31,6 +32,8 @@ export type ImportReport = {
   /** Rows imported as recorded but worth a look (an order total that differs from the price list, a value read another way). */
   flagged: ReportLine[];
   files: { copied: number; alreadyStored: number };
+  /** Members whose count of events on the old site was taken this run, or was here already (old-site-events.server.ts). */
+  oldSiteEvents: { taken: number; alreadyHere: number };
 };
 
 export function emptyReport(dir: string): ImportReport {
@@ -38,12 +41,12 @@ export function emptyReport(dir: string): ImportReport {
     ReportTable,
     TableCounts
   >;
-  return { dir, tables, skipped: [], flagged: [], files: { copied: 0, alreadyStored: 0 } };
+  return { dir, tables, skipped: [], flagged: [], files: { copied: 0, alreadyStored: 0 }, oldSiteEvents: { taken: 0, alreadyHere: 0 } };
 }
 
 /** True when the run wrote anything. */
 export function reportChanged(report: ImportReport): boolean {
-  return Object.values(report.tables).some((counts) => counts.imported + counts.updated > 0);
+  return report.oldSiteEvents.taken > 0 || Object.values(report.tables).some((counts) => counts.imported + counts.updated > 0);
 }
 
 /** How often each reason skipped a row of `table`. */
@@ -73,6 +76,9 @@ export function formatReport(report: ImportReport): string {
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   const out = [`Imported ${report.dir} in one transaction.`, "", line(header), ...rows.map(line), ""];
   out.push(`Research files: ${report.files.copied} copied into the site's storage, ${report.files.alreadyStored} already there.`);
+  out.push(
+    `Events attended on the old site (events_attended): taken for ${countOf(report.oldSiteEvents.taken, "member")} as the start of their Events Survived, ${report.oldSiteEvents.alreadyHere} already here.`,
+  );
   if (report.skipped.length > 0) {
     out.push("", `Skipped ${report.skipped.length} rows:`);
     for (const table of REPORT_TABLES) {

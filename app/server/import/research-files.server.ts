@@ -1,16 +1,17 @@
-import fs from "node:fs";
-import path from "node:path";
+import type fs from "node:fs";
 import { eq } from "drizzle-orm";
-import { fileTypeFromFile } from "file-type";
-import { type UPLOAD_MIME_TYPES } from "~/game/rules";
+import { fileTypeFromBuffer } from "file-type";
+import { RESEARCH_NOTES_MAX, RESEARCH_SOURCES_MAX } from "~/forms/research";
+import { UPLOAD_MAX_BYTES, type UPLOAD_MIME_TYPES } from "~/game/rules";
 import { research } from "../db/schema";
 import { displayName } from "../research.server";
 import { fileSize, saveFile } from "../storage/storage.server";
 import { eachRow, type ImportContext } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
+import { ExportFileRefused, openExportFile, type ExportFileProblem } from "./export-files.server";
 import { RESEARCH_FILES_DIR } from "./format.server";
 import { referencesOf } from "./owners.server";
-import { requiredTimestamp, shown, Skip, stableUuid, text } from "./values.server";
+import { limitedText, requiredTimestamp, shown, Skip, stableUuid } from "./values.server";
 import { submissionId, submissionKey } from "./submissions.server";
 
 const EXTENSIONS: Record<(typeof UPLOAD_MIME_TYPES)[number], string> = { "image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf" };
@@ -46,26 +47,56 @@ export function bucketPath(fileUrl: string | null): [string, string] {
   return decoded as [string, string];
 }
 
-/** The file in the export, its size and its type judged by content (JPG, PNG or PDF only). */
-async function exportedFile(ctx: ImportContext, row: CsvRow) {
+/** Why a research row's file was not taken, as the report counts it. */
+const REFUSED_FILE: Record<ExportFileProblem, string> = {
+  missing: "missing file",
+  link: "file is a symbolic link",
+  outside: "file is a link to outside the export",
+  "not a file": "missing file",
+};
+
+/** Enough of a file's start for its type to be judged by content. */
+const SNIFFED_BYTES = 4100;
+
+type ExportedFile = { handle: fs.promises.FileHandle; name: string; size: number; mime: string; extension: string };
+
+/**
+ * The file in the export, opened, with its size and its type judged by content (JPG, PNG or PDF
+ * only): never through a link, never from outside the export. The caller closes it.
+ */
+async function exportedFile(ctx: ImportContext, row: CsvRow): Promise<ExportedFile> {
   const [owner, name] = bucketPath(row.cells.file_url ?? null);
-  const source = path.join(ctx.dir, ...RESEARCH_FILES_DIR, owner, name);
-  const stat = await fs.promises.stat(source).catch(() => null);
-  if (!stat?.isFile()) throw new Skip("missing file", `(${[...RESEARCH_FILES_DIR, owner, name].join("/")})`);
-  const sniffed = await fileTypeFromFile(source);
-  const mime = sniffed?.mime as (typeof UPLOAD_MIME_TYPES)[number] | undefined;
-  if (!mime || !(mime in EXTENSIONS)) throw new Skip("file is not a JPG, PNG or PDF", `(${name.slice(0, 60)})`);
-  return { source, name, size: stat.size, mime, extension: EXTENSIONS[mime] };
+  const parts = [...RESEARCH_FILES_DIR, owner, name];
+  let opened: Awaited<ReturnType<typeof openExportFile>>;
+  try {
+    opened = await openExportFile(ctx.dir, parts);
+  } catch (error) {
+    if (error instanceof ExportFileRefused) throw new Skip(REFUSED_FILE[error.problem], `(${parts.join("/")})`);
+    throw error;
+  }
+  try {
+    // The research form's limit: a larger file is one no member could have sent.
+    if (opened.size > UPLOAD_MAX_BYTES) throw new Skip("file larger than the site takes", `(${name.slice(0, 60)}: ${opened.size.toLocaleString("en-US")} bytes; at most ${UPLOAD_MAX_BYTES.toLocaleString("en-US")})`);
+    const start = Buffer.alloc(Math.min(SNIFFED_BYTES, opened.size));
+    await opened.handle.read(start, 0, start.length, 0);
+    const sniffed = await fileTypeFromBuffer(start);
+    const mime = sniffed?.mime as (typeof UPLOAD_MIME_TYPES)[number] | undefined;
+    if (!mime || !(mime in EXTENSIONS)) throw new Skip("file is not a JPG, PNG or PDF", `(${name.slice(0, 60)})`);
+    return { handle: opened.handle, name, size: opened.size, mime, extension: EXTENSIONS[mime] };
+  } catch (error) {
+    await opened.handle.close();
+    throw error;
+  }
 }
 
 /** Copies the file into the site's storage under `key`, unless an earlier run already did. */
-async function storeOnce(ctx: ImportContext, key: string, file: { source: string; size: number; mime: string }): Promise<void> {
+async function storeOnce(ctx: ImportContext, key: string, file: ExportedFile): Promise<void> {
   if ((await fileSize(key)) === file.size) {
     ctx.report.files.alreadyStored++;
     return;
   }
   ctx.writtenFiles.push(key);
-  await saveFile(key, fs.createReadStream(file.source), { size: file.size, contentType: file.mime });
+  await saveFile(key, file.handle.createReadStream({ start: 0, autoClose: false }), { size: file.size, contentType: file.mime });
   ctx.report.files.copied++;
 }
 
@@ -82,19 +113,25 @@ export async function importResearch(ctx: ImportContext, csv: CsvTable): Promise
     const userId = refs.member(row);
     const eventId = refs.event(row);
     const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
+    const sources = limitedText(row.cells.sources ?? null, "sources", RESEARCH_SOURCES_MAX);
+    const notes = limitedText(row.cells.research ?? null, "research", RESEARCH_NOTES_MAX);
     const [held] = await ctx.tx.select({ id: research.id }).from(research).where(eq(research.id, id));
     if (held) return "unchanged";
     const file = await exportedFile(ctx, row);
     // Named after the row, so a second run finds its file, and two rows never share one.
     const key = `research/${userId}/imported-${stableUuid("hopewell-import-file", id).replaceAll("-", "")}.${file.extension}`;
-    await storeOnce(ctx, key, file);
+    try {
+      await storeOnce(ctx, key, file);
+    } finally {
+      await file.handle.close();
+    }
     await ctx.tx.insert(research).values({
       id,
       submissionKey: submissionKey("research", id),
       userId,
       eventId,
-      sources: text(row.cells.sources ?? null),
-      research: text(row.cells.research ?? null),
+      sources,
+      research: notes,
       fileKey: key,
       fileName: displayName(file.name),
       fileType: file.mime,

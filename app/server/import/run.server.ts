@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import path from "node:path";
 import { audit } from "../audit.server";
 import { database } from "../db/client.server";
+import { holdingDatabase } from "../db/holds.server";
 import { logger } from "../logger.server";
 import { removeFile } from "../storage/storage.server";
 import { importApplications } from "./applications.server";
@@ -9,17 +9,45 @@ import { importCharacters } from "./characters.server";
 import type { ImportContext } from "./context.server";
 import { readCsv, type CsvTable } from "./csv.server";
 import { importEvents } from "./events.server";
+import { exportRoot } from "./export-files.server";
 import { EXPORT_FILES, ImportError, type ExportTable } from "./format.server";
 import { importMembers } from "./members.server";
+import { importOldSiteEvents } from "./old-site-events.server";
 import { emptyReport, formatReport, reportChanged, type ImportReport } from "./report.server";
 import { importResearch } from "./research-files.server";
 import { importAttendance, importLetters, importMerchantOrders, importPels } from "./submissions.server";
 
-/** Reads every file of the export: a missing file, a wrong header or malformed CSV refuses the whole export. */
-function readExport(dir: string): Record<ExportTable, CsvTable> {
-  const stat = fs.statSync(dir, { throwIfNoEntry: false });
-  if (!stat?.isDirectory()) throw new ImportError(`${dir} is not a folder: give the folder holding auth_users.csv and the other files.`);
-  return Object.fromEntries(Object.entries(EXPORT_FILES).map(([table, spec]) => [table, readCsv(dir, spec)])) as Record<ExportTable, CsvTable>;
+/** Reads every file of the export: a missing file, a link, a wrong header or malformed CSV refuses the whole export. */
+function readExport(root: string): Record<ExportTable, CsvTable> {
+  return Object.fromEntries(Object.entries(EXPORT_FILES).map(([table, spec]) => [table, readCsv(root, spec)])) as Record<ExportTable, CsvTable>;
+}
+
+/** Every table of the export, owners before their rows, in the run's transaction; a run that changed anything is audited. */
+async function importTables(ctx: ImportContext, files: Record<ExportTable, CsvTable>): Promise<void> {
+  await importMembers(ctx, files.auth_users, files.profiles);
+  await importEvents(ctx, files.events);
+  await importApplications(ctx, files.applications);
+  await importCharacters(ctx, files.characters);
+  await importOldSiteEvents(ctx, files.characters);
+  await importPels(ctx, files.pels);
+  await importMerchantOrders(ctx, files.merchant_orders);
+  await importAttendance(ctx, files.event_attendance);
+  await importResearch(ctx, files.research);
+  await importLetters(ctx, files.letters);
+  const { report } = ctx;
+  if (!reportChanged(report)) return;
+  const tables = Object.values(report.tables);
+  await audit(ctx.tx, {
+    actorId: null,
+    action: "import.run",
+    details: {
+      operator: "npm run import",
+      imported: tables.reduce((sum, c) => sum + c.imported, 0),
+      updated: tables.reduce((sum, c) => sum + c.updated, 0),
+      skipped: report.skipped.length,
+      oldSiteEventCounts: report.oldSiteEvents.taken,
+    },
+  });
 }
 
 /**
@@ -30,36 +58,13 @@ function readExport(dir: string): Record<ExportTable, CsvTable> {
  */
 export async function importExport(dir: string): Promise<ImportReport> {
   const folder = path.resolve(dir);
-  const files = readExport(folder);
+  const root = exportRoot(folder);
+  const files = readExport(root);
   const db = await database();
   const report = emptyReport(folder);
   const writtenFiles: string[] = [];
   try {
-    await db.transaction(async (tx) => {
-      const ctx: ImportContext = { tx, dir: folder, report, writtenFiles };
-      await importMembers(ctx, files.auth_users, files.profiles);
-      await importEvents(ctx, files.events);
-      await importApplications(ctx, files.applications);
-      await importCharacters(ctx, files.characters);
-      await importPels(ctx, files.pels);
-      await importMerchantOrders(ctx, files.merchant_orders);
-      await importAttendance(ctx, files.event_attendance);
-      await importResearch(ctx, files.research);
-      await importLetters(ctx, files.letters);
-      if (reportChanged(report)) {
-        const tables = Object.values(report.tables);
-        await audit(tx, {
-          actorId: null,
-          action: "import.run",
-          details: {
-            operator: "npm run import",
-            imported: tables.reduce((sum, c) => sum + c.imported, 0),
-            updated: tables.reduce((sum, c) => sum + c.updated, 0),
-            skipped: report.skipped.length,
-          },
-        });
-      }
-    });
+    await holdingDatabase("an import", () => db.transaction((tx) => importTables({ tx, dir: root, report, writtenFiles }, files)));
   } catch (error) {
     for (const key of writtenFiles) await removeFile(key).catch((cleanup: unknown) => logger.error({ err: cleanup, key }, "removing an imported file after a failed import failed"));
     throw error;

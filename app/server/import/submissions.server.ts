@@ -1,3 +1,6 @@
+import { CHARACTER_NAME_MAX } from "~/forms/character";
+import { LETTER_BODY_MAX } from "~/forms/submissions";
+import { PEL_ANSWER_MAX } from "~/game/pel";
 import { PAYMENT_STATUSES, type PaymentStatus } from "~/game/roles";
 import { eventAttendance, letters, merchantOrders, pels } from "../db/schema";
 import { eachRow, flagRow, type ImportContext, type Outcome } from "./context.server";
@@ -6,7 +9,7 @@ import { EXPORT_FILES, type ExportTable } from "./format.server";
 import { orderItems, parseAmountCents, priceListTotalCents } from "./merchant-items.server";
 import { referencesOf } from "./owners.server";
 import { dollars, type ReportTable } from "./report.server";
-import { matchCabin, parseJson, parseTimestamp, requiredTimestamp, requiredUuid, shown, Skip, stableUuid, text } from "./values.server";
+import { limitedText, matchCabin, parseJson, parseTimestamp, requiredTimestamp, requiredUuid, shown, Skip, stableUuid } from "./values.server";
 
 /**
  * A submission's id: its own when the export has the column, else one made from its cells,
@@ -37,13 +40,13 @@ export const importPels: Importer = async (ctx, csv) => {
   const seen = new Map<string, number>();
   await eachRow(ctx, "pels", csv, async (row) => {
     const id = submissionId("pels", row, seen);
-    const c = (column: string) => text(row.cells[column] ?? null);
+    const c = (column: string) => limitedText(row.cells[column] ?? null, column, PEL_ANSWER_MAX);
     const values = {
       id,
       submissionKey: submissionKey("pels", id),
       userId: refs.member(row),
       eventId: refs.event(row),
-      characterName: c("character_name"),
+      characterName: limitedText(row.cells.character_name ?? null, "character_name", CHARACTER_NAME_MAX),
       scariness: c("scariness"),
       favoriteMoments: c("favorite_moments"),
       enjoyment: c("enjoyment"),
@@ -104,6 +107,7 @@ export const importAttendance: Importer = async (ctx, csv) => {
     const eventId = refs.event(row);
     const payment = row.cells.payment_status?.trim().toLowerCase() ?? "paid";
     if (!(PAYMENT_STATUSES as readonly string[]).includes(payment)) throw new Skip("unknown payment_status", shown(row.cells.payment_status ?? null));
+    const characterName = limitedText(row.cells.character_name?.trim() ?? null, "character_name", CHARACTER_NAME_MAX) || null;
     const cabinCell = row.cells.cabin ?? null;
     const cabin = matchCabin(cabinCell);
     if (cabinCell !== null && !cabin) flagRow(ctx, "event_attendance", csv.file, row.line, "unknown cabin", `unknown cabin ${shown(cabinCell)}: left unassigned`);
@@ -113,7 +117,7 @@ export const importAttendance: Importer = async (ctx, csv) => {
       eventId,
       cabin,
       paymentStatus: payment as PaymentStatus,
-      characterName: row.cells.character_name?.trim() || null,
+      characterName,
       // The record's date is not shown anywhere; without one in the export, the run's.
       ...(parseTimestamp(row.cells.created_at ?? null) ? { createdAt: parseTimestamp(row.cells.created_at ?? null)! } : {}),
     };
@@ -131,8 +135,8 @@ export const importLetters: Importer = async (ctx, csv) => {
       id,
       submissionKey: submissionKey("letters", id),
       userId: refs.member(row),
-      recipient: text(row.cells.recipient ?? null),
-      body: text(row.cells.body ?? null),
+      recipient: limitedText(row.cells.recipient ?? null, "recipient", CHARACTER_NAME_MAX),
+      body: limitedText(row.cells.body ?? null, "body", LETTER_BODY_MAX),
       createdAt: requiredTimestamp(row.cells.created_at ?? null, "created_at"),
     };
     return insertOnce(() => ctx.tx.insert(letters).values(values).onConflictDoNothing().returning({ id: letters.id }));

@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { CABINS, type Cabin } from "~/game/cabins";
+import { EMAIL_MAX } from "~/forms/auth";
 import { FACTIONS, JOBS, jobsForFaction, type Faction, type Job } from "~/game/factions";
 import { isUuid } from "~/lib/ids";
+import { countOf } from "~/lib/plural";
 
 /**
  * Reading the old export's cells: timestamps, JSON, emails, and the game's names matched
@@ -55,7 +57,7 @@ export function parseJson(value: string | null, column: string): unknown {
 const Email = z.email();
 
 export function isEmail(value: string | null): value is string {
-  return value !== null && value.length <= 254 && Email.safeParse(value.trim()).success;
+  return value !== null && value.length <= EMAIL_MAX && Email.safeParse(value.trim()).success;
 }
 
 export function requiredUuid(value: string | null, column: string): string {
@@ -97,6 +99,25 @@ export function jobFitsFaction(faction: Faction, job: Job): boolean {
 /** A text cell the site needs as text: an empty cell becomes the empty string. */
 export function text(value: string | null): string {
   return value ?? "";
+}
+
+/** Whether a cell is longer than the site's own form lets anyone write in that field. */
+export function tooLong(value: string | null, max: number): boolean {
+  return value !== null && value.length > max;
+}
+
+/** What the report says of a cell over its limit. */
+export function overLimit(value: string, max: number): string {
+  return `(${countOf(value.length, "character")}; the site takes at most ${max.toLocaleString("en-US")})`;
+}
+
+/**
+ * A text cell held to the limit the site's form sets for the field (app/forms/), so an import
+ * cannot put in what no member could have written: a longer cell skips the row.
+ */
+export function limitedText(value: string | null, column: string, max: number): string {
+  if (tooLong(value, max)) throw new Skip(`${column} too long`, overLimit(value!, max));
+  return text(value);
 }
 
 /** Shortens a cell for the report, so a long or hostile value cannot flood it. */
