@@ -114,7 +114,7 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
   }
   if (!file) return { ok: false, status: 400, message: COSTUME_MESSAGES.chooseFile };
   // Loaded with the first upload: about 10 MB an idle server need not hold.
-  const sniffed = await (await import("file-type")).fileTypeFromBlob(file);
+  const sniffed = await (await import("file-type")).fileTypeFromFile(file.path);
   const type = sniffed?.mime;
   if (type !== "image/jpeg" && type !== "image/png") return { ok: false, status: 400, message: COSTUME_MESSAGES.fileType };
 
@@ -125,7 +125,8 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
     .where(and(eq(costumePhotos.userId, user.id), eq(costumePhotos.eventId, eventId)));
   if (n >= COSTUME_PHOTOS_PER_EVENT) return { ok: false, status: 400, message: COSTUME_MESSAGES.tooMany };
 
-  const outcome = await processPhoto(Buffer.from(await file.arrayBuffer()), type);
+  // libvips reads the photo from disk: it is never copied whole into this process's memory.
+  const outcome = await processPhoto(file.path, type);
   if (!outcome.ok) return { ok: false, status: 400, message: outcome.reason === "too-many-pixels" ? COSTUME_MESSAGES.tooManyPixels : COSTUME_MESSAGES.unreadable };
   const { photo, thumb, width, height } = outcome.processed;
 

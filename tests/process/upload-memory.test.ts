@@ -1,12 +1,15 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase, setDatabase } from "~/server/db/client.server";
+import { createEvent } from "~/server/db/factories";
 import { createMember, sessionCookie } from "../helpers/members";
 import { startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 import { sendRaw } from "../helpers/raw-http";
+import { startS3Server } from "../helpers/s3";
 
 const MB = 1024 * 1024;
 const MULTIPART = "multipart/form-data; boundary=----hopewell";
@@ -33,24 +36,37 @@ async function memoryRise<T>(pid: number, work: () => Promise<T>): Promise<{ res
 
 const megabytes = (bytes: number) => `${Math.round(bytes / MB)} MB`;
 
+/** A PDF by its first bytes (as the site judges a file), `size` bytes long. */
+function pdfOf(size: number): Uint8Array {
+  const bytes = new Uint8Array(size).fill(0x20);
+  bytes.set(new TextEncoder().encode("%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\n"));
+  bytes.set(new TextEncoder().encode("\n%%EOF\n"), size - 7);
+  return bytes;
+}
+
 /**
  * The production server as operators run it, under uploads: refused ones (no session, the wrong
- * role) must cost it nothing like their size.
+ * role) must cost it nothing like their size, and accepted ones go to storage as they arrive.
  */
 describe("the production server under uploads", () => {
   withProductionBuild();
   const dataDirs: string[] = [];
   const servers: RunningProcess[] = [];
+  let player = { id: "", cookie: "" };
   let applicantCookie = "";
+  let eventId = "";
 
-  /** A data directory whose embedded database holds a signed-in applicant. */
+  /** A data directory whose embedded database holds a player, an applicant (both signed in) and an event. */
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-upload-memory-"));
     dataDirs.push(dataDir);
     const handle = await openDatabase({ dataDir });
     setDatabase(handle);
     try {
+      const member = await createMember("player");
+      player = { id: member.id, cookie: await sessionCookie(member) };
       applicantCookie = await sessionCookie(await createMember("applicant"));
+      eventId = (await createEvent(handle.db, { title: "The Long Dark", date: "2099-10-02", status: "future" })).id;
     } finally {
       await closeDatabase();
     }
@@ -71,6 +87,8 @@ describe("the production server under uploads", () => {
     if (server.child.exitCode === null) server.child.kill("SIGTERM");
     await server.exited;
   }
+
+  const stopAll = () => Promise.all(servers.map(stop));
 
   it("stays within 100 MB while 600 refused 5 MB uploads arrive at once, and answers every one before closing", async () => {
     const { server, url } = await start();
@@ -116,4 +134,55 @@ describe("the production server under uploads", () => {
       await stop(server);
     }
   }, 300_000);
+
+  /** Posts the research form with a PDF of `size` bytes, as the page's script does. */
+  function research(url: string, file: Uint8Array) {
+    const form = new FormData();
+    form.set("submissionKey", randomUUID());
+    form.set("eventId", eventId);
+    form.set("sources", "The assay office's ledgers.");
+    form.set("research", "The seam runs under the chapel.");
+    form.set("file", new Blob([file as Uint8Array<ArrayBuffer>], { type: "application/pdf" }), "seam.pdf");
+    return fetch(`${url}/research/upload`, { method: "POST", headers: { Origin: url, Cookie: player.cookie }, body: form });
+  }
+
+  /** The research files stored for the player: their sizes. */
+  const storedSizes = (root: string) => {
+    const dir = path.join(root, "research", player.id);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => fs.statSync(path.join(dir, name)).size) : [];
+  };
+
+  const ACCEPTED = 40;
+  const FILE_BYTES = 5 * MB - 64 * 1024;
+
+  for (const backend of ["local", "s3"] as const) {
+    it(`streams ${ACCEPTED} accepted 5 MB uploads to ${backend === "local" ? "files under DATA_DIR" : "an S3 bucket"} without holding them in memory`, async () => {
+      const s3 = backend === "s3" ? await startS3Server() : undefined;
+      try {
+        const { server, url } = await start(s3?.env ?? {});
+        const pid = server.child.pid!;
+        const file = pdfOf(FILE_BYTES);
+        const root = s3 ? path.join(s3.directory, "hopewell-test") : path.join(dataDirs[0]!, "files");
+        const already = storedSizes(root).length;
+        // Warm up: the first upload loads what judging a file needs.
+        expect((await research(url, file)).status).toBe(200);
+
+        const { result: answers, before, peak } = await memoryRise(pid, () => Promise.all(Array.from({ length: ACCEPTED }, () => research(url, file))));
+        expect(answers.map((answer) => answer.status)).toEqual(Array(ACCEPTED).fill(200));
+        const sent = ACCEPTED * FILE_BYTES;
+        expect(peak - before, `resident memory rose from ${megabytes(before)} to ${megabytes(peak)} for ${megabytes(sent)} uploaded`).toBeLessThan(sent / 2);
+
+        // Every file arrived whole.
+        const sizes = s3
+          ? fs.readdirSync(path.join(root, "research", player.id)).filter((name) => name.endsWith("._S3rver_object")).map((name) => fs.statSync(path.join(root, "research", player.id, name)).size)
+          : storedSizes(root);
+        expect(sizes.length - already).toBe(ACCEPTED + 1);
+        expect(new Set(sizes)).toEqual(new Set([FILE_BYTES]));
+        expect(server.output()).not.toMatch(/"level":50/);
+      } finally {
+        await stopAll();
+        await s3?.close();
+      }
+    }, 180_000);
+  }
 });
