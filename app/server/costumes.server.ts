@@ -9,11 +9,12 @@ import {
   type CostumeStatus,
   type CostumeVerdict,
 } from "~/game/costume";
-import { canBuildCharacter, isStaff, rolesWhere } from "~/game/roles";
+import { canBuildCharacter, rolesWhere } from "~/game/roles";
 import { clubToday } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
+import { hasStaffRights } from "./assurance.server";
 import { audit } from "./audit.server";
 import { passesFilter, type QueueFilter } from "./queue-filter.server";
 import { costumeEntryId, markAnswered, queueView, reopenAnswered } from "./review-queue.server";
@@ -170,7 +171,7 @@ export async function costumePhotoFor(viewer: SessionUser, id: string, variant: 
     .select({ userId: costumePhotos.userId, fileKey: costumePhotos.fileKey, thumbKey: costumePhotos.thumbKey, fileType: costumePhotos.fileType })
     .from(costumePhotos)
     .where(eq(costumePhotos.id, id));
-  if (!row || (row.userId !== viewer.id && !isStaff(viewer.role))) return null;
+  if (!row || (row.userId !== viewer.id && !hasStaffRights(viewer))) return null;
   return variant === "thumb" ? { key: row.thumbKey, type: "image/jpeg" } : { key: row.fileKey, type: row.fileType };
 }
 

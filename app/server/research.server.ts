@@ -5,9 +5,9 @@ import { fieldErrors, type FieldErrors } from "~/forms/kernel";
 import { allowedExtension, ResearchForm, researchMessage } from "~/forms/research";
 import type { ResearchUpload } from "~/forms/research-upload.server";
 import { RESEARCH_MESSAGES } from "~/forms/submissions";
-import { isStaff } from "~/game/roles";
 import { UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
+import { hasStaffRights } from "./assurance.server";
 import { database } from "./db/client.server";
 import { events, research } from "./db/schema";
 import { removeFile, researchKey, saveFile } from "./storage/storage.server";
@@ -82,5 +82,5 @@ export async function researchFileFor(viewer: SessionUser, id: string) {
     .from(research)
     .where(eq(research.id, id));
   if (!row) return null;
-  return row.userId === viewer.id || isStaff(viewer.role) ? row : null;
+  return row.userId === viewer.id || hasStaffRights(viewer) ? row : null;
 }
