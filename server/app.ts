@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
-import { createRequestListener } from "@mjackson/node-fetch-server";
+import { createRequestListener } from "@remix-run/node-fetch-server";
 import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import sirv from "sirv";
@@ -28,7 +28,7 @@ import { startCostumeReminders } from "~/server/costume-reminders.server";
 import { discordFormOrigins } from "~/server/discord-oauth.server";
 import { frameOrigins, scriptOrigins } from "~/server/site.server";
 import { logAccess } from "./access-log";
-import { collectedBody, limitRequestBody } from "./body-limit";
+import { bodyForApp, closeUnreadBody, limitRequestBody } from "./body-limit";
 import { createAnonymousPageCache } from "./anonymous-cache";
 import { serveHealth } from "./health";
 import { listenProblem } from "./listen-check";
@@ -188,47 +188,54 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     }
   }
 
-  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): unknown {
+  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean): void {
     const origin = requestOrigin(req, cfg);
     const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
     requestInfos.set(req, info);
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, formTargets, secure }));
+    const refusal = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
+    // The adapter writes the answer itself and ends the request on its own failures (onError),
+    // so nothing it does reaches the caller's guard.
     const listener = createRequestListener(
-      (request) => {
+      async (request: Request) => {
         const context = new RouterContextProvider();
         context.set(requestInfoContext, info);
         // Replaces whatever the client sent under this name: only our own address counts.
         request.headers.set(CLIENT_ADDRESS_HEADER, info.clientAddress);
-        // A chunked body was already read (and measured) by limitRequestBody: the app gets that copy.
-        const body = collectedBody(req);
-        const forApp = body && request.method !== "GET" && request.method !== "HEAD" ? new Request(request, { body }) : request;
-        // Requests take turns (server/page-turns.ts); one still receiving an upload, or waiting on
-        // password hashing or another service, gives up its turn after the lease.
-        return inTurn(() => handleRequest(forApp, context).then((response) => keepPrivate(forApp, response)));
+        // The body is read only as the app asks for it (server/body-limit.ts).
+        const body = bodyForApp(req, request, { ...refusal, expectsContinue, writeContinue: () => res.writeContinue() });
+        try {
+          // Requests take turns (server/page-turns.ts); one still receiving an upload, or waiting on
+          // password hashing or another service, gives up its turn after the lease.
+          const response = await inTurn(() => handleRequest(body.request, context).then((response) => keepPrivate(body.request, response)));
+          return await body.answer(response);
+        } finally {
+          closeUnreadBody(req, res);
+        }
       },
       { onError: errorResponse, ...origin },
     );
-    // Typed as Node's listener, it returns a promise that rejects when writing the answer
-    // fails: the caller's guard ends the request then.
-    return listener(req, res) as unknown;
+    listener(req, res);
   }
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean) {
     logAccess(req, res, () => requestInfos.get(req)?.route);
     setBaseSecurityHeaders(res, secure);
-    // Before anything reads the body: an oversized one is refused, whatever the address.
-    // The next step may run later (once a chunked body is read): it is guarded on its own.
-    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)!, expectsContinue }, () => guarded(req, res, secure, () => route(req, res, secure)));
+    // Before anything reads the body: one whose length is over its address's limit is refused.
+    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! }, () => route(req, res, secure, expectsContinue));
   }
 
-  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): Promise<unknown> | void {
+  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean): Promise<unknown> | void {
     // What the app's fetch adapter cannot make into a Request is refused here, before it would
     // throw; and for every address alike, so a cached page or a file is no exception.
     const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
     if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
-    if (!requestUrl(req.url, requestOrigin(req, cfg))) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
+    const url = requestUrl(req.url, requestOrigin(req, cfg));
+    if (!url) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
+    // The adapter puts the target after the origin: an absolute-form target (of this same origin) goes in as its path.
+    if (!req.url!.startsWith("/")) req.url = url.pathname + url.search;
     // Each middleware's `next` may be called after its caller returned: each step is guarded.
-    const app = () => guarded(req, res, secure, () => handleApp(req, res, secure));
+    const app = () => guarded(req, res, secure, () => handleApp(req, res, secure, expectsContinue));
     if (anonymousPages.applies(req)) {
       // Served before compression: the cache holds each page already compressed.
       return anonymousPages.serve(req, res, secure).then((served) => served || compress(req as never, res as never, app));
@@ -248,7 +255,8 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     guarded(req, res, secure, () => handle(req, res, secure, expectsContinue));
   };
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => answer(req, res, false));
-  // A client that asks before sending a body ("Expect: 100-continue") hears of the limit before it sends.
+  // A client that asks before sending a body ("Expect: 100-continue") hears of the limit, or of
+  // any other refusal, before it sends: it is told to go on only when the app reads the body.
   server.on("checkContinue", (req, res) => answer(req, res, true));
   // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
   const changes = followDatabaseChanges(databaseHandle());

@@ -62,96 +62,133 @@ function closeGently(socket: net.Socket) {
   };
 }
 
+/** The 413 answer: the site's page for a browser, a line of text for anything else. */
+function tooLarge(req: http.IncomingMessage, options: BodyLimitOptions): { headers: Record<string, string>; body: string | undefined } {
+  const html = (req.headers.accept ?? "").includes("text/html");
+  const body = html ? errorPageHtml(TOO_LARGE, options.stylesheet) : `${TITLE}. ${EXPLANATION}\n`;
+  return {
+    headers: {
+      "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "Content-Security-Policy": options.contentSecurityPolicy,
+      "Cache-Control": "no-store",
+      Connection: "close",
+    },
+    body: req.method === "HEAD" ? undefined : body,
+  };
+}
+
 /**
  * Answers 413 and closes the connection (closeGently), instead of reading the rest of
  * a body the client may still be sending for the next request: the client learns at
  * once and stops.
  */
 function refuse(req: http.IncomingMessage, res: http.ServerResponse, options: BodyLimitOptions) {
-  const html = (req.headers.accept ?? "").includes("text/html");
-  const body = html ? errorPageHtml(TOO_LARGE, options.stylesheet) : `${TITLE}. ${EXPLANATION}\n`;
-  res.writeHead(413, {
-    "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    "Content-Security-Policy": options.contentSecurityPolicy,
-    "Cache-Control": "no-store",
-    Connection: "close",
-  });
+  const { headers, body } = tooLarge(req, options);
+  res.writeHead(413, headers);
   closeGently(req.socket);
-  res.end(req.method === "HEAD" ? undefined : body);
-}
-
-// Chunked bodies read here in full (they are within the limit), for the app to use instead.
-const collectedBodies = new WeakMap<http.IncomingMessage, Uint8Array<ArrayBuffer>>();
-
-/**
- * The body of a request that came without a Content-Length, already read by
- * `limitRequestBody`; undefined for every other request (the app reads those itself).
- */
-export function collectedBody(req: http.IncomingMessage): Uint8Array<ArrayBuffer> | undefined {
-  return collectedBodies.get(req);
+  res.end(body);
 }
 
 /**
- * Runs before anything reads the request: refuses a body over its address's limit
- * (bodyLimitFor) with 413, and otherwise calls `next`.
- *
- * The fetch adapter in front of React Router reads every body into memory as fast as it
- * arrives, whether or not an action reads it, so the limit has to hold before it starts.
- * A body with a Content-Length is judged by it: Node's parser never delivers more than
- * that, so such a body reaches the app untouched and as a stream. A chunked body has no
- * length to judge: it is counted as it arrives, dropped the moment it passes the limit,
- * and otherwise kept (at most the limit, which the adapter would hold anyway) for the
- * app (collectedBody). Browsers send a Content-Length with every form and upload.
- *
- * `expectsContinue`: the request came through the server's 'checkContinue' event, so
- * a client that waits for "100 Continue" is refused before it sends anything.
+ * Runs before anything reads the request: refuses a body whose Content-Length is over its
+ * address's limit (bodyLimitFor) with 413, and otherwise calls `next`. Node's parser never
+ * delivers more than a Content-Length, so such a body reaches the app within its limit. A
+ * chunked body has no length to judge: `bodyForApp` counts it as the app reads it.
  */
-export function limitRequestBody(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  options: BodyLimitOptions & { expectsContinue?: boolean },
-  next: () => void,
-): void {
-  const limit = bodyLimitFor(req.url);
+export function limitRequestBody(req: http.IncomingMessage, res: http.ServerResponse, options: BodyLimitOptions, next: () => void): void {
   const chunked = req.headers["transfer-encoding"] !== undefined;
-  const declared = chunked ? undefined : Number(req.headers["content-length"] ?? 0);
-  if (declared !== undefined && declared > limit) {
+  const declared = chunked ? 0 : Number(req.headers["content-length"] ?? 0);
+  if (declared > bodyLimitFor(req.url)) {
     refuse(req, res, options);
     return;
   }
-  if (options.expectsContinue) res.writeContinue();
-  if (!chunked) {
-    next();
-    return;
-  }
+  next();
+}
 
-  const chunks: Buffer[] = [];
+/** Why a chunked body stopped reaching the app: it passed its address's limit. */
+class BodyTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`request body over ${limit} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+export type AppBody = {
+  /** The request to hand the app: the same one, or one whose body is read through the checks below. */
+  request: Request;
+  /** The app's answer, or the 413 page when a chunked body passed its limit while the app read it. */
+  answer(response: Response): Promise<Response>;
+};
+
+/**
+ * The request the app reads. The fetch adapter reads a body only as the app asks for it, so a
+ * request refused before its body is read (no session, a role the address refuses, a cross-site
+ * post) costs no more memory than a socket's buffers, however large the body: the client waits
+ * (TCP flow control) and then hears the refusal. Two things happen as the app reads:
+ * - a client that asked before sending ("Expect: 100-continue", `expectsContinue`) is told to go
+ *   on only then, so a refused one never sends its body at all;
+ * - a chunked body is counted, and its reading fails once it passes the address's limit; the
+ *   app's answer (to a form it could not read) is then replaced by the 413 page.
+ */
+export function bodyForApp(
+  req: http.IncomingMessage,
+  request: Request,
+  options: BodyLimitOptions & { expectsContinue: boolean; writeContinue: () => void },
+): AppBody {
+  const chunked = req.headers["transfer-encoding"] !== undefined;
+  const source = request.body;
+  if (!source || (!chunked && !options.expectsContinue)) return { request, answer: async (response) => response };
+  const limit = bodyLimitFor(req.url);
   let received = 0;
-  const stop = () => {
-    req.off("data", onData).off("end", onEnd).off("close", stop);
-    chunks.length = 0;
+  let over = false;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!reader) {
+          if (options.expectsContinue) options.writeContinue();
+          reader = source.getReader();
+        }
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        received += value.byteLength;
+        if (chunked && received > limit) {
+          over = true;
+          controller.error(new BodyTooLargeError(limit));
+          await reader.cancel();
+          return;
+        }
+        controller.enqueue(value);
+      },
+      cancel: (reason) => (reader ?? source).cancel(reason),
+    },
+    // Nothing is read before the app asks.
+    { highWaterMark: 0 },
+  );
+  return {
+    request: new Request(request, { body, duplex: "half" } as RequestInit),
+    async answer(response) {
+      if (!over) return response;
+      await response.body?.cancel();
+      const { headers, body: page } = tooLarge(req, options);
+      return new Response(page, { status: 413, headers });
+    },
   };
-  function onData(chunk: Buffer) {
-    received += chunk.length;
-    if (received <= limit) {
-      chunks.push(chunk);
-      return;
-    }
-    stop();
-    // The stream keeps flowing with no listener: whatever else arrives before the socket closes is dropped.
-    refuse(req, res, options);
-  }
-  function onEnd() {
-    const body = new Uint8Array(received);
-    let offset = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, offset);
-      offset += chunk.length;
-    }
-    stop();
-    collectedBodies.set(req, body);
-    next();
-  }
-  req.on("data", onData).on("end", onEnd).on("close", stop);
+}
+
+/**
+ * Once the app has answered: when the request's body has not all arrived (the app refused it
+ * unread, or stopped reading at a limit), the answer closes the connection (closeGently) and
+ * the rest of the body is read and dropped as it comes, as Node drops a body nobody reads,
+ * never kept. Reading it all to keep the connection would cost the client the time of a
+ * transfer whose answer it already has. Call it before the answer's head is written.
+ */
+export function closeUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (req.complete || res.headersSent) return;
+  res.setHeader("Connection", "close");
+  closeGently(req.socket);
+  // The fetch adapter's listener would keep what arrives for a reader that is gone.
+  req.removeAllListeners("data");
+  req.resume();
 }

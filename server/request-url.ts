@@ -42,8 +42,8 @@ export function isSecure(req: http.IncomingMessage, cfg: Pick<Config, "trustProx
 }
 
 /**
- * The address the app is handed for this request (the fetch adapter reads it as
- * `new URL(req.url, origin)`), or undefined when the request names none this site can
+ * The address the app is handed for this request (the fetch adapter writes the origin
+ * and then the target), or undefined when the request names none this site can
  * read. A Host with a space, a path or credentials in it is no host name, and one a URL
  * parser refuses ("[", a port over 65535) stopped the adapter with an exception. The
  * target must be a path ("/events") or the absolute form naming this same origin

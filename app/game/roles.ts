@@ -25,7 +25,11 @@ export function canBuildCharacter(role: Role): boolean {
   return atLeast(role, "player");
 }
 
-/** Cast and managers: read the staff tools and every member's submissions. */
+/**
+ * Cast and managers: read the staff tools and every member's submissions. A signed-in session
+ * uses that right through `hasStaffRights` (app/server/assurance.server.ts), which also asks for
+ * the second factor the staff pages ask for.
+ */
 export function isStaff(role: Role): boolean {
   return atLeast(role, "cast");
 }

@@ -56,12 +56,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const upload = await readCostumeUpload(request);
     const eventId = upload.values.eventId;
     if (!upload.ok) return data<ActionData>({ eventId, message: upload.message }, { status: upload.status });
-    if (upload.values.intent !== "upload") return data<ActionData>({ eventId, message: "That action is not available here." }, { status: 400 });
-    return failSafely<ActionData>("saving a costume photo", { eventId, message: COSTUME_MESSAGES.failed }, async () => {
-      const outcome = await addCostumePhoto(user, upload);
-      if (!outcome.ok) return data({ eventId, message: outcome.message }, { status: outcome.status });
-      return doneAt(eventId, "uploaded");
-    });
+    try {
+      if (upload.values.intent !== "upload") return data<ActionData>({ eventId, message: "That action is not available here." }, { status: 400 });
+      return await failSafely<ActionData>("saving a costume photo", { eventId, message: COSTUME_MESSAGES.failed }, async () => {
+        const outcome = await addCostumePhoto(user, upload);
+        if (!outcome.ok) return data({ eventId, message: outcome.message }, { status: outcome.status });
+        return doneAt(eventId, "uploaded");
+      });
+    } finally {
+      // Stored by now, or refused: the copy the upload was written to goes.
+      await upload.file?.discard();
+    }
   }
   const fields = await readForm(request);
   const eventId = fields.eventId;

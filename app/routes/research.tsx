@@ -32,11 +32,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const upload = await readResearchUpload(request);
   if (!upload.ok) return data<Result>({ message: upload.message }, { status: upload.status });
-  return failSafely<Result>("saving research", { message: RESEARCH_MESSAGES.failed, values: upload.values }, async () => {
-    const outcome = await submitResearch(user, upload);
-    if (outcome.ok) return data({ submitted: true });
-    return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: 400 });
-  });
+  try {
+    return await failSafely<Result>("saving research", { message: RESEARCH_MESSAGES.failed, values: upload.values }, async () => {
+      const outcome = await submitResearch(user, upload);
+      if (outcome.ok) return data({ submitted: true });
+      return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: 400 });
+    });
+  } finally {
+    // Stored by now, or refused: the copy the upload was written to goes.
+    await upload.file?.discard();
+  }
 }
 
 /** The server's checks, run in the page so a member learns of a wrong file before uploading it. */

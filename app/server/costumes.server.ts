@@ -9,11 +9,12 @@ import {
   type CostumeStatus,
   type CostumeVerdict,
 } from "~/game/costume";
-import { canBuildCharacter, isStaff, rolesWhere } from "~/game/roles";
+import { canBuildCharacter, rolesWhere } from "~/game/roles";
 import { clubToday } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
+import { hasStaffRights } from "./assurance.server";
 import { audit } from "./audit.server";
 import { passesFilter, type QueueFilter } from "./queue-filter.server";
 import { costumeEntryId, markAnswered, queueView, reopenAnswered } from "./review-queue.server";
@@ -114,7 +115,7 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
   }
   if (!file) return { ok: false, status: 400, message: COSTUME_MESSAGES.chooseFile };
   // Loaded with the first upload: about 10 MB an idle server need not hold.
-  const sniffed = await (await import("file-type")).fileTypeFromBlob(file);
+  const sniffed = await (await import("file-type")).fileTypeFromFile(file.path);
   const type = sniffed?.mime;
   if (type !== "image/jpeg" && type !== "image/png") return { ok: false, status: 400, message: COSTUME_MESSAGES.fileType };
 
@@ -125,7 +126,8 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
     .where(and(eq(costumePhotos.userId, user.id), eq(costumePhotos.eventId, eventId)));
   if (n >= COSTUME_PHOTOS_PER_EVENT) return { ok: false, status: 400, message: COSTUME_MESSAGES.tooMany };
 
-  const outcome = await processPhoto(Buffer.from(await file.arrayBuffer()), type);
+  // libvips reads the photo from disk: it is never copied whole into this process's memory.
+  const outcome = await processPhoto(file.path, type);
   if (!outcome.ok) return { ok: false, status: 400, message: outcome.reason === "too-many-pixels" ? COSTUME_MESSAGES.tooManyPixels : COSTUME_MESSAGES.unreadable };
   const { photo, thumb, width, height } = outcome.processed;
 
@@ -169,7 +171,7 @@ export async function costumePhotoFor(viewer: SessionUser, id: string, variant: 
     .select({ userId: costumePhotos.userId, fileKey: costumePhotos.fileKey, thumbKey: costumePhotos.thumbKey, fileType: costumePhotos.fileType })
     .from(costumePhotos)
     .where(eq(costumePhotos.id, id));
-  if (!row || (row.userId !== viewer.id && !isStaff(viewer.role))) return null;
+  if (!row || (row.userId !== viewer.id && !hasStaffRights(viewer))) return null;
   return variant === "thumb" ? { key: row.thumbKey, type: "image/jpeg" } : { key: row.fileKey, type: row.fileType };
 }
 

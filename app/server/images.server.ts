@@ -37,8 +37,11 @@ export type ProcessedPhoto = { photo: Buffer; thumb: Buffer; width: number; heig
 
 export type PhotoOutcome = { ok: true; processed: ProcessedPhoto } | { ok: false; reason: "unreadable" | "too-many-pixels" };
 
-/** Decodes `input` (already judged JPEG or PNG by content) and makes the stored photo and its thumbnail. */
-export async function processPhoto(input: Buffer, type: PhotoType): Promise<PhotoOutcome> {
+/**
+ * Decodes the photo in the file at `input` (already judged JPEG or PNG by content; libvips reads
+ * it from disk) and makes the stored photo and its thumbnail.
+ */
+export async function processPhoto(input: string, type: PhotoType): Promise<PhotoOutcome> {
   const sharp = await loadSharp();
   try {
     const { width = 0, height = 0 } = await sharp(input, { limitInputPixels: false }).metadata();

@@ -1,12 +1,13 @@
+import fs from "node:fs";
 import { isUuid } from "~/lib/ids";
 import { and, eq, ne } from "drizzle-orm";
 import { fieldErrors, type FieldErrors } from "~/forms/kernel";
 import { allowedExtension, ResearchForm, researchMessage } from "~/forms/research";
 import type { ResearchUpload } from "~/forms/research-upload.server";
 import { RESEARCH_MESSAGES } from "~/forms/submissions";
-import { isStaff } from "~/game/roles";
 import { UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
+import { hasStaffRights } from "./assurance.server";
 import { database } from "./db/client.server";
 import { events, research } from "./db/schema";
 import { removeFile, researchKey, saveFile } from "./storage/storage.server";
@@ -22,9 +23,10 @@ export function displayName(name: string): string {
 }
 
 /**
- * Files a research paper: checks the fields and the file, whose type is judged by its
- * content; the file is then streamed to storage (a folder or S3), and its row written only
- * once it is stored. A refusal gives back what was typed.
+ * Files a research paper: checks the fields and the file (already on disk, see
+ * readResearchUpload), whose type is judged by its content; the file is then streamed to
+ * storage (a folder or S3), and its row written only once it is stored. A refusal gives back
+ * what was typed.
  */
 export async function submitResearch(user: SessionUser, { values, file }: ResearchUpload): Promise<ResearchOutcome> {
   const parsed = ResearchForm.safeParse(values);
@@ -35,7 +37,7 @@ export async function submitResearch(user: SessionUser, { values, file }: Resear
   if (!file) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
   const extension = allowedExtension(file.name);
   // Loaded with the first upload: about 10 MB an idle server need not hold.
-  const sniffed = await (await import("file-type")).fileTypeFromBlob(file.content);
+  const sniffed = await (await import("file-type")).fileTypeFromFile(file.path);
   if (!extension || !sniffed || !(UPLOAD_MIME_TYPES as readonly string[]).includes(sniffed.mime)) {
     return { ok: false, message: RESEARCH_MESSAGES.fileType, errors: { file: RESEARCH_MESSAGES.fileType }, values };
   }
@@ -45,7 +47,7 @@ export async function submitResearch(user: SessionUser, { values, file }: Resear
   if (!event) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { eventId: "Please choose one of the listed events" }, values };
 
   const key = researchKey(user.id, extension);
-  await saveFile(key, file.content, { contentType: sniffed.mime });
+  await saveFile(key, fs.createReadStream(file.path), { size: file.size, contentType: sniffed.mime });
   try {
     const inserted = await db
       .insert(research)
@@ -58,7 +60,7 @@ export async function submitResearch(user: SessionUser, { values, file }: Resear
         fileKey: key,
         fileName: displayName(file.name),
         fileType: sniffed.mime,
-        fileSize: file.content.size,
+        fileSize: file.size,
       })
       .onConflictDoNothing({ target: research.submissionKey })
       .returning({ id: research.id });
@@ -80,5 +82,5 @@ export async function researchFileFor(viewer: SessionUser, id: string) {
     .from(research)
     .where(eq(research.id, id));
   if (!row) return null;
-  return row.userId === viewer.id || isStaff(viewer.role) ? row : null;
+  return row.userId === viewer.id || hasStaffRights(viewer) ? row : null;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RESEARCH_MESSAGES } from "~/forms/submissions";
 import { createEvent } from "~/server/db/factories";
 import { letters, research, sessions } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -136,6 +137,56 @@ describe("request body limits", () => {
     });
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(reply).not.toContain("100 Continue");
+  });
+
+  it("refuses an upload without a session or with the wrong role before reading it, answering in full and then closing", async () => {
+    const bodyBytes = 5 * MiB;
+    const multipart = "multipart/form-data; boundary=----hopewell";
+    const applicant = await signedInMember("applicant");
+    const answers = [
+      await sendRaw("/research", { bodyBytes, contentType: multipart }),
+      await sendRaw("/research/upload", { bodyBytes, contentType: multipart }),
+      await sendRaw("/costume", { bodyBytes, contentType: multipart, headers: { Cookie: applicant.cookie } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 403]);
+    for (const answer of answers) {
+      expect(answer.headers.connection).toBe("close");
+      expect(answer.closedAfterMs).toBeLessThan(2_000);
+    }
+  });
+
+  it("tells a client that asks first to send its upload only when it will be read (Expect: 100-continue)", async () => {
+    const { port } = new URL(app().url);
+    // A multipart form without a field: the action reads it, and refuses it.
+    const form = "------hopewell--\r\n";
+    const proceed = "HTTP/1.1 100 Continue\r\n\r\n";
+    const ask = (cookie: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), "127.0.0.1");
+        let text = "";
+        let sent = false;
+        socket.on("data", (data) => {
+          text += data.toString();
+          if (!sent && text.startsWith(proceed)) {
+            sent = true;
+            socket.write(form);
+          }
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(text));
+        socket.setTimeout(5_000, () => socket.destroy(new Error("timed out")));
+        socket.write(
+          `POST /research/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${app().url}\r\nCookie: ${cookie}\r\n` +
+            `Content-Type: multipart/form-data; boundary=----hopewell\r\nContent-Length: ${form.length}\r\nConnection: close\r\nExpect: 100-continue\r\n\r\n`,
+        );
+      });
+    const signedOut = await ask("");
+    expect(signedOut).toMatch(/^HTTP\/1\.1 401 /);
+    expect(signedOut).not.toContain("100 Continue");
+    const member = await signedInMember("player");
+    const signedIn = await ask(member.cookie);
+    expect(signedIn).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 400 /);
+    expect(signedIn).toContain(RESEARCH_MESSAGES.fillAll);
   });
 
   it("closes a connection whose body is longer than its Content-Length, and keeps serving", async () => {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESEARCH_MESSAGES } from "~/forms/submissions";
+import { UPLOAD_MAX_BYTES } from "~/game/rules";
 import { createEvent } from "~/server/db/factories";
 import { research } from "~/server/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -40,6 +41,12 @@ function upload(cookie: string, file: { name: string; bytes: Buffer } | null, fi
 
 function storedFiles(userId: string): string[] {
   const dir = path.join(dataDir, "files", "research", userId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+/** What uploads left in DATA_DIR/uploads, where each is written as it arrives: nothing, once answered. */
+function spooled(): string[] {
+  const dir = path.join(dataDir, "uploads");
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
 
@@ -80,6 +87,24 @@ describe("research uploads", () => {
     expect((await (await upload(member.cookie, { name: "a.png", bytes: PNG }, { sources: " " })).json()).message).toBe(RESEARCH_MESSAGES.fillAll);
     expect(await db().select().from(research).where(eq(research.userId, member.id))).toEqual([]);
     expect(storedFiles(member.id)).toEqual([]);
+    expect(spooled()).toEqual([]);
+  });
+
+  it("takes a file of exactly 5 MB, named in any script, and refuses one byte more; the copy it arrived in goes either way", async () => {
+    const member = await signedInMember("player");
+    const exactly = Buffer.concat([PDF, Buffer.alloc(UPLOAD_MAX_BYTES - PDF.length, 0x20)]);
+    const taken = await upload(member.cookie, { name: "Prüfbericht – 金鉱.pdf", bytes: exactly });
+    expect(taken.status).toBe(200);
+    const [row] = await db().select().from(research).where(eq(research.userId, member.id));
+    expect(row).toMatchObject({ fileName: "Prüfbericht – 金鉱.pdf", fileType: "application/pdf", fileSize: UPLOAD_MAX_BYTES });
+    // Compared as bytes: a deep comparison of 5 MB takes minutes.
+    expect(fs.readFileSync(path.join(dataDir, "files", row!.fileKey)).equals(exactly)).toBe(true);
+
+    const over = await upload(member.cookie, { name: "over.pdf", bytes: Buffer.concat([exactly, Buffer.from(" ")]) });
+    expect(over.status).toBe(413);
+    expect((await over.json()).message).toBe(RESEARCH_MESSAGES.fileSize);
+    expect(await db().select().from(research).where(eq(research.userId, member.id))).toHaveLength(1);
+    expect(spooled()).toEqual([]);
   });
 
   it("never lets a file name choose where the file goes", async () => {
@@ -163,5 +188,6 @@ describe("research uploads", () => {
     expect(sent).toBeLessThan(64 * 1024 * 1024);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
     expect(storedFiles(member.id)).toEqual([]);
+    expect(spooled()).toEqual([]);
   });
 });

@@ -125,16 +125,29 @@ describe.each(backends)("file storage: $name", (backend) => {
     fs.writeFileSync(stalePartial, PNG.subarray(0, 10));
     fs.writeFileSync(freshPartial, PNG.subarray(0, 10));
     fs.utimesSync(stalePartial, new Date(Date.now() - 2 * HOUR), new Date(Date.now() - 2 * HOUR));
+    // And an upload still being received when the process died, on either backend (DATA_DIR/uploads).
+    const spool = path.join(config().dataDir, "uploads");
+    fs.mkdirSync(spool, { recursive: true });
+    const staleUpload = path.join(spool, "00112233445566778899aabbccddeeff.upload");
+    const freshUpload = path.join(spool, "ffeeddccbbaa99887766554433221100.upload");
+    fs.writeFileSync(staleUpload, PNG.subarray(0, 10));
+    fs.writeFileSync(freshUpload, PNG.subarray(0, 10));
+    fs.utimesSync(staleUpload, new Date(Date.now() - 2 * HOUR), new Date(Date.now() - 2 * HOUR));
 
     const swept = await sweepOrphanFiles();
     expect(swept.orphans).toEqual([orphan]);
     expect(await keys()).toEqual(expect.arrayContaining([referenced, freshOrphan]));
     expect(await keys()).not.toContain(orphan);
     if (backend.name === "local") {
-      expect(swept.partials).toEqual([path.relative(path.join(config().dataDir, "files"), stalePartial)]);
+      expect(swept.partials).toEqual([`uploads/${path.basename(staleUpload)}`, path.relative(path.join(config().dataDir, "files"), stalePartial)]);
       expect(fs.existsSync(stalePartial)).toBe(false);
+    } else {
+      expect(swept.partials).toContain(`uploads/${path.basename(staleUpload)}`);
     }
+    expect(fs.existsSync(staleUpload)).toBe(false);
     expect(fs.existsSync(freshPartial)).toBe(true);
+    expect(fs.existsSync(freshUpload)).toBe(true);
     fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(spool, { recursive: true, force: true });
   });
 });

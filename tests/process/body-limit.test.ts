@@ -46,7 +46,9 @@ describe("the production server under oversized bodies", () => {
         sendRaw(url, "/letters", { bodyBytes: 300 * MB }),
         sendRaw(url, "/letters", { bodyBytes: 300 * MB, chunked: true }),
       ]);
-      expect(answers.map((answer) => answer.status)).toEqual([413, 413, 413, 413]);
+      // A chunked body has no length to refuse it by: the sign-in form reads it until it passes
+      // the limit (413), a letter without a session is refused before its body is read (401).
+      expect(answers.map((answer) => answer.status)).toEqual([413, 413, 413, 401]);
     } finally {
       clearInterval(sampler);
     }

@@ -2,6 +2,7 @@ import { inArray } from "drizzle-orm";
 import { database } from "../db/client.server";
 import { costumePhotos, memberExports, research } from "../db/schema";
 import { logger } from "../logger.server";
+import { removeStaleSpooled } from "./spool.server";
 import { listFiles, removeFile, removeStalePartials, type StoredFile } from "./storage.server";
 
 /**
@@ -29,14 +30,15 @@ async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
 }
 
 /**
- * Removes what a crash mid-upload leaves: temporary files, and stored files no row names
+ * Removes what a crash mid-upload leaves: temporary files (in storage, and uploads still in
+ * DATA_DIR/uploads, spool.server.ts), and stored files no row names
  * (the process died between storing the file and writing its row, or a removal after an
  * account's deletion failed: its rows are gone, so its files are swept here). Only files older than
  * `graceMs` are considered, so an upload in flight is never touched.
  */
 export async function sweepOrphanFiles(options: { now?: number; graceMs?: number } = {}): Promise<{ partials: string[]; orphans: string[] }> {
   const before = new Date((options.now ?? Date.now()) - (options.graceMs ?? ORPHAN_GRACE_MS));
-  const partials = await removeStalePartials(before);
+  const partials = [...(await removeStaleSpooled(before)), ...(await removeStalePartials(before))];
   const orphans: string[] = [];
   let batch: StoredFile[] = [];
   for await (const file of listFiles()) {
