@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "../app/lib/discord-sign-in";
 import { E2E_SERVICES_SERVER } from "../playwright.config";
-import { discordIdentity } from "../tests/helpers/discord-oauth";
+import { discordIdentity, type DiscordIdentity } from "../tests/helpers/discord-oauth";
 import { expectAccessible } from "./axe";
 import { createMember, mainNav, signIn } from "./helpers";
 
@@ -25,15 +25,19 @@ test.describe("sign-in with Discord", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   const site = E2E_SERVICES_SERVER.url;
-  // The server outlives a try of this group: a retry makes its members and Discord accounts anew.
-  const run = crypto.randomBytes(3).toString("hex");
-  const member = { email: `ruby.drifter-${run}@e2e.test`, password: "Drifter#1877" };
+  let member: { email: string; password: string };
   // A manager without a second factor (REQUIRE_MANAGER_2FA is off on this server): they suspend the member.
-  const manager = { email: `opal.marshal-${run}@e2e.test`, password: "Marshal#1877" };
-  const linked = discordIdentity(`rubyd${run}`);
-  const suspended = `rubysuspended${run}`;
+  let manager: { email: string; password: string };
+  let linked: DiscordIdentity;
+  let suspended: string;
 
   test.beforeAll(async () => {
+    // The server outlives a try of this group (a retry, a repeat): each makes its members and Discord accounts anew.
+    const run = crypto.randomBytes(3).toString("hex");
+    member = { email: `ruby.drifter-${run}@e2e.test`, password: "Drifter#1877" };
+    manager = { email: `opal.marshal-${run}@e2e.test`, password: "Marshal#1877" };
+    linked = discordIdentity(`rubyd${run}`);
+    suspended = `rubysuspended${run}`;
     await createMember({ ...member, first: "Ruby", last: "Drifter", role: "player" }, E2E_SERVICES_SERVER);
     await createMember({ ...manager, first: "Opal", last: "Marshal", role: "manager" }, E2E_SERVICES_SERVER);
   });

@@ -19,8 +19,7 @@ test.describe("codes by text message", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
   const site = E2E_SERVICES_SERVER.url;
-  // The server outlives a try of this test: a retry makes its member anew.
-  const member = { email: `ida.whitlock-${crypto.randomBytes(3).toString("hex")}@e2e.test`, password: "Whitlock#1877" };
+  let member: { email: string; password: string };
   const gatewayTexts = () => acceptedPosts(E2E_STAND_INS.smsGatewayUrl);
 
   /** The next text the gateway receives after the first `after` (the outbox worker sends it within a second). */
@@ -37,6 +36,8 @@ test.describe("codes by text message", () => {
   }
 
   test.beforeAll(async () => {
+    // The server outlives a try of this test (a retry, a repeat): each makes its member anew.
+    member = { email: `ida.whitlock-${crypto.randomBytes(3).toString("hex")}@e2e.test`, password: "Whitlock#1877" };
     await createMember({ ...member, first: "Ida", last: "Whitlock", role: "player" }, E2E_SERVICES_SERVER);
   });
 
