@@ -24,7 +24,7 @@ export const E2E_SERVER_ENV = { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10", LOG_L
 /** The e2e SMTP server's port: tests that read email start a real SMTP server here. */
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
 /**
- * Stand-ins for the services the second server talks to, started by e2e/stand-ins.ts before the
+ * Stand-ins for the services the second server talks to, started by e2e/global-setup.ts before the
  * tests: a real OAuth server in Discord's place (tests/helpers/discord-oauth.ts), and an HTTP
  * server in an SMS gateway's that keeps the texts it receives for the tests to read.
  */
@@ -120,10 +120,37 @@ export default defineConfig({
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" } } },
     { name: "phone", testIgnore: DESKTOP_ONLY, use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
   ],
-  // The stand-ins start once both servers answer (Playwright's order): neither server asks them
-  // anything before a test does.
-  globalSetup: "./e2e/stand-ins.ts",
+  // Playwright's global setup runs once the servers below have started: it starts the stand-ins
+  // the second server talks to (neither server asks them anything before a test does).
+  globalSetup: "./e2e/global-setup.ts",
   webServer: [
+    {
+      // Started first and not waited for here (no url): Playwright starts its servers one after
+      // the other, and this one boots while the first one's members are made. e2e/global-setup.ts
+      // waits for it to answer before the tests start.
+      command: "node server.mjs",
+      env: {
+        PORT: String(PORT + 2),
+        HOST: "127.0.0.1",
+        DATA_DIR: E2E_SERVICES_SERVER.dataDir,
+        ...E2E_SERVER_ENV,
+        APP_URL: E2E_SERVICES_SERVER.url,
+        ...mockDiscordEnv(`http://127.0.0.1:${E2E_STAND_INS.discordPort}`),
+        SMS_WEBHOOK_URL: E2E_STAND_INS.smsGatewayUrl,
+        SMS_WEBHOOK_TOKEN: E2E_STAND_INS.smsGatewayToken,
+        // A texted code reaches the gateway within a fifth of a second.
+        OUTBOX_POLL_MS: "200",
+        // The Discord spec's manager suspends a member without a second factor of their own.
+        REQUIRE_MANAGER_2FA: "false",
+        // The sign-up throttle keeps its real 11 seconds. The proxy header is trusted so that a
+        // test can stand in another address for the seconds passing, and so that each spec's
+        // browsers arrive from the address of their width.
+        TRUST_PROXY: "1",
+        // Three specs share the server, each signing in from the desktop width's address; the
+        // address limit is tested for real in tests/http and tests/integration.
+        SIGN_IN_ADDRESS_LIMIT: "100000",
+      },
+    },
     {
       command: `${seed} && node server.mjs`,
       url: `http://127.0.0.1:${PORT}/healthz`,
@@ -146,33 +173,6 @@ export default defineConfig({
         // The two e2e managers and players sign in from many tests within 15 minutes.
         SIGN_IN_ACCOUNT_LIMIT: "100000",
         TRUST_PROXY: "1",
-      },
-    },
-    {
-      command: "node server.mjs",
-      url: `${E2E_SERVICES_SERVER.url}/healthz`,
-      reuseExistingServer: false,
-      timeout: 240_000,
-      env: {
-        PORT: String(PORT + 2),
-        HOST: "127.0.0.1",
-        DATA_DIR: E2E_SERVICES_SERVER.dataDir,
-        ...E2E_SERVER_ENV,
-        APP_URL: E2E_SERVICES_SERVER.url,
-        ...mockDiscordEnv(`http://127.0.0.1:${E2E_STAND_INS.discordPort}`),
-        SMS_WEBHOOK_URL: E2E_STAND_INS.smsGatewayUrl,
-        SMS_WEBHOOK_TOKEN: E2E_STAND_INS.smsGatewayToken,
-        // A texted code reaches the gateway within a fifth of a second.
-        OUTBOX_POLL_MS: "200",
-        // The Discord spec's manager suspends a member without a second factor of their own.
-        REQUIRE_MANAGER_2FA: "false",
-        // The sign-up throttle keeps its real 11 seconds. The proxy header is trusted so that a
-        // test can stand in another address for the seconds passing, and so that each spec's
-        // browsers arrive from the address of their width.
-        TRUST_PROXY: "1",
-        // Three specs share the server, each signing in from the desktop width's address; the
-        // address limit is tested for real in tests/http and tests/integration.
-        SIGN_IN_ADDRESS_LIMIT: "100000",
       },
     },
   ],

@@ -9,7 +9,7 @@ import { createMember, mainNav, signIn } from "./helpers";
  * A phone as a second factor in Chromium: the production build runs with an SMS gateway
  * configured (SMS_WEBHOOK_URL): the run's second server (E2E_SERVICES_SERVER in
  * playwright.config.ts), a real HTTP server started for the run standing in for the gateway
- * (e2e/stand-ins.ts). The codes are read from what the gateway received.
+ * (e2e/global-setup.ts). The codes are read from what the gateway received.
  */
 
 /** Sign-ins hash a password on a shared 2-core machine: each step may take a while. */

@@ -11,7 +11,7 @@ export function webhookUrl(port: number): string {
  * A real HTTP server standing in for a webhook (the chat service's, an SMS gateway's). `respond` decides each
  * answer (status and body); every request is recorded, whatever the answer. A GET answers with the
  * accepted posts so far, for a test in another process than the stand-in (the browser tests'
- * workers read the texts of the gateway their run started, e2e/stand-ins.ts).
+ * workers read the texts of the gateway their run started, e2e/global-setup.ts).
  */
 export async function startWebhookServer(respond: (index: number) => { status: number; body?: unknown } = () => ({ status: 204 }), { port = 0 } = {}) {
   const requests: ReceivedPost[] = [];
