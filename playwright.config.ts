@@ -2,12 +2,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { mockDiscordEnv } from "./tests/helpers/discord-oauth";
+import { webhookUrl } from "./tests/helpers/webhook";
 
-// Each run starts the production build on a fresh data directory. The variable is set
-// once here, in the runner's process, and inherited by its workers.
+// Each run starts the production build twice, each on a fresh data directory. The variables are
+// set once here, in the runner's process, and inherited by its workers.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-"));
-// Ports differ per run (set once here, inherited by the workers), so two runs on one machine do not collide.
-process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
+process.env.E2E_SERVICES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-services-"));
+// Each run has a block of five ports (set once here, inherited by the workers), so two runs on
+// one machine do not collide: the two servers, the SMTP server, Discord's stand-in, the SMS gateway's.
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 4_000) * 5);
 process.env.E2E_SMTP_PORT ??= String(Number(process.env.E2E_PORT) + 1);
 const PORT = Number(process.env.E2E_PORT);
 /**
@@ -19,6 +23,25 @@ const PORT = Number(process.env.E2E_PORT);
 export const E2E_SERVER_ENV = { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10", LOG_LEVEL: "warn" } as const;
 /** The e2e SMTP server's port: tests that read email start a real SMTP server here. */
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
+/**
+ * Stand-ins for the services the second server talks to, started by e2e/global-setup.ts before the
+ * tests: a real OAuth server in Discord's place (tests/helpers/discord-oauth.ts), and an HTTP
+ * server in an SMS gateway's that keeps the texts it receives for the tests to read.
+ */
+export const E2E_STAND_INS = {
+  discordPort: PORT + 3,
+  smsGatewayPort: PORT + 4,
+  smsGatewayUrl: webhookUrl(PORT + 4),
+  smsGatewayToken: "e2e-gateway-token",
+};
+/**
+ * The second server, for the specs that need what the first is configured without: sign-in with
+ * Discord and codes by text message (against the stand-ins above), and the site's own sign-up
+ * throttle. One server started with the run serves them all; each of those specs used to start
+ * one of its own. Its specs make their own members here (createMember with this data directory),
+ * with names of their own for each try, so that a retry does not meet what an earlier try left.
+ */
+export const E2E_SERVICES_SERVER = { url: `http://127.0.0.1:${PORT + 2}`, dataDir: process.env.E2E_SERVICES_DATA_DIR! };
 /**
  * Members made with the admin command before the server starts. Each browser width has its own
  * manager and player, so the two runs side by side stay within the per-account sign-in limit.
@@ -97,28 +120,60 @@ export default defineConfig({
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" } } },
     { name: "phone", testIgnore: DESKTOP_ONLY, use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
   ],
-  webServer: {
-    command: `${seed} && node server.mjs`,
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    // Making the members and the managers' second factors opens the database, then the server does: slow on a busy machine.
-    timeout: 240_000,
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      ...E2E_SERVER_ENV,
-      APP_URL: `http://127.0.0.1:${PORT}`,
-      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
-      OUTBOX_POLL_MS: "200",
-      OUTBOX_RETRY_BASE_MS: "300",
-      // Every browser signs up from 127.0.0.1; the 11-second throttle is tested with its real value elsewhere.
-      SIGNUP_THROTTLE_MS: "0",
-      // Contexts a test opens itself share one address (127.0.0.1), and a run signs in far more
-      // than 30 times in 15 minutes; the real limit is tested in tests/http and tests/integration.
-      SIGN_IN_ADDRESS_LIMIT: "100000",
-      // The two e2e managers and players sign in from many tests within 15 minutes.
-      SIGN_IN_ACCOUNT_LIMIT: "100000",
-      TRUST_PROXY: "1",
+  // Playwright's global setup runs once the servers below have started: it starts the stand-ins
+  // the second server talks to (neither server asks them anything before a test does).
+  globalSetup: "./e2e/global-setup.ts",
+  webServer: [
+    {
+      // Started first and not waited for here (no url): Playwright starts its servers one after
+      // the other, and this one boots while the first one's members are made. e2e/global-setup.ts
+      // waits for it to answer before the tests start.
+      command: "node server.mjs",
+      env: {
+        PORT: String(PORT + 2),
+        HOST: "127.0.0.1",
+        DATA_DIR: E2E_SERVICES_SERVER.dataDir,
+        ...E2E_SERVER_ENV,
+        APP_URL: E2E_SERVICES_SERVER.url,
+        ...mockDiscordEnv(`http://127.0.0.1:${E2E_STAND_INS.discordPort}`),
+        SMS_WEBHOOK_URL: E2E_STAND_INS.smsGatewayUrl,
+        SMS_WEBHOOK_TOKEN: E2E_STAND_INS.smsGatewayToken,
+        // A texted code reaches the gateway within a fifth of a second.
+        OUTBOX_POLL_MS: "200",
+        // The Discord spec's manager suspends a member without a second factor of their own.
+        REQUIRE_MANAGER_2FA: "false",
+        // The sign-up throttle keeps its real 11 seconds. The proxy header is trusted so that a
+        // test can stand in another address for the seconds passing, and so that each spec's
+        // browsers arrive from the address of their width.
+        TRUST_PROXY: "1",
+        // Three specs share the server, each signing in from the desktop width's address; the
+        // address limit is tested for real in tests/http and tests/integration.
+        SIGN_IN_ADDRESS_LIMIT: "100000",
+      },
     },
-  },
+    {
+      command: `${seed} && node server.mjs`,
+      url: `http://127.0.0.1:${PORT}/healthz`,
+      reuseExistingServer: false,
+      // Making the members and the managers' second factors opens the database, then the server does: slow on a busy machine.
+      timeout: 240_000,
+      env: {
+        PORT: String(PORT),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        ...E2E_SERVER_ENV,
+        APP_URL: `http://127.0.0.1:${PORT}`,
+        SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+        OUTBOX_POLL_MS: "200",
+        OUTBOX_RETRY_BASE_MS: "300",
+        // Every browser signs up from 127.0.0.1; the 11-second throttle is tested with its real value on the second server.
+        SIGNUP_THROTTLE_MS: "0",
+        // Contexts a test opens itself share one address (127.0.0.1), and a run signs in far more
+        // than 30 times in 15 minutes; the real limit is tested in tests/http and tests/integration.
+        SIGN_IN_ADDRESS_LIMIT: "100000",
+        // The two e2e managers and players sign in from many tests within 15 minutes.
+        SIGN_IN_ACCOUNT_LIMIT: "100000",
+        TRUST_PROXY: "1",
+      },
+    },
+  ],
 });

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { E2E_SERVICES_SERVER } from "../playwright.config";
 import { signUp, solveCaptcha, uniqueEmail } from "./helpers";
-import { startOwnServer, type OwnServer } from "./own-server";
 
 // A solved CAPTCHA is accepted once. When the server refuses a form, the widget must start
 // over with a fresh challenge, keeping what was typed, so the next try can succeed.
@@ -61,6 +61,17 @@ test("a refused sign-up can be sent again with a new challenge", async ({ page }
   await expect(page.getByRole("status")).toHaveText("Account created successfully! You can now sign in.");
 });
 
+/**
+ * Two client addresses of a test's try's own (the servers trust the proxy header in these tests),
+ * since the limits and the throttle are per address: the first is limited, the second stands in
+ * for the time passing. They come from two documentation ranges, so that a retry's first address
+ * is never an earlier try's second.
+ */
+function twoAddresses(): [string, string] {
+  const host = Math.floor(Math.random() * 254) + 1;
+  return [`198.51.100.${host}`, `203.0.113.${host}`];
+}
+
 /** Solves one of the server's challenges outside the browser, as the widget would. */
 async function solvedOutsideBrowser(baseURL: string, address: string): Promise<string> {
   const challenge = (await (await fetch(`${baseURL}/captcha/challenge`, { headers: { "X-Forwarded-For": address } })).json()) as Challenge;
@@ -70,8 +81,7 @@ async function solvedOutsideBrowser(baseURL: string, address: string): Promise<s
 
 test("a reset request refused by the address limit can be sent again with a new challenge", async ({ page, baseURL, isMobile }) => {
   test.skip(isMobile, "runs once: the limit is per address, not per screen");
-  // Each run has its own address (the server trusts the proxy header in these tests).
-  const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  const [address, later] = twoAddresses();
   for (let i = 0; i < 10; i += 1) {
     const body = new URLSearchParams({ email: uniqueEmail("limit"), altcha: await solvedOutsideBrowser(baseURL!, address) });
     const response = await fetch(`${baseURL}/forgot-password`, {
@@ -94,7 +104,7 @@ test("a reset request refused by the address limit can be sent again with a new 
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
 
   // The hour passes (another address stands in for it): the same page, a new solve, and it goes through.
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `${address.replace(/\d+$/, "")}${(Number(address.split(".")[3]) % 250) + 2}` });
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": later });
   await solveCaptcha(page);
   await page.getByRole("button", { name: "Send Reset Link" }).click();
   await expect(page.getByRole("status")).toHaveText("Password reset email sent! Check your inbox.");
@@ -102,21 +112,10 @@ test("a reset request refused by the address limit can be sent again with a new 
 });
 
 test.describe("with the real 11-second sign-up throttle", () => {
-  test.skip(({ isMobile }) => isMobile, "runs once: it starts its own server");
-  let server: OwnServer | undefined;
-  let url = "";
-
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    // The e2e server turns the throttle off; this one keeps the site's own, and trusts the proxy
-    // header so that a test can stand in another address for the seconds passing.
-    server = await startOwnServer({ name: "throttle", env: { TRUST_PROXY: "true" }, members: [] });
-    url = server.site;
-  });
-
-  test.afterAll(async () => {
-    await server?.stop();
-  });
+  test.skip(({ isMobile }) => isMobile, "runs once: the throttle is per address, not per screen");
+  // The run's second server keeps the site's own throttle (the first turns it off), and trusts
+  // the proxy header so that a test can stand in another address for the seconds passing.
+  const url = E2E_SERVICES_SERVER.url;
 
   test("a sign-up refused by the throttle goes through on the next try", async ({ page }) => {
     const fill = async (email: string) => {
@@ -126,6 +125,10 @@ test.describe("with the real 11-second sign-up throttle", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
     };
+    // The server outlives a try of this test: each try signs up from an address of its own, which
+    // the throttle has not seen within its 11 seconds.
+    const [address, later] = twoAddresses();
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
     await page.goto(`${url}/auth?mode=signup`);
     await fill(uniqueEmail("first"));
     await solveCaptcha(page);
@@ -147,7 +150,7 @@ test.describe("with the real 11-second sign-up throttle", () => {
     // The seconds pass (another address stands in for them, as the throttle is per address): the
     // same page, a new solve, and it goes through. tests/integration/accounts.test.ts lets the real
     // window pass on a moved clock.
-    await page.setExtraHTTPHeaders({ "X-Forwarded-For": "198.51.100.211" });
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": later });
     await solveCaptcha(page);
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect(page.getByRole("status")).toHaveText("Account created successfully! You can now sign in.");

@@ -1,14 +1,16 @@
+import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "../app/lib/discord-sign-in";
-import { startMockDiscord, type MockDiscord } from "../tests/helpers/discord-oauth";
+import { E2E_SERVICES_SERVER } from "../playwright.config";
+import { discordIdentity, type DiscordIdentity } from "../tests/helpers/discord-oauth";
 import { expectAccessible } from "./axe";
-import { mainNav, signIn } from "./helpers";
-import { startOwnServer, type OwnServer } from "./own-server";
+import { createMember, mainNav, signIn } from "./helpers";
 
 /**
  * Sign-in with Discord in Chromium, against a real OAuth server run here in Discord's place
  * (its authorize page asks who to be, as Discord's does). The production build runs with
- * Discord configured, on its own data directory (at desktop width only: see playwright.config.ts).
+ * Discord configured: the run's second server (E2E_SERVICES_SERVER in playwright.config.ts; at
+ * desktop width only).
  */
 
 /** At Discord's stand-in: be `username` there and allow the site. */
@@ -20,33 +22,24 @@ async function authorizeAtDiscord(page: Page, username: string) {
 }
 
 test.describe("sign-in with Discord", () => {
-  // A production server of its own, on a shared 2-core machine.
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-  const member = { email: "ruby.drifter@e2e.test", password: "Drifter#1877" };
-  // A manager of this server's own, without a second factor (REQUIRE_MANAGER_2FA is off here): they suspend the member.
-  const manager = { email: "opal.marshal@e2e.test", password: "Marshal#1877" };
-  let mock: MockDiscord;
-  let server: OwnServer;
-  let site: string;
+  const site = E2E_SERVICES_SERVER.url;
+  let member: { email: string; password: string };
+  // A manager without a second factor (REQUIRE_MANAGER_2FA is off on this server): they suspend the member.
+  let manager: { email: string; password: string };
+  let linked: DiscordIdentity;
+  let suspended: string;
 
   test.beforeAll(async () => {
-    test.setTimeout(300_000);
-    mock = await startMockDiscord();
-    server = await startOwnServer({
-      name: "discord",
-      env: { REQUIRE_MANAGER_2FA: "false", ...mock.env },
-      members: [
-        { ...member, first: "Ruby", last: "Drifter", role: "player" },
-        { ...manager, first: "Opal", last: "Marshal", role: "manager" },
-      ],
-    });
-    site = server.site;
-  });
-
-  test.afterAll(async () => {
-    await server?.stop();
-    await mock?.close();
+    // The server outlives a try of this group (a retry, a repeat): each makes its members and Discord accounts anew.
+    const run = crypto.randomBytes(3).toString("hex");
+    member = { email: `ruby.drifter-${run}@e2e.test`, password: "Drifter#1877" };
+    manager = { email: `opal.marshal-${run}@e2e.test`, password: "Marshal#1877" };
+    linked = discordIdentity(`rubyd${run}`);
+    suspended = `rubysuspended${run}`;
+    await createMember({ ...member, first: "Ruby", last: "Drifter", role: "player" }, E2E_SERVICES_SERVER);
+    await createMember({ ...manager, first: "Opal", last: "Marshal", role: "manager" }, E2E_SERVICES_SERVER);
   });
 
   test("the sign-in page does not move under a press while its scripts start", async ({ page }) => {
@@ -95,10 +88,10 @@ test.describe("sign-in with Discord", () => {
     await expectAccessible(page);
 
     await page.getByRole("button", { name: "Link Discord" }).click();
-    await authorizeAtDiscord(page, "rubyd");
+    await authorizeAtDiscord(page, linked.username);
     await expect(page).toHaveURL(`${site}/profile/sign-in-methods?discord=linked`);
     await expect(page.getByText(DISCORD_NOTICES.linked)).toBeVisible();
-    await expect(page.getByTestId("discord-status")).toContainText("@rubyd (Rubyd)");
+    await expect(page.getByTestId("discord-status")).toContainText(`@${linked.username} (${linked.globalName})`);
     await expectAccessible(page);
 
     const nav = await mainNav(page, isMobile);
@@ -108,7 +101,7 @@ test.describe("sign-in with Discord", () => {
     await page.goto(`${site}/auth?redirectTo=%2Fprofile`);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Sign in with Discord" }).click();
-    await authorizeAtDiscord(page, "rubyd");
+    await authorizeAtDiscord(page, linked.username);
     await expect(page).toHaveURL(`${site}/profile`);
     await expect(page.getByText(member.email)).toBeVisible();
 
@@ -132,7 +125,7 @@ test.describe("sign-in with Discord", () => {
     await signIn(page, member.email, member.password);
     await expect(page).toHaveURL(`${site}/profile/sign-in-methods`);
     await page.getByRole("button", { name: "Link Discord" }).click();
-    await authorizeAtDiscord(page, "rubysuspended");
+    await authorizeAtDiscord(page, suspended);
     await expect(page.getByText(DISCORD_NOTICES.linked)).toBeVisible();
 
     // The manager suspends the account from its page: the member's session ends at once.
@@ -153,7 +146,7 @@ test.describe("sign-in with Discord", () => {
     await page.goto(`${site}/profile`);
     await expect(page).toHaveURL(`${site}/auth?redirectTo=%2Fprofile`);
     await page.getByRole("button", { name: "Sign in with Discord" }).click();
-    await authorizeAtDiscord(page, "rubysuspended");
+    await authorizeAtDiscord(page, suspended);
     await expect(page).toHaveURL(/\/auth\?discord=suspended/);
     await expect(page.getByText(DISCORD_NOTICES.suspended)).toBeVisible();
     await expect(page.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
@@ -163,7 +156,7 @@ test.describe("sign-in with Discord", () => {
     await expect(managerPage.getByRole("region", { name: "Account" }).getByText("Active", { exact: true })).toBeVisible({ timeout: 15_000 });
     await page.goto(`${site}/auth`);
     await page.getByRole("button", { name: "Sign in with Discord" }).click();
-    await authorizeAtDiscord(page, "rubysuspended");
+    await authorizeAtDiscord(page, suspended);
     await expect(page).toHaveURL(`${site}/`);
     await expect(page.getByRole("button", { name: "Sign Out" }).first()).toBeAttached();
     await context.close();

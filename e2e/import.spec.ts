@@ -12,6 +12,11 @@ import { signIn } from "./helpers";
  * their old password and finds their character (with the events the old site counted) and
  * application; staff find their letter,
  * order, research paper and its file.
+ *
+ * It needs no server of its own: the import adds its members, events and entries beside what
+ * other specs make on the run's first server, and the checks look only at what it imported. The
+ * command runs as a process of its own because that is the operator's path being tested (it
+ * finds the running site holding DATA_DIR and hands the work to it).
  */
 test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser, managerState }) => {
   // The import command starts its own Node process (TypeScript through tsx) before the browser's part.

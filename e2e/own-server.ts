@@ -7,9 +7,11 @@ import { freePort } from "../tests/helpers/ports";
 import { createMember, type E2eMember } from "./helpers";
 
 /**
- * A production server of a spec's own, for what the shared e2e server is not configured for
- * (an SMS gateway, Discord): the build's server.mjs on a fresh data directory, with its members
- * then made by the admin command, as an operator would.
+ * A production server of a spec's own, for what neither of the run's two servers can be (passkeys
+ * need a host name, where both answer on 127.0.0.1, and a database the test can read beside the
+ * server): the build's server.mjs on a fresh data directory, with its members then made by the
+ * admin command, as an operator would. What only needs other settings belongs on the second
+ * server (E2E_SERVICES_SERVER in playwright.config.ts), which starts once for the run.
  */
 export type OwnServer = { site: string; stop: () => Promise<void> };
 

@@ -12,9 +12,12 @@ import { startOwnServer, type OwnServer } from "./own-server";
  * WebAuthn domain): enrol from the profile, rename, sign in with it (an aal2 session), the
  * library's refusal of a replayed answer, removal, and the refusal afterwards.
  *
- * A passkey's relying party must be a host name, and the browser's origin must be APP_URL's:
- * the shared e2e server answers on 127.0.0.1, so this spec starts its own on
- * http://localhost, on a PostgreSQL database of its own so the test can read the sessions.
+ * Why a server of its own (the run's two servers cannot serve it): a passkey's relying party must
+ * be a host name, and the browser's origin must be APP_URL's, while both of the run's servers
+ * answer on 127.0.0.1; and the test reads the sessions and passkeys from the database while the
+ * server runs, which the embedded database (the server's alone) does not allow. So it starts the
+ * production build on http://localhost, on a PostgreSQL database of its own (e2e/own-server.ts).
+ * Without a PostgreSQL server it is skipped, saying so and naming TEST_DATABASE_URL.
  */
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const MEMBER = { email: "passkey-member@e2e.test", password: "Lantern#1877" };

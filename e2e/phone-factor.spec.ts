@@ -1,13 +1,15 @@
+import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { startWebhookServer } from "../tests/helpers/webhook";
+import { E2E_SERVICES_SERVER, E2E_STAND_INS } from "../playwright.config";
+import { acceptedPosts } from "../tests/helpers/webhook";
 import { expectAccessible } from "./axe";
-import { mainNav, signIn } from "./helpers";
-import { startOwnServer, type OwnServer } from "./own-server";
+import { createMember, mainNav, signIn } from "./helpers";
 
 /**
  * A phone as a second factor in Chromium: the production build runs with an SMS gateway
- * configured (SMS_WEBHOOK_URL), a real HTTP server here standing in for the gateway, on its own
- * data directory for each browser width. The codes are read from what the gateway received.
+ * configured (SMS_WEBHOOK_URL): the run's second server (E2E_SERVICES_SERVER in
+ * playwright.config.ts), a real HTTP server started for the run standing in for the gateway
+ * (e2e/global-setup.ts). The codes are read from what the gateway received.
  */
 
 /** Sign-ins hash a password on a shared 2-core machine: each step may take a while. */
@@ -16,16 +18,15 @@ const SLOW = { timeout: 30_000 };
 test.describe("codes by text message", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-  const member = { email: "ida.whitlock@e2e.test", password: "Whitlock#1877" };
-  let gateway: Awaited<ReturnType<typeof startWebhookServer>>;
-  let server: OwnServer;
-  let site: string;
+  const site = E2E_SERVICES_SERVER.url;
+  let member: { email: string; password: string };
+  const gatewayTexts = () => acceptedPosts(E2E_STAND_INS.smsGatewayUrl);
 
-  /** The code in the next text the gateway receives (the outbox worker sends it within a second). */
-  async function nextText(after: number): Promise<{ to: string; code: string }> {
-    await expect.poll(() => gateway.accepted.length, { timeout: 20_000 }).toBeGreaterThan(after);
-    const body = gateway.accepted.at(-1)!.body;
-    return { to: String(body.to), code: String(body.text).match(/\b(\d{6})\b/)![1]! };
+  /** The next text the gateway receives after the first `after` (the outbox worker sends it within a second). */
+  async function nextText(after: number): Promise<{ to: string; code: string; authorization: string | undefined }> {
+    await expect.poll(async () => (await gatewayTexts()).length, { timeout: 20_000 }).toBeGreaterThan(after);
+    const { body, headers } = (await gatewayTexts()).at(-1)!;
+    return { to: String(body.to), code: String(body.text).match(/\b(\d{6})\b/)![1]!, authorization: headers.authorization };
   }
 
   async function passwordStep(page: Page) {
@@ -35,19 +36,9 @@ test.describe("codes by text message", () => {
   }
 
   test.beforeAll(async () => {
-    test.setTimeout(300_000);
-    gateway = await startWebhookServer();
-    server = await startOwnServer({
-      name: "sms",
-      env: { OUTBOX_POLL_MS: "200", SMS_WEBHOOK_URL: gateway.url, SMS_WEBHOOK_TOKEN: "e2e-gateway-token" },
-      members: [{ ...member, first: "Ida", last: "Whitlock", role: "player" }],
-    });
-    site = server.site;
-  });
-
-  test.afterAll(async () => {
-    await server?.stop();
-    await gateway?.close();
+    // The server outlives a try of this test (a retry, a repeat): each makes its member anew.
+    member = { email: `ida.whitlock-${crypto.randomBytes(3).toString("hex")}@e2e.test`, password: "Whitlock#1877" };
+    await createMember({ ...member, first: "Ida", last: "Whitlock", role: "player" }, E2E_SERVICES_SERVER);
   });
 
   test("add a phone confirmed by a texted code, sign out, sign in with a texted code", async ({ page, isMobile }) => {
@@ -60,12 +51,12 @@ test.describe("codes by text message", () => {
     const adding = page.getByRole("form", { name: "Add a phone for text messages" });
     await adding.getByLabel("Mobile phone number").fill("(860) 555-0142");
     await adding.getByLabel("Your password", { exact: true }).fill(member.password);
-    const before = gateway.accepted.length;
+    const before = (await gatewayTexts()).length;
     await adding.getByRole("button", { name: "Text me a code" }).click();
     await expect(page.getByText("We have texted a 6-digit code to •••• 42.")).toBeVisible(SLOW);
     const enrolment = await nextText(before);
     expect(enrolment.to).toBe("+18605550142");
-    expect(gateway.accepted.at(-1)!.headers.authorization).toBe("Bearer e2e-gateway-token");
+    expect(enrolment.authorization).toBe(`Bearer ${E2E_STAND_INS.smsGatewayToken}`);
     await expectAccessible(page);
     await page.getByLabel("Code from the text message").fill(enrolment.code);
     await page.getByRole("button", { name: "Confirm phone number" }).click();
@@ -81,7 +72,7 @@ test.describe("codes by text message", () => {
     await passwordStep(page);
     await expect(page.getByLabel("Texted code")).toBeVisible();
     await expectAccessible(page);
-    const sentBefore = gateway.accepted.length;
+    const sentBefore = (await gatewayTexts()).length;
     await page.getByRole("button", { name: "Text me a code" }).click();
     await expect(page.getByText("We have texted you a code.")).toBeVisible(SLOW);
     const signInText = await nextText(sentBefore);

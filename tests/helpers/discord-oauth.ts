@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 
 /**
  * A real OAuth 2 / OpenID Connect server (oauth2-mock-server) standing in for Discord: the
@@ -44,9 +43,25 @@ function consentPage(query: URLSearchParams): string {
 </form></main></body></html>`;
 }
 
+export type MockDiscordEnv = { DISCORD_CLIENT_ID: string; DISCORD_CLIENT_SECRET: string; DISCORD_AUTHORIZATION_URL: string; DISCORD_TOKEN_URL: string; DISCORD_USERINFO_URL: string };
+
+/**
+ * The site's settings for the stand-in at `url`. Known before it starts, so that a server
+ * started first (the browser tests' second one) can be pointed at a stand-in started later.
+ */
+export function mockDiscordEnv(url: string): MockDiscordEnv {
+  return {
+    DISCORD_CLIENT_ID: "hopewell-test-client",
+    DISCORD_CLIENT_SECRET: "hopewell-test-secret",
+    DISCORD_AUTHORIZATION_URL: `${url}/authorize`,
+    DISCORD_TOKEN_URL: `${url}/token`,
+    DISCORD_USERINFO_URL: `${url}/userinfo`,
+  };
+}
+
 export type MockDiscord = {
   url: string;
-  env: { DISCORD_CLIENT_ID: string; DISCORD_CLIENT_SECRET: string; DISCORD_AUTHORIZATION_URL: string; DISCORD_TOKEN_URL: string; DISCORD_USERINFO_URL: string };
+  env: MockDiscordEnv;
   /** How many times the user endpoint was asked. */
   userRequests: () => number;
   /** Every code and token this server has handed out, for checking that none is logged. */
@@ -55,6 +70,9 @@ export type MockDiscord = {
 };
 
 export async function startMockDiscord(port = 0): Promise<MockDiscord> {
+  // Loaded here, not at the top: the browser tests' configuration reads mockDiscordEnv in every
+  // worker, and the library took half a second to load.
+  const { OAuth2Issuer, OAuth2Service } = await import("oauth2-mock-server");
   const issuer = new OAuth2Issuer();
   await issuer.keys.generate("RS256");
   const service = new OAuth2Service(issuer);
@@ -117,18 +135,15 @@ export async function startMockDiscord(port = 0): Promise<MockDiscord> {
     }
     service.requestHandler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   issuer.url = url;
   return {
     url,
-    env: {
-      DISCORD_CLIENT_ID: "hopewell-test-client",
-      DISCORD_CLIENT_SECRET: "hopewell-test-secret",
-      DISCORD_AUTHORIZATION_URL: `${url}/authorize`,
-      DISCORD_TOKEN_URL: `${url}/token`,
-      DISCORD_USERINFO_URL: `${url}/userinfo`,
-    },
+    env: mockDiscordEnv(url),
     userRequests: () => userRequests,
     secrets: () => [...secrets],
     close: () =>

@@ -2,14 +2,25 @@ import http from "node:http";
 
 export type ReceivedPost = { at: number; body: Record<string, unknown>; headers: http.IncomingHttpHeaders };
 
+/** The stand-in's address on `port`, in the shape of a chat service's webhook. */
+export function webhookUrl(port: number): string {
+  return `http://127.0.0.1:${port}/api/webhooks/1/token`;
+}
+
 /**
  * A real HTTP server standing in for a webhook (the chat service's, an SMS gateway's). `respond` decides each
- * answer (status and body); every request is recorded, whatever the answer.
+ * answer (status and body); every request is recorded, whatever the answer. A GET answers with the
+ * accepted posts so far, for a test in another process than the stand-in (the browser tests'
+ * workers read the texts of the gateway their run started, e2e/global-setup.ts).
  */
-export async function startWebhookServer(respond: (index: number) => { status: number; body?: unknown } = () => ({ status: 204 })) {
+export async function startWebhookServer(respond: (index: number) => { status: number; body?: unknown } = () => ({ status: 204 }), { port = 0 } = {}) {
   const requests: ReceivedPost[] = [];
   const accepted: ReceivedPost[] = [];
   const server = http.createServer((req, res) => {
+    if (req.method === "GET") {
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(accepted));
+      return;
+    }
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", () => {
@@ -21,11 +32,19 @@ export async function startWebhookServer(respond: (index: number) => { status: n
       res.end(answer.body === undefined ? "" : JSON.stringify(answer.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/webhooks/1/token`,
+    url: webhookUrl((server.address() as { port: number }).port),
     requests,
     accepted,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The posts a webhook stand-in started elsewhere has accepted so far (its GET, above). */
+export async function acceptedPosts(url: string): Promise<ReceivedPost[]> {
+  return (await (await fetch(url)).json()) as ReceivedPost[];
 }
