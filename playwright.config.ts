@@ -41,7 +41,7 @@ export const E2E_STAND_INS = {
  * one of its own. Its specs make their own members here (createMember with this data directory),
  * with names of their own for each try, so that a retry does not meet what an earlier try left.
  */
-export const E2E_SERVICES_SERVER = { url: `http://127.0.0.1:${PORT + 2}`, dataDir: process.env.E2E_SERVICES_DATA_DIR! };
+export const E2E_SERVICES_SERVER = { port: PORT + 2, url: `http://127.0.0.1:${PORT + 2}`, dataDir: process.env.E2E_SERVICES_DATA_DIR! };
 /**
  * Members made with the admin command before the server starts. Each browser width has its own
  * manager and player, so the two runs side by side stay within the per-account sign-in limit.
@@ -120,8 +120,8 @@ export default defineConfig({
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" } } },
     { name: "phone", testIgnore: DESKTOP_ONLY, use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
   ],
-  // Playwright's global setup runs once the servers below have started: it starts the stand-ins
-  // the second server talks to (neither server asks them anything before a test does).
+  // Playwright's global setup runs once the servers below have started: it waits for the second
+  // one, then starts the stand-ins it talks to (neither server asks them anything before a test does).
   globalSetup: "./e2e/global-setup.ts",
   webServer: [
     {
@@ -130,7 +130,7 @@ export default defineConfig({
       // waits for it to answer before the tests start.
       command: "node server.mjs",
       env: {
-        PORT: String(PORT + 2),
+        PORT: String(E2E_SERVICES_SERVER.port),
         HOST: "127.0.0.1",
         DATA_DIR: E2E_SERVICES_SERVER.dataDir,
         ...E2E_SERVER_ENV,
