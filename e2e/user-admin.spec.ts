@@ -57,11 +57,12 @@ test("a manager invites a member, whose emailed link sets their password, and th
     expect(mail.subject).toBe("You are invited to the Hopewell members' site");
     const link = mail.text!.match(/https?:\/\/\S+\/reset-password\?token=\S+/)![0];
     await page.goto(link);
-    await expect(page.getByRole("heading", { name: "Choose a New Password" })).toBeVisible();
-    await page.getByLabel("New password", { exact: true }).fill("Silver$Seam9");
-    await page.getByLabel("Confirm new password", { exact: true }).fill("Silver$Seam9");
-    await page.getByRole("button", { name: "Set New Password" }).click();
-    await expect(page.getByRole("status")).toHaveText("Password updated! Redirecting to login...");
+    // An invited member never had a password: the page welcomes them.
+    await expect(page.getByRole("heading", { name: "Welcome to Hopewell: choose your password" })).toBeVisible();
+    await page.getByLabel("Password", { exact: true }).fill("Silver$Seam9");
+    await page.getByLabel("Confirm password", { exact: true }).fill("Silver$Seam9");
+    await page.getByRole("button", { name: "Set My Password" }).click();
+    await expect(page.getByRole("status")).toHaveText("Your account is ready. Taking you to sign in...");
     await page.goto("/auth");
     await signIn(page, email, "Silver$Seam9");
     await expect(page).toHaveURL(/\/$/);

@@ -8,7 +8,7 @@ import { newPasswordMessage, ResetPasswordForm } from "~/forms/auth";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
-import { isFirstPassword, resetPassword, resetTokenIsValid } from "~/server/accounts.server";
+import { resetPassword, resetTokenIsValid } from "~/server/accounts.server";
 
 // The spec: "Password updated! Redirecting to login..." and then the home page.
 const AFTER_RESET = "/";
@@ -16,26 +16,27 @@ const AFTER_RESET = "/";
 const AFTER_WELCOME = "/auth";
 
 /**
- * Choosing a password from a link: a reset, or (for an account with no password and no other
- * way in, made by a manager's invitation) the member's first one, which the page welcomes.
+ * Choosing a password from a link: a reset, or a manager's invitation (its link says `welcome`),
+ * the member's first password, which the page welcomes. The wording is all `welcome` changes.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const params = new URL(request.url).searchParams;
+  const token = params.get("token") ?? "";
   // Not awaited: the page streams 'Validating reset token...' until the check finishes.
-  return { token, valid: resetTokenIsValid(token), welcome: await isFirstPassword(token) };
+  return { token, valid: resetTokenIsValid(token), welcome: params.get("welcome") === "1" };
 }
 
 type ActionData = { done?: boolean; welcome?: boolean; message?: string; errors?: FieldErrors; linkInvalid?: boolean };
 
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = ResetPasswordForm.safeParse(await readForm(request));
+  const fields = await readForm(request);
+  const parsed = ResetPasswordForm.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     if (errors.token) return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });
     return data<ActionData>({ errors, message: newPasswordMessage(errors) }, { status: 400 });
   }
-  // Asked before the password is set, which makes it a reset from then on.
-  const welcome = await isFirstPassword(parsed.data.token);
+  const welcome = fields.welcome === "1";
   const outcome = await resetPassword(parsed.data.token, parsed.data.password);
   if (!outcome.ok) return data<ActionData>({ message: outcome.message, linkInvalid: outcome.status === 400 }, { status: outcome.status });
   return data<ActionData>({ done: true, welcome });
@@ -75,6 +76,7 @@ function NewPasswordForm({ token, welcome, actionData }: { token: string; welcom
     <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
       <input type="hidden" name="token" value={token} />
+      {welcome ? <input type="hidden" name="welcome" value="1" /> : null}
       <NewPasswordFields errors={actionData?.errors} label={welcome ? "Password" : "New password"} confirmLabel={welcome ? "Confirm password" : "Confirm new password"} />
       <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
         {submitting ? "Saving…" : welcome ? "Set My Password" : "Set New Password"}

@@ -3,10 +3,10 @@ import { eq, sql } from "drizzle-orm";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "~/forms/member-admin";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
-import { authRefusal, getAuth, PASSWORD_LINK_PREFIX, siteOrigin, type AuthRefusal } from "./auth.server";
+import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.server";
 import { config } from "./config.server";
 import { database } from "./db/client.server";
-import { accounts, profiles } from "./db/schema";
+import { profiles } from "./db/schema";
 import { logger } from "./logger.server";
 import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
@@ -176,21 +176,6 @@ export async function resetTokenIsValid(token: string): Promise<boolean> {
   if (!location) return false;
   const target = new URL(location, siteOrigin());
   return target.pathname === RESET_PAGE && !target.searchParams.has("error") && target.searchParams.get("token") === token;
-}
-
-/**
- * True when the link is a member's first way in: an invitation (or a hand-over link) for an
- * account with no password and no other way to sign in yet. Its page welcomes them instead of
- * speaking of a new password. False for an unknown or used token, like any reset.
- */
-export async function isFirstPassword(token: string): Promise<boolean> {
-  if (!token || token.length > 200) return false;
-  const { internalAdapter } = await (await getAuth()).$context;
-  const link = await internalAdapter.findVerificationValue(`${PASSWORD_LINK_PREFIX}${token}`);
-  if (!link || link.expiresAt < new Date()) return false;
-  const db = await database();
-  const ways = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, link.value)).limit(1);
-  return ways.length === 0;
 }
 
 /** Sets the new password, uses up the token and ends the member's sessions everywhere. */

@@ -1,4 +1,3 @@
-import { and, eq, like, ne } from "drizzle-orm";
 import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/forms/member-admin";
 import type { AssuranceLevel } from "~/lib/navigation";
 import { CLIENT_ADDRESS_HEADER } from "~/lib/request-context";
@@ -61,28 +60,13 @@ const PROFILE_FIELDS = {
  * or hand-over link (member-admin.server.ts), the way that request asked for.
  */
 function sendResetPassword(db: Database) {
-  return async ({ user, token }: { user: { id: string; email: string; name: string }; token: string }) => {
-    await forgetOlderPasswordLinks(db, user.id, token);
+  return async ({ user, token }: { user: { email: string; name: string }; token: string }) => {
     const link = `${siteOrigin()}/reset-password?token=${encodeURIComponent(token)}`;
     const firstName = (user as { firstName?: string }).firstName ?? user.name;
     const delivery = resetDelivery.getStore();
     if (delivery) return delivery.deliver({ email: user.email, firstName }, link);
     await queueEmail(db, passwordResetEmail({ to: user.email, firstName, link }), { logText: true });
   };
-}
-
-/** The library keeps each password link as a verification row named `reset-password:<token>`, whose value is the member's id. */
-export const PASSWORD_LINK_PREFIX = "reset-password:";
-
-/**
- * A member has one live password link at a time: a new reset email, invitation or hand-over
- * link replaces the ones made before, so a link left in an old email or handed to the wrong
- * person stops working as soon as a newer one is made.
- */
-async function forgetOlderPasswordLinks(db: Database, userId: string, keptToken: string): Promise<void> {
-  await db
-    .delete(verifications)
-    .where(and(eq(verifications.value, userId), like(verifications.identifier, `${PASSWORD_LINK_PREFIX}%`), ne(verifications.identifier, `${PASSWORD_LINK_PREFIX}${keptToken}`)));
 }
 
 /**

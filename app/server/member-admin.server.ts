@@ -300,7 +300,10 @@ async function passwordLink(
 
 async function sendInvitation(email: string): Promise<boolean> {
   const db = await database();
-  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link, days: INVITATION_LINK_DAYS })), { invitation: true });
+  // `welcome` makes the page greet a new member instead of speaking of a new password (routes/reset-password.tsx).
+  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link: `${link}&welcome=1`, days: INVITATION_LINK_DAYS })), {
+    invitation: true,
+  });
 }
 
 export type InviteInput = DetailsInput & { role: Role };
@@ -341,7 +344,7 @@ export async function inviteMember(actor: Actor, input: InviteInput): Promise<In
   return { outcome: sent ? "invited" : "not-sent", id };
 }
 
-/** Sends the invitation again: a new link, which replaces any earlier one (auth.server.ts). */
+/** Sends the invitation again (a new link; earlier ones still work until they expire). */
 export async function resendInvitation(actor: Actor, id: string): Promise<"sent" | "not-sent" | "not-found"> {
   const db = await database();
   const [member] = await db.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id));

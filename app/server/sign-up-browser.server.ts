@@ -1,6 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { authSecret } from "./auth.server";
 import { config } from "./config.server";
+import { isSignUpMarkOf, signUpMark } from "./sign-up-mark.server";
 
 /**
  * Which account this browser made: a cookie set by a successful sign-up, signed with the site's
@@ -19,14 +18,10 @@ const COOKIE_PATH = "/auth";
 /** Long enough for a member who signs up and comes back to sign in by code within the month. */
 const MAX_AGE_S = 30 * 24 * 60 * 60;
 
-async function signature(userId: string): Promise<string> {
-  return createHmac("sha256", await authSecret()).update(`signed-up-here\n${userId}`).digest("base64url");
-}
-
 /** The Set-Cookie header for a browser that has just made the account `userId`. */
 export async function signedUpHereCookie(userId: string): Promise<string> {
   const secure = config().appUrl?.startsWith("https:") ? "; Secure" : "";
-  return `${COOKIE_NAME}=${userId}.${await signature(userId)}; Path=${COOKIE_PATH}; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
+  return `${COOKIE_NAME}=${await signUpMark(userId)}; Path=${COOKIE_PATH}; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 /** Whether `request` comes from the browser that made the account `userId`. */
@@ -35,10 +30,5 @@ export async function madeInThisBrowser(request: Request, userId: string): Promi
     .split(";")
     .map((pair) => pair.trim())
     .find((pair) => pair.startsWith(`${COOKIE_NAME}=`));
-  if (!cookie) return false;
-  const [id, sig] = cookie.slice(COOKIE_NAME.length + 1).split(".");
-  if (id !== userId || !sig) return false;
-  const expected = Buffer.from(await signature(userId));
-  const given = Buffer.from(sig);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return cookie !== undefined && isSignUpMarkOf(cookie.slice(COOKIE_NAME.length + 1), userId);
 }

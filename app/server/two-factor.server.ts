@@ -315,7 +315,7 @@ export async function verifySecondFactor(
   if (kind === "totp" && stepUp && (await totpCodeWasUsed(stepUp.userId, code))) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" };
   const auth = await getAuth();
   const headers = secondStepHeaders(request, clientAddress);
-  let answer: { headers: Headers; response: { token?: string | null; user?: { id: string } } };
+  let answer: { headers: Headers; response: { user?: { id: string } } };
   try {
     const body = { code };
     answer =
@@ -334,7 +334,7 @@ export async function verifySecondFactor(
   const userId = stepUp?.userId ?? answer.response.user?.id;
   if (kind === "totp" && userId && !(await claimTotpCode(userId, code))) {
     // Given again (by someone else, or twice at once): the session the library just made for it is ended.
-    if (!stepUp && answer.response.token) await (await auth.$context).internalAdapter.deleteSession(answer.response.token);
+    if (!stepUp) await auth.api.signOut({ headers: new Headers({ cookie: cookiesOf(answer.headers).map((cookie) => cookie.split(";")[0]).join("; ") }) });
     return stepUp ? { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" } : { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsedSignIn, restart: true };
   }
   await forgiveAttempt(throttleKey);

@@ -34,6 +34,7 @@ const INTERNALS: [string, RegExp][] = [
  */
 const OWN_SIGNATURES: Record<string, string> = {
   [path.join("app", "server", "calendar-feed.server.ts")]: "the key in a member's calendar-feed address",
+  [path.join("app", "server", "sign-up-mark.server.ts")]: "the mark a browser keeps of the account it made at sign-up",
 };
 
 describe("the auth library is used through its public API", () => {
