@@ -106,15 +106,20 @@ test("the letters' search box and filters always show what the list on screen wa
   const takenBy = manager.getByLabel("Taken by");
   const search = manager.getByRole("searchbox", { name: "Search by sender, recipient or text" });
   const letter = manager.getByRole("article").filter({ hasText: `Is the ${tag} lit tonight?` });
+  // The address changes before the page is drawn for it, and drawing it puts every control back to
+  // the address's value: the tab links carry the narrowing, so they tell when the page has arrived.
+  const arrivedAt = (query: string) => expect(manager.getByRole("link", { name: "All letters" })).toHaveAttribute("href", `/view-letters?${query}`);
 
   // Filtered to new letters, then searched: the search keeps the filter, and the controls show both.
   await status.selectOption("new");
   await manager.getByRole("button", { name: "Filter" }).click();
   await expect.poll(() => query("status")).toBe("new");
+  await arrivedAt("status=new");
   await search.fill(tag);
   await manager.getByRole("button", { name: "Search" }).click();
   await expect.poll(() => query("q")).toBe(tag);
   expect(query("status")).toBe("new");
+  await arrivedAt(`q=${tag}&status=new`);
   await expect(manager.getByText(`1 letter matching “${tag}”`)).toBeVisible();
   await expect(letter).toBeVisible();
   await expect(status).toHaveValue("new");
@@ -124,6 +129,7 @@ test("the letters' search box and filters always show what the list on screen wa
   await takenBy.selectOption("mine");
   await manager.getByRole("button", { name: "Filter" }).click();
   await expect.poll(() => query("assignee")).toBe("mine");
+  await arrivedAt(`q=${tag}&status=new&assignee=mine`);
   await expect(letter).toHaveCount(0);
   expect([query("q"), query("status")]).toEqual([tag, "new"]);
   await expect(search).toHaveValue(tag);
@@ -132,6 +138,8 @@ test("the letters' search box and filters always show what the list on screen wa
   // Another tab lists other letters narrowed the same way: the search and the filter go along, in the address and the controls.
   await manager.getByRole("link", { name: /^To NPCs/ }).click();
   await expect.poll(() => query("tab")).toBe("npc");
+  await arrivedAt(`q=${tag}&status=new&assignee=mine`);
+  await expect(manager.getByRole("link", { name: /^To NPCs/ })).toHaveAttribute("aria-current", "page");
   expect([query("q"), query("status"), query("assignee")]).toEqual([tag, "new", "mine"]);
   await expect(letter).toHaveCount(0);
   await expect(search).toHaveValue(tag);
