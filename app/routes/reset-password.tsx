@@ -8,7 +8,7 @@ import { newPasswordMessage, ResetPasswordForm } from "~/forms/auth";
 import { type FieldErrors, fieldErrors, readForm } from "~/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
-import { resetPassword, resetTokenIsValid } from "~/server/accounts.server";
+import { type ResetLinkState, resetLinkState, resetPassword } from "~/server/accounts.server";
 
 // The spec: "Password updated! Redirecting to login..." and then the home page.
 const AFTER_RESET = "/";
@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const token = params.get("token") ?? "";
   // Not awaited: the page streams 'Validating reset token...' until the check finishes.
-  return { token, valid: resetTokenIsValid(token), welcome: params.get("welcome") === "1" };
+  return { token, state: resetLinkState(token), welcome: params.get("welcome") === "1" };
 }
 
 type ActionData = { done?: boolean; welcome?: boolean; message?: string; errors?: FieldErrors; linkInvalid?: boolean };
@@ -42,10 +42,15 @@ export async function action({ request }: Route.ActionArgs) {
   return data<ActionData>({ done: true, welcome });
 }
 
-function InvalidLink() {
+const LINK_REFUSALS: Record<Exclude<ResetLinkState, "valid">, string> = {
+  invalid: SITE_MESSAGES.resetLinkInvalid,
+  replaced: SITE_MESSAGES.invitationReplaced,
+};
+
+function InvalidLink({ message }: { message: string }) {
   return (
     <div className="mt-6 flex flex-col gap-4">
-      <Alert kind="error">{SITE_MESSAGES.resetLinkInvalid}</Alert>
+      <Alert kind="error">{message}</Alert>
       <Link to="/forgot-password" className="btn btn-primary">
         Ask for a new link
       </Link>
@@ -94,11 +99,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         {actionData?.done ? (
           <Done welcome={actionData.welcome === true} />
         ) : actionData?.linkInvalid ? (
-          <InvalidLink />
+          <InvalidLink message={actionData.message ?? SITE_MESSAGES.resetLinkInvalid} />
         ) : (
           <Suspense fallback={<p role="status" className="mt-6 text-center text-dust">{MESSAGES.validatingToken}</p>}>
-            <Await resolve={loaderData.valid}>
-              {(valid) => (valid ? <NewPasswordForm token={loaderData.token} welcome={welcome} actionData={actionData} /> : <InvalidLink />)}
+            <Await resolve={loaderData.state}>
+              {(state) => (state === "valid" ? <NewPasswordForm token={loaderData.token} welcome={welcome} actionData={actionData} /> : <InvalidLink message={LINK_REFUSALS[state]} />)}
             </Await>
           </Suspense>
         )}

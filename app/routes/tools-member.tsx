@@ -213,11 +213,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         return data({ link: result.link, at: Date.now() });
       }
       case "resend-invite": {
-        if (!confirmed) return ask((member) => ({ question: `Send the invitation to ${fullName(member)} again, to ${member.email}?`, yes: "Yes, send it", fields: { intent } }));
+        if (!confirmed) return ask((member) => ({ question: `Send the invitation to ${fullName(member)} again, to ${member.email}? The link in the earlier invitation will stop working.`, yes: "Yes, send it", fields: { intent } }));
         const outcome = await resendInvitation(actor, id);
         if (outcome === "not-found") return gone();
         if (outcome === "not-sent") return data({ message: MEMBER_ADMIN_MESSAGES.inviteFailed }, { status: 500 });
-        return data({ ok: "Invitation sent again.", at: Date.now() });
+        return data({ ok: "Invitation sent again. The link in the earlier invitation no longer works.", at: Date.now() });
       }
     }
   });

@@ -7,6 +7,7 @@ import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.serve
 import { config } from "./config.server";
 import { database } from "./db/client.server";
 import { profiles } from "./db/schema";
+import { invitationLinkReplaced } from "./invitation-links.server";
 import { logger } from "./logger.server";
 import { passwordChangedEmail } from "./mail/templates.server";
 import { queueEmail } from "./outbox/outbox.server";
@@ -163,23 +164,34 @@ export async function requestPasswordReset(email: string, clientAddress: string)
 /** Where the library's check of a reset link sends the browser: back to our page, with `token` or `error`. */
 const RESET_PAGE = "/reset-password";
 
+export type ResetLinkState = "valid" | "invalid" | "replaced";
+
 /**
- * True when `token` is a live password-reset token. Asked of the library's own check of a
- * reset link (the endpoint behind the link its emails would carry), which answers with a
- * redirect to our page carrying either the token or an error.
+ * Whether a password link can still set a password: "replaced" for an invitation a newer one
+ * replaced (invitation-links.server.ts), else what the library's own check of a reset link
+ * says (the endpoint behind the link its emails would carry, which answers with a redirect to
+ * our page carrying either the token or an error).
  */
-export async function resetTokenIsValid(token: string): Promise<boolean> {
-  if (!token || token.length > 200) return false;
+export async function resetLinkState(token: string): Promise<ResetLinkState> {
+  if (!token || token.length > 200) return "invalid";
+  if (await invitationLinkReplaced(await database(), token)) return "replaced";
   const auth = await getAuth();
   const answer = await auth.api.requestPasswordResetCallback({ params: { token }, query: { callbackURL: RESET_PAGE }, asResponse: true });
   const location = answer.headers.get("Location");
-  if (!location) return false;
+  if (!location) return "invalid";
   const target = new URL(location, siteOrigin());
-  return target.pathname === RESET_PAGE && !target.searchParams.has("error") && target.searchParams.get("token") === token;
+  return target.pathname === RESET_PAGE && !target.searchParams.has("error") && target.searchParams.get("token") === token ? "valid" : "invalid";
+}
+
+/** True when `token` is a live password link. */
+export async function resetTokenIsValid(token: string): Promise<boolean> {
+  return (await resetLinkState(token)) === "valid";
 }
 
 /** Sets the new password, uses up the token and ends the member's sessions everywhere. */
 export async function resetPassword(token: string, password: string): Promise<AuthOutcome> {
+  const db = await database();
+  if (await invitationLinkReplaced(db, token)) return { ok: false, status: 400, message: SITE_MESSAGES.invitationReplaced };
   const auth = await getAuth();
   try {
     await auth.api.resetPassword({ body: { token, newPassword: password } });

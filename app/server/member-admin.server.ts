@@ -7,6 +7,7 @@ import { getAuth, getInvitationAuth } from "./auth.server";
 import { database, type Transaction } from "./db/client.server";
 import { accounts, passkeys, profiles, sessions, twoFactors } from "./db/schema";
 import { DISCORD_PROVIDER_ID } from "./discord-oauth.server";
+import { recordInvitationLink } from "./invitation-links.server";
 import { logger } from "./logger.server";
 import { emailChangedByManagerEmail, invitationEmail } from "./mail/member-admin-templates.server";
 import { queueEmail } from "./outbox/outbox.server";
@@ -298,12 +299,19 @@ async function passwordLink(
   return delivered;
 }
 
-async function sendInvitation(email: string): Promise<boolean> {
+/** Emails the member a new invitation link, which replaces any earlier one (invitation-links.server.ts). */
+async function sendInvitation(memberId: string, email: string): Promise<boolean> {
   const db = await database();
-  // `welcome` makes the page greet a new member instead of speaking of a new password (routes/reset-password.tsx).
-  return passwordLink(email, (member, link) => queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link: `${link}&welcome=1`, days: INVITATION_LINK_DAYS })), {
-    invitation: true,
-  });
+  return passwordLink(
+    email,
+    async (member, link) => {
+      // `welcome` makes the page greet a new member instead of speaking of a new password (routes/reset-password.tsx).
+      await queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link: `${link}&welcome=1`, days: INVITATION_LINK_DAYS }));
+      // Only once the new link is on its way: an invitation that could not be queued replaces nothing.
+      await recordInvitationLink(db, memberId, new URL(link).searchParams.get("token") ?? "");
+    },
+    { invitation: true },
+  );
 }
 
 export type InviteInput = DetailsInput & { role: Role };
@@ -337,19 +345,19 @@ export async function inviteMember(actor: Actor, input: InviteInput): Promise<In
     if (isUniqueViolation(error)) return { outcome: "email-taken" };
     throw error;
   }
-  const sent = await sendInvitation(input.email).catch((error: unknown) => {
+  const sent = await sendInvitation(id, input.email).catch((error: unknown) => {
     logger.error({ err: error }, "queueing an invitation failed");
     return false;
   });
   return { outcome: sent ? "invited" : "not-sent", id };
 }
 
-/** Sends the invitation again (a new link; earlier ones still work until they expire). */
+/** Sends the invitation again: a new link, and the earlier ones no longer work. */
 export async function resendInvitation(actor: Actor, id: string): Promise<"sent" | "not-sent" | "not-found"> {
   const db = await database();
   const [member] = await db.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id));
   if (!member) return "not-found";
-  if (!(await sendInvitation(member.email))) return "not-sent";
+  if (!(await sendInvitation(id, member.email))) return "not-sent";
   await audit(db, { actorId: actor.id, action: "member.invite_resend", subjectId: id });
   return "sent";
 }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
 import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { resetPassword, resetTokenIsValid, signIn } from "~/server/accounts.server";
-import { accounts, auditLog, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/server/db/schema";
+import { accounts, auditLog, invitationLinks, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/server/db/schema";
 import { suspendMember } from "~/server/member-admin.server";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
@@ -323,6 +323,10 @@ describe("inviting a member and handing over a password link", () => {
     const payload = mail!.payload as { text: string };
     expect(payload.text).toContain("within 7 days");
     const invitation = decodeURIComponent(payload.text.match(/\/reset-password\?token=([^&\s]+)/)![1]!);
+    // A second member's invitation, never used, for the week's end.
+    const otherEmail = `invited-week-other-${Date.now()}@example.com`;
+    expect((await postForm(app().url, "/tools/members/invite", { firstName: "Cal", lastName: "Long", email: otherEmail, role: "player", confirm: "yes" }, manager.cookie)).status).toBe(302);
+    const unused = decodeURIComponent(((await emailsTo(otherEmail))[0]!.payload as { text: string }).text.match(/\/reset-password\?token=([^&\s]+)/)![1]!);
     const handOver = decodeURIComponent(
       readable(await (await change(manager.cookie, profile!.id, { intent: "reset-link" })).text()).match(/value="https?:\/\/[^"]+\/reset-password\?token=([^"]+)"/)![1]!,
     );
@@ -335,12 +339,6 @@ describe("inviting a member and handing over a password link", () => {
     expect(Math.abs((await expiry(invitation)) - 7 * 24 * 3600_000)).toBeLessThan(120_000);
     expect(Math.abs((await expiry(handOver)) - 3600_000)).toBeLessThan(120_000);
 
-    // Sent again, the invitation is a new link of its own.
-    expect((await change(manager.cookie, profile!.id, { intent: "resend-invite" })).status).toBe(200);
-    const [again] = await emailsTo(email);
-    const resent = decodeURIComponent((again!.payload as { text: string }).text.match(/\/reset-password\?token=([^&\s]+)/)![1]!);
-    expect(resent).not.toBe(invitation);
-
     // Three hours on, the invitation still works and the hand-over link does not; eight days on, an invitation no longer works.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 3600_000 });
     try {
@@ -348,11 +346,50 @@ describe("inviting a member and handing over a password link", () => {
       expect(await resetTokenIsValid(invitation)).toBe(true);
       expect((await resetPassword(invitation, "Silver$Seam9")).ok).toBe(true);
       vi.setSystemTime(Date.now() + 8 * 24 * 3600_000);
-      expect(await resetTokenIsValid(resent)).toBe(false);
-      expect((await resetPassword(resent, "Other$Seam9")).ok).toBe(false);
+      expect(await resetTokenIsValid(unused)).toBe(false);
+      expect((await resetPassword(unused, "Other$Seam9")).ok).toBe(false);
     } finally {
       vi.useRealTimers();
     }
+    expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
+  });
+
+  it("sends an invitation again with a new link that replaces the earlier one, whose page says so", async () => {
+    const manager = await signedInMember("manager");
+    const email = `invited-again-${Date.now()}@example.com`;
+    expect((await postForm(app().url, "/tools/members/invite", { firstName: "Dee", lastName: "Again", email, role: "player", confirm: "yes" }, manager.cookie)).status).toBe(302);
+    const [profile] = await db().select().from(profiles).where(eq(profiles.email, email));
+    const tokenIn = (mail: { payload: unknown } | undefined) => decodeURIComponent((mail!.payload as { text: string }).text.match(/\/reset-password\?token=([^&\s]+)/)![1]!);
+    const first = tokenIn((await emailsTo(email))[0]);
+
+    const resend = await change(manager.cookie, profile!.id, { intent: "resend-invite" });
+    expect(resend.status).toBe(200);
+    expect(readable(await resend.text())).toContain("Invitation sent again. The link in the earlier invitation no longer works.");
+    const mails = await emailsTo(email);
+    expect(mails).toHaveLength(2);
+    const second = tokenIn(mails[0]);
+    expect(second).not.toBe(first);
+
+    // The first email's link opens on a page that says a newer one replaced it, and sets no password.
+    expect(await resetTokenIsValid(first)).toBe(false);
+    const replaced = readable(await (await page(`/reset-password?token=${encodeURIComponent(first)}&welcome=1`, "")).text());
+    expect(replaced).toContain(SITE_MESSAGES.invitationReplaced);
+    expect(replaced).not.toContain('name="password"');
+    const refused = await postForm(app().url, "/reset-password", { token: first, welcome: "1", password: "Silver$Seam9", confirmPassword: "Silver$Seam9" });
+    expect(refused.status).toBe(400);
+    expect(readable(await refused.text())).toContain(SITE_MESSAGES.invitationReplaced);
+    expect(await db().select().from(accounts).where(eq(accounts.userId, profile!.id))).toHaveLength(0);
+
+    // Only hashes of the links are kept, never a link itself.
+    const kept = await db().select().from(invitationLinks).where(eq(invitationLinks.memberId, profile!.id));
+    expect(kept).toHaveLength(2);
+    expect(JSON.stringify(kept)).not.toContain(first);
+
+    // The newest link works, once; the replaced one still sets nothing afterwards.
+    expect((await resetPassword(second, "Silver$Seam9")).ok).toBe(true);
+    expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
+    expect((await resetPassword(first, "Other$Seam9")).ok).toBe(false);
+    expect((await resetPassword(second, "Other$Seam9")).ok).toBe(false);
     expect((await signIn({ email, password: "Silver$Seam9" }, new Request("http://localhost/auth"), newAddress())).ok).toBe(true);
   });
 

@@ -97,3 +97,22 @@ export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * Every invitation link a manager sent, by the hash of its token (never the token itself), so
+ * that sending an invitation again retires the earlier links: only the newest works. The token
+ * itself is the auth library's reset token and is checked by it; this table only says which
+ * links a newer one replaced (invitation-links.server.ts).
+ */
+export const invitationLinks = pgTable(
+  "invitation_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    replacedAt: timestamp("replaced_at", { withTimezone: true }),
+  },
+  (t) => [index("invitation_links_member_idx").on(t.memberId)],
+);

@@ -39,7 +39,7 @@ export function SignInMethodsPanel({ member, name, busy }: PanelProps) {
         busy={busy}
       />
       {!member.signInMethods.password ? (
-        <ActionForm intent="resend-invite" question={`Send the invitation to ${name} again, to ${member.email}?`} label="Send the invitation again" busy={busy} />
+        <ActionForm intent="resend-invite" question={`Send the invitation to ${name} again, to ${member.email}? The link in the earlier invitation will stop working.`} label="Send the invitation again" busy={busy} />
       ) : null}
     </Section>
   );
