@@ -56,11 +56,14 @@ describe("the server's logs", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-access-log-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const { server, url } = await startServer({ DATA_DIR: dataDir });
-    await fetch(`${url}/reset-password?token=SecretResetToken123`, { headers: { Cookie: "hopewell.session_token=SecretCookieValue456" } });
-    await fetch(`${url}/research/00000000-0000-4000-8000-000000000000/file?download=1`, { redirect: "manual" });
-    await fetch(`${url}/healthz`);
-    await fetch(`${url}/favicon.svg?v=2`);
-    await fetch(`${url}/no-such-page?secret=SecretQuery789`);
+    // Each answer read to its end before the next request: a line is logged when its answer ends,
+    // and the reset page streams its link check after its headers.
+    const visit = async (address: string, init?: RequestInit) => (await fetch(`${url}${address}`, init)).arrayBuffer();
+    await visit("/reset-password?token=SecretResetToken123", { headers: { Cookie: "hopewell.session_token=SecretCookieValue456" } });
+    await visit("/research/00000000-0000-4000-8000-000000000000/file?download=1", { redirect: "manual" });
+    await visit("/healthz");
+    await visit("/favicon.svg?v=2");
+    await visit("/no-such-page?secret=SecretQuery789");
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const requests = logLines(server.output()).filter((line) => line.msg === "request");
