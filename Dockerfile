@@ -1,5 +1,5 @@
 # Hopewell members' site. Build: docker build -t hopewell .   Run: see compose.yaml and the
-# README's "Running it for real".
+# docs/operators.md#in-a-container.
 # Stages: dev dependencies and the build; production dependencies only; the small runtime image.
 ARG NODE_IMAGE=node:20-bookworm-slim
 

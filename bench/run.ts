@@ -43,7 +43,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const CACHE = path.join(ROOT, "bench", ".cache");
 const LOCAL_PG = "postgres://postgres@127.0.0.1:5432/postgres";
 
-/** The budgets of the performance issue, checked against the figures. */
+/** The budgets (docs/benchmark.md#budgets), checked against the figures. */
 const BUDGETS = {
   anonymousShareOfCeiling: 0.5,
   signedInReqPerSec: { pglite: 300, postgres: 400 },
@@ -184,7 +184,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   // The demo manager signs in with a password alone (no authenticator app to compute codes from
-  // here): the second-factor requirement is off for the benchmark only (README, Benchmark).
+  // here): the second-factor requirement is off for the benchmark only (docs/benchmark.md).
   const env = {
     ...process.env,
     PORT: String(port),

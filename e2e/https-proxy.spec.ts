@@ -15,7 +15,7 @@ import { waitForAnswer } from "./own-server";
  * self-signed certificate made here) in front of the production build with
  * TRUST_PROXY, and Chromium signs up, signs in and sends a form over https.
  * nginx runs from a temporary directory with its own configuration, pid and logs,
- * including deploy/nginx/hopewell-proxy.conf, the file the README tells operators to use.
+ * including deploy/nginx/hopewell-proxy.conf, the file docs/operators.md tells operators to use.
  *
  * Why a server of its own (the run's two servers cannot serve it): APP_URL must be the proxy's
  * https address, and the first test needs a new site, with no manager yet, to make the first

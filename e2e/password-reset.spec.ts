@@ -37,7 +37,7 @@ test("a forgotten password is reset through the emailed link", async ({ page }) 
     await page.getByLabel("Confirm new password", { exact: true }).fill("Silver$Seam9");
     await page.getByRole("button", { name: "Set New Password" }).click();
     await expect(page.getByRole("status")).toHaveText("Password updated! Redirecting to login...");
-    // The spec: to / after 2 seconds (the reset ended every session, so signed out).
+    // docs/product.md#password-reset: to / after 2 seconds (the reset ended every session, so signed out).
     await expect(page).toHaveURL(/\/reset-password\?token=/);
     await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
     await expect(page.getByRole("link", { name: "Login / Sign Up" }).first()).toBeAttached();

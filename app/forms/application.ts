@@ -6,7 +6,7 @@ import { MESSAGES } from "./messages";
 
 export const DISCORD_TAG_MAX = 100;
 
-/** A required answer: the kernel's text field with the spec's "This field is required". */
+/** A required answer: the kernel's text field with "This field is required" (docs/product.md#messages). */
 export const answer = (max: number) => textField(max);
 
 const textAnswers = Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q) => [q.key, answer(APPLICATION_ANSWER_MAX)])) as Record<

@@ -1,4 +1,4 @@
-/** The spec's user-facing messages, quoted exactly (SPEC section 8). One source for pages and tests. */
+/** The account pages' messages, word for word as members see them (docs/product.md#forms-and-accounts). One source for pages and tests. */
 export const MESSAGES = {
   required: "This field is required",
   requiredAll: "Please fill in all required fields",
@@ -16,7 +16,7 @@ export const MESSAGES = {
   validatingToken: "Validating reset token...",
 } as const;
 
-/** Messages the spec leaves to us. */
+/** The site's own messages, which the old site did not have. */
 export const SITE_MESSAGES = {
   invalidEmail: "Please enter a valid email address",
   emailTaken: "An account with this email already exists. Sign in, or reset your password if you have forgotten it.",

@@ -33,7 +33,7 @@ export function fileProblem(file: { name: string; size: number } | null | undefi
   return null;
 }
 
-/** The message at the top of a refused form: the spec's "fill in all fields" unless a field says something else. */
+/** The message at the top of a refused form: "fill in all fields" (docs/product.md#member-forms) unless a field says something else. */
 export function researchMessage(errors: Record<string, string>): string {
   return Object.values(errors).find((message) => message !== RESEARCH_MESSAGES.fillAll) ?? RESEARCH_MESSAGES.fillAll;
 }

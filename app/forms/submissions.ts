@@ -7,7 +7,7 @@ import { CHARACTER_NAME_MAX } from "./character";
 import { textField } from "./kernel";
 import { MESSAGES } from "./messages";
 
-/** Messages of the submission forms (SPEC sections 5 and 8). */
+/** Messages of the submission forms (docs/product.md#member-forms). */
 export const SUBMISSION_MESSAGES = {
   selectEvent: "Please select an event",
   addItem: "Please add at least one item to your order",

@@ -1,5 +1,5 @@
 /**
- * The player application's questions (SPEC section 3), in the order the form asks them.
+ * The player application's questions (docs/product.md#the-application), in the order the form asks them.
  * Keys match the applications table's columns.
  */
 export const APPLICATION_TEXT_QUESTIONS = [

@@ -1,7 +1,7 @@
 import { COSTUME_PHOTO_WEEKS_BEFORE } from "./setting";
 
 /**
- * The club's costume rule (SPEC section 1): accepted players send a costume photo
+ * The club's costume rule (docs/product.md#costume-rule): accepted players send a costume photo
  * COSTUME_PHOTO_WEEKS_BEFORE weeks before each event they are registered for; staff approve it
  * or ask for changes. Dates are calendar days ("2026-05-15"), as events are stored.
  */

@@ -1,4 +1,4 @@
-/** The four factions of Hopewell and the jobs each may take (SPEC section 9). */
+/** The four factions of Hopewell and the jobs each may take (docs/product.md#factions-and-jobs). */
 export const FACTIONS = [
   "US Survey Corp",
   "Northwest Mineral Corporation",

@@ -2,7 +2,7 @@ import { COSTUME_PHOTO_WEEKS_BEFORE, GAME_YEAR } from "./setting";
 
 export type FaqEntry = { id: string; question: string; answer: string[] };
 
-/** The home page's frequently asked questions (SPEC section 2, "/"). */
+/** The home page's frequently asked questions (docs/product.md#home-page). */
 export const FAQ: FaqEntry[] = [
   {
     id: "become-a-player",

@@ -1,5 +1,5 @@
 /**
- * The merchant's price list, in Hopewell Dollars (SPEC section 9).
+ * The merchant's price list, in Hopewell Dollars (docs/product.md#merchant-price-list).
  * Prices are kept in cents so totals are exact; format them with `formatDollars`.
  */
 export const MERCHANT_ITEMS = [

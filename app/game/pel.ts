@@ -1,4 +1,4 @@
-/** The post-event letter's questions (SPEC section 3), in the order the form asks them. */
+/** The post-event letter's questions (docs/product.md#post-event-letters), in the order the form asks them. */
 export const PEL_QUESTIONS = [
   { key: "scariness", label: "How scary was the weekend for you, and which moments frightened you most?" },
   { key: "favoriteMoments", label: "What were your favourite moments?", hint: "A short, anonymous highlight of this answer may be shared with the community." },
@@ -18,6 +18,6 @@ export const PEL_ANSWER_MAX = 5_000;
 
 /**
  * How long after an event's weekend the events page reminds a member who attended and sent no
- * post-event letter (the spec sets no deadline; the form takes one at any time after).
+ * post-event letter (there is no deadline, docs/product.md#post-event-letters; the form takes one at any time after).
  */
 export const PEL_REMINDER_DAYS = 30;

@@ -1,4 +1,4 @@
-/** Member roles, from least to most trusted (SPEC section 6). */
+/** Member roles, from least to most trusted (docs/product.md#roles-and-access). */
 export const ROLES = ["applicant", "player", "cast", "manager"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,4 +1,4 @@
-/** Timings and limits of SPEC section 9, in the units the code uses. */
+/** Timings and limits (docs/product.md#timings-and-limits), in the units the code uses. */
 
 /** Minimum time between two sign-ups from one client address. */
 export const SIGNUP_THROTTLE_MS = 11_000;

@@ -1,4 +1,4 @@
-/** Facts about the game world and the venue (SPEC sections 1, 2 and 9). */
+/** Facts about the game world and the venue (docs/product.md#the-game). */
 
 export const GAME_NAME = "Hopewell";
 export const GAME_YEAR = 1877;
@@ -47,7 +47,7 @@ export function formatClock({ hour, minute }: ClockTime): string {
   return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
 }
 
-/** The arrival times as the location page states them (SPEC section 2), made from EVENT_WEEKEND. */
+/** The arrival times as the location page states them (docs/product.md#the-venue), made from EVENT_WEEKEND. */
 export const ARRIVAL = {
   venueOpens: `${formatClock(EVENT_WEEKEND.venueOpens)} Friday`,
   gameStarts: `${formatClock(EVENT_WEEKEND.gameStarts)} Friday`,

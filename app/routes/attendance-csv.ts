@@ -4,7 +4,7 @@ import type { Route } from "./+types/attendance-csv";
 import { attendanceCsv, attendanceFileName, paidAttendees } from "~/server/attendance.server";
 import { requireAccess } from "~/server/guards.server";
 
-/** One event's paid attendance as a spreadsheet file (SPEC section 9). */
+/** One event's paid attendance as a spreadsheet file (docs/product.md#attendance-export). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireAccess(context, request, "staff");
   const attendance = isUuid(params.eventId) ? await paidAttendees(params.eventId) : null;

@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ActionData = { submitted?: boolean; totalCents?: number; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
 
-/** The first problem to show at the top: the spec's messages, in the order a member meets them. */
+/** The first problem to show at the top: the form's messages (docs/product.md#member-forms), in the order a member meets them. */
 function topMessage(errors: FieldErrors): string {
   if (errors.eventId) return SUBMISSION_MESSAGES.selectEvent;
   if (Object.entries(errors).some(([field]) => field.startsWith("qty_"))) return SUBMISSION_MESSAGES.quantity;

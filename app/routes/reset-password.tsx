@@ -10,7 +10,7 @@ import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
 import { type ResetLinkState, resetLinkState, resetPassword } from "~/server/accounts.server";
 
-// The spec: "Password updated! Redirecting to login..." and then the home page.
+// docs/product.md#password-reset: "Password updated! Redirecting to login..." and then the home page.
 const AFTER_RESET = "/";
 // An invited member has never signed in: after choosing their password, the sign-in page.
 const AFTER_WELCOME = "/auth";

@@ -186,7 +186,7 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
 
 export const meta: Route.MetaFunction = () => [{ title: "Tools · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError): the spec's, which differs for applications. */
+/** A failed read shows the page's own message (logged once by handleError; docs/product.md#pages-that-fail-to-load), which differs for applications. */
 export const ErrorBoundary = pageErrorBoundary("Tools", ({ search, role }) =>
   search.get("tab") === "applications" && role !== null && isManagerRole(role) ? "Failed to load data" : "Failed to load user data",
 );

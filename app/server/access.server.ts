@@ -103,7 +103,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/members/:id": "manager",
   // Deleting a member's account: managers only, audited.
   "/tools/members/:id/delete": "manager",
-  // Managers only: cast are kept out (SPEC section 6).
+  // Managers only: cast are kept out (docs/product.md#roles-and-access).
   "/emergency-contacts": "manager",
   // The event-day sheet holds attendees' emergency contacts: managers only, like the list above.
   "/tools/event-day": "manager",

@@ -22,8 +22,8 @@ export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: 
 /**
  * What a member is told when the auth library refuses, by its error code: its codes are part
  * of its API, its wording is not, so the messages members see are written here and do not
- * change with an upgrade. The spec shows the service's own message; these are the ones it
- * gives today. An unknown code still shows the library's message.
+ * change with an upgrade. The old site showed the auth service's own message; these are the
+ * library's words as it gives them today. An unknown code still shows the library's message.
  */
 const REFUSALS: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: "Invalid email or password",

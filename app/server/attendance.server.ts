@@ -141,7 +141,7 @@ export function spreadsheetSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** SPEC section 9's export: Last Name, First Name, Character Name, Cabin, with its placeholders. */
+/** The export of docs/product.md#attendance-export: Last Name, First Name, Character Name, Cabin, with its placeholders. */
 export function attendanceCsv(rows: AttendanceRow[]): string {
   return stringify(
     rows.map((row) => [row.lastName, row.firstName, row.characterName || "No character", row.cabin || "Not assigned"].map(spreadsheetSafe)),

@@ -26,8 +26,8 @@ import { logger } from "./logger.server";
 import { costumeKeys, removeFile, saveFile } from "./storage/storage.server";
 
 /**
- * Costume photos (SPEC section 1: accepted players send a costume photo two weeks before each
- * event). A member registered for an upcoming event (event_attendance) sends photos for it;
+ * Costume photos (docs/product.md#costume-rule: accepted players send a costume photo two weeks
+ * before each event). A member registered for an upcoming event (event_attendance) sends photos for it;
  * cast and managers review them per event. Photos are private like research files: served only
  * through /costume/photos/<id> to their owner and staff.
  */

@@ -84,7 +84,7 @@ export type MemberEventStatuses = {
   lettersDue: { id: string; title: string; date: string }[];
 };
 
-/** The costume photo is due two weeks before the event (SPEC section 9). */
+/** The costume photo is due two weeks before the event (docs/product.md#costume-rule). */
 export function costumePhotoDueDate(eventDate: string): string {
   return addDays(eventDate, -7 * COSTUME_PHOTO_WEEKS_BEFORE);
 }

@@ -9,7 +9,7 @@ export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl
 /** Every member's Events page reads the same list; it is read again after any change to events. */
 const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>({ name: "upcoming events", tables: ["events"], maxAgeMs: 60_000, maxEntries: 1 });
 
-/** Events whose status is future, soonest first (SPEC section 2, /events). */
+/** Events whose status is future, soonest first (docs/product.md#events). */
 export async function listUpcomingEvents(): Promise<readonly UpcomingEvent[]> {
   return upcomingEvents.get("upcoming", async () => {
     const db = await database();

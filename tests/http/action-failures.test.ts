@@ -16,7 +16,7 @@ const app = withAppServer();
 
 /**
  * Saving fails for a reason the member cannot fix (here: the table refuses every new or changed
- * row, while reads still work). Each form answers 500 with its own message from the spec and
+ * row, while reads still work). Each form answers 500 with its own message (docs/product.md#messages) and
  * comes back with what the member typed, and nothing is saved.
  */
 async function whileRefusingWrites<T>(table: string, work: () => Promise<T>): Promise<T> {

@@ -185,7 +185,7 @@ export const events = pgTable(
     title: text("title").notNull(),
     date: date("date", { mode: "string" }).notNull(),
     status: text("status", { enum: EVENT_STATUSES }).notNull().default("future"),
-    /** The ticket-purchase link (the spec calls this field "stripe"). */
+    /** The ticket-purchase link (the old site called this field "stripe": docs/product.md#records). */
     ticketUrl: text("ticket_url"),
     createdAt: createdAt(),
   },

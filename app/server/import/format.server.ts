@@ -1,6 +1,6 @@
 /**
  * The old hosted backend's export, as the import reads it: one CSV file per table, named
- * after it, with a header row of the old column names (SPEC section 3), plus the auth
+ * after it, with a header row of the old column names (docs/product.md#records), plus the auth
  * service's users and the research bucket's files under storage/research/<user id>/.
  */
 
