@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { addAttendance, addEvent, createMember, e2eManager, mainNav, screenshots, signIn } from "./helpers";
+import { addAttendance, addEvent, createMember, e2eManager, mainNav, screenshots, signIn, signInByPost } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -205,9 +205,7 @@ function keptSheetText(page: Page, sheetUrl: string) {
 
 test("a player is refused the sheets and no worker is registered", async ({ page }) => {
   const { email } = await createMember({ first: "Una", last: `Refused${Date.now() % 100_000}` });
-  await page.goto("/auth");
-  await signIn(page, email, "Lantern#1877");
-  await expect(page).toHaveURL(/\/$/);
+  await signInByPost(page, email, "Lantern#1877");
   const response = await page.goto("/tools/event-day");
   expect(new URL(page.url()).pathname).toBe("/");
   expect(response?.status()).toBe(200);
