@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { daysBefore } from "../app/game/costume";
 import { clubToday, formatEventDate } from "../app/lib/dates";
-import { E2E_PLAYERS } from "../playwright.config";
+import { ANY_WIDTH, E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { expect, test, withSession, type SignedInState } from "./fixtures";
 import { addAttendance, addEvent, createMember, mainNav, signInByPost } from "./helpers";
@@ -148,7 +148,8 @@ async function upload(region: ReturnType<Page["getByRole"]>, label: string, colo
   await expect(region.getByText("Photo uploaded. Staff will review it.")).toBeVisible();
 }
 
-test("a verdict refused because a new photo arrived shows the new photo, and the next verdict is accepted", async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
+// What is checked here (the refusal, the headings' order, where the keyboard is) does not depend on the width.
+test("a verdict refused because a new photo arrived shows the new photo, and the next verdict is accepted", { tag: ANY_WIDTH }, async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
   const width = testInfo.project.name;
   const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
   const manager = await signedInPage(browser, baseURL, page, isMobile, managerState);
