@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { ANY_WIDTH } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { addAttendance, addEvent, createMember, e2eManager, mainNav, screenshots, signIn } from "./helpers";
+import { addAttendance, addEvent, createMember, e2eManager, mainNav, screenshots, signIn, signInByPost } from "./helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -203,11 +204,10 @@ function keptSheetText(page: Page, sheetUrl: string) {
   }, sheetUrl);
 }
 
-test("a player is refused the sheets and no worker is registered", async ({ page }) => {
+// The refusal and the absent worker do not depend on the width.
+test("a player is refused the sheets and no worker is registered", { tag: ANY_WIDTH }, async ({ page }) => {
   const { email } = await createMember({ first: "Una", last: `Refused${Date.now() % 100_000}` });
-  await page.goto("/auth");
-  await signIn(page, email, "Lantern#1877");
-  await expect(page).toHaveURL(/\/$/);
+  await signInByPost(page, email, "Lantern#1877");
   const response = await page.goto("/tools/event-day");
   expect(new URL(page.url()).pathname).toBe("/");
   expect(response?.status()).toBe(200);

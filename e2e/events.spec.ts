@@ -1,8 +1,9 @@
 import fs from "node:fs";
-import { devices, expect, request as playwrightRequest, test } from "@playwright/test";
-import { E2E_PLAYERS } from "../playwright.config";
+import { devices, request as playwrightRequest } from "@playwright/test";
+import type { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { addEvent, e2eManager, signIn } from "./helpers";
+import { expect, test, withSession } from "./fixtures";
+import { addEvent } from "./helpers";
 
 // A manager's and a player's journey, each with a CAPTCHA solve, on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
@@ -18,16 +19,14 @@ function fridayAhead(weeks: number): { iso: string; label: string; dueLabel: str
   return { iso: day.toISOString().slice(0, 10), label: label(day), dueLabel: label(due) };
 }
 
-test("a registered player reads an event's time, place and their own status, and adds it to their calendar", async ({ page, browser, baseURL }, testInfo) => {
+test("a registered player reads an event's time, place and their own status, and adds it to their calendar", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
   const width = testInfo.project.name as keyof typeof E2E_PLAYERS;
   const lastName = width === "desktop" ? "Tanner" : "Bright";
   const title = `Lantern Night ${width} ${Date.now() % 100_000}`;
   const friday = fridayAhead(width === "desktop" ? 4 : 5);
 
   // A manager announces the event and puts the player on its attendance list.
-  await page.goto("/auth");
-  await signIn(page, e2eManager().email, e2eManager().password);
-  await expect(page).toHaveURL(/\/$/);
+  await withSession(page, managerState);
   await addEvent(page, { title, date: friday.iso, status: "future" });
   await page.goto("/attendance-tool");
   await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${friday.label})` });
@@ -37,11 +36,8 @@ test("a registered player reads an event's time, place and their own status, and
   await expect(page.getByText("Attendance added successfully!")).toBeVisible();
 
   // The player, in a browser of their own at the same width.
-  const context = await browser.newContext({ ...(width === "phone" ? devices["Pixel 7"] : { viewport: { width: 1280, height: 800 } }), baseURL, acceptDownloads: true });
+  const context = await browser.newContext({ ...(width === "phone" ? devices["Pixel 7"] : { viewport: { width: 1280, height: 800 } }), baseURL, acceptDownloads: true, storageState: playerState });
   const player = await context.newPage();
-  await player.goto("/auth");
-  await signIn(player, E2E_PLAYERS[width].email, E2E_PLAYERS[width].password);
-  await expect(player).toHaveURL(/\/$/);
   await player.goto("/events");
   await expect(player.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
 

@@ -3,7 +3,7 @@ import { formatEventDate } from "../app/lib/dates";
 import { readZip } from "../tests/helpers/zip";
 import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
-import { addEvent, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
+import { addEvent, createMember, screenshots, signInByPost, uniqueEmail } from "./helpers";
 
 // Three CAPTCHA solves and an export built in the background.
 test.describe.configure({ timeout: 150_000 });
@@ -20,9 +20,8 @@ test("a member takes out their data as a ZIP, then deletes their account and can
 
   const email = uniqueEmail("leave");
   const password = "Lantern#1877";
-  await signUp(page, { firstName: "Obadiah", lastName: "Wexley", email, password });
-  await signIn(page, email, password);
-  await expect(page).toHaveURL(/\/$/);
+  await createMember({ email, password, first: "Obadiah", last: "Wexley", role: "applicant" });
+  await signInByPost(page, email, password);
 
   // Something of theirs with a file.
   await page.goto("/research");

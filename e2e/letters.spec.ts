@@ -1,15 +1,15 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { createMember, e2eManager, mainNav, signIn } from "./helpers";
+import { expect, test } from "./fixtures";
+import { createMember, mainNav, signInByPost } from "./helpers";
 
 // Two members and a manager, each in a browser of their own: a long journey on a shared machine.
 test.describe.configure({ timeout: 300_000 });
 
+/** `page`, or a desktop-sized browser of its own, with `account` signed in (signing in is not what is tested here). */
 async function signedIn(browser: Browser, baseURL: string, page: Page | null, account: { email: string; password: string }): Promise<Page> {
   const own = page ?? (await (await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })).newPage());
-  await own.goto("/auth");
-  await signIn(own, account.email, account.password);
-  await expect(own).toHaveURL(/\/$/);
+  await signInByPost(own, account.email, account.password);
   return own;
 }
 
@@ -26,7 +26,7 @@ async function buildCharacter(page: Page, name: string) {
   await page.goto("/profile");
 }
 
-test("two members write, reply and hear from an NPC; staff release and answer", async ({ page, browser, baseURL, isMobile }, testInfo) => {
+test("two members write, reply and hear from an NPC; staff release and answer", async ({ page, browser, baseURL, isMobile, managerState }, testInfo) => {
   const width = testInfo.project.name;
   const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
   const clara = `Clara Dunmore ${tag}`;
@@ -53,7 +53,7 @@ test("two members write, reply and hear from an NPC; staff release and answer", 
   await expect(writer).toHaveURL(/\/profile$/, { timeout: 6_000 });
 
   // The manager releases it.
-  const manager = await signedIn(browser, baseURL!, await (await browser.newContext({ baseURL, viewport: page.viewportSize()! })).newPage(), e2eManager());
+  const manager = await (await browser.newContext({ baseURL, viewport: page.viewportSize()!, storageState: managerState })).newPage();
   await manager.goto("/view-letters?tab=held");
   const held = manager.locator("article", { hasText: `lanterns go out. (${tag})` });
   await expect(held.getByText(`Signed ${clara}`)).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { formatEventDate } from "../app/lib/dates";
 import { expect, test, withSession, type SignedInState } from "./fixtures";
-import { signIn, signUp, uniqueEmail, addEvent } from "./helpers";
+import { addEvent, createMember, signInByPost, uniqueEmail } from "./helpers";
 
 // Long forms are sent from a button far below their message: a refusal must bring the
 // message into view and move focus to it, whether the page or the server refused.
@@ -55,9 +55,8 @@ test("merchant order: the limit in words, no stale message, the total in view, f
 
 test("application: the message takes focus after the button at the foot is pressed", async ({ page }) => {
   const email = uniqueEmail("long-form");
-  await signUp(page, { firstName: "Lena", lastName: "Long", email, password: "Lantern#1877" });
-  await signIn(page, email, "Lantern#1877");
-  await expect(page).toHaveURL(/\/$/);
+  await createMember({ email, password: "Lantern#1877", first: "Lena", last: "Long", role: "applicant" });
+  await signInByPost(page, email, "Lantern#1877");
   await page.goto("/application");
   await page.getByRole("button", { name: "Submit Application" }).click();
   await expectSummary(page, "Please fill in all required fields");

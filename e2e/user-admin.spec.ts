@@ -4,7 +4,7 @@ import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
 import { expect, test, type SignedInState } from "./fixtures";
-import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signUp, uniqueEmail } from "./helpers";
+import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signInByPost, uniqueEmail } from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -82,9 +82,8 @@ test("a manager invites a member, whose emailed link sets their password, and th
 test("a manager suspends a member (signed out, sign-in refused with the message), restores them, removes their authenticator app and ends their sessions", async ({ page, browser, baseURL, managerState }, testInfo) => {
   const email = uniqueEmail(`suspend-${testInfo.project.name}`);
   const last = testInfo.project.name === "desktop" ? "Desk" : "Phone";
-  await signUp(page, { firstName: "Hattie", lastName: last, email, password: PASSWORD });
-  await signIn(page, email, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
+  await createMember({ email, password: PASSWORD, first: "Hattie", last, role: "applicant" });
+  await signInByPost(page, email, PASSWORD);
 
   const manager = await managerPage(browser, baseURL, page, managerState);
   await openMember(manager, email, `Hattie ${last}`);
@@ -143,9 +142,7 @@ test("a member suspended between the password and the second step is refused at 
   const last = testInfo.project.name === "desktop" ? "Stepdesk" : "Stepphone";
   const slow = { timeout: 30_000 };
   await createMember({ email, password: PASSWORD, first: "Cora", last });
-  await page.goto("/auth");
-  await signIn(page, email, PASSWORD);
-  await expect(page).toHaveURL(/\/$/, slow);
+  await signInByPost(page, email, PASSWORD);
   await page.goto("/profile/two-factor");
   const uri = await enrolAuthenticatorApp(page, PASSWORD, slow);
   const nav = await mainNav(page, isMobile);
@@ -177,7 +174,7 @@ test("a member suspended between the password and the second step is refused at 
 test("without JavaScript a change asks for confirmation on the page first", async ({ browser, baseURL, page, managerState }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one width is enough for the plain-form path");
   const email = uniqueEmail("plain");
-  await signUp(page, { firstName: "Ezra", lastName: "Plain", email, password: PASSWORD });
+  await createMember({ email, password: PASSWORD, first: "Ezra", last: "Plain", role: "applicant" });
   // Signing in needs the CAPTCHA (JavaScript); the cookies then go to a browser without it.
   const manager = await managerPage(browser, baseURL, page, managerState);
   const state = await manager.context().storageState();
