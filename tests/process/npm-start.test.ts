@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/forms/messages";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
@@ -81,7 +82,8 @@ function slowPost(port: number, body: string) {
 
 describe("npm start under a supervisor", () => {
   it("passes SIGTERM sent to npm's own PID to the server, which finishes the request in flight, closes the database and exits", async () => {
-    const dataDir = tempDir("hopewell-npm-start-");
+    // A data directory in use already: this is about stopping, not a first start (the next tests start on empty ones).
+    const dataDir = unpackMigratedDatabase(tempDir("hopewell-npm-start-"));
     const port = await freePort();
     const npm = run("npm", ["start"], { DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT_MS: "8000", NODE_ENV: "production", LOG_LEVEL: "info" });
     running.push(npm);

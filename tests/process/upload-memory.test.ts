@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase, setDatabase } from "~/server/db/client.server";
 import { createEvent } from "~/server/db/factories";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { createMember, sessionCookie } from "../helpers/members";
 import { startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
@@ -60,6 +61,8 @@ describe("the production server under uploads", () => {
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-upload-memory-"));
     dataDirs.push(dataDir);
+    // Migrated already, rather than made afresh (PGlite's initdb costs seconds): this is about uploads.
+    unpackMigratedDatabase(dataDir);
     const handle = await openDatabase({ dataDir });
     setDatabase(handle);
     try {
