@@ -135,24 +135,6 @@ describe("npm start under a supervisor", () => {
     expect(fs.existsSync(lock)).toBe(false);
   }, 150_000);
 
-  it("stops npm run dev on SIGINT to npm's PID (Ctrl-C) with the database closed and the lock released", async () => {
-    const dataDir = tempDir("hopewell-npm-dev-");
-    const port = await freePort();
-    const dev = run("npm", ["run", "dev", "--", "--port", String(port), "--host", "127.0.0.1"], { DATA_DIR: dataDir, NODE_ENV: "development" });
-    running.push(dev);
-    await dev.waitFor(new RegExp(`running at http://127\\.0\\.0\\.1:${port}`), 120_000);
-    // The CAPTCHA challenge signs with a secret kept in the database, so this opens it.
-    const challenge = await fetch(`http://127.0.0.1:${port}/captcha/challenge`);
-    expect(challenge.status).toBe(200);
-    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(true);
-    process.kill(dev.child.pid!, "SIGINT");
-    const { code } = await dev.exited;
-    expect(code).toBe(0);
-    expect(dev.output()).toContain("database closed");
-    expect(await portIsClosed(port)).toBe(true);
-    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(false);
-  }, 150_000);
-
   it("serves a copy of the build with the production dependencies only, started with npm run serve", async () => {
     // What `npm install --omit=dev` leaves: the packages the lock file does not mark as
     // development-only. They are linked from this checkout, so nothing is downloaded.
