@@ -12,6 +12,7 @@ import { openDatabase, rawRows, type DatabaseHandle } from "~/server/db/client.s
 import { seedDemo } from "~/server/demo/seed.server";
 import { sql } from "drizzle-orm";
 import { withDatabaseName } from "../helpers/database-urls";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
@@ -66,6 +67,8 @@ function filesOf(dataDir: string): Record<string, string> {
 /** A club made by the demo's factories, with research files, in `dataDir` (and on `databaseUrl` when given). */
 async function makeClub(dataDir: string, databaseUrl?: string): Promise<void> {
   overrideConfig({ dataDir, databaseUrl });
+  // An embedded database starts from the migrated snapshot rather than its own initdb: what is backed up is the club.
+  if (!databaseUrl) unpackMigratedDatabase(dataDir);
   const handle = await openDatabase({ dataDir, databaseUrl });
   try {
     await seedDemo(handle.db, SMALL_CLUB);

@@ -10,6 +10,7 @@ import { openDatabase, rawRows, type DatabaseHandle } from "~/server/db/client.s
 import { passwordResetEmail } from "~/server/mail/templates.server";
 import { queueEmail } from "~/server/outbox/outbox.server";
 import { withDatabaseName } from "../helpers/database-urls";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
@@ -40,7 +41,8 @@ async function kill(process: RunningProcess): Promise<void> {
 
 describe.skipIf(postgresUrl)("a restart on the embedded database", () => {
   it("sends at once the message the killed server was sending", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-outbox-restart-"));
+    // Migrated already (PGlite's initdb costs seconds): this is about the restart, not a first start.
+    const dataDir = unpackMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-outbox-restart-")));
     let hanging = true;
     const smtp = await startSmtpServer(0, { hang: () => hanging });
     try {

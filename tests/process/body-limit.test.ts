@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 import { sendRaw } from "../helpers/raw-http";
@@ -19,7 +20,7 @@ describe("the production server under oversized bodies", () => {
   let dataDir: string;
   let server: RunningProcess | undefined;
   beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-body-limit-"));
+    dataDir = unpackMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-body-limit-")));
   });
   afterAll(() => {
     if (server?.child.exitCode === null) server.child.kill("SIGKILL");

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/server/db/client.server";
 import { acquireDataDirLock, DataDirLockedError } from "~/server/db/lock.server";
 import { events } from "~/server/db/schema";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { run } from "../helpers/processes";
 
 const dirs: string[] = [];
@@ -43,7 +44,8 @@ describe("the embedded database's data directory", () => {
   });
 
   it("keeps every committed row when the writing process is killed with SIGKILL", async () => {
-    const dir = tempDir();
+    // Migrated already (PGlite's initdb costs seconds): what is killed is a writer, not a first start.
+    const dir = unpackMigratedDatabase(tempDir());
     const writer = run(process.execPath, ["--import", "tsx", "tests/fixtures/writer.ts", dir]);
     await writer.waitFor(/ready/, 60_000);
     await writer.waitFor(/(committed .*\n){40}/, 30_000);

@@ -1,37 +1,63 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withAppServer } from "../helpers/app-server";
-import { withTestDatabase } from "../helpers/db";
+import { unpackMigratedDatabase, withTestDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
 
 /**
  * `npm run dev` runs the production server (server/app.ts), with Vite serving the
  * browser's modules: the same pipeline as production, compared here with the server the
- * HTTP tests run, both behind a proxy (TRUST_PROXY).
+ * HTTP tests run, both behind a proxy (TRUST_PROXY). One dev server serves every test here
+ * (a start takes Vite most of a minute on a busy machine); the last one stops it as a
+ * developer does, with Ctrl-C.
  */
 withTestDatabase();
 const production = withAppServer({ TRUST_PROXY: "true" });
 
 const SECURITY_HEADERS = ["X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy"];
 
+function portIsClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(true));
+  });
+}
+
 describe("npm run dev", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-dev-"));
   let dev: RunningProcess;
+  let port: number;
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    // PORT and HOST as in production, rather than command-line flags.
-    dev = run("npm", ["run", "dev"], { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", TRUST_PROXY: "true", NODE_ENV: "development" });
+    // What the server does in development, not a first start: the database is there already.
+    unpackMigratedDatabase(dataDir);
+    port = await freePort();
+    // The README's `npm run dev -- --port 4000 --host 127.0.0.1`, over a PORT and a HOST in the
+    // environment that would put it elsewhere: the command line wins.
+    const elsewhere = await freePort();
+    dev = run("npm", ["run", "dev", "--", "--port", String(port), "--host", "127.0.0.1"], {
+      DATA_DIR: dataDir,
+      PORT: String(elsewhere),
+      HOST: "0.0.0.0",
+      TRUST_PROXY: "true",
+      NODE_ENV: "development",
+    });
     await dev.waitFor(new RegExp(`running at http://127\\.0\\.0\\.1:${port}`), 120_000);
     url = `http://127.0.0.1:${port}`;
   }, 150_000);
   afterAll(async () => {
-    if (dev.child.exitCode === null) {
-      process.kill(dev.child.pid!, "SIGTERM");
+    // Stopped by the last test; a failure before it must not leave it running.
+    if (dev?.child.exitCode === null) {
+      dev.child.kill("SIGKILL");
       await dev.exited;
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -85,5 +111,18 @@ describe("npm run dev", () => {
       // Another client behind the same proxy is not affected.
       expect((await challenge("203.0.113.11")).status, base).toBe(200);
     }
+  }, 60_000);
+
+  // Last: it stops the dev server the other tests use.
+  it("stops on SIGINT to npm's PID (Ctrl-C) with the database closed and the lock released", async () => {
+    // The CAPTCHA challenge signs with a secret kept in the database, so the database is open.
+    expect((await fetch(`${url}/captcha/challenge`)).status).toBe(200);
+    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(true);
+    process.kill(dev.child.pid!, "SIGINT");
+    const { code } = await dev.exited;
+    expect(code, dev.output()).toBe(0);
+    expect(dev.output()).toContain("database closed");
+    expect(await portIsClosed(port)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(false);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
@@ -10,7 +11,10 @@ import { withProductionBuild } from "../helpers/production-build";
 withProductionBuild();
 
 describe("the first manager's set-up link at start-up", () => {
+  // A migrated database with no one in it, as a first start leaves it, without paying PGlite's
+  // initdb here (a first start on an empty DATA_DIR is npm-start.test.ts's).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-setup-link-"));
+  beforeAll(() => unpackMigratedDatabase(dataDir));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   async function startAndStop() {

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { withDatabaseName } from "../helpers/database-urls";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
@@ -53,7 +54,7 @@ function logLines(output: string): Record<string, unknown>[] {
 
 describe("the server's logs", () => {
   it("logs one line per request with method, route, status and duration, and never a query string or cookie", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-access-log-"));
+    const dataDir = unpackMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-access-log-")));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const { server, url } = await startServer({ DATA_DIR: dataDir });
     // Each answer read to its end before the next request: a line is logged when its answer ends,

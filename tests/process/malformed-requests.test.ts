@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
@@ -132,7 +133,8 @@ describe("malformed requests to the production server", () => {
   let port: number;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-malformed-"));
+    // Migrated already (PGlite's initdb costs seconds): this is about requests, not a first start.
+    dataDir = unpackMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-malformed-")));
     ({ server, port } = await startBuiltServer({ DATA_DIR: dataDir, HOST: "127.0.0.1" }, 60_000));
   }, 90_000);
 

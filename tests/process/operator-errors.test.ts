@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
@@ -77,6 +78,8 @@ describe("mistakes in the server's settings", () => {
     // A working directory of its own, so this checkout's files are left alone.
     const site = tempDir("hopewell-dotenv-");
     for (const entry of ["build", "drizzle"]) fs.symlinkSync(path.resolve(entry), path.join(site, entry));
+    // The database the .env file points at is there already: this is about reading the file, not a first start.
+    unpackMigratedDatabase(path.join(site, "from-dotenv"));
     const port = await freePort();
     fs.writeFileSync(path.join(site, ".env"), `# copied from .env.example\nPORT=${port}\nDATA_DIR=./from-dotenv\nSHUTDOWN_TIMEOUT_MS=eleven\n`);
     const saved = { PORT: process.env.PORT, DATA_DIR: process.env.DATA_DIR };

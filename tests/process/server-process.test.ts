@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
@@ -12,7 +13,8 @@ withProductionBuild();
 describe("the production server process", () => {
   let dataDir: string;
   beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-server-"));
+    // A data directory in use already (a first start on an empty one: npm-start.test.ts).
+    dataDir = unpackMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-server-")));
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

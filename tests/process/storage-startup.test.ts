@@ -4,6 +4,7 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
 import { S3_TEST_CREDENTIALS, startS3Server } from "../helpers/s3";
@@ -17,7 +18,8 @@ describe("starting with S3 storage that cannot be used", () => {
   let dataDir: string;
   let s3: Awaited<ReturnType<typeof startS3Server>>;
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-storage-start-"));
+    // Migrated already: the starts that fail stop before opening it, the one that works skips initdb.
+    dataDir = unpackMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-storage-start-")));
     s3 = await startS3Server();
   });
   afterAll(async () => {
