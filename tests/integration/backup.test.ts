@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import * as tar from "tar";
@@ -15,6 +14,7 @@ import { withDatabaseName } from "../helpers/database-urls";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
+import { withTempDirs } from "../helpers/temp-dirs";
 
 // The production server as operators run it: built first when the sources changed.
 withProductionBuild();
@@ -24,12 +24,7 @@ const PG_URL = process.env.TEST_DATABASE_URL;
 const SMALL_CLUB = { members: 8, events: 2, pels: 12, orders: 6, letters: 6, research: 3 };
 const NO_STACK = /\n\s+at /;
 
-const temps: string[] = [];
-function tempDir(label: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-${label}-`));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = withTempDirs();
 
 async function cli(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = run(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], { DATABASE_URL: "", ...env });
@@ -102,10 +97,6 @@ async function compare(source: { dataDir: string; databaseUrl?: string }, restor
   expect(Object.keys(files)).toHaveLength(SMALL_CLUB.research);
   expect(filesOf(restored.dataDir)).toEqual(files);
 }
-
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe("backup settings", () => {
   it("names a bad BACKUP_EVERY or BACKUP_KEEP", () => {

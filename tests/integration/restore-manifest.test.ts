@@ -1,34 +1,25 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import * as tar from "tar";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createBackup } from "~/server/backup/dump.server";
 import type { Manifest } from "~/server/backup/format.server";
 import { overrideConfig } from "~/server/config.server";
 import { withTestDatabase } from "../helpers/db";
 import { run } from "../helpers/processes";
+import { withTempDirs } from "../helpers/temp-dirs";
 
 /** An archive whose manifest was changed is refused with a message for the operator, never a stack trace, and nothing is restored. */
 const db = withTestDatabase();
 const NO_STACK = /\n\s+at /;
-const temps: string[] = [];
-function tempDir(label: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-${label}-`));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = withTempDirs();
 let archive = "";
 
 beforeAll(async () => {
   overrideConfig({ dataDir: tempDir("manifest-data") });
   archive = (await createBackup(db(), "pglite", path.join(tempDir("manifest-archive"), "club.tar.gz"))).file;
 });
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 /** The archive, unpacked, changed by `change` (given the folder and its manifest) and packed again. */
 async function changedArchive(change: (dir: string, manifest: Manifest) => void): Promise<string> {
   const work = tempDir("manifest-work");
