@@ -6,7 +6,7 @@ import ProcessTestsSpreadOut from "./tests/setup/sequencer";
 
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
-  // The HTTP tests run server/app.ts from the source, in the test's own module graph:
+  // The HTTP tests run http/app.ts from the source, in the test's own module graph:
   // React Router's plugin gives it the app (virtual:react-router/server-build), so no
   // build is needed and the test and the app share one database module.
   plugins: [

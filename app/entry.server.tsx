@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "~/components/nonce";
-import { requestInfoContext } from "~/lib/request-context";
-import { loggablePath, logger } from "~/server/logger.server";
+import { requestInfoContext } from "~/web/request-context";
+import { loggablePath, logger } from "~/platform/logger.server";
 
 export const streamTimeout = 5_000;
 

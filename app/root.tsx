@@ -14,12 +14,12 @@ import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { setClubTimeZone } from "~/lib/dates";
-import { config } from "~/server/config.server";
-import { captchaWidgetSettings } from "~/server/captcha.server";
-import { discordSignInEnabled } from "~/server/discord-oauth.server";
-import { optionalUser } from "~/server/guards.server";
-import { unreadLetterCount } from "~/server/letters.server";
-import { accessMiddleware } from "~/server/middleware.server";
+import { config } from "~/platform/config.server";
+import { captchaWidgetSettings } from "~/platform/captcha.server";
+import { discordSignInEnabled } from "~/features/discord/discord-oauth.server";
+import { optionalUser } from "~/web/guards.server";
+import { unreadLetterCount } from "~/features/letters/letters.server";
+import { accessMiddleware } from "~/web/middleware.server";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -37,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     unreadLetters: user ? await unreadLetterCount(user.id) : null,
     social: config().social,
     captcha: captchaWidgetSettings(),
-    // Shows "Sign in with Discord" and the profile's "Sign-in methods" (components/DiscordSignIn.tsx, ProfileLayout.tsx).
+    // Shows "Sign in with Discord" and the profile's "Sign-in methods" (features/discord/DiscordSignIn.tsx, ProfileLayout.tsx).
     discordSignIn: discordSignInEnabled(),
     // Times on every page are shown on the club's clocks, in the browser as on the server (lib/dates.ts).
     clubTimeZone: config().clubTimeZone,

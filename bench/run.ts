@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/server/demo/seed.server";
+import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
 import { lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
 
 const { values: options } = parseArgs({
@@ -121,7 +121,7 @@ function stop(child: ChildProcess): Promise<void> {
 /** The large data set in a PGlite data directory, made once per change of the migrations or the seeding code. */
 function pgliteTemplate(): string {
   const hash = crypto.createHash("sha256");
-  for (const dir of ["drizzle", "app/server/demo", "app/server/db"]) {
+  for (const dir of ["drizzle", "app/ops/demo", "app/platform/db"]) {
     for (const file of fs.readdirSync(path.join(ROOT, dir), { recursive: true }).map(String).sort()) {
       const full = path.join(ROOT, dir, file);
       if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));

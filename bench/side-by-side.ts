@@ -15,7 +15,7 @@ import {
   DEMO_ACCOUNTS,
   DEMO_BUSIEST,
   DEMO_PASSWORD,
-} from "~/server/demo/seed.server";
+} from "~/ops/demo/seed.server";
 import { memoryOf, signIn } from "./measure";
 
 const { values: options } = parseArgs({

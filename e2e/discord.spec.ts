@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "../app/lib/discord-sign-in";
+import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "../app/features/discord/discord-sign-in";
 import { E2E_SERVICES_SERVER } from "../playwright.config";
 import { discordIdentity, type DiscordIdentity } from "../tests/helpers/discord-oauth";
 import { expectAccessible } from "./axe";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { CONTROL_SOCKET } from "../app/server/control/control-socket.server";
+import { CONTROL_SOCKET } from "../app/ops/control/control-socket.server";
 import { E2E_SERVICES_SERVER, E2E_STAND_INS } from "../playwright.config";
 import { startMockDiscord } from "../tests/helpers/discord-oauth";
 import { startWebhookServer } from "../tests/helpers/webhook";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import { PASSKEY_MESSAGES } from "../app/forms/passkeys";
+import { PASSKEY_MESSAGES } from "../app/features/passkeys/passkeys.form";
 import { postgresAnswers, withDatabaseName } from "../tests/helpers/database-urls";
 import { expectAccessible } from "./axe";
 import { signIn } from "./helpers";

@@ -10,12 +10,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { signIn } from "~/server/accounts.server";
+import { signIn } from "~/features/accounts/accounts.server";
 import { eq } from "drizzle-orm";
-import { runAdminCommand } from "~/server/control/admin.server";
-import { closeDatabase, database, openDatabase, setDatabase } from "~/server/db/client.server";
-import { profiles, rateLimits } from "~/server/db/schema";
-import { config } from "~/server/config.server";
+import { runAdminCommand } from "~/ops/control/admin.server";
+import { closeDatabase, database, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { profiles, rateLimits } from "~/platform/db/schema";
+import { config } from "~/platform/config.server";
 import { cookieHeader, enrolTotp } from "../tests/helpers/two-factor";
 
 export const E2E_TOTP_FILE = "e2e-totp.json";

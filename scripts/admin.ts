@@ -7,10 +7,10 @@
  * While the site runs on the embedded database (which only one process may open), the
  * command is handed to the running server over its control socket.
  */
-import { askRunningServer } from "~/server/control/control-socket.server";
-import { runAdminCommand, type AdminOutcome } from "~/server/control/admin.server";
-import { closeDatabase, openDatabase, setDatabase } from "~/server/db/client.server";
-import { DataDirLockedError } from "~/server/db/lock.server";
+import { askRunningServer } from "~/ops/control/control-socket.server";
+import { runAdminCommand, type AdminOutcome } from "~/ops/control/admin.server";
+import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { DataDirLockedError } from "~/platform/db/lock.server";
 import { cliConfig, fail } from "./cli";
 
 async function main() {

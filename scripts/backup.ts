@@ -9,11 +9,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createBackup, type BackupResult } from "~/server/backup/dump.server";
-import { backupFileName } from "~/server/backup/format.server";
-import { askRunningServer } from "~/server/control/control-socket.server";
-import { closeDatabase, openDatabase } from "~/server/db/client.server";
-import { DataDirLockedError } from "~/server/db/lock.server";
+import { createBackup, type BackupResult } from "~/ops/backup/dump.server";
+import { backupFileName } from "~/ops/backup/format.server";
+import { askRunningServer } from "~/ops/control/control-socket.server";
+import { closeDatabase, openDatabase } from "~/platform/db/client.server";
+import { DataDirLockedError } from "~/platform/db/lock.server";
 import { countOf } from "~/lib/plural";
 import { cliConfig, fail, failOn } from "./cli";
 

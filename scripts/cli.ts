@@ -1,8 +1,8 @@
 /** What the command-line tools share: a clear message and exit code instead of a stack trace. */
-import { BackupError } from "~/server/backup/format.server";
-import { config, ConfigError, type Config } from "~/server/config.server";
-import { ControlSocketError } from "~/server/control/control-socket.server";
-import { DataDirLockedError } from "~/server/db/lock.server";
+import { BackupError } from "~/ops/backup/format.server";
+import { config, ConfigError, type Config } from "~/platform/config.server";
+import { ControlSocketError } from "~/ops/control/control-socket.server";
+import { DataDirLockedError } from "~/platform/db/lock.server";
 
 export function fail(message: string): never {
   console.error(message);

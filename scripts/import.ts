@@ -12,10 +12,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { askRunningServer } from "~/server/control/control-socket.server";
-import { closeDatabase, openDatabase, setDatabase } from "~/server/db/client.server";
-import { DataDirLockedError } from "~/server/db/lock.server";
-import { runImportCommand, type ImportOutcome } from "~/server/import/run.server";
+import { askRunningServer } from "~/ops/control/control-socket.server";
+import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { DataDirLockedError } from "~/platform/db/lock.server";
+import { runImportCommand, type ImportOutcome } from "~/ops/import/run.server";
 import { cliConfig, fail, failOn } from "./cli";
 
 const USAGE = "Usage: npm run import -- DIR   (the folder of the old site's export: auth_users.csv, profiles.csv, ... and storage/research/)";

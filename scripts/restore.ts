@@ -7,7 +7,7 @@
  * --force replaces whatever the target holds. The site must be stopped on the embedded database.
  */
 import { parseArgs } from "node:util";
-import { restoreBackup } from "~/server/backup/restore.server";
+import { restoreBackup } from "~/ops/backup/restore.server";
 import { cliConfig, fail, failOn } from "./cli";
 
 const USAGE = "Usage: npm run restore -- FILE [--force]";

@@ -10,9 +10,9 @@
  * (while it runs, this says so and exits).
  */
 import { parseArgs } from "node:util";
-import { closeDatabase, database, openDatabase, setDatabase } from "~/server/db/client.server";
+import { closeDatabase, database, openDatabase, setDatabase } from "~/platform/db/client.server";
 import { cliConfig, fail, failOn } from "./cli";
-import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD, DEMO_SMALL, demoIsSeeded, seedDemo, type DemoSize } from "~/server/demo/seed.server";
+import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD, DEMO_SMALL, demoIsSeeded, seedDemo, type DemoSize } from "~/ops/demo/seed.server";
 
 const COUNTS = ["members", "events", "pels", "orders", "letters", "research"] as const;
 

@@ -2,7 +2,7 @@ import { ChevronDown, Mail, Menu } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Disclosure } from "~/components/Disclosure";
-import { forgetOfflineSheets } from "~/lib/event-day-offline";
+import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
 import { canUseTools, formLinksFor, PUBLIC_LINKS, type NavLink as NavItem, type SessionUser } from "~/lib/navigation";
 
 const LINK_CLASS = "block rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass hover:no-underline";

@@ -9,7 +9,7 @@ import { runChild } from "./child.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Everything the build reads. The migrations are not in it: the server reads drizzle/ itself. */
-const INPUTS = ["app", "server", "public", "scripts/precompress.mjs", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
+const INPUTS = ["app", "http", "public", "scripts/precompress.mjs", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
 const STAMP = path.join(ROOT, "build", "sources.sha256");
 
 function files(entry) {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll } from "vitest";
-import { config, resetConfig } from "~/server/config.server";
-import { createAppServer } from "../../server/app";
+import { config, resetConfig } from "~/platform/config.server";
+import { createAppServer } from "../../http/app";
 
 /**
- * The production HTTP server (server/app.ts) run from the source, in this process and in
+ * The production HTTP server (http/app.ts) run from the source, in this process and in
  * the test's own module graph, so it uses the test file's database. Tests reach it over
  * real HTTP. No build is needed: the app comes from React Router's Vite plugin.
  */

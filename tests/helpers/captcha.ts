@@ -1,6 +1,6 @@
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { newChallenge } from "~/server/captcha.server";
+import { newChallenge } from "~/platform/captcha.server";
 
 /** Solves one of the site's own challenges, as the browser widget does, and returns the form value. */
 export async function solvedCaptcha(challenge?: Awaited<ReturnType<typeof newChallenge>>): Promise<string> {

@@ -17,8 +17,8 @@ import {
   setDatabase,
   type Database,
   type DatabaseHandle,
-} from "~/server/db/client.server";
-import * as schema from "~/server/db/schema";
+} from "~/platform/db/client.server";
+import * as schema from "~/platform/db/schema";
 import { withDatabaseName } from "./database-urls";
 
 /** "postgres" when the suite runs on a real PostgreSQL server (TEST_DATABASE_URL). */

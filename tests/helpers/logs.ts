@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, beforeAll } from "vitest";
-import { logger } from "~/server/logger.server";
+import { logger } from "~/platform/logger.server";
 
 const stream = pino.symbols.streamSym as unknown as symbol;
 

@@ -1,5 +1,5 @@
-import { deliverEmail } from "~/server/mail/mailer.server";
-import { deliverDueMessages } from "~/server/outbox/outbox.server";
+import { deliverEmail } from "~/platform/mail/mailer.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox.server";
 
 /** One round of the outbox worker for email, as the server's worker runs it. */
 export function deliverMailNow() {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
-import { TEST_SUITE_VARIABLES } from "~/server/config.server";
+import { TEST_SUITE_VARIABLES } from "~/platform/config.server";
 import { freePort } from "./ports";
 
 export type RunningProcess = {

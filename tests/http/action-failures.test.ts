@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
 import { PEL_QUESTIONS } from "~/game/pel";
-import { createEvent } from "~/server/db/factories";
-import { events, letters, pels, profiles, research } from "~/server/db/schema";
-import { logger } from "~/server/logger.server";
+import { createEvent } from "~/platform/db/factories";
+import { events, letters, pels, profiles, research } from "~/platform/db/schema";
+import { logger } from "~/platform/logger.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANONYMOUS_PAGES } from "../../server/anonymous-cache";
-import { AUTH_COOKIE_PREFIX } from "~/server/auth-cookie.server";
-import { closeDatabase, setDatabase, type Database } from "~/server/db/client.server";
+import { ANONYMOUS_PAGES } from "../../http/pipeline/anonymous-cache";
+import { AUTH_COOKIE_PREFIX } from "~/web/auth-cookie.server";
+import { closeDatabase, setDatabase, type Database } from "~/platform/db/client.server";
 import { withAppServer } from "../helpers/app-server";
 
 /**
  * The signed-out pages are rendered once and the same bytes served to every visitor
- * (server/anonymous-cache.ts). That is only right if they read nothing from the database:
+ * (http/pipeline/anonymous-cache.ts). That is only right if they read nothing from the database:
  * a page that did would show every visitor what was true when it was first rendered. Here
  * the database refuses every use and records it; the pages must still be served.
  */

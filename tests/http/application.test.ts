@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { MESSAGES } from "~/forms/messages";
-import { applications, outbox } from "~/server/db/schema";
+import { MESSAGES } from "~/web/forms/messages";
+import { applications, outbox } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm, validApplication } from "../helpers/forms";

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applicationValues, createProfile } from "~/server/db/factories";
-import { overrideConfig } from "~/server/config.server";
-import { applications, auditLog, characters, outbox, profiles } from "~/server/db/schema";
+import { applicationValues, createProfile } from "~/platform/db/factories";
+import { overrideConfig } from "~/platform/config.server";
+import { applications, auditLog, characters, outbox, profiles } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm, validApplication } from "../helpers/forms";

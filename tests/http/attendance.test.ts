@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { applicationValues, createEvent, createProfile } from "~/server/db/factories";
-import { applications, auditLog, characters, eventAttendance } from "~/server/db/schema";
+import { applicationValues, createEvent, createProfile } from "~/platform/db/factories";
+import { applications, auditLog, characters, eventAttendance } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

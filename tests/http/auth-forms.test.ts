@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { MESSAGES } from "~/forms/messages";
-import { profiles, sessions } from "~/server/db/schema";
+import { MESSAGES } from "~/web/forms/messages";
+import { profiles, sessions } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";

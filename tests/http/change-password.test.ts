@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
-import { signIn } from "~/server/accounts.server";
-import { accounts, outbox, sessions } from "~/server/db/schema";
+import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
+import { signIn } from "~/features/accounts/accounts.server";
+import { accounts, outbox, sessions } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";

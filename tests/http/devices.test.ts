@@ -1,9 +1,9 @@
 import type http from "node:http";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, type Config } from "~/server/config.server";
-import { sessions } from "~/server/db/schema";
-import { createAppServer } from "../../server/app";
+import { config, type Config } from "~/platform/config.server";
+import { sessions } from "~/platform/db/schema";
+import { createAppServer } from "../../http/app";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";

@@ -1,11 +1,11 @@
 import { and, count, eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "~/lib/discord-sign-in";
-import { config, overrideConfig, parseConfig } from "~/server/config.server";
-import { accounts, profiles, rateLimits, sessions } from "~/server/db/schema";
-import { DISCORD_LIMITS } from "~/server/discord-sign-in.server";
-import { logger } from "~/server/logger.server";
+import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES } from "~/features/discord/discord-sign-in";
+import { config, overrideConfig, parseConfig } from "~/platform/config.server";
+import { accounts, profiles, rateLimits, sessions } from "~/platform/db/schema";
+import { DISCORD_LIMITS } from "~/features/discord/discord-sign-in.server";
+import { logger } from "~/platform/logger.server";
 import { startAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { discordIdentity, startMockDiscord, type MockDiscord } from "../helpers/discord-oauth";

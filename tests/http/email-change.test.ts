@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EMAIL_CHANGE_MESSAGES } from "~/forms/email-code";
-import { SITE_MESSAGES } from "~/forms/messages";
-import { signIn, signUp } from "~/server/accounts.server";
-import { config, overrideConfig } from "~/server/config.server";
-import { outbox, profiles } from "~/server/db/schema";
+import { EMAIL_CHANGE_MESSAGES } from "~/features/accounts/email-code.form";
+import { SITE_MESSAGES } from "~/web/forms/messages";
+import { signIn, signUp } from "~/features/accounts/accounts.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { outbox, profiles } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { captureLogs } from "../helpers/logs";
 import { withTestDatabase } from "../helpers/db";

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMAIL_CODE_MESSAGES } from "~/forms/email-code";
-import { MESSAGES } from "~/forms/messages";
-import { signIn } from "~/server/accounts.server";
-import { config, overrideConfig } from "~/server/config.server";
-import { accounts, outbox, profiles, rateLimits, sessions } from "~/server/db/schema";
+import { EMAIL_CODE_MESSAGES } from "~/features/accounts/email-code.form";
+import { MESSAGES } from "~/web/forms/messages";
+import { signIn } from "~/features/accounts/accounts.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { accounts, outbox, profiles, rateLimits, sessions } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { captureLogs } from "../helpers/logs";
 import { solvedCaptcha } from "../helpers/captcha";

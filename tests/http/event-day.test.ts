@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createEvent, createProfile } from "~/server/db/factories";
-import { auditLog, characters, costumePhotos, costumeReviews, eventAttendance, merchantOrders, profiles } from "~/server/db/schema";
+import { createEvent, createProfile } from "~/platform/db/factories";
+import { auditLog, characters, costumePhotos, costumeReviews, eventAttendance, merchantOrders, profiles } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

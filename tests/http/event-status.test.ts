@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { calendarFeedPath } from "~/server/calendar-feed.server";
+import { calendarFeedPath } from "~/features/events/calendar-feed.server";
 import { addDays, clubToday, formatEventDate } from "~/lib/dates";
-import { attendanceValues, createEvent, orderValues, pelValues } from "~/server/db/factories";
-import { costumePhotos, costumeReviews, eventAttendance, merchantOrders, pels } from "~/server/db/schema";
+import { attendanceValues, createEvent, orderValues, pelValues } from "~/platform/db/factories";
+import { costumePhotos, costumeReviews, eventAttendance, merchantOrders, pels } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";

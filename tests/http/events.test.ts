@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { EVENT_DATE_HINT, TICKET_URL_HTTPS } from "~/forms/events";
-import { createEvent } from "~/server/db/factories";
-import { events } from "~/server/db/schema";
+import { EVENT_DATE_HINT, TICKET_URL_HTTPS } from "~/features/events/events.form";
+import { createEvent } from "~/platform/db/factories";
+import { events } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
-import { auditLog, profiles } from "~/server/db/schema";
-import { openFirstManagerSetup } from "~/server/first-manager.server";
+import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
+import { auditLog, profiles } from "~/platform/db/schema";
+import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/forms/submissions";
-import { config, overrideConfig } from "~/server/config.server";
-import { deleteAccount } from "~/server/account-deletion.server";
-import { characterValues } from "~/server/db/factories";
-import { auditLog, characters, letters } from "~/server/db/schema";
+import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { config, overrideConfig } from "~/platform/config.server";
+import { deleteAccount } from "~/features/accounts/account-deletion.server";
+import { characterValues } from "~/platform/db/factories";
+import { auditLog, characters, letters } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

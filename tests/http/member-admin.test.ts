@@ -1,10 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/forms/member-admin";
-import { MESSAGES, SITE_MESSAGES } from "~/forms/messages";
-import { resetPassword, resetTokenIsValid, signIn } from "~/server/accounts.server";
-import { accounts, auditLog, invitationLinks, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/server/db/schema";
-import { suspendMember } from "~/server/member-admin.server";
+import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/features/member-admin/member-admin.form";
+import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
+import { resetPassword, resetTokenIsValid, signIn } from "~/features/accounts/accounts.server";
+import { accounts, auditLog, invitationLinks, outbox, passkeys, profiles, sessions, twoFactors, verifications } from "~/platform/db/schema";
+import { suspendMember } from "~/features/member-admin/member-admin.server";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { INVALID_JOB } from "~/forms/character";
-import { MESSAGES } from "~/forms/messages";
-import { INVALID_PHONE } from "~/forms/profile";
-import { applicationValues, createEvent } from "~/server/db/factories";
+import { INVALID_JOB } from "~/features/members/character.form";
+import { MESSAGES } from "~/web/forms/messages";
+import { INVALID_PHONE } from "~/features/members/profile.form";
+import { applicationValues, createEvent } from "~/platform/db/factories";
 import { clubToday } from "~/lib/dates";
-import { applications, characters, eventAttendance, events, outbox, profiles } from "~/server/db/schema";
+import { applications, characters, eventAttendance, events, outbox, profiles } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

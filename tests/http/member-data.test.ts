@@ -4,11 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SITE_MESSAGES } from "~/forms/messages";
-import { signIn, signUp } from "~/server/accounts.server";
-import { DELETION_MESSAGES } from "~/forms/account-deletion";
-import { rawRows } from "~/server/db/client.server";
-import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/server/db/factories";
+import { SITE_MESSAGES } from "~/web/forms/messages";
+import { signIn, signUp } from "~/features/accounts/accounts.server";
+import { DELETION_MESSAGES } from "~/features/accounts/account-deletion.form";
+import { rawRows } from "~/platform/db/client.server";
+import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/platform/db/factories";
 import {
   accounts,
   applications,
@@ -30,10 +30,10 @@ import {
   research,
   sessions,
   twoFactors,
-} from "~/server/db/schema";
-import { exportsSettled } from "~/server/member-data.server";
-import { costumeKeys, researchKey, saveFile } from "~/server/storage/storage.server";
-import { sweepOrphanFiles } from "~/server/storage/sweep.server";
+} from "~/platform/db/schema";
+import { exportsSettled } from "~/features/member-data/member-data.server";
+import { costumeKeys, researchKey, saveFile } from "~/platform/storage/storage.server";
+import { sweepOrphanFiles } from "~/platform/storage/sweep.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

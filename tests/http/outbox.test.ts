@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, overrideConfig } from "~/server/config.server";
-import { auditLog, outbox } from "~/server/db/schema";
-import { queueEmail } from "~/server/outbox/outbox.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { auditLog, outbox } from "~/platform/db/schema";
+import { queueEmail } from "~/platform/outbox/outbox.server";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { PASSKEY_MESSAGES } from "~/forms/passkeys";
-import { passkeys, verifications } from "~/server/db/schema";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { passkeys, verifications } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { rateLimits } from "~/server/db/schema";
+import { rateLimits } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { QUEUE_MESSAGES } from "~/forms/review-queue";
-import { createEvent, createProfile, letterValues, orderValues, pelValues } from "~/server/db/factories";
-import { auditLog, letters, merchantOrders, pels, reviewQueue, staffReplies } from "~/server/db/schema";
+import { QUEUE_MESSAGES } from "~/features/review/review-queue.form";
+import { createEvent, createProfile, letterValues, orderValues, pelValues } from "~/platform/db/factories";
+import { auditLog, letters, merchantOrders, pels, reviewQueue, staffReplies } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { runAdminCommand } from "~/server/control/admin.server";
-import { auditLog, profiles } from "~/server/db/schema";
+import { runAdminCommand } from "~/ops/control/admin.server";
+import { auditLog, profiles } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

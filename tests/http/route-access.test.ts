@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLES, type Role } from "~/game/roles";
-import { decideAccess, ROUTE_ACCESS } from "~/server/access.server";
-import { requiresSecondFactor } from "~/server/assurance.server";
-import { config, overrideConfig, parseConfig } from "~/server/config.server";
+import { decideAccess, ROUTE_ACCESS } from "~/web/access.server";
+import { requiresSecondFactor } from "~/features/two-factor/assurance.server";
+import { config, overrideConfig, parseConfig } from "~/platform/config.server";
 import { startAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, setDatabase } from "~/server/db/client.server";
+import { closeDatabase, setDatabase } from "~/platform/db/client.server";
 import { startAppServer } from "../helpers/app-server";
 import { createTestDatabase } from "../helpers/db";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as app from "virtual:react-router/server-build";
-import * as authRoute from "~/routes/auth";
+import * as authRoute from "~/routes/auth/auth";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 
@@ -14,14 +14,14 @@ const server = withAppServer();
 
 describe("the server the HTTP tests run", () => {
   it("runs the route modules this test imports from app/, not copies from a build", () => {
-    expect(app.routes["routes/auth"]?.module).toBe(authRoute);
+    expect(app.routes["routes/auth/auth"]?.module).toBe(authRoute);
   });
 
   it("renders pages from the source files, as Vite serves them", async () => {
     const page = await fetch(`${server().url}/auth`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('href="/app/routes/auth.tsx"');
+    expect(html).toContain('href="/app/routes/auth/auth.tsx"');
     expect(html).not.toContain('href="/assets/');
   });
 });

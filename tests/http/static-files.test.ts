@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "~/server/config.server";
-import { createAppServer } from "../../server/app";
+import { config } from "~/platform/config.server";
+import { createAppServer } from "../../http/app";
 import { withTestDatabase } from "../helpers/db";
 
 withTestDatabase();

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "~/forms/messages";
-import { SUBMISSION_MESSAGES } from "~/forms/submissions";
+import { MESSAGES } from "~/web/forms/messages";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
 import { PEL_QUESTIONS } from "~/game/pel";
-import { createEvent } from "~/server/db/factories";
-import { characters, letters, merchantOrders, outbox, pels } from "~/server/db/schema";
+import { createEvent } from "~/platform/db/factories";
+import { characters, letters, merchantOrders, outbox, pels } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";

@@ -1,9 +1,9 @@
 import { desc, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { TWO_FACTOR_MESSAGES } from "~/forms/two-factor";
-import { signIn } from "~/server/accounts.server";
-import { config, overrideConfig } from "~/server/config.server";
-import { profiles, rateLimits, sessions, twoFactors } from "~/server/db/schema";
+import { TWO_FACTOR_MESSAGES } from "~/features/two-factor/two-factor.form";
+import { signIn } from "~/features/accounts/accounts.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { profiles, rateLimits, sessions, twoFactors } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";

@@ -1,19 +1,19 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cacheReadingNow, changeAwareCaches, type ChangeAwareCache } from "~/server/db/changes.server";
-import { rawRows } from "~/server/db/client.server";
-import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/server/db/factories";
-import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue } from "~/server/db/schema";
-import { calendarFeedPath } from "~/server/calendar-feed.server";
-import { profileOverview } from "~/server/profiles.server";
-import { eventDaySheet } from "~/server/event-day.server";
-import { memberEventStatuses } from "~/server/event-statuses.server";
-import { listUpcomingEvents } from "~/server/events.server";
-import { letterQueues, unreadLetterCount } from "~/server/letters.server";
-import { listCast, listPlayers } from "~/server/members.server";
-import { newEntryCounts, queueHolders } from "~/server/review-queue.server";
-import { listLetters, loadReview, orderReview, pelReview, researchReview } from "~/server/reviews.server";
-import { getSessionUser } from "~/server/session.server";
+import { cacheReadingNow, changeAwareCaches, type ChangeAwareCache } from "~/platform/db/changes.server";
+import { rawRows } from "~/platform/db/client.server";
+import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/platform/db/factories";
+import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue } from "~/platform/db/schema";
+import { calendarFeedPath } from "~/features/events/calendar-feed.server";
+import { profileOverview } from "~/features/members/profiles.server";
+import { eventDaySheet } from "~/features/event-day/event-day.server";
+import { memberEventStatuses } from "~/features/events/event-statuses.server";
+import { listUpcomingEvents } from "~/features/events/events.server";
+import { letterQueues, unreadLetterCount } from "~/features/letters/letters.server";
+import { listCast, listPlayers } from "~/features/members/members.server";
+import { newEntryCounts, queueHolders } from "~/features/review/review-queue.server";
+import { listLetters, loadReview, orderReview, pelReview, researchReview } from "~/features/review/reviews.server";
+import { getSessionUser } from "~/web/session.server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
 
@@ -26,7 +26,7 @@ import { signedInMember } from "../helpers/members";
  */
 
 // Every server module, so that every kept read in the app is made (each registers itself).
-import.meta.glob("../../app/server/**/*.server.ts", { eager: true });
+import.meta.glob("../../app/**/*.server.ts", { eager: true });
 
 const queriesOf = new Map<ChangeAwareCache<unknown>, { query: string; params: unknown[] }[]>();
 const db = withTestDatabase({

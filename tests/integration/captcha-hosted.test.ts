@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyCaptcha } from "~/server/captcha.server";
-import { config, overrideConfig, parseConfig } from "~/server/config.server";
+import { verifyCaptcha } from "~/platform/captcha.server";
+import { config, overrideConfig, parseConfig } from "~/platform/config.server";
 import { withTestDatabase } from "../helpers/db";
 
 withTestDatabase();

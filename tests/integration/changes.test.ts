@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges, wroteTo, type ChangeAwareCacheOptions } from "~/server/db/changes.server";
-import { databaseHandle } from "~/server/db/client.server";
-import { eventValues } from "~/server/db/factories";
-import { events } from "~/server/db/schema";
+import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges, wroteTo, type ChangeAwareCacheOptions } from "~/platform/db/changes.server";
+import { databaseHandle } from "~/platform/db/client.server";
+import { eventValues } from "~/platform/db/factories";
+import { events } from "~/platform/db/schema";
 import { testDatabaseKind, withTestDatabase } from "../helpers/db";
 
 const db = withTestDatabase();

@@ -3,12 +3,12 @@ import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { daysBefore } from "~/game/costume";
 import type { Role } from "~/game/roles";
-import { config, overrideConfig } from "~/server/config.server";
-import { sendCostumeReminders, startCostumeReminders } from "~/server/costume-reminders.server";
-import { attendanceValues, createEvent, createProfile } from "~/server/db/factories";
-import { costumePhotos, costumeReminders, costumeReviews, eventAttendance, outbox } from "~/server/db/schema";
-import { deliverEmail } from "~/server/mail/mailer.server";
-import { deliverDueMessages } from "~/server/outbox/outbox.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { sendCostumeReminders, startCostumeReminders } from "~/features/costume/costume-reminders.server";
+import { attendanceValues, createEvent, createProfile } from "~/platform/db/factories";
+import { costumePhotos, costumeReminders, costumeReviews, eventAttendance, outbox } from "~/platform/db/schema";
+import { deliverEmail } from "~/platform/mail/mailer.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox.server";
 import { withTestDatabase } from "../helpers/db";
 import { recipients, startSmtpServer } from "../helpers/smtp";
 

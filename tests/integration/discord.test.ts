@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { config, overrideConfig } from "~/server/config.server";
-import { rawRows } from "~/server/db/client.server";
-import { outbox } from "~/server/db/schema";
-import { chunkContent, deliverDiscord, queueDiscordPost } from "~/server/discord/discord.server";
-import { deliverDueMessages } from "~/server/outbox/outbox.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { rawRows } from "~/platform/db/client.server";
+import { outbox } from "~/platform/db/schema";
+import { chunkContent, deliverDiscord, queueDiscordPost } from "~/platform/discord/discord.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox.server";
 import { withTestDatabase } from "../helpers/db";
 import { startWebhookServer } from "../helpers/webhook";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { followDatabaseChanges } from "~/server/db/changes.server";
-import { postgresListener, type DatabaseHandle } from "~/server/db/client.server";
+import { followDatabaseChanges } from "~/platform/db/changes.server";
+import { postgresListener, type DatabaseHandle } from "~/platform/db/client.server";
 import { freePort } from "../helpers/ports";
 
 describe("the PostgreSQL notification listener", () => {

@@ -1,18 +1,18 @@
 import { eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { requestPasswordReset } from "~/server/accounts.server";
-import { config, overrideConfig } from "~/server/config.server";
-import { outbox, profiles, sessions } from "~/server/db/schema";
-import { logger } from "~/server/logger.server";
-import { deliverDueMessages, queueEmail } from "~/server/outbox/outbox.server";
-import { deliverSms } from "~/server/sms/sms.server";
-import { saveEmergencyContact } from "~/server/profiles.server";
+import { requestPasswordReset } from "~/features/accounts/accounts.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { outbox, profiles, sessions } from "~/platform/db/schema";
+import { logger } from "~/platform/logger.server";
+import { deliverDueMessages, queueEmail } from "~/platform/outbox/outbox.server";
+import { deliverSms } from "~/platform/sms/sms.server";
+import { saveEmergencyContact } from "~/features/members/profiles.server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
 import { cookieHeader, totpNow } from "../helpers/two-factor";
-import { signIn } from "~/server/accounts.server";
-import { textSecondFactorCode, verifySecondFactor } from "~/server/two-factor.server";
+import { signIn } from "~/features/accounts/accounts.server";
+import { textSecondFactorCode, verifySecondFactor } from "~/features/two-factor/two-factor.server";
 import { startWebhookServer } from "../helpers/webhook";
 
 const db = withTestDatabase();

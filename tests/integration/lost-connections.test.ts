@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "~/server/db/client.server";
+import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
 import { withDatabaseName } from "../helpers/database-urls";
 
 /**

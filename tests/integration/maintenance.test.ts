@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rawRows } from "~/server/db/client.server";
-import { profileValues } from "~/server/db/factories";
-import { maintainEmbeddedDatabase } from "~/server/db/maintenance.server";
-import { profiles } from "~/server/db/schema";
+import { rawRows } from "~/platform/db/client.server";
+import { profileValues } from "~/platform/db/factories";
+import { maintainEmbeddedDatabase } from "~/platform/db/maintenance.server";
+import { profiles } from "~/platform/db/schema";
 import { withTestDatabase } from "../helpers/db";
 
 const db = withTestDatabase();

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rawRows } from "~/server/db/client.server";
-import { createEvent, createProfile } from "~/server/db/factories";
-import { applications, characters, eventAttendance, events, profiles } from "~/server/db/schema";
+import { rawRows } from "~/platform/db/client.server";
+import { createEvent, createProfile } from "~/platform/db/factories";
+import { applications, characters, eventAttendance, events, profiles } from "~/platform/db/schema";
 import { testDatabaseKind, withTestDatabase } from "../helpers/db";
 
 const db = withTestDatabase();

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, overrideConfig, parseConfig } from "~/server/config.server";
-import { createEvent, createProfile, researchValues } from "~/server/db/factories";
-import { research } from "~/server/db/schema";
-import { listFiles, openFile, pathForKey, readFile, removeFile, researchKey, saveFile, storageKind } from "~/server/storage/storage.server";
-import { ORPHAN_GRACE_MS, sweepOrphanFiles } from "~/server/storage/sweep.server";
+import { config, overrideConfig, parseConfig } from "~/platform/config.server";
+import { createEvent, createProfile, researchValues } from "~/platform/db/factories";
+import { research } from "~/platform/db/schema";
+import { listFiles, openFile, pathForKey, readFile, removeFile, researchKey, saveFile, storageKind } from "~/platform/storage/storage.server";
+import { ORPHAN_GRACE_MS, sweepOrphanFiles } from "~/platform/storage/sweep.server";
 import { withTestDatabase } from "../helpers/db";
 import { startS3Server } from "../helpers/s3";
 

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "~/server/db/client.server";
-import { acquireDataDirLock, DataDirLockedError } from "~/server/db/lock.server";
-import { events } from "~/server/db/schema";
+import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
+import { acquireDataDirLock, DataDirLockedError } from "~/platform/db/lock.server";
+import { events } from "~/platform/db/schema";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { run } from "../helpers/processes";
 

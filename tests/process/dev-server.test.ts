@@ -9,7 +9,7 @@ import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
 
 /**
- * `npm run dev` runs the production server (server/app.ts), with Vite serving the
+ * `npm run dev` runs the production server (http/app.ts), with Vite serving the
  * browser's modules: the same pipeline as production, compared here with the server the
  * HTTP tests run, both behind a proxy (TRUST_PROXY). One dev server serves every test here
  * (a start takes Vite most of a minute on a busy machine); the last one stops it as a

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MESSAGES } from "~/forms/messages";
+import { MESSAGES } from "~/web/forms/messages";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase, setDatabase } from "~/server/db/client.server";
-import { createEvent } from "~/server/db/factories";
+import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { createEvent } from "~/platform/db/factories";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { createMember, sessionCookie } from "../helpers/members";
 import { startBuiltServer, type RunningProcess } from "../helpers/processes";
@@ -108,7 +108,7 @@ describe("the production server under uploads", () => {
       const refusedPosts = (bodyBytes: number) =>
         Promise.allSettled(
           Array.from({ length: REFUSED }, (_, i) => {
-            // They are answered in turn (server/page-turns.ts), the last after all the others: on a
+            // They are answered in turn (http/pipeline/page-turns.ts), the last after all the others: on a
             // busy machine that can take a while, so each waits longer than sendRaw's usual 20 s.
             const options = { bodyBytes, contentType: MULTIPART, timeoutMs: 90_000 };
             // No session, as the attack came; a fifth of them signed in with a role the address refuses.

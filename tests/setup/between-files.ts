@@ -1,6 +1,6 @@
 import { afterAll, expect, vi } from "vitest";
-import { resetConfig } from "~/server/config.server";
-import { changesAreFollowed, forgetKeptReads } from "~/server/db/changes.server";
+import { resetConfig } from "~/platform/config.server";
+import { changesAreFollowed, forgetKeptReads } from "~/platform/db/changes.server";
 
 /**
  * Test files share their worker's modules (vitest.config.ts: isolate: false), so what a module

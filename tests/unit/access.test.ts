@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canBuildCharacter, isManager, isStaff, ROLES, rolesWhere } from "~/game/roles";
 import { formLinksFor, canUseTools } from "~/lib/navigation";
-import { ACCESS_RULES, decideAccess, ROUTE_ACCESS } from "~/server/access.server";
-import { requiresSecondFactor } from "~/server/assurance.server";
+import { ACCESS_RULES, decideAccess, ROUTE_ACCESS } from "~/web/access.server";
+import { requiresSecondFactor } from "~/features/two-factor/assurance.server";
 import { routePatterns } from "../helpers/route-patterns";
 
 describe("the route permission table", () => {

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { carriesAuthCookie } from "~/server/auth-cookie.server";
+import { carriesAuthCookie } from "~/web/auth-cookie.server";
 
 /** Every source file of the app and its server. */
 function sources(): { file: string; text: string }[] {
-  return ["app", "server"].flatMap((dir) =>
+  return ["app", "http"].flatMap((dir) =>
     fs
       .readdirSync(dir, { recursive: true })
       .map(String)
@@ -33,8 +33,8 @@ const INTERNALS: [string, RegExp][] = [
  * what it signs. Any other file with an HMAC is taken for a copy of the cookie signature.
  */
 const OWN_SIGNATURES: Record<string, string> = {
-  [path.join("app", "server", "calendar-feed.server.ts")]: "the key in a member's calendar-feed address",
-  [path.join("app", "server", "sign-up-mark.server.ts")]: "the mark a browser keeps of the account it made at sign-up",
+  [path.join("app", "features", "events", "calendar-feed.server.ts")]: "the key in a member's calendar-feed address",
+  [path.join("app", "features", "accounts", "sign-up-mark.server.ts")]: "the mark a browser keeps of the account it made at sign-up",
 };
 
 describe("the auth library is used through its public API", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
-import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "../../server/body-limit";
+import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "../../http/pipeline/body-limit";
 
 const MiB = 1024 * 1024;
 

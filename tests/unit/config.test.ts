@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/server/config.server";
+import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/platform/config.server";
 
 describe("configuration", () => {
   it("has working defaults for a fresh machine", () => {

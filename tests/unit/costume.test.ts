@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costumeCountdown, costumeDueDate, costumeStatus, daysBefore, daysBetween } from "~/game/costume";
 import { clubToday } from "~/lib/dates";
-import { reminderDue } from "~/server/costume-reminders.server";
+import { reminderDue } from "~/features/costume/costume-reminders.server";
 
 describe("the costume photo's due date", () => {
   it("is two weeks before the event, across months and years", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "~/server/config.server";
-import { discordFormOrigins, discordSignInEnabled } from "~/server/discord-oauth.server";
-import { contentSecurityPolicy } from "../../server/security-headers";
+import { ConfigError, parseConfig } from "~/platform/config.server";
+import { discordFormOrigins, discordSignInEnabled } from "~/features/discord/discord-oauth.server";
+import { contentSecurityPolicy } from "../../http/pipeline/security-headers";
 
 function problems(env: Record<string, string>): string {
   try {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
-import { EVENT_DAY_CACHE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/lib/event-day-offline";
+import { EVENT_DAY_CACHE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/features/event-day/event-day-offline";
 
 /**
  * The event-day sheet's offline worker (public/event-day-sw.js), run against a stand-in browser:

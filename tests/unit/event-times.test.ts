@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ARRIVAL, EVENT_WEEKEND, formatClock } from "~/game/setting";
 import { addDays, clubToday } from "~/lib/dates";
-import { costumePhotoDueDate, memberEventStatus, type MemberEventRow } from "~/server/event-statuses.server";
-import { dayAfterEvent, eventTimes, formatClubClock, isoWithOffset } from "~/server/event-times.server";
+import { costumePhotoDueDate, memberEventStatus, type MemberEventRow } from "~/features/events/event-statuses.server";
+import { dayAfterEvent, eventTimes, formatClubClock, isoWithOffset } from "~/features/events/event-times.server";
 
 describe("an event's weekend", () => {
   it("states the location page's arrival times from the same facts", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventsSurvived } from "~/server/profiles.server";
+import { eventsSurvived } from "~/features/members/profiles.server";
 
 describe("events survived", () => {
   const today = "2026-11-26";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LetterForm } from "~/forms/submissions";
-import { FORM_MESSAGES, parseForm, readForm, searchTerm, textField } from "~/forms/kernel";
+import { LetterForm } from "~/features/submissions/submissions.form";
+import { FORM_MESSAGES, parseForm, readForm, searchTerm, textField } from "~/web/forms/kernel";
 
 const post = (body: BodyInit | null, type?: string) =>
   new Request("http://localhost/letters", { method: "POST", body, headers: type ? { "Content-Type": type } : {} });

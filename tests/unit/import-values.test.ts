@@ -1,9 +1,9 @@
 import { hashSync } from "bcryptjs";
 import { describe, expect, it } from "vitest";
-import { matchMerchantItem, orderItems, parseAmountCents } from "~/server/import/merchant-items.server";
-import { bucketPath } from "~/server/import/research-files.server";
-import { matchCabin, matchFaction, matchJob, parseTimestamp, Skip, stableUuid } from "~/server/import/values.server";
-import { isBcryptHash, verifyPassword } from "~/server/passwords.server";
+import { matchMerchantItem, orderItems, parseAmountCents } from "~/ops/import/merchant-items.server";
+import { bucketPath } from "~/ops/import/research-files.server";
+import { matchCabin, matchFaction, matchJob, parseTimestamp, Skip, stableUuid } from "~/ops/import/values.server";
+import { isBcryptHash, verifyPassword } from "~/features/accounts/passwords.server";
 import { isUuid } from "~/lib/ids";
 
 describe("reading the old export's cells", () => {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createPageTurns } from "../../server/page-turns";
+import { createPageTurns } from "../../http/pipeline/page-turns";
 
 /** Keeps the thread busy for `ms`, as a page drawn from the embedded database does. */
 function busy(ms: number) {

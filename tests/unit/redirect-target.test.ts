@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectTarget } from "~/lib/redirect-target";
+import { safeRedirectTarget } from "~/web/redirect-target";
 
 describe("safeRedirectTarget", () => {
   it("percent-encodes what a Location header cannot carry, as UTF-8, and keeps the rest as it is", () => {

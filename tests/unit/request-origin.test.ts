@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { describe, expect, it } from "vitest";
-import { isSameOrigin } from "~/server/middleware.server";
-import { requestOrigin } from "../../server/request-url";
+import { isSameOrigin } from "~/web/middleware.server";
+import { requestOrigin } from "../../http/pipeline/request-url";
 
 function incoming(headers: Record<string, string>): http.IncomingMessage {
   return { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])), socket: {} } as unknown as http.IncomingMessage;

@@ -1,0 +1,159 @@
+import { and, asc, count, desc, eq, ne, sql } from "drizzle-orm";
+import { isUuid } from "~/lib/ids";
+import { stringify } from "csv-stringify/sync";
+import type { Cabin } from "~/game/cabins";
+import { USER_SEARCH_MAX_RESULTS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
+import type { SessionUser } from "~/lib/navigation";
+import { isDeletedAccount } from "~/features/accounts/account-deletion.server";
+import { audit } from "~/platform/audit.server";
+import { database, type Transaction } from "~/platform/db/client.server";
+import { applications, characters, eventAttendance, events, profiles } from "~/platform/db/schema";
+import { memberMatches } from "~/platform/db/search.server";
+
+export type UserMatch = { id: string; firstName: string; lastName: string; email: string; characterName: string | null };
+
+/** Members whose first name, last name or email contains the term (at least 2 characters), at most 10. */
+export async function searchUsers(term: string): Promise<UserMatch[]> {
+  const typed = term.trim();
+  if (typed.length < USER_SEARCH_MIN_CHARS) return [];
+  const db = await database();
+  return db
+    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, characterName: characters.characterName })
+    .from(profiles)
+    .leftJoin(characters, eq(characters.userId, profiles.id))
+    .where(memberMatches(typed))
+    .orderBy(asc(profiles.firstName), asc(profiles.lastName))
+    .limit(USER_SEARCH_MAX_RESULTS);
+}
+
+export async function listAttendanceEvents() {
+  const db = await database();
+  return db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(ne(events.status, "cancelled")).orderBy(desc(events.date));
+}
+
+/** Why a member needs the manager's second look before being registered. */
+export type RegistrationWarning = "applicant" | "rejected";
+
+export type AddOutcome = { outcome: "added" | "duplicate" | "not-found" } | { outcome: "unconfirmed"; warning: RegistrationWarning; name: string };
+
+/**
+ * Records a member at an event as paid, keeping their character's name as it is now.
+ * A member is registered once per event; a second try says so and changes nothing.
+ * An applicant, or anyone whose application was rejected, is only registered once the
+ * manager has confirmed it: such a registration is nearly always a mis-click in the list.
+ */
+export async function addAttendance(actor: SessionUser, input: { eventId: string; userId: string; cabin: Cabin | null; confirmed?: boolean }): Promise<AddOutcome> {
+  const db = await database();
+  return db.transaction(async (tx: Transaction) => {
+    const [member] = await tx
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, application: applications.status, characterName: characters.characterName })
+      .from(profiles)
+      .leftJoin(characters, eq(characters.userId, profiles.id))
+      .leftJoin(applications, eq(applications.userId, profiles.id))
+      .where(eq(profiles.id, input.userId));
+    const [event] = await tx.select({ id: events.id }).from(events).where(and(eq(events.id, input.eventId), ne(events.status, "cancelled")));
+    if (!member || !event) return { outcome: "not-found" };
+    const warning: RegistrationWarning | null = member.application === "rejected" ? "rejected" : member.role === "applicant" ? "applicant" : null;
+    if (warning && !input.confirmed) return { outcome: "unconfirmed", warning, name: `${member.firstName} ${member.lastName}` };
+    const inserted = await tx
+      .insert(eventAttendance)
+      .values({ eventId: event.id, userId: member.id, cabin: input.cabin, paymentStatus: "paid", characterName: member.characterName, createdBy: actor.id })
+      .onConflictDoNothing({ target: [eventAttendance.userId, eventAttendance.eventId] })
+      .returning({ id: eventAttendance.id });
+    if (inserted.length === 0) return { outcome: "duplicate" };
+    await audit(tx, { actorId: actor.id, action: "attendance.add", subjectId: member.id, details: { eventId: event.id, cabin: input.cabin, ...(warning ? { confirmed: warning } : {}) } });
+    return { outcome: "added" };
+  });
+}
+
+/** Events with how many paid attendees each has, latest first. */
+export async function attendanceSummary() {
+  const db = await database();
+  return db
+    .select({ id: events.id, title: events.title, date: events.date, attendees: count(eventAttendance.id) })
+    .from(events)
+    .leftJoin(eventAttendance, and(eq(eventAttendance.eventId, events.id), eq(eventAttendance.paymentStatus, "paid")))
+    .groupBy(events.id)
+    .orderBy(desc(events.date));
+}
+
+export type AttendanceRow = { lastName: string; firstName: string; characterName: string | null; cabin: string | null };
+
+/** An event's paid attendees, by last name then first name. */
+export async function paidAttendees(eventId: string): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
+  if (!isUuid(eventId)) return null;
+  const db = await database();
+  const [event] = await db.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
+  if (!event) return null;
+  const rows = await db
+    .select({ lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
+    .from(eventAttendance)
+    .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
+    .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
+    .orderBy(asc(profiles.lastName), asc(profiles.firstName));
+  return { title: event.title, date: event.date, rows };
+}
+
+export type SheetAttendee = {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  characterName: string | null;
+  cabin: Cabin | null;
+  /** How to reach them; none for a deleted account's placeholder. */
+  email: string | null;
+  emergencyContact: { name: string; phone: string } | null;
+};
+
+/**
+ * An event and its paid attendees for the event-day sheet, in one query however many there are:
+ * their names, the character recorded with them, their cabin, email and emergency contact.
+ * Reading the contacts is the caller's to audit.
+ */
+export async function eventDayAttendees(eventId: string): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
+  if (!isUuid(eventId)) return null;
+  const db = await database();
+  const [event] = await db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
+  if (!event) return null;
+  const rows = await db
+    .select({
+      userId: eventAttendance.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      characterName: sql<string | null>`coalesce(${eventAttendance.characterName}, ${characters.characterName})`,
+      cabin: eventAttendance.cabin,
+      email: profiles.email,
+      emergencyContact: profiles.emergencyContact,
+    })
+    .from(eventAttendance)
+    .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
+    .leftJoin(characters, eq(characters.userId, eventAttendance.userId))
+    .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
+    .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
+  return {
+    ...event,
+    rows: rows.map((row) => (isDeletedAccount(row) ? { ...row, email: null, emergencyContact: null } : row)),
+  };
+}
+
+/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, return) is kept as text. */
+export function spreadsheetSafe(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** The export of docs/product.md#attendance-export: Last Name, First Name, Character Name, Cabin, with its placeholders. */
+export function attendanceCsv(rows: AttendanceRow[]): string {
+  return stringify(
+    rows.map((row) => [row.lastName, row.firstName, row.characterName || "No character", row.cabin || "Not assigned"].map(spreadsheetSafe)),
+    { header: true, columns: ["Last Name", "First Name", "Character Name", "Cabin"], bom: true },
+  );
+}
+
+/**
+ * "Blood Moon 2025-06-13 attendance.csv", with nothing a file system or a header would choke on.
+ * The date tells apart the files of two events with the same title (a yearly event keeps its name).
+ */
+export function attendanceFileName(title: string, date: string): string {
+  const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, " ").replace(/\s+/g, " ").trim() || "event";
+  return `${safe} ${date} attendance.csv`;
+}

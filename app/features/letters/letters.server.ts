@@ -1,0 +1,324 @@
+import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { AnswerInput, LetterInput, ReplyInput } from "~/features/submissions/submissions.form";
+import { type LetterDelivery, type LetterStatus, UNSIGNED } from "~/game/letters";
+import { isUuid } from "~/lib/ids";
+import type { SessionUser } from "~/lib/navigation";
+import { isDeletedAccount } from "~/features/accounts/account-deletion.server";
+import { audit } from "~/platform/audit.server";
+import { markAnswered } from "~/features/review/review-queue.server";
+import { config } from "~/platform/config.server";
+import { ChangeAwareCache } from "~/platform/db/changes.server";
+import { database, type Database, type Transaction } from "~/platform/db/client.server";
+import { characters, letters, profiles } from "~/platform/db/schema";
+import { logger } from "~/platform/logger.server";
+
+/**
+ * Letters that arrive. A letter is addressed to a character by name: a player's character
+ * (matched case-insensitively; of two with one name, the older) puts it in that member's
+ * letter box, once staff release it (LETTERS_NEED_RELEASE) or at once; any other name is an
+ * NPC's, and the letter goes to staff, who answer as the NPC into the writer's letter box.
+ * Replies join the first letter's thread and follow the same rule. A recipient only ever
+ * sees how a letter is signed (the writer's character), never who wrote it.
+ */
+
+/** Letters per page of a member's letter box. */
+export const LETTER_BOX_PAGE_SIZE = 25;
+/** The writer's own latest letters shown in their letter box. */
+export const SENT_SHOWN = 25;
+/** How much of a letter its line in a list shows. */
+const PREVIEW_CHARS = 160;
+
+type Db = Database | Transaction;
+
+/** The character a name (as typed) is addressed to: of two with that name, the one made first. */
+async function characterNamed(db: Db, name: string): Promise<{ userId: string; characterName: string } | null> {
+  const [found] = await db
+    .select({ userId: characters.userId, characterName: characters.characterName })
+    .from(characters)
+    .where(sql`lower(${characters.characterName}) = lower(${name.trim()})`)
+    .orderBy(asc(characters.createdAt), asc(characters.id))
+    .limit(1);
+  return found ?? null;
+}
+
+/** How a member's letters are signed: their character's name, or null without one. */
+async function signatureOf(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db.select({ name: characters.characterName }).from(characters).where(eq(characters.userId, userId));
+  return row?.name ?? null;
+}
+
+type Delivery = LetterDelivery;
+
+/** Where a new letter to `recipientId` (null: an NPC) goes, under the club's setting. */
+function deliveryTo(recipientId: string | null): { status: Delivery; deliveredAt: SQL | null } {
+  if (!recipientId) return { status: "to_staff", deliveredAt: null };
+  return config().letters.needRelease ? { status: "held", deliveredAt: null } : { status: "delivered", deliveredAt: sql`now()` };
+}
+
+/** Sends a letter from the letter form. A resubmitted form saves nothing new. */
+export async function sendLetter(user: SessionUser, input: LetterInput): Promise<{ delivery: Delivery; recipient: string }> {
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const character = await characterNamed(tx, input.recipient);
+    const recipientId = character?.userId ?? null;
+    const recipient = character?.characterName ?? input.recipient;
+    const delivery = deliveryTo(recipientId);
+    await tx
+      .insert(letters)
+      .values({ submissionKey: input.submissionKey, userId: user.id, recipient, body: input.body, recipientId, senderName: await signatureOf(tx, user.id), ...delivery })
+      .onConflictDoNothing({ target: letters.submissionKey });
+    return { delivery: delivery.status, recipient };
+  });
+}
+
+/**
+ * The signed-in member's unread letters, kept until a write to the letters is announced: the
+ * navigation shows it on every page. Null when it cannot be read (the page still works).
+ */
+const keptUnread = new ChangeAwareCache<number>({ name: "unread letters", tables: ["letters"], maxAgeMs: 60_000, maxEntries: 1_000 });
+export async function unreadLetterCount(userId: string): Promise<number | null> {
+  try {
+    return await keptUnread.get(userId, async () => {
+      const db = await database();
+      const [row] = await db
+        .select({ n: count() })
+        .from(letters)
+        .where(and(eq(letters.recipientId, userId), eq(letters.status, "delivered"), isNull(letters.readAt)));
+      return row?.n ?? 0;
+    });
+  } catch (error) {
+    logger.warn({ err: error }, "counting unread letters failed");
+    return null;
+  }
+}
+
+const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS))})`;
+
+/** A member's letter box: letters delivered to them (newest first, a page at a time) and their own latest letters. */
+export async function letterBox(userId: string, page: number) {
+  const db = await database();
+  const mine = and(eq(letters.recipientId, userId), eq(letters.status, "delivered"));
+  const [received, [total], sent] = await Promise.all([
+    db
+      .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt })
+      .from(letters)
+      .where(mine)
+      .orderBy(desc(letters.deliveredAt), desc(letters.id))
+      .limit(LETTER_BOX_PAGE_SIZE)
+      .offset(page * LETTER_BOX_PAGE_SIZE),
+    db.select({ n: count() }).from(letters).where(mine),
+    db
+      .select({ id: letters.id, to: letters.recipient, preview, at: letters.createdAt, status: letters.status })
+      .from(letters)
+      .where(and(eq(letters.userId, userId), eq(letters.fromNpc, false)))
+      .orderBy(desc(letters.createdAt), desc(letters.id))
+      .limit(SENT_SHOWN),
+  ]);
+  return {
+    received: received.map(({ from, readAt, ...letter }) => ({ ...letter, from: from ?? UNSIGNED, unread: readAt === null })),
+    total: total?.n ?? 0,
+    sent,
+  };
+}
+
+/** A letter the member may see: one they wrote (not as an NPC), or one delivered to them. */
+function visibleTo(userId: string): SQL {
+  return or(and(eq(letters.userId, userId), eq(letters.fromNpc, false)), and(eq(letters.recipientId, userId), eq(letters.status, "delivered")))!;
+}
+
+const inThread = (root: string) => or(eq(letters.id, root), eq(letters.threadId, root))!;
+
+export type ThreadLetter = { id: string; mine: boolean; from: string; to: string; body: string; at: Date; status: LetterStatus | null; unread: boolean };
+
+/** The first letter of the thread of `letterId`, if that letter is the member's to see. */
+async function threadOf(db: Db, userId: string, letterId: string): Promise<string | null> {
+  if (!isUuid(letterId)) return null;
+  const [opened] = await db
+    .select({ id: letters.id, threadId: letters.threadId })
+    .from(letters)
+    .where(and(eq(letters.id, letterId), visibleTo(userId)));
+  return opened ? (opened.threadId ?? opened.id) : null;
+}
+
+/**
+ * Opening a thread reads the letters delivered to the member in it. Done before the page's
+ * data is read (the thread page's middleware), so the navigation's count, read alongside,
+ * already leaves them out. Returns the letters it marked, which the page shows as new.
+ */
+export async function markThreadRead(userId: string, letterId: string): Promise<string[]> {
+  const db = await database();
+  const root = await threadOf(db, userId, letterId);
+  if (!root) return [];
+  const marked = await db
+    .update(letters)
+    .set({ readAt: sql`now()` })
+    .where(and(inThread(root), eq(letters.recipientId, userId), eq(letters.status, "delivered"), isNull(letters.readAt)))
+    .returning({ id: letters.id });
+  return marked.map((row) => row.id);
+}
+
+/**
+ * The thread of letter `letterId` as the member sees it (oldest first), or null when that
+ * letter is not theirs to see: someone else's, not yet released, or no letter at all.
+ * `justRead`: the letters opening it has just marked read (shown as new). `replyTo` is the
+ * latest letter they received in it, which a reply answers.
+ */
+export async function letterThread(
+  userId: string,
+  letterId: string,
+  justRead: readonly string[] = [],
+): Promise<{ letters: ThreadLetter[]; replyTo: { id: string; from: string; writerGone: boolean } | null } | null> {
+  const db = await database();
+  const root = await threadOf(db, userId, letterId);
+  if (!root) return null;
+  const rows = await db
+    .select({
+      id: letters.id,
+      userId: letters.userId,
+      fromNpc: letters.fromNpc,
+      senderName: letters.senderName,
+      recipient: letters.recipient,
+      body: letters.body,
+      createdAt: letters.createdAt,
+      deliveredAt: letters.deliveredAt,
+      readAt: letters.readAt,
+      status: letters.status,
+      writerEmail: profiles.email,
+    })
+    .from(letters)
+    .leftJoin(profiles, eq(profiles.id, letters.userId))
+    .where(and(inThread(root), visibleTo(userId)))
+    .orderBy(asc(letters.createdAt), asc(letters.id));
+  const shown: ThreadLetter[] = rows.map((row) => {
+    const mine = row.userId === userId && !row.fromNpc;
+    return {
+      id: row.id,
+      mine,
+      from: row.senderName ?? UNSIGNED,
+      to: row.recipient,
+      body: row.body,
+      at: mine ? row.createdAt : (row.deliveredAt ?? row.createdAt),
+      // The writer sees where their letter is; the recipient only that it came.
+      status: mine ? row.status : null,
+      unread: !mine && (row.readAt === null || justRead.includes(row.id)),
+    };
+  });
+  const last = rows.findLast((row) => !(row.userId === userId && !row.fromNpc));
+  // A reply to a player who has since deleted their account would reach nobody.
+  const writerGone = last !== undefined && !last.fromNpc && writerLeft(last.writerEmail);
+  return { letters: shown, replyTo: last ? { id: last.id, from: last.senderName ?? UNSIGNED, writerGone } : null };
+}
+
+/** Whether a letter's writer (their account's email, if any is left) has left the club. */
+function writerLeft(email: string | null): boolean {
+  return email === null || isDeletedAccount({ email });
+}
+
+/**
+ * A reply, in character, to a letter delivered to the member: to its writer's letter box (under
+ * the release rule), or to staff when it came from an NPC. Null when that letter is not one
+ * delivered to them; "writer-gone" (nothing saved) when its writer has deleted their account.
+ * A resubmitted form saves nothing new.
+ */
+export async function replyToLetter(user: SessionUser, input: ReplyInput): Promise<{ delivery: Delivery; recipient: string } | "writer-gone" | null> {
+  if (!isUuid(input.replyTo)) return null;
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const [parent] = await tx
+      .select({ id: letters.id, threadId: letters.threadId, userId: letters.userId, fromNpc: letters.fromNpc, senderName: letters.senderName, writerEmail: profiles.email })
+      .from(letters)
+      .leftJoin(profiles, eq(profiles.id, letters.userId))
+      .where(and(eq(letters.id, input.replyTo), eq(letters.recipientId, user.id), eq(letters.status, "delivered")));
+    if (!parent) return null;
+    if (!parent.fromNpc && writerLeft(parent.writerEmail)) return "writer-gone";
+    const recipientId = parent.fromNpc ? null : parent.userId;
+    const recipient = parent.senderName ?? UNSIGNED;
+    const delivery = deliveryTo(recipientId);
+    await tx
+      .insert(letters)
+      .values({
+        submissionKey: input.submissionKey,
+        userId: user.id,
+        recipient,
+        body: input.body,
+        recipientId,
+        senderName: await signatureOf(tx, user.id),
+        threadId: parent.threadId ?? parent.id,
+        ...delivery,
+      })
+      .onConflictDoNothing({ target: letters.submissionKey });
+    return { delivery: delivery.status, recipient };
+  });
+}
+
+/** Staff release a held letter into its recipient's letter box (audited). */
+export async function releaseLetter(staff: SessionUser, letterId: string): Promise<"released" | "not-found" | "not-held"> {
+  if (!isUuid(letterId)) return "not-found";
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const [released] = await tx
+      .update(letters)
+      .set({ status: "delivered", deliveredAt: sql`now()` })
+      .where(and(eq(letters.id, letterId), eq(letters.status, "held")))
+      .returning({ id: letters.id, userId: letters.userId, recipientId: letters.recipientId });
+    if (!released) {
+      const [exists] = await tx.select({ id: letters.id }).from(letters).where(eq(letters.id, letterId));
+      return exists ? "not-held" : "not-found";
+    }
+    await audit(tx, { actorId: staff.id, action: "letter.release", subjectId: released.userId, details: { letterId: released.id, recipientId: released.recipientId } });
+    return "released";
+  });
+}
+
+/**
+ * Staff answer a letter to an NPC as that NPC: the answer goes straight to the writer's letter
+ * box, signed with the NPC's name, and the letter counts as answered (audited).
+ */
+export async function answerLetter(staff: SessionUser, input: AnswerInput): Promise<"answered" | "not-found" | "not-waiting"> {
+  if (!isUuid(input.letterId)) return "not-found";
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const [letter] = await tx
+      .update(letters)
+      .set({ status: "answered" })
+      .where(and(eq(letters.id, input.letterId), eq(letters.status, "to_staff")))
+      .returning({ id: letters.id, threadId: letters.threadId, userId: letters.userId, recipient: letters.recipient, senderName: letters.senderName });
+    if (!letter) {
+      const [exists] = await tx.select({ id: letters.id }).from(letters).where(eq(letters.id, input.letterId));
+      return exists ? "not-waiting" : "not-found";
+    }
+    const [answer] = await tx
+      .insert(letters)
+      .values({
+        submissionKey: input.submissionKey,
+        userId: staff.id,
+        fromNpc: true,
+        senderName: letter.recipient,
+        recipient: letter.senderName ?? UNSIGNED,
+        recipientId: letter.userId,
+        body: input.body,
+        threadId: letter.threadId ?? letter.id,
+        status: "delivered",
+        deliveredAt: sql`now()`,
+      })
+      .onConflictDoNothing({ target: letters.submissionKey })
+      .returning({ id: letters.id });
+    await audit(tx, { actorId: staff.id, action: "letter.answer", subjectId: letter.userId, details: { letterId: letter.id, answerId: answer?.id ?? null, as: letter.recipient } });
+    await markAnswered(tx, "letter", letter.id, letter.userId);
+    return "answered";
+  });
+}
+
+/** How many letters wait for staff, kept until a write to the letters is announced (the page's tabs show them). */
+const keptQueues = new ChangeAwareCache<{ held: number; toStaff: number }>({ name: "letter queues", tables: ["letters"], maxAgeMs: 60_000, maxEntries: 1 });
+export function letterQueues(): Promise<{ held: number; toStaff: number }> {
+  return keptQueues.get("all", async () => {
+    const db = await database();
+    const rows = await db
+      .select({ status: letters.status, n: count() })
+      .from(letters)
+      .where(sql`${letters.status} in ('held', 'to_staff')`)
+      .groupBy(letters.status);
+    return { held: rows.find((r) => r.status === "held")?.n ?? 0, toStaff: rows.find((r) => r.status === "to_staff")?.n ?? 0 };
+  });
+}

@@ -1,0 +1,71 @@
+import { formatClubTime } from "~/lib/dates";
+import { isMemberAdminAuditAction, MEMBER_ADMIN_AUDIT_ACTIONS, memberAdminAuditDetail } from "~/platform/member-admin-audit";
+import { countOf } from "~/lib/plural";
+import { Pager, ResultCount } from "./ListControls";
+
+const ACTIONS: Record<string, string> = {
+  ...MEMBER_ADMIN_AUDIT_ACTIONS,
+  "role.change": "changed the role of",
+  "application.decide": "decided the application of",
+  "attendance.add": "recorded the attendance of",
+  "emergency_contacts.view": "opened the emergency contacts",
+  "outbox.retry": "retried a message in the outbox",
+  "outbox.discard": "discarded a message in the outbox",
+  "first_manager.create": "became the first manager with the set-up link, as",
+  "import.run": "imported members and their records from the old site",
+  "costume.approve": "approved the costume photos of",
+  "costume.request_changes": "asked for costume changes from",
+  "letter.release": "released a letter written by",
+  "letter.answer": "answered, as an NPC, a letter written by",
+  "queue.take": "took a review entry of",
+  "queue.hand_back": "handed back a review entry of",
+  "queue.set_status": "set the status of a review entry of",
+  "queue.reply": "replied to a review entry of",
+};
+
+/** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
+function actorOf(entry: Entry): string {
+  if (entry.actorName) return entry.actorName;
+  const operator = entry.details?.operator;
+  if (operator === "cli") return "The admin command (npm run admin)";
+  if (typeof operator === "string") return `An operator (${operator})`;
+  return "A removed member";
+}
+
+/** An attendance the manager confirmed after the tool's warning (see addAttendance). */
+const CONFIRMED: Record<string, string> = { applicant: "confirmed although an applicant", rejected: "confirmed although their application was rejected" };
+
+function detail(action: string, details: Record<string, unknown> | null): string {
+  if (isMemberAdminAuditAction(action)) return memberAdminAuditDetail(action, details);
+  if (!details) return "";
+  if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
+  if (action === "application.decide") return String(details.decision ?? "");
+  if (action === "attendance.add") return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]].filter(Boolean).join(", ");
+  if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
+  if (action === "import.run") return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
+  if (action === "costume.approve" || action === "costume.request_changes") return details.event ? `for ${String(details.event)}` : "";
+  if (action === "letter.answer") return details.as ? `as ${String(details.as)}` : "";
+  if (action.startsWith("queue.")) return `${String(details.kind)}: ${String(details.from)} → ${String(details.to)}`;
+  if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
+  return "";
+}
+
+type Entry = { id: string; action: string; details: Record<string, unknown> | null; createdAt: string | Date; actorName: string | null; subjectName: string | null };
+
+/** Who did what to whom, and when: role changes, decisions, attendance and emergency-contact visits. */
+export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page: number; lastPage: number } }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <ResultCount total={list.total} noun="entry" plural="entries" />
+      <ol className="flex flex-col divide-y divide-timber/60">
+        {list.rows.map((entry) => (
+          <li key={entry.id} className="py-3">
+            <p>{`${actorOf(entry)} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
+            <p className="text-sm text-dust">{[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
+          </li>
+        ))}
+      </ol>
+      <Pager page={list.page} lastPage={list.lastPage} />
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
+import { notDeletedAccount } from "~/features/accounts/account-deletion.server";
+import { audit, type AuditAction } from "~/platform/audit.server";
+import { database } from "~/platform/db/client.server";
+import { profiles } from "~/platform/db/schema";
+import { memberMatches } from "~/platform/db/search.server";
+
+export const ROLES_PAGE_SIZE = 50;
+
+export type RoleListEntry = { id: string; firstName: string; lastName: string; email: string; role: Role; suspended: boolean };
+
+/** Members by last then first name, optionally matching a name or email, a page at a time. */
+export async function listMembersWithRoles({ search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const term = search.trim();
+  // A deleted account's placeholder (account-deletion.server.ts) is nobody's to change.
+  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role, suspended: profiles.banned })
+      .from(profiles)
+      .where(where)
+      .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
+      .limit(ROLES_PAGE_SIZE)
+      .offset(page * ROLES_PAGE_SIZE),
+    db.select({ n: count() }).from(profiles).where(where),
+  ]);
+  return { members: rows as RoleListEntry[], total: total?.n ?? 0 };
+}
+
+/** The member's name and current role, for the confirmation step before a change. */
+export async function memberForRoleChange(userId: string): Promise<{ name: string; role: Role } | undefined> {
+  const db = await database();
+  const [row] = await db.select({ firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role }).from(profiles).where(eq(profiles.id, userId));
+  return row ? { name: `${row.firstName} ${row.lastName}`, role: row.role as Role } : undefined;
+}
+
+export type RoleChange = "changed" | "unchanged" | "not-found" | "last-manager";
+
+/**
+ * Who changes a role: a signed-in member (a manager on the tools page; the new manager
+ * with the set-up link), or an operator's tool such as the admin command ("cli"), which
+ * has no account of its own and is named in the audit entry instead.
+ */
+export type RoleChanger = { id: string } | { operator: "cli" };
+
+/** Whose role changes: by id (the tools page) or by email (the admin command). */
+export type RoleTarget = { id: string } | { email: string };
+
+/**
+ * The one way to change a role: sets it and records it in the audit log, and never
+ * leaves the site without a manager. The managers' rows are locked first, so two
+ * managers demoting each other at once cannot leave none.
+ */
+export async function changeRole(
+  actor: RoleChanger,
+  target: RoleTarget,
+  role: Role,
+  { action = "role.change" }: { action?: Extract<AuditAction, "role.change" | "first_manager.create"> } = {},
+): Promise<RoleChange> {
+  const db = await database();
+  return db.transaction(async (tx) => {
+    const managers = await tx.select({ id: profiles.id }).from(profiles).where(inArray(profiles.role, rolesWhere(isManager))).for("update");
+    const [member] = await tx
+      .select({ id: profiles.id, role: profiles.role })
+      .from(profiles)
+      .where("id" in target ? eq(profiles.id, target.id) : eq(sql`lower(${profiles.email})`, target.email.toLowerCase()))
+      .for("update");
+    if (!member) return "not-found";
+    if (member.role === role) return "unchanged";
+    if (isRole(member.role) && isManager(member.role) && !isManager(role) && managers.length <= 1) return "last-manager";
+    await tx.update(profiles).set({ role, updatedAt: sql`now()` }).where(eq(profiles.id, member.id));
+    await audit(tx, {
+      actorId: "id" in actor ? actor.id : null,
+      action,
+      subjectId: member.id,
+      details: { from: member.role, to: role, ...("operator" in actor ? { operator: actor.operator } : {}) },
+    });
+    return "changed";
+  });
+}

@@ -1,0 +1,426 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import yazl from "yazl";
+import { database, rawRows, type Database, type Transaction } from "~/platform/db/client.server";
+import {
+  accounts,
+  applications,
+  auditLog,
+  characters,
+  costumePhotos,
+  costumeReminders,
+  costumeReviews,
+  eventAttendance,
+  events,
+  letters,
+  memberExports,
+  merchantOrders,
+  passkeys,
+  pels,
+  profiles,
+  research,
+  staffReplies,
+  sessions,
+  twoFactors,
+} from "~/platform/db/schema";
+import { siteOrigin } from "~/features/accounts/auth.server";
+import { logger } from "~/platform/logger.server";
+import { layout } from "~/platform/mail/templates.server";
+import { queueEmail, type EmailMessage } from "~/platform/outbox/outbox.server";
+import { exportKey, fileSize, openFile, removeFile, saveFile } from "~/platform/storage/storage.server";
+
+/**
+ * "Take it out": everything the site holds about a member, as one ZIP of a JSON file
+ * (data.json) and their research files and costume photos (files/…). A request is a row of member_exports; the
+ * worker (in every app process: a claim is a row lock, so two never build one) builds the
+ * ZIP into a temporary file, stores it, marks the row ready and queues an email in one
+ * transaction. Only the owner downloads it, until it expires.
+ */
+
+/** How long a prepared file can be downloaded. */
+export const EXPORT_KEEP_MS = 7 * 24 * 60 * 60_000;
+/** A build claimed longer ago than this (its process died) is taken again. */
+const BUILD_LEASE_MS = 10 * 60_000;
+export const EXPORT_POLL_MS = 30_000;
+
+export type MemberExport = typeof memberExports.$inferSelect;
+
+const iso = (value: Date | string | null | undefined) => (value == null ? null : new Date(value).toISOString());
+
+/** A file name safe inside a ZIP on every system: the member's own name, without paths. */
+function zipName(index: number, fileName: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+  const base = fileName.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_").slice(-120) || "file";
+  return `files/${String(index + 1).padStart(3, "0")}-${base}`;
+}
+
+/** Everything about the member, as written to data.json: no secret, token, hash or key ever. */
+export async function collectMemberData(db: Database | Transaction, userId: string) {
+  const [profile] = await db.select().from(profiles).where(eq(profiles.id, userId));
+  if (!profile) return null;
+  const [application] = await db.select().from(applications).where(eq(applications.userId, userId));
+  const [character] = await db.select().from(characters).where(eq(characters.userId, userId));
+  const [memberPels, orders, papers, sent, attendance, sessionRows, methods, factors, keys, audits] = await Promise.all([
+    db.select({ pel: pels, event: { title: events.title, date: events.date } }).from(pels).innerJoin(events, eq(events.id, pels.eventId)).where(eq(pels.userId, userId)).orderBy(asc(pels.createdAt)),
+    db
+      .select({ order: merchantOrders, event: { title: events.title, date: events.date } })
+      .from(merchantOrders)
+      .innerJoin(events, eq(events.id, merchantOrders.eventId))
+      .where(eq(merchantOrders.userId, userId))
+      .orderBy(asc(merchantOrders.createdAt)),
+    db
+      .select({ paper: research, event: { title: events.title, date: events.date } })
+      .from(research)
+      .innerJoin(events, eq(events.id, research.eventId))
+      .where(eq(research.userId, userId))
+      .orderBy(asc(research.createdAt), asc(research.id)),
+    db
+      .select({
+        id: letters.id,
+        recipient: letters.recipient,
+        signedAs: letters.senderName,
+        asNpc: letters.fromNpc,
+        status: letters.status,
+        threadId: letters.threadId,
+        body: letters.body,
+        createdAt: letters.createdAt,
+        deliveredAt: letters.deliveredAt,
+      })
+      .from(letters)
+      .where(eq(letters.userId, userId))
+      .orderBy(asc(letters.createdAt)),
+    db
+      .select({ attendance: eventAttendance, event: { title: events.title, date: events.date } })
+      .from(eventAttendance)
+      .innerJoin(events, eq(events.id, eventAttendance.eventId))
+      .where(eq(eventAttendance.userId, userId))
+      .orderBy(asc(events.date)),
+    db
+      .select({ createdAt: sessions.createdAt, updatedAt: sessions.updatedAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent, assuranceLevel: sessions.assuranceLevel })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(asc(sessions.createdAt)),
+    db.select({ providerId: accounts.providerId, createdAt: accounts.createdAt, updatedAt: accounts.updatedAt }).from(accounts).where(eq(accounts.userId, userId)),
+    db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, userId)),
+    db.select({ name: passkeys.name, deviceType: passkeys.deviceType, backedUp: passkeys.backedUp, createdAt: passkeys.createdAt }).from(passkeys).where(eq(passkeys.userId, userId)),
+    db
+      .select({ action: auditLog.action, createdAt: auditLog.createdAt, actorId: auditLog.actorId })
+      .from(auditLog)
+      .where(or(eq(auditLog.subjectId, userId), eq(auditLog.actorId, userId)))
+      .orderBy(asc(auditLog.createdAt)),
+  ]);
+  const eventOf = { title: events.title, date: events.date };
+  const [photos, costumeVerdicts, reminders, answers] = await Promise.all([
+    db
+      .select({ photo: costumePhotos, event: eventOf })
+      .from(costumePhotos)
+      .innerJoin(events, eq(events.id, costumePhotos.eventId))
+      .where(eq(costumePhotos.userId, userId))
+      .orderBy(asc(costumePhotos.createdAt), asc(costumePhotos.id)),
+    db
+      .select({ verdict: costumeReviews.verdict, note: costumeReviews.note, reviewedAt: costumeReviews.reviewedAt, event: eventOf })
+      .from(costumeReviews)
+      .innerJoin(events, eq(events.id, costumeReviews.eventId))
+      .where(eq(costumeReviews.userId, userId))
+      .orderBy(asc(costumeReviews.reviewedAt)),
+    db
+      .select({ daysBefore: costumeReminders.daysBefore, sentAt: costumeReminders.sentAt, event: eventOf })
+      .from(costumeReminders)
+      .innerJoin(events, eq(events.id, costumeReminders.eventId))
+      .where(eq(costumeReminders.userId, userId))
+      .orderBy(asc(costumeReminders.sentAt)),
+    // Replies staff wrote to the member's entries; not who wrote them, as on the profile.
+    db
+      .select({ about: staffReplies.kind, entryId: staffReplies.entryId, body: staffReplies.body, createdAt: staffReplies.createdAt })
+      .from(staffReplies)
+      .where(eq(staffReplies.userId, userId))
+      .orderBy(asc(staffReplies.createdAt), asc(staffReplies.id)),
+  ]);
+  // Letters delivered to the member's letter box: how each was signed, never who wrote it; none still waiting for release.
+  const received = await db
+    .select({
+      id: letters.id,
+      from: letters.senderName,
+      recipient: letters.recipient,
+      threadId: letters.threadId,
+      body: letters.body,
+      deliveredAt: letters.deliveredAt,
+      readAt: letters.readAt,
+    })
+    .from(letters)
+    .where(and(eq(letters.recipientId, userId), eq(letters.status, "delivered")))
+    .orderBy(asc(letters.deliveredAt), asc(letters.id));
+
+  const files = papers.map(({ paper }, index) => ({ key: paper.fileKey, name: zipName(index, paper.fileName) }));
+  const photoFiles = photos.map(({ photo, event }, index) => ({
+    key: photo.fileKey,
+    name: zipName(papers.length + index, `costume ${event.date} ${index + 1}.${photo.fileType === "image/png" ? "png" : "jpg"}`),
+  }));
+  const json = {
+    format: "Hopewell member data, version 1",
+    exportedAt: new Date().toISOString(),
+    profile: {
+      id: profile.id,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      email: profile.email,
+      emailVerified: profile.emailVerified,
+      role: profile.role,
+      twoFactorPhone: profile.twoFactorPhone,
+      createdAt: iso(profile.createdAt),
+      updatedAt: iso(profile.updatedAt),
+    },
+    emergencyContact: profile.emergencyContact ?? null,
+    application: application
+      ? (() => {
+          const { userId: _owner, decidedBy: _decidedBy, ...rest } = application;
+          return { ...rest, createdAt: iso(rest.createdAt), decidedAt: iso(rest.decidedAt) };
+        })()
+      : null,
+    character: character
+      ? { characterName: character.characterName, backstory: character.backstory, faction: character.faction, job: character.job, createdAt: iso(character.createdAt), updatedAt: iso(character.updatedAt) }
+      : null,
+    postEventLetters: memberPels.map(({ pel, event }) => {
+      const { userId: _owner, submissionKey: _key, eventId: _event, ...rest } = pel;
+      return { event, ...rest, createdAt: iso(rest.createdAt) };
+    }),
+    merchantOrders: orders.map(({ order, event }) => ({ id: order.id, event, items: order.items, totalPrice: order.totalPrice, createdAt: iso(order.createdAt) })),
+    researchPapers: papers.map(({ paper, event }, index) => ({
+      id: paper.id,
+      event,
+      sources: paper.sources,
+      research: paper.research,
+      fileName: paper.fileName,
+      fileType: paper.fileType,
+      fileSize: paper.fileSize,
+      fileInThisZip: files[index]!.name,
+      createdAt: iso(paper.createdAt),
+    })),
+    costumePhotos: photos.map(({ photo, event }, index) => ({
+      id: photo.id,
+      event,
+      fileType: photo.fileType,
+      fileSize: photo.fileSize,
+      width: photo.width,
+      height: photo.height,
+      fileInThisZip: photoFiles[index]!.name,
+      createdAt: iso(photo.createdAt),
+    })),
+    costumeVerdicts: costumeVerdicts.map((v) => ({ event: v.event, verdict: v.verdict, note: v.note, reviewedAt: iso(v.reviewedAt) })),
+    costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
+    answersFromStaff: answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
+    lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
+    lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
+    attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),
+    eventsCountedByTheOldSite: profile.oldSiteEventsAttended === null ? null : { events: profile.oldSiteEventsAttended, countedBefore: profile.oldSiteEventsAsOf },
+    signInHistory: sessionRows.map((s) => ({ ...s, createdAt: iso(s.createdAt), updatedAt: iso(s.updatedAt), expiresAt: iso(s.expiresAt) })),
+    signInMethods: methods.map((m) => ({ method: m.providerId === "credential" ? "password" : m.providerId, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) })),
+    secondFactors: factors.map((f) => ({ kind: "authenticator app", confirmed: f.verified })),
+    passkeys: keys.map((k) => ({ ...k, createdAt: iso(k.createdAt) })),
+    auditLog: audits.map((a) => ({ action: a.action, createdAt: iso(a.createdAt), byYou: a.actorId === userId })),
+  };
+  return { json, files: [...files, ...photoFiles] };
+}
+
+/** Builds the member's ZIP into a temporary file; returns its path and size. */
+async function buildZip(userId: string): Promise<{ file: string; size: number } | null> {
+  const db = await database();
+  const collected = await collectMemberData(db, userId);
+  if (!collected) return null;
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "hopewell-export-"));
+  const file = path.join(dir, "export.zip");
+  try {
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from(JSON.stringify(collected.json, null, 2)), "data.json");
+    const missing: string[] = [];
+    for (const entry of collected.files) {
+      if ((await fileSize(entry.key)) === null) {
+        missing.push(entry.name);
+        continue;
+      }
+      // Opened only when the ZIP reaches this entry (a generator runs when first read), so one
+      // file is open at a time however many there are.
+      const bytes = Readable.from(
+        (async function* () {
+          const opened = await openFile(entry.key);
+          if (!opened) throw new Error("a research file disappeared while its export was built");
+          yield* opened.stream;
+        })(),
+      );
+      zip.addReadStream(bytes, entry.name);
+    }
+    if (missing.length > 0) zip.addBuffer(Buffer.from(`These files were missing from storage:\n${missing.join("\n")}\n`), "MISSING-FILES.txt");
+    zip.end();
+    await pipeline(zip.outputStream, fs.createWriteStream(file));
+    const { size } = await fs.promises.stat(file);
+    return { file, size };
+  } catch (error) {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function exportReadyEmail({ to, firstName, link, expiresAt }: { to: string; firstName: string; link: string; expiresAt: Date }): EmailMessage {
+  const until = expiresAt.toUTCString();
+  const paragraphs = [
+    `Howdy ${firstName},`,
+    "The copy of your data you asked for is ready: one ZIP file with everything the Hopewell members' site holds about you.",
+    `Sign in and download it from your profile's "My data" page until ${until}. After that it is deleted, and you can ask for a new one.`,
+    "If you did not ask for it, sign in and change your password: only you can download it.",
+  ];
+  return {
+    to,
+    subject: "Your Hopewell data is ready to download",
+    text: `${paragraphs.join("\n\n")}\n\nMy data: ${link}\n\nHopewell · a western survival and horror larp\n`,
+    html: layout("Your data is ready", paragraphs, { label: "Open My data", url: link }),
+  };
+}
+
+/** The member's newest export request, if any (the page shows its state). */
+export async function latestExport(userId: string): Promise<MemberExport | null> {
+  const db = await database();
+  const [row] = await db.select().from(memberExports).where(eq(memberExports.userId, userId)).orderBy(desc(memberExports.createdAt)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Asks for an export. A request already waiting or being built is the one answered:
+ * a member cannot queue many builds.
+ */
+export async function requestExport(userId: string): Promise<MemberExport> {
+  const db = await database();
+  const row = await db.transaction(async (tx) => {
+    // The member's profile row serialises their requests.
+    await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for("update");
+    const [open] = await tx
+      .select()
+      .from(memberExports)
+      .where(and(eq(memberExports.userId, userId), inArray(memberExports.status, ["pending", "building"])))
+      .limit(1);
+    if (open) return open;
+    const [created] = await tx.insert(memberExports).values({ userId }).returning();
+    return created!;
+  });
+  prepareExportsSoon();
+  return row;
+}
+
+/** Takes the oldest waiting request (or one whose builder died), marking it as being built. */
+async function claimExport(): Promise<MemberExport | null> {
+  const db = await database();
+  const rows = await rawRows<{ id: string }>(db, sql`
+    update member_exports set status = 'building', started_at = now()
+    where id = (
+      select id from member_exports
+      where status = 'pending' or (status = 'building' and started_at < now() - ${`${BUILD_LEASE_MS} milliseconds`}::interval)
+      order by created_at limit 1 for update skip locked
+    )
+    returning id`);
+  const id = rows[0]?.id;
+  if (!id) return null;
+  const [row] = await db.select().from(memberExports).where(eq(memberExports.id, id));
+  return row ?? null;
+}
+
+async function buildExport(job: MemberExport): Promise<void> {
+  const db = await database();
+  let built: { file: string; size: number } | null = null;
+  try {
+    built = await buildZip(job.userId);
+    if (!built) return; // The member is gone; their rows went with them.
+    const key = exportKey(job.userId);
+    await saveFile(key, fs.createReadStream(built.file), { size: built.size, contentType: "application/zip" });
+    const expiresAt = new Date(Date.now() + EXPORT_KEEP_MS);
+    const marked = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(memberExports)
+        .set({ status: "ready", fileKey: key, fileSize: built!.size, readyAt: sql`now()`, expiresAt, lastError: null })
+        .where(and(eq(memberExports.id, job.id), eq(memberExports.status, "building")))
+        .returning({ id: memberExports.id });
+      if (!row) return false;
+      const [member] = await tx.select({ email: profiles.email, firstName: profiles.firstName }).from(profiles).where(eq(profiles.id, job.userId));
+      if (member) await queueEmail(tx, exportReadyEmail({ to: member.email, firstName: member.firstName, link: `${siteOrigin()}/profile/data`, expiresAt }));
+      return true;
+    });
+    // The request was withdrawn (the account deleted) while this was built: the file goes too.
+    if (!marked) await removeFile(key).catch((error: unknown) => logger.warn({ err: error, exportId: job.id }, "removing an unclaimed export file failed; the orphan sweep removes it"));
+    else logger.info({ exportId: job.id, bytes: built.size }, "member data export ready");
+  } catch (error) {
+    logger.error({ err: error, exportId: job.id }, "building a member data export failed");
+    const message = error instanceof Error ? error.message.slice(0, 500) : "failed";
+    await db.update(memberExports).set({ status: "failed", lastError: message }).where(eq(memberExports.id, job.id));
+  } finally {
+    if (built) await fs.promises.rm(path.dirname(built.file), { recursive: true, force: true });
+  }
+}
+
+/** Removes expired files and their rows, and old failed requests. Row first: a file left by a failed removal is swept later. */
+export async function pruneExpiredExports(): Promise<number> {
+  const db = await database();
+  const gone = await db
+    .delete(memberExports)
+    .where(or(lt(memberExports.expiresAt, sql`now()`), and(eq(memberExports.status, "failed"), lt(memberExports.createdAt, sql`now() - interval '7 days'`))))
+    .returning({ fileKey: memberExports.fileKey });
+  for (const { fileKey } of gone) {
+    if (fileKey) await removeFile(fileKey).catch((error: unknown) => logger.warn({ err: error }, "removing an expired export file failed; the orphan sweep removes it"));
+  }
+  return gone.length;
+}
+
+/** Builds every waiting request, one after another. */
+export async function runExportRound(): Promise<number> {
+  let built = 0;
+  for (let job = await claimExport(); job; job = await claimExport()) {
+    await buildExport(job);
+    built++;
+  }
+  return built;
+}
+
+let round: Promise<unknown> | null = null;
+/** Starts a round now unless one is running in this process; one running picks new requests up. */
+export function prepareExportsSoon(): Promise<unknown> {
+  round ??= runExportRound()
+    .catch((error: unknown) => logger.error({ err: error }, "member data export round failed"))
+    .finally(() => (round = null));
+  return round;
+}
+
+/** Waits for this process's round in progress (tests, shutdown). */
+export async function exportsSettled(): Promise<void> {
+  while (round) await round;
+}
+
+/** Builds waiting requests (those left by a restart too) and removes expired files, every `pollMs`. */
+export function startExportWorker(pollMs = EXPORT_POLL_MS): { stop: () => Promise<void> } {
+  const tick = () => {
+    void prepareExportsSoon();
+    void pruneExpiredExports().catch((error: unknown) => logger.warn({ err: error }, "pruning member data exports failed"));
+  };
+  const first = setTimeout(tick, 1_000);
+  const timer = setInterval(tick, pollMs);
+  first.unref();
+  timer.unref();
+  return {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await exportsSettled();
+    },
+  };
+}
+
+/** The member's own ready, unexpired export, or null (someone else's is never found). */
+export async function ownExportFile(userId: string, exportId: string): Promise<{ fileKey: string; createdAt: Date } | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(exportId)) return null;
+  const db = await database();
+  const [row] = await db
+    .select({ fileKey: memberExports.fileKey, createdAt: memberExports.createdAt })
+    .from(memberExports)
+    .where(and(eq(memberExports.id, exportId), eq(memberExports.userId, userId), eq(memberExports.status, "ready"), sql`${memberExports.expiresAt} > now()`));
+  return row?.fileKey ? { fileKey: row.fileKey, createdAt: row.createdAt } : null;
+}

@@ -1,0 +1,89 @@
+import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
+import { isStaff, rolesWhere } from "~/game/roles";
+import { notDeletedAccount } from "~/features/accounts/account-deletion.server";
+import { audit } from "~/platform/audit.server";
+import { ChangeAwareCache } from "~/platform/db/changes.server";
+import { database, type Database } from "~/platform/db/client.server";
+import { characters, profiles } from "~/platform/db/schema";
+import { memberMatches, memberOrCharacterMatches } from "~/platform/db/search.server";
+
+export const MEMBER_LIST_PAGE_SIZE = 50;
+
+function nameOrEmail(db: Database, search: string) {
+  const term = search.trim();
+  return term ? memberOrCharacterMatches(db, term) : undefined;
+}
+
+/**
+ * How many members of a kind match. A member has at most one character, so the join to
+ * characters only matters when a search may match a character's name; unjoined the count
+ * is a fifth of the cost on the embedded database, and without a search it is kept until
+ * a write to the members is announced.
+ */
+const keptMemberCounts = new ChangeAwareCache<number>({ name: "member counts", tables: ["profiles"], maxAgeMs: 60_000, maxEntries: 10 });
+async function countMembers(db: Database, kind: "players" | "cast", where: SQL | undefined, search: string): Promise<number> {
+  const query = db.select({ n: count() }).from(profiles);
+  if (search.trim()) return (await query.leftJoin(characters, eq(characters.userId, profiles.id)).where(where))[0]?.n ?? 0;
+  return keptMemberCounts.get(kind, async () => (await query.where(where))[0]?.n ?? 0);
+}
+
+/** Players with their characters (or none yet), by first name, searchable by member or character name. */
+export async function listPlayers({ search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const where = and(eq(profiles.role, "player"), nameOrEmail(db, search));
+  const [rows, total] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
+      .from(profiles)
+      .leftJoin(characters, eq(characters.userId, profiles.id))
+      .where(where)
+      .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
+      .limit(MEMBER_LIST_PAGE_SIZE)
+      .offset(page * MEMBER_LIST_PAGE_SIZE),
+    countMembers(db, "players", where, search),
+  ]);
+  return { rows, total };
+}
+
+/** Cast and managers, by first name. */
+export async function listCast({ search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const where = and(inArray(profiles.role, rolesWhere(isStaff)), nameOrEmail(db, search));
+  const [rows, total] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
+      .from(profiles)
+      .leftJoin(characters, eq(characters.userId, profiles.id))
+      .where(where)
+      .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
+      .limit(MEMBER_LIST_PAGE_SIZE)
+      .offset(page * MEMBER_LIST_PAGE_SIZE),
+    countMembers(db, "cast", where, search),
+  ]);
+  return { rows, total };
+}
+
+export type ContactRow = { id: string; firstName: string; lastName: string; email: string; emergencyContact: { name: string; phone: string } | null };
+
+/**
+ * Members with their emergency contacts, by last name, for managers. Each opening is
+ * audited (who looked, and for what), never with the contacts themselves.
+ */
+export async function listEmergencyContacts(viewer: { id: string }, { search = "", page = 0 }: { search?: string; page?: number }) {
+  const db = await database();
+  const term = search.trim();
+  // A deleted account's placeholder has no contact to show.
+  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, emergencyContact: profiles.emergencyContact })
+      .from(profiles)
+      .where(where)
+      .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
+      .limit(MEMBER_LIST_PAGE_SIZE)
+      .offset(page * MEMBER_LIST_PAGE_SIZE),
+    db.select({ n: count() }).from(profiles).where(where),
+  ]);
+  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { search: term || null, page } });
+  return { rows: rows as ContactRow[], total: total?.n ?? 0 };
+}

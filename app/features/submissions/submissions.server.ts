@@ -1,0 +1,90 @@
+import { and, asc, count, desc, eq, ilike, lte, ne, sql } from "drizzle-orm";
+import type { OrderInput, PelInput } from "./submissions.form";
+import { orderTotalCents } from "~/game/merchant";
+import type { SessionUser } from "~/lib/navigation";
+import { database } from "~/platform/db/client.server";
+import { characters, events, merchantOrders, pels } from "~/platform/db/schema";
+import { queueDiscordPost } from "~/platform/discord/discord.server";
+import { likePattern } from "~/platform/db/search.server";
+
+export type EventOption = { id: string; title: string; date: string };
+
+/** Events a letter can be written about: held already (today or earlier), not cancelled; latest first. */
+export async function listPelEvents(): Promise<EventOption[]> {
+  const db = await database();
+  return db
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(and(ne(events.status, "cancelled"), lte(events.date, sql`current_date`)))
+    .orderBy(desc(events.date));
+}
+
+/** Events research can be filed under: any that is not cancelled, latest first. */
+export async function listResearchEvents(): Promise<EventOption[]> {
+  const db = await database();
+  return db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(ne(events.status, "cancelled")).orderBy(desc(events.date));
+}
+
+/** Events the merchant takes orders for: those still to come, soonest first. */
+export async function listOrderEvents(): Promise<EventOption[]> {
+  const db = await database();
+  return db
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(eq(events.status, "future"))
+    .orderBy(asc(events.date));
+}
+
+export async function countPels(userId: string): Promise<number> {
+  const db = await database();
+  const [row] = await db.select({ n: count() }).from(pels).where(eq(pels.userId, userId));
+  return row?.n ?? 0;
+}
+
+/**
+ * Saves a post-event letter and queues an anonymous highlight (the event and the
+ * favourite moments, never a name). A resubmitted form saves nothing new.
+ */
+export async function submitPel(user: SessionUser, input: PelInput): Promise<"saved" | "unknown-event"> {
+  const allowed = await listPelEvents();
+  const event = allowed.find((e) => e.id === input.eventId);
+  if (!event) return "unknown-event";
+  const db = await database();
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(pels)
+      .values({ ...input, userId: user.id })
+      .onConflictDoNothing({ target: pels.submissionKey })
+      .returning({ id: pels.id });
+    if (inserted.length === 0) return;
+    await queueDiscordPost(tx, `✨ A moment from **${event.title}**, as a settler remembers it:\n\n${input.favoriteMoments}`);
+  });
+  return "saved";
+}
+
+/** Saves an order with the total worked out here from the price list; posted prices are never read. */
+export async function submitOrder(user: SessionUser, input: OrderInput): Promise<{ outcome: "saved"; totalCents: number } | { outcome: "unknown-event" }> {
+  const allowed = await listOrderEvents();
+  if (!allowed.some((e) => e.id === input.eventId)) return { outcome: "unknown-event" };
+  const totalCents = orderTotalCents(input.items);
+  const db = await database();
+  await db
+    .insert(merchantOrders)
+    .values({ submissionKey: input.submissionKey, userId: user.id, eventId: input.eventId, items: input.items, totalPrice: (totalCents / 100).toFixed(2) })
+    .onConflictDoNothing({ target: merchantOrders.submissionKey });
+  return { outcome: "saved", totalCents };
+}
+
+/** Up to 10 character names starting with (or containing) what has been typed, for the letter's To field. */
+export async function suggestRecipients(typed: string): Promise<string[]> {
+  const term = typed.trim();
+  if (term.length < 1) return [];
+  const db = await database();
+  const rows = await db
+    .selectDistinct({ name: characters.characterName })
+    .from(characters)
+    .where(ilike(characters.characterName, likePattern(term)))
+    .orderBy(asc(characters.characterName))
+    .limit(10);
+  return rows.map((row) => row.name);
+}

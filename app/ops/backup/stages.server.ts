@@ -1,0 +1,95 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { processIsAlive } from "~/platform/db/lock.server";
+
+/**
+ * The folders a backup is put together in (beside the archive, so the finished archive is
+ * renamed into place) and a restore unpacks into. They hold every table in plain text, password
+ * hashes and sessions among them, until the backup ends and removes its own. A process killed
+ * during one (kill -9, a power cut, the machine's memory killer) cannot, so every backup, and the
+ * server at start, removes the folders left by processes that no longer run: only folders named
+ * with our prefix, never through a link.
+ *
+ * A folder's name says who made it: `<prefix><pid>-<host>-<random>`. On this machine a folder is
+ * left over when its process is gone (or, for this process, when it is not one of its backups
+ * under way). One made on another machine (a backup folder shared by several servers) is left
+ * over when nothing has been added to it for STALE_ELSEWHERE_MS; the pid cannot be asked there.
+ * A backup folder named by an earlier version of the site, without pid or host, is left over too:
+ * that version is not running once this one is. (Restores unpack into the system's temporary
+ * folder, which other programs share, so there only folders named as this version names them
+ * are taken.)
+ */
+export const BACKUP_STAGE_PREFIX = ".hopewell-backup-";
+export const RESTORE_STAGE_PREFIX = "hopewell-restore-";
+
+/** Far longer than any backup takes: its folder gains an entry at each step (tables, files, manifest, archive). */
+export const STALE_ELSEWHERE_MS = 6 * 60 * 60_000;
+
+/** The stages this process is using now. */
+const live = new Set<string>();
+
+/** This machine's name as it goes into a folder name: letters, digits, dots and underscores. */
+function hostTag(): string {
+  return os.hostname().replace(/[^A-Za-z0-9.]/g, "_").slice(0, 64) || "host";
+}
+
+/** Makes a stage folder in `dir`, readable by its owner only, and counts it as in use until `removeStage`. */
+export async function makeStage(dir: string, prefix: string): Promise<string> {
+  const stage = await fs.promises.mkdtemp(path.join(dir, `${prefix}${process.pid}-${hostTag()}-`));
+  live.add(stage);
+  return stage;
+}
+
+export async function removeStage(stage: string): Promise<void> {
+  try {
+    // After a damaged archive, tar may still be closing files it had begun: retry briefly.
+    await fs.promises.rm(stage, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } finally {
+    live.delete(stage);
+  }
+}
+
+const RANDOM_PART = /^[A-Za-z0-9]{6}$/;
+
+function isLeftOver(dir: string, name: string, prefix: string, modifiedAt: Date, options: SweepOptions): boolean {
+  const rest = name.slice(prefix.length);
+  const ours = /^(\d+)-(.+)-([A-Za-z0-9]{6})$/.exec(rest);
+  if (!ours) return Boolean(options.earlierVersions) && RANDOM_PART.test(rest);
+  const [, pid, host] = ours;
+  if (host !== hostTag()) return (options.now ?? Date.now()) - modifiedAt.getTime() > STALE_ELSEWHERE_MS;
+  if (Number(pid) === process.pid) return !live.has(path.join(dir, name));
+  return !processIsAlive(Number(pid));
+}
+
+type SweepOptions = { earlierVersions?: boolean; now?: number };
+
+/**
+ * Removes from `dir` the stage folders named with `prefix` that no running backup or restore
+ * owns (and, with `earlierVersions`, those an earlier version named). Returns their names. A
+ * folder that cannot be removed is left for the next time.
+ */
+export async function removeLeftoverStages(dir: string, prefix: string, options: SweepOptions = {}): Promise<string[]> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    // A link is not a folder we made, wherever it points.
+    if (!entry.name.startsWith(prefix) || !entry.isDirectory()) continue;
+    const full = path.join(dir, entry.name);
+    const stat = await fs.promises.lstat(full).catch(() => null);
+    if (!stat?.isDirectory() || !isLeftOver(dir, entry.name, prefix, stat.mtime, options)) continue;
+    try {
+      await fs.promises.rm(full, { recursive: true, force: true });
+      removed.push(entry.name);
+    } catch {
+      // Not ours to remove after all (another user's), or busy: the next sweep tries again.
+    }
+  }
+  return removed;
+}

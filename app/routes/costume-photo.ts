@@ -1,9 +1,0 @@
-import type { Route } from "./+types/costume-photo";
-import { costumePhotoResponse } from "~/server/costume-files.server";
-import { requireAccess } from "~/server/guards.server";
-
-/** A costume photo as stored (encoded again, without metadata): its owner, cast and managers only. */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const viewer = requireAccess(context, request, "member");
-  return costumePhotoResponse(viewer, params.id, "photo");
-}

@@ -1,0 +1,268 @@
+import { CalendarDays, CalendarPlus, Ticket } from "lucide-react";
+import type { Route } from "./+types/events";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { COSTUME_STATUS_LABELS } from "~/game/costume";
+import { formatDollars } from "~/game/merchant";
+import { isManager as isManagerRole } from "~/game/roles";
+import { VENUE, VENUE_ADDRESS } from "~/game/setting";
+import { clubToday, formatEventDate } from "~/lib/dates";
+import { countOf } from "~/lib/plural";
+import { Pager } from "~/features/member-admin/ListControls";
+import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
+import { siteUrl } from "~/features/events/calendar.server";
+import { calendarFeedPath, renewCalendarFeed } from "~/features/events/calendar-feed.server";
+import { config } from "~/platform/config.server";
+import { memberEventStatuses, type MemberEventStatus } from "~/features/events/event-statuses.server";
+import { eventTimeLabels } from "~/features/events/event-times.server";
+import { listUpcomingEvents } from "~/features/events/events.server";
+import { directionsUrl } from "~/features/site/site.server";
+import { data, Form, Link, useNavigation } from "react-router";
+import { Alert } from "~/components/ui/Alert";
+import { readForm } from "~/web/forms/kernel";
+import { failSafely } from "~/web/actions.server";
+import { requireAccess } from "~/web/guards.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  const isManager = isManagerRole(user.role);
+  const page = pageParam(request.url);
+  // Ten at a time, soonest first: a page listing every announced date grew with them.
+  const upcoming = await listUpcomingEvents();
+  const last = lastPage(upcoming.length, EVENTS_PAGE_SIZE);
+  const shown = Math.min(page, last);
+  const listed = upcoming.slice(shown * EVENTS_PAGE_SIZE, (shown + 1) * EVENTS_PAGE_SIZE);
+  const timeZone = config().clubTimeZone;
+  // The member's own rows for every listed event at once (one kept query, not one per event).
+  const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
+  // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
+  const feed = `${siteUrl(request)}${await calendarFeedPath(user.id)}`;
+  return {
+    events: listed.map((event) => ({
+      id: event.id,
+      title: event.title,
+      date: event.date,
+      ticketUrl: event.ticketUrl,
+      times: eventTimeLabels(event.date, timeZone),
+      status: mine.byEvent[event.id]!,
+    })),
+    lettersDue: mine.lettersDue,
+    directions: directionsUrl(),
+    feed: { url: feed, subscribe: feed.replace(/^https?:/, "webcal:") },
+    page: shown,
+    lastPage: last,
+    isManager,
+  };
+}
+
+export const FEED_MESSAGES = {
+  renewed: "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
+  failed: "A new address could not be made. Please try again.",
+  unknown: "That action is not available here.",
+} as const;
+
+type ActionData = { ok?: string; message?: string };
+
+/** A new calendar-feed address, for a member who fears theirs has been passed on: the old one stops working. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const fields = await readForm(request);
+  if (fields.intent !== "renew_feed") return data<ActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
+  return failSafely<ActionData>("renewing a calendar feed address", { message: FEED_MESSAGES.failed }, async () => {
+    await renewCalendarFeed(user.id);
+    return data<ActionData>({ ok: FEED_MESSAGES.renewed });
+  });
+}
+
+type ListedEvent = Route.ComponentProps["loaderData"]["events"][number];
+
+/** An event as screen readers hear it in a control's or region's name: its title and date, as two events may share a title. */
+function eventName(event: { title: string; date: string }): string {
+  return `${event.title}, ${formatEventDate(event.date)}`;
+}
+
+function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: string }) {
+  const { venueOpens, gameStarts, arriveBy } = event.times;
+  return (
+    <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
+      <dt className="text-dust">Venue opens</dt>
+      <dd>
+        <time dateTime={venueOpens.iso}>{venueOpens.text}</time>
+      </dd>
+      <dt className="text-dust">Game starts</dt>
+      <dd>
+        <time dateTime={gameStarts.iso}>{gameStarts.text}</time>; arrive by <time dateTime={arriveBy.iso}>{arriveBy.text}</time>
+      </dd>
+      <dt className="text-dust">Place</dt>
+      <dd>
+        <address className="not-italic">
+          {VENUE.name}, {VENUE_ADDRESS}
+        </address>
+        <span className="flex flex-wrap gap-x-4">
+          <a href={directions} target="_blank" rel="noopener noreferrer">
+            Directions<span className="sr-only"> to {VENUE.name} (opens in a new tab)</span>
+          </a>
+          <Link to="/locations">
+            Venue details<span className="sr-only"> for {VENUE.name}</span>
+          </Link>
+        </span>
+      </dd>
+    </dl>
+  );
+}
+
+const REGISTRATION: Record<MemberEventStatus["registration"], string> = {
+  registered: "Registered",
+  unpaid: "On the list; payment not recorded",
+  "not registered": "Not registered",
+};
+
+/** The signed-in member's own status for one event. */
+function MyStatus({ event }: { event: ListedEvent }) {
+  const { status } = event;
+  const headingId = `status-${event.id}`;
+  return (
+    <section aria-labelledby={headingId} className="border-t border-timber pt-4">
+      <h3 id={headingId} className="text-xl">
+        Your status<span className="sr-only">{` for ${eventName(event)}`}</span>
+      </h3>
+      <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
+        <dt className="text-dust">Registration</dt>
+        <dd>{REGISTRATION[status.registration]}</dd>
+        {status.costumePhotoDue ? (
+          <>
+            <dt className="text-dust">Costume photo</dt>
+            <dd>
+              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; {status.registration === "not registered" ? COSTUME_STATUS_LABELS[status.costumePhoto] : <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>}
+            </dd>
+          </>
+        ) : null}
+        <dt className="text-dust">Merchant orders</dt>
+        <dd>
+          {status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all${handedOutNote(status.orders)}`}
+          {" · "}
+          <Link to="/merchant-orders">
+            Place an order<span className="sr-only">{` for ${eventName(event)}`}</span>
+          </Link>
+        </dd>
+        {status.pel ? (
+          <>
+            <dt className="text-dust">Post-event letter</dt>
+            <dd>{status.pel === "sent" ? "Sent" : <PelDue event={event} />}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** Whether staff have given the member their goods at the event: "; handed out" once all are. */
+function handedOutNote(orders: MemberEventStatus["orders"]): string {
+  if (orders.handedOut === 0) return "";
+  return orders.handedOut === orders.count ? "; handed out" : `; ${orders.handedOut} of ${orders.count} handed out`;
+}
+
+function PelDue({ event }: { event: { title: string; date: string } }) {
+  return (
+    <>
+      <strong className="text-brass">PEL due</strong>
+      {" · "}
+      <Link to="/pels">
+        Write your post-event letter<span className="sr-only">{` for ${eventName(event)}`}</span>
+      </Link>
+    </>
+  );
+}
+
+export default function Events({ loaderData, actionData }: Route.ComponentProps) {
+  const { events, lettersDue, directions, feed } = loaderData;
+  const renewing = useNavigation().formData?.get("intent") === "renew_feed";
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-center text-5xl">Upcoming Events</h1>
+      <hr className="divider my-6" />
+      {loaderData.isManager ? (
+        <p className="mb-6 text-center">
+          <Link to="/events/manage">Add, change or cancel events</Link>
+        </p>
+      ) : null}
+      {lettersDue.length > 0 ? (
+        <section aria-labelledby="letters-due" className="panel mb-6">
+          <h2 id="letters-due" className="text-2xl">
+            Post-Event Letters Due
+          </h2>
+          <ul className="mt-2 flex flex-col gap-2">
+            {lettersDue.map((event) => (
+              <li key={event.id}>
+                {event.title} (<time dateTime={event.date}>{formatEventDate(event.date)}</time>): <PelDue event={event} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {events.length === 0 ? (
+        <div className="panel text-center">
+          <h2 className="text-2xl">No Events Scheduled</h2>
+          <p className="mt-2 text-dust">New dates are announced to members by email and on our community channels. Check back soon.</p>
+        </div>
+      ) : (
+        <ul className="flex flex-col gap-4">
+          {events.map((event) => (
+            <li key={event.id} className="panel flex flex-col gap-4">
+              <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+                <div>
+                  <h2 className="text-2xl">{event.title}</h2>
+                  <p className="mt-1 flex items-center gap-2 text-dust">
+                    <CalendarDays aria-hidden="true" className="size-5 text-rust" />
+                    <time dateTime={event.date}>{formatEventDate(event.date)}</time>
+                  </p>
+                </div>
+                <div className="flex flex-col gap-2 sm:items-end">
+                  {event.ticketUrl ? (
+                    <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
+                      <Ticket aria-hidden="true" className="size-5" />
+                      Purchase Ticket<span className="sr-only">{` for ${eventName(event)} (opens in a new tab)`}</span>
+                    </a>
+                  ) : null}
+                  <a href={`/events/${event.id}/calendar.ics`} className="btn btn-secondary" download>
+                    <CalendarPlus aria-hidden="true" className="size-5" />
+                    Add to Calendar<span className="sr-only">{` ${eventName(event)}`}</span>
+                  </a>
+                </div>
+              </div>
+              <TimeAndPlace event={event} directions={directions} />
+              <MyStatus event={event} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-6">
+        <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
+      </div>
+      <section aria-labelledby="calendar-feed" className="panel mt-6">
+        <h2 id="calendar-feed" className="text-2xl">
+          Calendar Feed
+        </h2>
+        <p className="mt-2">
+          Every upcoming event in your calendar app, kept up to date: <a href={feed.subscribe}>Subscribe to the calendar</a>, or add this
+          address as a calendar from a URL:
+        </p>
+        <p className="mt-2 break-all">
+          <code>{feed.url}</code>
+        </p>
+        <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
+        {actionData ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
+        <Form method="post" preventScrollReset className="mt-4 flex flex-col gap-2">
+          <p id="renew-feed-note">If someone else may have it, get a new address: the one above then stops working, here and in any calendar app subscribed to it.</p>
+          <button type="submit" name="intent" value="renew_feed" className="btn btn-secondary self-start" aria-describedby="renew-feed-note" disabled={renewing}>
+            {renewing ? "Making a new address…" : "Get a new address"}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Upcoming Events · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Upcoming Events", "Failed to load events");

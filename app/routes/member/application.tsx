@@ -1,0 +1,133 @@
+import { useState, type FormEvent } from "react";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/application";
+import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { SuccessPanel } from "~/components/SuccessPanel";
+import { ErrorSummary } from "~/components/ErrorSummary";
+import { Field, FieldError } from "~/components/ui/Field";
+import { QuestionFields } from "~/features/members/QuestionFields";
+import { ApplicationForm } from "~/features/members/application.form";
+import { type FieldErrors, parseForm } from "~/web/forms/kernel";
+import { MESSAGES } from "~/web/forms/messages";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
+import { TEXTAREA_ROWS } from "~/game/rules";
+import { useFormValidation } from "~/web/forms/use-form-validation";
+import { getApplication, submitApplication } from "~/features/members/applications.server";
+import { failSafely } from "~/web/actions.server";
+import { requireAccess } from "~/web/guards.server";
+
+const FAILED = "Failed to submit application. Please try again.";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  return { application: (await getApplication(user.id)) ?? null };
+}
+
+type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const form = await parseForm(request, ApplicationForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
+  return failSafely<ActionData>("saving an application", { message: FAILED, values: form.values }, async () => {
+    await submitApplication(user, form.data);
+    return data({ submitted: true });
+  });
+}
+
+function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
+  const validation = useFormValidation(ApplicationForm, actionData?.errors);
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = validation.errors;
+  const values = actionData?.values ?? {};
+  // The page's own refusal, a new object each time so the summary takes focus again.
+  const [local, setLocal] = useState<object | null>(null);
+  const message = validation.submitFailed ? MESSAGES.requiredAll : actionData?.message;
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    validation.onSubmit(event);
+    setLocal(event.defaultPrevented ? {} : null);
+  }
+  return (
+    <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={onSubmit} className="flex flex-col gap-6">
+      <ErrorSummary message={message} answer={local ?? actionData} />
+      <section className="panel flex flex-col gap-5" aria-labelledby="about-you">
+        <h2 id="about-you" className="text-2xl">
+          About you
+        </h2>
+        <Field label={DISCORD_TAG_QUESTION.label} hint={DISCORD_TAG_QUESTION.hint} name="discordTag" autoComplete="off" required defaultValue={values.discordTag} error={errors.discordTag} />
+        <fieldset aria-describedby={errors.rolePreference ? "rolePreference-error" : undefined}>
+          <legend className="font-bold text-parchment">{ROLE_PREFERENCE_QUESTION.label}</legend>
+          <div className="mt-2 grid gap-3 sm:grid-cols-2">
+            {ROLE_PREFERENCE_QUESTION.options.map((option) => (
+              <label key={option.value} className="flex cursor-pointer gap-3 rounded-md border border-timber bg-ink p-3 has-[:checked]:border-brass">
+                <input
+                  type="radio"
+                  name="rolePreference"
+                  value={option.value}
+                  defaultChecked={values.rolePreference === option.value}
+                  onChange={() => validation.clear("rolePreference")}
+                  className="mt-1.5 accent-[var(--color-brass)]"
+                />
+                <span>
+                  <span className="font-bold">{option.label}</span>
+                  <span className="block text-sm text-dust">{option.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {errors.rolePreference ? <FieldError id="rolePreference-error">{errors.rolePreference}</FieldError> : null}
+        </fieldset>
+      </section>
+      <section className="panel flex flex-col gap-5" aria-labelledby="how-you-play">
+        <h2 id="how-you-play" className="text-2xl">
+          How you play
+        </h2>
+        <QuestionFields questions={APPLICATION_TEXT_QUESTIONS} rows={TEXTAREA_ROWS.application} maxLength={APPLICATION_ANSWER_MAX} values={values} errors={errors} />
+      </section>
+      <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
+        {submitting ? "Sending…" : "Submit Application"}
+      </button>
+    </Form>
+  );
+}
+
+export default function Application({ loaderData, actionData }: Route.ComponentProps) {
+  const { application } = loaderData;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-center text-5xl">Player Application</h1>
+      <hr className="divider my-6" />
+      {actionData?.submitted ? (
+        <SuccessPanel title="Application Submitted!" to="/" destination="the home page">
+          <p>Thank you for applying to Hopewell. A manager will read your answers and write to you by email.</p>
+        </SuccessPanel>
+      ) : application ? (
+        <section aria-labelledby="submitted" className="panel">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id="submitted" className="text-2xl">
+              Your application
+            </h2>
+            <StatusBadge status={application.status} />
+          </div>
+          <p className="mt-2 mb-6 text-dust">You have already applied; here is what you sent. A manager will be in touch.</p>
+          <ApplicationAnswers application={application} />
+        </section>
+      ) : (
+        <>
+          <p className="mb-6 text-center text-dust">
+            Tell us about yourself and how you like to play. Every question needs an answer; a few honest sentences are plenty.
+          </p>
+          <ApplicationFormView actionData={actionData} />
+        </>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Player Application · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Player Application", SUBMISSION_MESSAGES.loadFailed);

@@ -1,0 +1,196 @@
+import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/merchant-orders";
+import { EventSelect } from "~/features/events/EventSelect";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { SuccessPanel } from "~/components/SuccessPanel";
+import { ErrorSummary } from "~/components/ErrorSummary";
+import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
+import { OrderForm, SUBMISSION_MESSAGES, WHOLE_QUANTITY } from "~/features/submissions/submissions.form";
+import { CURRENCY_NAME, formatDollars, merchantItem, MERCHANT_ITEMS } from "~/game/merchant";
+import { failSafely } from "~/web/actions.server";
+import { requireAccess } from "~/web/guards.server";
+import { listOrderEvents, submitOrder } from "~/features/submissions/submissions.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "member");
+  return { events: await listOrderEvents(), submissionKey: crypto.randomUUID() };
+}
+
+type ActionData = { submitted?: boolean; totalCents?: number; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+
+/** The first problem to show at the top: the form's messages (docs/product.md#member-forms), in the order a member meets them. */
+function topMessage(errors: FieldErrors): string {
+  if (errors.eventId) return SUBMISSION_MESSAGES.selectEvent;
+  if (Object.entries(errors).some(([field]) => field.startsWith("qty_"))) return SUBMISSION_MESSAGES.quantity;
+  return errors.items ?? errors.submissionKey ?? SUBMISSION_MESSAGES.orderFailed;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const fields = await readForm(request);
+  const unknown = Object.keys(fields).filter((name) => name.startsWith("qty_") && !merchantItem(name.slice(4)));
+  if (unknown.length > 0) return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
+  const parsed = OrderForm.safeParse(fields);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data<ActionData>({ message: topMessage(errors), errors, values: fields }, { status: 400 });
+  }
+  return failSafely<ActionData>("saving an order", { message: SUBMISSION_MESSAGES.orderFailed, values: fields }, async () => {
+    const saved = await submitOrder(user, parsed.data);
+    if (saved.outcome === "unknown-event") return data({ message: SUBMISSION_MESSAGES.selectEvent, errors: { eventId: SUBMISSION_MESSAGES.selectEvent }, values: fields }, { status: 400 });
+    return data({ submitted: true, totalCents: saved.totalCents });
+  });
+}
+
+function parseQuantity(value: string | undefined): number {
+  return value && WHOLE_QUANTITY.test(value.trim()) ? Number(value) : 0;
+}
+
+type Quantities = Record<string, string>;
+const orderTotal = (quantities: Quantities) => MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
+const isBadQuantity = (value: string | undefined) => (value ?? "").trim() !== "" && !WHOLE_QUANTITY.test(value!.trim());
+const hasBadQuantity = (quantities: Quantities) => MERCHANT_ITEMS.some((item) => isBadQuantity(quantities[item.key]));
+
+/** The page's own check, in the server's order: the event, then the quantities, then the total. */
+function checkInPage(form: HTMLFormElement, quantities: Quantities): string | null {
+  if (!new FormData(form).get("eventId")) return SUBMISSION_MESSAGES.selectEvent;
+  if (hasBadQuantity(quantities)) return SUBMISSION_MESSAGES.quantity;
+  if (orderTotal(quantities) === 0) return SUBMISSION_MESSAGES.addItem;
+  return null;
+}
+
+export default function MerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const values = actionData?.values ?? {};
+  const [quantities, setQuantities] = useState<Quantities>(() => Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])));
+  // The page's own refusal, a new object each time so the summary takes focus again.
+  const [local, setLocal] = useState<{ message: string } | null>(null);
+  // Messages the member has since put right, for the refusal they belong to.
+  const [resolved, setResolved] = useState<{ answer: unknown; messages: string[] }>({ answer: null, messages: [] });
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const totalCents = orderTotal(quantities);
+  const answer = local ?? actionData;
+  const isResolved = (message: string) => resolved.answer === answer && resolved.messages.includes(message);
+  const candidate = local?.message ?? actionData?.message;
+  const message = candidate && !isResolved(candidate) ? candidate : undefined;
+  const eventError = actionData?.errors?.eventId && !isResolved(SUBMISSION_MESSAGES.selectEvent) ? actionData.errors.eventId : undefined;
+
+  function resolve(...messages: string[]) {
+    setResolved((current) => ({ answer, messages: [...(current.answer === answer ? current.messages : []), ...messages] }));
+  }
+
+  function onQuantity(key: string, value: string) {
+    const next = { ...quantities, [key]: value };
+    setQuantities(next);
+    const fixed = [...(orderTotal(next) > 0 ? [SUBMISSION_MESSAGES.addItem] : []), ...(hasBadQuantity(next) ? [] : [SUBMISSION_MESSAGES.quantity])];
+    if (fixed.length > 0) resolve(...fixed);
+  }
+
+  if (actionData?.submitted) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10">
+        <SuccessPanel title="Order Placed!" to="/profile" destination="your profile">
+          <p>
+            Your total is <strong>{formatDollars(actionData.totalCents ?? 0)}</strong> {CURRENCY_NAME}. Bring it to the event to collect your goods.
+          </p>
+        </SuccessPanel>
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      <h1 className="text-center text-5xl">Merchant Order</h1>
+      <hr className="divider my-6" />
+      <Form
+        method="post"
+        noValidate
+        className="panel flex flex-col gap-5"
+        onSubmit={(event) => {
+          const problem = checkInPage(event.currentTarget, quantities);
+          setLocal(problem ? { message: problem } : null);
+          if (problem) event.preventDefault();
+        }}
+      >
+        <p className="text-dust">
+          Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total to the event to collect your goods.
+        </p>
+        <ErrorSummary message={message} answer={answer} />
+        <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+        <EventSelect
+          events={loaderData.events}
+          defaultValue={values.eventId}
+          error={eventError}
+          emptyText="No upcoming events"
+          onChange={(event) => {
+            if (event.currentTarget.value) resolve(SUBMISSION_MESSAGES.selectEvent);
+          }}
+        />
+        <table className="w-full border-collapse text-left">
+          <caption className="sr-only">The merchant&apos;s price list</caption>
+          <thead>
+            <tr className="border-b border-timber text-dust">
+              <th scope="col" className="py-2">
+                Item
+              </th>
+              <th scope="col" className="py-2">
+                Price
+              </th>
+              <th scope="col" className="py-2">
+                Quantity
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {MERCHANT_ITEMS.map((item) => (
+              <tr key={item.key} className="border-b border-timber/40">
+                <th scope="row" className="py-2 pr-2 font-normal">
+                  {item.name}
+                </th>
+                <td className="py-2 pr-2 whitespace-nowrap text-dust">
+                  {formatDollars(item.priceCents)} / {item.unit}
+                </td>
+                <td className="py-2">
+                  <label htmlFor={`qty_${item.key}`} className="sr-only">
+                    Quantity of {item.name}
+                  </label>
+                  <input
+                    id={`qty_${item.key}`}
+                    name={`qty_${item.key}`}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={9999}
+                    step={1}
+                    value={quantities[item.key]}
+                    placeholder="0"
+                    onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
+                    aria-invalid={message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined}
+                    className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {/* The list is longer than a screen: the total and the button stay in view at its foot while quantities are typed. */}
+        <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex items-center justify-between gap-4 rounded-b-md border-t border-timber bg-soot/95 px-6 py-3 backdrop-blur">
+          <p className="text-lg sm:text-xl" aria-live="polite">
+            Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong>{" "}
+            {/* Named in the introduction; a phone's bar keeps to one line. */}
+            <span className="hidden text-dust sm:inline">{CURRENCY_NAME}</span>
+          </p>
+          <button type="submit" className="btn btn-primary shrink-0 px-4 sm:px-10" disabled={submitting}>
+            {submitting ? "Placing order…" : "Place Order"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Merchant Order · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Merchant Order", SUBMISSION_MESSAGES.loadFailed);

@@ -1,0 +1,79 @@
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/pels";
+import { EventSelect } from "~/features/events/EventSelect";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { SuccessPanel } from "~/components/SuccessPanel";
+import { Alert } from "~/components/ui/Alert";
+import { Field } from "~/components/ui/Field";
+import { QuestionFields } from "~/features/members/QuestionFields";
+import { type FieldErrors, parseForm } from "~/web/forms/kernel";
+import { MESSAGES } from "~/web/forms/messages";
+import { PelForm, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
+import { TEXTAREA_ROWS } from "~/game/rules";
+import { countOf } from "~/lib/plural";
+import { useFormValidation } from "~/web/forms/use-form-validation";
+import { getCharacter } from "~/features/members/characters.server";
+import { failSafely } from "~/web/actions.server";
+import { requireAccess } from "~/web/guards.server";
+import { countPels, listPelEvents, submitPel } from "~/features/submissions/submissions.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAccess(context, request, "member");
+  const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
+  return { events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
+}
+
+type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAccess(context, request, "member");
+  const form = await parseForm(request, PelForm);
+  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
+  return failSafely<ActionData>("saving a PEL", { message: SUBMISSION_MESSAGES.pelFailed, values: form.values }, async () => {
+    if ((await submitPel(user, form.data)) === "unknown-event") {
+      return data({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: form.values }, { status: 400 });
+    }
+    return data({ submitted: true });
+  });
+}
+
+export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
+  const validation = useFormValidation(PelForm, actionData?.errors);
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const values = actionData?.values ?? {};
+  const errors = validation.errors;
+  const message = validation.submitFailed ? MESSAGES.requiredAll : actionData?.message;
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-center text-5xl">Post-Event Letter</h1>
+      <hr className="divider my-6" />
+      {actionData?.submitted ? (
+        <SuccessPanel title="Letter Received!" to="/profile" destination="your profile">
+          <p>Thank you. Your letter shapes what happens next in Hopewell.</p>
+        </SuccessPanel>
+      ) : (
+        <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
+          <p className="text-dust" data-testid="pel-count">
+            {`You have written ${countOf(loaderData.written, "post-event letter")}.`}
+          </p>
+          {message ? <Alert kind="error">{message}</Alert> : null}
+          <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={errors.eventId} emptyText="No events have been held yet" onChange={() => validation.clear("eventId")} />
+          <Field label="Character name" name="characterName" required maxLength={100} defaultValue={values.characterName ?? loaderData.characterName} error={errors.characterName} />
+          <QuestionFields questions={PEL_QUESTIONS} rows={TEXTAREA_ROWS.pel} maxLength={PEL_ANSWER_MAX} values={values} errors={errors} />
+          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
+            {submitting ? "Sending…" : "Submit Letter"}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letter · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Post-Event Letter", SUBMISSION_MESSAGES.loadFailed);

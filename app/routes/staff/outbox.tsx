@@ -1,0 +1,115 @@
+import { data, Form, useNavigation } from "react-router";
+import { pageParam } from "~/lib/paging";
+import type { Route } from "./+types/outbox";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { Pager, ResultCount } from "~/features/member-admin/ListControls";
+import { SavedNotice } from "~/components/SavedNotice";
+import { Alert } from "~/components/ui/Alert";
+import { readForm } from "~/web/forms/kernel";
+import { formatClubTime } from "~/lib/dates";
+import { isUuid } from "~/lib/ids";
+import { config } from "~/platform/config.server";
+import { failSafely } from "~/web/actions.server";
+import { requireAccess } from "~/web/guards.server";
+import { discardMessage, listUnsentMessages, OUTBOX_PAGE_SIZE, retryMessage, type OutboxEntry } from "~/platform/outbox/outbox-view.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "manager");
+  const page = pageParam(request.url);
+  const smtpConfigured = Boolean(config().mail.smtpUrl);
+  const found = await listUnsentMessages(page);
+  return { ...found, page, lastPage: Math.max(0, Math.ceil(found.total / OUTBOX_PAGE_SIZE) - 1), smtpConfigured };
+}
+
+type ActionData = { ok?: string; message?: string; at?: number };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const manager = requireAccess(context, request, "manager");
+  const fields = await readForm(request);
+  if (fields.intent !== "retry" && fields.intent !== "discard") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
+  if (!isUuid(fields.id)) return data<ActionData>({ message: "That message is no longer in the outbox." }, { status: 404 });
+  const id = fields.id;
+  return failSafely<ActionData>("changing an outbox message", { message: "Failed to update the message. Please try again." }, async () => {
+    const done = fields.intent === "retry" ? await retryMessage(manager, id) : await discardMessage(manager, id);
+    if (!done) return data({ message: "That message is no longer in the outbox." }, { status: 404 });
+    return data({ ok: fields.intent === "retry" ? "The message will be sent again shortly." : "The message was discarded.", at: Date.now() });
+  });
+}
+
+function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
+  const label = `${entry.kind === "email" ? "email to" : entry.kind === "sms" ? "text message to" : "notice to"} ${entry.recipient}`;
+  return (
+    <li className="flex flex-col gap-2 py-4">
+      <div className="flex flex-wrap items-baseline gap-x-3">
+        <span className={`rounded px-2 py-0.5 text-sm font-bold ${entry.status === "failed" ? "bg-blood/20 text-parchment" : "bg-ash text-dust"}`}>
+          {entry.status === "failed" ? "Failed" : "Waiting"}
+        </span>
+        <span className="text-sm text-dust">{entry.kind === "email" ? "Email" : entry.kind === "sms" ? "Text message" : "Discord"}</span>
+      </div>
+      <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
+        <dt className="text-dust">{entry.kind === "discord" ? "Channel" : "Recipient"}</dt>
+        <dd className="break-all">{entry.recipient}</dd>
+        <dt className="text-dust">{entry.kind === "email" ? "Subject" : entry.kind === "sms" ? "Message" : "Opening"}</dt>
+        <dd className="break-words">{entry.subject}</dd>
+        <dt className="text-dust">Attempts</dt>
+        <dd>{entry.attempts}</dd>
+        <dt className="text-dust">Last error</dt>
+        <dd className="break-words">{entry.lastError ?? "None"}</dd>
+        <dt className="text-dust">Next try</dt>
+        <dd>{entry.nextTry ? formatClubTime(entry.nextTry) : "Not until retried"}</dd>
+        <dt className="text-dust">Queued</dt>
+        <dd>{formatClubTime(entry.createdAt)}</dd>
+      </dl>
+      <div className="flex flex-wrap gap-2">
+        <Form method="post">
+          <input type="hidden" name="id" value={entry.id} />
+          <button type="submit" name="intent" value="retry" className="btn btn-primary" disabled={busy}>
+            {entry.status === "failed" ? "Retry" : "Try now"}
+            <span className="sr-only"> the {label}</span>
+          </button>
+        </Form>
+        <Form method="post">
+          <input type="hidden" name="id" value={entry.id} />
+          <button type="submit" name="intent" value="discard" className="btn btn-secondary" disabled={busy}>
+            Discard<span className="sr-only"> the {label}</span>
+          </button>
+        </Form>
+      </div>
+    </li>
+  );
+}
+
+/** Messages not yet sent, for managers: what failed and why, what is waiting and until when. */
+export default function Outbox({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      <h1 className="text-center text-5xl">Outbox</h1>
+      <hr className="divider my-6" />
+      <div className="panel flex flex-col gap-4">
+        <p className="text-sm text-dust">
+          Emails and Discord notices that have not been sent yet. Failed messages are not tried again until you retry them; waiting messages are
+          tried again on their own. Message texts are not shown, because emails can hold password-reset links.
+        </p>
+        {loaderData.smtpConfigured ? null : (
+          <Alert kind="error">No SMTP server is configured (SMTP_URL), so emails wait here until one is.</Alert>
+        )}
+        {actionData?.ok ? <SavedNotice key={actionData.at} message={actionData.ok} /> : null}
+        {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+        <ResultCount total={loaderData.total} noun="unsent message" />
+        {loaderData.total === 0 ? <p>Every message has been sent.</p> : null}
+        <ul className="flex flex-col divide-y divide-timber/60">
+          {loaderData.rows.map((entry) => (
+            <Message key={entry.id} entry={entry} busy={busy} />
+          ))}
+        </ul>
+        <Pager page={loaderData.page} lastPage={loaderData.lastPage} />
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Outbox · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Outbox", "Failed to load the outbox");

@@ -1,0 +1,54 @@
+import type { Route } from "./+types/pels";
+import { revalidateAfterConflict } from "~/web/revalidate";
+import { Author, EntryPager } from "~/features/events/EventGroups";
+import { formatClubTime } from "~/lib/dates";
+import { QueuedEventGroups } from "~/features/review/QueuedEventGroups";
+import { QueueEntry } from "~/features/review/QueueEntry";
+import { PEL_QUESTIONS } from "~/game/pel";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { readForm } from "~/web/forms/kernel";
+import { requireAccess } from "~/web/guards.server";
+import { answerQueueForm } from "~/features/review/review-queue.server";
+import { loadQueuedReview, pelReview } from "~/features/review/reviews.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = requireAccess(context, request, "staff");
+  return loadQueuedReview(request.url, staff.id, pelReview, (row) => row.entry.id);
+}
+
+/** Taking a letter, handing it back, setting its status or replying to it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireAccess(context, request, "staff");
+  return answerQueueForm(staff, "pel", await readForm(request));
+}
+
+export default function ViewPels({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <QueuedEventGroups title="Post-Event Letters" noun="letter" review={loaderData} shown={loaderData.entries.map((row) => row.entry.id)} result={actionData}>
+      {loaderData.entries.map(({ firstName, lastName, entry }) => (
+        <article key={entry.id} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4">
+          <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
+          <h3 className="mt-1 text-xl">{entry.characterName}</h3>
+          <dl className="flex flex-col gap-3">
+            {PEL_QUESTIONS.map((q) => (
+              <div key={q.key}>
+                <dt className="font-bold text-brass">{q.label}</dt>
+                <dd className="whitespace-pre-wrap">{entry[q.key]}</dd>
+              </div>
+            ))}
+          </dl>
+          <QueueEntry entryId={entry.id} about={`${firstName} ${lastName}'s letter of ${formatClubTime(entry.createdAt)}`} queue={loaderData} result={actionData} />
+        </article>
+      ))}
+      <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />
+    </QueuedEventGroups>
+  );
+}
+
+/** Someone else took the entry, or a reply's form was spent (409): the queue and its keys are read again. */
+export const shouldRevalidate = revalidateAfterConflict;
+
+export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letters · Hopewell" }];
+
+/** A failed read shows the page's own message (logged once by handleError). */
+export const ErrorBoundary = pageErrorBoundary("Post-Event Letters", "Failed to load data");

@@ -1,0 +1,399 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { createRequestListener } from "@remix-run/node-fetch-server";
+import compression from "compression";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import sirv from "sirv";
+import type { ViteDevServer } from "vite";
+import * as build from "virtual:react-router/server-build";
+import { CLIENT_ADDRESS_HEADER, requestInfoContext, type RequestInfo } from "~/web/request-context";
+import { config, ConfigError, type Config } from "~/platform/config.server";
+import { followDatabaseChanges } from "~/platform/db/changes.server";
+import { closeDatabase, databaseHandle, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { logger } from "~/platform/logger.server";
+import { deliverDiscord } from "~/platform/discord/discord.server";
+import { deliverEmail } from "~/platform/mail/mailer.server";
+import { deliverSms } from "~/platform/sms/sms.server";
+import { startOutboxWorker, type Deliverer } from "~/platform/outbox/outbox.server";
+import { pruneUsedCaptchas } from "~/platform/captcha.server";
+import { startOperations } from "~/ops/control/operations.server";
+import { EMBEDDED_MAINTENANCE_EVERY_MS, EMBEDDED_MAINTENANCE_FIRST_MS, maintainEmbeddedDatabase } from "~/platform/db/maintenance.server";
+import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
+import { pruneRateLimits } from "~/platform/rate-limit.server";
+import { checkStorage, StorageError, storageKind } from "~/platform/storage/storage.server";
+import { startOrphanSweep } from "~/platform/storage/sweep.server";
+import { startExportWorker } from "~/features/member-data/member-data.server";
+import { startCostumeReminders } from "~/features/costume/costume-reminders.server";
+import { discordFormOrigins } from "~/features/discord/discord-oauth.server";
+import { frameOrigins, scriptOrigins } from "~/features/site/site.server";
+import { logAccess } from "./pipeline/access-log";
+import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-limit";
+import { createAnonymousPageCache } from "./pipeline/anonymous-cache";
+import { serveHealth } from "./pipeline/health";
+import { listenProblem } from "./listen-check";
+import { errorPageHtml, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./pipeline/request-errors";
+import { isSecure, isUnansweredMethod, requestOrigin, requestUrl } from "./pipeline/request-url";
+import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turns";
+import { keepPrivate } from "./pipeline/private-responses";
+import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
+
+/**
+ * The client's address. Behind a reverse proxy (TRUST_PROXY) it is the last
+ * address in X-Forwarded-For, the one our proxy appended; earlier entries are
+ * whatever the client chose to send and are never trusted.
+ */
+export function clientAddress(req: http.IncomingMessage, cfg: Config): string {
+  const fromSocket = req.socket.remoteAddress ?? "unknown";
+  if (!cfg.trustProxy) return fromSocket;
+  const forwarded = req.headers["x-forwarded-for"];
+  const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").pop()?.trim();
+  return last || fromSocket;
+}
+
+/** What the fetch adapter answers when the app itself threw: the server's own 500 page, in the site's dress. */
+function errorResponse(error: unknown): Response {
+  logger.error({ err: error }, "unhandled request error");
+  return new Response(errorPageHtml(REQUEST_FAILED, siteStylesheet()), {
+    status: REQUEST_FAILED.status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+/** The built stylesheet's address (root's links), for pages the server writes itself. */
+function siteStylesheet(): string | undefined {
+  const links = build.routes.root?.module.links?.() ?? [];
+  const sheet = links.find((link) => "rel" in link && link.rel === "stylesheet");
+  return sheet && "href" in sheet ? sheet.href : undefined;
+}
+
+type Next = () => void;
+type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: Next) => void;
+
+/**
+ * `npm run dev` (scripts/launch/dev.mjs): Vite in middleware mode serves the browser's
+ * modules in place of build/client, and each request runs the app's current source.
+ */
+export type Development = {
+  vite: ViteDevServer;
+  /** The server Vite's hot-reload socket was given (it listens for upgrades on it); it answers the requests too. */
+  server: http.Server;
+};
+
+export type AppServerOptions = {
+  development?: Development;
+  /** The browsers' files: the build's (build/client) by default; tests run without a build serve public/. */
+  assetsDir?: string;
+};
+
+/** The production server's files for browsers. */
+function builtAssets(dir: string): Middleware {
+  return sirv(path.resolve(dir), {
+    etag: true,
+    // The build writes .br and .gz copies of the assets (scripts/precompress.mjs).
+    brotli: true,
+    gzip: true,
+    setHeaders(res, pathname) {
+      // sirv lists the files once, at start, and pipes each without an error handler: a file gone
+      // since (a new build written under the running server) would throw out of the process.
+      // That request's answer is cut off instead; the next start serves the new build.
+      res.once("pipe", (file: NodeJS.ReadableStream) => file.once("error", () => res.destroy()));
+      // Vite's hashed files never change; anything else may.
+      res.setHeader(
+        "Cache-Control",
+        pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      );
+    },
+  });
+}
+
+/**
+ * The current source of the app, through Vite, for `npm run dev`. After an edit Vite runs
+ * the changed modules again; a new copy of the database module starts without the open
+ * database and would open a second one (which the embedded database's lock refuses), so
+ * each copy is handed the server's own.
+ */
+function sourceApp(vite: ViteDevServer): () => Promise<ServerBuild> {
+  const runner = (vite.environments.ssr as unknown as { runner: { import<T>(url: string): Promise<T> } }).runner;
+  const given = new WeakSet<object>();
+  return async () => {
+    const [app, db] = await Promise.all([
+      runner.import<ServerBuild>("virtual:react-router/server-build"),
+      runner.import<{ setDatabase: typeof setDatabase }>("/app/platform/db/client.server.ts"),
+    ]);
+    if (!given.has(db)) {
+      given.add(db);
+      db.setDatabase(await databaseHandle());
+    }
+    return app;
+  };
+}
+
+export function createAppServer(cfg: Config, options: AppServerOptions = {}): http.Server {
+  const mode = process.env.NODE_ENV ?? "production";
+  let handleRequest: ReturnType<typeof createRequestHandler>;
+  if (options.development) {
+    // React Router calls a function for the app on every request and derives its routes
+    // again: right for the source under development, which an edit changes. The signed-out
+    // pages kept in memory are dropped when it does.
+    const loadApp = sourceApp(options.development.vite);
+    let currentApp: ServerBuild | undefined;
+    handleRequest = createRequestHandler(async () => {
+      const next = await loadApp();
+      if (currentApp && next !== currentApp) anonymousPages.clear();
+      currentApp = next;
+      return next;
+    }, mode);
+  } else {
+    // The bundled app, handed over as it is, so its routes are derived once (doing it on every
+    // request cost a signed-in page two thirds of its throughput).
+    handleRequest = createRequestHandler(build as ServerBuild, mode);
+  }
+  const frameSources = frameOrigins(cfg);
+  const scriptSources = scriptOrigins(cfg);
+  const formTargets = discordFormOrigins(cfg);
+  const stylesheet = siteStylesheet();
+  // The refusal page of an oversized body has no inline scripts or styles.
+  const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));
+  const staticFiles: Middleware = options.development ? options.development.vite.middlewares : builtAssets(options.assetsDir ?? "build/client");
+  const compress = compression();
+  const anonymousPages = createAnonymousPageCache({
+    async render(pathname) {
+      const request = new Request(new URL(pathname, cfg.appUrl ?? "http://localhost"), { headers: { Accept: "text/html" } });
+      const context = new RouterContextProvider();
+      // No nonce: the shared copy keeps no scripts, and any inline style is allowed by its hash.
+      context.set(requestInfoContext, { nonce: "", clientAddress: "anonymous-page-cache" });
+      const response = await handleRequest(request, context);
+      return { status: response.status, headers: response.headers, html: await response.text() };
+    },
+    policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, formTargets, secure }),
+  });
+
+  const inTurn = createPageTurns({ slots: cfg.databaseUrl ? PAGE_SLOTS.postgres : PAGE_SLOTS.embedded, leaseMs: PAGE_LEASE_MS });
+
+  // What the app learnt about each request (its route pattern), for the access log.
+  const requestInfos = new WeakMap<http.IncomingMessage, RequestInfo>();
+
+  /**
+   * Runs one step of answering `req`. Whatever it throws, or the promise it returns rejects
+   * with, ends that request alone (requestFailed): Node would otherwise stop the process.
+   */
+  function guarded(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, step: () => unknown): void {
+    const failed = (error: unknown) => requestFailed(req, res, error, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! });
+    try {
+      const result = step();
+      if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean): void {
+    const origin = requestOrigin(req, cfg);
+    const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
+    requestInfos.set(req, info);
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, formTargets, secure }));
+    const refusal = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
+    // The adapter writes the answer itself and ends the request on its own failures (onError),
+    // so nothing it does reaches the caller's guard.
+    const listener = createRequestListener(
+      async (request: Request) => {
+        const context = new RouterContextProvider();
+        context.set(requestInfoContext, info);
+        // Replaces whatever the client sent under this name: only our own address counts.
+        request.headers.set(CLIENT_ADDRESS_HEADER, info.clientAddress);
+        // The body is read only as the app asks for it (http/pipeline/body-limit.ts).
+        const body = bodyForApp(req, request, { ...refusal, expectsContinue, writeContinue: () => res.writeContinue() });
+        try {
+          // Requests take turns (http/pipeline/page-turns.ts); one still receiving an upload, or waiting on
+          // password hashing or another service, gives up its turn after the lease.
+          const response = await inTurn(() => handleRequest(body.request, context).then((response) => keepPrivate(body.request, response)));
+          return await body.answer(response);
+        } finally {
+          closeUnreadBody(req, res);
+        }
+      },
+      { onError: errorResponse, ...origin },
+    );
+    listener(req, res);
+  }
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean) {
+    logAccess(req, res, () => requestInfos.get(req)?.route);
+    setBaseSecurityHeaders(res, secure);
+    // Before anything reads the body: one whose length is over its address's limit is refused.
+    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! }, () => route(req, res, secure, expectsContinue));
+  }
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean): Promise<unknown> | void {
+    // What the app's fetch adapter cannot make into a Request is refused here, before it would
+    // throw; and for every address alike, so a cached page or a file is no exception.
+    const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
+    if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
+    const url = requestUrl(req.url, requestOrigin(req, cfg));
+    if (!url) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
+    // The adapter puts the target after the origin: an absolute-form target (of this same origin) goes in as its path.
+    if (!req.url!.startsWith("/")) req.url = url.pathname + url.search;
+    // Each middleware's `next` may be called after its caller returned: each step is guarded.
+    const app = () => guarded(req, res, secure, () => handleApp(req, res, secure, expectsContinue));
+    if (anonymousPages.applies(req)) {
+      // Served before compression: the cache holds each page already compressed.
+      return anonymousPages.serve(req, res, secure).then((served) => served || compress(req as never, res as never, app));
+    }
+    compress(req as never, res as never, () =>
+      guarded(req, res, secure, () => {
+        if (req.url === "/healthz") return serveHealth(res);
+        staticFiles(req, res, app);
+      }),
+    );
+  }
+
+  const server = options.development?.server ?? http.createServer();
+  // One request's failure, whatever and wherever, ends that request alone.
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean) => {
+    const secure = isSecure(req, cfg);
+    guarded(req, res, secure, () => handle(req, res, secure, expectsContinue));
+  };
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => answer(req, res, false));
+  // A client that asks before sending a body ("Expect: 100-continue") hears of the limit, or of
+  // any other refusal, before it sends: it is told to go on only when the app reads the body.
+  server.on("checkContinue", (req, res) => answer(req, res, true));
+  // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
+  const changes = followDatabaseChanges(databaseHandle());
+  server.on("close", () => void changes.stop());
+  return server;
+}
+
+/** While the site has no manager, a one-time link to make the first one in the browser. */
+async function printFirstManagerLink(origin: string) {
+  try {
+    const token = await openFirstManagerSetup();
+    if (token) console.log(`No manager yet. Create the first one in your browser (the link works once): ${origin.replace(/\/$/, "")}/setup?token=${token}`);
+  } catch (error) {
+    logger.warn({ err: error }, "could not check for a manager");
+  }
+}
+
+/** Opens the database (migrating it), serves the site, and shuts down cleanly on SIGTERM/SIGINT. */
+export async function start(options: { development?: Development } = {}): Promise<http.Server> {
+  let cfg: Config;
+  try {
+    cfg = config();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const addressProblem = await listenProblem(cfg.port, cfg.host);
+  if (addressProblem) {
+    console.error(`Invalid configuration:\n  - ${addressProblem}`);
+    process.exit(1);
+  }
+
+  // A stop asked for while the database opens (a supervisor giving up on a slow first
+  // start) waits until it is open, so it is closed properly and its lock released.
+  let stopAskedDuringStart: string | undefined;
+  const askStop = (signal: string) => (stopAskedDuringStart = signal);
+  process.on("SIGTERM", askStop).on("SIGINT", askStop);
+
+  // Before the database: a wrong storage setting stops the start with nothing left open.
+  try {
+    await checkStorage();
+  } catch (error) {
+    if (error instanceof StorageError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  logger.info({ storage: storageKind() }, "file storage ready");
+
+  const startedAt = performance.now();
+  const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  setDatabase(handle);
+  logger.info({ database: handle.kind, ms: Math.round(performance.now() - startedAt) }, "database ready");
+
+  // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
+  const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {
+    ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
+    ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
+    ...(cfg.sms.webhookUrl ? { sms: deliverSms } : {}),
+  };
+  const worker = startOutboxWorker(deliverers);
+  // Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire.
+  const pruning = setInterval(() => {
+    void Promise.all([pruneRateLimits(), pruneUsedCaptchas()]).catch((error) => logger.warn({ err: error }, "pruning failed"));
+  }, 10 * 60_000);
+  pruning.unref();
+  const sweep = startOrphanSweep();
+  // Members' data exports asked for before a restart are built, and expired ones removed.
+  const exportWorker = startExportWorker();
+  // Costume reminders, 21 and 15 days before each event, looked for hourly.
+  const costumeReminders = startCostumeReminders();
+  const maintenance: NodeJS.Timeout[] = [];
+  if (handle.kind === "pglite") {
+    const maintain = () => {
+      const began = performance.now();
+      void maintainEmbeddedDatabase(handle.db).then(
+        () => logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed"),
+        (error: unknown) => logger.warn({ err: error }, "database maintenance failed"),
+      );
+    };
+    maintenance.push(setTimeout(maintain, EMBEDDED_MAINTENANCE_FIRST_MS), setInterval(maintain, EMBEDDED_MAINTENANCE_EVERY_MS));
+    for (const timer of maintenance) timer.unref();
+  }
+
+  const server = createAppServer(cfg, options);
+  // The control socket for the command-line tools, and scheduled backups.
+  const operations = await startOperations(handle, cfg);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(cfg.port, cfg.host, () => resolve());
+  }).catch(async (error: unknown) => {
+    // Taken between the check above and now: leave no lock behind.
+    await closeDatabase().catch(() => {});
+    throw error;
+  });
+  const shownHost = !cfg.host || cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host;
+  logger.info({ port: cfg.port, host: cfg.host ?? "all interfaces" }, "listening");
+  console.log(`Hopewell is running at http://${shownHost}:${cfg.port}`);
+  await printFirstManagerLink(cfg.appUrl ?? `http://${shownHost}:${cfg.port}`);
+
+  let stopping = false;
+  async function stop(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing requests in flight");
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Requests still running after the grace period are cut off so shutdown stays bounded.
+    const force = setTimeout(() => server.closeAllConnections(), cfg.shutdownTimeoutMs);
+    await closed;
+    clearTimeout(force);
+    clearInterval(pruning);
+    sweep.stop();
+    for (const timer of maintenance) clearTimeout(timer);
+    await worker.stop();
+    await exportWorker.stop();
+    await costumeReminders.stop();
+    await operations.stop();
+    try {
+      await closeDatabase();
+      logger.info("database closed");
+    } catch (error) {
+      logger.error({ err: error }, "closing the database failed");
+      process.exitCode = 1;
+    }
+    // After the database: closing Vite ends its module runner, which the app's modules run in.
+    await options.development?.vite.close().catch((error: unknown) => logger.error({ err: error }, "closing Vite failed"));
+    logger.flush();
+    process.exit();
+  }
+  process.off("SIGTERM", askStop).off("SIGINT", askStop);
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  if (stopAskedDuringStart) void stop(stopAskedDuringStart);
+  return server;
+}
