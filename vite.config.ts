@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 export default defineConfig({
-  // The production HTTP server (http/app.ts) is bundled with the app so that it
+  // The production HTTP server (http/start.ts, serving http/app.ts) is bundled with the app so that it
   // shares one database module with the loaders and actions.
   environments: {
     ssr: {
-      build: { rollupOptions: { input: "./http/app.ts" } },
+      build: { rollupOptions: { input: "./http/start.ts" } },
     },
   },
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },

@@ -1,3 +1,6 @@
+// The request pipeline: how each request is answered, from the socket to React Router and back
+// (security headers, body limits, health, static files, page turns, the anonymous-page cache).
+// Start-up, which opens the database and serves this, is start.ts.
 import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
@@ -8,36 +11,21 @@ import sirv from "sirv";
 import type { ViteDevServer } from "vite";
 import * as build from "virtual:react-router/server-build";
 import { CLIENT_ADDRESS_HEADER, requestInfoContext, type RequestInfo } from "~/web/request-context";
-import { config, ConfigError, type Config } from "~/platform/config.server";
+import type { Config } from "~/platform/config.server";
 import { followDatabaseChanges } from "~/platform/db/changes.server";
-import { closeDatabase, databaseHandle, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { databaseHandle, type setDatabase } from "~/platform/db/client.server";
 import { logger } from "~/platform/logger.server";
-import { deliverDiscord } from "~/platform/discord/discord.server";
-import { deliverEmail } from "~/platform/mail/mailer.server";
-import { deliverSms } from "~/platform/sms/sms.server";
-import { startOutboxWorker, type Deliverer } from "~/platform/outbox/outbox.server";
-import { pruneUsedCaptchas } from "~/platform/captcha.server";
-import { startOperations } from "~/ops/control/operations.server";
-import { EMBEDDED_MAINTENANCE_EVERY_MS, EMBEDDED_MAINTENANCE_FIRST_MS, maintainEmbeddedDatabase } from "~/platform/db/maintenance.server";
-import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
-import { pruneRateLimits } from "~/platform/rate-limit.server";
-import { checkStorage, StorageError, storageKind } from "~/platform/storage/storage.server";
-import { startOrphanSweep } from "~/platform/storage/sweep.server";
-import { startExportWorker } from "~/features/member-data/member-data.server";
-import { startCostumeReminders } from "~/features/costume/costume-reminders.server";
 import { discordFormOrigins } from "~/features/discord/discord-oauth.server";
 import { frameOrigins, scriptOrigins } from "~/features/site/site.server";
 import { logAccess } from "./pipeline/access-log";
 import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-limit";
 import { createAnonymousPageCache } from "./pipeline/anonymous-cache";
 import { serveHealth } from "./pipeline/health";
-import { listenProblem } from "./listen-check";
 import { errorPageHtml, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./pipeline/request-errors";
 import { isSecure, isUnansweredMethod, requestOrigin, requestUrl } from "./pipeline/request-url";
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turns";
 import { keepPrivate } from "./pipeline/private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
-
 /**
  * The client's address. Behind a reverse proxy (TRUST_PROXY) it is the last
  * address in X-Forwarded-For, the one our proxy appended; earlier entries are
@@ -261,139 +249,5 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
   const changes = followDatabaseChanges(databaseHandle());
   server.on("close", () => void changes.stop());
-  return server;
-}
-
-/** While the site has no manager, a one-time link to make the first one in the browser. */
-async function printFirstManagerLink(origin: string) {
-  try {
-    const token = await openFirstManagerSetup();
-    if (token) console.log(`No manager yet. Create the first one in your browser (the link works once): ${origin.replace(/\/$/, "")}/setup?token=${token}`);
-  } catch (error) {
-    logger.warn({ err: error }, "could not check for a manager");
-  }
-}
-
-/** Opens the database (migrating it), serves the site, and shuts down cleanly on SIGTERM/SIGINT. */
-export async function start(options: { development?: Development } = {}): Promise<http.Server> {
-  let cfg: Config;
-  try {
-    cfg = config();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const addressProblem = await listenProblem(cfg.port, cfg.host);
-  if (addressProblem) {
-    console.error(`Invalid configuration:\n  - ${addressProblem}`);
-    process.exit(1);
-  }
-
-  // A stop asked for while the database opens (a supervisor giving up on a slow first
-  // start) waits until it is open, so it is closed properly and its lock released.
-  let stopAskedDuringStart: string | undefined;
-  const askStop = (signal: string) => (stopAskedDuringStart = signal);
-  process.on("SIGTERM", askStop).on("SIGINT", askStop);
-
-  // Before the database: a wrong storage setting stops the start with nothing left open.
-  try {
-    await checkStorage();
-  } catch (error) {
-    if (error instanceof StorageError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  logger.info({ storage: storageKind() }, "file storage ready");
-
-  const startedAt = performance.now();
-  const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-  setDatabase(handle);
-  logger.info({ database: handle.kind, ms: Math.round(performance.now() - startedAt) }, "database ready");
-
-  // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
-  const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {
-    ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
-    ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
-    ...(cfg.sms.webhookUrl ? { sms: deliverSms } : {}),
-  };
-  const worker = startOutboxWorker(deliverers);
-  // Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire.
-  const pruning = setInterval(() => {
-    void Promise.all([pruneRateLimits(), pruneUsedCaptchas()]).catch((error) => logger.warn({ err: error }, "pruning failed"));
-  }, 10 * 60_000);
-  pruning.unref();
-  const sweep = startOrphanSweep();
-  // Members' data exports asked for before a restart are built, and expired ones removed.
-  const exportWorker = startExportWorker();
-  // Costume reminders, 21 and 15 days before each event, looked for hourly.
-  const costumeReminders = startCostumeReminders();
-  const maintenance: NodeJS.Timeout[] = [];
-  if (handle.kind === "pglite") {
-    const maintain = () => {
-      const began = performance.now();
-      void maintainEmbeddedDatabase(handle.db).then(
-        () => logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed"),
-        (error: unknown) => logger.warn({ err: error }, "database maintenance failed"),
-      );
-    };
-    maintenance.push(setTimeout(maintain, EMBEDDED_MAINTENANCE_FIRST_MS), setInterval(maintain, EMBEDDED_MAINTENANCE_EVERY_MS));
-    for (const timer of maintenance) timer.unref();
-  }
-
-  const server = createAppServer(cfg, options);
-  // The control socket for the command-line tools, and scheduled backups.
-  const operations = await startOperations(handle, cfg);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(cfg.port, cfg.host, () => resolve());
-  }).catch(async (error: unknown) => {
-    // Taken between the check above and now: leave no lock behind.
-    await closeDatabase().catch(() => {});
-    throw error;
-  });
-  const shownHost = !cfg.host || cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host;
-  logger.info({ port: cfg.port, host: cfg.host ?? "all interfaces" }, "listening");
-  console.log(`Hopewell is running at http://${shownHost}:${cfg.port}`);
-  await printFirstManagerLink(cfg.appUrl ?? `http://${shownHost}:${cfg.port}`);
-
-  let stopping = false;
-  async function stop(signal: string) {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down: finishing requests in flight");
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    // Requests still running after the grace period are cut off so shutdown stays bounded.
-    const force = setTimeout(() => server.closeAllConnections(), cfg.shutdownTimeoutMs);
-    await closed;
-    clearTimeout(force);
-    clearInterval(pruning);
-    sweep.stop();
-    for (const timer of maintenance) clearTimeout(timer);
-    await worker.stop();
-    await exportWorker.stop();
-    await costumeReminders.stop();
-    await operations.stop();
-    try {
-      await closeDatabase();
-      logger.info("database closed");
-    } catch (error) {
-      logger.error({ err: error }, "closing the database failed");
-      process.exitCode = 1;
-    }
-    // After the database: closing Vite ends its module runner, which the app's modules run in.
-    await options.development?.vite.close().catch((error: unknown) => logger.error({ err: error }, "closing Vite failed"));
-    logger.flush();
-    process.exit();
-  }
-  process.off("SIGTERM", askStop).off("SIGINT", askStop);
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
-  if (stopAskedDuringStart) void stop(stopAskedDuringStart);
   return server;
 }

@@ -1,4 +1,4 @@
-// `npm run dev`: the production server (http/app.ts) run from the source, with Vite in
+// `npm run dev`: the production server (http/start.ts) run from the source, with Vite in
 // middleware mode serving the browser's modules and reloading edits. So development has
 // the same request pipeline as production: security headers and CSP, the signed-out page
 // cache, the client's address (TRUST_PROXY), /healthz, the outbox worker, PORT and HOST.
@@ -38,7 +38,7 @@ let stopAsked;
 const askStop = (signal) => (stopAsked = signal);
 process.on("SIGINT", askStop).on("SIGTERM", askStop);
 try {
-  const app = await vite.environments.ssr.runner.import("/http/app.ts");
+  const app = await vite.environments.ssr.runner.import("/http/start.ts");
   process.off("SIGINT", askStop).off("SIGTERM", askStop);
   await app.start({ development: { vite, server } });
   if (stopAsked) process.kill(process.pid, stopAsked);
