@@ -1,6 +1,5 @@
 /** Facts about the game world and the venue (docs/product.md#the-game). */
 
-export const GAME_NAME = "Hopewell";
 export const GAME_YEAR = 1877;
 export const GAME_TAGLINE = "Survive the frontier. Fear the dark.";
 export const GAME_PLACE = "a mining town in Dakota Territory";
