@@ -2,7 +2,6 @@
 
 export const GAME_YEAR = 1877;
 export const GAME_TAGLINE = "Survive the frontier. Fear the dark.";
-export const GAME_PLACE = "a mining town in Dakota Territory";
 
 /** Accepted players send in a costume photo this many weeks before each event. */
 export const COSTUME_PHOTO_WEEKS_BEFORE = 2;
