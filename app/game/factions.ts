@@ -34,10 +34,6 @@ export function isFaction(value: string): value is Faction {
   return (FACTIONS as readonly string[]).includes(value);
 }
 
-export function isJob(value: string): value is Job {
-  return (JOBS as readonly string[]).includes(value);
-}
-
 /** The jobs a member of `faction` may choose, in display order. */
 export function jobsForFaction(faction: Faction): Job[] {
   const extras = (Object.entries(FACTION_ONLY_JOBS) as [Job, Faction][])
