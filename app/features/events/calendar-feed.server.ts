@@ -18,7 +18,6 @@ import { profiles } from "~/platform/db/schema";
  * member who fears it leaked asks for a new one: the key also signs how many times they have
  * (profiles.calendar_feed_generation), so the old address stops working at once.
  */
-export const CALENDAR_FEED_PATTERN = "/events/calendar/:memberId/:key";
 
 /** What the key signs: the member's id under a label of its own, so it is no other use's signature. */
 const KEY_LABEL = "hopewell calendar feed v1";
