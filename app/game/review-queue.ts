@@ -39,6 +39,3 @@ export const QUEUE_KIND_LABELS: Record<QueueKind, string> = {
 
 /** The longest reply staff may write. */
 export const STAFF_REPLY_MAX = 5_000;
-
-/** The assignee filter's fixed choices besides a person's id. */
-export type AssigneeFilter = "any" | "mine" | "nobody" | { person: string };
