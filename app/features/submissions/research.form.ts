@@ -17,7 +17,6 @@ export const ResearchForm = z.object({
   }),
   research: textField(RESEARCH_NOTES_MAX, { required: RESEARCH_MESSAGES.fillAll, tooLong: `Please keep your notes to ${RESEARCH_NOTES_MAX.toLocaleString("en-US")} characters or fewer` }),
 });
-export type ResearchInput = z.infer<typeof ResearchForm>;
 
 /** The original file name's extension, if it is one we accept. */
 export function allowedExtension(name: string): string | null {
