@@ -179,8 +179,6 @@ function discordSignInConfig(env: z.infer<typeof EnvSchema>) {
   };
 }
 
-export type DiscordSignInConfig = NonNullable<ReturnType<typeof discordSignInConfig>>;
-
 function toConfig(env: z.infer<typeof EnvSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
   return {
