@@ -11,3 +11,15 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** True when nothing accepts a connection on `port` (a stopped server has let it go). */
+export function portIsClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(true));
+  });
+}

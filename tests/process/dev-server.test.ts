@@ -1,11 +1,10 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withAppServer } from "../helpers/app-server";
 import { unpackMigratedDatabase, withTestDatabase } from "../helpers/db";
-import { freePort } from "../helpers/ports";
+import { freePort, portIsClosed } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
 
 /**
@@ -19,17 +18,6 @@ withTestDatabase();
 const production = withAppServer({ TRUST_PROXY: "true" });
 
 const SECURITY_HEADERS = ["X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy"];
-
-function portIsClosed(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(true));
-  });
-}
 
 describe("npm run dev", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-dev-"));

@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/web/forms/messages";
 import { unpackMigratedDatabase } from "../helpers/db";
-import { freePort } from "../helpers/ports";
+import { freePort, portIsClosed } from "../helpers/ports";
 import { run, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";
 
@@ -31,17 +30,6 @@ function tempDir(prefix: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   dirs.push(dir);
   return dir;
-}
-
-function portIsClosed(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(true));
-  });
 }
 
 function isAlive(pid: number) {
