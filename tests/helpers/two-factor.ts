@@ -1,4 +1,4 @@
-import { confirmEnrolment, startEnrolment } from "~/features/two-factor/two-factor.server";
+import { confirmEnrolment, startEnrolment } from "~/features/two-factor/enrolment.server";
 import { totpNow } from "./totp";
 
 export { totpNow, wrongTotp } from "./totp";

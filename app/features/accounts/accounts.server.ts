@@ -15,7 +15,7 @@ import { upgradeImportedPassword } from "./password-upgrade.server";
 import { forgiveAttempt, hit, LIMITS, signInPerAccount, signInPerAddress } from "~/platform/rate-limit.server";
 import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
 import type { SecondFactorKind } from "~/features/two-factor/two-factor.form";
-import { preferredSecondFactor } from "~/features/two-factor/two-factor.server";
+import { preferredSecondFactor } from "~/features/two-factor/factors.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 

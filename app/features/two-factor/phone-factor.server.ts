@@ -6,7 +6,8 @@ import { profiles } from "~/platform/db/schema";
 import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
 import { hit, LIMITS, signInPerAccount } from "~/platform/rate-limit.server";
 import { maskPhone, smsEnabled } from "~/platform/sms/sms.server";
-import { hasAuthenticatorApp, phoneFactorOf, type TwoFactorOutcome } from "./two-factor.server";
+import { type TwoFactorOutcome } from "./two-factor.server";
+import { hasAuthenticatorApp, phoneFactorOf } from "./factors.server";
 
 /**
  * A phone as a second factor: the auth library's two-factor codes,

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { isManager } from "~/game/roles";
 import { TWO_FACTOR_MESSAGES } from "./two-factor.form";
 import type { SessionUser } from "~/lib/navigation";
-import { hasAnyFactor, hasPasskey } from "./two-factor.server";
+import { hasAnyFactor, hasPasskey } from "./factors.server";
 
 /** Why /profile/two-factor was opened by the gate: the page says so. */
 export type SecondFactorReason = "manager" | "cast";

@@ -6,18 +6,18 @@ import { CLIENT_ADDRESS_HEADER } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
 import { authRefusal, getAuth } from "~/features/accounts/auth.server";
 import { database } from "~/platform/db/client.server";
-import { passkeys, profiles, rateLimits, sessions, twoFactors } from "~/platform/db/schema";
-import { logger } from "~/platform/logger.server";
+import { rateLimits, sessions } from "~/platform/db/schema";
 import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
 import { forgiveAttempt, hit, LIMITS, signInPerAccount, signInPerAddress } from "~/platform/rate-limit.server";
-import { maskPhone, smsEnabled } from "~/platform/sms/sms.server";
+import { smsEnabled } from "~/platform/sms/sms.server";
 import { ACCOUNT_SUSPENDED_CODE } from "~/features/accounts/suspension.server";
 
 /**
- * Second factors, on the auth library's two-factor plugin (app/features/two-factor/two-factor-plugin.server.ts):
- * enrolling an authenticator app, backup codes, removing the factor, and the second step of
- * signing in. Every call goes through `auth.api` with the request's own headers; the cookies the
- * library sets are returned for the page to pass on.
+ * The second step of signing in, on the auth library's two-factor plugin
+ * (app/features/two-factor/two-factor-plugin.server.ts): a code from the authenticator app, a
+ * backup code or a texted code. Every call goes through `auth.api` with the request's own headers;
+ * the cookies the library sets are returned for the page to pass on. Which factors a member has is
+ * in factors.server.ts, adding and removing them in enrolment.server.ts.
  */
 
 export type TwoFactorOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string; restart?: boolean; field?: "password" | "code" };
@@ -29,194 +29,9 @@ export function secondStepUrl(redirectTo: unknown, method?: SecondFactorKind): s
   return params.size > 0 ? `/auth/two-factor?${params}` : "/auth/two-factor";
 }
 
-/** Whether the member has a confirmed second factor. */
-export async function hasSecondFactor(userId: string): Promise<boolean> {
-  const db = await database();
-  const [row] = await db.select({ enabled: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.id, userId));
-  return row?.enabled === true;
-}
-
-/** Whether the member has a confirmed authenticator app (with its backup codes). */
-export async function hasAuthenticatorApp(userId: string): Promise<boolean> {
-  const db = await database();
-  const [row] = await db
-    .select({ id: twoFactors.id })
-    .from(twoFactors)
-    .where(and(eq(twoFactors.userId, userId), eq(twoFactors.verified, true)))
-    .limit(1);
-  return row !== undefined;
-}
-
-/** The member's numbers for texted codes (E.164): the confirmed one, and one being added, waiting for its first code. */
-export async function phoneFactorOf(userId: string): Promise<{ confirmed: string | null; pending: string | null }> {
-  const db = await database();
-  const [row] = await db.select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending }).from(profiles).where(eq(profiles.id, userId));
-  return { confirmed: row?.confirmed ?? null, pending: row?.pending ?? null };
-}
-
-export type TwoFactorStatus = {
-  enabled: boolean;
-  /** An authenticator app is set up (with backup codes). */
-  app: boolean;
-  backupCodesLeft: number | null;
-  /** The confirmed phone for texted codes, shown by its last two digits. */
-  phone: string | null;
-  /** Whether text messages can be sent at all (SMS_WEBHOOK_URL). */
-  sms: boolean;
-};
-
-/** What /profile/two-factor shows: on or off, which factors, and how many backup codes are left. */
-export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
-  const [enabled, app, phone] = await Promise.all([hasSecondFactor(userId), hasAuthenticatorApp(userId), phoneFactorOf(userId)]);
-  const shown = { enabled, app, phone: enabled && phone.confirmed ? maskPhone(phone.confirmed) : null, sms: smsEnabled() };
-  if (!enabled || !app) return { ...shown, backupCodesLeft: null };
-  const auth = await getAuth();
-  try {
-    const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId } });
-    return { ...shown, backupCodesLeft: backupCodes.length };
-  } catch (error) {
-    logger.warn({ err: (await authRefusal(error))?.code ?? error }, "reading the number of backup codes failed");
-    return { ...shown, backupCodesLeft: null };
-  }
-}
-
-/** Whether the member has a passkey: it signs in with two factors at once (aal2), so it counts as one. */
-export async function hasPasskey(userId: string): Promise<boolean> {
-  const db = await database();
-  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
-  return row !== undefined;
-}
-
-/**
- * The ways a signed-in member can prove a second factor on /auth/two-factor: their
- * authenticator app (with its backup codes), their phone (only while texts can be sent) and
- * their passkeys. Never their email: the mailbox is what an emailed sign-in code, a reset link
- * and an invitation already prove (docs/decisions/0017-a-second-factor-is-a-second-factor.md).
- */
-export type SecondFactorWays = { app: boolean; phone: boolean; passkey: boolean };
-
-export async function secondFactorWaysOf(userId: string): Promise<SecondFactorWays> {
-  const [app, phone, passkey] = await Promise.all([hasAuthenticatorApp(userId), phoneFactorOf(userId), hasPasskey(userId)]);
-  return { app, phone: phone.confirmed !== null && smsEnabled(), passkey };
-}
-
-/**
- * Whether the member has anything that proves a second factor: a factor of the two-factor
- * plugin (an app or a phone) or a passkey. A session proven by less may not add a new one
- * (app/features/two-factor/two-factor-gate.server.ts), or whoever holds the mailbox could add their own.
- */
-export async function hasAnyFactor(userId: string): Promise<boolean> {
-  const [enabled, passkey] = await Promise.all([hasSecondFactor(userId), hasPasskey(userId)]);
-  return enabled || passkey;
-}
-
-/** The way /auth/two-factor first offers to a member with a factor: their authenticator app, else a code texted to their phone. */
-export async function preferredSecondFactor(userId: string): Promise<SecondFactorKind> {
-  const ways = await secondFactorWaysOf(userId);
-  return !ways.app && ways.phone ? "sms" : "totp";
-}
-
-function cookiesOf(headers: Headers): string[] {
+/** The cookies the library set on its answer, for the page to pass on to the browser. */
+export function cookiesOf(headers: Headers): string[] {
   return headers.getSetCookie();
-}
-
-function wrongPassword(): TwoFactorOutcome<never> {
-  return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongPassword, field: "password" };
-}
-
-/**
- * The password and code attempts on these forms count against the same per-account limit as
- * signing in; like there, a right one is given back (only wrong ones use the limit up).
- */
-async function withinAccountLimit(email: string): Promise<{ allowed: boolean; succeeded: () => Promise<void> }> {
-  const key = `signin:account:${email.toLowerCase()}`;
-  const { allowed } = await hit(key, signInPerAccount());
-  return { allowed, succeeded: () => forgiveAttempt(key) };
-}
-
-/**
- * Enrolment, step one: the password is checked and the library makes a secret (stored
- * encrypted, unconfirmed) and answers with its otpauth:// address for the QR code.
- */
-export async function startEnrolment(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ uri: string }>> {
-  const limit = await withinAccountLimit(member.email);
-  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
-  const auth = await getAuth();
-  try {
-    const answer = await auth.api.enableTwoFactor({ body: { password, method: "totp" }, headers: request.headers });
-    if (!("totpURI" in answer) || !answer.totpURI) throw new Error("the library answered without a TOTP address");
-    await limit.succeeded();
-    return { ok: true, uri: answer.totpURI };
-  } catch (error) {
-    const refusal = await authRefusal(error);
-    if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
-    if (refusal?.code === "TOTP_ALREADY_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.alreadyOn };
-    throw error;
-  }
-}
-
-/**
- * Enrolment, step two: the first code from the app confirms the secret. The library then turns
- * two-factor on and replaces the session (with one proven by that code: aal2); the ten backup
- * codes it made are read once, to be shown.
- */
-export async function confirmEnrolment(
-  request: Request,
-  member: { id: string; email: string },
-  code: string,
-): Promise<TwoFactorOutcome<{ setCookies: string[]; backupCodes: string[] }>> {
-  const limit = await withinAccountLimit(member.email);
-  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
-  const auth = await getAuth();
-  let setCookies: string[];
-  try {
-    const { headers } = await auth.api.verifyTOTP({ body: { code }, headers: request.headers, returnHeaders: true });
-    setCookies = cookiesOf(headers);
-    await limit.succeeded();
-  } catch (error) {
-    const refusal = await authRefusal(error);
-    if (refusal?.code === "INVALID_CODE") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongCode, field: "code" };
-    if (refusal?.code === "TOTP_NOT_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
-    throw error;
-  }
-  const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId: member.id } });
-  return { ok: true, setCookies, backupCodes };
-}
-
-/** Ten new backup codes, after the password; the old ones stop working. */
-export async function regenerateBackupCodes(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ backupCodes: string[] }>> {
-  const limit = await withinAccountLimit(member.email);
-  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
-  const auth = await getAuth();
-  try {
-    const { backupCodes } = await auth.api.generateBackupCodes({ body: { password }, headers: request.headers });
-    await limit.succeeded();
-    return { ok: true, backupCodes };
-  } catch (error) {
-    const refusal = await authRefusal(error);
-    if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
-    if (refusal?.code === "TWO_FACTOR_NOT_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
-    throw error;
-  }
-}
-
-/** Removes every factor after the password (the app, its backup codes, the phone). The library replaces the session (aal1 now). */
-export async function removeSecondFactor(request: Request, member: { id: string; email: string }, password: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
-  const limit = await withinAccountLimit(member.email);
-  if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
-  const auth = await getAuth();
-  try {
-    const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
-    // The library's codes stop with the factor, so a phone for them has no use any more.
-    const db = await database();
-    await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
-    await limit.succeeded();
-    return { ok: true, setCookies: cookiesOf(headers) };
-  } catch (error) {
-    const refusal = await authRefusal(error);
-    if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
-    throw error;
-  }
 }
 
 /** What a refused code means for the member, by the library's error code. */

@@ -11,7 +11,8 @@ import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
 import { optionalUser } from "~/web/guards.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
-import { hasAnyFactor, preferredSecondFactor, secondFactorWaysOf, textSecondFactorCode, verifySecondFactor, type SecondFactorWays } from "~/features/two-factor/two-factor.server";
+import { textSecondFactorCode, verifySecondFactor } from "~/features/two-factor/two-factor.server";
+import { hasAnyFactor, preferredSecondFactor, secondFactorWaysOf, type SecondFactorWays } from "~/features/two-factor/factors.server";
 
 /**
  * The second step of signing in, for a member with a second factor: the password was right

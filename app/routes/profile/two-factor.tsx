@@ -14,16 +14,9 @@ import { safeRedirectTarget } from "~/web/redirect-target";
 import { failSafely } from "~/web/actions.server";
 import { confirmPhoneEnrolment, removePhoneFactor, startPhoneEnrolment } from "~/features/two-factor/phone-factor.server";
 import { requireAccess } from "~/web/guards.server";
-import {
-  confirmEnrolment,
-  qrCodeSvg,
-  regenerateBackupCodes,
-  removeSecondFactor,
-  startEnrolment,
-  twoFactorStatus,
-  typedSecretOf,
-  type TwoFactorOutcome,
-} from "~/features/two-factor/two-factor.server";
+import { qrCodeSvg, typedSecretOf, type TwoFactorOutcome } from "~/features/two-factor/two-factor.server";
+import { confirmEnrolment, regenerateBackupCodes, removeSecondFactor, startEnrolment } from "~/features/two-factor/enrolment.server";
+import { twoFactorStatus } from "~/features/two-factor/factors.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
