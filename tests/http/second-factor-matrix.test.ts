@@ -5,7 +5,7 @@ import { TWO_FACTOR_MESSAGES } from "~/features/two-factor/two-factor.form";
 import { config, overrideConfig, parseConfig } from "~/platform/config.server";
 import { accounts, outbox, passkeys, profiles, rateLimits, sessions } from "~/platform/db/schema";
 import { requestSignInCode, signInWithCode } from "~/features/accounts/email-code.server";
-import { handOverPasswordLink, inviteMember } from "~/features/member-admin/member-admin.server";
+import { handOverPasswordLink, inviteMember } from "~/features/member-admin/invitations.server";
 import { deliverDueMessages } from "~/platform/outbox/outbox.server";
 import { deliverSms } from "~/platform/sms/sms.server";
 import { startAppServer } from "../helpers/app-server";

@@ -1,24 +1,19 @@
-import crypto from "node:crypto";
 import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "./member-admin.form";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "~/platform/audit.server";
-import { getAuth, getInvitationAuth } from "~/features/accounts/auth.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { accounts, passkeys, profiles, sessions, twoFactors } from "~/platform/db/schema";
 import { DISCORD_PROVIDER_ID } from "~/features/discord/discord-oauth.server";
-import { recordInvitationLink } from "~/features/accounts/invitation-links.server";
-import { logger } from "~/platform/logger.server";
-import { emailChangedByManagerEmail, invitationEmail } from "~/platform/mail/member-admin-templates.server";
+import { emailChangedByManagerEmail } from "~/platform/mail/member-admin-templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
-import { resetDelivery } from "~/features/accounts/reset-delivery.server";
 import { maskPhone } from "~/platform/sms/sms.server";
 
 /**
  * Managers' work on one member's account (routes/staff/tools/member.tsx, routes/staff/tools/invite.tsx):
  * reading it whole, correcting the name and email, suspending and restoring it, removing a
- * lost second factor, ending its sessions, inviting a new member and making a password link
- * to hand over. Each change is recorded in the audit log, in the same transaction, with who
+ * lost second factor and ending its sessions (inviting a new member and making a password link
+ * to hand over are in invitations.server.ts). Each change is recorded in the audit log, in the same transaction, with who
  * made it. Role changes go through roles.server.ts (`changeRole`).
  *
  * The auth library offers these for another member's account only through its admin plugin,
@@ -117,14 +112,14 @@ async function endSessions(tx: Transaction, userId: string): Promise<number> {
   return ended.length;
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if ((e as { code?: unknown }).code === "23505") return true;
   }
   return false;
 }
 
-async function emailInUse(tx: Transaction, email: string, except?: string): Promise<boolean> {
+export async function emailInUse(tx: Transaction, email: string, except?: string): Promise<boolean> {
   const [other] = await tx
     .select({ id: profiles.id })
     .from(profiles)
@@ -271,111 +266,4 @@ export async function endMemberSessions(actor: Actor, id: string): Promise<{ end
     await audit(tx, { actorId: actor.id, action: "member.sessions_end", subjectId: id, details: { count: ended } });
     return { ended };
   });
-}
-
-/**
- * A password link made by the auth library's reset-token endpoint, handed to `deliver` in
- * place of the usual reset email (auth.server.ts). True once `deliver` has run: the library
- * logs and swallows a failure of its callback, so success is only known this way. Invitations
- * come from the instance whose links last INVITATION_LINK_DAYS; hand-over links from the main
- * one (PASSWORD_LINK_HOURS).
- */
-async function passwordLink(
-  email: string,
-  deliver: (member: { email: string; firstName: string }, link: string) => Promise<void>,
-  { invitation = false } = {},
-): Promise<boolean> {
-  const auth = invitation ? await getInvitationAuth() : await getAuth();
-  let delivered = false;
-  await resetDelivery.run(
-    {
-      deliver: async (member, link) => {
-        await deliver(member, link);
-        delivered = true;
-      },
-    },
-    () => auth.api.requestPasswordReset({ body: { email } }),
-  );
-  return delivered;
-}
-
-/** Emails the member a new invitation link, which replaces any earlier one (invitation-links.server.ts). */
-async function sendInvitation(memberId: string, email: string): Promise<boolean> {
-  const db = await database();
-  return passwordLink(
-    email,
-    async (member, link) => {
-      // `welcome` makes the page greet a new member instead of speaking of a new password (routes/auth/reset-password.tsx).
-      await queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link: `${link}&welcome=1`, days: INVITATION_LINK_DAYS }));
-      // Only once the new link is on its way: an invitation that could not be queued replaces nothing.
-      await recordInvitationLink(db, memberId, new URL(link).searchParams.get("token") ?? "");
-    },
-    { invitation: true },
-  );
-}
-
-export type InviteInput = DetailsInput & { role: Role };
-export type InviteOutcome = { outcome: "invited" | "not-sent"; id: string } | { outcome: "email-taken" };
-
-/**
- * Makes the account (no password, no way in yet) and emails the member a link to choose their
- * password. The address is taken as proven: the member can only use the account from it. When
- * the email cannot be queued the account stays, and the invitation can be sent again from its page.
- */
-export async function inviteMember(actor: Actor, input: InviteInput): Promise<InviteOutcome> {
-  const db = await database();
-  const id = crypto.randomUUID();
-  try {
-    const created = await db.transaction(async (tx) => {
-      if (await emailInUse(tx, input.email)) return false;
-      await tx.insert(profiles).values({
-        id,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        name: `${input.firstName} ${input.lastName}`,
-        email: input.email,
-        role: input.role,
-        emailVerified: true,
-      });
-      await audit(tx, { actorId: actor.id, action: "member.invite", subjectId: id, details: { role: input.role } });
-      return true;
-    });
-    if (!created) return { outcome: "email-taken" };
-  } catch (error) {
-    if (isUniqueViolation(error)) return { outcome: "email-taken" };
-    throw error;
-  }
-  const sent = await sendInvitation(id, input.email).catch((error: unknown) => {
-    logger.error({ err: error }, "queueing an invitation failed");
-    return false;
-  });
-  return { outcome: sent ? "invited" : "not-sent", id };
-}
-
-/** Sends the invitation again: a new link, and the earlier ones no longer work. */
-export async function resendInvitation(actor: Actor, id: string): Promise<"sent" | "not-sent" | "not-found"> {
-  const db = await database();
-  const [member] = await db.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id));
-  if (!member) return "not-found";
-  if (!(await sendInvitation(id, member.email))) return "not-sent";
-  await audit(db, { actorId: actor.id, action: "member.invite_resend", subjectId: id });
-  return "sent";
-}
-
-/**
- * A one-time link that lets the member choose a new password, for the manager to hand over
- * (in person, or by a message they trust): shown once on the page, never emailed, logged or
- * kept. The audit entry records that one was made, not the link.
- */
-export async function handOverPasswordLink(actor: Actor, id: string): Promise<{ link: string } | "not-found"> {
-  const db = await database();
-  const [member] = await db.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id));
-  if (!member) return "not-found";
-  let made: string | undefined;
-  await passwordLink(member.email, async (_member, link) => {
-    made = link;
-  });
-  if (!made) throw new Error("the auth library made no password link");
-  await audit(db, { actorId: actor.id, action: "member.reset_link", subjectId: id });
-  return { link: made };
 }

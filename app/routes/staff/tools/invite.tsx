@@ -10,7 +10,8 @@ import { InviteForm, MEMBER_ADMIN_MESSAGES } from "~/features/member-admin/membe
 import { ROLE_LABELS, ROLES } from "~/game/roles";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { INVITATION_LINK_DAYS, inviteMember } from "~/features/member-admin/member-admin.server";
+import { INVITATION_LINK_DAYS } from "~/features/member-admin/member-admin.server";
+import { inviteMember } from "~/features/member-admin/invitations.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");

@@ -14,19 +14,8 @@ import { ROLE_LABELS } from "~/game/roles";
 import { countOf } from "~/lib/plural";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import {
-  endMemberSessions,
-  handOverPasswordLink,
-  memberAccount,
-  removeAuthenticatorApp,
-  removeMemberPasskey,
-  removeMemberPhone,
-  resendInvitation,
-  restoreMember,
-  suspendMember,
-  updateMemberDetails,
-  type MemberAccount,
-} from "~/features/member-admin/member-admin.server";
+import { endMemberSessions, memberAccount, removeAuthenticatorApp, removeMemberPasskey, removeMemberPhone, restoreMember, suspendMember, updateMemberDetails, type MemberAccount } from "~/features/member-admin/member-admin.server";
+import { handOverPasswordLink, resendInvitation } from "~/features/member-admin/invitations.server";
 import { changeRole } from "~/features/member-admin/roles.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
 
