@@ -29,7 +29,7 @@ test.describe("home page", () => {
     await expectAccessible(page);
   });
 
-  test("answers every FAQ topic of the spec, opened from the keyboard", async ({ page }) => {
+  test("answers every FAQ topic, opened from the keyboard", async ({ page }) => {
     await page.goto("/");
     const faq = page.getByRole("region", { name: "Frequently Asked Questions" });
     const topics: [RegExp, RegExp][] = [

@@ -44,7 +44,7 @@ describe("the player application", () => {
     expect(html).not.toContain('name="discordTag"');
   });
 
-  it("refuses missing, blank, invalid and oversized answers with the spec's messages", async () => {
+  it("refuses missing, blank, invalid and oversized answers with the product's messages", async () => {
     const applicant = await signedInMember("applicant");
     const cases: [Record<string, string>, string][] = [
       [{}, MESSAGES.required],

@@ -71,7 +71,7 @@ describe("attendance", () => {
     expect((await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: player.cookie }, redirect: "manual" })).status).toBe(302);
   });
 
-  it("answers malformed event ids with the spec's message or a 404, never a server error", async () => {
+  it("answers malformed event ids with the product's message or a 404, never a server error", async () => {
     const manager = await signedInMember("manager");
     const dashes = "-".repeat(36);
     const add = await postForm(app().url, "/attendance-tool", { eventId: dashes, userId: manager.id }, manager.cookie);

@@ -38,7 +38,7 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
     expect(profile).toMatchObject({ role: "applicant", firstName: "Silas" });
   });
 
-  it("answers bad input with the spec's messages and status 400, saving nothing", async () => {
+  it("answers bad input with the product's messages and status 400, saving nothing", async () => {
     const cases: [Record<string, string>, string][] = [
       [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "short", confirmPassword: "short" }, MESSAGES.passwordRequirements],
       [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1878" }, MESSAGES.passwordsDontMatch],

@@ -102,7 +102,7 @@ describe("a page whose reads fail", () => {
     }
   }
 
-  it("shows the staff tools' heading and the spec's message for each tab whose reads fail", async () => {
+  it("shows the staff tools' heading and the product's message for each tab whose reads fail", async () => {
     const manager = await signedInMember("manager");
     await expectFailedPages("characters", manager.cookie, [
       ["/tools", "Tools", "Failed to load user data"],

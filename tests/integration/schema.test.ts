@@ -39,7 +39,7 @@ const answers = {
 };
 
 describe(`database schema (${testDatabaseKind})`, () => {
-  it("creates every table of the spec", async () => {
+  it("creates every table the site needs", async () => {
     const rows = await rawRows<{ table_name: string }>(
       db(),
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,

@@ -124,7 +124,7 @@ describe("the route permission table", () => {
     }
   });
 
-  it("grants each level to exactly the spec's roles (SPEC section 6)", () => {
+  it("grants each level to exactly its roles (docs/product.md#roles-and-access)", () => {
     expect(rolesWhere(ACCESS_RULES.member)).toEqual(ROLES);
     expect(rolesWhere(ACCESS_RULES.character)).toEqual(["player", "cast", "manager"]);
     expect(rolesWhere(ACCESS_RULES.staff)).toEqual(["cast", "manager"]);

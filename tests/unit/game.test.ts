@@ -10,7 +10,7 @@ import {
 } from "~/game";
 
 describe("factions and jobs", () => {
-  it("lists the four factions of the spec", () => {
+  it("lists the game's four factions", () => {
     expect(FACTIONS).toEqual(["US Survey Corp", "Northwest Mineral Corporation", "Union Research Initiative", "Homesteader"]);
   });
 
@@ -35,7 +35,7 @@ describe("factions and jobs", () => {
 });
 
 describe("merchant price list", () => {
-  it("has the spec's eighteen items with prices and units", () => {
+  it("has the price list's eighteen items with prices and units", () => {
     expect(MERCHANT_ITEMS).toHaveLength(18);
     const bandages = MERCHANT_ITEMS.find((item) => item.name === "10 Bandages");
     expect(bandages).toMatchObject({ priceCents: 2250, unit: "pack" });
