@@ -2,10 +2,11 @@ import { CircleCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { SUBMISSION_REDIRECT_SECONDS } from "~/game/rules";
+import { NoScriptRefresh } from "./NoScriptRefresh";
 
 /**
  * What a submission screen turns into on success: a message and a visible countdown,
- * then the next page. Without JavaScript a meta refresh does the same.
+ * then the next page. Without JavaScript a refresh does the same.
  */
 export function SuccessPanel({ title, children, to, destination }: { title: string; children?: React.ReactNode; to: string; destination: string }) {
   const navigate = useNavigate();
@@ -23,7 +24,7 @@ export function SuccessPanel({ title, children, to, destination }: { title: stri
 
   return (
     <div className="panel text-center" role="status">
-      <meta httpEquiv="refresh" content={`${SUBMISSION_REDIRECT_SECONDS};url=${to}`} />
+      <NoScriptRefresh seconds={SUBMISSION_REDIRECT_SECONDS} to={to} />
       <CircleCheck aria-hidden="true" className="mx-auto size-12 text-sage" />
       <h2 ref={heading} tabIndex={-1} className="mt-4 text-3xl focus:outline-none">
         {title}

@@ -3,6 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
 import { config, overrideConfig } from "~/platform/config.server";
+import { SUBMISSION_REDIRECT_SECONDS } from "~/game/rules";
 import { deleteAccount } from "~/features/accounts/account-deletion.server";
 import { characterValues } from "~/platform/db/factories";
 import { auditLog, characters, letters } from "~/platform/db/schema";
@@ -72,6 +73,9 @@ describe("a letter to a player's character", () => {
     const sent = await send(writer, "/letters", { submissionKey: randomUUID(), recipient: `  ${reader.character!.toUpperCase()} `, body: "Meet me at the mill when the lanterns go out." });
     expect(sent.status).toBe(200);
     expect(sent.text).toContain("Letter Sent!");
+    // Without scripts the page moves on to the profile by itself; with them its own timer does, so
+    // the refresh is read only when scripts are off.
+    expect(sent.text).toContain(`<noscript><meta http-equiv="refresh" content="${SUBMISSION_REDIRECT_SECONDS};url=/profile"/></noscript>`);
     expect(sent.text).toContain(`It will arrive in ${reader.character}'s letter box once the club's staff release it.`);
     const [letter] = await lettersBy(writer);
     expect(letter).toMatchObject({ recipient: reader.character, recipientId: reader.id, senderName: writer.character, status: "held", deliveredAt: null, readAt: null, threadId: null });

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from "react";
 import { Await, data, Form, Link, useNavigate, useNavigation } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
+import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import type { Route } from "./+types/reset-password";
 import { NewPasswordFields } from "~/features/accounts/NewPasswordFields";
 import { Alert } from "~/components/ui/Alert";
@@ -67,8 +68,7 @@ function Done({ welcome }: { welcome: boolean }) {
   }, [navigate, next]);
   return (
     <div className="mt-6">
-      {/* Without JavaScript the browser follows this after the same two seconds. */}
-      <meta httpEquiv="refresh" content={`${RESET_PASSWORD_REDIRECT_MS / 1000};url=${next}`} />
+      <NoScriptRefresh seconds={RESET_PASSWORD_REDIRECT_MS / 1000} to={next} />
       <Alert kind="success">{welcome ? SITE_MESSAGES.accountReady : MESSAGES.passwordUpdated}</Alert>
     </div>
   );
