@@ -1,23 +1,15 @@
 // Start-up: checks the configuration and storage, opens the database, starts the background
 // workers, serves the request pipeline (app.ts) and shuts all of it down in order on a signal.
 import type http from "node:http";
+import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
 import { config, ConfigError, type Config } from "~/platform/config.server";
 import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { startJobs } from "~/platform/jobs.server";
 import { logger } from "~/platform/logger.server";
-import { deliverDiscord } from "~/platform/discord/discord.server";
-import { deliverEmail } from "~/platform/mail/mailer.server";
-import { deliverSms } from "~/platform/sms/sms.server";
-import { startOutboxWorker, type Deliverer } from "~/platform/outbox/outbox.server";
-import { pruneUsedCaptchas } from "~/platform/captcha.server";
-import { startOperations } from "~/ops/control/operations.server";
-import { EMBEDDED_MAINTENANCE_EVERY_MS, EMBEDDED_MAINTENANCE_FIRST_MS, maintainEmbeddedDatabase } from "~/platform/db/maintenance.server";
-import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
-import { pruneRateLimits } from "~/platform/rate-limit.server";
 import { checkStorage, StorageError, storageKind } from "~/platform/storage/storage.server";
-import { startOrphanSweep } from "~/platform/storage/sweep.server";
-import { startExportWorker } from "~/features/member-data/member-data.server";
-import { startCostumeReminders } from "~/features/costume/costume-reminders.server";
-import { listenProblem } from "./listen-check";import { createAppServer, type Development } from "./app";
+import { createAppServer, type Development } from "./app";
+import { backgroundJobs } from "./background-jobs";
+import { listenProblem } from "./listen-check";
 
 /** While the site has no manager, a one-time link to make the first one in the browser. */
 async function printFirstManagerLink(origin: string) {
@@ -70,44 +62,15 @@ export async function start(options: { development?: Development } = {}): Promis
   setDatabase(handle);
   logger.info({ database: handle.kind, ms: Math.round(performance.now() - startedAt) }, "database ready");
 
-  // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
-  const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {
-    ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
-    ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
-    ...(cfg.sms.webhookUrl ? { sms: deliverSms } : {}),
-  };
-  const worker = startOutboxWorker(deliverers);
-  // Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire.
-  const pruning = setInterval(() => {
-    void Promise.all([pruneRateLimits(), pruneUsedCaptchas()]).catch((error) => logger.warn({ err: error }, "pruning failed"));
-  }, 10 * 60_000);
-  pruning.unref();
-  const sweep = startOrphanSweep();
-  // Members' data exports asked for before a restart are built, and expired ones removed.
-  const exportWorker = startExportWorker();
-  // Costume reminders, 21 and 15 days before each event, looked for hourly.
-  const costumeReminders = startCostumeReminders();
-  const maintenance: NodeJS.Timeout[] = [];
-  if (handle.kind === "pglite") {
-    const maintain = () => {
-      const began = performance.now();
-      void maintainEmbeddedDatabase(handle.db).then(
-        () => logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed"),
-        (error: unknown) => logger.warn({ err: error }, "database maintenance failed"),
-      );
-    };
-    maintenance.push(setTimeout(maintain, EMBEDDED_MAINTENANCE_FIRST_MS), setInterval(maintain, EMBEDDED_MAINTENANCE_EVERY_MS));
-    for (const timer of maintenance) timer.unref();
-  }
+  const jobs = await startJobs(backgroundJobs(handle, cfg));
 
   const server = createAppServer(cfg, options);
-  // The control socket for the command-line tools, and scheduled backups.
-  const operations = await startOperations(handle, cfg);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(cfg.port, cfg.host, () => resolve());
   }).catch(async (error: unknown) => {
     // Taken between the check above and now: leave no lock behind.
+    await jobs.stop().catch(() => {});
     await closeDatabase().catch(() => {});
     throw error;
   });
@@ -127,13 +90,7 @@ export async function start(options: { development?: Development } = {}): Promis
     const force = setTimeout(() => server.closeAllConnections(), cfg.shutdownTimeoutMs);
     await closed;
     clearTimeout(force);
-    clearInterval(pruning);
-    sweep.stop();
-    for (const timer of maintenance) clearTimeout(timer);
-    await worker.stop();
-    await exportWorker.stop();
-    await costumeReminders.stop();
-    await operations.stop();
+    await jobs.stop();
     try {
       await closeDatabase();
       logger.info("database closed");

@@ -1,11 +1,5 @@
 /** Timings and limits (docs/product.md#timings-and-limits), in the units the code uses. */
 
-/** Minimum time between two sign-ups from one client address. */
-export const SIGNUP_THROTTLE_MS = 11_000;
-/** Sign-in attempts (any way in) one client address may make in 15 minutes. */
-export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 30;
-/** Sign-in attempts (password checks and codes) one account may receive in 15 minutes. */
-export const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
 /** Countdown on a submission's success panel before the redirect. */
 export const SUBMISSION_REDIRECT_SECONDS = 3;
 /** Delay before the reset-password page moves on after a successful reset. */

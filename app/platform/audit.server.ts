@@ -1,11 +1,18 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { MemberAdminAuditAction } from "./member-admin-audit";
 import { database, type Database, type Transaction } from "./db/client.server";
 import { auditLog, profiles } from "./db/schema";
 
+/** Every action the audit log records; the member-admin page words its own (features/member-admin/member-admin-audit.ts). */
 export type AuditAction =
-  | MemberAdminAuditAction
+  | "member.invite"
+  | "member.invite_resend"
+  | "member.update"
+  | "member.suspend"
+  | "member.restore"
+  | "member.factor_remove"
+  | "member.sessions_end"
+  | "member.reset_link"
   | "role.change"
   | "application.decide"
   | "attendance.add"
@@ -23,7 +30,6 @@ export type AuditAction =
   | "queue.hand_back"
   | "queue.set_status"
   | "queue.reply"
-
   | "order.hand_out"
   | "order.undo_hand_out";
 

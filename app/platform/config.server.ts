@@ -1,7 +1,7 @@
 import path from "node:path";
 import { tzlib_get_timezones } from "timezones-ical-library";
 import { z } from "zod";
-import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGNUP_THROTTLE_MS } from "../game/rules";
+import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGNUP_THROTTLE_MS } from "./account-limits";
 import { DEFAULT_CLUB_TIME_ZONE } from "../game/setting";
 
 /**

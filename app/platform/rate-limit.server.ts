@@ -1,5 +1,5 @@
 import { lt, sql } from "drizzle-orm";
-import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS } from "~/game/rules";
+import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "./account-limits";
 import { config } from "./config.server";
 import { database, rawRows } from "./db/client.server";
 import { rateLimits } from "./db/schema";
@@ -9,9 +9,9 @@ export type Limit = { max: number; windowMs: number };
 /** The limits of the site's sensitive actions. Keys combine the action with an address or account. */
 export const LIMITS = {
   // SIGN_IN_ADDRESS_LIMIT may change the count (see signInPerAddress).
-  signInPerAddress: { max: SIGN_IN_ATTEMPTS_PER_ADDRESS, windowMs: 15 * 60_000 },
+  signInPerAddress: { max: SIGN_IN_ATTEMPTS_PER_ADDRESS, windowMs: SIGN_IN_WINDOW_MS },
   // SIGN_IN_ACCOUNT_LIMIT may change the count (see signInPerAccount).
-  signInPerAccount: { max: SIGN_IN_ATTEMPTS_PER_ACCOUNT, windowMs: 15 * 60_000 },
+  signInPerAccount: { max: SIGN_IN_ATTEMPTS_PER_ACCOUNT, windowMs: SIGN_IN_WINDOW_MS },
   resetPerAddress: { max: 10, windowMs: 60 * 60_000 },
   resetPerAccount: { max: 3, windowMs: 60 * 60_000 },
   captchaChallengePerAddress: { max: 100, windowMs: 10 * 60_000 },

@@ -5,7 +5,7 @@ import { phoneCodeSentMessage, TWO_FACTOR_MESSAGES } from "~/features/two-factor
 import { config, overrideConfig } from "~/platform/config.server";
 import { auditLog, outbox, profiles, rateLimits, sessions } from "~/platform/db/schema";
 import { listUnsentMessages } from "~/platform/outbox/outbox-view.server";
-import { deliverDueMessages } from "~/platform/outbox/outbox.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox-worker.server";
 import { deliverSms } from "~/platform/sms/sms.server";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";

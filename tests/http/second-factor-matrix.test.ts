@@ -6,7 +6,7 @@ import { config, overrideConfig, parseConfig } from "~/platform/config.server";
 import { accounts, outbox, passkeys, profiles, rateLimits, sessions } from "~/platform/db/schema";
 import { requestSignInCode, signInWithCode } from "~/features/accounts/email-code.server";
 import { handOverPasswordLink, inviteMember } from "~/features/member-admin/invitations.server";
-import { deliverDueMessages } from "~/platform/outbox/outbox.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox-worker.server";
 import { deliverSms } from "~/platform/sms/sms.server";
 import { startAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackup } from "~/ops/backup/dump.server";
 import { backupFileName, BACKUP_FILE_PATTERN } from "~/ops/backup/format.server";
 import { restoreBackup } from "~/ops/backup/restore.server";
-import { scheduleBackups } from "~/ops/backup/schedule.server";
+import { scheduledBackupsJob } from "~/ops/backup/schedule.server";
 import { BACKUP_STAGE_PREFIX, makeStage, removeStage, STALE_ELSEWHERE_MS } from "~/ops/backup/stages.server";
 import { overrideConfig } from "~/platform/config.server";
+import { startTimerJob } from "~/platform/jobs.server";
 import type { DatabaseHandle } from "~/platform/db/client.server";
 import { withTestDatabase } from "../helpers/db";
 import { run, type RunningProcess } from "../helpers/processes";
@@ -102,7 +103,7 @@ describe("what a backup killed before it ended leaves", () => {
     const earlier = earlierVersionsLeftover(dir);
     // The schedule uses the database and its kind; the server's own handle has more.
     const handle = { db: db(), kind: "pglite" } as DatabaseHandle;
-    const schedule = scheduleBackups(handle, { dir, everyMs: 3_600_000, keep: 7 });
+    const schedule = startTimerJob(scheduledBackupsJob(handle, { dir, everyMs: 3_600_000, keep: 7 }));
     try {
       await expect.poll(() => names(dir), { timeout: 10_000 }).toEqual([]);
     } finally {

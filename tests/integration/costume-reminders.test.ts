@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { daysBefore } from "~/game/costume";
 import type { Role } from "~/game/roles";
 import { config, overrideConfig } from "~/platform/config.server";
-import { sendCostumeReminders, startCostumeReminders } from "~/features/costume/costume-reminders.server";
+import { costumeRemindersJob, sendCostumeReminders } from "~/features/costume/costume-reminders.server";
+import { startTimerJob } from "~/platform/jobs.server";
 import { attendanceValues, createEvent, createProfile } from "~/platform/db/factories";
 import { costumePhotos, costumeReminders, costumeReviews, eventAttendance, outbox } from "~/platform/db/schema";
 import { deliverEmail } from "~/platform/mail/mailer.server";
-import { deliverDueMessages } from "~/platform/outbox/outbox.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox-worker.server";
 import { withTestDatabase } from "../helpers/db";
 import { recipients, startSmtpServer } from "../helpers/smtp";
 
@@ -153,7 +154,7 @@ describe("costume reminders", () => {
     for (const p of players) await register(p.id, event.id);
     const clock = () => dayBefore(date, 15);
     // Two instances, each with its own job, running at the same moment.
-    const jobs = [startCostumeReminders({ firstRunMs: 0, clock }), startCostumeReminders({ firstRunMs: 0, clock })];
+    const jobs = [startTimerJob(costumeRemindersJob({ firstRunMs: 0, clock })), startTimerJob(costumeRemindersJob({ firstRunMs: 0, clock }))];
     await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(jobs.map((job) => job.settled()));
     await Promise.all(jobs.map((job) => job.stop()));

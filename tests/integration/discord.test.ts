@@ -4,7 +4,7 @@ import { config, overrideConfig } from "~/platform/config.server";
 import { rawRows } from "~/platform/db/client.server";
 import { outbox } from "~/platform/db/schema";
 import { chunkContent, deliverDiscord, queueDiscordPost } from "~/platform/discord/discord.server";
-import { deliverDueMessages } from "~/platform/outbox/outbox.server";
+import { deliverDueMessages } from "~/platform/outbox/outbox-worker.server";
 import { withTestDatabase } from "../helpers/db";
 import { startWebhookServer } from "../helpers/webhook";
 

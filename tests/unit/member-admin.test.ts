@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_SUSPENDED_MESSAGE, InviteForm, isWellFormedMemberId } from "~/features/member-admin/member-admin.form";
 import { DISCORD_NOTICES } from "~/features/discord/discord-sign-in";
-import { memberAdminAuditDetail } from "~/platform/member-admin-audit";
+import { memberAdminAuditDetail } from "~/features/member-admin/member-admin-audit";
 
 describe("managers' work on members' accounts", () => {
   it("says the same to a suspended member on every way in, Discord too", () => {

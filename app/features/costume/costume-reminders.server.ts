@@ -16,6 +16,7 @@ import { siteOrigin } from "~/features/accounts/auth.server";
 import { database } from "~/platform/db/client.server";
 import { costumePhotos, costumeReminders, costumeReviews, eventAttendance, events, profiles } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
+import type { TimerJob } from "~/platform/jobs.server";
 import { layout } from "~/platform/mail/templates.server";
 import { queueEmail, type EmailMessage } from "~/platform/outbox/outbox.server";
 
@@ -134,31 +135,10 @@ export async function sendCostumeReminders(now = new Date()): Promise<number> {
 }
 
 /**
- * Looks for reminders to send a minute after start-up and then hourly, until stopped. `clock`
- * gives the time each run reads (tests set the day).
+ * Looks for reminders to send a minute after start-up and then hourly. `clock` gives the time
+ * each run reads (tests set the day).
  */
-export function startCostumeReminders(
-  options: { everyMs?: number; firstRunMs?: number; clock?: () => Date } = {},
-): { stop: () => Promise<void>; settled: () => Promise<void> } {
+export function costumeRemindersJob(options: { everyMs?: number; firstRunMs?: number; clock?: () => Date } = {}): TimerJob {
   const { everyMs = COSTUME_REMINDER_EVERY_MS, firstRunMs = FIRST_RUN_MS, clock = () => new Date() } = options;
-  let running: Promise<unknown> | undefined;
-  const run = () => {
-    running ??= sendCostumeReminders(clock())
-      .catch((error: unknown) => logger.warn({ err: error }, "sending costume reminders failed"))
-      .finally(() => (running = undefined));
-  };
-  const first = setTimeout(run, firstRunMs);
-  const timer = setInterval(run, everyMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-    async settled() {
-      await running;
-    },
-  };
+  return { name: "sending costume reminders", firstAfterMs: firstRunMs, everyMs, run: () => sendCostumeReminders(clock()) };
 }

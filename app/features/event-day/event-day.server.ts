@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { CABINS } from "~/game/cabins";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
@@ -9,8 +9,7 @@ import { audit } from "~/platform/audit.server";
 import { costumeStatusesAt } from "~/features/costume/costumes.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
-import { auditLog } from "~/platform/db/schema";
-import { ordersToHandOut } from "~/features/review/reviews.server";
+import { auditLog, merchantOrders } from "~/platform/db/schema";
 
 /** The heading of attendees with no cabin recorded, last on the sheet. */
 export const NO_CABIN = "Not assigned";
@@ -124,4 +123,17 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
   const cabins = [...byCabin].filter(([, attendees]) => attendees.length > 0).map(([cabin, attendees]) => ({ cabin, attendees }));
   const withContacts = attendance.rows.filter((row) => row.email !== null).length;
   return { event: { id: attendance.id, title: attendance.title, date: attendance.date }, cabins, attendees: attendance.rows.length, totalCents, withContacts };
+}
+
+/**
+ * Every merchant order of an event not yet handed out, oldest first, for the day (the event-day
+ * sheet): one query for the whole event, grouped by member by the caller.
+ */
+export async function ordersToHandOut(eventId: string) {
+  const db = await database();
+  return db
+    .select({ id: merchantOrders.id, userId: merchantOrders.userId, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
+    .from(merchantOrders)
+    .where(and(eq(merchantOrders.eventId, eventId), isNull(merchantOrders.handedOutAt)))
+    .orderBy(merchantOrders.createdAt, merchantOrders.id);
 }

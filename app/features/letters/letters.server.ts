@@ -1,11 +1,9 @@
 import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
-import type { AnswerInput, LetterInput, ReplyInput } from "~/features/submissions/submissions.form";
+import type { LetterInput, ReplyInput } from "~/features/submissions/submissions.form";
 import { type LetterDelivery, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { isDeletedAccount } from "~/features/accounts/account-deletion.server";
-import { audit } from "~/platform/audit.server";
-import { markAnswered } from "~/features/review/review-queue.server";
 import { config } from "~/platform/config.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database, type Database, type Transaction } from "~/platform/db/client.server";
@@ -18,7 +16,8 @@ import { logger } from "~/platform/logger.server";
  * letter box, once staff release it (LETTERS_NEED_RELEASE) or at once; any other name is an
  * NPC's, and the letter goes to staff, who answer as the NPC into the writer's letter box.
  * Replies join the first letter's thread and follow the same rule. A recipient only ever
- * sees how a letter is signed (the writer's character), never who wrote it.
+ * sees how a letter is signed (the writer's character), never who wrote it. What staff do with
+ * letters (release, answer as an NPC) is in features/review/letter-review.server.ts.
  */
 
 /** Letters per page of a member's letter box. */
@@ -248,77 +247,5 @@ export async function replyToLetter(user: SessionUser, input: ReplyInput): Promi
       })
       .onConflictDoNothing({ target: letters.submissionKey });
     return { delivery: delivery.status, recipient };
-  });
-}
-
-/** Staff release a held letter into its recipient's letter box (audited). */
-export async function releaseLetter(staff: SessionUser, letterId: string): Promise<"released" | "not-found" | "not-held"> {
-  if (!isUuid(letterId)) return "not-found";
-  const db = await database();
-  return db.transaction(async (tx) => {
-    const [released] = await tx
-      .update(letters)
-      .set({ status: "delivered", deliveredAt: sql`now()` })
-      .where(and(eq(letters.id, letterId), eq(letters.status, "held")))
-      .returning({ id: letters.id, userId: letters.userId, recipientId: letters.recipientId });
-    if (!released) {
-      const [exists] = await tx.select({ id: letters.id }).from(letters).where(eq(letters.id, letterId));
-      return exists ? "not-held" : "not-found";
-    }
-    await audit(tx, { actorId: staff.id, action: "letter.release", subjectId: released.userId, details: { letterId: released.id, recipientId: released.recipientId } });
-    return "released";
-  });
-}
-
-/**
- * Staff answer a letter to an NPC as that NPC: the answer goes straight to the writer's letter
- * box, signed with the NPC's name, and the letter counts as answered (audited).
- */
-export async function answerLetter(staff: SessionUser, input: AnswerInput): Promise<"answered" | "not-found" | "not-waiting"> {
-  if (!isUuid(input.letterId)) return "not-found";
-  const db = await database();
-  return db.transaction(async (tx) => {
-    const [letter] = await tx
-      .update(letters)
-      .set({ status: "answered" })
-      .where(and(eq(letters.id, input.letterId), eq(letters.status, "to_staff")))
-      .returning({ id: letters.id, threadId: letters.threadId, userId: letters.userId, recipient: letters.recipient, senderName: letters.senderName });
-    if (!letter) {
-      const [exists] = await tx.select({ id: letters.id }).from(letters).where(eq(letters.id, input.letterId));
-      return exists ? "not-waiting" : "not-found";
-    }
-    const [answer] = await tx
-      .insert(letters)
-      .values({
-        submissionKey: input.submissionKey,
-        userId: staff.id,
-        fromNpc: true,
-        senderName: letter.recipient,
-        recipient: letter.senderName ?? UNSIGNED,
-        recipientId: letter.userId,
-        body: input.body,
-        threadId: letter.threadId ?? letter.id,
-        status: "delivered",
-        deliveredAt: sql`now()`,
-      })
-      .onConflictDoNothing({ target: letters.submissionKey })
-      .returning({ id: letters.id });
-    await audit(tx, { actorId: staff.id, action: "letter.answer", subjectId: letter.userId, details: { letterId: letter.id, answerId: answer?.id ?? null, as: letter.recipient } });
-    await markAnswered(tx, "letter", letter.id, letter.userId);
-    return "answered";
-  });
-}
-
-/** How many letters wait for staff, kept until a write to the letters is announced (the page's tabs show them). */
-const keptQueues = new ChangeAwareCache<{ held: number; toStaff: number }>({ name: "letter queues", tables: ["letters"], maxAgeMs: 60_000, maxEntries: 1 });
-export function letterQueues(): Promise<{ held: number; toStaff: number }> {
-  return keptQueues.get("all", async () => {
-    const db = await database();
-    const rows = await db
-      .select({ status: letters.status, n: count() })
-      .from(letters)
-      .where(sql`${letters.status} in ('held', 'to_staff')`)
-      .groupBy(letters.status);
-    return { held: rows.find((r) => r.status === "held")?.n ?? 0, toStaff: rows.find((r) => r.status === "to_staff")?.n ?? 0 };
   });
 }

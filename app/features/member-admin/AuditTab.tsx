@@ -1,5 +1,5 @@
 import { formatClubTime } from "~/lib/dates";
-import { isMemberAdminAuditAction, MEMBER_ADMIN_AUDIT_ACTIONS, memberAdminAuditDetail } from "~/platform/member-admin-audit";
+import { isMemberAdminAuditAction, MEMBER_ADMIN_AUDIT_ACTIONS, memberAdminAuditDetail } from "~/features/member-admin/member-admin-audit";
 import { countOf } from "~/lib/plural";
 import { Pager, ResultCount } from "./ListControls";
 

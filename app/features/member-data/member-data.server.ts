@@ -9,6 +9,7 @@ import { database, rawRows } from "~/platform/db/client.server";
 import { memberExports, profiles } from "~/platform/db/schema";
 import { siteOrigin } from "~/features/accounts/auth.server";
 import { logger } from "~/platform/logger.server";
+import type { TimerJob } from "~/platform/jobs.server";
 import { layout } from "~/platform/mail/templates.server";
 import { queueEmail, type EmailMessage } from "~/platform/outbox/outbox.server";
 import { exportKey, fileSize, openFile, removeFile, saveFile } from "~/platform/storage/storage.server";
@@ -200,21 +201,16 @@ export async function exportsSettled(): Promise<void> {
 }
 
 /** Builds waiting requests (those left by a restart too) and removes expired files, every `pollMs`. */
-export function startExportWorker(pollMs = EXPORT_POLL_MS): { stop: () => Promise<void> } {
-  const tick = () => {
-    void prepareExportsSoon();
-    void pruneExpiredExports().catch((error: unknown) => logger.warn({ err: error }, "pruning member data exports failed"));
-  };
-  const first = setTimeout(tick, 1_000);
-  const timer = setInterval(tick, pollMs);
-  first.unref();
-  timer.unref();
+export function exportJob(pollMs = EXPORT_POLL_MS): TimerJob {
   return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await exportsSettled();
+    name: "pruning member data exports",
+    firstAfterMs: 1_000,
+    everyMs: pollMs,
+    run: () => {
+      void prepareExportsSoon();
+      return pruneExpiredExports();
     },
+    handedOn: exportsSettled,
   };
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import { isStaff, rolesWhere } from "~/game/roles";
 import { notDeletedAccount } from "~/features/accounts/account-deletion.server";
 import { audit } from "~/platform/audit.server";
@@ -27,40 +28,52 @@ async function countMembers(db: Database, kind: "players" | "cast", where: SQL |
   return keptMemberCounts.get(kind, async () => (await query.where(where))[0]?.n ?? 0);
 }
 
-/** Players with their characters (or none yet), by first name, searchable by member or character name. */
-export async function listPlayers({ search = "", page = 0 }: { search?: string; page?: number }) {
+/**
+ * One page of a member list, by first name, searchable by member or character name, with the
+ * list's total. `columns` picks what the list shows from profiles joined to characters.
+ */
+async function memberListPage<Query extends PgSelect>(kind: "players" | "cast", ofKind: SQL, columns: (db: Database) => Query, { search = "", page = 0 }: { search?: string; page?: number }) {
   const db = await database();
-  const where = and(eq(profiles.role, "player"), nameOrEmail(db, search));
+  const where = and(ofKind, nameOrEmail(db, search));
   const [rows, total] = await Promise.all([
-    db
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
-      .from(profiles)
-      .leftJoin(characters, eq(characters.userId, profiles.id))
+    columns(db)
       .where(where)
       .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
       .limit(MEMBER_LIST_PAGE_SIZE)
       .offset(page * MEMBER_LIST_PAGE_SIZE),
-    countMembers(db, "players", where, search),
+    countMembers(db, kind, where, search),
   ]);
   return { rows, total };
 }
 
-/** Cast and managers, by first name. */
-export async function listCast({ search = "", page = 0 }: { search?: string; page?: number }) {
-  const db = await database();
-  const where = and(inArray(profiles.role, rolesWhere(isStaff)), nameOrEmail(db, search));
-  const [rows, total] = await Promise.all([
-    db
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
-      .from(profiles)
-      .leftJoin(characters, eq(characters.userId, profiles.id))
-      .where(where)
-      .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id))
-      .limit(MEMBER_LIST_PAGE_SIZE)
-      .offset(page * MEMBER_LIST_PAGE_SIZE),
-    countMembers(db, "cast", where, search),
-  ]);
-  return { rows, total };
+/** Players with their characters (or none yet). */
+export function listPlayers(query: { search?: string; page?: number }) {
+  return memberListPage(
+    "players",
+    eq(profiles.role, "player"),
+    (db) =>
+      db
+        .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
+        .from(profiles)
+        .leftJoin(characters, eq(characters.userId, profiles.id))
+        .$dynamic(),
+    query,
+  );
+}
+
+/** Cast and managers, with their characters' names. */
+export function listCast(query: { search?: string; page?: number }) {
+  return memberListPage(
+    "cast",
+    inArray(profiles.role, rolesWhere(isStaff)),
+    (db) =>
+      db
+        .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
+        .from(profiles)
+        .leftJoin(characters, eq(characters.userId, profiles.id))
+        .$dynamic(),
+    query,
+  );
 }
 
 export type ContactRow = { id: string; firstName: string; lastName: string; email: string; emergencyContact: { name: string; phone: string } | null };

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DatabaseHandle } from "~/platform/db/client.server";
+import type { TimerJob } from "~/platform/jobs.server";
 import { logger } from "~/platform/logger.server";
 import { createBackup } from "./dump.server";
 import { BACKUP_FILE_PATTERN, backupFileName } from "./format.server";
@@ -23,30 +24,25 @@ function logLeftovers(dir: string, leftovers: string[]): void {
  * the site carries on. At once, it removes what backups killed before they ended left in `dir`
  * (a plain copy of the database): the site's start is often the restart after that kill.
  */
-export function scheduleBackups(handle: DatabaseHandle, options: { dir: string; everyMs: number; keep: number }): { stop: () => Promise<void> } {
-  let running: Promise<void> | undefined = removeLeftoverStages(options.dir, BACKUP_STAGE_PREFIX, { earlierVersions: true }).then(
-    (leftovers) => logLeftovers(options.dir, leftovers),
-    (error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error), dir: options.dir }, "removing unfinished backups failed"),
-  );
-  void running.finally(() => (running = undefined));
-  const take = async () => {
-    try {
-      const result = await createBackup(handle.db, handle.kind, path.join(options.dir, backupFileName()));
-      logLeftovers(options.dir, result.leftovers);
-      const pruned = await pruneBackups(options.dir, options.keep);
-      logger.info({ file: result.file, ms: result.ms, tables: result.manifest.tables.length, files: result.manifest.files.length, pruned: pruned.length }, "scheduled backup written");
-    } catch (error) {
-      logger.error({ reason: error instanceof Error ? error.message : String(error), dir: options.dir }, "scheduled backup failed");
-    }
-  };
-  const timer = setInterval(() => {
-    if (!running) running = take().finally(() => (running = undefined));
-  }, options.everyMs);
-  timer.unref();
+export function scheduledBackupsJob(handle: DatabaseHandle, options: { dir: string; everyMs: number; keep: number }): TimerJob {
   return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+    name: "scheduled backup",
+    firstAfterMs: options.everyMs,
+    everyMs: options.everyMs,
+    atStart: () =>
+      removeLeftoverStages(options.dir, BACKUP_STAGE_PREFIX, { earlierVersions: true }).then(
+        (leftovers) => logLeftovers(options.dir, leftovers),
+        (error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error), dir: options.dir }, "removing unfinished backups failed"),
+      ),
+    run: async () => {
+      try {
+        const result = await createBackup(handle.db, handle.kind, path.join(options.dir, backupFileName()));
+        logLeftovers(options.dir, result.leftovers);
+        const pruned = await pruneBackups(options.dir, options.keep);
+        logger.info({ file: result.file, ms: result.ms, tables: result.manifest.tables.length, files: result.manifest.files.length, pruned: pruned.length }, "scheduled backup written");
+      } catch (error) {
+        logger.error({ reason: error instanceof Error ? error.message : String(error), dir: options.dir }, "scheduled backup failed");
+      }
     },
   };
 }

@@ -1,39 +1,37 @@
 import path from "node:path";
 import { createBackup } from "../backup/dump.server";
-import { scheduleBackups } from "../backup/schedule.server";
 import type { Config } from "~/platform/config.server";
 import type { DatabaseHandle } from "~/platform/db/client.server";
+import type { ServiceJob } from "~/platform/jobs.server";
 import { logger } from "~/platform/logger.server";
 import { runAdminCommand } from "./admin.server";
 import { controlSocketPath, startControlSocket } from "./control-socket.server";
 
 /**
- * What the running server does for its operators: the control socket the command-line
- * tools use while it holds the embedded database, and scheduled backups.
+ * The control socket the command-line tools use while the running server holds the embedded
+ * database (on PostgreSQL the tools connect themselves, as many processes may).
  */
-export async function startOperations(handle: DatabaseHandle, cfg: Config): Promise<{ stop: () => Promise<void> }> {
-  // On PostgreSQL the tools connect themselves, as many processes may.
-  const socket =
-    handle.kind === "pglite"
-      ? await startControlSocket(cfg.dataDir, {
-          "/admin": (body) => runAdminCommand((body as { argv: string[] }).argv),
-          // The import code (CSV parsing, file sniffing) is loaded when an import is run, not held by an idle server.
-          "/import": async (body) => (await import("../import/run.server")).runImportCommand((body as { dir: string }).dir),
-          "/backup": async (body) => {
-            const result = await createBackup(handle.db, handle.kind, path.resolve((body as { target: string }).target));
-            return { file: result.file, ms: result.ms, manifest: result.manifest, leftovers: result.leftovers };
-          },
-        }).catch((error: unknown) => {
-          // The site still serves; only the tools cannot reach it (e.g. a DATA_DIR path too long for a socket).
-          logger.warn({ reason: (error as Error).message, socket: controlSocketPath(cfg.dataDir) }, "control socket unavailable: npm run admin and backup need the site stopped");
-          return undefined;
-        })
-      : undefined;
-  const schedule = cfg.backup.dir ? scheduleBackups(handle, { dir: cfg.backup.dir, everyMs: cfg.backup.everyMs, keep: cfg.backup.keep }) : undefined;
+export function controlSocketJob(handle: DatabaseHandle, cfg: Config): ServiceJob {
   return {
-    stop: async () => {
-      await schedule?.stop();
-      await socket?.close();
+    name: "control socket",
+    async start() {
+      const socket =
+        handle.kind === "pglite"
+          ? await startControlSocket(cfg.dataDir, {
+              "/admin": (body) => runAdminCommand((body as { argv: string[] }).argv),
+              // The import code (CSV parsing, file sniffing) is loaded when an import is run, not held by an idle server.
+              "/import": async (body) => (await import("../import/run.server")).runImportCommand((body as { dir: string }).dir),
+              "/backup": async (body) => {
+                const result = await createBackup(handle.db, handle.kind, path.resolve((body as { target: string }).target));
+                return { file: result.file, ms: result.ms, manifest: result.manifest, leftovers: result.leftovers };
+              },
+            }).catch((error: unknown) => {
+              // The site still serves; only the tools cannot reach it (e.g. a DATA_DIR path too long for a socket).
+              logger.warn({ reason: (error as Error).message, socket: controlSocketPath(cfg.dataDir) }, "control socket unavailable: npm run admin and backup need the site stopped");
+              return undefined;
+            })
+          : undefined;
+      return { stop: async () => await socket?.close() };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { database } from "../db/client.server";
 import { costumePhotos, memberExports, research } from "../db/schema";
+import type { TimerJob } from "../jobs.server";
 import { logger } from "../logger.server";
 import { removeStaleSpooled } from "./spool.server";
 import { listFiles, removeFile, removeStalePartials, type StoredFile } from "./storage.server";
@@ -56,17 +57,5 @@ export async function sweepOrphanFiles(options: { now?: number; graceMs?: number
   return { partials, orphans };
 }
 
-/** Sweeps now and then daily, until stopped. Several instances may sweep at once: removing is idempotent. */
-export function startOrphanSweep(): { stop: () => void } {
-  const sweep = () => void sweepOrphanFiles().catch((error: unknown) => logger.warn({ err: error }, "sweeping orphan upload files failed"));
-  const first = setTimeout(sweep, 0);
-  const daily = setInterval(sweep, SWEEP_EVERY_MS);
-  first.unref();
-  daily.unref();
-  return {
-    stop() {
-      clearTimeout(first);
-      clearInterval(daily);
-    },
-  };
-}
+/** Sweeps at start-up and then daily. Several instances may sweep at once: removing is idempotent. */
+export const orphanSweepJob: TimerJob = { name: "sweeping orphan upload files", firstAfterMs: 0, everyMs: SWEEP_EVERY_MS, run: () => sweepOrphanFiles() };

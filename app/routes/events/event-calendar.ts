@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/event-calendar";
 import { isUuid } from "~/lib/ids";
-import { calendarResponse, eventsCalendar, siteUrl } from "~/features/events/calendar.server";
+import { calendarResponse, eventsCalendar, siteUrl } from "~/features/events/calendar-files.server";
 import { config } from "~/platform/config.server";
 import { findUpcomingEvent } from "~/features/events/events.server";
 import { requireAccess } from "~/web/guards.server";

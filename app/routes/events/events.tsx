@@ -9,7 +9,7 @@ import { clubToday, formatEventDate } from "~/lib/dates";
 import { countOf } from "~/lib/plural";
 import { Pager } from "~/features/member-admin/ListControls";
 import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
-import { siteUrl } from "~/features/events/calendar.server";
+import { siteUrl } from "~/features/events/calendar-files.server";
 import { calendarFeedPath, renewCalendarFeed } from "~/features/events/calendar-feed.server";
 import { config } from "~/platform/config.server";
 import { memberEventStatuses, type MemberEventStatus } from "~/features/events/event-statuses.server";

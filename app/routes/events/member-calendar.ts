@@ -1,5 +1,5 @@
 import type { Route } from "./+types/member-calendar";
-import { calendarResponse, eventsCalendar, siteUrl } from "~/features/events/calendar.server";
+import { calendarResponse, eventsCalendar, siteUrl } from "~/features/events/calendar-files.server";
 import { feedReaderAllowed } from "~/features/events/calendar-feed.server";
 import { config } from "~/platform/config.server";
 import { listUpcomingEvents } from "~/features/events/events.server";

@@ -15,14 +15,14 @@ import { useActionAt } from "~/features/review/QueueControls";
 import { filterQuery, QueueFilters } from "~/features/review/QueueFilters";
 import type { ActionAnswer } from "~/web/actions.server";
 import { queueFilterOf } from "~/features/review/queue-filter.server";
-import { answerQueueForm } from "~/features/review/review-queue.server";
+import { answerQueueForm } from "~/features/review/queue-actions.server";
 import { COSTUME_NOTE_MAX, COSTUME_STATUS_LABELS, type CostumeStatus } from "~/game/costume";
 import { formatClubTime } from "~/lib/dates";
 import { revalidateAfterConflict } from "~/web/revalidate";
 import { failSafely } from "~/web/actions.server";
-import { loadCostumeQueue, recordCostumeVerdict, type CostumeEntry } from "~/features/costume/costumes.server";
+import { loadCostumeQueue, recordCostumeVerdict, type CostumeEntry } from "~/features/costume/costume-review.server";
 import { requireAccess } from "~/web/guards.server";
-import { reviewQuery } from "~/features/review/reviews.server";
+import { reviewQuery } from "~/features/review/event-reviews.server";
 
 /**
  * Costume photos per event, for cast and managers: every accepted member registered for the

@@ -11,7 +11,8 @@ import { QUEUE_INTENTS, type QueueResult } from "~/features/review/review-queue.
 import { QueueEntry, QueueNotice, type QueueData } from "~/features/review/QueueEntry";
 import { filterFields, filterQuery, QueueFilters } from "~/features/review/QueueFilters";
 import { queueFilterOf } from "~/features/review/queue-filter.server";
-import { answerQueueForm, queueView } from "~/features/review/review-queue.server";
+import { answerQueueForm } from "~/features/review/queue-actions.server";
+import { queueView } from "~/features/review/review-queue.server";
 import type { ActionAnswer } from "~/web/actions.server";
 import { LETTER_MESSAGES, StaffLetterForms, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
 import { LETTER_STATUS_FOR_STAFF, type LetterStatus, UNSIGNED } from "~/game/letters";
@@ -22,8 +23,8 @@ import { lastPage, LETTER_COUNT_CAP, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { answerLetter, letterQueues, releaseLetter } from "~/features/letters/letters.server";
-import { type LetterQueue, letterThreadForStaff, listLetters, reviewQuery } from "~/features/review/reviews.server";
+import { reviewQuery } from "~/features/review/event-reviews.server";
+import { answerLetter, type LetterQueue, letterQueues, letterThreadForStaff, listLetters, releaseLetter } from "~/features/review/letter-review.server";
 
 function queueOf(url: string): LetterQueue {
   const tab = new URL(url).searchParams.get("tab");

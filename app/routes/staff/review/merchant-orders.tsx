@@ -10,9 +10,9 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
 import { QueueEntry } from "~/features/review/QueueEntry";
 import { requireAccess } from "~/web/guards.server";
-import { answerQueueForm } from "~/features/review/review-queue.server";
+import { answerQueueForm } from "~/features/review/queue-actions.server";
 import { answerHandedOutForm } from "~/features/review/handed-out.server";
-import { loadQueuedReview, orderReview } from "~/features/review/reviews.server";
+import { loadQueuedReview, orderReview } from "~/features/review/event-reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireAccess(context, request, "staff");

@@ -8,8 +8,8 @@ import { PEL_QUESTIONS } from "~/game/pel";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
-import { answerQueueForm } from "~/features/review/review-queue.server";
-import { loadQueuedReview, pelReview } from "~/features/review/reviews.server";
+import { answerQueueForm } from "~/features/review/queue-actions.server";
+import { loadQueuedReview, pelReview } from "~/features/review/event-reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireAccess(context, request, "staff");

@@ -7,8 +7,8 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
 import { QueueEntry } from "~/features/review/QueueEntry";
 import { requireAccess } from "~/web/guards.server";
-import { answerQueueForm } from "~/features/review/review-queue.server";
-import { loadQueuedReview, researchReview } from "~/features/review/reviews.server";
+import { answerQueueForm } from "~/features/review/queue-actions.server";
+import { loadQueuedReview, researchReview } from "~/features/review/event-reviews.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireAccess(context, request, "staff");

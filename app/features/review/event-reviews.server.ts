@@ -1,16 +1,15 @@
-import { and, asc, count, desc, eq, exists, getTableName, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, exists, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { alias, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
-import { type Database, database } from "~/platform/db/client.server";
-import { events, letters, merchantOrders, pels, profiles, research, reviewQueue } from "~/platform/db/schema";
-import { letterMatches } from "~/platform/db/search.server";
+import { database } from "~/platform/db/client.server";
+import { events, merchantOrders, pels, profiles, research, reviewQueue } from "~/platform/db/schema";
 import { queueFilterOf, queueFilterSql, queueRowFilterSql, type QueueFilter } from "./queue-filter.server";
 import { queueView } from "./review-queue.server";
 import { repliesTo } from "./staff-replies.server";
 import type { ReplyKind } from "~/game/review-queue";
 
-import { EVENTS_PAGE_SIZE, lastPage, LETTER_COUNT_CAP, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
+import { EVENTS_PAGE_SIZE, lastPage, pageParam, PEL_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { searchTermOf } from "~/web/forms/kernel";
 
 type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
@@ -21,7 +20,7 @@ type ByEvent = PgTable & { id: PgColumn; eventId: PgColumn };
  * reads them, and they change only when someone sends something in.
  */
 /** A minute: a new entry may take that long to show on another instance whose announcements were lost. */
-const REVIEW_MAX_AGE_MS = 60_000;
+export const REVIEW_MAX_AGE_MS = 60_000;
 /** Made when the module loads, so every kept read is known before any page asks (tests list them). */
 function keptPerTable<V>(what: string, alsoReads: readonly string[] = []): Map<string, ChangeAwareCache<V>> {
   return new Map(
@@ -65,7 +64,8 @@ function entriesAt(table: ByEvent, eventId: string) {
   });
 }
 
-const author = { firstName: profiles.firstName, lastName: profiles.lastName };
+/** Who wrote an entry, beside it. */
+export const author = { firstName: profiles.firstName, lastName: profiles.lastName };
 
 /**
  * Which rows make a page of an event's entries, newest first. Unfiltered, they are read in the
@@ -124,19 +124,6 @@ export async function ordersForEvent(eventId: string, page: number, only?: SQL) 
     .offset(rows.offset);
 }
 
-/**
- * Every merchant order of an event not yet handed out, oldest first, for the day (the event-day
- * sheet): one query for the whole event, grouped by member by the caller.
- */
-export async function ordersToHandOut(eventId: string) {
-  const db = await database();
-  return db
-    .select({ id: merchantOrders.id, userId: merchantOrders.userId, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
-    .from(merchantOrders)
-    .where(and(eq(merchantOrders.eventId, eventId), isNull(merchantOrders.handedOutAt)))
-    .orderBy(merchantOrders.createdAt, merchantOrders.id);
-}
-
 export async function researchForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
   const rows = await pageOfEvent(research, eventId, page, REVIEW_PAGE_SIZE, only);
@@ -148,110 +135,6 @@ export async function researchForEvent(eventId: string, page: number, only?: SQL
     .orderBy(desc(research.createdAt), desc(research.id))
     .limit(REVIEW_PAGE_SIZE)
     .offset(rows.offset);
-}
-
-/**
- * How many letters there are, kept until a write to them is announced. Every letter has its
- * sender (user_id is required and cascades), so no join: it would cost five times as much.
- */
-const keptLetterTotal = new ChangeAwareCache<number>({ name: "letter total", tables: ["letters"], maxAgeMs: REVIEW_MAX_AGE_MS, maxEntries: 1 });
-function allLetters() {
-  return keptLetterTotal.get("all", async () => {
-    const db = await database();
-    return (await db.select({ n: count() }).from(letters))[0]?.n ?? 0;
-  });
-}
-
-/** Which letters /view-letters lists: all, those waiting for release, or those to NPCs waiting for an answer. */
-export type LetterQueue = "all" | "held" | "npc";
-const QUEUE_STATUS = { held: "held", npc: "to_staff" } as const;
-
-/**
- * Every letter (or one queue's), newest first, searchable by sender, recipient or text.
- * A search is counted up to `LETTER_COUNT_CAP` only: counting every letter that holds a
- * common word matched it against all letters' text, and grew with the club's archive; past the
- * cap the page says "More than …" and its pager stops there.
- */
-export async function listLetters({ search = "", page = 0, queue = "all", filter }: { search?: string; page?: number; queue?: LetterQueue; filter?: { filter: QueueFilter; viewerId: string } }) {
-  const db = await database();
-  const term = search.trim();
-  const only = filter ? queueFilterSql("letter", sql`${letters.id}::text`, filter.filter, filter.viewerId) : undefined;
-  const where: SQL | undefined = and(queue === "all" ? undefined : eq(letters.status, QUEUE_STATUS[queue]), term ? letterMatches(db, term) : undefined, only);
-  // The page is cut from the letters alone, then joined to the senders of its letters only.
-  const pageOfLetters = db
-    .select({
-      id: letters.id,
-      userId: letters.userId,
-      recipient: letters.recipient,
-      body: letters.body,
-      createdAt: letters.createdAt,
-      status: letters.status,
-      senderName: letters.senderName,
-      fromNpc: letters.fromNpc,
-      threadId: letters.threadId,
-      toPlayer: sql<boolean>`${letters.recipientId} is not null`.as("to_player"),
-    })
-    .from(letters)
-    .where(where)
-    .orderBy(desc(letters.createdAt), desc(letters.id))
-    .limit(REVIEW_PAGE_SIZE)
-    .offset(page * REVIEW_PAGE_SIZE)
-    .as("page_of_letters");
-  const pageQuery = db
-    .select({
-      ...author,
-      id: pageOfLetters.id,
-      recipient: pageOfLetters.recipient,
-      body: pageOfLetters.body,
-      createdAt: pageOfLetters.createdAt,
-      status: pageOfLetters.status,
-      senderName: pageOfLetters.senderName,
-      fromNpc: pageOfLetters.fromNpc,
-      threadId: pageOfLetters.threadId,
-      toPlayer: pageOfLetters.toPlayer,
-    })
-    .from(pageOfLetters)
-    .innerJoin(profiles, eq(profiles.id, pageOfLetters.userId))
-    .orderBy(desc(pageOfLetters.createdAt), desc(pageOfLetters.id));
-  // Only a search is capped: a queue or a filter alone is counted whole by its index, so staff can page through all of it.
-  const counting = !where ? allLetters() : term ? countUpToCap(db, where) : db.select({ n: count() }).from(letters).where(where).then(([row]) => row?.n ?? 0);
-  const [rows, counted] = await Promise.all([pageQuery, counting]);
-  const moreThanCap = term !== "" && counted > LETTER_COUNT_CAP;
-  return { rows, total: moreThanCap ? LETTER_COUNT_CAP : counted, moreThanCap };
-}
-
-/** How many letters match, stopping one past the cap: the scan ends there however many letters hold the word. */
-async function countUpToCap(db: Database, where: SQL): Promise<number> {
-  const upToCap = db.select({ one: sql`1`.as("one") }).from(letters).where(where).limit(LETTER_COUNT_CAP + 1).as("up_to_cap");
-  const [row] = await db.select({ n: count() }).from(upToCap);
-  return row?.n ?? 0;
-}
-
-/** Every letter of a thread (given by any of its letters), oldest first, with who really wrote each: for staff. */
-export async function letterThreadForStaff(letterId: string) {
-  if (!isUuid(letterId)) return [];
-  const db = await database();
-  const [opened] = await db.select({ id: letters.id, threadId: letters.threadId }).from(letters).where(eq(letters.id, letterId));
-  if (!opened) return [];
-  const root = opened.threadId ?? opened.id;
-  return db
-    .select({
-      ...author,
-      id: letters.id,
-      recipient: letters.recipient,
-      body: letters.body,
-      createdAt: letters.createdAt,
-      status: letters.status,
-      senderName: letters.senderName,
-      fromNpc: letters.fromNpc,
-      threadId: letters.threadId,
-      toPlayer: sql<boolean>`${letters.recipientId} is not null`,
-    })
-    .from(letters)
-    .innerJoin(profiles, eq(profiles.id, letters.userId))
-    .where(or(eq(letters.id, root), eq(letters.threadId, root)))
-    .orderBy(asc(letters.createdAt), asc(letters.id))
-    .limit(500);
 }
 
 /** What a review page's address asks for: an opened event, a page of its entries, a page of events, a search. */

@@ -1,4 +1,5 @@
 import { ROLE_LABELS, isRole } from "~/game/roles";
+import type { AuditAction } from "~/platform/audit.server";
 import { countOf } from "~/lib/plural";
 
 /**
@@ -16,7 +17,7 @@ export const MEMBER_ADMIN_AUDIT_ACTIONS = {
   "member.factor_remove": "removed a second factor of",
   "member.sessions_end": "ended the signed-in sessions of",
   "member.reset_link": "made a one-time password link to hand to",
-} as const;
+} as const satisfies Record<Extract<AuditAction, `member.${string}`>, string>;
 
 export type MemberAdminAuditAction = keyof typeof MEMBER_ADMIN_AUDIT_ACTIONS;
 

@@ -1,0 +1,43 @@
+// Every background job of the server, in the order they start (app/platform/jobs.server.ts
+// starts and stops them). A new job is declared with the feature it serves and listed here.
+import { costumeRemindersJob } from "~/features/costume/costume-reminders.server";
+import { exportJob } from "~/features/member-data/member-data.server";
+import { scheduledBackupsJob } from "~/ops/backup/schedule.server";
+import { controlSocketJob } from "~/ops/control/operations.server";
+import { pruneUsedCaptchas } from "~/platform/captcha.server";
+import type { Config } from "~/platform/config.server";
+import type { DatabaseHandle } from "~/platform/db/client.server";
+import { embeddedMaintenanceJob } from "~/platform/db/maintenance.server";
+import { deliverDiscord } from "~/platform/discord/discord.server";
+import type { Job } from "~/platform/jobs.server";
+import { deliverEmail } from "~/platform/mail/mailer.server";
+import { type Deliverer } from "~/platform/outbox/outbox.server";
+import { startOutboxWorker } from "~/platform/outbox/outbox-worker.server";
+import { pruneRateLimits } from "~/platform/rate-limit.server";
+import { deliverSms } from "~/platform/sms/sms.server";
+import { orphanSweepJob } from "~/platform/storage/sweep.server";
+
+/** Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
+  // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
+  const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {
+    ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
+    ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
+    ...(cfg.sms.webhookUrl ? { sms: deliverSms } : {}),
+  };
+  return [
+    { name: "outbox", start: () => startOutboxWorker(deliverers) },
+    { name: "pruning expired sign-in counters and CAPTCHA challenges", firstAfterMs: PRUNE_EVERY_MS, everyMs: PRUNE_EVERY_MS, run: () => Promise.all([pruneRateLimits(), pruneUsedCaptchas()]) },
+    orphanSweepJob,
+    // Members' data exports asked for before a restart are built, and expired ones removed.
+    exportJob(),
+    // Costume reminders, 21 and 15 days before each event, looked for hourly.
+    costumeRemindersJob(),
+    ...(handle.kind === "pglite" ? [embeddedMaintenanceJob(handle.db)] : []),
+    // The control socket for the command-line tools, and scheduled backups.
+    controlSocketJob(handle, cfg),
+    ...(cfg.backup.dir ? [scheduledBackupsJob(handle, { dir: cfg.backup.dir, everyMs: cfg.backup.everyMs, keep: cfg.backup.keep })] : []),
+  ];
+}
