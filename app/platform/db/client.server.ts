@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { config } from "../config.server";
 import { logger } from "../logger.server";
+import { createEmbeddedDatabase, embeddedDatabaseExists } from "./create-embedded.server";
 import { acquireDataDirLock } from "./lock.server";
 import * as schema from "./schema";
 
@@ -42,7 +43,7 @@ export type OpenOptions = {
   migrationsDir?: string;
 };
 
-/** The PostgreSQL extensions the migrations use, which PGlite must load itself. */
+/** The PostgreSQL extensions the migrations use, which PGlite must load itself (create-embedded.server.ts loads the same). */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 /**
  * PGlite reads its files through the operating system, which caches them already, so a
@@ -82,7 +83,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 
   const release = acquireDataDirLock(options.dataDir);
   try {
-    const client = await PGlite.create({ dataDir: path.join(options.dataDir, "pgdata"), extensions: PGLITE_EXTENSIONS, postgresqlconf: PGLITE_SETTINGS });
+    const pgdata = path.join(options.dataDir, "pgdata");
+    if (!embeddedDatabaseExists(pgdata)) await createEmbeddedDatabase(pgdata, migrationsFolder);
+    const client = await PGlite.create({ dataDir: pgdata, extensions: PGLITE_EXTENSIONS, postgresqlconf: PGLITE_SETTINGS });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
