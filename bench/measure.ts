@@ -20,7 +20,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-function once(base: string, target: Target, seconds: number, connections = 10): Promise<LoadFigures> {
+/** One run of `seconds` with `connections` connections (10, as every figure of the benchmark). */
+export function loadRun(base: string, target: Target, seconds: number, connections = 10): Promise<LoadFigures> {
   const headers: Record<string, string> = { ...(target.cookie ? { Cookie: target.cookie } : {}) };
   const form = target.form;
   const options: autocannon.Options = {
@@ -50,15 +51,15 @@ function once(base: string, target: Target, seconds: number, connections = 10): 
 
 /** One visitor at a time for `seconds`: how long a page takes to answer when the site is not busy. */
 export async function singleVisitor(base: string, target: Target, seconds: number) {
-  const figures = await once(base, target, seconds, 1);
+  const figures = await loadRun(base, target, seconds, 1);
   return { p50: figures.p50, p99: figures.p99 };
 }
 
 /** A warm-up, then `runs` measured runs of 10 connections; the medians of those runs. */
 export async function loadTest(base: string, target: Target, { runs, seconds, warmup }: { runs: number; seconds: number; warmup: number }) {
-  await once(base, target, warmup);
+  await loadRun(base, target, warmup);
   const measured: LoadFigures[] = [];
-  for (let i = 0; i < runs; i++) measured.push(await once(base, target, seconds));
+  for (let i = 0; i < runs; i++) measured.push(await loadRun(base, target, seconds));
   return {
     reqPerSec: Math.round(median(measured.map((m) => m.reqPerSec))),
     p50: median(measured.map((m) => m.p50)),

@@ -1,0 +1,246 @@
+/**
+ * This checkout side by side with another revision: `npm run bench:against -- <ref>` (options:
+ * --runs 5 --seconds 3 --warmup 2 --page "/events (player)" --page "/profile (player)" --no-build).
+ *
+ * The other revision is exported from git into a folder of its own (kept in the system's temporary
+ * folder by its commit, so a second comparison with it starts at once), installed with its own lock file
+ * and built. Each build gets its own large demo data set made by its own `seed:demo -- --large`
+ * (also kept, by commit and by the seeding code's hash), copied afresh for every comparison.
+ * Both production servers run at once; for each page, each server takes a short warm-up, then
+ * the runs alternate between them (the other revision first on even runs, this checkout first on
+ * odd ones), so whatever else the machine does falls on both alike. Each run is 10 connections
+ * for `--seconds`; the table gives each side's median requests per second and this / other.
+ * The figures are written to bench/results/<time>-against-<commit>.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadRun, memoryOf, signIn, type Target } from "./measure";
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: "string", default: "5" },
+    seconds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "2" },
+    page: { type: "string", multiple: true },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const ref = positionals[0];
+if (!ref) {
+  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--page NAME]... [--no-build]");
+  process.exit(2);
+}
+const RUNS = Number(options.runs);
+const SECONDS = Number(options.seconds);
+const WARMUP = Number(options.warmup);
+const ROOT = path.resolve(import.meta.dirname, "..");
+/** Outside the checkout, so no tool of this one (lint, types, tests) walks into the other's files. */
+const CACHE = path.join(os.tmpdir(), "hopewell-bench-against");
+/** The demo accounts and their password: the same in every revision that has the large data set. */
+const DEMO = { manager: "manager@hopewell.test", player: "player@hopewell.test", password: "Hopewell#1877" };
+/** The event-day sheet measured: the data set's busiest event (DEMO_BUSIEST.eventDayAttendees). */
+const SHEET_ATTENDEES = 300;
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed in ${cwd}`);
+}
+
+function git(...args: string[]): string {
+  const result = spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
+
+/** The other revision, exported, installed and built once per commit. */
+function otherBuild(commit: string): string {
+  const dir = path.join(CACHE, `against-${commit.slice(0, 12)}`);
+  const built = path.join(dir, ".bench-built");
+  if (fs.existsSync(built)) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  console.log(`Exporting ${commit.slice(0, 12)} into ${dir}, installing and building it (once)…`);
+  const archive = spawnSync("git", ["archive", "--format=tar", commit], { cwd: ROOT, maxBuffer: 1 << 30 });
+  if (archive.status !== 0) throw new Error(`git archive ${commit} failed`);
+  const unpacked = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+  if (unpacked.status !== 0) throw new Error(`unpacking ${commit} failed`);
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], dir);
+  run("npm", ["run", "build", "--silent"], dir);
+  fs.writeFileSync(built, new Date().toISOString());
+  return dir;
+}
+
+/** A hash of what makes a build's data set: its migrations, its seeding code and its PGlite (whose files it is). */
+function seedingHash(dir: string): string {
+  const hash = crypto.createHash("sha256");
+  hash.update(fs.readFileSync(path.join(dir, "node_modules", "@electric-sql", "pglite", "package.json")));
+  for (const sub of ["drizzle", "app/ops/demo", "app/server/demo", "app/platform/db", "app/server/db", "app/db", "scripts/seed-demo.ts"]) {
+    const full = path.join(dir, sub);
+    if (!fs.existsSync(full)) continue;
+    const files = fs.statSync(full).isFile() ? [full] : fs.readdirSync(full, { recursive: true }).map((file) => path.join(full, String(file)));
+    for (const file of files.sort()) if (fs.statSync(file).isFile()) hash.update(path.relative(dir, file)).update(fs.readFileSync(file));
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+/** The build's own large data set (made by its own seed:demo), kept by what made it. */
+function dataSet(dir: string): string {
+  const template = path.join(CACHE, `against-data-${seedingHash(dir)}`);
+  if (fs.existsSync(template)) return template;
+  console.log(`Making ${dir === ROOT ? "this checkout" : dir}'s large data set with its own seed:demo (once)…`);
+  const partial = `${template}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], dir, { DATA_DIR: partial, LOG_LEVEL: "warn", DATABASE_URL: "" });
+  fs.renameSync(partial, template);
+  return template;
+}
+
+type Side = { label: string; dir: string; child: ChildProcess; base: string; dataDir: string; targets: Map<string, Target> };
+const sides: Side[] = [];
+function stopAll() {
+  for (const side of sides) side.child.kill("SIGTERM");
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    stopAll();
+    process.exit(1);
+  });
+}
+
+async function waitFor(url: string, timeoutMs: number) {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The pages compared, as each server names them (event ids differ between the two data sets). */
+async function targetsOf(base: string): Promise<Map<string, Target>> {
+  const player = await signIn(base, DEMO.player, DEMO.password);
+  const manager = await signIn(base, DEMO.manager, DEMO.password);
+  const page = (address: string) => fetch(base + address, { headers: { Cookie: manager } }).then((response) => response.text());
+  // The newest past event is listed first, and it holds the data set's 20,000-letter queue.
+  const firstEvent = (await page("/view-pels")).match(/\?event=([0-9a-f-]{36})/)?.[1];
+  const sheets = (await page("/tools/event-day")).replaceAll("<!-- -->", "");
+  const links = [...sheets.matchAll(/\/tools\/event-day\/([0-9a-f-]{36})/g)];
+  const sheet = links.find((link, i) => sheets.slice(link.index, links[i + 1]?.index).includes(`${SHEET_ATTENDEES} paid`))?.[1];
+  const all: Target[] = [
+    { name: "/ (signed out)", path: "/" },
+    { name: "/locations (player, signed in)", path: "/locations", cookie: player },
+    { name: "/profile (player)", path: "/profile", cookie: player },
+    { name: "/events (player)", path: "/events", cookie: player },
+    { name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },
+    { name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
+    { name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
+    { name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },
+    { name: "/view-research, an event open", path: `/view-research?event=${firstEvent}`, cookie: manager },
+    { name: "/view-letters (manager)", path: "/view-letters", cookie: manager },
+    { name: "/view-letters?q=lantern", path: "/view-letters?q=lantern", cookie: manager },
+    { name: "/view-costumes (manager)", path: "/view-costumes", cookie: manager },
+    { name: "/tools (manager)", path: "/tools", cookie: manager },
+    ...(sheet ? [{ name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${sheet}`, cookie: manager }] : []),
+    {
+      name: "POST /letters (player)",
+      path: "/letters",
+      cookie: player,
+      form: () => ({ submissionKey: crypto.randomUUID(), recipient: "Silas Marsh", body: "Meet me at the assay office after dark." }),
+    },
+  ];
+  return new Map(all.map((target) => [target.name, target]));
+}
+
+async function start(label: string, dir: string, template: string): Promise<Side> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-against-"));
+  fs.cpSync(template, dataDir, { recursive: true });
+  const port = 30_000 + crypto.randomInt(20_000);
+  const base = `http://127.0.0.1:${port}`;
+  const serve = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve;
+  const args = serve.split(/\s+/).filter((word) => word !== "exec").slice(1);
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    APP_URL: base,
+    // The demo manager signs in with a password alone, as in npm run bench.
+    REQUIRE_MANAGER_2FA: "false",
+  };
+  delete env.SMTP_URL;
+  delete env.DATABASE_URL;
+  const child = spawn("node", args, { cwd: dir, env, stdio: ["ignore", "ignore", "inherit"] });
+  const side: Side = { label, dir, child, base, dataDir, targets: new Map() };
+  sides.push(side);
+  await waitFor(`${base}/healthz`, 120_000);
+  side.targets = await targetsOf(base);
+  return side;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
+  const otherDir = otherBuild(commit);
+  if (!options["no-build"]) run("npm", ["run", "build", "--silent"], ROOT);
+  const other = await start(commit.slice(0, 7), otherDir, dataSet(otherDir));
+  const here = await start("this checkout", ROOT, dataSet(ROOT));
+  const wanted = options.page?.length ? options.page : [...here.targets.keys()];
+  const rows = [];
+  try {
+    for (const name of wanted) {
+      const pair = [other.targets.get(name), here.targets.get(name)] as const;
+      if (!pair[0] || !pair[1]) {
+        console.log(`  ${name}: not on ${pair[0] ? "this checkout" : other.label}, skipped`);
+        continue;
+      }
+      for (const [i, side] of [other, here].entries()) await loadRun(side.base, pair[i]!, WARMUP);
+      const figures: [number[], number[]] = [[], []];
+      const refused: [number, number] = [0, 0];
+      for (let r = 0; r < RUNS; r++) {
+        for (const i of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+          const side = i === 0 ? other : here;
+          const result = await loadRun(side.base, pair[i]!, SECONDS);
+          figures[i].push(Math.round(result.reqPerSec));
+          refused[i] += result.non2xx + result.errors;
+        }
+      }
+      const [before, after] = [median(figures[0]), median(figures[1])];
+      const row = { page: name, [other.label]: before, "this checkout": after, ratio: +(after / before).toFixed(2), runs: { [other.label]: figures[0], "this checkout": figures[1] }, refused };
+      rows.push(row);
+      console.log(`  ${name}: ${before} → ${after} req/s (${row.ratio})${refused[0] || refused[1] ? `, not 2xx: ${refused.join(" / ")}` : ""}`);
+    }
+    const idleRssMb = { [other.label]: memoryOf(other.child.pid!).rssMb, "this checkout": memoryOf(here.child.pid!).rssMb };
+    console.log("\n| page | " + other.label + " req/s | this checkout req/s | this / " + other.label + " |\n|---|---|---|---|");
+    for (const row of rows) console.log(`| ${row.page} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} |`);
+    console.log(`\nMemory after the runs: ${other.label} ${idleRssMb[other.label]} MB, this checkout ${idleRssMb["this checkout"]} MB`);
+    const results = path.join(ROOT, "bench", "results");
+    fs.mkdirSync(results, { recursive: true });
+    const file = path.join(results, `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-against-${commit.slice(0, 7)}.json`);
+    const thisCommit = git("rev-parse", "HEAD");
+    const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb: idleRssMb }, null, 2)}\n`,
+    );
+    console.log(`Written to ${path.relative(ROOT, file)}`);
+  } finally {
+    for (const side of sides) {
+      side.child.kill("SIGTERM");
+      if (side.child.exitCode === null) await new Promise((resolve) => side.child.once("exit", resolve));
+      fs.rmSync(side.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  stopAll();
+  process.exit(1);
+});
