@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadRun, memoryOf, signIn, type Target } from "./measure";
+import { benchServerEnv, loadRun, memoryOf, signIn, type Target } from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -162,20 +162,7 @@ async function start(label: string, dir: string, template: string): Promise<Side
   const base = `http://127.0.0.1:${port}`;
   const serve = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve;
   const args = serve.split(/\s+/).filter((word) => word !== "exec").slice(1);
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    APP_URL: base,
-    // The demo manager signs in with a password alone, as in npm run bench.
-    REQUIRE_MANAGER_2FA: "false",
-  };
-  delete env.SMTP_URL;
-  delete env.DATABASE_URL;
-  const child = spawn("node", args, { cwd: dir, env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn("node", args, { cwd: dir, env: benchServerEnv(port, dataDir), stdio: ["ignore", "ignore", "inherit"] });
   const side: Side = { label, dir, child, base, dataDir, targets: new Map() };
   sides.push(side);
   await waitFor(`${base}/healthz`, 120_000);

@@ -131,3 +131,17 @@ export function memoryOf(pid: number) {
   const kb = (field: string) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0);
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
 }
+
+/**
+ * What every benchmark server runs with: the production build on `dataDir` at `port`, quiet logs,
+ * no email, and the demo manager signing in with a password alone (no authenticator app to
+ * compute codes from here: the second-factor requirement is off for the benchmark only).
+ */
+export function benchServerEnv(port: number, dataDir: string, databaseUrl?: string): NodeJS.ProcessEnv {
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: base, REQUIRE_MANAGER_2FA: "false" };
+  delete env.SMTP_URL;
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  return env;
+}

@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
-import { lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
+import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -183,20 +183,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
 
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
-  // The demo manager signs in with a password alone (no authenticator app to compute codes from
-  // here): the second-factor requirement is off for the benchmark only (docs/benchmark.md).
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    APP_URL: base,
-    REQUIRE_MANAGER_2FA: "false",
-    ...(database ? { DATABASE_URL: database.url } : {}),
-  };
-  delete (env as Record<string, string | undefined>).SMTP_URL;
+  const env = benchServerEnv(port, dataDir, database?.url);
   const startedAt = performance.now();
   const server = startNode(SERVE_ARGS, { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
   try {

@@ -16,7 +16,7 @@ import {
   DEMO_BUSIEST,
   DEMO_PASSWORD,
 } from "~/ops/demo/seed.server";
-import { memoryOf, signIn } from "./measure";
+import { benchServerEnv, memoryOf, signIn } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -66,18 +66,7 @@ async function start(template: string): Promise<Server> {
   fs.cpSync(template, dataDir, { recursive: true });
   const port = 30_000 + crypto.randomInt(20_000);
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    APP_URL: base,
-    REQUIRE_MANAGER_2FA: "false",
-  };
-  delete (env as Record<string, string | undefined>).SMTP_URL;
-  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  const env = benchServerEnv(port, dataDir);
   const child = spawn("node", SERVE_ARGS, {
     cwd: ROOT,
     env,

@@ -1,8 +1,8 @@
 // The event-day sheet's parts in the browser: its copy kept for use without signal, where the
 // keyboard goes after "Handed out", presses held while offline, and each attendee's cells.
-import { Phone } from "lucide-react";
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import { Form, useLocation } from "react-router";
+import { CallLink } from "~/components/CallLink";
 import { merchantItem } from "~/game/merchant";
 import { HANDED_OUT_MESSAGES } from "~/features/review/handed-out.form";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER } from "./event-day-offline";
@@ -104,13 +104,7 @@ export function Contact({ attendee }: { attendee: SheetAttendee }) {
       {contact ? (
         <>
           <span className="font-bold">{contact.name}</span>
-          <a href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`} className="inline-flex items-center gap-1 tabular-nums">
-            <Phone aria-hidden="true" className="size-4 print:hidden" />
-            <span>
-              <span className="sr-only">Call {contact.name} on </span>
-              {contact.phone}
-            </span>
-          </a>
+          <CallLink name={contact.name} phone={contact.phone} className="inline-flex items-center gap-1 tabular-nums" iconClassName="size-4 print:hidden" />
         </>
       ) : (
         <span className="font-bold text-blood">No emergency contact</span>

@@ -1,4 +1,4 @@
-import { Phone } from "lucide-react";
+import { CallLink } from "~/components/CallLink";
 import { pageParam } from "~/lib/paging";
 import { Fragment } from "react";
 import type { Route } from "./+types/emergency-contacts";
@@ -43,13 +43,7 @@ function ContactCard({ member }: { member: Member }) {
             <span className="block text-sm text-dust">Emergency contact</span>
             <span className="text-lg font-bold">{contact.name}</span>
           </p>
-          <a href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`} className="btn btn-primary self-start font-serif text-lg tabular-nums">
-            <Phone aria-hidden="true" className="size-5" />
-            <span>
-              <span className="sr-only">Call {contact.name} on </span>
-              {contact.phone}
-            </span>
-          </a>
+          <CallLink name={contact.name} phone={contact.phone} className="btn btn-primary self-start font-serif text-lg tabular-nums" iconClassName="size-5" />
         </div>
       ) : (
         <p className="font-bold text-blood">No emergency contact</p>
