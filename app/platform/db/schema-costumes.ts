@@ -3,7 +3,8 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 // Relative imports: drizzle-kit loads this file without the app's "~" alias.
 import { COSTUME_REMINDER_DAYS, COSTUME_VERDICTS } from "~/game/costume";
 import { createdAt, oneOf } from "./columns";
-import { events, ownerId, profiles } from "./schema-members";
+import { events } from "./schema-game";
+import { ownerId, profiles } from "./schema-members";
 
 /** The event a costume row is about; events are cancelled, never deleted, while rows refer to them. */
 const eventId = () =>

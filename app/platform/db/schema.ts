@@ -4,6 +4,7 @@
  * drizzle-kit reads this file; everything else imports tables from here.
  */
 export * from "./schema-members";
+export * from "./schema-game";
 export * from "./schema-auth";
 export * from "./schema-system";
 export * from "./schema-exports";
