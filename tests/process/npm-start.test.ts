@@ -144,16 +144,19 @@ describe("npm start under a supervisor", () => {
     const serve = run("npm", ["run", "serve", "--prefix", site], { DATA_DIR: path.join(site, "data"), PORT: String(port), LOG_LEVEL: "info" });
     running.push(serve);
     await serve.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
+    const serverPid = Number(/"pid":(\d+)/.exec(serve.output())![1]);
+    servers.push(serverPid);
     const home = await fetch(`http://127.0.0.1:${port}/auth`);
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("Sign In");
     // A first start: the new database was made in a process of its own, so this one holds what
     // any later start does (made in the server itself, it held about 780 MB until a restart).
     expect(serve.output()).toMatch(/"msg":"new embedded database made"/);
-    const serverPid = Number(/"pid":(\d+)/.exec(serve.output())![1]);
     const residentMb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${serverPid}/status`, "utf8"))![1]) / 1024;
     expect(residentMb).toBeLessThan(300);
     process.kill(serve.child.pid!, "SIGTERM");
     expect((await serve.exited).code).toBe(0);
+    // npm passed the signal on: the server stopped too, rather than running on without npm.
+    await expect.poll(() => isAlive(serverPid), { timeout: 10_000 }).toBe(false);
   }, 150_000);
 });
