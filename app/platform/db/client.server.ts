@@ -10,7 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { config } from "../config.server";
 import { logger } from "../logger.server";
-import { createEmbeddedDatabase, embeddedDatabaseExists } from "./create-embedded.server";
+import { embeddedDatabaseFolder } from "./create-embedded.server";
 import { acquireDataDirLock } from "./lock.server";
 import * as schema from "./schema";
 
@@ -83,8 +83,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 
   const release = acquireDataDirLock(options.dataDir);
   try {
-    const pgdata = path.join(options.dataDir, "pgdata");
-    if (!embeddedDatabaseExists(pgdata)) await createEmbeddedDatabase(pgdata, migrationsFolder);
+    const pgdata = await embeddedDatabaseFolder(options.dataDir, migrationsFolder);
     const client = await PGlite.create({ dataDir: pgdata, extensions: PGLITE_EXTENSIONS, postgresqlconf: PGLITE_SETTINGS });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(drizzlePglite(client), { migrationsFolder });

@@ -22,18 +22,17 @@ try {
 }
 `;
 
-/** Whether `pgdata` holds a database already (PostgreSQL writes PG_VERSION when it makes one). */
-export function embeddedDatabaseExists(pgdata: string): boolean {
-  return fs.existsSync(path.join(pgdata, "PG_VERSION"));
-}
-
 /**
- * Makes and migrates a new embedded database in `pgdata` in a short-lived child process. PGlite's
+ * The folder of the data directory's embedded database. When it holds none yet (PostgreSQL writes
+ * PG_VERSION when it makes one), a new one is made and migrated there first, in a short-lived
+ * child process. PGlite's
  * WebAssembly memory grows to what making a database takes and never shrinks: a server that made
  * its own held about 780 MB until its next restart, against about 230 MB for one that opens a
  * database made before. The child gives its memory back when it ends.
  */
-export async function createEmbeddedDatabase(pgdata: string, migrationsFolder: string): Promise<void> {
+export async function embeddedDatabaseFolder(dataDir: string, migrationsFolder: string): Promise<string> {
+  const pgdata = path.join(dataDir, "pgdata");
+  if (fs.existsSync(path.join(pgdata, "PG_VERSION"))) return pgdata;
   const startedAt = performance.now();
   const child = spawn(process.execPath, ["--input-type=module", "-e", CREATE_DATABASE, pgdata, path.resolve(migrationsFolder)], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -44,4 +43,5 @@ export async function createEmbeddedDatabase(pgdata: string, migrationsFolder: s
   });
   if (code !== 0) throw new Error(`Making the new database in ${pgdata} failed${stderr.trim() ? `: ${stderr.trim()}` : ""}`);
   logger.info({ ms: Math.round(performance.now() - startedAt) }, "new embedded database made");
+  return pgdata;
 }
