@@ -21,8 +21,13 @@ export function Disclosure({
 }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  // The page the menu was drawn on: a menu opened there before the scripts started (a tap on a
+  // slow phone) stays open when they do; it closes once the member moves to another page.
+  const drawnOn = useRef(location.key);
 
   useEffect(() => {
+    if (location.key === drawnOn.current) return;
+    drawnOn.current = location.key;
     if (ref.current) ref.current.open = false;
   }, [location]);
 
