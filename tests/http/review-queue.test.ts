@@ -60,6 +60,8 @@ describe("review queues", () => {
     const replyKey = replyForm?.[0].match(/name="submissionKey" value="([^"]+)"/)?.[1];
     expect(replyKey).toMatch(/^[0-9a-f-]{36}$/);
     const body = "Your letter reached the Sheriff. <b>He remembers you.</b>";
+    // The member's profile before the reply has none of it.
+    expect(visibleText((await page("/profile", member.cookie)).html)).not.toContain("He remembers you");
     const reply = { intent: "reply", entryId: pel!.id, submissionKey: replyKey!, body };
     const replied = await postForm(app().url, url, reply, cast.cookie);
     expect(replied.status).toBe(200);

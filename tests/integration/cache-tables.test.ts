@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { cacheReadingNow, changeAwareCaches, type ChangeAwareCache } from "~/platform/db/changes.server";
 import { rawRows } from "~/platform/db/client.server";
 import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/platform/db/factories";
-import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue } from "~/platform/db/schema";
+import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue, staffReplies } from "~/platform/db/schema";
+import { answersForMember } from "~/features/review/staff-replies.server";
 import { calendarFeedPath } from "~/features/events/calendar-feed.server";
 import { profileOverview } from "~/features/members/profiles.server";
 import { eventDaySheet } from "~/features/event-day/event-day.server";
@@ -87,6 +88,11 @@ async function runEveryKeptRead() {
   await db().insert(letters).values(letterValues(member.id, { status: "to_staff" }));
   const [pel] = await db().select({ id: pels.id }).from(pels);
   await db().insert(reviewQueue).values({ kind: "pel", entryId: pel!.id, userId: member.id, status: "in_progress", assigneeId: member.id });
+  const [order] = await db().select({ id: merchantOrders.id }).from(merchantOrders);
+  const [paper] = await db().select({ id: research.id }).from(research);
+  for (const [kind, entryId] of [["pel", pel!.id], ["order", order!.id], ["research", paper!.id]] as const) {
+    await db().insert(staffReplies).values({ kind, entryId, userId: member.id, authorId: member.id, body: `About your ${kind}.`, submissionKey: crypto.randomUUID() });
+  }
   await db().insert(costumePhotos).values({ userId: member.id, eventId: event.id, fileKey: "costumes/kept-reads.jpg", thumbKey: "costumes/kept-reads-thumb.jpg", fileType: "image/jpeg", fileSize: 4, width: 1, height: 1, createdAt: new Date(Date.now() - 60_000) });
   await db().insert(costumeReviews).values({ userId: member.id, eventId: event.id, verdict: "approved", reviewedBy: member.id });
 
@@ -117,6 +123,9 @@ async function runEveryKeptRead() {
     expect(filtered.passing).toEqual(review === pelReview ? {} : { [event.id]: 1 });
   }
   expect(await calendarFeedPath(member.id)).toContain(`/events/calendar/${member.id}/`);
+  expect((await answersForMember(member.id)).map((answer) => [answer.kind, answer.eventTitle])).toEqual(
+    expect.arrayContaining([["pel", expect.any(String)], ["order", expect.any(String)], ["research", expect.any(String)]]),
+  );
 }
 
 describe("every read kept in memory", () => {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { REPLY_KINDS, type ReplyKind } from "~/game/review-queue";
 import { isUuid } from "~/lib/ids";
+import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { events, merchantOrders, pels, profiles, research, staffReplies } from "~/platform/db/schema";
 
@@ -57,8 +58,24 @@ export type MemberAnswer = {
   entrySentAt: string | null;
 };
 
+/**
+ * A member's answers from staff, kept until a write to the replies, the entries they answer or
+ * the events is announced: the profile, a page members open often, shows them on every visit, and
+ * they read up to four queries.
+ */
+const keptAnswers = new ChangeAwareCache<MemberAnswer[]>({
+  name: "members' answers from staff",
+  tables: ["staff_replies", "pels", "merchant_orders", "research", "events"],
+  maxAgeMs: 60_000,
+  maxEntries: 1_000,
+});
+
 /** The replies staff wrote to this member's entries, newest first, with the event each entry is about. */
-export async function answersForMember(userId: string, limit = 200): Promise<MemberAnswer[]> {
+export function answersForMember(userId: string): Promise<MemberAnswer[]> {
+  return keptAnswers.get(userId, () => readAnswersForMember(userId));
+}
+
+async function readAnswersForMember(userId: string, limit = 200): Promise<MemberAnswer[]> {
   const db = await database();
   const rows = await db
     .select({
