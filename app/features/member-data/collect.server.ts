@@ -20,6 +20,9 @@ function zipName(index: number, fileName: string): string {
   return `files/${String(index + 1).padStart(3, "0")}-${base}`;
 }
 
+/** The event an entry is about, as the download names it. */
+const eventNamed = { title: events.title, date: events.date };
+
 /** Everything about the member, as written to data.json: no secret, token, hash or key ever. */
 export async function collectMemberData(db: Database | Transaction, userId: string) {
   const [profile] = await db.select().from(profiles).where(eq(profiles.id, userId));
@@ -27,15 +30,15 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
   const [application] = await db.select().from(applications).where(eq(applications.userId, userId));
   const [character] = await db.select().from(characters).where(eq(characters.userId, userId));
   const [memberPels, orders, papers, sent, attendance, sessionRows, methods, factors, keys, audits] = await Promise.all([
-    db.select({ pel: pels, event: { title: events.title, date: events.date } }).from(pels).innerJoin(events, eq(events.id, pels.eventId)).where(eq(pels.userId, userId)).orderBy(asc(pels.createdAt)),
+    db.select({ pel: pels, event: eventNamed }).from(pels).innerJoin(events, eq(events.id, pels.eventId)).where(eq(pels.userId, userId)).orderBy(asc(pels.createdAt)),
     db
-      .select({ order: merchantOrders, event: { title: events.title, date: events.date } })
+      .select({ order: merchantOrders, event: eventNamed })
       .from(merchantOrders)
       .innerJoin(events, eq(events.id, merchantOrders.eventId))
       .where(eq(merchantOrders.userId, userId))
       .orderBy(asc(merchantOrders.createdAt)),
     db
-      .select({ paper: research, event: { title: events.title, date: events.date } })
+      .select({ paper: research, event: eventNamed })
       .from(research)
       .innerJoin(events, eq(events.id, research.eventId))
       .where(eq(research.userId, userId))
@@ -56,7 +59,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .where(eq(letters.userId, userId))
       .orderBy(asc(letters.createdAt)),
     db
-      .select({ attendance: eventAttendance, event: { title: events.title, date: events.date } })
+      .select({ attendance: eventAttendance, event: eventNamed })
       .from(eventAttendance)
       .innerJoin(events, eq(events.id, eventAttendance.eventId))
       .where(eq(eventAttendance.userId, userId))
