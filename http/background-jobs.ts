@@ -35,9 +35,9 @@ export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
     exportJob(),
     // Costume reminders, 21 and 15 days before each event, looked for hourly.
     costumeRemindersJob(),
-    ...(handle.kind === "pglite" ? [embeddedMaintenanceJob(handle.db)] : []),
-    // The control socket for the command-line tools, and scheduled backups.
-    controlSocketJob(handle, cfg),
+    // The embedded database's upkeep, and the control socket the command-line tools use while
+    // this process holds that database.
+    ...(handle.kind === "pglite" ? [embeddedMaintenanceJob(handle.db), controlSocketJob(handle, cfg)] : []),
     ...(cfg.backup.dir ? [scheduledBackupsJob(handle, { dir: cfg.backup.dir, everyMs: cfg.backup.everyMs, keep: cfg.backup.keep })] : []),
   ];
 }
