@@ -1,4 +1,5 @@
-import { Phone } from "lucide-react";
+import { Phone } from "lucide";
+import { Icon } from "~/components/Icon";
 
 /**
  * A tap-to-call link to an emergency contact: the number as typed is shown, the link dials its
@@ -7,7 +8,7 @@ import { Phone } from "lucide-react";
 export function CallLink({ name, phone, className, iconClassName }: { name: string; phone: string; className: string; iconClassName: string }) {
   return (
     <a href={`tel:${phone.replace(/[^\d+]/g, "")}`} className={className}>
-      <Phone aria-hidden="true" className={iconClassName} />
+      <Icon icon={Phone} className={iconClassName} />
       <span>
         <span className="sr-only">Call {name} on </span>
         {phone}

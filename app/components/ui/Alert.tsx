@@ -1,19 +1,20 @@
-import { CircleAlert, CircleCheck, TriangleAlert } from "lucide-react";
+import { CircleAlert, CircleCheck, TriangleAlert } from "lucide";
+import { Icon } from "~/components/Icon";
 import type { ReactNode } from "react";
 
 const KINDS = {
-  error: { Icon: CircleAlert, box: "border-blood/70 bg-blood/10", icon: "text-blood" },
+  error: { glyph: CircleAlert, box: "border-blood/70 bg-blood/10", icon: "text-blood" },
   // Something was saved, but a person should look again: stays on the page until they move on.
-  warning: { Icon: TriangleAlert, box: "border-brass/70 bg-brass/10", icon: "text-brass" },
-  success: { Icon: CircleCheck, box: "border-sage/70 bg-sage/10", icon: "text-sage" },
+  warning: { glyph: TriangleAlert, box: "border-brass/70 bg-brass/10", icon: "text-brass" },
+  success: { glyph: CircleCheck, box: "border-sage/70 bg-sage/10", icon: "text-sage" },
 } as const;
 
 /** A message about the whole form. Errors interrupt a screen reader; warnings and successes wait their turn. */
 export function Alert({ kind, children }: { kind: keyof typeof KINDS; children: ReactNode }) {
-  const { Icon, box, icon } = KINDS[kind];
+  const { glyph, box, icon } = KINDS[kind];
   return (
     <div role={kind === "error" ? "alert" : "status"} className={`flex items-start gap-3 rounded-md border px-4 py-3 text-parchment ${box}`}>
-      <Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${icon}`} />
+      <Icon icon={glyph} className={`mt-0.5 size-5 shrink-0 ${icon}`} />
       <p>{children}</p>
     </div>
   );

@@ -1,4 +1,5 @@
-import { CalendarDays, CalendarPlus, Ticket } from "lucide-react";
+import { CalendarDays, CalendarPlus, Ticket } from "lucide";
+import { Icon } from "~/components/Icon";
 import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
@@ -212,19 +213,19 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                 <div>
                   <h2 className="text-2xl">{event.title}</h2>
                   <p className="mt-1 flex items-center gap-2 text-dust">
-                    <CalendarDays aria-hidden="true" className="size-5 text-rust" />
+                    <Icon icon={CalendarDays} className="size-5 text-rust" />
                     <time dateTime={event.date}>{formatEventDate(event.date)}</time>
                   </p>
                 </div>
                 <div className="flex flex-col gap-2 sm:items-end">
                   {event.ticketUrl ? (
                     <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
-                      <Ticket aria-hidden="true" className="size-5" />
+                      <Icon icon={Ticket} className="size-5" />
                       Purchase Ticket<span className="sr-only">{` for ${eventName(event)} (opens in a new tab)`}</span>
                     </a>
                   ) : null}
                   <a href={`/events/${event.id}/calendar.ics`} className="btn btn-secondary" download>
-                    <CalendarPlus aria-hidden="true" className="size-5" />
+                    <Icon icon={CalendarPlus} className="size-5" />
                     Add to Calendar<span className="sr-only">{` ${eventName(event)}`}</span>
                   </a>
                 </div>

@@ -1,4 +1,5 @@
-import { Flame, Hammer, Skull } from "lucide-react";
+import { Flame, Hammer, Skull } from "lucide";
+import { Icon } from "~/components/Icon";
 import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
 import { ButtonLink } from "~/components/ui/ButtonLink";
@@ -82,9 +83,9 @@ export default function Home() {
           What you will do
         </h2>
         <ul className="grid gap-6 md:grid-cols-3">
-          {FEATURES.map(({ title, icon: Icon, text }) => (
+          {FEATURES.map(({ title, icon, text }) => (
             <li key={title} className="panel text-center">
-              <Icon aria-hidden="true" className="mx-auto size-10 text-rust" strokeWidth={1.5} />
+              <Icon icon={icon} className="mx-auto size-10 text-rust" strokeWidth={1.5} />
               <h3 className="mt-4 text-2xl">{title}</h3>
               <p className="mt-3 text-dust">{text}</p>
             </li>
