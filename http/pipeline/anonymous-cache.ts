@@ -27,8 +27,8 @@ const VARY = "Accept-Encoding, Cookie";
 
 type CachedPage = {
   etag: string;
-  /** The page's inline styles, allowed by hash in its CSP: no nonce can be shared between visitors. */
-  styleHashes: string[];
+  /** The page's Content-Security-Policy over https and over plain http: its inline styles are allowed by hash, as no nonce can be shared between visitors. */
+  policies: { secure: string; plain: string };
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
@@ -63,10 +63,20 @@ type Encoding = (typeof ENCODINGS)[number];
  * still gets the plain page: a readable page beats a 406.
  */
 export function pickEncoding(req: Pick<http.IncomingMessage, "headers">): Encoding {
-  // negotiator 1.x takes the server's order for ties; its published types predate that option.
-  const negotiator = new Negotiator(req) as unknown as { encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined };
-  return (negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) as Encoding | undefined) ?? "identity";
+  const accepted = req.headers["accept-encoding"] ?? "";
+  let encoding = ENCODING_CHOICES.get(accepted);
+  if (!encoding) {
+    // negotiator 1.x takes the server's order for ties; its published types predate that option.
+    const negotiator = new Negotiator(req) as unknown as { encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined };
+    encoding = (negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) as Encoding | undefined) ?? "identity";
+    // Browsers send a handful of distinct headers; the bound keeps odd clients from growing it.
+    if (ENCODING_CHOICES.size >= 100) ENCODING_CHOICES.clear();
+    ENCODING_CHOICES.set(accepted, encoding);
+  }
+  return encoding;
 }
+/** The choice for each Accept-Encoding header seen: the cached pages are the site's busiest answers, and the choice never changes. */
+const ENCODING_CHOICES = new Map<string, Encoding>();
 
 export function createAnonymousPageCache({ render, policy }: { render: (pathname: string) => Promise<RenderedPage>; policy: (styleHashes: string[], secure: boolean) => string }) {
   const pages = new Map<string, Promise<CachedPage | null>>();
@@ -77,9 +87,10 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
     if (page.status !== 200 || page.headers.has("Set-Cookie") || !page.headers.get("Content-Type")?.startsWith("text/html")) return null;
     const html = withoutScripts(page.html);
     const identity = Buffer.from(html, "utf8");
+    const styleHashes = inlineStyleHashes(html);
     return {
       etag: `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
-      styleHashes: inlineStyleHashes(html),
+      policies: { secure: policy(styleHashes, true), plain: policy(styleHashes, false) },
       identity,
       gzip: zlib.gzipSync(identity, { level: 9 }),
       br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
@@ -113,7 +124,7 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
     async serve(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): Promise<boolean> {
       const page = await cached(req.url!);
       if (!page) return false;
-      res.setHeader("Content-Security-Policy", policy(page.styleHashes, secure));
+      res.setHeader("Content-Security-Policy", secure ? page.policies.secure : page.policies.plain);
       res.setHeader("ETag", page.etag);
       res.setHeader("Cache-Control", CACHE_CONTROL);
       res.setHeader("Vary", VARY);
