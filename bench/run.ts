@@ -239,7 +239,9 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     for (const page of ["/", "/rulebook", "/locations", "/auth"]) weights.push({ page, ...(await pageWeight(base, page)) });
     const lighthouse = [];
     if (kind === "pglite" && !options["no-lighthouse"] && fs.existsSync(CHROME)) {
-      for (const page of ["/", "/rulebook", "/locations"]) lighthouse.push({ page, ...(await lighthouseScores(base + page, CHROME)) });
+      // The public pages, the sign-in page (the first to load the app's scripts), and the member's busiest pages.
+      for (const page of ["/", "/rulebook", "/locations", "/auth"]) lighthouse.push({ page, ...(await lighthouseScores(base + page, CHROME)) });
+      for (const page of ["/profile", "/events"]) lighthouse.push({ page: `${page} (player)`, ...(await lighthouseScores(base + page, CHROME, player)) });
     }
     return { kind, coldStartMs, idleRssMb: idle.rssMb, peakRssMb: peak.peakMb, results, weights, lighthouse };
   } finally {
