@@ -31,7 +31,8 @@ export type AuditAction =
   | "queue.set_status"
   | "queue.reply"
   | "order.hand_out"
-  | "order.undo_hand_out";
+  | "order.undo_hand_out"
+  | "ticket.paid";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

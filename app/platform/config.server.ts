@@ -65,6 +65,9 @@ const EnvSchema = z.object({
   DISCORD_AUTHORIZATION_URL: httpUrl.optional(),
   DISCORD_TOKEN_URL: httpUrl.optional(),
   DISCORD_USERINFO_URL: httpUrl.optional(),
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_\S+$/, "must be a Stripe secret or restricted key (sk_... or rk_...)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_\S+$/, "must be the webhook endpoint's signing secret (whsec_...)").optional(),
+  STRIPE_API_URL: httpUrl.optional(),
   SMS_WEBHOOK_URL: httpUrl.optional(),
   SMS_WEBHOOK_TOKEN: z.string().trim().min(8, "must be at least 8 characters").max(500).optional(),
   SIGNUP_THROTTLE_MS: z.coerce.number().int().min(0).default(SIGNUP_THROTTLE_MS),
@@ -113,6 +116,9 @@ const EnvSchema = z.object({
 }).refine((env) => env.DISCORD_CLIENT_SECRET || !env.DISCORD_CLIENT_ID, {
   path: ["DISCORD_CLIENT_SECRET"],
   message: "is needed with DISCORD_CLIENT_ID: sign-in with Discord takes both (or neither, to leave it off)",
+}).refine((env) => !env.STRIPE_SECRET_KEY === !env.STRIPE_WEBHOOK_SECRET, {
+  path: ["STRIPE_SECRET_KEY"],
+  message: "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are given together: tickets are sold only when the site also hears Stripe's confirmations (or neither, to keep the events' payment links)",
 }).refine((env) => env.SMS_WEBHOOK_URL || !env.SMS_WEBHOOK_TOKEN, {
   path: ["SMS_WEBHOOK_URL"],
   message: "is needed with SMS_WEBHOOK_TOKEN: text messages go to the gateway at that address",
@@ -220,6 +226,9 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     emailCode: { expiresS: env.EMAIL_CODE_EXPIRES_S, resendS: env.EMAIL_CODE_RESEND_S },
     discord: { webhookUrl: env.DISCORD_WEBHOOK_URL, username: env.DISCORD_USERNAME, avatarUrl: env.DISCORD_AVATAR_URL },
     discordSignIn: discordSignInConfig(env),
+    // Tickets sold through Stripe Checkout (app/features/tickets/); the events' payment links while unset.
+    // STRIPE_API_URL points the SDK at a stand-in of Stripe's API (the tests); unset, Stripe's own.
+    stripe: env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL } : undefined,
     // Text messages (second-factor codes) through a gateway's webhook; off while the address is unset.
     sms: { webhookUrl: env.SMS_WEBHOOK_URL, token: env.SMS_WEBHOOK_TOKEN },
     outbox: { pollMs: env.OUTBOX_POLL_MS, retryBaseMs: env.OUTBOX_RETRY_BASE_MS },

@@ -10,6 +10,13 @@ import { needsSecondFactorToManageFactors, refuseWithoutSecondFactor } from "~/f
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
+ * Routes posted to by another service, not a browser: they carry no cookie and no Origin, and
+ * each proves its sender itself (Stripe signs every webhook body, checked before anything is
+ * read from it: features/tickets/webhook.server.ts).
+ */
+const SIGNED_BY_SENDER = new Set(["/webhooks/stripe"]);
+
+/**
  * A state-changing request must come from one of our own pages: its Origin (or,
  * failing that, its Referer) must be this site, scheme and host both (an https page
  * is not an http one). Browsers send Origin on every cross-site POST, so a forged
@@ -44,7 +51,7 @@ function isDataRequest(request: Request): boolean {
  */
 export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, context, pattern, url }, next) => {
   context.get(requestInfoContext).route = normalizePattern(pattern);
-  if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) {
+  if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request) && !SIGNED_BY_SENDER.has(normalizePattern(pattern))) {
     throw data(SITE_MESSAGES.crossSite, { status: 403 });
   }
   const { user, setCookies } = await getSessionUser(request);
@@ -61,7 +68,6 @@ export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, 
     if (request.method === "GET" && !isDataRequest(request)) throw redirect("/");
     throw data("Forbidden", { status: 403 });
   }
-  // Managers' tools need a session proven by a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA).
   // Managers' tools need a session proven by a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA),
   // as does changing the factors of a member who has one.
   if (

@@ -3,6 +3,7 @@ import { boolean, check, date, index, integer, jsonb, numeric, pgTable, text, ti
 import { CABINS } from "~/game/cabins";
 import { LETTER_STATUSES } from "~/game/letters";
 import { EVENT_STATUSES, PAYMENT_STATUSES } from "~/game/roles";
+import { TICKET_PLACES_MAX, TICKET_PRICE_MAX_CENTS, TICKET_PRICE_MIN_CENTS } from "~/game/tickets";
 import { createdAt, oneOf } from "./columns";
 import { ownerId, profiles } from "./schema-members";
 
@@ -31,11 +32,17 @@ export const events = pgTable(
     status: text("status", { enum: EVENT_STATUSES }).notNull().default("future"),
     /** The ticket-purchase link (the old site called this field "stripe": docs/product.md#records). */
     ticketUrl: text("ticket_url"),
+    /** The ticket's price in cents (app/game/tickets.ts); tickets are sold on the site only with a price and Stripe's keys set. */
+    ticketPriceCents: integer("ticket_price_cents"),
+    /** How many tickets may be sold (paid and held together); unset, no limit. */
+    ticketPlaces: integer("ticket_places"),
     createdAt: createdAt(),
   },
   (t) => [
     check("events_status_check", oneOf(t.status, EVENT_STATUSES)),
     check("events_ticket_url_https_check", sql`${t.ticketUrl} is null or ${t.ticketUrl} like 'https://%'`),
+    check("events_ticket_price_check", sql`${t.ticketPriceCents} is null or ${t.ticketPriceCents} between ${sql.raw(String(TICKET_PRICE_MIN_CENTS))} and ${sql.raw(String(TICKET_PRICE_MAX_CENTS))}`),
+    check("events_ticket_places_check", sql`${t.ticketPlaces} is null or ${t.ticketPlaces} between 1 and ${sql.raw(String(TICKET_PLACES_MAX))}`),
     index("events_status_date_idx").on(t.status, t.date),
     index("events_date_idx").on(t.date),
   ],

@@ -1,0 +1,31 @@
+import Stripe from "stripe";
+import { config } from "~/platform/config.server";
+
+let current: { settings: object; stripe: Stripe } | undefined;
+
+/**
+ * The Stripe SDK for the club's account, or undefined while tickets are not sold on the site
+ * (no STRIPE_SECRET_KEY). STRIPE_API_URL points it at a stand-in of Stripe's API instead of
+ * Stripe's own (the tests).
+ */
+export function stripeClient(): Stripe | undefined {
+  const settings = config().stripe;
+  if (!settings) return undefined;
+  if (current?.settings !== settings) {
+    const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
+    const stripe = new Stripe(settings.secretKey, {
+      // Stripe's SDK retries with the same idempotency key, so a retried request never charges twice.
+      maxNetworkRetries: 2,
+      timeout: 15_000,
+      appInfo: { name: "Hopewell members' site" },
+      ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
+    });
+    current = { settings, stripe };
+  }
+  return current.stripe;
+}
+
+/** True when tickets are sold on the site (both Stripe keys set). */
+export function ticketSalesEnabled(): boolean {
+  return config().stripe !== undefined;
+}
