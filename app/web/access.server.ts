@@ -55,6 +55,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/events/calendar/:memberId/:key": "anyone",
   // One event's calendar file, downloaded from /events with the member's session.
   "/events/:id/calendar.ics": "member",
+  // Back from Stripe's checkout: the member's own purchase only.
+  "/events/ticket": "member",
   // Stripe's notices of ticket payments: no session, each one signed by Stripe and checked (features/tickets/webhook.server.ts).
   "/webhooks/stripe": "anyone",
   "/application": "member",

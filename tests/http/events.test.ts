@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { EVENT_DATE_HINT, TICKET_URL_HTTPS } from "~/features/events/events.form";
+import { EVENT_DATE_HINT, TICKET_PLACES_RANGE, TICKET_PRICE_FORMAT, TICKET_PRICE_RANGE, TICKET_URL_HTTPS } from "~/features/events/events.form";
 import { createEvent } from "~/platform/db/factories";
 import { events } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -29,6 +29,30 @@ describe("events", () => {
     expect(added.status).toBe(200);
     const [row] = await db().select().from(events).where(eq(events.title, "Blood Moon"));
     expect(row).toMatchObject({ date: "2027-05-14", status: "future", ticketUrl: "https://buy.stripe.com/test_blood" });
+  });
+
+  it("lets a manager give an event a ticket price in dollars and a number of places, refusing what cannot be sold", async () => {
+    const manager = await signedInMember("manager");
+    const base = { intent: "create", title: "Priced Night", date: "2027-06-11", status: "future", ticketUrl: "" };
+    for (const [fields, message] of [
+      [{ ticketPriceCents: "forty", ticketPlaces: "" }, TICKET_PRICE_FORMAT],
+      [{ ticketPriceCents: "0.10", ticketPlaces: "" }, TICKET_PRICE_RANGE],
+      [{ ticketPriceCents: "45", ticketPlaces: "0" }, TICKET_PLACES_RANGE],
+      [{ ticketPriceCents: "45", ticketPlaces: "2.5" }, TICKET_PLACES_RANGE],
+    ] as const) {
+      const refused = await postForm(app().url, "/events/manage", { ...base, ...fields }, manager.cookie);
+      expect(refused.status).toBe(400);
+      expect(readable(await refused.text())).toContain(message);
+    }
+    expect(await db().select().from(events).where(eq(events.title, "Priced Night"))).toEqual([]);
+    expect((await postForm(app().url, "/events/manage", { ...base, ticketPriceCents: "45.50", ticketPlaces: "40" }, manager.cookie)).status).toBe(200);
+    const [row] = await db().select().from(events).where(eq(events.title, "Priced Night"));
+    expect(row).toMatchObject({ ticketPriceCents: 4550, ticketPlaces: 40 });
+    const list = readable(await (await fetch(`${app().url}/events/manage`, { headers: { Cookie: manager.cookie } })).text());
+    expect(list).toContain("tickets $45.50, 40 places");
+    // Emptied, the event is sold by its link only again.
+    expect((await postForm(app().url, "/events/manage", { ...base, intent: "update", id: row!.id, ticketPriceCents: "", ticketPlaces: "" }, manager.cookie)).status).toBe(200);
+    expect(await db().select({ price: events.ticketPriceCents, places: events.ticketPlaces }).from(events).where(eq(events.id, row!.id))).toEqual([{ price: null, places: null }]);
   });
 
   it("says on the form that an event's date is the Friday the venue opens, and warns, saving all the same, when it is not", async () => {

@@ -17,7 +17,11 @@ import { memberEventStatuses, type MemberEventStatus } from "~/features/events/e
 import { eventTimeLabels } from "~/features/events/event-times.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
 import { directionsUrl } from "~/features/site/site.server";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { startCheckout } from "~/features/tickets/checkout.server";
+import { ticketOffers } from "~/features/tickets/offers.server";
+import { TicketButton } from "~/features/tickets/TicketButton";
+import { TICKET_MESSAGES } from "~/features/tickets/tickets.messages";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";
 import { failSafely } from "~/web/actions.server";
@@ -37,12 +41,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
   // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
   const feed = `${siteUrl(request)}${await calendarFeedPath(user.id)}`;
+  const registered = new Set(listed.filter((event) => mine.byEvent[event.id]?.registration === "registered").map((event) => event.id));
+  const tickets = await ticketOffers(user, listed, registered);
   return {
     events: listed.map((event) => ({
       id: event.id,
       title: event.title,
       date: event.date,
-      ticketUrl: event.ticketUrl,
+      // Sold on the site (with Stripe's keys set), the event's payment link gives way to its ticket.
+      ticketUrl: tickets[event.id] ? null : event.ticketUrl,
+      ticket: tickets[event.id] ?? null,
       times: eventTimeLabels(event.date, timeZone),
       status: mine.byEvent[event.id]!,
     })),
@@ -61,12 +69,18 @@ export const FEED_MESSAGES = {
   unknown: "That action is not available here.",
 } as const;
 
-type ActionData = { ok?: string; message?: string };
+type ActionData = { ok?: string; message?: string; ticket?: string };
 
 /** A new calendar-feed address, for a member who fears theirs has been passed on: the old one stops working. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const fields = await readForm(request);
+  if (fields.intent === "buy_ticket") {
+    const started = await startCheckout(user, typeof fields.eventId === "string" ? fields.eventId : "", siteUrl(request));
+    // To Stripe's checkout page; back on /events/ticket once paid.
+    if (started.outcome === "checkout") throw redirect(started.url);
+    return data<ActionData>({ ticket: TICKET_MESSAGES[started.outcome] }, { status: started.outcome === "failed" ? 503 : 409 });
+  }
   if (fields.intent !== "renew_feed") return data<ActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
   return failSafely<ActionData>("renewing a calendar feed address", { message: FEED_MESSAGES.failed }, async () => {
     await renewCalendarFeed(user.id);
@@ -176,7 +190,8 @@ function PelDue({ event }: { event: { title: string; date: string } }) {
 
 export default function Events({ loaderData, actionData }: Route.ComponentProps) {
   const { events, lettersDue, directions, feed } = loaderData;
-  const renewing = useNavigation().formData?.get("intent") === "renew_feed";
+  const sending = useNavigation().formData?.get("intent");
+  const renewing = sending === "renew_feed";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Upcoming Events</h1>
@@ -200,6 +215,11 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           </ul>
         </section>
       ) : null}
+      {actionData?.ticket ? (
+        <div className="mb-6">
+          <Alert kind="error">{actionData.ticket}</Alert>
+        </div>
+      ) : null}
       {events.length === 0 ? (
         <div className="panel text-center">
           <h2 className="text-2xl">No Events Scheduled</h2>
@@ -218,6 +238,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                   </p>
                 </div>
                 <div className="flex flex-col gap-2 sm:items-end">
+                  {event.ticket ? <TicketButton offer={event.ticket} eventId={event.id} eventName={eventName(event)} busy={sending === "buy_ticket"} /> : null}
                   {event.ticketUrl ? (
                     <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
                       <Icon icon={Ticket} className="size-5" />
@@ -251,7 +272,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           <code>{feed.url}</code>
         </p>
         <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
-        {actionData ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
+        {actionData && !actionData.ticket ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
         <Form method="post" preventScrollReset className="mt-4 flex flex-col gap-2">
           <p id="renew-feed-note">If someone else may have it, get a new address: the one above then stops working, here and in any calendar app subscribed to it.</p>
           <button type="submit" name="intent" value="renew_feed" className="btn btn-secondary self-start" aria-describedby="renew-feed-note" disabled={renewing}>

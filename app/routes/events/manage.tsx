@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { isUuid } from "~/lib/ids";
 import type { Route } from "./+types/manage";
+import { formatDollars } from "~/game/merchant";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
@@ -72,6 +73,23 @@ function EventFields({ values, errors }: { values: Partial<Record<string, string
         error={errors?.ticketUrl}
         className="sm:col-span-2"
       />
+      <Field
+        label="Ticket price (dollars)"
+        name="ticketPriceCents"
+        inputMode="decimal"
+        placeholder="45.00"
+        hint="Sold on the site through Stripe when its keys are set (it then replaces the ticket link). Leave empty to sell by the link only."
+        defaultValue={values.ticketPriceCents ?? ""}
+        error={errors?.ticketPriceCents}
+      />
+      <Field
+        label="Places"
+        name="ticketPlaces"
+        inputMode="numeric"
+        hint="How many tickets may be sold. Leave empty for no limit."
+        defaultValue={values.ticketPlaces ?? ""}
+        error={errors?.ticketPlaces}
+      />
     </div>
   );
 }
@@ -117,7 +135,7 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                   <Form method="post" noValidate className="flex flex-col gap-4">
                     <input type="hidden" name="intent" value="update" />
                     <input type="hidden" name="id" value={event.id} />
-                    <EventFields values={actionData?.intent === "update" && actionData.values ? { ...actionData.values, id: event.id } : { id: event.id, title: event.title, date: event.date, status: event.status, ticketUrl: event.ticketUrl }} errors={actionData?.intent === "update" ? actionData.errors : undefined} />
+                    <EventFields values={actionData?.intent === "update" && actionData.values ? { ...actionData.values, id: event.id } : { id: event.id, title: event.title, date: event.date, status: event.status, ticketUrl: event.ticketUrl, ticketPriceCents: event.ticketPriceCents === null ? "" : (event.ticketPriceCents / 100).toFixed(2), ticketPlaces: event.ticketPlaces === null ? "" : String(event.ticketPlaces) }} errors={actionData?.intent === "update" ? actionData.errors : undefined} />
                     <div className="flex gap-3">
                       <button type="submit" className="btn btn-primary" disabled={busy}>
                         Save
@@ -134,6 +152,7 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                       <p className="text-dust">
                         <time dateTime={event.date}>{formatEventDate(event.date)}</time> · <span className="capitalize">{event.status}</span>
                         {event.ticketUrl ? " · ticket link set" : " · no ticket link"}
+                        {event.ticketPriceCents !== null ? ` · tickets ${formatDollars(event.ticketPriceCents)}${event.ticketPlaces !== null ? `, ${event.ticketPlaces} places` : ""}` : null}
                       </p>
                     </div>
                     <div className="flex gap-2">

@@ -1,0 +1,110 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import Stripe from "stripe";
+
+/** A Checkout Session as the stand-in keeps it (the fields the site reads). */
+export type StandInSession = {
+  id: string;
+  object: "checkout.session";
+  url: string;
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid";
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  customer_email: string | null;
+  metadata: Record<string, string>;
+  payment_intent: string | null;
+  expires_at: number;
+  success_url: string;
+  cancel_url: string;
+  product: string;
+};
+
+/**
+ * A small HTTP server playing Stripe's API for the calls the site makes (create and retrieve a
+ * Checkout Session), honouring Idempotency-Key as Stripe does; the real `stripe` SDK talks to it
+ * through STRIPE_API_URL. `pay` completes a session as a buyer at Stripe's page would, and
+ * `event` builds the event Stripe would send about it, signed with the SDK's own test signer.
+ */
+export async function startStripeStandIn() {
+  const sessions = new Map<string, StandInSession>();
+  const byIdempotencyKey = new Map<string, string>();
+  const requests: { method: string; path: string; idempotencyKey?: string }[] = [];
+  let refusing = false;
+
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      const path = (req.url ?? "").split("?")[0]!;
+      const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
+      requests.push({ method: req.method!, path, idempotencyKey });
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomUUID()}` });
+        res.end(JSON.stringify(payload));
+      };
+      if (refusing) return send(500, { error: { type: "api_error", message: "The stand-in is refusing requests" } });
+      if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
+        if (known) return send(200, sessions.get(known));
+        const form = new URLSearchParams(body);
+        const metadata = Object.fromEntries([...form].filter(([key]) => key.startsWith("metadata[")).map(([key, value]) => [key.slice(9, -1), value]));
+        const id = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
+        const session: StandInSession = {
+          id,
+          object: "checkout.session",
+          url: `${base}/pay/${id}`,
+          status: "open",
+          payment_status: "unpaid",
+          amount_total: Number(form.get("line_items[0][price_data][unit_amount]")),
+          currency: form.get("line_items[0][price_data][currency]") ?? "usd",
+          client_reference_id: form.get("client_reference_id"),
+          customer_email: form.get("customer_email"),
+          metadata,
+          payment_intent: null,
+          expires_at: Number(form.get("expires_at")),
+          success_url: form.get("success_url") ?? "",
+          cancel_url: form.get("cancel_url") ?? "",
+          product: form.get("line_items[0][price_data][product_data][name]") ?? "",
+        };
+        sessions.set(id, session);
+        if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
+        return send(200, session);
+      }
+      const retrieve = path.match(/^\/v1\/checkout\/sessions\/(cs_[A-Za-z0-9_]+)$/);
+      if (req.method === "GET" && retrieve) {
+        const session = sessions.get(retrieve[1]!);
+        return session ? send(200, session) : send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
+      }
+      send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const signer = new Stripe("sk_test_stand_in_signer").webhooks;
+
+  return {
+    url: base,
+    sessions,
+    requests,
+    /** Makes every API call fail, as when Stripe cannot be reached. */
+    refuse(on: boolean) {
+      refusing = on;
+    },
+    /** The buyer paid on Stripe's page: the session is complete and paid. */
+    pay(sessionId: string): StandInSession {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no session ${sessionId}`);
+      Object.assign(session, { status: "complete", payment_status: "paid", payment_intent: `pi_${sessionId.slice(8)}` });
+      return session;
+    },
+    /** The event Stripe would send about a session, and its Stripe-Signature header for `secret`. */
+    event(type: string, session: StandInSession, secret: string) {
+      const event = { id: `evt_${crypto.randomBytes(12).toString("hex")}`, object: "event", type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: session } };
+      const payload = JSON.stringify(event);
+      return { id: event.id, payload, signature: signer.generateTestHeaderString({ payload, secret }) };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
