@@ -22,7 +22,7 @@ CREATE TABLE "ticket_purchases" (
 	"paid_at" timestamp with time zone,
 	"refunded_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "ticket_purchases_status_check" CHECK ("ticket_purchases"."status" in ('held', 'paid', 'refunded', 'released'))
+	CONSTRAINT "ticket_purchases_status_check" CHECK ("ticket_purchases"."status" in ('held', 'paid', 'refunding', 'refunded', 'released'))
 );
 --> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "ticket_price_cents" integer;--> statement-breakpoint

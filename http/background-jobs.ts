@@ -2,6 +2,7 @@
 // starts and stops them). A new job is declared with the feature it serves and listed here.
 import { costumeRemindersJob } from "~/features/costume/costume-reminders.server";
 import { exportJob } from "~/features/member-data/member-data.server";
+import { ticketReconciliationJob } from "~/features/tickets/reconcile.server";
 import { scheduledBackupsJob } from "~/ops/backup/schedule.server";
 import { controlSocketJob } from "~/ops/control/operations.server";
 import { pruneUsedCaptchas } from "~/platform/captcha.server";
@@ -35,6 +36,8 @@ export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
     exportJob(),
     // Costume reminders, 21 and 15 days before each event, looked for hourly.
     costumeRemindersJob(),
+    // Ticket payments Stripe's webhook missed, asked of Stripe every 15 minutes.
+    ...(cfg.stripe ? [ticketReconciliationJob] : []),
     // The embedded database's upkeep, and the control socket the command-line tools use while
     // this process holds that database.
     ...(handle.kind === "pglite" ? [embeddedMaintenanceJob(handle.db), controlSocketJob(handle, cfg)] : []),

@@ -21,10 +21,11 @@ export const TICKET_HOLD_MINUTES = 30;
 
 /**
  * Where a purchase stands: held while the member is at Stripe's checkout, paid (and the member
- * registered), refunded (kept for the club's records), or released (the checkout expired
- * or was abandoned: the place is free again).
+ * registered), refunding (paid after its hold ended, for an event that had filled: the refund is
+ * asked of Stripe, again until it answers), refunded (kept for the club's records), or released
+ * (the checkout expired or was abandoned: the place is free again).
  */
-export const TICKET_STATUSES = ["held", "paid", "refunded", "released"] as const;
+export const TICKET_STATUSES = ["held", "paid", "refunding", "refunded", "released"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** What became of an event Stripe sent: recorded, ignored (a kind the site does not act on), or kept for a manager (it names no purchase the site knows). */

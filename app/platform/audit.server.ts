@@ -32,7 +32,8 @@ export type AuditAction =
   | "queue.reply"
   | "order.hand_out"
   | "order.undo_hand_out"
-  | "ticket.paid";
+  | "ticket.paid"
+  | "ticket.refunded";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

@@ -19,11 +19,12 @@ export type StandInSession = {
   success_url: string;
   cancel_url: string;
   product: string;
+  created: number;
 };
 
 /**
  * A small HTTP server playing Stripe's API for the calls the site makes (create and retrieve a
- * Checkout Session), honouring Idempotency-Key as Stripe does; the real `stripe` SDK talks to it
+ * Checkout Session, list recent ones, refund a payment), honouring Idempotency-Key as Stripe does; the real `stripe` SDK talks to it
  * through STRIPE_API_URL. `pay` completes a session as a buyer at Stripe's page would, and
  * `event` builds the event Stripe would send about it, signed with the SDK's own test signer.
  */
@@ -31,6 +32,8 @@ export async function startStripeStandIn() {
   const sessions = new Map<string, StandInSession>();
   const byIdempotencyKey = new Map<string, string>();
   const requests: { method: string; path: string; idempotencyKey?: string }[] = [];
+  const refunds: { id: string; payment_intent: string | null }[] = [];
+  const refundsByKey = new Map<string, (typeof refunds)[number]>();
   let refusing = false;
 
   const server = http.createServer((req, res) => {
@@ -67,10 +70,27 @@ export async function startStripeStandIn() {
           success_url: form.get("success_url") ?? "",
           cancel_url: form.get("cancel_url") ?? "",
           product: form.get("line_items[0][price_data][product_data][name]") ?? "",
+          created: Math.floor(Date.now() / 1000),
         };
         sessions.set(id, session);
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
         return send(200, session);
+      }
+      if (req.method === "GET" && path === "/v1/checkout/sessions") {
+        // Newest first, as Stripe lists; one page is enough for the tests' few sessions.
+        const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
+        const since = Number(query.get("created[gte]") ?? 0);
+        const data = [...sessions.values()].filter((session) => session.created >= since).reverse();
+        return send(200, { object: "list", url: "/v1/checkout/sessions", has_more: false, data });
+      }
+      if (req.method === "POST" && path === "/v1/refunds") {
+        const known = idempotencyKey ? refundsByKey.get(idempotencyKey) : undefined;
+        if (known) return send(200, known);
+        const form = new URLSearchParams(body);
+        const refund = { id: `re_${crypto.randomBytes(12).toString("hex")}`, object: "refund", payment_intent: form.get("payment_intent"), status: "succeeded" };
+        refunds.push(refund);
+        if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
+        return send(200, refund);
       }
       const retrieve = path.match(/^\/v1\/checkout\/sessions\/(cs_[A-Za-z0-9_]+)$/);
       if (req.method === "GET" && retrieve) {
@@ -88,6 +108,7 @@ export async function startStripeStandIn() {
     url: base,
     sessions,
     requests,
+    refunds,
     /** Makes every API call fail, as when Stripe cannot be reached. */
     refuse(on: boolean) {
       refusing = on;

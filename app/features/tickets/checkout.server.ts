@@ -1,10 +1,11 @@
-import { and, count, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, eq, inArray, lte } from "drizzle-orm";
 import { formatEventDate } from "~/lib/dates";
 import type { SessionUser } from "~/lib/navigation";
 import { TICKET_CURRENCY, TICKET_HOLD_MINUTES } from "~/game/tickets";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { eventAttendance, events, ticketPurchases } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
+import { placesTaken } from "./places.server";
 import { stripeClient } from "./stripe.server";
 
 export type CheckoutStart =
@@ -15,16 +16,6 @@ export type CheckoutStart =
   | { outcome: "players-only" }
   | { outcome: "preparing" }
   | { outcome: "failed" };
-
-/** Places taken at an event: members registered as paid (bought here or added by a manager), and checkouts in progress. */
-async function placesTaken(tx: Transaction, eventId: string, now: Date): Promise<number> {
-  const [registered] = await tx.select({ n: count() }).from(eventAttendance).where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")));
-  const [holding] = await tx
-    .select({ n: count() })
-    .from(ticketPurchases)
-    .where(and(eq(ticketPurchases.eventId, eventId), eq(ticketPurchases.status, "held"), gt(ticketPurchases.holdExpiresAt, now)));
-  return (registered?.n ?? 0) + (holding?.n ?? 0);
-}
 
 type Reserved = { outcome: "reserved"; purchaseId: string; event: { id: string; title: string; date: string; priceCents: number }; holdExpiresAt: Date } | Exclude<CheckoutStart, { outcome: "failed" }>;
 

@@ -1,0 +1,93 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reconcileWithStripe } from "~/features/tickets/reconcile.server";
+import { config, overrideConfig } from "~/platform/config.server";
+import { createEvent } from "~/platform/db/factories";
+import { auditLog, eventAttendance, outbox, ticketPurchases } from "~/platform/db/schema";
+import { withAppServer } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+import { postForm } from "../helpers/forms";
+import { signedInMember } from "../helpers/members";
+import { startStripeStandIn } from "../helpers/stripe-stand-in";
+
+const db = withTestDatabase();
+const WEBHOOK_SECRET = "whsec_hopewell_settling_test";
+
+describe("ticket payments settled with Stripe: refunds, full events and missed notices", () => {
+  const app = withAppServer();
+  let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let saved: ReturnType<typeof config>["stripe"];
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    saved = config().stripe;
+    overrideConfig({ stripe: { secretKey: "sk_test_hopewell_settling", webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
+  });
+  afterAll(async () => {
+    overrideConfig({ stripe: saved });
+    await stripe.close();
+  });
+
+  /** The player presses Buy a ticket and pays at Stripe's page: the session's id. */
+  async function buyAndPay(eventId: string, cookie: string): Promise<string> {
+    const sent = await postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
+    expect(sent.status).toBe(302);
+    const sessionId = sent.headers.get("Location")!.split("/").pop()!;
+    stripe.pay(sessionId);
+    return sessionId;
+  }
+  async function notify(type: string, object: object) {
+    const notice = stripe.event(type, object as never, WEBHOOK_SECRET);
+    const answer = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
+    expect(answer.status).toBe(200);
+  }
+  const mailTo = async (email: string) => (await db().select().from(outbox)).filter((row) => (row.payload as { to?: string }).to === email).map((row) => row.payload as { subject: string; text: string });
+
+  it("refunds, and tells, a player whose payment arrived after their hold ended and another took the last place", async () => {
+    const event = await createEvent(db(), { title: "Last Bunk", date: "2028-01-14", status: "future", ticketPriceCents: 7000, ticketPlaces: 1 });
+    const late = await signedInMember("player");
+    const prompt = await signedInMember("player");
+    const lateSession = await buyAndPay(event.id, late.cookie);
+    // The late player's checkout expired before Stripe told of their payment: the place is free.
+    await notify("checkout.session.expired", { ...stripe.sessions.get(lateSession)!, status: "expired" });
+    const promptSession = await buyAndPay(event.id, prompt.cookie);
+    await notify("checkout.session.completed", stripe.sessions.get(promptSession)!);
+    await notify("checkout.session.completed", stripe.sessions.get(lateSession)!);
+
+    const registered = await db().select({ userId: eventAttendance.userId }).from(eventAttendance).where(eq(eventAttendance.eventId, event.id));
+    expect(registered).toEqual([{ userId: prompt.id }]);
+    const [refunded] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.checkoutSessionId, lateSession));
+    expect(refunded).toMatchObject({ status: "refunded", amountCents: 7000 });
+    expect(stripe.refunds.map((refund) => refund.payment_intent)).toEqual([stripe.sessions.get(lateSession)!.payment_intent]);
+    const told = await mailTo(late.email);
+    expect(told.map((mail) => mail.subject)).toEqual(["Your payment for Last Bunk was refunded"]);
+    expect(told[0]!.text).toContain("Your payment of $70.00 for Last Bunk");
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.action, "ticket.refunded"), eq(auditLog.subjectId, late.id)))).toHaveLength(1);
+  });
+
+  it("records a payment whose notice was lost when it checks with Stripe, once however often it checks", async () => {
+    const event = await createEvent(db(), { title: "Quiet Wire", date: "2028-02-11", status: "future", ticketPriceCents: 5500 });
+    const player = await signedInMember("player");
+    await buyAndPay(event.id, player.cookie);
+    // Stripe's notice never came.
+    expect(await db().select().from(eventAttendance).where(eq(eventAttendance.userId, player.id))).toEqual([]);
+    const first = await reconcileWithStripe();
+    expect(first?.registered).toBe(1);
+    expect(await db().select({ paymentStatus: eventAttendance.paymentStatus }).from(eventAttendance).where(eq(eventAttendance.userId, player.id))).toEqual([{ paymentStatus: "paid" }]);
+    expect((await reconcileWithStripe())?.registered).toBe(0);
+    expect((await mailTo(player.email)).filter((mail) => mail.subject === "Your ticket for Quiet Wire")).toHaveLength(1);
+  });
+
+  it("marks a ticket refunded at Stripe, keeps the member on the list as unpaid and tells the managers", async () => {
+    const event = await createEvent(db(), { title: "Change of Plans", date: "2028-03-10", status: "future", ticketPriceCents: 6000 });
+    const manager = await signedInMember("manager");
+    const player = await signedInMember("player");
+    const sessionId = await buyAndPay(event.id, player.cookie);
+    await notify("checkout.session.completed", stripe.sessions.get(sessionId)!);
+    await notify("charge.refunded", { id: "ch_test_refund", object: "charge", payment_intent: stripe.sessions.get(sessionId)!.payment_intent, amount_refunded: 6000, refunded: true });
+    const [purchase] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.checkoutSessionId, sessionId));
+    expect(purchase).toMatchObject({ status: "refunded" });
+    expect(purchase!.refundedAt).toBeInstanceOf(Date);
+    expect(await db().select({ paymentStatus: eventAttendance.paymentStatus }).from(eventAttendance).where(eq(eventAttendance.userId, player.id))).toEqual([{ paymentStatus: "unpaid" }]);
+    expect((await mailTo(manager.email)).map((mail) => mail.subject)).toEqual(["A ticket for Change of Plans was refunded"]);
+  });
+});
