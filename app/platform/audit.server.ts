@@ -33,7 +33,8 @@ export type AuditAction =
   | "order.hand_out"
   | "order.undo_hand_out"
   | "ticket.paid"
-  | "ticket.refunded";
+  | "ticket.refunded"
+  | "ticket.check";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

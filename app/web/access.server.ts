@@ -114,7 +114,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/event-day/:eventId": "manager",
   // Failed and waiting emails name members' addresses: managers only.
   "/outbox": "manager",
-  "/attendance": "staff",
+  // Staff read who attends; managers also see ticket payments and ask Stripe for missed ones.
+  "/attendance": { read: "staff", change: "manager" },
   "/attendance/:eventId/csv": "staff",
   "/attendance-tool": "manager",
   "/view-pels": "staff",

@@ -7,6 +7,7 @@ import { auditLog, eventAttendance, outbox, ticketPurchases } from "~/platform/d
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
+import { visibleText } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
 import { startStripeStandIn } from "../helpers/stripe-stand-in";
 
@@ -75,6 +76,35 @@ describe("ticket payments settled with Stripe: refunds, full events and missed n
     expect(await db().select({ paymentStatus: eventAttendance.paymentStatus }).from(eventAttendance).where(eq(eventAttendance.userId, player.id))).toEqual([{ paymentStatus: "paid" }]);
     expect((await reconcileWithStripe())?.registered).toBe(0);
     expect((await mailTo(player.email)).filter((mail) => mail.subject === "Your ticket for Quiet Wire")).toHaveLength(1);
+  });
+
+  it("shows managers who paid, how much and when, the total and the places left, in the page and the export, and checks with Stripe on request", async () => {
+    const event = await createEvent(db(), { title: "Ledger Night", date: "2028-04-14", status: "future", ticketPriceCents: 4000, ticketPlaces: 3 });
+    const manager = await signedInMember("manager");
+    const cast = await signedInMember("cast");
+    const buyer = await signedInMember("player");
+    const sessionId = await buyAndPay(event.id, buyer.cookie);
+    await notify("checkout.session.completed", stripe.sessions.get(sessionId)!);
+
+    const page = visibleText(await (await fetch(`${app().url}/attendance?event=${event.id}`, { headers: { Cookie: manager.cookie } })).text());
+    expect(page).toContain("Tickets $40.00 · $40.00 taken · 2 of 3 places left");
+    expect(page).toContain(`${buyer.firstName} ${buyer.lastName} $40.00`);
+    expect(page).toContain("Check with Stripe now");
+    const csv = (await (await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: manager.cookie } })).text()).replace(/^\uFEFF/, "").trim().split("\n");
+    expect(csv[0]).toBe("Last Name,First Name,Character Name,Cabin,Payment,Amount,Paid At");
+    expect(csv[1]).toMatch(new RegExp(`^${buyer.lastName},${buyer.firstName},No character,Not assigned,Ticket bought on the site,\\$40\\.00,"`));
+
+    // Cast read the attendance, not the payments, and cannot ask Stripe.
+    const castPage = visibleText(await (await fetch(`${app().url}/attendance?event=${event.id}`, { headers: { Cookie: cast.cookie } })).text());
+    expect(castPage).not.toContain("$40.00 taken");
+    expect(castPage).not.toContain("Check with Stripe now");
+    expect((await postForm(app().url, "/attendance", { intent: "check_stripe" }, cast.cookie)).status).toBe(403);
+    expect((await fetch(`${app().url}/attendance/${event.id}/csv`, { headers: { Cookie: cast.cookie } }).then((r) => r.text())).replace(/^\uFEFF/, "").split("\n")[0]).toBe("Last Name,First Name,Character Name,Cabin");
+
+    const checked = await postForm(app().url, "/attendance", { intent: "check_stripe" }, manager.cookie);
+    expect(checked.status).toBe(200);
+    expect(visibleText(await checked.text())).toContain("Checked with Stripe: everything was already recorded.");
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.action, "ticket.check"), eq(auditLog.actorId, manager.id)))).toHaveLength(1);
   });
 
   it("marks a ticket refunded at Stripe, keeps the member on the list as unpaid and tells the managers", async () => {

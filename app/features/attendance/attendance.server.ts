@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, ne, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { stringify } from "csv-stringify/sync";
+import { formatDollars } from "~/game/merchant";
+import { formatClubTime } from "~/lib/dates";
 import type { Cabin } from "~/game/cabins";
 import { USER_SEARCH_MAX_RESULTS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
@@ -77,7 +79,7 @@ export async function attendanceSummary() {
     .orderBy(desc(events.date));
 }
 
-export type AttendanceRow = { lastName: string; firstName: string; characterName: string | null; cabin: string | null };
+export type AttendanceRow = { userId: string; lastName: string; firstName: string; characterName: string | null; cabin: string | null };
 
 /** An event's paid attendees, by last name then first name. */
 export async function paidAttendees(eventId: string): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
@@ -86,7 +88,7 @@ export async function paidAttendees(eventId: string): Promise<{ title: string; d
   const [event] = await db.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
-    .select({ lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
+    .select({ userId: eventAttendance.userId, lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
     .from(eventAttendance)
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
@@ -141,11 +143,26 @@ export function spreadsheetSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** The export of docs/product.md#attendance-export: Last Name, First Name, Character Name, Cabin, with its placeholders. */
-export function attendanceCsv(rows: AttendanceRow[]): string {
+/** A ticket paid on the site, for the export's payment columns. */
+export type AttendancePayment = { amountCents: number | null; paidAt: Date | null };
+
+/**
+ * The export of docs/product.md#attendance-export: Last Name, First Name, Character Name, Cabin,
+ * with its placeholders. A manager's export (given `payments`) adds how each attendee paid: the
+ * amount and time of a ticket bought on the site, or "Recorded by a manager".
+ */
+export function attendanceCsv(rows: AttendanceRow[], payments?: ReadonlyMap<string, AttendancePayment>): string {
+  const columns = ["Last Name", "First Name", "Character Name", "Cabin", ...(payments ? ["Payment", "Amount", "Paid At"] : [])];
   return stringify(
-    rows.map((row) => [row.lastName, row.firstName, row.characterName || "No character", row.cabin || "Not assigned"].map(spreadsheetSafe)),
-    { header: true, columns: ["Last Name", "First Name", "Character Name", "Cabin"], bom: true },
+    rows.map((row) => {
+      const cells = [row.lastName, row.firstName, row.characterName || "No character", row.cabin || "Not assigned"];
+      if (payments) {
+        const paid = payments.get(row.userId);
+        cells.push(paid ? "Ticket bought on the site" : "Recorded by a manager", paid?.amountCents != null ? formatDollars(paid.amountCents) : "", paid?.paidAt ? formatClubTime(paid.paidAt) : "");
+      }
+      return cells.map(spreadsheetSafe);
+    }),
+    { header: true, columns, bom: true },
   );
 }
 

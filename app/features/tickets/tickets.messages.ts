@@ -15,7 +15,19 @@ export const TICKET_MESSAGES = {
   confirming: "We are confirming your payment",
   confirmingHint: "Stripe tells the site of each payment within moments. Refresh this page to see it; nothing more is needed from you.",
   unknownCheckout: "This checkout is not one of yours. Your tickets are on the events page.",
+  unmatched: (count: number) =>
+    `Stripe told the site of ${count === 1 ? "a payment event" : `${count} payment events`} naming no purchase it knows: look for ${count === 1 ? "it" : "them"} in Stripe's dashboard (the stripe_events table keeps their ids).`,
 } as const;
+
+/** What "Check with Stripe now" found. */
+export function checkedWithStripeMessage(done: { registered: number; refunded: number; released: number }): string {
+  const found = [
+    done.registered ? `${done.registered} payment${done.registered === 1 ? "" : "s"} recorded` : "",
+    done.refunded ? `${done.refunded} refund${done.refunded === 1 ? "" : "s"} made` : "",
+    done.released ? `${done.released} unpaid checkout${done.released === 1 ? "" : "s"} given back` : "",
+  ].filter(Boolean);
+  return found.length ? `Checked with Stripe: ${found.join(", ")}.` : "Checked with Stripe: everything was already recorded.";
+}
 
 export function buyTicketLabel(priceCents: number): string {
   return `Buy a ticket — ${formatDollars(priceCents)}`;
