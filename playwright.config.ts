@@ -33,6 +33,8 @@ export const E2E_STAND_INS = {
   smsGatewayPort: PORT + 4,
   smsGatewayUrl: webhookUrl(PORT + 4),
   smsGatewayToken: "e2e-gateway-token",
+  stripePort: PORT + 5,
+  stripeWebhookSecret: "whsec_e2e_stand_in",
 };
 /**
  * The second server, for the specs that need what the first is configured without: sign-in with
@@ -82,6 +84,7 @@ const DESKTOP_ONLY = [
   "password-reset",
   "staff-tools",
   "submissions",
+  "tickets",
   "two-factor",
   "user-admin",
 ].map((name) => `**/${name}.spec.ts`);
@@ -143,6 +146,10 @@ export default defineConfig({
         ...mockDiscordEnv(`http://127.0.0.1:${E2E_STAND_INS.discordPort}`),
         SMS_WEBHOOK_URL: E2E_STAND_INS.smsGatewayUrl,
         SMS_WEBHOOK_TOKEN: E2E_STAND_INS.smsGatewayToken,
+        // Tickets sold through Stripe Checkout, against the stand-in of Stripe (e2e/tickets.spec.ts).
+        STRIPE_SECRET_KEY: "sk_test_e2e_stand_in",
+        STRIPE_WEBHOOK_SECRET: E2E_STAND_INS.stripeWebhookSecret,
+        STRIPE_API_URL: `http://127.0.0.1:${E2E_STAND_INS.stripePort}`,
         // A texted code reaches the gateway within a fifth of a second.
         OUTBOX_POLL_MS: "200",
         // The Discord spec's manager suspends a member without a second factor of their own.

@@ -3,6 +3,7 @@ import path from "node:path";
 import { CONTROL_SOCKET } from "../app/ops/control/control-socket.server";
 import { E2E_SERVICES_SERVER, E2E_STAND_INS } from "../playwright.config";
 import { startMockDiscord } from "../tests/helpers/discord-oauth";
+import { startStripeStandIn } from "../tests/helpers/stripe-stand-in";
 import { startWebhookServer } from "../tests/helpers/webhook";
 import { waitForAnswer } from "./own-server";
 
@@ -20,7 +21,13 @@ export default async function globalSetup() {
     await discord.close();
     throw error;
   });
+  const stripe = await startStripeStandIn({ port: E2E_STAND_INS.stripePort, webhook: { url: `${E2E_SERVICES_SERVER.url}/webhooks/stripe`, secret: E2E_STAND_INS.stripeWebhookSecret } }).catch(async (error: unknown) => {
+    await gateway.close();
+    await discord.close();
+    throw error;
+  });
   return async () => {
+    await stripe.close();
     await gateway.close();
     await discord.close();
   };

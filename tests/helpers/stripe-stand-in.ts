@@ -27,8 +27,10 @@ export type StandInSession = {
  * Checkout Session, list recent ones, refund a payment), honouring Idempotency-Key as Stripe does; the real `stripe` SDK talks to it
  * through STRIPE_API_URL. `pay` completes a session as a buyer at Stripe's page would, and
  * `event` builds the event Stripe would send about it, signed with the SDK's own test signer.
+ * With `webhook`, it also serves Stripe's checkout page (/pay/:id): its Pay button completes the
+ * session, sends the app the signed checkout.session.completed, and returns to the success URL.
  */
-export async function startStripeStandIn() {
+export async function startStripeStandIn(options: { port?: number; webhook?: { url: string; secret: string } } = {}) {
   const sessions = new Map<string, StandInSession>();
   const byIdempotencyKey = new Map<string, string>();
   const requests: { method: string; path: string; idempotencyKey?: string }[] = [];
@@ -92,6 +94,26 @@ export async function startStripeStandIn() {
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
         return send(200, refund);
       }
+      const checkout = path.match(/^\/pay\/(cs_[A-Za-z0-9_]+)$/);
+      if (checkout && sessions.has(checkout[1]!)) {
+        const session = sessions.get(checkout[1]!)!;
+        if (req.method === "GET") {
+          const price = `$${(session.amount_total / 100).toFixed(2)}`;
+          res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+          return res.end(`<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>Stripe checkout (stand-in)</h1><p>${escapeHtml(session.product)}</p><form method="post"><button>Pay ${price}</button></form></main></body></html>`);
+        }
+        if (req.method === "POST" && options.webhook) {
+          const paid = stand.pay(session.id);
+          const notice = stand.event("checkout.session.completed", paid, options.webhook.secret);
+          void fetch(options.webhook.url, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload })
+            .then((answer) => answer.text())
+            .finally(() => {
+              res.writeHead(303, { Location: session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id) });
+              res.end();
+            });
+          return;
+        }
+      }
       const retrieve = path.match(/^\/v1\/checkout\/sessions\/(cs_[A-Za-z0-9_]+)$/);
       if (req.method === "GET" && retrieve) {
         const session = sessions.get(retrieve[1]!);
@@ -100,11 +122,14 @@ export async function startStripeStandIn() {
       send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const signer = new Stripe("sk_test_stand_in_signer").webhooks;
 
-  return {
+  const stand = {
     url: base,
     sessions,
     requests,
@@ -126,6 +151,15 @@ export async function startStripeStandIn() {
       const payload = JSON.stringify(event);
       return { id: event.id, payload, signature: signer.generateTestHeaderString({ payload, secret }) };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+  return stand;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
