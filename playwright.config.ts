@@ -9,9 +9,9 @@ import { webhookUrl } from "./tests/helpers/webhook";
 // set once here, in the runner's process, and inherited by its workers.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-"));
 process.env.E2E_SERVICES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-services-"));
-// Each run has a block of five ports (set once here, inherited by the workers), so two runs on
-// one machine do not collide: the two servers, the SMTP server, Discord's stand-in, the SMS gateway's.
-process.env.E2E_PORT ??= String(20_000 + (process.pid % 4_000) * 5);
+// Each run has a block of six ports (set once here, inherited by the workers), so two runs on
+// one machine do not collide: the two servers, the SMTP server, Discord's stand-in, the SMS gateway's, Stripe's.
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 4_000) * 6);
 process.env.E2E_SMTP_PORT ??= String(Number(process.env.E2E_PORT) + 1);
 const PORT = Number(process.env.E2E_PORT);
 /**
