@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import Stripe from "stripe";
+import { afterAll, beforeAll } from "vitest";
+import { config, overrideConfig } from "~/platform/config.server";
 
 /** A Checkout Session as the stand-in keeps it (the fields the site reads). */
 export type StandInSession = {
@@ -162,4 +164,28 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export type StripeStandIn = Awaited<ReturnType<typeof startStripeStandIn>>;
+
+/**
+ * For a test file of the app server (after withAppServer): tickets sold on the site against a
+ * stand-in of Stripe, with `webhookSecret` as the endpoint's signing secret, for the whole file.
+ */
+export function withStripeStandIn(webhookSecret: string): () => StripeStandIn {
+  let stripe: StripeStandIn | undefined;
+  let saved: ReturnType<typeof config>["stripe"];
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    saved = config().stripe;
+    overrideConfig({ stripe: { secretKey: "sk_test_hopewell_stand_in", webhookSecret, apiUrl: stripe.url } });
+  });
+  afterAll(async () => {
+    overrideConfig({ stripe: saved });
+    await stripe?.close();
+  });
+  return () => {
+    if (!stripe) throw new Error("The Stripe stand-in starts in beforeAll");
+    return stripe;
+  };
 }

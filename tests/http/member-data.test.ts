@@ -29,6 +29,7 @@ import {
   profiles,
   research,
   sessions,
+  ticketPurchases,
   twoFactors,
 } from "~/platform/db/schema";
 import { exportsSettled } from "~/features/member-data/member-data.server";
@@ -93,6 +94,7 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
   await db().insert(costumePhotos).values({ userId: member.id, eventId, ...costume, fileType: "image/png", fileSize: PNG.length, width: 1, height: 1 });
   await db().insert(costumeReviews).values({ userId: member.id, eventId, verdict: "changes_requested", note: `Boots, not sneakers ${tag}`, reviewedBy: member.id });
   await db().insert(costumeReminders).values({ userId: member.id, eventId, daysBefore: 21 });
+  await db().insert(ticketPurchases).values({ userId: member.id, eventId, status: "paid", checkoutSessionId: `cs_test_${tag}`, amountCents: 8500, currency: "usd", paymentIntentId: `pi_${tag}`, holdExpiresAt: new Date(), paidAt: new Date() });
   await db().insert(letters).values(letterValues(member.id, { recipient: "Widow Harlan", body: `Meet me at the mill, ${tag}. Signed, Silas` }));
   await db().insert(eventAttendance).values(attendanceValues(member.id, eventId, { cabin: "Arctic Fox", characterName: identity.characterName }));
   await db().insert(passkeys).values({
@@ -194,6 +196,7 @@ describe("taking out one's data", () => {
     expect(json.costumeVerdicts).toEqual([expect.objectContaining({ verdict: "changes_requested", note: `Boots, not sneakers ${member.tag}` })]);
     expect(json.costumeReminders).toEqual([expect.objectContaining({ daysBefore: 21, event: { title: "Silver Fever", date: "2025-08-15" } })]);
     expect(json.answersFromStaff).toEqual([expect.objectContaining({ about: "pel", body: `The Sheriff read it ${member.tag}` })]);
+    expect(json.tickets).toEqual([expect.objectContaining({ status: "paid", amountCents: 8500, checkoutSessionId: `cs_test_${member.tag}`, event: { title: "Silver Fever", date: "2025-08-15" } })]);
     expect(json.lettersSent).toEqual([expect.objectContaining({ recipient: "Widow Harlan", body: `Meet me at the mill, ${member.tag}. Signed, Silas` })]);
     // How the letter was signed and when it was read; never who wrote it, nor a letter not yet released.
     expect(json.lettersToYourCharacter).toEqual([

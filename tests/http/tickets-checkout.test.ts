@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buyTicketLabel, TICKET_MESSAGES } from "~/features/tickets/tickets.messages";
-import { config, overrideConfig } from "~/platform/config.server";
 import { createEvent } from "~/platform/db/factories";
 import { eventAttendance, ticketPurchases } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -9,24 +8,14 @@ import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { readable, visibleText } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
-import { startStripeStandIn } from "../helpers/stripe-stand-in";
+import { withStripeStandIn } from "../helpers/stripe-stand-in";
 
 const db = withTestDatabase();
 const WEBHOOK_SECRET = "whsec_hopewell_checkout_test";
 
 describe("buying a ticket through Stripe Checkout", () => {
   const app = withAppServer();
-  let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let saved: ReturnType<typeof config>["stripe"];
-  beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    saved = config().stripe;
-    overrideConfig({ stripe: { secretKey: "sk_test_hopewell_checkout", webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
-  });
-  afterAll(async () => {
-    overrideConfig({ stripe: saved });
-    await stripe.close();
-  });
+  const standIn = withStripeStandIn(WEBHOOK_SECRET);
 
   const eventsPage = async (cookie: string) => visibleText(await (await fetch(`${app().url}/events`, { headers: { Cookie: cookie } })).text());
   const buy = (eventId: string, cookie: string) => postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
@@ -43,9 +32,9 @@ describe("buying a ticket through Stripe Checkout", () => {
     const sent = await buy(event.id, player.cookie);
     expect(sent.status).toBe(302);
     const checkoutUrl = sent.headers.get("Location")!;
-    expect(checkoutUrl.startsWith(`${stripe.url}/pay/cs_test_`)).toBe(true);
+    expect(checkoutUrl.startsWith(`${standIn().url}/pay/cs_test_`)).toBe(true);
     const sessionId = checkoutUrl.split("/").pop()!;
-    const session = stripe.sessions.get(sessionId)!;
+    const session = standIn().sessions.get(sessionId)!;
     expect(session).toMatchObject({ amount_total: 8500, currency: "usd", client_reference_id: `${player.id}:${event.id}`, customer_email: player.email, success_url: `${app().url}/events/ticket?session_id={CHECKOUT_SESSION_ID}` });
     expect(session.product).toBe("Hopewell ticket: Ashes Over Hopewell, Friday, October 15, 2027");
     // The place is held exactly as long as Stripe keeps the checkout open (at least 30 minutes).
@@ -57,16 +46,16 @@ describe("buying a ticket through Stripe Checkout", () => {
     // A second press opens the same checkout: one session, one held place.
     const again = await buy(event.id, player.cookie);
     expect(again.headers.get("Location")).toBe(checkoutUrl);
-    expect(stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions")).toHaveLength(1);
+    expect(standIn().requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions")).toHaveLength(1);
 
     // Back from Stripe before its webhook has arrived: being confirmed.
-    stripe.pay(sessionId);
+    standIn().pay(sessionId);
     const back = `${app().url}/events/ticket?session_id=${sessionId}`;
     const waiting = readable(await (await fetch(back, { headers: { Cookie: player.cookie } })).text());
     expect(waiting).toContain(TICKET_MESSAGES.confirming);
     expect(waiting).not.toContain(TICKET_MESSAGES.paid);
 
-    const notice = stripe.event("checkout.session.completed", stripe.sessions.get(sessionId)!, WEBHOOK_SECRET);
+    const notice = standIn().event("checkout.session.completed", standIn().sessions.get(sessionId)!, WEBHOOK_SECRET);
     const delivered = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
     expect(delivered.status).toBe(200);
     const confirmed = readable(await (await fetch(back, { headers: { Cookie: player.cookie } })).text());
@@ -105,13 +94,13 @@ describe("buying a ticket through Stripe Checkout", () => {
     expect(readable(await castTry.text())).toContain(TICKET_MESSAGES["players-only"]);
 
     const player = await signedInMember("player");
-    stripe.refuse(true);
+    standIn().refuse(true);
     try {
       const failed = await buy(event.id, player.cookie);
       expect(failed.status).toBe(503);
       expect(readable(await failed.text())).toContain(TICKET_MESSAGES.failed);
     } finally {
-      stripe.refuse(false);
+      standIn().refuse(false);
     }
     expect(await db().select({ status: ticketPurchases.status }).from(ticketPurchases).where(eq(ticketPurchases.userId, player.id))).toEqual([{ status: "released" }]);
     // The member can try again at once.

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reconcileWithStripe } from "~/features/tickets/reconcile.server";
-import { config, overrideConfig } from "~/platform/config.server";
 import { createEvent } from "~/platform/db/factories";
 import { auditLog, eventAttendance, outbox, ticketPurchases } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -9,35 +8,25 @@ import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { visibleText } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
-import { startStripeStandIn } from "../helpers/stripe-stand-in";
+import { withStripeStandIn } from "../helpers/stripe-stand-in";
 
 const db = withTestDatabase();
 const WEBHOOK_SECRET = "whsec_hopewell_settling_test";
 
 describe("ticket payments settled with Stripe: refunds, full events and missed notices", () => {
   const app = withAppServer();
-  let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let saved: ReturnType<typeof config>["stripe"];
-  beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    saved = config().stripe;
-    overrideConfig({ stripe: { secretKey: "sk_test_hopewell_settling", webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
-  });
-  afterAll(async () => {
-    overrideConfig({ stripe: saved });
-    await stripe.close();
-  });
+  const standIn = withStripeStandIn(WEBHOOK_SECRET);
 
   /** The player presses Buy a ticket and pays at Stripe's page: the session's id. */
   async function buyAndPay(eventId: string, cookie: string): Promise<string> {
     const sent = await postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
     expect(sent.status).toBe(302);
     const sessionId = sent.headers.get("Location")!.split("/").pop()!;
-    stripe.pay(sessionId);
+    standIn().pay(sessionId);
     return sessionId;
   }
   async function notify(type: string, object: object) {
-    const notice = stripe.event(type, object as never, WEBHOOK_SECRET);
+    const notice = standIn().event(type, object as never, WEBHOOK_SECRET);
     const answer = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
     expect(answer.status).toBe(200);
   }
@@ -49,16 +38,16 @@ describe("ticket payments settled with Stripe: refunds, full events and missed n
     const prompt = await signedInMember("player");
     const lateSession = await buyAndPay(event.id, late.cookie);
     // The late player's checkout expired before Stripe told of their payment: the place is free.
-    await notify("checkout.session.expired", { ...stripe.sessions.get(lateSession)!, status: "expired" });
+    await notify("checkout.session.expired", { ...standIn().sessions.get(lateSession)!, status: "expired" });
     const promptSession = await buyAndPay(event.id, prompt.cookie);
-    await notify("checkout.session.completed", stripe.sessions.get(promptSession)!);
-    await notify("checkout.session.completed", stripe.sessions.get(lateSession)!);
+    await notify("checkout.session.completed", standIn().sessions.get(promptSession)!);
+    await notify("checkout.session.completed", standIn().sessions.get(lateSession)!);
 
     const registered = await db().select({ userId: eventAttendance.userId }).from(eventAttendance).where(eq(eventAttendance.eventId, event.id));
     expect(registered).toEqual([{ userId: prompt.id }]);
     const [refunded] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.checkoutSessionId, lateSession));
     expect(refunded).toMatchObject({ status: "refunded", amountCents: 7000 });
-    expect(stripe.refunds.map((refund) => refund.payment_intent)).toEqual([stripe.sessions.get(lateSession)!.payment_intent]);
+    expect(standIn().refunds.map((refund) => refund.payment_intent)).toEqual([standIn().sessions.get(lateSession)!.payment_intent]);
     const told = await mailTo(late.email);
     expect(told.map((mail) => mail.subject)).toEqual(["Your payment for Last Bunk was refunded"]);
     expect(told[0]!.text).toContain("Your payment of $70.00 for Last Bunk");
@@ -84,7 +73,7 @@ describe("ticket payments settled with Stripe: refunds, full events and missed n
     const cast = await signedInMember("cast");
     const buyer = await signedInMember("player");
     const sessionId = await buyAndPay(event.id, buyer.cookie);
-    await notify("checkout.session.completed", stripe.sessions.get(sessionId)!);
+    await notify("checkout.session.completed", standIn().sessions.get(sessionId)!);
 
     const page = visibleText(await (await fetch(`${app().url}/attendance?event=${event.id}`, { headers: { Cookie: manager.cookie } })).text());
     expect(page).toContain("Tickets $40.00 · $40.00 taken · 2 of 3 places left");
@@ -112,8 +101,8 @@ describe("ticket payments settled with Stripe: refunds, full events and missed n
     const manager = await signedInMember("manager");
     const player = await signedInMember("player");
     const sessionId = await buyAndPay(event.id, player.cookie);
-    await notify("checkout.session.completed", stripe.sessions.get(sessionId)!);
-    await notify("charge.refunded", { id: "ch_test_refund", object: "charge", payment_intent: stripe.sessions.get(sessionId)!.payment_intent, amount_refunded: 6000, refunded: true });
+    await notify("checkout.session.completed", standIn().sessions.get(sessionId)!);
+    await notify("charge.refunded", { id: "ch_test_refund", object: "charge", payment_intent: standIn().sessions.get(sessionId)!.payment_intent, amount_refunded: 6000, refunded: true });
     const [purchase] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.checkoutSessionId, sessionId));
     expect(purchase).toMatchObject({ status: "refunded" });
     expect(purchase!.refundedAt).toBeInstanceOf(Date);

@@ -96,7 +96,7 @@ describe("Stripe's webhook", () => {
     expect(kept).toMatchObject({ outcome: "unmatched", type: "checkout.session.completed" });
   });
 
-  it("frees the place of a checkout that expired, and waits for a bank debit's payment before registering", async () => {
+  it("frees the place of a checkout that expired or whose bank debit failed, and waits for a bank debit's payment before registering", async () => {
     const expiring = await heldPurchase();
     expect((await deliver(app().url, signed(checkoutEvent("checkout.session.expired", { ...expiring.session, status: "expired", payment_status: "unpaid" })))).status).toBe(200);
     const [released] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.id, expiring.purchase.id));
@@ -107,5 +107,12 @@ describe("Stripe's webhook", () => {
     expect(await db().select().from(eventAttendance).where(eq(eventAttendance.userId, debit.member.id))).toEqual([]);
     await deliver(app().url, signed(checkoutEvent("checkout.session.async_payment_succeeded", debit.session)));
     expect(await db().select({ paymentStatus: eventAttendance.paymentStatus }).from(eventAttendance).where(eq(eventAttendance.userId, debit.member.id))).toEqual([{ paymentStatus: "paid" }]);
+
+    // A bank debit that fails gives its place back.
+    const failing = await heldPurchase();
+    await deliver(app().url, signed(checkoutEvent("checkout.session.completed", { ...failing.session, payment_status: "unpaid" })));
+    await deliver(app().url, signed(checkoutEvent("checkout.session.async_payment_failed", { ...failing.session, payment_status: "unpaid" })));
+    expect(await db().select({ status: ticketPurchases.status }).from(ticketPurchases).where(eq(ticketPurchases.id, failing.purchase.id))).toEqual([{ status: "released" }]);
+    expect(await db().select().from(eventAttendance).where(eq(eventAttendance.userId, failing.member.id))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import { type Database, type Transaction } from "~/platform/db/client.server";
-import { accounts, applications, auditLog, characters, costumePhotos, costumeReminders, costumeReviews, eventAttendance, events, letters, merchantOrders, passkeys, pels, profiles, research, staffReplies, sessions, twoFactors } from "~/platform/db/schema";
+import { accounts, applications, auditLog, characters, costumePhotos, costumeReminders, costumeReviews, eventAttendance, events, letters, merchantOrders, passkeys, pels, profiles, research, staffReplies, sessions, ticketPurchases, twoFactors } from "~/platform/db/schema";
 
 
 
@@ -79,7 +79,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .orderBy(asc(auditLog.createdAt)),
   ]);
   const eventOf = { title: events.title, date: events.date };
-  const [photos, costumeVerdicts, reminders, answers] = await Promise.all([
+  const [photos, costumeVerdicts, reminders, answers, tickets] = await Promise.all([
     db
       .select({ photo: costumePhotos, event: eventOf })
       .from(costumePhotos)
@@ -104,6 +104,12 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .from(staffReplies)
       .where(eq(staffReplies.userId, userId))
       .orderBy(asc(staffReplies.createdAt), asc(staffReplies.id)),
+    db
+      .select({ purchase: ticketPurchases, event: eventOf })
+      .from(ticketPurchases)
+      .innerJoin(events, eq(events.id, ticketPurchases.eventId))
+      .where(eq(ticketPurchases.userId, userId))
+      .orderBy(asc(ticketPurchases.createdAt)),
   ]);
   // Letters delivered to the member's letter box: how each was signed, never who wrote it; none still waiting for release.
   const received = await db
@@ -178,6 +184,18 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     costumeVerdicts: costumeVerdicts.map((v) => ({ event: v.event, verdict: v.verdict, note: v.note, reviewedAt: iso(v.reviewedAt) })),
     costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
     answersFromStaff: answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
+    // Tickets bought on the site: what was paid and refunded, with Stripe's ids to quote to the club.
+    tickets: tickets.map(({ purchase: t, event }) => ({
+      event,
+      status: t.status,
+      amountCents: t.amountCents,
+      currency: t.currency,
+      checkoutSessionId: t.checkoutSessionId,
+      paymentIntentId: t.paymentIntentId,
+      startedAt: iso(t.createdAt),
+      paidAt: iso(t.paidAt),
+      refundedAt: iso(t.refundedAt),
+    })),
     lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
     lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
     attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),

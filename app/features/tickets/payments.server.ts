@@ -73,7 +73,7 @@ export async function recordPayment(tx: Transaction, session: Stripe.Checkout.Se
   return { outcome: "recorded", purchaseId: purchase.id, registered: true };
 }
 
-/** An expired Checkout Session frees the place it held. */
+/** A Checkout Session that expired, or whose bank debit failed, frees the place it held. */
 export async function releaseHold(tx: Transaction, session: Stripe.Checkout.Session): Promise<Acted> {
   const purchase = await purchaseOf(tx, session);
   if (!purchase) return { outcome: "unmatched" };

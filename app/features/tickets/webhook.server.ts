@@ -62,7 +62,8 @@ function summary(event: Stripe.Event): Record<string, unknown> {
 
 async function actOn(tx: Transaction, event: Stripe.Event): Promise<Acted> {
   if (PAID_EVENTS.has(event.type)) return recordPayment(tx, event.data.object as Stripe.Checkout.Session);
-  if (event.type === "checkout.session.expired") return releaseHold(tx, event.data.object as Stripe.Checkout.Session);
+  // An expired checkout, or a bank debit that failed, frees the place it held.
+  if (event.type === "checkout.session.expired" || event.type === "checkout.session.async_payment_failed") return releaseHold(tx, event.data.object as Stripe.Checkout.Session);
   if (event.type === "charge.refunded") return recordRefund(tx, event.data.object as Stripe.Charge);
   return { outcome: "ignored" };
 }
