@@ -85,6 +85,15 @@ describe("buying a ticket through Stripe Checkout", () => {
     expect(await eventsPage(loser.cookie)).toMatch(/Sold out\s*: One Bunk Left/);
   });
 
+  it("answers a malformed or unknown event with the page's message, never a server error", async () => {
+    const player = await signedInMember("player");
+    for (const eventId of ["", "not-an-id", "-".repeat(36), "00000000-0000-0000-0000-000000000000"]) {
+      const answer = await buy(eventId, player.cookie);
+      expect(answer.status, eventId).toBe(409);
+      expect(visibleText(await answer.text())).toContain(TICKET_MESSAGES["not-for-sale"]);
+    }
+  });
+
   it("offers tickets to players only, and gives the place back when Stripe cannot be reached", async () => {
     const event = await createEvent(db(), { title: "Storm Season", date: "2027-12-10", status: "future", ticketPriceCents: 6000 });
     const cast = await signedInMember("cast");

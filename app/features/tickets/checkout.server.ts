@@ -1,5 +1,6 @@
 import { and, eq, inArray, lte } from "drizzle-orm";
 import { formatEventDate } from "~/lib/dates";
+import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { TICKET_CURRENCY, TICKET_HOLD_MINUTES } from "~/game/tickets";
 import { database, type Transaction } from "~/platform/db/client.server";
@@ -56,6 +57,8 @@ export async function startCheckout(user: SessionUser, eventId: string, siteUrl:
   if (!stripe) return { outcome: "not-for-sale" };
   // Cast and staff are registered by the managers; tickets are for accepted players.
   if (user.role !== "player") return { outcome: "players-only" };
+  // A form sent by hand may name anything: only an event's id can name an event.
+  if (!isUuid(eventId)) return { outcome: "not-for-sale" };
   const reserved = await reservePlace(user, eventId, now);
   if (reserved.outcome !== "reserved") return reserved;
   const db = await database();
