@@ -9,7 +9,10 @@
  * Both production servers run at once; for each page, each server takes a short warm-up, then
  * the runs alternate between them (the other revision first on even runs, this checkout first on
  * odd ones), so whatever else the machine does falls on both alike. Each run is 10 connections
- * for `--seconds`; the table gives each side's median requests per second and this / other.
+ * for `--seconds`; the table gives each side's median requests per second and this / other, and
+ * each server's median CPU time per request (read from the kernel before and after each run) and
+ * other / this. The second is the fair figure where the load generator, not the server, sets
+ * the rate: a signed-out page answered from memory at 15,000 a second or more.
  * The figures are written to bench/results/<time>-against-<commit>.json.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -18,7 +21,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchServerEnv, loadRun, memoryOf, signIn, type Target } from "./measure";
+import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, signIn, type Target } from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -189,23 +192,43 @@ async function main() {
       }
       for (const [i, side] of [other, here].entries()) await loadRun(side.base, pair[i]!, WARMUP);
       const figures: [number[], number[]] = [[], []];
+      const cpu: [number[], number[]] = [[], []];
       const refused: [number, number] = [0, 0];
       for (let r = 0; r < RUNS; r++) {
         for (const i of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
           const side = i === 0 ? other : here;
+          const cpuBefore = cpuTimeMs(side.child.pid!);
           const result = await loadRun(side.base, pair[i]!, SECONDS);
           figures[i].push(Math.round(result.reqPerSec));
+          cpu[i].push(Math.round(((cpuTimeMs(side.child.pid!) - cpuBefore) * 1000) / Math.max(result.requests, 1)));
           refused[i] += result.non2xx + result.errors;
         }
       }
       const [before, after] = [median(figures[0]), median(figures[1])];
-      const row = { page: name, [other.label]: before, "this checkout": after, ratio: +(after / before).toFixed(2), runs: { [other.label]: figures[0], "this checkout": figures[1] }, refused };
+      const [cpuBefore, cpuAfter] = [median(cpu[0]), median(cpu[1])];
+      const row = {
+        page: name,
+        [other.label]: before,
+        "this checkout": after,
+        ratio: +(after / before).toFixed(2),
+        // The server's CPU per request, in µs, and the other's over this checkout's (above 1: this one does less work).
+        cpuUsPerRequest: { [other.label]: cpuBefore, "this checkout": cpuAfter },
+        cpuRatio: +(cpuBefore / Math.max(cpuAfter, 1)).toFixed(2),
+        runs: { [other.label]: figures[0], "this checkout": figures[1] },
+        cpuRuns: { [other.label]: cpu[0], "this checkout": cpu[1] },
+        refused,
+      };
       rows.push(row);
-      console.log(`  ${name}: ${before} → ${after} req/s (${row.ratio})${refused[0] || refused[1] ? `, not 2xx: ${refused.join(" / ")}` : ""}`);
+      console.log(
+        `  ${name}: ${before} → ${after} req/s (${row.ratio}); server CPU ${cpuBefore} → ${cpuAfter} µs a request (${row.cpuRatio})${refused[0] || refused[1] ? `, not 2xx: ${refused.join(" / ")}` : ""}`,
+      );
     }
     const idleRssMb = { [other.label]: memoryOf(other.child.pid!).rssMb, "this checkout": memoryOf(here.child.pid!).rssMb };
-    console.log("\n| page | " + other.label + " req/s | this checkout req/s | this / " + other.label + " |\n|---|---|---|---|");
-    for (const row of rows) console.log(`| ${row.page} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} |`);
+    console.log(`\n| page | ${other.label} req/s | this checkout req/s | this / ${other.label} | server CPU µs a request, ${other.label} → this | ${other.label} / this |\n|---|---|---|---|---|---|`);
+    for (const row of rows) {
+      const cpuUs = row.cpuUsPerRequest;
+      console.log(`| ${row.page} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} | ${cpuUs[other.label]} → ${cpuUs["this checkout"]} | ${row.cpuRatio.toFixed(2)} |`);
+    }
     console.log(`\nMemory after the runs: ${other.label} ${idleRssMb[other.label]} MB, this checkout ${idleRssMb["this checkout"]} MB`);
     const results = path.join(ROOT, "bench", "results");
     fs.mkdirSync(results, { recursive: true });

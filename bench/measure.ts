@@ -12,7 +12,7 @@ export type Target = {
   form?: () => Record<string, string>;
 };
 
-export type LoadFigures = { reqPerSec: number; p50: number; p99: number; non2xx: number; errors: number };
+export type LoadFigures = { reqPerSec: number; requests: number; p50: number; p99: number; non2xx: number; errors: number };
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -44,7 +44,7 @@ export function loadRun(base: string, target: Target, seconds: number, connectio
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => {
       if (error) return reject(error);
-      resolve({ reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts });
+      resolve({ reqPerSec: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts });
     });
   });
 }
@@ -124,6 +124,21 @@ async function lighthouseOnce(url: string, chromePath: string, cookie?: string) 
   } finally {
     await chrome.kill();
   }
+}
+
+/** The kernel counts a process's CPU time in ticks of this many milliseconds (`getconf CLK_TCK` is 100 on Linux). */
+const TICK_MS = 10;
+
+/**
+ * The CPU time a process has used so far, in milliseconds (user and system, Linux). Taken
+ * before and after a run, it gives the server's own cost of each request, which the load
+ * generator cannot cap: a page answered faster than autocannon can ask still shows its cost.
+ */
+export function cpuTimeMs(pid: number) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command's name (which is in brackets and may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
 /** Resident memory of a process now, and its peak so far, in MB (Linux). */
