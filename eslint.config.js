@@ -21,6 +21,11 @@ export default tseslint.config(
       "jsx-a11y/no-redundant-roles": "off",
       // A label may wrap its control with the text in nested elements.
       "jsx-a11y/label-has-associated-control": ["error", { assert: "either", depth: 3 }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "react-router", importNames: ["Link"], message: "Use Link from ~/components/Link: the server writes it without the router's per-link work." }] },
+      ],
     },
   },
+  { files: ["app/components/Link.tsx", "tests/**"], rules: { "no-restricted-imports": "off" } },
 );

@@ -12,9 +12,6 @@ export default defineConfig({
     },
   },
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
-  // Bundled into the server build so only the icons we use are loaded: the package's own
-  // entry holds every icon and took about half a second of each start-up.
-  ssr: { noExternal: ["lucide"] },
   // The development server's scan of the browser's imports follows the routes into their
   // server modules; the password hasher is native code with no browser build to bundle
   // (the failed attempt left pages, e.g. the sign-in CAPTCHA, without their scripts). The

@@ -71,9 +71,16 @@ test("a manager's event-day sheet: by cabin, printable, readable offline once op
   // The worker, scoped to the sheets only, holds a copy of this one.
   await expect.poll(async () => (await keptSheets(page)).kept, { timeout: 15_000 }).toEqual([new URL(sheetUrl).pathname]);
   expect((await keptSheets(page)).workers).toEqual(["/tools/event-day/"]);
-  // With what it needs to look right and run: the stylesheet, its font, the scripts, the icon.
+  // With what it needs to look right and run: the stylesheet, its font, the scripts, the icon, the icons' sprite.
   const files = (await keptSheets(page)).files;
-  expect(files).toEqual(expect.arrayContaining(["/favicon.svg", expect.stringMatching(/^\/assets\/app-[\w-]+\.css$/), expect.stringMatching(/^\/assets\/rye-latin-400-normal-[\w-]+\.woff2$/)]));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      "/favicon.svg",
+      expect.stringMatching(/^\/assets\/app-[\w-]+\.css$/),
+      expect.stringMatching(/^\/assets\/rye-latin-400-normal-[\w-]+\.woff2$/),
+      expect.stringMatching(/^\/assets\/icons-[\w-]+\.svg$/),
+    ]),
+  );
   expect(files.filter((file) => file.endsWith(".js")).length).toBeGreaterThan(3);
 
   // "Handed out" from the keyboard: the button goes with its order, and the keyboard moves on to

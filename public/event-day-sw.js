@@ -7,8 +7,8 @@
  * it (Clear-Site-Data on the sign-out response, and the "forget" message sent from the page).
  *
  * A copy is the sheet's HTML and every file its head loads (the stylesheet and the fonts it
- * names, each script module, the icon), kept with it in the same cache and served from there to
- * the pages this worker controls. The browser's HTTP cache is no stand-in: sign-out's
+ * names, each script module, the icon, the icons' sprite), kept with it in the same cache and
+ * served from there to the pages this worker controls. The browser's HTTP cache is no stand-in: sign-out's
  * Clear-Site-Data empties it while an open tab goes on using its in-memory copies, so a sheet
  * kept after signing in again in that tab would open offline as bare HTML with no scripts. The
  * files keep the names they had when the sheet was kept, so a copy made before a new build
@@ -16,8 +16,11 @@
  */
 const CACHE = "event-day-sheets";
 const SHEET = /^\/tools\/event-day\/[^/]+$/;
-/** The kinds of <link> in a sheet's head whose file the page needs to look right and run. */
-const NEEDED_LINKS = new Set(["stylesheet", "modulepreload", "icon"]);
+/**
+ * The kinds of <link> in a sheet's head whose file the page needs to look right and run (the
+ * icons' sprite is named by a prefetch link).
+ */
+const NEEDED_LINKS = new Set(["stylesheet", "modulepreload", "icon", "prefetch"]);
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));

@@ -1,4 +1,3 @@
-import { Phone } from "lucide";
 import { Icon } from "~/components/Icon";
 
 /**
@@ -8,7 +7,7 @@ import { Icon } from "~/components/Icon";
 export function CallLink({ name, phone, className, iconClassName }: { name: string; phone: string; className: string; iconClassName: string }) {
   return (
     <a href={`tel:${phone.replace(/[^\d+]/g, "")}`} className={className}>
-      <Icon icon={Phone} className={iconClassName} />
+      <Icon name="phone" className={iconClassName} />
       <span>
         <span className="sr-only">Call {name} on </span>
         {phone}

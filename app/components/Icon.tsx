@@ -1,39 +1,19 @@
-import { createElement, type ReactElement } from "react";
-import type { IconNode } from "lucide";
+import type { IconName } from "./icon-shapes";
+// Its own file, never inlined into the page: `<use>` cannot point into a data address, and
+// one file is fetched once and kept (its name carries its content's hash).
+import iconSprite from "./icons.svg?url&no-inline";
+
+/** The sprite's address, for pages that must name it among their files (the event-day sheet kept offline). */
+export const ICON_SPRITE_URL = iconSprite;
 
 /**
- * Lucide's drawing of each shape (the `lucide` package: an icon is a list of SVG elements),
- * built into React elements once per icon and reused, not rebuilt at every render. Every icon
- * on the site stands beside words that say the same, so it is hidden from screen readers.
+ * An icon from the site's sprite (icon-shapes.ts lists them). Every icon on the site stands
+ * beside words that say the same, so it is hidden from screen readers.
  */
-const drawn = new WeakMap<IconNode, ReactElement[]>();
-
-function shapes(icon: IconNode): ReactElement[] {
-  let elements = drawn.get(icon);
-  if (!elements) {
-    elements = icon.map(([tag, attributes], index) => createElement(tag, { ...attributes, key: index }));
-    drawn.set(icon, elements);
-  }
-  return elements;
-}
-
-export function Icon({ icon, className, strokeWidth = 2 }: { icon: IconNode; className?: string; strokeWidth?: number }) {
+export function Icon({ name, className, strokeWidth = 2 }: { name: IconName; className?: string; strokeWidth?: number }) {
   return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={24}
-      height={24}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={strokeWidth}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className}
-      aria-hidden="true"
-      focusable="false"
-    >
-      {shapes(icon)}
+    <svg width={24} height={24} strokeWidth={strokeWidth} className={className} aria-hidden="true" focusable="false">
+      <use href={`${iconSprite}#${name}`} />
     </svg>
   );
 }

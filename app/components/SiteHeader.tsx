@@ -1,4 +1,3 @@
-import { ChevronDown, Mail, Menu } from "lucide";
 import { Icon } from "~/components/Icon";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -58,7 +57,7 @@ function LettersLink({ unread, pathname, layout }: { unread: number | null; path
   const count = unread ?? 0;
   return (
     <a href="/letters?tab=box" className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`} aria-current={current ? "page" : undefined}>
-      <Icon icon={Mail} className="size-5 shrink-0" />
+      <Icon name="mail" className="size-5 shrink-0" />
       <span className={layout === "bar" ? "sr-only lg:not-sr-only" : undefined}>Letters</span>
       {count > 0 ? <UnreadBadge count={count} testId="unread-letters" /> : null}
     </a>
@@ -85,7 +84,7 @@ function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser
               summaryClassName="flex list-none items-center gap-1 rounded px-3 py-2 text-parchment hover:bg-ash hover:text-brass"
               summary={
                 <>
-                  Forms <Icon icon={ChevronDown} className="size-4 transition-transform group-open:rotate-180" />
+                  Forms <Icon name="chevron-down" className="size-4 transition-transform group-open:rotate-180" />
                 </>
               }
               panelClassName={
@@ -179,7 +178,7 @@ export function SiteHeader({ user, unreadLetters = null }: { user: SessionUser |
           summaryClassName="flex min-h-11 list-none items-center gap-2 rounded-md border border-timber px-3 py-2 text-parchment hover:text-brass"
           summary={
             <>
-              <Icon icon={Menu} className="size-5" />
+              <Icon name="menu" className="size-5" />
               Menu
               {/* The letters' count is inside the menu; the closed menu says there is something to read. */}
               {unreadLetters ? <UnreadBadge count={unreadLetters} /> : null}

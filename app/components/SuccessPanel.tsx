@@ -1,4 +1,3 @@
-import { CircleCheck } from "lucide";
 import { Icon } from "~/components/Icon";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
@@ -26,7 +25,7 @@ export function SuccessPanel({ title, children, to, destination }: { title: stri
   return (
     <div className="panel text-center" role="status">
       <NoScriptRefresh seconds={SUBMISSION_REDIRECT_SECONDS} to={to} />
-      <Icon icon={CircleCheck} className="mx-auto size-12 text-sage" />
+      <Icon name="circle-check" className="mx-auto size-12 text-sage" />
       <h2 ref={heading} tabIndex={-1} className="mt-4 text-3xl focus:outline-none">
         {title}
       </h2>

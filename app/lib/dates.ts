@@ -74,8 +74,20 @@ export function clubToday(now: Date = new Date(), timeZone: string = DEFAULT_CLU
 }
 const TODAY_BY_ZONE = new Map<string, { minute: number; day: string }>();
 
-/** "2027-03-19" plus 2 days -> "2027-03-21" (calendar days; negative goes back). */
+/**
+ * "2027-03-19" plus 2 days -> "2027-03-21" (calendar days; negative goes back). Pages ask it of
+ * the same few event dates over and over (each event's deadlines, for each member), so answers
+ * are kept: making the date's text took more than a microsecond a call.
+ */
 export function addDays(isoDate: string, days: number): string {
-  const [year, month, day] = isoDate.split("-").map(Number);
-  return new Date(Date.UTC(year!, month! - 1, day! + days)).toISOString().slice(0, 10);
+  const key = `${isoDate}${days}`;
+  let later = DAYS_ADDED.get(key);
+  if (later === undefined) {
+    const [year, month, day] = isoDate.split("-").map(Number);
+    later = new Date(Date.UTC(year!, month! - 1, day! + days)).toISOString().slice(0, 10);
+    if (DAYS_ADDED.size >= 5_000) DAYS_ADDED.clear();
+    DAYS_ADDED.set(key, later);
+  }
+  return later;
 }
+const DAYS_ADDED = new Map<string, string>();

@@ -8,10 +8,14 @@ const NUMBER = new Intl.NumberFormat("en-US");
  * ("entry" / "entries"), which is how "11 entrys" came about.
  */
 export function countOf(n: number, one: string, other = `${one}s`): string {
-  return `${NUMBER.format(n)} ${nounFor(n, one, other)}`;
+  // Small whole numbers are written as they are; Intl takes microseconds a call, and lists call it per row.
+  const written = Number.isInteger(n) && n > -1000 && n < 1000 ? String(n) : NUMBER.format(n);
+  return `${written} ${nounFor(n, one, other)}`;
 }
 
 /** The noun alone, in the form `n` takes: "entry" for 1, "entries" for 0 or 2. */
 export function nounFor(n: number, one: string, other = `${one}s`): string {
+  // English's rule for whole numbers: only 1 is singular (Intl.PluralRules says the same, slower).
+  if (Number.isInteger(n)) return n === 1 || n === -1 ? one : other;
   return PLURAL.select(n) === "one" ? one : other;
 }

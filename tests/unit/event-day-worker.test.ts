@@ -11,15 +11,16 @@ import { EVENT_DAY_CACHE, EVENT_DAY_WORKER, SHEET_HEADER } from "~/features/even
 const ORIGIN = "https://hopewell.test";
 const SHEET = `${ORIGIN}/tools/event-day/5b0e7a52-2f2b-4c55-9d2e-0c1d6f3b9a10`;
 
-type Build = { css: string; font: string; scripts: string[] };
-const BUILD_A: Build = { css: "/assets/app-AAAA.css", font: "/assets/rye-AAAA.woff2", scripts: ["/assets/entry.client-AAAA.js", "/assets/event-day-AAAA.js"] };
-const BUILD_B: Build = { css: "/assets/app-BBBB.css", font: "/assets/rye-BBBB.woff2", scripts: ["/assets/entry.client-BBBB.js", "/assets/event-day-BBBB.js"] };
+type Build = { css: string; font: string; scripts: string[]; sprite: string };
+const BUILD_A: Build = { css: "/assets/app-AAAA.css", font: "/assets/rye-AAAA.woff2", scripts: ["/assets/entry.client-AAAA.js", "/assets/event-day-AAAA.js"], sprite: "/assets/icons-AAAA.svg" };
+const BUILD_B: Build = { css: "/assets/app-BBBB.css", font: "/assets/rye-BBBB.woff2", scripts: ["/assets/entry.client-BBBB.js", "/assets/event-day-BBBB.js"], sprite: "/assets/icons-BBBB.svg" };
 
 function sheetHtml(build: Build, body = "<h1>Event-Day Sheet</h1>") {
   return [
     `<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>`,
     `<link rel="stylesheet" href="${build.css}"/><link rel="icon" href="/favicon.svg" type="image/svg+xml"/>`,
     ...build.scripts.map((script) => `<link rel="modulepreload" href="${script}"/>`),
+    `<link rel="prefetch" href="${build.sprite}" as="image" type="image/svg+xml"/>`,
     `<link rel="preconnect" href="https://elsewhere.test"/></head><body>${body}</body></html>`,
   ].join("");
 }
@@ -44,7 +45,7 @@ class Site {
     if (path === this.build.css) return new Response(`@font-face{font-family:Rye;src:url(${this.build.font}) format("woff2")}body{background:url("data:image/png;base64,AA")}`, { headers: { "Content-Type": "text/css" } });
     if (path === this.build.font) return new Response("font", { headers: { "Content-Type": "font/woff2" } });
     if (this.build.scripts.includes(path)) return new Response(`// ${path}`, { headers: { "Content-Type": "text/javascript" } });
-    if (path === "/favicon.svg") return new Response("<svg/>", { headers: { "Content-Type": "image/svg+xml" } });
+    if (path === "/favicon.svg" || path === this.build.sprite) return new Response("<svg/>", { headers: { "Content-Type": "image/svg+xml" } });
     return new Response("Not found", { status: 404 });
   };
 }
@@ -132,7 +133,7 @@ function keptPaths(storage: MemoryCacheStorage) {
 }
 
 function pathsOf(build: Build) {
-  return [new URL(SHEET).pathname, build.css, build.font, ...build.scripts, "/favicon.svg"].sort();
+  return [new URL(SHEET).pathname, build.css, build.font, ...build.scripts, "/favicon.svg", build.sprite].sort();
 }
 
 describe("the event-day sheet's offline worker", () => {
@@ -145,7 +146,7 @@ describe("the event-day sheet's offline worker", () => {
     worker = startWorker(site, storage);
   });
 
-  it("keeps a manager's sheet with every file its head loads (styles, the font they name, scripts, icon), and offline serves them all", async () => {
+  it("keeps a manager's sheet with every file its head loads (styles, the font they name, scripts, icon, icons' sprite), and offline serves them all", async () => {
     const online = await worker.openSheet();
     expect(await (online as Response).text()).toContain("Event-Day Sheet");
     expect(keptPaths(storage)).toEqual(pathsOf(BUILD_A));
@@ -153,7 +154,7 @@ describe("the event-day sheet's offline worker", () => {
     site.online = false;
     const offline = await worker.openSheet();
     expect(await (offline as Response).text()).toBe(sheetHtml(BUILD_A));
-    for (const path of [BUILD_A.css, BUILD_A.font, ...BUILD_A.scripts, "/favicon.svg"]) {
+    for (const path of [BUILD_A.css, BUILD_A.font, ...BUILD_A.scripts, "/favicon.svg", BUILD_A.sprite]) {
       const file = await worker.load(path);
       expect(file, path).toBeInstanceOf(Response);
       expect((file as Response).status).toBe(200);

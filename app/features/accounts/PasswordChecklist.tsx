@@ -1,4 +1,3 @@
-import { Check, X } from "lucide";
 import { Icon } from "~/components/Icon";
 import { PASSWORD_RULES } from "./auth.form";
 
@@ -12,7 +11,7 @@ export function PasswordChecklist({ id, password }: { id: string; password: stri
           const met = rule.test(password);
           return (
             <li key={rule.id} data-met={met} className={`flex items-center gap-2 ${met ? "text-sage" : "text-dust"}`}>
-              {met ? <Icon icon={Check} className="size-4" /> : <Icon icon={X} className="size-4" />}
+              {met ? <Icon name="check" className="size-4" /> : <Icon name="x" className="size-4" />}
               {rule.label}
               <span className="sr-only">{met ? " (done)" : " (not yet)"}</span>
             </li>

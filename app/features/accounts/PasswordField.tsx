@@ -1,4 +1,3 @@
-import { Eye, EyeOff } from "lucide";
 import { Icon } from "~/components/Icon";
 import { useId, useState, type InputHTMLAttributes } from "react";
 import { FieldError, inputClass } from "~/components/ui/Field";
@@ -35,7 +34,7 @@ export function PasswordField({ label, name, error, describedBy, ...input }: Pro
             aria-pressed={visible}
             className="absolute inset-y-0 right-0 flex w-11 items-center justify-center text-dust hover:text-brass"
           >
-            {visible ? <Icon icon={EyeOff} className="size-5" /> : <Icon icon={Eye} className="size-5" />}
+            {visible ? <Icon name="eye-off" className="size-5" /> : <Icon name="eye" className="size-5" />}
           </button>
         ) : null}
       </div>

@@ -1,4 +1,3 @@
-import { Ticket } from "lucide";
 import { Form } from "react-router";
 import { Icon } from "~/components/Icon";
 import { buyTicketLabel, type TicketOffer } from "./tickets.messages";
@@ -8,7 +7,7 @@ export function TicketButton({ offer, eventId, eventName, busy }: { offer: Ticke
   if (offer.state === "have") {
     return (
       <p className="flex items-center gap-2 font-semibold text-sage" data-testid="ticket-held">
-        <Icon icon={Ticket} className="size-5" />
+        <Icon name="ticket" className="size-5" />
         You have a ticket<span className="sr-only">{` for ${eventName}`}</span>
       </p>
     );
@@ -25,7 +24,7 @@ export function TicketButton({ offer, eventId, eventName, busy }: { offer: Ticke
       <input type="hidden" name="intent" value="buy_ticket" />
       <input type="hidden" name="eventId" value={eventId} />
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        <Icon icon={Ticket} className="size-5" />
+        <Icon name="ticket" className="size-5" />
         {buyTicketLabel(offer.priceCents)}
         <span className="sr-only">{` for ${eventName}`}</span>
       </button>

@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent } from "react";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { Link } from "~/components/Link";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
 import { Captcha, CaptchaHint } from "~/components/Captcha";

@@ -1,4 +1,3 @@
-import { CalendarDays, CalendarPlus, Ticket } from "lucide";
 import { Icon } from "~/components/Icon";
 import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -17,7 +16,8 @@ import { memberEventStatuses, type MemberEventStatus } from "~/features/events/e
 import { eventTimeLabels } from "~/features/events/event-times.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
 import { directionsUrl } from "~/features/site/site.server";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { startCheckout } from "~/features/tickets/checkout.server";
 import { ticketOffers } from "~/features/tickets/offers.server";
 import { TicketButton } from "~/features/tickets/TicketButton";
@@ -233,7 +233,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                 <div>
                   <h2 className="text-2xl">{event.title}</h2>
                   <p className="mt-1 flex items-center gap-2 text-dust">
-                    <Icon icon={CalendarDays} className="size-5 text-rust" />
+                    <Icon name="calendar-days" className="size-5 text-rust" />
                     <time dateTime={event.date}>{formatEventDate(event.date)}</time>
                   </p>
                 </div>
@@ -241,12 +241,12 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                   {event.ticket ? <TicketButton offer={event.ticket} eventId={event.id} eventName={eventName(event)} busy={sending === "buy_ticket"} /> : null}
                   {event.ticketUrl ? (
                     <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
-                      <Icon icon={Ticket} className="size-5" />
+                      <Icon name="ticket" className="size-5" />
                       Purchase Ticket<span className="sr-only">{` for ${eventName(event)} (opens in a new tab)`}</span>
                     </a>
                   ) : null}
                   <a href={`/events/${event.id}/calendar.ics`} className="btn btn-secondary" download>
-                    <Icon icon={CalendarPlus} className="size-5" />
+                    <Icon name="calendar-plus" className="size-5" />
                     Add to Calendar<span className="sr-only">{` ${eventName(event)}`}</span>
                   </a>
                 </div>

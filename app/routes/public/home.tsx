@@ -1,4 +1,3 @@
-import { Flame, Hammer, Skull } from "lucide";
 import { Icon } from "~/components/Icon";
 import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
@@ -9,17 +8,17 @@ import type { loader as rootLoader } from "~/root";
 const FEATURES = [
   {
     title: "Crafting",
-    icon: Hammer,
+    icon: "hammer",
     text: "Forge, stitch, brew and build. Trades keep Hopewell alive, and the goods you make are real props you can hold, trade and use in play.",
   },
   {
     title: "Survival",
-    icon: Flame,
+    icon: "flame",
     text: "Food runs short, winter is coming and the company store is not your friend. Every choice about what to make, trade or hoard matters.",
   },
   {
     title: "Horror",
-    icon: Skull,
+    icon: "skull",
     text: "Something old stirs beneath the mine. Lanterns gutter, the hills go quiet, and not everyone who walks out into the dark comes back the same.",
   },
 ] as const;
@@ -85,7 +84,7 @@ export default function Home() {
         <ul className="grid gap-6 md:grid-cols-3">
           {FEATURES.map(({ title, icon, text }) => (
             <li key={title} className="panel text-center">
-              <Icon icon={icon} className="mx-auto size-10 text-rust" strokeWidth={1.5} />
+              <Icon name={icon} className="mx-auto size-10 text-rust" strokeWidth={1.5} />
               <h3 className="mt-4 text-2xl">{title}</h3>
               <p className="mt-3 text-dust">{text}</p>
             </li>

@@ -1,4 +1,3 @@
-import { CalendarClock, Car, CloudLightning, MapPin, Tent } from "lucide";
 import { Icon } from "~/components/Icon";
 import type { ReactNode } from "react";
 import type { Route } from "./+types/locations";
@@ -30,7 +29,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
       <hr className="divider my-6" />
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Section id="venue" title={VENUE.name} icon={<Icon icon={MapPin} className={iconClass} />}>
+        <Section id="venue" title={VENUE.name} icon={<Icon name="map-pin" className={iconClass} />}>
           <address className="not-italic">
             {VENUE.street}
             <br />
@@ -51,7 +50,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
         </Section>
 
         <div className="flex flex-col gap-6">
-          <Section id="directions" title="Directions" icon={<Icon icon={Car} className={iconClass} />}>
+          <Section id="directions" title="Directions" icon={<Icon name="car" className={iconClass} />}>
             <p>
               Take I-84 to Exit 73 and follow {VENUE.highway} east toward {VENUE.town}. Stay on {VENUE.highway} for
               about three miles, then turn onto Cat Hollow Road and follow the lantern signs to the {VENUE.name} gate.
@@ -59,7 +58,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
             </p>
           </Section>
 
-          <Section id="arrival" title="Arrival Times" icon={<Icon icon={CalendarClock} className={iconClass} />}>
+          <Section id="arrival" title="Arrival Times" icon={<Icon name="calendar-clock" className={iconClass} />}>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
               <dt className="font-bold text-dust">Venue opens</dt>
               <dd>{ARRIVAL.venueOpens}</dd>
@@ -73,7 +72,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
           </Section>
         </div>
 
-        <Section id="venue-info" title="Venue Information" icon={<Icon icon={Tent} className={iconClass} />}>
+        <Section id="venue-info" title="Venue Information" icon={<Icon name="tent" className={iconClass} />}>
           <ul className="list-disc space-y-2 pl-5">
             <li>
               <strong>On-site parking</strong> in the field by the gate; follow the staff's directions on arrival.
@@ -91,7 +90,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
           </ul>
         </Section>
 
-        <Section id="notes" title="Important Notes" icon={<Icon icon={CloudLightning} className={iconClass} />}>
+        <Section id="notes" title="Important Notes" icon={<Icon name="cloud-lightning" className={iconClass} />}>
           <ul className="list-disc space-y-2 pl-5">
             <li>
               <strong>Weather</strong>: New England weather changes fast. Pack rain gear, warm layers for the night and

@@ -1,4 +1,3 @@
-import { TriangleAlert } from "lucide";
 import { Icon } from "~/components/Icon";
 import { useRef } from "react";
 import { isMemberId, isUuid } from "~/lib/ids";
@@ -176,7 +175,7 @@ function ConfirmRegistration({ warning, choices, busy }: { warning: Warning; cho
   return (
     <div role="alert" className="flex flex-col gap-3 rounded-md border border-brass/70 bg-brass/10 px-4 py-3 text-parchment">
       <p className="flex items-start gap-3">
-        <Icon icon={TriangleAlert} className="mt-0.5 size-5 shrink-0 text-brass" />
+        <Icon name="triangle-alert" className="mt-0.5 size-5 shrink-0 text-brass" />
         <span>{`${warning.text} Nothing was recorded. Register ${warning.name} anyway?`}</span>
       </p>
       <Form method="post" className="flex flex-wrap gap-2">

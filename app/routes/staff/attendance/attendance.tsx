@@ -1,4 +1,5 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { isUuid } from "~/lib/ids";
 import type { Route } from "./+types/attendance";
 import { formatEventDate } from "~/lib/dates";

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { ICON_SPRITE_URL } from "~/components/Icon";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars } from "~/game/merchant";
 import { formatClubClock, formatEventDate } from "~/lib/dates";
@@ -169,6 +170,12 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+/**
+ * The icons' sprite, named in the head so the offline copy keeps it with the sheet (its worker
+ * keeps the files the head names, public/event-day-sw.js); the page's icons point into it.
+ */
+export const links: Route.LinksFunction = () => [{ rel: "prefetch", href: ICON_SPRITE_URL, as: "image", type: "image/svg+xml" }];
 
 export const meta: Route.MetaFunction = ({ data: sheet }) => [{ title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" }];
 

@@ -1,4 +1,5 @@
-import { data, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { data, isRouteErrorResponse, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/member";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
