@@ -21,7 +21,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, signIn, type Target } from "./measure";
+import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, serveCommand, signIn, type Target } from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -163,9 +163,8 @@ async function start(label: string, dir: string, template: string): Promise<Side
   fs.cpSync(template, dataDir, { recursive: true });
   const port = 30_000 + crypto.randomInt(20_000);
   const base = `http://127.0.0.1:${port}`;
-  const serve = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve;
-  const args = serve.split(/\s+/).filter((word) => word !== "exec").slice(1);
-  const child = spawn("node", args, { cwd: dir, env: benchServerEnv(port, dataDir), stdio: ["ignore", "ignore", "inherit"] });
+  const serve = serveCommand(dir);
+  const child = spawn("node", serve.args, { cwd: dir, env: { ...benchServerEnv(port, dataDir), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
   const side: Side = { label, dir, child, base, dataDir, targets: new Map() };
   sides.push(side);
   await waitFor(`${base}/healthz`, 120_000);

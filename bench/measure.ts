@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import autocannon from "autocannon";
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
@@ -124,6 +125,22 @@ async function lighthouseOnce(url: string, chromePath: string, cookie?: string) 
   } finally {
     await chrome.kill();
   }
+}
+
+/**
+ * How `npm run serve` starts the server in the checkout at `dir`, without npm in between: the
+ * script reads "NAME=value ... exec node <options> server.mjs" (exec, so a supervisor's signals
+ * reach node). The variables it sets, and node's arguments.
+ */
+export function serveCommand(dir: string): { env: Record<string, string>; args: string[] } {
+  const script = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve;
+  const words = script.split(/\s+/).filter((word) => word !== "" && word !== "exec");
+  const env: Record<string, string> = {};
+  while (words[0]?.includes("=")) {
+    const [name, ...value] = words.shift()!.split("=");
+    env[name!] = value.join("=");
+  }
+  return { env, args: words.slice(1) };
 }
 
 /** The kernel counts a process's CPU time in ticks of this many milliseconds (`getconf CLK_TCK` is 100 on Linux). */

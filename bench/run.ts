@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
-import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, signIn, singleVisitor, type Target } from "./measure";
+import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, serveCommand, signIn, singleVisitor, type Target } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -82,12 +82,8 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 
 const freePort = () => 30_000 + crypto.randomInt(20_000);
 
-/** The server is started as `npm run serve` starts it (its Node options included), without npm in between. */
-// The script reads "exec node ..." (so a supervisor's signals reach node): drop the shell's exec, then node itself.
-const SERVE_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve
-  .split(/\s+/)
-  .filter((word) => word !== "exec")
-  .slice(1);
+/** The server is started as `npm run serve` starts it (its Node options and variables included), without npm in between. */
+const SERVE = serveCommand(ROOT);
 
 async function waitFor(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -185,7 +181,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
   const base = `http://127.0.0.1:${port}`;
   const env = benchServerEnv(port, dataDir, database?.url);
   const startedAt = performance.now();
-  const server = startNode(SERVE_ARGS, { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
+  const server = startNode(SERVE.args, { cwd: ROOT, env: { ...env, ...SERVE.env }, stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`${base}/healthz`, 30_000);
     const coldStartMs = Math.round(performance.now() - startedAt);
@@ -269,7 +265,7 @@ async function ceiling(homeHtml: Buffer) {
 async function homePageBytes(): Promise<Buffer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-bench-home-"));
   const port = freePort();
-  const server = startNode(SERVE_ARGS, { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
+  const server = startNode(SERVE.args, { cwd: ROOT, env: { ...process.env, ...SERVE.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`, 30_000);
     return Buffer.from(await (await fetch(`http://127.0.0.1:${port}/`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
