@@ -12,12 +12,11 @@ import {
   PGLITE_EXTENSIONS,
   pgliteListener,
   pgliteLockHolder,
-  postgresListener,
-  postgresLockHolder,
   setDatabase,
   type Database,
   type DatabaseHandle,
 } from "~/platform/db/client.server";
+import { postgresListener, postgresLockHolder } from "~/platform/db/postgres.server";
 import * as schema from "~/platform/db/schema";
 import { withDatabaseName } from "./database-urls";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { followDatabaseChanges } from "~/platform/db/changes.server";
-import { postgresListener, type DatabaseHandle } from "~/platform/db/client.server";
+import type { DatabaseHandle } from "~/platform/db/client.server";
+import { postgresListener } from "~/platform/db/postgres.server";
 import { freePort } from "../helpers/ports";
 
 describe("the PostgreSQL notification listener", () => {

@@ -14,9 +14,14 @@ const runtime = stages.at(-1)!;
 const instruction = (stage: string, name: string) => [...stage.matchAll(new RegExp(`^${name} (.+)$`, "gm"))].map((match) => match[1]!);
 
 describe("the container image", () => {
-  it("starts with the serve script's command, as node itself (PID 1 handles SIGTERM)", () => {
+  it("starts with the serve script's command and variables, as node itself (PID 1 handles SIGTERM)", () => {
+    // The script reads "NAME=value ... exec node ...": the image sets the variables, then runs node.
+    const [, assignments, command] = /^((?:\S+=\S*\s+)*)exec (.+)$/.exec(scripts.serve!)!;
     const [cmd] = instruction(runtime, "CMD");
-    expect((JSON.parse(cmd!) as string[]).join(" ")).toBe(scripts.serve!.replace(/^exec /, ""));
+    expect((JSON.parse(cmd!) as string[]).join(" ")).toBe(command);
+    const environment = runtime.match(/^ENV (?:.*\\\n)*.*$/m)![0];
+    for (const assignment of assignments!.trim().split(/\s+/).filter(Boolean)) expect(environment).toMatch(new RegExp(`(^|\\s)${assignment}(\\s|$)`));
+    expect(assignments).toContain("MALLOC_MMAP_THRESHOLD_=");
     expect(instruction(runtime, "STOPSIGNAL")).toEqual(["SIGTERM"]);
   });
 

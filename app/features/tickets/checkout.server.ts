@@ -53,7 +53,7 @@ async function reservePlace(user: SessionUser, eventId: string, now: Date): Prom
  * A second press while the checkout is open sends the member to the same checkout.
  */
 export async function startCheckout(user: SessionUser, eventId: string, siteUrl: string, now = new Date()): Promise<CheckoutStart> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) return { outcome: "not-for-sale" };
   // Cast and staff are registered by the managers; tickets are for accepted players.
   if (user.role !== "player") return { outcome: "players-only" };

@@ -109,7 +109,7 @@ export async function recordRefund(tx: Transaction, charge: Stripe.Charge, now =
  * reconciliation job, after a failure here) the same refund. False when Stripe did not answer.
  */
 export async function settleRefund(purchaseId: string, now = new Date()): Promise<boolean> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   const db = await database();
   const [purchase] = await db.select().from(ticketPurchases).where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.status, "refunding")));
   if (!stripe || !purchase?.paymentIntentId) return false;

@@ -21,7 +21,7 @@ export type Reconciled = { registered: number; refunded: number; released: numbe
  * holds whose checkout ended unpaid.
  */
 export async function reconcileWithStripe(now = new Date()): Promise<Reconciled | undefined> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) return undefined;
   const db = await database();
   const done: Reconciled = { registered: 0, refunded: 0, released: 0 };

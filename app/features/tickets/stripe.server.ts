@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { config } from "~/platform/config.server";
 
 let current: { settings: object; stripe: Stripe } | undefined;
@@ -6,12 +6,14 @@ let current: { settings: object; stripe: Stripe } | undefined;
 /**
  * The Stripe SDK for the club's account, or undefined while tickets are not sold on the site
  * (no STRIPE_SECRET_KEY). STRIPE_API_URL points it at a stand-in of Stripe's API instead of
- * Stripe's own (the tests).
+ * Stripe's own (the tests). The SDK is loaded on first use: a site that sells no tickets never
+ * holds it (about 4 MB of memory).
  */
-export function stripeClient(): Stripe | undefined {
+export async function stripeClient(): Promise<Stripe | undefined> {
   const settings = config().stripe;
   if (!settings) return undefined;
   if (current?.settings !== settings) {
+    const { default: Stripe } = await import("stripe");
     const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
     const stripe = new Stripe(settings.secretKey, {
       // Stripe's SDK retries with the same idempotency key, so a retried request never charges twice.

@@ -20,7 +20,7 @@ const PAID_EVENTS = new Set(["checkout.session.completed", "checkout.session.asy
  * written in the same transaction as what it changes.
  */
 export async function receiveStripeWebhook(rawBody: string, signature: string | null): Promise<WebhookAnswer> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   const secret = config().stripe?.webhookSecret;
   if (!stripe || !secret) return { status: 404, body: "Tickets are not sold on this site." };
   let event: Stripe.Event;
