@@ -21,13 +21,13 @@ COPY patches ./patches
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
-# MALLOC_MMAP_THRESHOLD_: the C library gives memory blocks of 64 KB and more back when they are
+# MALLOC_MMAP_THRESHOLD_: the C library gives memory blocks of 128 KB and more back when they are
 # freed, so compiling the database's WebAssembly does not leave the server about 45 MB larger
 # for good (docs/decisions/0026-memory-given-back.md).
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data \
-    MALLOC_MMAP_THRESHOLD_=65536
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/build ./build

@@ -1,8 +1,11 @@
 import { forwardRef } from "react";
 import { Link as RouterLink, type LinkProps } from "react-router";
 
-/** A site address the server can write as it is: from the root, with no `.` or `..` segment to resolve. */
-const PLAIN_ADDRESS = /^\/(?!\/)(?!.*\/\.\.?(?:[/?#]|$))/;
+/**
+ * A site address the server can write as it is: from the root, with nothing React Router would
+ * rewrite (a `.` or `..` segment, doubled or back slashes, an empty query or fragment at the end).
+ */
+const PLAIN_ADDRESS = /^\/(?![/\\])(?!.*\/\.\.?(?:[/?#]|$))(?!.*[/\\]{2})(?!.*\\)(?!.*[?#]$)/;
 
 /**
  * React Router's link, written by the server as the anchor it would write. The router's own

@@ -81,7 +81,7 @@ describe("npm start under a supervisor", () => {
     servers.push(serverPid);
     expect(fs.readFileSync(path.join(dataDir, "hopewell.lock"), "utf8")).toBe(String(serverPid));
     // The C library's setting that keeps idle memory down reaches the server (docs/decisions/0026-memory-given-back.md).
-    expect(fs.readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=65536");
+    expect(fs.readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=131072");
 
     const slow = slowPost(port, new URLSearchParams({ intent: "signin", email: "someone@example.com", password: "Lantern#1877" }).toString());
     // The request's headers have reached the server before the signal.

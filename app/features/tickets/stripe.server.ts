@@ -1,7 +1,10 @@
 import type Stripe from "stripe";
 import { config } from "~/platform/config.server";
 
-let current: { settings: object; stripe: Stripe } | undefined;
+type Settings = NonNullable<ReturnType<typeof config>["stripe"]>;
+
+/** The client for the settings it was made with: one per settings, however many ask at once. */
+let current: { settings: Settings; stripe: Promise<Stripe> } | undefined;
 
 /**
  * The Stripe SDK for the club's account, or undefined while tickets are not sold on the site
@@ -12,19 +15,20 @@ let current: { settings: object; stripe: Stripe } | undefined;
 export async function stripeClient(): Promise<Stripe | undefined> {
   const settings = config().stripe;
   if (!settings) return undefined;
-  if (current?.settings !== settings) {
-    const { default: Stripe } = await import("stripe");
-    const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
-    const stripe = new Stripe(settings.secretKey, {
-      // Stripe's SDK retries with the same idempotency key, so a retried request never charges twice.
-      maxNetworkRetries: 2,
-      timeout: 15_000,
-      appInfo: { name: "Hopewell members' site" },
-      ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
-    });
-    current = { settings, stripe };
-  }
+  if (current?.settings !== settings) current = { settings, stripe: makeClient(settings) };
   return current.stripe;
+}
+
+async function makeClient(settings: Settings): Promise<Stripe> {
+  const { default: Stripe } = await import("stripe");
+  const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
+  return new Stripe(settings.secretKey, {
+    // Stripe's SDK retries with the same idempotency key, so a retried request never charges twice.
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    appInfo: { name: "Hopewell members' site" },
+    ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
+  });
 }
 
 /** True when tickets are sold on the site (both Stripe keys set). */
