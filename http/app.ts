@@ -22,7 +22,7 @@ import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-l
 import { createAnonymousPageCache } from "./pipeline/anonymous-cache";
 import { serveHealth } from "./pipeline/health";
 import { errorPageHtml, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./pipeline/request-errors";
-import { isSecure, isUnansweredMethod, requestOrigin, requestUrl } from "./pipeline/request-url";
+import { isSecure, isUnansweredMethod, requestOrigin, requestPath } from "./pipeline/request-url";
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turns";
 import { keepPrivate } from "./pipeline/private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
@@ -218,10 +218,10 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     // throw; and for every address alike, so a cached page or a file is no exception.
     const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
     if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
-    const url = requestUrl(req.url, requestOrigin(req, cfg));
-    if (!url) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
+    const path = requestPath(req.url, requestOrigin(req, cfg));
+    if (path === undefined) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
     // The adapter puts the target after the origin: an absolute-form target (of this same origin) goes in as its path.
-    if (!req.url!.startsWith("/")) req.url = url.pathname + url.search;
+    req.url = path;
     // Each middleware's `next` may be called after its caller returned: each step is guarded.
     const app = () => guarded(req, res, secure, () => handleApp(req, res, secure, expectsContinue));
     if (anonymousPages.applies(req)) {
