@@ -39,6 +39,17 @@ describe("an event's weekend", () => {
     expect(clubToday(new Date("2027-03-13T03:30:00Z"), "UTC")).toBe("2027-03-13");
   });
 
+  it("adds days across months, leap days and years, the same however often it is asked (answers are kept)", () => {
+    const reference = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    for (let round = 0; round < 2; round++) {
+      for (const day of ["2028-02-28", "2028-02-29", "2027-02-28", "2026-12-31", "2027-01-01"]) {
+        for (const days of [-400, -366, -31, -14, -1, 0, 1, 11, 14, 29, 365, 366]) expect(addDays(day, days), `${day} ${days}`).toBe(reference(day, days));
+      }
+    }
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+    expect(addDays("2028-02-28", 11)).toBe("2028-03-10");
+  });
+
   it("makes a member's status from their rows on a given day", () => {
     const row: MemberEventRow = { eventId: "e", title: "T", date: "2027-03-12", attendance: "paid", orders: 2, orderCents: 2850, ordersHandedOut: 1, pelSent: false };
     const before = memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-02-01");
