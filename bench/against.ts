@@ -21,7 +21,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, serveCommand, signIn, type Target } from "./measure";
+import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, serveCommand, signIn, type Target, waitFor } from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -113,14 +113,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     stopAll();
     process.exit(1);
   });
-}
-
-async function waitFor(url: string, timeoutMs: number) {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The pages compared, as each server names them (event ids differ between the two data sets). */

@@ -143,6 +143,15 @@ export function serveCommand(dir: string): { env: Record<string, string>; args: 
   return { env, args: words.slice(1) };
 }
 
+/** Waits until `url` answers 2xx (a server starting); polled every 10 ms, so a cold start is timed to that. */
+export async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The kernel counts a process's CPU time in ticks of this many milliseconds (`getconf CLK_TCK` is 100 on Linux). */
 const TICK_MS = 10;
 

@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
-import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, serveCommand, signIn, singleVisitor, type Target } from "./measure";
+import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, serveCommand, signIn, singleVisitor, type Target, waitFor } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -84,19 +84,6 @@ const freePort = () => 30_000 + crypto.randomInt(20_000);
 
 /** The server is started as `npm run serve` starts it (its Node options and variables included), without npm in between. */
 const SERVE = serveCommand(ROOT);
-
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The event whose sheet lists `attendees` people, from the event-day index's links and counts. */
 function eventDaySheetFor(indexHtml: string, attendees: number): string {
