@@ -18,4 +18,8 @@ export default defineConfig({
   // image library (sharp, for costume photos) is native code too.
   optimizeDeps: { exclude: ["@node-rs/argon2", "sharp"] },
   plugins: [tailwindcss(), reactRouter()],
+  // Workers, and the scripts of the pages the server alone draws (web/page-script.ts), which
+  // Vite bundles the same way, are ES modules: their own imports load as separate files, when
+  // needed (the sign-in page's passkey library only when a passkey is used).
+  worker: { format: "es" },
 });

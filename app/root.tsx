@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunction,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -20,6 +21,7 @@ import { discordSignInEnabled } from "~/features/discord/discord-oauth.server";
 import { optionalUser } from "~/web/guards.server";
 import { unreadLetterCount } from "~/features/letters/letters.server";
 import { accessMiddleware } from "~/web/middleware.server";
+import { pageScriptOf } from "~/web/page-script";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -54,6 +56,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  // A page the server alone draws sends its own script instead of the app's (web/page-script.ts).
+  const pageScript = pageScriptOf(useMatches());
   // Before anything below renders a time; the same value on every request of this process.
   if (data?.clubTimeZone) setClubTimeZone(data.clubTimeZone);
   return (
@@ -79,8 +83,14 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter social={data?.social} />
-        <ScrollRestoration nonce={nonce || undefined} />
-        <Scripts nonce={nonce || undefined} />
+        {pageScript ? (
+          <script type="module" src={pageScript} nonce={nonce || undefined} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce || undefined} />
+            <Scripts nonce={nonce || undefined} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -87,23 +87,35 @@ export async function signIn(base: string, email: string, password: string): Pro
   return cookie;
 }
 
-/** The bytes a first visit to `path` downloads compressed: the HTML, and the scripts and styles it names. */
-export async function pageWeight(base: string, path: string) {
-  const encoded = async (url: string) => {
-    const response = await fetch(url, { headers: { "Accept-Encoding": "br, gzip" } });
-    // fetch decompresses; the compressed size is what the server said it sent.
-    const length = Number(response.headers.get("Content-Length") ?? NaN);
-    const body = Buffer.from(await response.arrayBuffer());
-    if (Number.isFinite(length)) return length;
-    // Compressed on the fly (chunked): compress the same bytes as the server does.
-    const zlib = await import("node:zlib");
-    return response.headers.get("Content-Encoding") === "br" ? zlib.brotliCompressSync(body).length : zlib.gzipSync(body).length;
-  };
-  const html = await (await fetch(base + path)).text();
-  const scripts = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+)"/g)].map((m) => m[1]!);
-  const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"|<link[^>]+href="([^"]+)"[^>]+rel="stylesheet"/g)].map((m) => (m[1] ?? m[2])!);
-  const sum = async (urls: string[]) => (await Promise.all([...new Set(urls)].map((u) => encoded(new URL(u, base).href)))).reduce((a, b) => a + b, 0);
-  return { htmlBytes: await encoded(base + path), jsBytes: await sum(scripts), cssBytes: await sum(styles), scripts: new Set(scripts).size };
+/**
+ * The bytes a first visit to `path` downloads compressed, as a browser fetches them: the HTML, and
+ * every script (including those a script imports or starts as a worker, and those loaded once the
+ * page has run) and style sheet, until the network has been idle for half a second.
+ */
+export async function pageWeight(base: string, path: string, chromePath: string) {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: chromePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  try {
+    const page = await browser.newPage();
+    const fetched: Promise<{ url: string; kind: "html" | "js" | "css" | "other"; bytes: number }>[] = [];
+    page.on("requestfinished", (request) => {
+      fetched.push(
+        (async () => {
+          const response = await request.response();
+          const type = response?.headers()["content-type"] ?? "";
+          const kind = type.includes("javascript") ? "js" : type.includes("text/css") ? "css" : type.includes("text/html") ? "html" : "other";
+          // The body as it came over the wire, compressed.
+          return { url: request.url(), kind, bytes: (await request.sizes()).responseBodySize };
+        })(),
+      );
+    });
+    await page.goto(base + path, { waitUntil: "networkidle" });
+    const all = await Promise.all(fetched);
+    const sum = (kind: string) => all.filter((file) => file.kind === kind).reduce((total, file) => total + file.bytes, 0);
+    return { htmlBytes: sum("html"), jsBytes: sum("js"), cssBytes: sum("css"), scripts: all.filter((file) => file.kind === "js").length };
+  } finally {
+    await browser.close();
+  }
 }
 
 /** Lighthouse's performance and accessibility scores on its default (phone) profile: the median of three runs, as single runs vary. */

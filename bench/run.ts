@@ -51,7 +51,7 @@ const BUDGETS = {
   reviewP99Ms: 200,
   idleRssMb: { pglite: 250, postgres: 150 },
   coldStartMs: 2000,
-  homeJsBytes: 100 * 1024,
+  firstVisitJsBytes: 100 * 1024,
   lighthouse: 95,
 };
 
@@ -219,7 +219,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
 
     const weights = [];
     // The public pages, and the page a visitor opens next to sign up (the first to load the app).
-    for (const page of ["/", "/rulebook", "/locations", "/auth"]) weights.push({ page, ...(await pageWeight(base, page)) });
+    if (fs.existsSync(CHROME)) for (const page of ["/", "/rulebook", "/locations", "/auth"]) weights.push({ page, ...(await pageWeight(base, page, CHROME)) });
     const lighthouse = [];
     if (kind === "pglite" && !options["no-lighthouse"] && fs.existsSync(CHROME)) {
       // The public pages, the sign-in page (the first to load the app's scripts), and the member's busiest pages.
@@ -317,8 +317,9 @@ async function main() {
     if (r.kind === "pglite") {
       console.log("Page weight, first visit, compressed (bytes):");
       console.table(r.weights.map((w) => ({ page: w.page, html: w.htmlBytes, javascript: w.jsBytes, css: w.cssBytes, "script files": w.scripts })));
-      const home = r.weights.find((w) => w.page === "/")!;
-      checks.push({ budget: "home page JavaScript ≤ 100 KB compressed", figure: `${(home.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(home.jsBytes <= BUDGETS.homeJsBytes) });
+      for (const w of r.weights.filter((weight) => weight.page === "/" || weight.page === "/auth")) {
+        checks.push({ budget: `${w.page} JavaScript ≤ 100 KB compressed`, figure: `${(w.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(w.jsBytes <= BUDGETS.firstVisitJsBytes) });
+      }
       if (r.lighthouse.length) {
         console.log("Lighthouse (phone profile, median of 3 runs):");
         console.table(r.lighthouse);

@@ -88,6 +88,38 @@ test("signing in from a member page returns to it", async ({ page, isMobile }) =
   await expectAccessible(page);
 });
 
+test("the sign-in page loads its own small script, not the app, even when the app opens it", async ({ page, isMobile }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/forgot-password");
+  // The app runs here: React Router's own data is in the page.
+  await expect.poll(() => page.evaluate(() => "__reactRouterContext" in window)).toBe(true);
+  const appScripts = scripts.length;
+  expect(appScripts).toBeGreaterThan(0);
+
+  // The header's link would change page inside the app; the sign-in page is loaded whole instead.
+  const nav = await mainNav(page, isMobile);
+  await nav.getByRole("link", { name: "Login / Sign Up" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+  const own = scripts.slice(appScripts);
+  expect(own.some((script) => /\/assets\/auth\.page-[\w-]+\.js$/.test(script))).toBe(true);
+  expect(own.filter((script) => /entry\.client|jsx-runtime|manifest/.test(script))).toEqual([]);
+
+  // Everything on it still works: the form's own check, the CAPTCHA, the password toggle.
+  await page.getByRole("button", { name: "Show password" }).click();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+  await solveCaptcha(page);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveAccessibleDescription("This field is required");
+  await expect(page.getByLabel("Email", { exact: true })).toBeFocused();
+  await expectAccessible(page);
+});
+
 test("a wrong password gets the service's message", async ({ page, isMobile }) => {
   test.skip(isMobile, "runs at desktop width: the message does not depend on the width");
   await page.goto("/auth");

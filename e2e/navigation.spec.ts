@@ -20,7 +20,7 @@ test("signed out, the navigation offers Rulebook, Location and Login / Sign Up",
 });
 
 test("where the app's scripts run, the navigation's links change page without reloading it", async ({ page, isMobile }) => {
-  await page.goto("/auth");
+  await page.goto("/forgot-password");
   await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
   if (isMobile) await page.locator("summary", { hasText: "Menu" }).click();
   const nav = page.getByRole("navigation", { name: "Main" }).locator("visible=true");
@@ -44,7 +44,7 @@ test("the phone menu opens and closes from the keyboard", async ({ page, isMobil
   await expect(menu.locator("xpath=..")).not.toHaveAttribute("open", "");
 
   // Where the app's scripts run, Escape closes it too and leaves the focus on the button.
-  await page.goto("/auth");
+  await page.goto("/forgot-password");
   menu = page.locator("summary", { hasText: "Menu" });
   await menu.focus();
   await page.keyboard.press("Enter");
@@ -94,7 +94,7 @@ test("a menu opened before the page's scripts start stays open when they do", { 
     await held;
     await route.continue();
   });
-  await page.goto("/auth", { waitUntil: "commit" });
+  await page.goto("/forgot-password", { waitUntil: "commit" });
   const menu = page.locator("summary", { hasText: "Menu" });
   await menu.click();
   const details = menu.locator("xpath=..");

@@ -18,10 +18,14 @@ describe("the server the HTTP tests run", () => {
   });
 
   it("renders pages from the source files, as Vite serves them", async () => {
-    const page = await fetch(`${server().url}/auth`);
+    const page = await fetch(`${server().url}/forgot-password`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('href="/app/routes/auth/auth.tsx"');
+    expect(html).toContain('href="/app/routes/auth/forgot-password.tsx"');
     expect(html).not.toContain('href="/assets/');
+    // A page the server alone draws names its own script's source (web/page-script.ts).
+    const signIn = await (await fetch(`${server().url}/auth`)).text();
+    expect(signIn).toMatch(/<script type="module" src="\/app\/routes\/auth\/auth\.page\.ts\?worker_file&amp;type=module"/);
+    expect(signIn).not.toContain("/assets/");
   });
 });

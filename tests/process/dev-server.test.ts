@@ -60,7 +60,7 @@ describe("npm run dev", () => {
   });
 
   it("sends the same security headers and Content-Security-Policy, its nonce on the page's scripts", async () => {
-    const [fromDev, fromProduction] = await Promise.all([fetch(`${url}/auth`), fetch(`${production().url}/auth`)]);
+    const [fromDev, fromProduction] = await Promise.all([fetch(`${url}/forgot-password`), fetch(`${production().url}/forgot-password`)]);
     for (const header of SECURITY_HEADERS) {
       expect(fromDev.headers.get(header), header).toBeTruthy();
       expect(fromDev.headers.get(header), header).toBe(fromProduction.headers.get(header));
@@ -71,13 +71,22 @@ describe("npm run dev", () => {
     expect(anyNonce(policy)).toBe(anyNonce(fromProduction.headers.get("Content-Security-Policy")!));
     expect(fromDev.headers.get("Cache-Control")).toBe(fromProduction.headers.get("Cache-Control"));
     const html = await fromDev.text();
-    expect(html).toContain("Sign In");
+    expect(html).toContain("Reset Password");
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
     // Development's own part: the page loads the source through Vite, which serves it.
     expect(html).toContain('href="/app/root.tsx"');
     expect((await fetch(`${url}/app/root.tsx`)).status).toBe(200);
+
+    // The sign-in page, drawn by the server alone, names its own script, which Vite compiles and serves.
+    const signIn = await (await fetch(`${url}/auth`)).text();
+    const pageScript = /<script type="module" src="([^"]+)" nonce="[^"]+"/.exec(signIn)?.[1]?.replaceAll("&amp;", "&");
+    expect(pageScript).toBe("/app/routes/auth/auth.page.ts?worker_file&type=module");
+    const compiled = await fetch(url + pageScript);
+    expect(compiled.status).toBe(200);
+    expect(compiled.headers.get("Content-Type")).toContain("javascript");
+    expect(await compiled.text()).toContain("enhancePasswordFields");
   });
 
   it("serves the signed-out home page from the same cache, with its caching rules", async () => {

@@ -16,7 +16,7 @@ export function Field({ label, name, error, hint, id, className = "", ...input }
   const inputId = id ?? `${name}-${autoId}`;
   const describedBy = [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
+    <div data-field="" className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={inputId} className="font-bold text-parchment">
         {label}
       </label>

@@ -1,15 +1,17 @@
-import { useState } from "react";
 import { PasswordChecklist } from "./PasswordChecklist";
 import { PasswordField } from "./PasswordField";
+import { showPasswordRules } from "./password-behaviour";
 import type { FieldErrors } from "~/web/forms/kernel";
+
+const RULES_ID = "password-rules";
 
 /**
  * A new password, the site's rules ticked off as it is typed, and its confirmation: the
  * same three fields wherever a password is chosen (sign-up, reset, the first manager, the
- * profile). The form's fields are `password` and `confirmPassword`.
+ * profile). The form's fields are `password` and `confirmPassword`. `data-password-rules`
+ * lets a page without React tick the rules too (password-behaviour.ts).
  */
 export function NewPasswordFields({ errors, label = "Password", confirmLabel = "Confirm password" }: { errors?: FieldErrors; label?: string; confirmLabel?: string }) {
-  const [password, setPassword] = useState("");
   return (
     <>
       <PasswordField
@@ -18,10 +20,11 @@ export function NewPasswordFields({ errors, label = "Password", confirmLabel = "
         autoComplete="new-password"
         required
         error={errors?.password}
-        describedBy="password-rules"
-        onChange={(event) => setPassword(event.currentTarget.value)}
+        describedBy={RULES_ID}
+        data-password-rules={RULES_ID}
+        onChange={(event) => showPasswordRules(document.getElementById(RULES_ID), event.currentTarget.value)}
       />
-      <PasswordChecklist id="password-rules" password={password} />
+      <PasswordChecklist id={RULES_ID} />
       <PasswordField label={confirmLabel} name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
     </>
   );

@@ -1,9 +1,8 @@
-import { useCallback, useState, type FormEvent } from "react";
-import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
-import { Link } from "~/components/Link";
+import { data, redirect, useRouteLoaderData, useSearchParams } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/auth";
-import { Captcha, CaptchaHint } from "~/components/Captcha";
+import { CaptchaBox, CaptchaHint } from "~/components/Captcha";
+import { FormErrorTemplates } from "~/components/ui/FormErrorTemplates";
 import { NewPasswordFields } from "~/features/accounts/NewPasswordFields";
 import { PasskeySignIn } from "~/features/passkeys/PasskeySignIn";
 import { DiscordSignInButton, DiscordSignInNotice } from "~/features/discord/DiscordSignIn";
@@ -11,12 +10,14 @@ import { PasswordField } from "~/features/accounts/PasswordField";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { newPasswordMessage, SignInForm, SignUpForm } from "~/features/accounts/auth.form";
-import { type FieldErrors, fieldErrors, formFields, readForm } from "~/web/forms/kernel";
+import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
 import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
-import { useHydrated } from "~/lib/use-hydrated";
+import { loadAsDocument, type PageScriptHandle } from "~/web/page-script";
+import type { loader as rootLoader } from "~/root";
+import authPageScript from "./auth.page?worker&url";
 import { signIn, signUp } from "~/features/accounts/accounts.server";
 import { signedUpHereCookie } from "~/features/accounts/sign-up-browser.server";
 import { verifyCaptcha } from "~/platform/captcha.server";
@@ -66,49 +67,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(safeRedirectTarget(fields.redirectTo), { headers });
 }
 
-/** Checks the form in the page with the server's own schema, so mistakes show before a round trip. */
-function clientErrors(mode: Mode, form: HTMLFormElement): { errors: FieldErrors; message?: string } | null {
-  const fields = formFields(new FormData(form));
-  const parsed = (mode === "signup" ? SignUpForm : SignInForm).safeParse(fields);
-  if (parsed.success) return null;
-  const errors = fieldErrors(parsed.error);
-  return { errors, message: newPasswordMessage(errors) };
-}
+export const handle: PageScriptHandle = { pageScript: authPageScript };
+
+export const clientLoader = loadAsDocument;
 
 export default function Auth({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
+  const captcha = useRouteLoaderData<typeof rootLoader>("root")?.captcha ?? { provider: "altcha" as const };
   const mode: Mode = actionData?.mode ?? (searchParams.get("mode") === "signup" ? "signup" : "signin");
   const created = searchParams.get("created") === "1" && !actionData;
   const redirectTo = searchParams.get("redirectTo") ?? "";
-  const [captchaSolved, setCaptchaSolved] = useState(false);
-  const [local, setLocal] = useState<{ errors: FieldErrors; message?: string } | null>(null);
-  const onCaptcha = useCallback((solved: boolean) => setCaptchaSolved(solved), []);
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-
-  // Errors from the page's own check win until the next submission reaches the server.
-  const errors = local?.errors ?? actionData?.errors ?? {};
-  const message = local ? local.message : actionData?.message;
+  const errors = actionData?.errors ?? {};
   const values = actionData?.values ?? {};
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const problems = clientErrors(mode, event.currentTarget);
-    setLocal(problems);
-    if (problems) event.preventDefault();
-  }
-
   const modeLink = (target: Mode, label: string) => (
-    <Link
-      to={`/auth?${new URLSearchParams({ ...(target === "signup" ? { mode: "signup" } : {}), ...(redirectTo ? { redirectTo } : {}) })}`}
+    <a
+      href={`/auth?${new URLSearchParams({ ...(target === "signup" ? { mode: "signup" } : {}), ...(redirectTo ? { redirectTo } : {}) })}`}
       aria-current={mode === target ? "page" : undefined}
-      onClick={() => setLocal(null)}
       className={`flex-1 rounded px-2 py-2 text-center font-display text-sm no-underline hover:no-underline sm:text-base ${
         mode === target ? "bg-rust-dark text-parchment" : "text-dust hover:text-brass"
       }`}
     >
       {label}
-    </Link>
+    </a>
   );
 
   return (
@@ -120,15 +101,14 @@ export default function Auth({ actionData }: Route.ComponentProps) {
           {modeLink("signup", "Create Account")}
         </nav>
 
-        {created || message ? (
-          <div className="mt-6 flex flex-col gap-3">
-            {created ? <Alert kind="success">{MESSAGES.accountCreated}</Alert> : null}
-            {message ? <Alert kind="error">{message}</Alert> : null}
-          </div>
-        ) : null}
-        {mode === "signin" ? <DiscordSignInNotice replaced={Boolean(actionData || local)} /> : null}
+        {/* The page's script puts the mistakes it finds before sending here too (auth.page.ts). */}
+        <div data-form-messages="" className="mt-6 flex flex-col gap-3 empty:hidden">
+          {created ? <Alert kind="success">{MESSAGES.accountCreated}</Alert> : null}
+          {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+        </div>
+        {mode === "signin" ? <DiscordSignInNotice replaced={Boolean(actionData)} /> : null}
 
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4" key={mode}>
+        <form method="post" noValidate data-auth-form={mode} className="mt-6 flex flex-col gap-4">
           <input type="hidden" name="intent" value={mode} />
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           {mode === "signup" ? (
@@ -144,26 +124,26 @@ export default function Auth({ actionData }: Route.ComponentProps) {
             <PasswordField label="Password" name="password" autoComplete="current-password" required error={errors.password} />
           )}
 
-          <Captcha onChange={onCaptcha} answer={actionData} />
+          <CaptchaBox settings={captcha} />
 
           {mode === "signup" ? (
             <p className="text-sm text-dust">
-              By creating an account you agree to play by the <Link to="/rulebook">rulebook</Link> and the club&apos;s code of conduct, and to
+              By creating an account you agree to play by the <a href="/rulebook">rulebook</a> and the club&apos;s code of conduct, and to
               the club keeping the details you give us to run the game. We never share them.
             </p>
           ) : null}
 
-          <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={(hydrated && !captchaSolved) || submitting}>
-            {submitting ? "Please wait…" : mode === "signup" ? "Create Account" : "Sign In"}
+          <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60">
+            {mode === "signup" ? "Create Account" : "Sign In"}
           </button>
-          <CaptchaHint solved={captchaSolved} />
-        </Form>
+          <CaptchaHint solved={false} />
+        </form>
 
         {mode === "signin" ? (
           <>
             <p className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-center">
-              <Link to="/forgot-password">Forgot Password?</Link>
-              <Link to={`/auth/email-code${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>Email me a sign-in code</Link>
+              <a href="/forgot-password">Forgot Password?</a>
+              <a href={`/auth/email-code${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>Email me a sign-in code</a>
             </p>
             <div className="mt-6 border-t border-ash pt-6">
               <PasskeySignIn redirectTo={redirectTo} />
@@ -172,6 +152,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
           </>
         ) : null}
       </div>
+      <FormErrorTemplates />
     </div>
   );
 }
