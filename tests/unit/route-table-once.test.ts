@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { createElement } from "react";
-import { createStaticRouter, type RouteObject, type StaticHandlerContext } from "react-router";
+import { createStaticHandler, createStaticRouter, type RouteObject, type StaticHandlerContext } from "react-router";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -22,5 +22,53 @@ describe("React Router's route table, made once", () => {
     expect(second.routes).toBe(first.routes);
     // Other routes still get routes of their own.
     expect(createStaticRouter([{ ...routes[0]! }], context).routes).not.toBe(first.routes);
+  });
+
+  it("matches each address against the route table once, and hands every request its own copy", async () => {
+    const chunk = fs.readdirSync("node_modules/react-router/dist/development").find((file) => /^chunk-.*\.mjs$/.test(file) && fs.readFileSync(`node_modules/react-router/dist/development/${file}`, "utf8").includes("function matchRoutesImpl("));
+    expect(fs.readFileSync(`node_modules/react-router/dist/development/${chunk}`, "utf8")).toContain("matchesOfBranches");
+
+    const routes: RouteObject[] = [
+      {
+        id: "root",
+        path: "/",
+        children: [
+          { id: "home", index: true },
+          { id: "sheet", path: "tools/event-day/:eventId" },
+          { id: "files", path: "files/*" },
+        ],
+      },
+    ];
+    const handler = createStaticHandler(routes);
+    const matched = async (path: string) => {
+      const context = (await handler.query(new Request(`http://localhost${path}`))) as StaticHandlerContext;
+      return context.matches;
+    };
+    const summary = (matches: StaticHandlerContext["matches"]) => matches.map((match) => [match.route.id, match.pathname, { ...match.params }]);
+
+    const first = await matched("/tools/event-day/7");
+    expect(summary(first)).toEqual([
+      ["root", "/", { eventId: "7" }],
+      ["sheet", "/tools/event-day/7", { eventId: "7" }],
+    ]);
+    // Later requests for the same address: the same answer, each in objects of its own, so what
+    // one request does to its matches never reaches the next.
+    for (const earlier of [first, await matched("/tools/event-day/7")]) {
+      earlier[1]!.params.eventId = "changed by an earlier request";
+      const later = await matched("/tools/event-day/7");
+      expect(later[1]!.params.eventId).toBe("7");
+      expect(later[0]).not.toBe(earlier[0]);
+      // One params object for a whole match, as React Router makes it.
+      expect(later[0]!.params).toBe(later[1]!.params);
+    }
+    // Other addresses get their own answers.
+    expect(summary(await matched("/tools/event-day/8"))[1]).toEqual(["sheet", "/tools/event-day/8", { eventId: "8" }]);
+    expect(summary(await matched("/files/a/b.pdf"))[1]).toEqual(["files", "/files/a/b.pdf", { "*": "a/b.pdf" }]);
+    expect(summary(await matched("/"))).toEqual([
+      ["root", "/", {}],
+      ["home", "/", {}],
+    ]);
+    // And an address that matches nothing stays a 404, asked twice.
+    for (let time = 0; time < 2; time++) expect(((await handler.query(new Request("http://localhost/nowhere"))) as StaticHandlerContext).statusCode).toBe(404);
   });
 });
