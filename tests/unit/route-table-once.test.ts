@@ -54,7 +54,7 @@ describe("React Router's route table, made once", () => {
     // Later requests for the same address: the same answer, each in objects of its own, so what
     // one request does to its matches never reaches the next.
     for (const earlier of [first, await matched("/tools/event-day/7")]) {
-      earlier[1]!.params.eventId = "changed by an earlier request";
+      (earlier[1]!.params as Record<string, string>).eventId = "changed by an earlier request";
       const later = await matched("/tools/event-day/7");
       expect(later[1]!.params.eventId).toBe("7");
       expect(later[0]).not.toBe(earlier[0]);
