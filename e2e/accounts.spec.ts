@@ -108,11 +108,24 @@ test("the sign-in page loads its own small script, not the app, even when the ap
   expect(own.some((script) => /\/assets\/auth\.page-[\w-]+\.js$/.test(script))).toBe(true);
   expect(own.filter((script) => /entry\.client|jsx-runtime|manifest/.test(script))).toEqual([]);
 
+  // The form's check (Zod) comes only when the form is first touched; held back here, so the
+  // form is sent before it arrives.
+  expect(own.filter((script) => /auth-check/.test(script))).toEqual([]);
+  let releaseCheck!: () => void;
+  const checkHeld = new Promise<void>((resolve) => (releaseCheck = resolve));
+  await page.route(/\/assets\/auth-check-[\w-]+\.js$/, async (route) => {
+    await checkHeld;
+    await route.continue();
+  });
+
   // Everything on it still works: the form's own check, the CAPTCHA, the password toggle.
   await page.getByRole("button", { name: "Show password" }).click();
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
   await solveCaptcha(page);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  // Nothing is sent while the check is on its way; once it is here, it runs.
+  await expect(page.getByLabel("Email", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
+  releaseCheck();
   await expect(page.getByRole("alert")).toHaveCount(0);
   await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Email", { exact: true })).toHaveAccessibleDescription("This field is required");

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import { PASSKEY_MESSAGES } from "../app/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "../app/features/passkeys/passkey-messages";
 import { postgresAnswers, withDatabaseName } from "../tests/helpers/database-urls";
 import { expectAccessible } from "./axe";
 import { signIn } from "./helpers";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { passkeys, verifications } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { browserErrorMessage, PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { browserErrorMessage, PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { assuranceLevelOf } from "~/features/accounts/auth.server";
 
 describe("passkey messages and labels", () => {

@@ -1,5 +1,5 @@
 import { Icon } from "~/components/Icon";
-import { PASSWORD_RULES } from "./auth.form";
+import { PASSWORD_RULES } from "./password-rules";
 
 /**
  * The password requirements, none met yet: password-behaviour.ts ticks each as the typed

@@ -1,24 +1,7 @@
 import { z } from "zod";
-import { PASSWORD_MIN_LENGTH, PASSWORD_SPECIAL_CHARACTERS } from "~/game/rules";
 import { type FieldErrors, hasControlCharacters, textField } from "~/web/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
-
-/** The password requirements, in the order the checklist shows them. */
-export const PASSWORD_RULES = [
-  { id: "length", label: `At least ${PASSWORD_MIN_LENGTH} characters`, test: (p: string) => p.length >= PASSWORD_MIN_LENGTH },
-  { id: "upper", label: "One uppercase letter", test: (p: string) => /[A-Z]/.test(p) },
-  { id: "lower", label: "One lowercase letter", test: (p: string) => /[a-z]/.test(p) },
-  { id: "digit", label: "One number", test: (p: string) => /\d/.test(p) },
-  {
-    id: "special",
-    label: `One special character (${PASSWORD_SPECIAL_CHARACTERS})`,
-    test: (p: string) => [...PASSWORD_SPECIAL_CHARACTERS].some((c) => p.includes(c)),
-  },
-] as const;
-
-export function meetsPasswordRules(password: string): boolean {
-  return PASSWORD_RULES.every((rule) => rule.test(password));
-}
+import { meetsPasswordRules } from "./password-rules";
 
 /** The longest email address there can be (RFC 5321's path limit). */
 export const EMAIL_MAX = 254;

@@ -1,5 +1,5 @@
 import { swapIcon } from "~/components/icon-swap";
-import { PASSWORD_RULES } from "./auth.form";
+import { PASSWORD_RULES } from "./password-rules";
 
 /**
  * What the password fields do in the browser, written against the page's elements rather than

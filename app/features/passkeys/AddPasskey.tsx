@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react";
 import { Form, useRevalidator } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX, passkeyName } from "./passkeys.form";
+import { PASSKEY_MESSAGES } from "./passkey-messages";
+import { PASSKEY_NAME_MAX, passkeyName } from "./passkeys.form";
 import { addPasskey } from "./passkey-browser";
 import { useHydrated } from "~/lib/use-hydrated";
 

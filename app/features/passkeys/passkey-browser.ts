@@ -1,5 +1,5 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { browserErrorMessage, PASSKEY_MESSAGES } from "./passkeys.form";
+import { browserErrorMessage, PASSKEY_MESSAGES } from "./passkey-messages";
 
 /**
  * The browser's side of passkeys: asks our resource routes for the options, runs the

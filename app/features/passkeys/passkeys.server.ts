@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "~/features/member-admin/member-admin.form";
 import { SITE_MESSAGES } from "~/web/forms/messages";
-import { PASSKEY_ID, PASSKEY_MESSAGES, passkeyName } from "./passkeys.form";
+import { PASSKEY_MESSAGES } from "./passkey-messages";
+import { PASSKEY_ID, passkeyName } from "./passkeys.form";
 import { safeRedirectTarget } from "~/web/redirect-target";
 import { authRefusal, getAuth, type AuthRefusal } from "~/features/accounts/auth.server";
 import { logger } from "~/platform/logger.server";

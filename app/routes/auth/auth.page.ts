@@ -4,11 +4,10 @@
  * form checked with the server's own schema before it is sent, and the passkey button.
  */
 import { startCaptcha, type CaptchaHandle, type CaptchaSettings } from "~/components/captcha-widget";
-import { newPasswordMessage, SignInForm, SignUpForm } from "~/features/accounts/auth.form";
 import { enhancePasswordFields } from "~/features/accounts/password-behaviour";
 import { enhancePasskeySignIn } from "~/features/passkeys/passkey-sign-in";
 import { showErrorMessage, showFieldErrors } from "~/web/forms/errors-in-page";
-import { fieldErrors, formFields } from "~/web/forms/kernel";
+import type { checkAuthForm } from "./auth-check";
 
 const PLEASE_WAIT = "Please wait…";
 
@@ -20,7 +19,13 @@ function enhanceAuthForm(form: HTMLFormElement) {
   const messages = document.querySelector("[data-form-messages]");
   if (!button || !captchaBox || !captchaSlot) return;
   const label = button.textContent ?? "";
-  const schema = form.dataset.authForm === "signup" ? SignUpForm : SignInForm;
+
+  // The check is fetched when the form is first touched, well before anyone can send it.
+  let check: typeof checkAuthForm | undefined;
+  let loading: Promise<unknown> | undefined;
+  const loadCheck = () => (loading ??= import("./auth-check").then((module) => (check = module.checkAuthForm)));
+  form.addEventListener("focusin", loadCheck, { once: true });
+  form.addEventListener("pointerdown", loadCheck, { once: true });
 
   // The button opens once the CAPTCHA is solved; until then the hint under it says why.
   const onCaptcha = (solved: boolean) => {
@@ -31,11 +36,21 @@ function enhanceAuthForm(form: HTMLFormElement) {
   const captcha: CaptchaHandle = startCaptcha(captchaSlot, JSON.parse(captchaBox.dataset.captcha ?? "{}") as CaptchaSettings, onCaptcha, captchaBox.querySelector<HTMLElement>("[data-captcha-loading]"));
 
   form.addEventListener("submit", (event) => {
-    const parsed = schema.safeParse(formFields(new FormData(form)));
-    const errors = parsed.success ? {} : fieldErrors(parsed.error);
+    if (!check) {
+      // Sent before the check arrived (a keyboard's Enter on a form filled by the browser):
+      // wait for it, then send again through this same handler.
+      event.preventDefault();
+      const submitter = event.submitter;
+      void loadCheck().then(
+        () => form.requestSubmit(submitter),
+        () => form.submit(),
+      );
+      return;
+    }
+    const { errors, message } = check(form);
     showFieldErrors(form, errors);
-    showErrorMessage(messages, parsed.success ? undefined : newPasswordMessage(errors));
-    if (!parsed.success) {
+    showErrorMessage(messages, message);
+    if (Object.keys(errors).length > 0) {
       event.preventDefault();
       form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;

@@ -12,7 +12,7 @@ import { Field } from "~/components/ui/Field";
 import { newPasswordMessage, SignInForm, SignUpForm } from "~/features/accounts/auth.form";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
 import { loadAsDocument, type PageScriptHandle } from "~/web/page-script";

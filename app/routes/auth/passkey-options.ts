@@ -1,5 +1,5 @@
 import type { Route } from "./+types/passkey-options";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { requestInfoContext } from "~/web/request-context";
 import { methodNotAllowed, passkeyRoute, signInOptions } from "~/features/passkeys/passkeys.server";
 

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/passkey-verify";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { requestInfoContext } from "~/web/request-context";
 import { methodNotAllowed, passkeyRoute, signInWithPasskey } from "~/features/passkeys/passkeys.server";
 

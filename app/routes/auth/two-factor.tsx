@@ -6,7 +6,7 @@ import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { PasskeySignIn } from "~/features/passkeys/PasskeySignIn";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { SecondFactorCodeForm, TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/features/two-factor/two-factor.form";
 import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/passkeys-options";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { requestInfoContext } from "~/web/request-context";
 import { requireAccess } from "~/web/guards.server";
 import { methodNotAllowed, passkeyRoute, registrationOptions } from "~/features/passkeys/passkeys.server";

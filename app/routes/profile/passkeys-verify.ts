@@ -1,5 +1,5 @@
 import type { Route } from "./+types/passkeys-verify";
-import { PASSKEY_MESSAGES } from "~/features/passkeys/passkeys.form";
+import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { requireAccess } from "~/web/guards.server";
 import { methodNotAllowed, passkeyRoute, verifyRegistration } from "~/features/passkeys/passkeys.server";
 
