@@ -118,8 +118,7 @@ export async function pageWeight(base: string, path: string, chromePath: string)
   }
 }
 
-/** Lighthouse's performance and accessibility scores on its default (phone) profile: the median of three runs, as single runs vary. */
-/** Lighthouse's phone profile (its default), median of three runs; `cookie` signs the page's visitor in. */
+/** Lighthouse's performance and accessibility scores on its default (phone) profile: the median of three runs, as single runs vary; `cookie` signs the page's visitor in. */
 export async function lighthouseScores(url: string, chromePath: string, cookie?: string) {
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(await lighthouseOnce(url, chromePath, cookie));

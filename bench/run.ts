@@ -17,6 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
+import { type Baseline, type BenchRun, budgetChecks, FLOOR_PAGE, type Kind, type PageGroup, type PageResult, printRun } from "./budgets";
 import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, serveCommand, signIn, singleVisitor, type Target, waitFor } from "./measure";
 
 const { values: options } = parseArgs({
@@ -35,30 +36,12 @@ const SCALE = Number(options.scale);
 if (!Number.isInteger(SCALE) || SCALE < 1) throw new Error("--scale must be a whole number of at least 1");
 /** The seeding script's options for the data set: the large one, times SCALE. */
 const SEED_ARGS = ["scripts/seed-demo.ts", "--large", ...(SCALE === 1 ? [] : Object.entries(DEMO_LARGE).flatMap(([name, count]) => [`--${name}`, String(count * SCALE)]))];
-/** How much slower than on the standard data set a review page may answer at --scale. */
-const SCALED_REVIEW_P99_FACTOR = 1.5;
 const LOAD = { runs: Number(options.runs), seconds: Number(options.seconds), warmup: Number(options.warmup) };
 const CHROME = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CACHE = path.join(ROOT, "bench", ".cache");
 const LOCAL_PG = "postgres://postgres@127.0.0.1:5432/postgres";
 
-/** The budgets (docs/benchmark.md#budgets), checked against the figures. */
-const BUDGETS = {
-  anonymousShareOfCeiling: 0.5,
-  signedInReqPerSec: { pglite: 300, postgres: 400 },
-  signedInP99Ms: 100,
-  reviewP99Ms: 200,
-  idleRssMb: { pglite: 250, postgres: 150 },
-  coldStartMs: 2000,
-  firstVisitJsBytes: 100 * 1024,
-  lighthouse: 95,
-};
-
-type Kind = "pglite" | "postgres";
-
-/** The signed-in floor: a page signed in that reads nothing but the session. */
-const FLOOR_PAGE = "/locations (player, signed in)";
 
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
@@ -158,7 +141,7 @@ async function postgresDatabase(serverUrl: string, dataDir: string) {
   };
 }
 
-async function benchmark(kind: Kind, databaseUrl?: string) {
+async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-bench-${kind}-`));
   let database: Awaited<ReturnType<typeof postgresDatabase>> | undefined;
   if (kind === "pglite") fs.cpSync(pgliteTemplate(), dataDir, { recursive: true });
@@ -178,7 +161,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     // The newest past event is listed first, and it holds the data set's 20,000-letter queue.
     const firstEvent = (await (await fetch(`${base}/view-pels`, { headers: { Cookie: manager } })).text()).match(/\?event=([0-9a-f-]{36})/)?.[1];
     const eventDay = eventDaySheetFor(await (await fetch(`${base}/tools/event-day`, { headers: { Cookie: manager } })).text(), DEMO_BUSIEST.eventDayAttendees);
-    const targets: (Target & { group: "anonymous" | "floor" | "signed-in" | "review" | "sheet" | "form" })[] = [
+    const targets: (Target & { group: PageGroup })[] = [
       { group: "anonymous", name: "/ (signed out)", path: "/" },
       { group: "anonymous", name: "/rulebook (signed out)", path: "/rulebook" },
       { group: "anonymous", name: "/locations (signed out)", path: "/locations" },
@@ -208,7 +191,7 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = memoryOf(server.pid!);
 
-    const results = [];
+    const results: PageResult[] = [];
     for (const target of targets) {
       const figures = await loadTest(base, target, LOAD);
       const alone = target.group === "review" || target.group === "sheet" ? await singleVisitor(base, target, LOAD.seconds) : undefined;
@@ -217,10 +200,10 @@ async function benchmark(kind: Kind, databaseUrl?: string) {
     }
     const peak = memoryOf(server.pid!);
 
-    const weights = [];
+    const weights: BenchRun["weights"] = [];
     // The public pages, and the page a visitor opens next to sign up (the first to load the app).
-    if (fs.existsSync(CHROME)) for (const page of ["/", "/rulebook", "/locations", "/auth"]) weights.push({ page, ...(await pageWeight(base, page, CHROME)) });
-    const lighthouse = [];
+    if (kind === "pglite" && fs.existsSync(CHROME)) for (const page of ["/", "/rulebook", "/locations", "/auth"]) weights.push({ page, ...(await pageWeight(base, page, CHROME)) });
+    const lighthouse: BenchRun["lighthouse"] = [];
     if (kind === "pglite" && !options["no-lighthouse"] && fs.existsSync(CHROME)) {
       // The public pages, the sign-in page (the first to load the app's scripts), and the member's busiest pages.
       for (const page of ["/", "/rulebook", "/locations", "/auth"]) lighthouse.push({ page, ...(await lighthouseScores(base + page, CHROME)) });
@@ -262,86 +245,20 @@ async function homePageBytes(): Promise<Buffer> {
   }
 }
 
-function pass(ok: boolean) {
-  return ok ? "ok" : "OVER BUDGET";
-}
-
 async function main() {
   if (!options["no-build"]) run("npm", ["run", "build", "--silent"]);
   const ceilingFigures = await ceiling(await homePageBytes());
   console.log(`  ceiling (bare node:http): ${ceilingFigures.reqPerSec} req/s`);
 
-  const runs = [await benchmark("pglite")];
+  const runs: BenchRun[] = [await benchmark("pglite")];
   const pgUrl = options["pglite-only"] ? null : await postgresUrl();
   if (pgUrl) runs.push(await benchmark("postgres", pgUrl));
   else console.log(options["pglite-only"] ? "PostgreSQL skipped (--pglite-only)." : "No PostgreSQL answers (DATABASE_URL or 127.0.0.1:5432): measured PGlite only.");
 
-  const checks: { budget: string; figure: string; verdict: string }[] = [];
   console.log(`\nCeiling: ${ceilingFigures.reqPerSec} req/s (p99 ${ceilingFigures.p99} ms). ${LOAD.runs} runs of ${LOAD.seconds} s after a ${LOAD.warmup} s warm-up, 10 connections; medians.\n`);
-  for (const r of runs) {
-    console.log(`${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms, idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`);
-    console.table(
-      r.results.map((x) => ({
-        page: x.name,
-        "req/s": x.reqPerSec,
-        "p50 ms": x.p50,
-        "p99 ms": x.p99,
-        "of ceiling": `${Math.round((x.reqPerSec / ceilingFigures.reqPerSec) * 100)}%`,
-        "alone p99 ms": "aloneP99" in x ? x.aloneP99 : "",
-        "non-2xx": x.non2xx,
-        errors: x.errors,
-      })),
-    );
-    for (const x of r.results) {
-      if (x.group === "anonymous") checks.push({ budget: `${r.kind} ${x.name} ≥ 50% of ceiling`, figure: `${Math.round((x.reqPerSec / ceilingFigures.reqPerSec) * 100)}%`, verdict: pass(x.reqPerSec >= BUDGETS.anonymousShareOfCeiling * ceilingFigures.reqPerSec) });
-      if (x.group === "floor") checks.push({ budget: `${r.kind} ${x.name} (reported, decision 0015)`, figure: `${x.reqPerSec} req/s, p99 ${x.p99} ms`, verdict: "reported" });
-      if (x.group === "signed-in") {
-        const floor = r.results.find((y) => y.group === "floor");
-        checks.push({ budget: `${r.kind} ${x.name} ≥ ${BUDGETS.signedInReqPerSec[r.kind]} req/s`, figure: `${x.reqPerSec} req/s`, verdict: pass(x.reqPerSec >= BUDGETS.signedInReqPerSec[r.kind]) });
-        if (floor) checks.push({ budget: `${r.kind} ${x.name} as a share of ${FLOOR_PAGE} (reported, decision 0015)`, figure: `${Math.round((x.reqPerSec / floor.reqPerSec) * 100)}%`, verdict: "reported" });
-        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.signedInP99Ms) });
-      }
-      if (x.group === "review") {
-        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.reviewP99Ms) });
-        if ("aloneP99" in x) checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(Number(x.aloneP99) < BUDGETS.reviewP99Ms) });
-      }
-      // The event-day sheet is read by a few managers at a time: its budget is one visitor's
-      // (docs/decisions/0013-event-day-sheet-budget.md); under 10 connections it is reported only.
-      if (x.group === "sheet" && "aloneP99" in x) {
-        checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(Number(x.aloneP99) < BUDGETS.reviewP99Ms) });
-        checks.push({ budget: `${r.kind} ${x.name}, 10 connections (reported, decision 0013)`, figure: `p99 ${x.p99} ms, ${x.reqPerSec} req/s`, verdict: "reported" });
-      }
-    }
-    checks.push({ budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`, figure: `${r.idleRssMb} MB`, verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]) });
-    checks.push({ budget: `${r.kind} cold start < ${BUDGETS.coldStartMs} ms`, figure: `${r.coldStartMs} ms`, verdict: pass(r.coldStartMs < BUDGETS.coldStartMs) });
-    if (r.kind === "pglite") {
-      console.log("Page weight, first visit, compressed (bytes):");
-      console.table(r.weights.map((w) => ({ page: w.page, html: w.htmlBytes, javascript: w.jsBytes, css: w.cssBytes, "script files": w.scripts })));
-      for (const w of r.weights.filter((weight) => weight.page === "/" || weight.page === "/auth")) {
-        checks.push({ budget: `${w.page} JavaScript ≤ 100 KB compressed`, figure: `${(w.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(w.jsBytes <= BUDGETS.firstVisitJsBytes) });
-      }
-      if (r.lighthouse.length) {
-        console.log("Lighthouse (phone profile, median of 3 runs):");
-        console.table(r.lighthouse);
-        for (const l of r.lighthouse) {
-          checks.push({ budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`, figure: String(l.performance), verdict: pass(l.performance >= BUDGETS.lighthouse) });
-          checks.push({ budget: `Lighthouse ${l.page} accessibility ≥ ${BUDGETS.lighthouse}`, figure: String(l.accessibility), verdict: pass(l.accessibility >= BUDGETS.lighthouse) });
-        }
-      }
-    }
-  }
-  if (options.baseline) {
-    // The same page on the same database, measured on the standard data set.
-    const before = JSON.parse(fs.readFileSync(options.baseline, "utf8")) as { runs: { kind: Kind; results: { group: string; name: string; p99: number }[] }[] };
-    for (const r of runs) {
-      for (const x of r.results.filter((result) => result.group === "review")) {
-        const earlier = before.runs.find((b) => b.kind === r.kind)?.results.find((b) => b.name === x.name);
-        if (!earlier) continue;
-        const limit = Math.max(1, earlier.p99) * SCALED_REVIEW_P99_FACTOR;
-        checks.push({ budget: `${r.kind} ${x.name} p99 ≤ ${SCALED_REVIEW_P99_FACTOR}× ${earlier.p99} ms (baseline)`, figure: `${x.p99} ms`, verdict: pass(x.p99 <= limit) });
-      }
-    }
-  }
+  for (const r of runs) printRun(r, ceilingFigures.reqPerSec);
+  const baseline = options.baseline ? (JSON.parse(fs.readFileSync(options.baseline, "utf8")) as Baseline) : undefined;
+  const checks = budgetChecks(runs, ceilingFigures.reqPerSec, baseline);
   console.log("Budgets:");
   console.table(checks);
 
