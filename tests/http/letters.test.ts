@@ -5,7 +5,7 @@ import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/sub
 import { config, overrideConfig } from "~/platform/config.server";
 import { SUBMISSION_REDIRECT_SECONDS } from "~/game/rules";
 import { deleteAccount } from "~/features/accounts/account-deletion.server";
-import { characterValues } from "~/platform/db/factories";
+import { characterValues, letterValues } from "~/platform/db/factories";
 import { auditLog, characters, letters } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
@@ -140,6 +140,45 @@ describe("a letter to a player's character", () => {
     expect((await page(`/letters/${rows[0]!.id}`, reader)).text).toContain("The first letter.");
     expect(await navCount(reader)).toBe(1);
     expect((await page("/profile", reader)).text).toContain("You have 1 unread letter.");
+  });
+});
+
+describe("the letter box", () => {
+  it("counts every delivered letter on each page, past the last page too", async () => {
+    const writer = await player("Ada Crane");
+    const reader = await player("Eli Stroud");
+    const at = Date.now();
+    await db()
+      .insert(letters)
+      .values(
+        Array.from({ length: 27 }, (_, i) =>
+          letterValues(writer.id, { recipient: reader.character!, recipientId: reader.id, status: "delivered", deliveredAt: new Date(at - i * 60_000), body: `Letter number ${i + 1}.` }),
+        ),
+      );
+    // One held back by staff is not the reader's yet, and is not counted.
+    await db().insert(letters).values(letterValues(writer.id, { recipient: reader.character!, recipientId: reader.id, status: "held", body: "Letter held back." }));
+
+    const first = await page("/letters?tab=box", reader);
+    expect(first.text).toContain("27 letters");
+    expect(first.text).toContain("Page 1 of 2");
+    expect(first.text).toContain("Letter number 1.");
+    expect(first.text).not.toContain("Letter number 26.");
+    expect(first.text).not.toContain("Letter held back.");
+
+    const second = await page("/letters?tab=box&page=1", reader);
+    expect(second.text).toContain("27 letters");
+    expect(second.text).toContain("Page 2 of 2");
+    expect(second.text).toContain("Letter number 27.");
+    expect(second.text).not.toContain("Letter number 25.");
+
+    const past = await page("/letters?tab=box&page=7", reader);
+    expect(past.status).toBe(200);
+    expect(past.text).toContain("27 letters");
+    expect(past.text).toContain("Past the last page (2)");
+
+    const empty = await page("/letters?tab=box", await player("Nobody Writes"));
+    expect(empty.text).toContain("0 letters");
+    expect(empty.text).toContain("No letters have arrived for you yet.");
   });
 });
 

@@ -93,19 +93,24 @@ export async function unreadLetterCount(userId: string): Promise<number | null> 
 
 const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS))})`;
 
-/** A member's letter box: letters delivered to them (newest first, a page at a time) and their own latest letters. */
+/**
+ * A member's letter box: letters delivered to them (newest first, a page at a time) and their own
+ * latest letters. The page's rows carry the count of all delivered letters (a window over the
+ * same rows, counted before the page is cut), saving a statement of its own: on the embedded
+ * database each statement costs about 0.2 ms before any work, and three statements took 1.8 ms
+ * of its single thread against 1.1 ms for two.
+ */
 export async function letterBox(userId: string, page: number) {
   const db = await database();
   const mine = and(eq(letters.recipientId, userId), eq(letters.status, "delivered"));
-  const [received, [total], sent] = await Promise.all([
+  const [received, sent] = await Promise.all([
     db
-      .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt })
+      .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(letters)
       .where(mine)
       .orderBy(desc(letters.deliveredAt), desc(letters.id))
       .limit(LETTER_BOX_PAGE_SIZE)
       .offset(page * LETTER_BOX_PAGE_SIZE),
-    db.select({ n: count() }).from(letters).where(mine),
     db
       .select({ id: letters.id, to: letters.recipient, preview, at: letters.createdAt, status: letters.status })
       .from(letters)
@@ -113,9 +118,11 @@ export async function letterBox(userId: string, page: number) {
       .orderBy(desc(letters.createdAt), desc(letters.id))
       .limit(SENT_SHOWN),
   ]);
+  // A page past the last has no rows to carry the count (an old link, a hand-typed address).
+  const total = received[0]?.total ?? (page === 0 ? 0 : ((await db.select({ n: count() }).from(letters).where(mine))[0]?.n ?? 0));
   return {
-    received: received.map(({ from, readAt, ...letter }) => ({ ...letter, from: from ?? UNSIGNED, unread: readAt === null })),
-    total: total?.n ?? 0,
+    received: received.map(({ from, readAt, total: _total, ...letter }) => ({ ...letter, from: from ?? UNSIGNED, unread: readAt === null })),
+    total,
     sent,
   };
 }
