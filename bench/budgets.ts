@@ -46,7 +46,7 @@ export type BenchRun = {
   peakRssMb: number;
   results: PageResult[];
   weights: { page: string; htmlBytes: number; jsBytes: number; cssBytes: number; scripts: number }[];
-  lighthouse: { page: string; performance: number; accessibility: number; performanceRuns: number[] }[];
+  lighthouse: { page: string; performance: number; accessibility: number; performanceRuns: number[]; failedRuns: string[] }[];
 };
 
 /** An earlier results file on the standard data set, for `--baseline`. */

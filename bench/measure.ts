@@ -118,21 +118,35 @@ export async function pageWeight(base: string, path: string, chromePath: string)
   }
 }
 
-/** Lighthouse's performance and accessibility scores on its default (phone) profile: the median of three runs, as single runs vary; `cookie` signs the page's visitor in. */
+/**
+ * Lighthouse's performance and accessibility scores on its default (phone) profile: the median of
+ * three runs, as single runs vary; `cookie` signs the page's visitor in. A run Lighthouse could
+ * not finish (no score: a page that did not paint in its window, a lost browser) is run again,
+ * up to three times in all, and counted in `failedRuns` rather than scored 0.
+ */
 export async function lighthouseScores(url: string, chromePath: string, cookie?: string) {
-  const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await lighthouseOnce(url, chromePath, cookie));
-  return { performance: median(runs.map((r) => r.performance)), accessibility: median(runs.map((r) => r.accessibility)), performanceRuns: runs.map((r) => r.performance) };
+  const runs: { performance: number; accessibility: number }[] = [];
+  const failures: string[] = [];
+  while (runs.length < 3 && failures.length < 3) {
+    const run = await lighthouseOnce(url, chromePath, cookie);
+    if ("error" in run) failures.push(run.error);
+    else runs.push(run);
+  }
+  if (runs.length === 0) throw new Error(`Lighthouse could not score ${url}: ${failures.join("; ")}`);
+  return { performance: median(runs.map((r) => r.performance)), accessibility: median(runs.map((r) => r.accessibility)), performanceRuns: runs.map((r) => r.performance), failedRuns: failures };
 }
 
-async function lighthouseOnce(url: string, chromePath: string, cookie?: string) {
+async function lighthouseOnce(url: string, chromePath: string, cookie?: string): Promise<{ performance: number; accessibility: number } | { error: string }> {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   try {
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: ["performance", "accessibility"], logLevel: "error", output: "json", ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) });
     const categories = result?.lhr.categories;
-    return { performance: Math.round((categories?.performance?.score ?? 0) * 100), accessibility: Math.round((categories?.accessibility?.score ?? 0) * 100) };
+    const performance = categories?.performance?.score;
+    const accessibility = categories?.accessibility?.score;
+    if (typeof performance !== "number" || typeof accessibility !== "number") return { error: result?.lhr.runtimeError?.message ?? "no score" };
+    return { performance: Math.round(performance * 100), accessibility: Math.round(accessibility * 100) };
   } finally {
     await chrome.kill();
   }

@@ -20,7 +20,7 @@ const run: BenchRun = {
     { page: "/rulebook", htmlBytes: 4000, jsBytes: 500_000, cssBytes: 9000, scripts: 0 },
     { page: "/auth", htmlBytes: 2000, jsBytes: 31_000, cssBytes: 9000, scripts: 3 },
   ],
-  lighthouse: [{ page: "/auth", performance: 94, accessibility: 100, performanceRuns: [94, 95, 93] }],
+  lighthouse: [{ page: "/auth", performance: 94, accessibility: 100, performanceRuns: [94, 95, 93], failedRuns: [] }],
 };
 
 describe("the benchmark's budgets", () => {
