@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { createEvent } from "~/platform/db/factories";
 import { events, letters, pels, profiles, research } from "~/platform/db/schema";

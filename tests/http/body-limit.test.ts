@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RESEARCH_MESSAGES } from "~/features/submissions/submissions.form";
+import { RESEARCH_MESSAGES } from "~/features/submissions/submissions.messages";
 import { createEvent } from "~/platform/db/factories";
 import { letters, research, sessions } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";

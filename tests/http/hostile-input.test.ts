@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FORM_MESSAGES } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { ROLES, type Role } from "~/game/roles";
 import routes from "~/routes";
 import { createEvent } from "~/platform/db/factories";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { INVALID_JOB } from "~/features/members/character.form";
+import { INVALID_JOB } from "~/features/members/character.limits";
 import { MESSAGES } from "~/web/forms/messages";
 import { INVALID_PHONE } from "~/features/members/profile.form";
 import { applicationValues, createEvent } from "~/platform/db/factories";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESEARCH_MESSAGES } from "~/features/submissions/submissions.form";
+import { RESEARCH_MESSAGES } from "~/features/submissions/submissions.messages";
 import { createEvent } from "~/platform/db/factories";
 import { research } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESEARCH_MESSAGES } from "~/features/submissions/submissions.form";
+import { RESEARCH_MESSAGES } from "~/features/submissions/submissions.messages";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
 import { createEvent } from "~/platform/db/factories";
 import { research } from "~/platform/db/schema";

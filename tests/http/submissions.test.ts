@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/web/forms/messages";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { createEvent } from "~/platform/db/factories";
 import { characters, letters, merchantOrders, outbox, pels } from "~/platform/db/schema";

@@ -2,11 +2,8 @@ import { z } from "zod";
 import { FACTIONS, isValidFactionJob, JOBS } from "~/game/factions";
 import { answer } from "./application.form";
 import { MESSAGES } from "~/web/forms/messages";
+import { BACKSTORY_MAX, CHARACTER_NAME_MAX, INVALID_JOB } from "./character.limits";
 
-export const BACKSTORY_MAX = 20_000;
-/** A character's name, wherever one is written: the character, a post-event letter, a letter's recipient. */
-export const CHARACTER_NAME_MAX = 100;
-export const INVALID_JOB = "That job is not open to your faction. Please choose another.";
 
 export const CharacterForm = z
   .object({

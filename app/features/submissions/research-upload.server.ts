@@ -1,6 +1,6 @@
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
 import { readMultipartForm, type UploadedFile } from "~/web/forms/multipart.server";
-import { RESEARCH_MESSAGES } from "./submissions.form";
+import { RESEARCH_MESSAGES } from "./submissions.messages";
 
 /** The research form as sent: its text fields, and the chosen file (on disk) if there is one. */
 export type ResearchUpload = { values: Record<string, string>; file?: UploadedFile };

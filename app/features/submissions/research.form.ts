@@ -2,7 +2,8 @@ import { z } from "zod";
 import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from "~/game/rules";
 import { isUuid } from "~/lib/ids";
 import { textField } from "~/web/forms/kernel";
-import { RESEARCH_MESSAGES, submissionKey } from "./submissions.form";
+import { RESEARCH_MESSAGES } from "./submissions.messages";
+import { submissionKey } from "./submissions.form";
 
 export const RESEARCH_SOURCES_MAX = 10_000;
 export const RESEARCH_NOTES_MAX = 20_000;

@@ -4,7 +4,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { fieldErrors, type FieldErrors } from "~/web/forms/kernel";
 import { allowedExtension, ResearchForm, researchMessage } from "./research.form";
 import type { ResearchUpload } from "./research-upload.server";
-import { RESEARCH_MESSAGES } from "./submissions.form";
+import { RESEARCH_MESSAGES } from "./submissions.messages";
 import { UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
 import { hasStaffRights } from "~/features/two-factor/assurance.server";

@@ -1,5 +1,5 @@
 import { eq, or } from "drizzle-orm";
-import { BACKSTORY_MAX, CHARACTER_NAME_MAX } from "~/features/members/character.form";
+import { BACKSTORY_MAX, CHARACTER_NAME_MAX } from "~/features/members/character.limits";
 import { characters, profiles } from "~/platform/db/schema";
 import { eachRow, saveVersioned, type ImportContext } from "./context.server";
 import type { CsvTable } from "./csv.server";

@@ -10,7 +10,7 @@ import { QuestionFields } from "~/features/members/QuestionFields";
 import { ApplicationForm } from "~/features/members/application.form";
 import { type FieldErrors, parseForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/web/forms/use-form-validation";

@@ -10,7 +10,7 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 import { fieldErrors, type FieldErrors, formFields } from "~/web/forms/kernel";
 import { fileProblem, ResearchForm, researchMessage } from "~/features/submissions/research.form";
 import { readResearchUpload } from "~/features/submissions/research-upload.server";
-import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { submitResearch } from "~/features/submissions/research.server";

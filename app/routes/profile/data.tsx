@@ -8,7 +8,7 @@ import { FieldError } from "~/components/ui/Field";
 import { DeletionStatement } from "~/features/accounts/DeletionStatement";
 import { DeleteAccountForm, DELETION_MESSAGES } from "~/features/accounts/account-deletion.form";
 import { type FieldErrors, checkForm, readForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";

@@ -4,7 +4,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ProfileLayout } from "~/features/members/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";

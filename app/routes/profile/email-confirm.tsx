@@ -5,7 +5,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { EMAIL_CHANGE_MESSAGES } from "~/features/accounts/email-code.form";
 import { readForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { failSafely } from "~/web/actions.server";
 import { confirmEmailChange } from "~/features/accounts/email-change.server";
 import { requireAccess } from "~/web/guards.server";

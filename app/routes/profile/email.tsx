@@ -7,7 +7,7 @@ import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { ChangeEmailForm, EMAIL_CHANGE_MESSAGES } from "~/features/accounts/email-code.form";
 import { type FieldErrors, parseForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { failSafely } from "~/web/actions.server";
 import { requestEmailChange } from "~/features/accounts/email-change.server";

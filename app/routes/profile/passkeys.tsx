@@ -8,7 +8,7 @@ import { Field } from "~/components/ui/Field";
 import { checkForm, readForm } from "~/web/forms/kernel";
 import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
 import { PASSKEY_NAME_MAX, RenamePasskeyForm } from "~/features/passkeys/passkeys.form";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { formatClubDay } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";

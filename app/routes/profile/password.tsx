@@ -8,7 +8,7 @@ import { Alert } from "~/components/ui/Alert";
 import { ChangePasswordForm, newPasswordMessage } from "~/features/accounts/auth.form";
 import { type FieldErrors, parseForm } from "~/web/forms/kernel";
 import { SITE_MESSAGES } from "~/web/forms/messages";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { failSafely } from "~/web/actions.server";
 import { changePassword } from "~/features/accounts/accounts.server";

@@ -6,7 +6,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ProfileLayout } from "~/features/members/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES, discordNoticeOf, isGoodDiscordNotice } from "~/features/discord/discord-sign-in";
 import { requestInfoContext } from "~/web/request-context";

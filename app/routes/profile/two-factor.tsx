@@ -4,7 +4,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ProfileLayout } from "~/features/members/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
 import { type FieldErrors, checkForm, readForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { ConfirmEnrolmentForm, ConfirmPhoneForm, phoneCodeSentMessage, PhoneNumberForm, TWO_FACTOR_MESSAGES, TwoFactorPasswordForm } from "~/features/two-factor/two-factor.form";
 import { canBuildCharacter } from "~/game/roles";
 import { requestInfoContext } from "~/web/request-context";

@@ -7,7 +7,7 @@ import { FieldError } from "~/components/ui/Field";
 import { DeletionStatement } from "~/features/accounts/DeletionStatement";
 import { DELETION_MESSAGES, ManagerDeleteForm } from "~/features/accounts/account-deletion.form";
 import { type FieldErrors, parseForm } from "~/web/forms/kernel";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.form";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { failSafely } from "~/web/actions.server";
 import { deleteAccount, memberToDelete } from "~/features/accounts/account-deletion.server";
 import { requireAccess } from "~/web/guards.server";
