@@ -122,10 +122,18 @@ test("the sign-in page loads its own small script, not the app, even when the ap
   await page.getByRole("button", { name: "Show password" }).click();
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
   await solveCaptcha(page);
+  // Nothing is sent while the check is on its way; once it is here, it runs in this same page.
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.url());
+  });
+  await page.evaluate(() => ((window as Window & { samePage?: boolean }).samePage = true));
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  // Nothing is sent while the check is on its way; once it is here, it runs.
   await expect(page.getByLabel("Email", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
   releaseCheck();
+  await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  expect(posts).toEqual([]);
+  expect(await page.evaluate(() => (window as Window & { samePage?: boolean }).samePage)).toBe(true);
   await expect(page.getByRole("alert")).toHaveCount(0);
   await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Email", { exact: true })).toHaveAccessibleDescription("This field is required");

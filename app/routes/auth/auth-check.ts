@@ -6,9 +6,8 @@
 import { newPasswordMessage, SignInForm, SignUpForm } from "~/features/accounts/auth.form";
 import { fieldErrors, formFields, type FieldErrors } from "~/web/forms/kernel";
 
-export type AuthFormCheck = { errors: FieldErrors; message?: string };
-
-export function checkAuthForm(form: HTMLFormElement): AuthFormCheck {
+/** The form's mistakes by field (none when it may be sent), and the message above the form, if any. */
+export function checkAuthForm(form: HTMLFormElement): { errors: FieldErrors; message?: string } {
   const schema = form.dataset.authForm === "signup" ? SignUpForm : SignInForm;
   const parsed = schema.safeParse(formFields(new FormData(form)));
   if (parsed.success) return { errors: {} };
