@@ -175,6 +175,7 @@ describe("the letter box", () => {
     expect(past.status).toBe(200);
     expect(past.text).toContain("27 letters");
     expect(past.text).toContain("Past the last page (2)");
+    expect(past.text).not.toContain("No letters have arrived for you yet.");
 
     const empty = await page("/letters?tab=box", await player("Nobody Writes"));
     expect(empty.text).toContain("0 letters");

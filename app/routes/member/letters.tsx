@@ -98,7 +98,7 @@ function LetterBox({ box }: { box: NonNullable<Route.ComponentProps["loaderData"
           Letters to you
         </h2>
         <ResultCount total={box.total} noun="letter" />
-        {box.received.length === 0 ? <p className="text-dust">No letters have arrived for you yet.</p> : null}
+        {box.total === 0 ? <p className="text-dust">No letters have arrived for you yet.</p> : null}
         <ul className="flex flex-col divide-y divide-timber/60">
           {box.received.map((letter) => (
             <li key={letter.id} className="py-3">
