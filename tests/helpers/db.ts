@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -16,6 +15,7 @@ import {
   type Database,
   type DatabaseHandle,
 } from "~/platform/db/client.server";
+import { PGliteWithPreparedStatements } from "~/platform/db/pglite-statements.server";
 import { postgresListener, postgresLockHolder } from "~/platform/db/postgres.server";
 import * as schema from "~/platform/db/schema";
 import { withDatabaseName } from "./database-urls";
@@ -54,7 +54,7 @@ export async function createTestDatabase({ logger }: { logger?: QueryLogger } = 
     };
   }
   const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
-  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
+  const client = await PGliteWithPreparedStatements.open({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
   return {
     db: drizzlePglite(client, { schema, logger }) as unknown as Database,
     kind: "pglite",

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { config } from "../config.server";
 import { embeddedDatabaseFolder } from "./create-embedded.server";
 import { acquireDataDirLock } from "./lock.server";
+import { PGliteWithPreparedStatements } from "./pglite-statements.server";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -71,7 +72,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const release = acquireDataDirLock(options.dataDir);
   try {
     const pgdata = await embeddedDatabaseFolder(options.dataDir, migrationsFolder);
-    const client = await PGlite.create({ dataDir: pgdata, extensions: PGLITE_EXTENSIONS, postgresqlconf: PGLITE_SETTINGS });
+    const client = await PGliteWithPreparedStatements.open({ dataDir: pgdata, extensions: PGLITE_EXTENSIONS, postgresqlconf: PGLITE_SETTINGS });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {

@@ -1,0 +1,142 @@
+import { parse, PGlite, type PGliteOptions, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+
+/**
+ * How many statements each embedded database keeps prepared. The app sends a few hundred
+ * distinct statements (a list of ids makes one per length); beyond the bound the one used
+ * longest ago is closed, so a flood of odd statements cannot hold the database's memory.
+ */
+export const PREPARED_STATEMENTS_KEPT = 400;
+
+/** SQLSTATEs that mean a kept statement no longer fits the database (a table's columns changed under it). */
+const STALE_STATEMENT = new Set(["0A000" /* cached plan must not change result type */, "26000" /* no such prepared statement */]);
+
+type Prepared = { name: string; paramTypes: number[] };
+
+const { serialize } = protocol;
+
+function joined(messages: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
+  let offset = 0;
+  for (const message of messages) {
+    out.set(message, offset);
+    offset += message.length;
+  }
+  return out;
+}
+
+/**
+ * PGlite with its statements prepared once. PGlite's own `query` parses and plans every statement
+ * afresh and crosses into the database six times to run it; here a statement is parsed once
+ * (named, with its parameters' types kept) and then each run is one crossing with Bind, Describe,
+ * Execute and Sync. PostgreSQL keeps the plan, or plans again when a table or index it reads
+ * changes. Measured on the large demo data set: the letter box's page of letters 480 → 215 µs,
+ * the member's own letters 310 → 100 µs, `select 1` 95 → 35 µs.
+ *
+ * A query with a file attached (`COPY ... '/dev/blob'`) or its own parameter types goes through
+ * PGlite's own path; so do `exec`, `sql` and PGlite's listen.
+ */
+export class PGliteWithPreparedStatements extends PGlite {
+  /** Most recently used last: a Map iterates in insertion order, and a use moves the statement to the end. */
+  readonly #prepared = new Map<string, Prepared>();
+  #counter = 0;
+
+  static async open(options: PGliteOptions): Promise<PGliteWithPreparedStatements> {
+    const client = new PGliteWithPreparedStatements(options);
+    await client.waitReady;
+    return client;
+  }
+
+  /** How many statements are prepared now (for tests and diagnostics). */
+  get preparedCount(): number {
+    return this.#prepared.size;
+  }
+
+  override async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    if (options?.blob || options?.paramTypes) return super.query<T>(text, params, options);
+    await this._checkReady();
+    return this._runExclusiveTransaction(async () => {
+      const results = await this.#run<T>(text, params ?? [], options, true);
+      await this.syncToFs();
+      return results;
+    });
+  }
+
+  override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    return super.transaction((tx) => {
+      const prepared: Transaction = Object.create(tx, {
+        query: {
+          value: async <R>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<R>> => {
+            if (tx.closed) throw new Error("Transaction is closed");
+            if (options?.blob || options?.paramTypes) return tx.query<R>(text, params, options);
+            // Inside a transaction a failed statement aborts it, so a stale statement is not retried here.
+            return this.#run<R>(text, params ?? [], options, false);
+          },
+        },
+      });
+      return callback(prepared);
+    });
+  }
+
+  async #run<T>(text: string, params: unknown[], options: QueryOptions | undefined, mayRetry: boolean): Promise<Results<T>> {
+    return this._runExclusiveQuery(async () => {
+      try {
+        return await this.#bindAndExecute<T>(await this.#statement(text), params, options);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === undefined || !STALE_STATEMENT.has(code)) throw withQuery(error, text, params, options);
+        await this.#forget(text);
+        if (!mayRetry) throw withQuery(error, text, params, options);
+        try {
+          return await this.#bindAndExecute<T>(await this.#statement(text), params, options);
+        } catch (again) {
+          throw withQuery(again, text, params, options);
+        }
+      }
+    });
+  }
+
+  async #statement(text: string): Promise<Prepared> {
+    const kept = this.#prepared.get(text);
+    if (kept) {
+      this.#prepared.delete(text);
+      this.#prepared.set(text, kept);
+      return kept;
+    }
+    const oldest = this.#prepared.size >= PREPARED_STATEMENTS_KEPT ? this.#prepared.keys().next().value : undefined;
+    if (oldest !== undefined) await this.#forget(oldest);
+    const name = `hopewell_${++this.#counter}`;
+    // Parse and Describe in one crossing; Sync ends it, so a statement that fails to parse leaves the session ready.
+    const { messages } = await this.execProtocol(joined([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]), { syncToFs: false });
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    this.#prepared.set(text, statement);
+    return statement;
+  }
+
+  async #bindAndExecute<T>(statement: Prepared, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
+    // Parameters are written as PGlite's own query writes them: by the parameter's type, or as text.
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const type = statement.paramTypes[i]!;
+      const write = options?.serializers?.[type] ?? this.serializers[type];
+      return write ? write(param) : String(param);
+    });
+    const { messages } = await this.execProtocol(
+      joined([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
+    );
+    return parse.parseResults(messages, this.parsers, options)[0] as Results<T>;
+  }
+
+  async #forget(text: string): Promise<void> {
+    const statement = this.#prepared.get(text);
+    if (!statement) return;
+    this.#prepared.delete(text);
+    await this.execProtocol(joined([serialize.close({ type: "S", name: statement.name }), serialize.sync()]), { syncToFs: false, throwOnError: false });
+  }
+}
+
+/** The statement and its parameters on the error, as PGlite's own query puts them there. */
+function withQuery(error: unknown, query: string, params: unknown[], queryOptions: QueryOptions | undefined): unknown {
+  if (error instanceof Error && "code" in error) Object.assign(error, { query, params, queryOptions });
+  return error;
+}
