@@ -85,6 +85,16 @@ describe("statements prepared once on the embedded database", () => {
     expect((await client.query<{ note: string }>(text, [3])).rows[0]!.note).toBe("kept");
   });
 
+  it("runs a bulk write unprepared: its plan would grow with its rows and stay in the database's memory", async () => {
+    const before = client.preparedCount;
+    const rows = Array.from({ length: 60 }, (_, i) => [100 + i, `settler ${i}`]);
+    const text = `insert into things (id, name) values ${rows.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(", ")}`;
+    expect((await client.query(text, rows.flat())).affectedRows).toBe(60);
+    expect(client.preparedCount).toBe(before);
+    expect(await preparedInDatabase()).toHaveLength(before);
+    await client.query("delete from things where id >= $1", [100]);
+  });
+
   it(`keeps at most ${PREPARED_STATEMENTS_KEPT} statements, closing the one used longest ago`, async () => {
     const first = "select name from things where id = $1 and 1 = 1";
     await client.query(first, [3]);

@@ -7,6 +7,14 @@ import { parse, PGlite, type PGliteOptions, protocol, type QueryOptions, type Re
  */
 export const PREPARED_STATEMENTS_KEPT = 400;
 
+/**
+ * Statements larger than this are run unprepared: a bulk insert's plan grows with its rows, and
+ * PGlite's WebAssembly memory never shrinks, while planning such a statement costs little beside
+ * its work. (Pages send a few parameters each; the seeding and the import write in batches of
+ * hundreds of rows.)
+ */
+const KEPT_AT_MOST = { params: 100, chars: 8_000 };
+
 /** SQLSTATEs that mean a kept statement no longer fits the database (a table's columns changed under it). */
 const STALE_STATEMENT = new Set(["0A000" /* cached plan must not change result type */, "26000" /* no such prepared statement */]);
 
@@ -32,8 +40,8 @@ function joined(messages: Uint8Array[]): Uint8Array {
  * changes. Measured on the large demo data set: the letter box's page of letters 480 → 215 µs,
  * the member's own letters 310 → 100 µs, `select 1` 95 → 35 µs.
  *
- * A query with a file attached (`COPY ... '/dev/blob'`) or its own parameter types goes through
- * PGlite's own path; so do `exec`, `sql` and PGlite's listen.
+ * A query with a file attached (`COPY ... '/dev/blob'`), its own parameter types, or the size of a
+ * bulk write (KEPT_AT_MOST) goes through PGlite's own path; so do `exec`, `sql` and `listen`.
  */
 export class PGliteWithPreparedStatements extends PGlite {
   /** Most recently used last: a Map iterates in insertion order, and a use moves the statement to the end. */
@@ -52,7 +60,7 @@ export class PGliteWithPreparedStatements extends PGlite {
   }
 
   override async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    if (options?.blob || options?.paramTypes) return super.query<T>(text, params, options);
+    if (!preparable(text, params, options)) return super.query<T>(text, params, options);
     await this._checkReady();
     return this._runExclusiveTransaction(async () => {
       const results = await this.#run<T>(text, params ?? [], options, true);
@@ -67,7 +75,7 @@ export class PGliteWithPreparedStatements extends PGlite {
         query: {
           value: async <R>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<R>> => {
             if (tx.closed) throw new Error("Transaction is closed");
-            if (options?.blob || options?.paramTypes) return tx.query<R>(text, params, options);
+            if (!preparable(text, params, options)) return tx.query<R>(text, params, options);
             // Inside a transaction a failed statement aborts it, so a stale statement is not retried here.
             return this.#run<R>(text, params ?? [], options, false);
           },
@@ -133,6 +141,10 @@ export class PGliteWithPreparedStatements extends PGlite {
     this.#prepared.delete(text);
     await this.execProtocol(joined([serialize.close({ type: "S", name: statement.name }), serialize.sync()]), { syncToFs: false, throwOnError: false });
   }
+}
+
+function preparable(text: string, params: unknown[] | undefined, options: QueryOptions | undefined): boolean {
+  return !options?.blob && !options?.paramTypes && (params?.length ?? 0) <= KEPT_AT_MOST.params && text.length <= KEPT_AT_MOST.chars;
 }
 
 /** The statement and its parameters on the error, as PGlite's own query puts them there. */
