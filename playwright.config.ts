@@ -69,6 +69,7 @@ const seed = `node --import tsx e2e/seed.ts '${JSON.stringify(seedAccounts)}'`;
  */
 const DESKTOP_ONLY = [
   "attendance-tool",
+  "captcha-hosted",
   "captcha-retry",
   "devices",
   "discord",
