@@ -82,6 +82,8 @@ describe("npm start under a supervisor", () => {
     expect(fs.readFileSync(path.join(dataDir, "hopewell.lock"), "utf8")).toBe(String(serverPid));
     // The C library's setting that keeps idle memory down reaches the server (docs/decisions/0026-memory-given-back.md).
     expect(fs.readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=131072");
+    // So does the single background thread for V8's compilers (docs/decisions/0031-one-compiler-thread.md).
+    expect(fs.readFileSync(`/proc/${serverPid}/cmdline`, "utf8").split("\0")).toContain("--v8-pool-size=1");
 
     const slow = slowPost(port, new URLSearchParams({ intent: "signin", email: "someone@example.com", password: "Lantern#1877" }).toString());
     // The request's headers have reached the server before the signal.
