@@ -42,7 +42,7 @@ function joined(messages: Uint8Array[]): Uint8Array {
  * the member's own letters 310 → 100 µs, `select 1` 95 → 35 µs.
  *
  * A query with a file attached (`COPY ... '/dev/blob'`), its own parameter types, or the size of a
- * bulk write (KEPT_AT_MOST) goes through PGlite's own path; so do `exec`, `sql` and `listen`.
+ * bulk write (KEPT_AT_MOST) goes through PGlite's own path; so do `exec`, `listen` and a transaction's `sql`.
  */
 export class PGliteWithPreparedStatements extends PGlite {
   /** Most recently used last: a Map iterates in insertion order, and a use moves the statement to the end. */
