@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { config, overrideConfig } from "~/platform/config.server";
@@ -143,6 +143,12 @@ describe("a letter to a player's character", () => {
   });
 });
 
+/** Whether each of `texts` is on `html`, in that order. */
+function inOrderOn(html: string, texts: string[]): boolean {
+  const at = texts.map((text) => html.indexOf(text));
+  return at.every((position, i) => position >= 0 && (i === 0 || position > at[i - 1]!));
+}
+
 describe("the letter box", () => {
   it("counts every delivered letter on each page, past the last page too", async () => {
     const writer = await player("Ada Crane");
@@ -161,9 +167,17 @@ describe("the letter box", () => {
     const first = await page("/letters?tab=box", reader);
     expect(first.text).toContain("27 letters");
     expect(first.text).toContain("Page 1 of 2");
-    expect(first.text).toContain("Letter number 1.");
     expect(first.text).not.toContain("Letter number 26.");
     expect(first.text).not.toContain("Letter held back.");
+    // Newest first: letter 1 arrived last.
+    expect(inOrderOn(first.text, Array.from({ length: 25 }, (_, i) => `Letter number ${i + 1}.`))).toBe(true);
+
+    // The writer's own latest 25 of 28, in the database's newest-first order (all 28 written at one moment: then by id).
+    const written = await db().select({ body: letters.body }).from(letters).where(eq(letters.userId, writer.id)).orderBy(desc(letters.createdAt), desc(letters.id));
+    const writerBox = (await page("/letters?tab=box", writer)).text;
+    expect(inOrderOn(writerBox, written.slice(0, 25).map((letter) => letter.body))).toBe(true);
+    for (const letter of written.slice(25)) expect(writerBox).not.toContain(letter.body);
+    expect(writerBox).toContain("No letters have arrived for you yet.");
 
     const second = await page("/letters?tab=box&page=1", reader);
     expect(second.text).toContain("27 letters");
