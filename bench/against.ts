@@ -1,11 +1,14 @@
 /**
  * This checkout side by side with another revision: `npm run bench:against -- <ref>` (options:
- * --runs 5 --seconds 3 --warmup 2 --page "/events (player)" --page "/profile (player)" --no-build).
+ * --runs 5 --seconds 3 --warmup 2 --page "/events (player)" --page "/profile (player)" --no-build
+ * --postgres postgres://postgres@127.0.0.1:5432/postgres).
  *
  * The other revision is exported from git into a folder of its own (kept in the system's temporary
  * folder by its commit, so a second comparison with it starts at once), installed with its own lock file
  * and built. Each build gets its own large demo data set made by its own `seed:demo -- --large`
  * (also kept, by commit and by the seeding code's hash), copied afresh for every comparison.
+ * With --postgres, each build instead gets a database of its own on that PostgreSQL server, made
+ * afresh by its own `seed:demo -- --large` and dropped after.
  * Both production servers run at once; for each page, each server takes a short warm-up, then
  * the runs alternate between them (the other revision first on even runs, this checkout first on
  * odd ones), so whatever else the machine does falls on both alike. Each run is 10 connections
@@ -21,7 +24,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, serveCommand, signIn, type Target, waitFor } from "./measure";
+import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, postgresDatabase, serveCommand, signIn, type Target, waitFor } from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -31,11 +34,12 @@ const { values: options, positionals } = parseArgs({
     warmup: { type: "string", default: "2" },
     page: { type: "string", multiple: true },
     "no-build": { type: "boolean", default: false },
+    postgres: { type: "string" },
   },
 });
 const ref = positionals[0];
 if (!ref) {
-  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--page NAME]... [--no-build]");
+  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--page NAME]... [--no-build] [--postgres SERVER_URL]");
   process.exit(2);
 }
 const RUNS = Number(options.runs);
@@ -105,13 +109,15 @@ function dataSet(dir: string): string {
 
 type Side = { label: string; dir: string; child: ChildProcess; base: string; dataDir: string; targets: Map<string, Target> };
 const sides: Side[] = [];
+/** Databases made on the PostgreSQL server, dropped when the comparison ends or is interrupted. */
+const databases: (() => Promise<void>)[] = [];
 function stopAll() {
   for (const side of sides) side.child.kill("SIGTERM");
 }
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.once(signal, () => {
     stopAll();
-    process.exit(1);
+    void Promise.allSettled(databases.map((drop) => drop())).then(() => process.exit(1));
   });
 }
 
@@ -150,13 +156,24 @@ async function targetsOf(base: string): Promise<Map<string, Target>> {
   return new Map(all.map((target) => [target.name, target]));
 }
 
-async function start(label: string, dir: string, template: string): Promise<Side> {
+/** On PostgreSQL: a database of the build's own, filled by its own seed:demo (uploads in `dataDir`). */
+async function postgresDataSet(serverUrl: string, dir: string, dataDir: string, index: number) {
+  console.log(`Making ${dir === ROOT ? "this checkout" : dir}'s large data set on PostgreSQL with its own seed:demo…`);
+  const database = await postgresDatabase(serverUrl, `hopewell_against_${process.pid}_${index}`, (url) =>
+    run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], dir, { DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: url }),
+  );
+  databases.push(database.drop);
+  return database.url;
+}
+
+async function start(label: string, dir: string): Promise<Side> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-against-"));
-  fs.cpSync(template, dataDir, { recursive: true });
+  const databaseUrl = options.postgres ? await postgresDataSet(options.postgres, dir, dataDir, sides.length) : undefined;
+  if (!databaseUrl) fs.cpSync(dataSet(dir), dataDir, { recursive: true });
   const port = 30_000 + crypto.randomInt(20_000);
   const base = `http://127.0.0.1:${port}`;
   const serve = serveCommand(dir);
-  const child = spawn("node", serve.args, { cwd: dir, env: { ...benchServerEnv(port, dataDir), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn("node", serve.args, { cwd: dir, env: { ...benchServerEnv(port, dataDir, databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
   const side: Side = { label, dir, child, base, dataDir, targets: new Map() };
   sides.push(side);
   await waitFor(`${base}/healthz`, 120_000);
@@ -170,8 +187,8 @@ async function main() {
   const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
   const otherDir = otherBuild(commit);
   if (!options["no-build"]) run("npm", ["run", "build", "--silent"], ROOT);
-  const other = await start(commit.slice(0, 7), otherDir, dataSet(otherDir));
-  const here = await start("this checkout", ROOT, dataSet(ROOT));
+  const other = await start(commit.slice(0, 7), otherDir);
+  const here = await start("this checkout", ROOT);
   const wanted = options.page?.length ? options.page : [...here.targets.keys()];
   const rows = [];
   try {
@@ -228,7 +245,7 @@ async function main() {
     const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
     fs.writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb: idleRssMb }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb: idleRssMb }, null, 2)}\n`,
     );
     console.log(`Written to ${path.relative(ROOT, file)}`);
   } finally {
@@ -237,11 +254,13 @@ async function main() {
       if (side.child.exitCode === null) await new Promise((resolve) => side.child.once("exit", resolve));
       fs.rmSync(side.dataDir, { recursive: true, force: true });
     }
+    for (const drop of databases.splice(0)) await drop();
   }
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(error);
   stopAll();
+  await Promise.allSettled(databases.map((drop) => drop()));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 
@@ -211,4 +212,28 @@ export function benchServerEnv(port: number, dataDir: string, databaseUrl?: stri
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   return env;
+}
+
+/**
+ * A new database `name` on the PostgreSQL server at `serverUrl` (dropped first if a run that died
+ * left it): `fill` loads it (a demo data set, through its URL), and it is checkpointed after, so
+ * the freshly loaded pages are written out now rather than in a checkpoint in the middle of a
+ * measurement. `drop` removes it.
+ */
+export async function postgresDatabase(serverUrl: string, name: string, fill: (url: string) => void) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  fill(url.href);
+  await admin.query("checkpoint").catch(() => console.log("(no permission to CHECKPOINT; figures may include one)"));
+  return {
+    url: url.href,
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }

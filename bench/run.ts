@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
 import { type Baseline, type BenchRun, budgetChecks, FLOOR_PAGE, type Kind, type PageGroup, type PageResult, printRun } from "./budgets";
-import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, serveCommand, signIn, singleVisitor, type Target, waitFor } from "./measure";
+import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, postgresDatabase, serveCommand, signIn, singleVisitor, type Target, waitFor } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -119,33 +119,16 @@ async function postgresUrl(): Promise<string | null> {
   }
 }
 
-/** A fresh PostgreSQL database holding the large data set; dropped by the returned function. */
-async function postgresDatabase(serverUrl: string, dataDir: string) {
-  const name = `hopewell_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  console.log("Making the large data set on PostgreSQL…");
-  run("node", ["--import", "tsx", ...SEED_ARGS], { DATA_DIR: dataDir, DATABASE_URL: url.href, LOG_LEVEL: "warn" });
-  // Write the freshly loaded pages out now, not in a checkpoint in the middle of a measurement.
-  await admin.query("checkpoint").catch(() => console.log("(no permission to CHECKPOINT; figures may include one)"));
-  return {
-    url: url.href,
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-bench-${kind}-`));
   let database: Awaited<ReturnType<typeof postgresDatabase>> | undefined;
   if (kind === "pglite") fs.cpSync(pgliteTemplate(), dataDir, { recursive: true });
-  else database = await postgresDatabase(databaseUrl!, dataDir);
+  else {
+    console.log("Making the large data set on PostgreSQL…");
+    database = await postgresDatabase(databaseUrl!, `hopewell_bench_${process.pid}`, (url) =>
+      run("node", ["--import", "tsx", ...SEED_ARGS], { DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: "warn" }),
+    );
+  }
 
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
