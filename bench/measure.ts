@@ -227,7 +227,13 @@ export async function postgresDatabase(serverUrl: string, name: string, fill: (u
   await admin.query(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  fill(url.href);
+  try {
+    fill(url.href);
+  } catch (error) {
+    // A data set that failed to load leaves no database behind, nor a connection holding the process open.
+    await admin.query(`drop database if exists ${name} with (force)`).finally(() => admin.end());
+    throw error;
+  }
   await admin.query("checkpoint").catch(() => console.log("(no permission to CHECKPOINT; figures may include one)"));
   return {
     url: url.href,

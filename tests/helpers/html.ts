@@ -15,3 +15,12 @@ export function visibleText(html: string): string {
   const markup = html.replaceAll("<!-- -->", "").replace(/<script[\s\S]*?<\/script>/g, "");
   return decodeHTML(markup.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
 }
+
+/** Those of `texts` found on `html`, in the order they appear there: equal to `texts` when all are there in that order. */
+export function inPageOrder(html: string, texts: readonly string[]): string[] {
+  return texts
+    .map((text) => ({ text, at: html.indexOf(text) }))
+    .filter(({ at }) => at >= 0)
+    .sort((a, b) => a.at - b.at)
+    .map(({ text }) => text);
+}

@@ -11,7 +11,7 @@ import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { signedInMember } from "../helpers/members";
-import { readable } from "../helpers/html";
+import { inPageOrder, readable } from "../helpers/html";
 
 /**
  * Letters that arrive, over real HTTP: delivery to a player's character with and without the
@@ -143,12 +143,6 @@ describe("a letter to a player's character", () => {
   });
 });
 
-/** Whether each of `texts` is on `html`, in that order. */
-function inOrderOn(html: string, texts: string[]): boolean {
-  const at = texts.map((text) => html.indexOf(text));
-  return at.every((position, i) => position >= 0 && (i === 0 || position > at[i - 1]!));
-}
-
 describe("the letter box", () => {
   it("counts every delivered letter on each page, past the last page too", async () => {
     const writer = await player("Ada Crane");
@@ -170,12 +164,14 @@ describe("the letter box", () => {
     expect(first.text).not.toContain("Letter number 26.");
     expect(first.text).not.toContain("Letter held back.");
     // Newest first: letter 1 arrived last.
-    expect(inOrderOn(first.text, Array.from({ length: 25 }, (_, i) => `Letter number ${i + 1}.`))).toBe(true);
+    const newestFirst = Array.from({ length: 25 }, (_, i) => `Letter number ${i + 1}.`);
+    expect(inPageOrder(first.text, newestFirst)).toEqual(newestFirst);
 
     // The writer's own latest 25 of 28, in the database's newest-first order (all 28 written at one moment: then by id).
     const written = await db().select({ body: letters.body }).from(letters).where(eq(letters.userId, writer.id)).orderBy(desc(letters.createdAt), desc(letters.id));
     const writerBox = (await page("/letters?tab=box", writer)).text;
-    expect(inOrderOn(writerBox, written.slice(0, 25).map((letter) => letter.body))).toBe(true);
+    const latest = written.slice(0, 25).map((letter) => letter.body);
+    expect(inPageOrder(writerBox, latest)).toEqual(latest);
     for (const letter of written.slice(25)) expect(writerBox).not.toContain(letter.body);
     expect(writerBox).toContain("No letters have arrived for you yet.");
 
