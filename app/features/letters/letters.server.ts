@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { LetterInput, ReplyInput } from "~/features/submissions/submissions.form";
 import { type LetterDelivery, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { isUuid } from "~/lib/ids";
@@ -7,6 +7,7 @@ import { isDeletedAccount } from "~/features/accounts/account-deletion.server";
 import { config } from "~/platform/config.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database, type Database, type Transaction } from "~/platform/db/client.server";
+import { preparedStatement } from "~/platform/db/prepared.server";
 import { characters, letters, profiles } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
 
@@ -93,6 +94,31 @@ export async function unreadLetterCount(userId: string): Promise<number | null> 
 
 const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS))})`;
 
+const deliveredTo = (userId: string | Placeholder) => and(eq(letters.recipientId, userId), eq(letters.status, "delivered"));
+
+/** A page of the letters delivered to a member, each row with the count of them all. */
+const receivedLetters = preparedStatement("letter_box_received", (db) =>
+  db
+    .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(letters)
+    .where(deliveredTo(sql.placeholder("userId")))
+    .orderBy(desc(letters.deliveredAt), desc(letters.id))
+    .limit(LETTER_BOX_PAGE_SIZE)
+    .offset(sql.placeholder("offset"))
+    .prepare("letter_box_received"),
+);
+
+/** The member's own latest letters, not those written as an NPC. */
+const sentLetters = preparedStatement("letter_box_sent", (db) =>
+  db
+    .select({ id: letters.id, to: letters.recipient, preview, at: letters.createdAt, status: letters.status })
+    .from(letters)
+    .where(and(eq(letters.userId, sql.placeholder("userId")), eq(letters.fromNpc, false)))
+    .orderBy(desc(letters.createdAt), desc(letters.id))
+    .limit(SENT_SHOWN)
+    .prepare("letter_box_sent"),
+);
+
 /**
  * A member's letter box: letters delivered to them (newest first, a page at a time) and their own
  * latest letters. The page's rows carry the count of all delivered letters (a window over the
@@ -102,24 +128,12 @@ const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS
  */
 export async function letterBox(userId: string, page: number) {
   const db = await database();
-  const mine = and(eq(letters.recipientId, userId), eq(letters.status, "delivered"));
   const [received, sent] = await Promise.all([
-    db
-      .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(letters)
-      .where(mine)
-      .orderBy(desc(letters.deliveredAt), desc(letters.id))
-      .limit(LETTER_BOX_PAGE_SIZE)
-      .offset(page * LETTER_BOX_PAGE_SIZE),
-    db
-      .select({ id: letters.id, to: letters.recipient, preview, at: letters.createdAt, status: letters.status })
-      .from(letters)
-      .where(and(eq(letters.userId, userId), eq(letters.fromNpc, false)))
-      .orderBy(desc(letters.createdAt), desc(letters.id))
-      .limit(SENT_SHOWN),
+    receivedLetters(db).execute({ userId, offset: page * LETTER_BOX_PAGE_SIZE }),
+    sentLetters(db).execute({ userId }),
   ]);
   // A page past the last has no rows to carry the count (an old link, a hand-typed address).
-  const total = received[0]?.total ?? (page === 0 ? 0 : ((await db.select({ n: count() }).from(letters).where(mine))[0]?.n ?? 0));
+  const total = received[0]?.total ?? (page === 0 ? 0 : ((await db.select({ n: count() }).from(letters).where(deliveredTo(userId)))[0]?.n ?? 0));
   return {
     received: received.map(({ from, readAt, total: _total, ...letter }) => ({ ...letter, from: from ?? UNSIGNED, unread: readAt === null })),
     total,
