@@ -1,6 +1,6 @@
 /**
  * This checkout side by side with another revision: `npm run bench:against -- <ref>` (options:
- * --runs 5 --seconds 3 --warmup 2 --page "/events (player)" --page "/profile (player)" --no-build
+ * --runs 5 --seconds 3 --warmup 2 --starts 2 --page "/events (player)" --page "/profile (player)" --no-build
  * --postgres postgres://postgres@127.0.0.1:5432/postgres).
  *
  * The other revision is exported from git into a folder of its own (kept in the system's temporary
@@ -16,6 +16,12 @@
  * each server's median CPU time per request (read from the kernel before and after each run) and
  * other / this. The second is the fair figure where the load generator, not the server, sets
  * the rate: a signed-out page answered from memory at 15,000 a second or more.
+ *
+ * Each server is started `--starts` times (both stopped and started again between), and every
+ * page is measured on each start: two processes of one build can differ by a fifth on the same
+ * page for as long as they run (the same build against itself measured 0.81 on one pair and 1.25
+ * on the next), so one start of each is one sample, not a measurement. The medians are over the
+ * runs of every start; each start's own ratio is printed beside them.
  * The figures are written to bench/results/<time>-against-<commit>.json.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -32,6 +38,7 @@ const { values: options, positionals } = parseArgs({
     runs: { type: "string", default: "5" },
     seconds: { type: "string", default: "3" },
     warmup: { type: "string", default: "2" },
+    starts: { type: "string", default: "2" },
     page: { type: "string", multiple: true },
     "no-build": { type: "boolean", default: false },
     postgres: { type: "string" },
@@ -39,12 +46,13 @@ const { values: options, positionals } = parseArgs({
 });
 const ref = positionals[0];
 if (!ref) {
-  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--page NAME]... [--no-build] [--postgres SERVER_URL]");
+  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL]");
   process.exit(2);
 }
 const RUNS = Number(options.runs);
 const SECONDS = Number(options.seconds);
 const WARMUP = Number(options.warmup);
+const STARTS = Number(options.starts);
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** Outside the checkout, so no tool of this one (lint, types, tests) walks into the other's files. */
 const CACHE = path.join(os.tmpdir(), "hopewell-bench-against");
@@ -107,12 +115,13 @@ function dataSet(dir: string): string {
   return template;
 }
 
-type Side = { label: string; dir: string; child: ChildProcess; base: string; dataDir: string; targets: Map<string, Target> };
+/** One build: its data, and its server while one runs. */
+type Side = { label: string; dir: string; dataDir: string; databaseUrl?: string; child?: ChildProcess; base: string; targets: Map<string, Target> };
 const sides: Side[] = [];
 /** Databases made on the PostgreSQL server, dropped when the comparison ends or is interrupted. */
 const databases: (() => Promise<void>)[] = [];
 function stopAll() {
-  for (const side of sides) side.child.kill("SIGTERM");
+  for (const side of sides) side.child?.kill("SIGTERM");
 }
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.once(signal, () => {
@@ -166,78 +175,104 @@ async function postgresDataSet(serverUrl: string, dir: string, dataDir: string, 
   return database.url;
 }
 
-async function start(label: string, dir: string): Promise<Side> {
+/** A build's data: a fresh copy of its data set, or a database of its own with --postgres. */
+async function prepare(label: string, dir: string): Promise<Side> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-against-"));
-  const databaseUrl = options.postgres ? await postgresDataSet(options.postgres, dir, dataDir, sides.length) : undefined;
-  if (!databaseUrl) fs.cpSync(dataSet(dir), dataDir, { recursive: true });
-  const port = 30_000 + crypto.randomInt(20_000);
-  const base = `http://127.0.0.1:${port}`;
-  const serve = serveCommand(dir);
-  const child = spawn("node", serve.args, { cwd: dir, env: { ...benchServerEnv(port, dataDir, databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
-  const side: Side = { label, dir, child, base, dataDir, targets: new Map() };
+  const side: Side = { label, dir, dataDir, base: "", targets: new Map() };
   sides.push(side);
-  await waitFor(`${base}/healthz`, 120_000);
-  side.targets = await targetsOf(base);
+  side.databaseUrl = options.postgres ? await postgresDataSet(options.postgres, dir, dataDir, sides.length) : undefined;
+  if (!side.databaseUrl) fs.cpSync(dataSet(dir), dataDir, { recursive: true });
   return side;
 }
 
+/** Starts the build's production server on its data, on a port of its own, and signs in. */
+async function launch(side: Side): Promise<void> {
+  const port = 30_000 + crypto.randomInt(20_000);
+  side.base = `http://127.0.0.1:${port}`;
+  const serve = serveCommand(side.dir);
+  side.child = spawn("node", serve.args, { cwd: side.dir, env: { ...benchServerEnv(port, side.dataDir, side.databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
+  await waitFor(`${side.base}/healthz`, 120_000);
+  side.targets = await targetsOf(side.base);
+}
+
+async function stop(side: Side): Promise<void> {
+  const child = side.child;
+  if (!child) return;
+  side.child = undefined;
+  child.kill("SIGTERM");
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+type Samples = { figures: [number[], number[]]; cpu: [number[], number[]]; refused: [number, number]; eachStart: number[] };
 
 async function main() {
   const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
   const otherDir = otherBuild(commit);
   if (!options["no-build"]) run("npm", ["run", "build", "--silent"], ROOT);
-  const other = await start(commit.slice(0, 7), otherDir);
-  const here = await start("this checkout", ROOT);
-  const wanted = options.page?.length ? options.page : [...here.targets.keys()];
-  const rows = [];
+  const other = await prepare(commit.slice(0, 7), otherDir);
+  const here = await prepare("this checkout", ROOT);
+  const samples = new Map<string, Samples>();
+  let wanted: string[] = [];
+  let memoryAfterRunsMb: Record<string, number> = {};
   try {
-    for (const name of wanted) {
-      const pair = [other.targets.get(name), here.targets.get(name)] as const;
-      if (!pair[0] || !pair[1]) {
-        console.log(`  ${name}: not on ${pair[0] ? "this checkout" : other.label}, skipped`);
-        continue;
-      }
-      for (const [i, side] of [other, here].entries()) await loadRun(side.base, pair[i]!, WARMUP);
-      const figures: [number[], number[]] = [[], []];
-      const cpu: [number[], number[]] = [[], []];
-      const refused: [number, number] = [0, 0];
-      for (let r = 0; r < RUNS; r++) {
-        for (const i of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
-          const side = i === 0 ? other : here;
-          const cpuBefore = cpuTimeMs(side.child.pid!);
-          const result = await loadRun(side.base, pair[i]!, SECONDS);
-          figures[i].push(Math.round(result.reqPerSec));
-          cpu[i].push(Math.round(((cpuTimeMs(side.child.pid!) - cpuBefore) * 1000) / Math.max(result.requests, 1)));
-          refused[i] += result.non2xx + result.errors;
+    for (let start = 0; start < STARTS; start++) {
+      // Started one after the other, the other revision first on even starts.
+      for (const side of start % 2 === 0 ? [other, here] : [here, other]) await launch(side);
+      if (start === 0) wanted = options.page?.length ? options.page : [...here.targets.keys()];
+      for (const name of wanted) {
+        const pair = [other.targets.get(name), here.targets.get(name)] as const;
+        if (!pair[0] || !pair[1]) {
+          if (start === 0) console.log(`  ${name}: not on ${pair[0] ? "this checkout" : other.label}, skipped`);
+          continue;
         }
+        for (const [i, side] of [other, here].entries()) await loadRun(side.base, pair[i]!, WARMUP);
+        const sample: Samples = samples.get(name) ?? { figures: [[], []], cpu: [[], []], refused: [0, 0], eachStart: [] };
+        samples.set(name, sample);
+        const thisStart: [number[], number[]] = [[], []];
+        for (let r = 0; r < RUNS; r++) {
+          for (const i of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+            const side = i === 0 ? other : here;
+            const cpuBefore = cpuTimeMs(side.child!.pid!);
+            const result = await loadRun(side.base, pair[i]!, SECONDS);
+            thisStart[i].push(Math.round(result.reqPerSec));
+            sample.cpu[i].push(Math.round(((cpuTimeMs(side.child!.pid!) - cpuBefore) * 1000) / Math.max(result.requests, 1)));
+            sample.refused[i] += result.non2xx + result.errors;
+          }
+        }
+        sample.figures[0].push(...thisStart[0]);
+        sample.figures[1].push(...thisStart[1]);
+        sample.eachStart.push(+(median(thisStart[1]) / median(thisStart[0])).toFixed(2));
+        console.log(`  ${name}, start ${start + 1} of ${STARTS}: ${median(thisStart[0])} → ${median(thisStart[1])} req/s (${sample.eachStart.at(-1)})`);
       }
-      const [before, after] = [median(figures[0]), median(figures[1])];
-      const [cpuBefore, cpuAfter] = [median(cpu[0]), median(cpu[1])];
-      const row = {
+      if (start === STARTS - 1) memoryAfterRunsMb = { [other.label]: memoryOf(other.child!.pid!).rssMb, "this checkout": memoryOf(here.child!.pid!).rssMb };
+      await Promise.all([stop(other), stop(here)]);
+    }
+    const rows = [...samples].map(([name, sample]) => {
+      const [before, after] = [median(sample.figures[0]), median(sample.figures[1])];
+      const [cpuBefore, cpuAfter] = [median(sample.cpu[0]), median(sample.cpu[1])];
+      return {
         page: name,
         [other.label]: before,
         "this checkout": after,
         ratio: +(after / before).toFixed(2),
+        eachStart: sample.eachStart,
         // The server's CPU per request, in µs, and the other's over this checkout's (above 1: this one does less work).
         cpuUsPerRequest: { [other.label]: cpuBefore, "this checkout": cpuAfter },
         cpuRatio: +(cpuBefore / Math.max(cpuAfter, 1)).toFixed(2),
-        runs: { [other.label]: figures[0], "this checkout": figures[1] },
-        cpuRuns: { [other.label]: cpu[0], "this checkout": cpu[1] },
-        refused,
+        runs: { [other.label]: sample.figures[0], "this checkout": sample.figures[1] },
+        cpuRuns: { [other.label]: sample.cpu[0], "this checkout": sample.cpu[1] },
+        refused: sample.refused,
       };
-      rows.push(row);
-      console.log(
-        `  ${name}: ${before} → ${after} req/s (${row.ratio}); server CPU ${cpuBefore} → ${cpuAfter} µs a request (${row.cpuRatio})${refused[0] || refused[1] ? `, not 2xx: ${refused.join(" / ")}` : ""}`,
-      );
-    }
-    const idleRssMb = { [other.label]: memoryOf(other.child.pid!).rssMb, "this checkout": memoryOf(here.child.pid!).rssMb };
-    console.log(`\n| page | ${other.label} req/s | this checkout req/s | this / ${other.label} | server CPU µs a request, ${other.label} → this | ${other.label} / this |\n|---|---|---|---|---|---|`);
+    });
+    console.log(`\n| page | ${other.label} req/s | this checkout req/s | this / ${other.label} | each start | server CPU µs a request, ${other.label} → this | ${other.label} / this |\n|---|---|---|---|---|---|---|`);
     for (const row of rows) {
       const cpuUs = row.cpuUsPerRequest;
-      console.log(`| ${row.page} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} | ${cpuUs[other.label]} → ${cpuUs["this checkout"]} | ${row.cpuRatio.toFixed(2)} |`);
+      const refused = row.refused[0] || row.refused[1] ? ` (not 2xx: ${row.refused.join(" / ")})` : "";
+      console.log(`| ${row.page}${refused} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} | ${row.eachStart.join(", ")} | ${cpuUs[other.label]} → ${cpuUs["this checkout"]} | ${row.cpuRatio.toFixed(2)} |`);
     }
-    console.log(`\nMemory after the runs: ${other.label} ${idleRssMb[other.label]} MB, this checkout ${idleRssMb["this checkout"]} MB`);
+    console.log(`\nMemory after the last start's runs: ${other.label} ${memoryAfterRunsMb[other.label]} MB, this checkout ${memoryAfterRunsMb["this checkout"]} MB`);
     const results = path.join(ROOT, "bench", "results");
     fs.mkdirSync(results, { recursive: true });
     const file = path.join(results, `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-against-${commit.slice(0, 7)}.json`);
@@ -245,13 +280,12 @@ async function main() {
     const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
     fs.writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb: idleRssMb }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, starts: STARTS, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb }, null, 2)}\n`,
     );
     console.log(`Written to ${path.relative(ROOT, file)}`);
   } finally {
     for (const side of sides) {
-      side.child.kill("SIGTERM");
-      if (side.child.exitCode === null) await new Promise((resolve) => side.child.once("exit", resolve));
+      await stop(side);
       fs.rmSync(side.dataDir, { recursive: true, force: true });
     }
     for (const drop of databases.splice(0)) await drop();
