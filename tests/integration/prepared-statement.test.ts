@@ -22,13 +22,13 @@ afterAll(async () => {
 });
 
 let builds = 0;
-const nameOf = preparedStatement("test_setting_value", (db) => {
+const nameOf = preparedStatement("test_setting_value", (db, name) => {
   builds++;
   return db
     .select({ name: settings.value })
     .from(settings)
     .where(eq(settings.key, sql.placeholder("id")))
-    .prepare("test_setting_value");
+    .prepare(name);
 });
 
 describe("a statement built once per database", () => {
@@ -44,6 +44,6 @@ describe("a statement built once per database", () => {
   });
 
   it("refuses a second statement under a name already given, as the server keeps them by name", () => {
-    expect(() => preparedStatement("test_setting_value", (db) => db.select().from(settings).prepare("test_setting_value"))).toThrow("Two prepared statements are named test_setting_value");
+    expect(() => preparedStatement("test_setting_value", (db, name) => db.select().from(settings).prepare(name))).toThrow("Two prepared statements are named test_setting_value");
   });
 });

@@ -97,7 +97,7 @@ const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS
 const deliveredTo = (userId: string | Placeholder) => and(eq(letters.recipientId, userId), eq(letters.status, "delivered"));
 
 /** A page of the letters delivered to a member, each row with the count of them all. */
-const receivedLetters = preparedStatement("letter_box_received", (db) =>
+const receivedLetters = preparedStatement("letter_box_received", (db, name) =>
   db
     .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(letters)
@@ -105,18 +105,18 @@ const receivedLetters = preparedStatement("letter_box_received", (db) =>
     .orderBy(desc(letters.deliveredAt), desc(letters.id))
     .limit(LETTER_BOX_PAGE_SIZE)
     .offset(sql.placeholder("offset"))
-    .prepare("letter_box_received"),
+    .prepare(name),
 );
 
 /** The member's own latest letters, not those written as an NPC. */
-const sentLetters = preparedStatement("letter_box_sent", (db) =>
+const sentLetters = preparedStatement("letter_box_sent", (db, name) =>
   db
     .select({ id: letters.id, to: letters.recipient, preview, at: letters.createdAt, status: letters.status })
     .from(letters)
     .where(and(eq(letters.userId, sql.placeholder("userId")), eq(letters.fromNpc, false)))
     .orderBy(desc(letters.createdAt), desc(letters.id))
     .limit(SENT_SHOWN)
-    .prepare("letter_box_sent"),
+    .prepare(name),
 );
 
 /**
