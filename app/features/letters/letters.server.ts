@@ -71,6 +71,11 @@ export async function sendLetter(user: SessionUser, input: LetterInput): Promise
   });
 }
 
+/** Letters delivered to a member: in their letter box. */
+const deliveredTo = (userId: string | Placeholder) => and(eq(letters.recipientId, userId), eq(letters.status, "delivered"))!;
+/** Letters a member wrote as themself (not those staff wrote as an NPC). */
+const writtenBy = (userId: string | Placeholder) => and(eq(letters.userId, userId), eq(letters.fromNpc, false))!;
+
 /**
  * The signed-in member's unread letters, kept until a write to the letters is announced: the
  * navigation shows it on every page. Null when it cannot be read (the page still works).
@@ -83,7 +88,7 @@ export async function unreadLetterCount(userId: string): Promise<number | null> 
       const [row] = await db
         .select({ n: count() })
         .from(letters)
-        .where(and(eq(letters.recipientId, userId), eq(letters.status, "delivered"), isNull(letters.readAt)));
+        .where(and(deliveredTo(userId), isNull(letters.readAt)));
       return row?.n ?? 0;
     });
   } catch (error) {
@@ -93,8 +98,6 @@ export async function unreadLetterCount(userId: string): Promise<number | null> 
 }
 
 const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS))})`;
-
-const deliveredTo = (userId: string | Placeholder) => and(eq(letters.recipientId, userId), eq(letters.status, "delivered"));
 
 /** A page of the letters delivered to a member, each row with the count of them all. */
 const receivedLetters = preparedStatement("letter_box_received", (db, name) =>
@@ -113,7 +116,7 @@ const sentLetters = preparedStatement("letter_box_sent", (db, name) =>
   db
     .select({ id: letters.id, to: letters.recipient, preview, at: letters.createdAt, status: letters.status })
     .from(letters)
-    .where(and(eq(letters.userId, sql.placeholder("userId")), eq(letters.fromNpc, false)))
+    .where(writtenBy(sql.placeholder("userId")))
     .orderBy(desc(letters.createdAt), desc(letters.id))
     .limit(SENT_SHOWN)
     .prepare(name),
@@ -143,7 +146,7 @@ export async function letterBox(userId: string, page: number) {
 
 /** A letter the member may see: one they wrote (not as an NPC), or one delivered to them. */
 function visibleTo(userId: string): SQL {
-  return or(and(eq(letters.userId, userId), eq(letters.fromNpc, false)), and(eq(letters.recipientId, userId), eq(letters.status, "delivered")))!;
+  return or(writtenBy(userId), deliveredTo(userId))!;
 }
 
 const inThread = (root: string) => or(eq(letters.id, root), eq(letters.threadId, root))!;
@@ -172,7 +175,7 @@ export async function markThreadRead(userId: string, letterId: string): Promise<
   const marked = await db
     .update(letters)
     .set({ readAt: sql`now()` })
-    .where(and(inThread(root), eq(letters.recipientId, userId), eq(letters.status, "delivered"), isNull(letters.readAt)))
+    .where(and(inThread(root), deliveredTo(userId), isNull(letters.readAt)))
     .returning({ id: letters.id });
   return marked.map((row) => row.id);
 }
@@ -248,7 +251,7 @@ export async function replyToLetter(user: SessionUser, input: ReplyInput): Promi
       .select({ id: letters.id, threadId: letters.threadId, userId: letters.userId, fromNpc: letters.fromNpc, senderName: letters.senderName, writerEmail: profiles.email })
       .from(letters)
       .leftJoin(profiles, eq(profiles.id, letters.userId))
-      .where(and(eq(letters.id, input.replyTo), eq(letters.recipientId, user.id), eq(letters.status, "delivered")));
+      .where(and(eq(letters.id, input.replyTo), deliveredTo(user.id)));
     if (!parent) return null;
     if (!parent.fromNpc && writerLeft(parent.writerEmail)) return "writer-gone";
     const recipientId = parent.fromNpc ? null : parent.userId;
