@@ -2,21 +2,13 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll } from "vitest";
+import { processIsAlive } from "~/platform/db/lock.server";
 
 const LOCK = path.resolve("build.lock");
 
 function buildIsCurrent(): boolean {
   const check = spawnSync(process.execPath, ["--input-type=module", "-e", "const m = await import('./scripts/launch/build.mjs'); process.exit(m.buildIsCurrent() ? 0 : 1)"]);
   return check.status === 0;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Takes the build lock, or returns false while another test file holds it (one that died leaves it free). */
@@ -27,7 +19,7 @@ function takeLock(): boolean {
     return true;
   } catch {
     const holder = Number(fs.readFileSync(path.join(LOCK, "pid"), { encoding: "utf8", flag: "a+" }));
-    if (holder && !isAlive(holder)) fs.rmSync(LOCK, { recursive: true, force: true });
+    if (holder && !processIsAlive(holder)) fs.rmSync(LOCK, { recursive: true, force: true });
     return false;
   }
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
-import { acquireDataDirLock, DataDirLockedError } from "~/platform/db/lock.server";
+import { acquireDataDirLock, DataDirLockedError, processIsAlive } from "~/platform/db/lock.server";
 import { events } from "~/platform/db/schema";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { run } from "../helpers/processes";
@@ -41,6 +41,34 @@ describe("the embedded database's data directory", () => {
     expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
     release();
     expect(fs.existsSync(path.join(dir, "hopewell.lock"))).toBe(false);
+  });
+
+  it("lets exactly one of several processes starting at once hold it, again and again", async () => {
+    const dir = tempDir();
+    const contenders = [1, 2, 3, 4].map(() => run(process.execPath, ["--import", "tsx", "tests/fixtures/lock-contender.ts", dir, "2500"]));
+    const tallies = [];
+    for (const contender of contenders) {
+      const { code } = await contender.exited;
+      expect(code, contender.output()).toBe(0);
+      tallies.push(JSON.parse(contender.output()) as { held: number; refused: number; together: number });
+    }
+    // Each took the lock many times and was refused while another held it, and no two ever held it together.
+    for (const tally of tallies) expect(tally).toMatchObject({ together: 0 });
+    expect(tallies.reduce((sum, tally) => sum + tally.held, 0)).toBeGreaterThan(100);
+    expect(tallies.reduce((sum, tally) => sum + tally.refused, 0)).toBeGreaterThan(100);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
+  it("takes over a lock that names no process, and never signals a process group", async () => {
+    const dir = tempDir();
+    for (const content of ["", "0", "-1", "not a pid"]) {
+      fs.writeFileSync(path.join(dir, "hopewell.lock"), content);
+      const release = acquireDataDirLock(dir);
+      expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
+      release();
+    }
+    expect(processIsAlive(0)).toBe(false);
+    expect(processIsAlive(-process.pid)).toBe(false);
   });
 
   it("keeps every committed row when the writing process is killed with SIGKILL", async () => {

@@ -3,6 +3,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processIsAlive } from "~/platform/db/lock.server";
 import { MESSAGES } from "~/web/forms/messages";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort, portIsClosed } from "../helpers/ports";
@@ -23,7 +24,7 @@ const running: RunningProcess[] = [];
 const servers: number[] = [];
 afterEach(() => {
   for (const proc of running.splice(0)) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
-  for (const pid of servers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  for (const pid of servers.splice(0)) if (processIsAlive(pid)) process.kill(pid, "SIGKILL");
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 function tempDir(prefix: string) {
@@ -32,14 +33,6 @@ function tempDir(prefix: string) {
   return dir;
 }
 
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A form post whose body arrives in two halves; the second is sent when `finish` is called. */
 function slowPost(port: number, body: string) {
@@ -93,7 +86,7 @@ describe("npm start under a supervisor", () => {
     await npm.waitFor(/shutting down: finishing requests in flight/, 10_000);
     // Still mid-request: the server waits for it rather than dying.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(isAlive(serverPid)).toBe(true);
+    expect(processIsAlive(serverPid)).toBe(true);
     slow.finish();
     const answer = await slow.response;
     expect(answer.status).toBe(400);
@@ -103,7 +96,7 @@ describe("npm start under a supervisor", () => {
     expect(performance.now() - signalledAt).toBeLessThan(8_000 + 2_000);
     expect(code).toBe(0);
     expect(npm.output()).toMatch(/"msg":"database closed"/);
-    expect(isAlive(serverPid)).toBe(false);
+    expect(processIsAlive(serverPid)).toBe(false);
     expect(await portIsClosed(port)).toBe(true);
     expect(fs.existsSync(path.join(dataDir, "hopewell.lock"))).toBe(false);
   }, 150_000);
@@ -118,7 +111,10 @@ describe("npm start under a supervisor", () => {
       if (waited > 60_000) throw new Error(`no lock after a minute:\n${npm.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    servers.push(Number(fs.readFileSync(lock, "utf8")));
+    const serverPid = Number(fs.readFileSync(lock, "utf8"));
+    // The lock appears with its pid in it: an empty one would be read as 0, the test's own process group.
+    expect(serverPid).toBeGreaterThan(0);
+    servers.push(serverPid);
     expect(npm.output()).not.toContain("database ready");
     process.kill(npm.child.pid!, "SIGTERM");
     const { code } = await npm.exited;
@@ -161,6 +157,6 @@ describe("npm start under a supervisor", () => {
     process.kill(serve.child.pid!, "SIGTERM");
     expect((await serve.exited).code).toBe(0);
     // npm passed the signal on: the server stopped too, rather than running on without npm.
-    await expect.poll(() => isAlive(serverPid), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => processIsAlive(serverPid), { timeout: 10_000 }).toBe(false);
   }, 150_000);
 });
