@@ -30,7 +30,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, postgresDatabase, serveCommand, signIn, type Target, waitFor } from "./measure";
+import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, postgresDatabase, serveCommand, serverPort, signIn, type Target, waitFor } from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -187,7 +187,7 @@ async function prepare(label: string, dir: string): Promise<Side> {
 
 /** Starts the build's production server on its data, on a port of its own, and signs in. */
 async function launch(side: Side): Promise<void> {
-  const port = 30_000 + crypto.randomInt(20_000);
+  const port = await serverPort();
   side.base = `http://127.0.0.1:${port}`;
   const serve = serveCommand(side.dir);
   side.child = spawn("node", serve.args, { cwd: side.dir, env: { ...benchServerEnv(port, side.dataDir, side.databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });

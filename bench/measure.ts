@@ -1,4 +1,6 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -242,4 +244,21 @@ export async function postgresDatabase(serverUrl: string, name: string, fill: (u
       await admin.end();
     },
   };
+}
+
+/**
+ * A port for a benchmark's server: below the range Linux gives outgoing connections
+ * (32768-60999), where a database or load-generator socket could be holding a port picked
+ * at random, and free when asked.
+ */
+export async function serverPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }

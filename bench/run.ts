@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD } from "~/ops/demo/seed.server";
 import { type Baseline, type BenchRun, budgetChecks, FLOOR_PAGE, type Kind, type PageGroup, type PageResult, printRun } from "./budgets";
-import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, postgresDatabase, serveCommand, signIn, singleVisitor, type Target, waitFor } from "./measure";
+import { benchServerEnv, lighthouseScores, loadTest, memoryOf, pageWeight, postgresDatabase, serveCommand, serverPort, signIn, singleVisitor, type Target, waitFor } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -63,7 +63,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 
-const freePort = () => 30_000 + crypto.randomInt(20_000);
 
 /** The server is started as `npm run serve` starts it (its Node options and variables included), without npm in between. */
 const SERVE = serveCommand(ROOT);
@@ -130,7 +129,7 @@ async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
     );
   }
 
-  const port = freePort();
+  const port = await serverPort();
   const base = `http://127.0.0.1:${port}`;
   const env = benchServerEnv(port, dataDir, database?.url);
   const startedAt = performance.now();
@@ -203,7 +202,7 @@ async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
 async function ceiling(homeHtml: Buffer) {
   const file = path.join(os.tmpdir(), `hopewell-ceiling-${process.pid}.html`);
   fs.writeFileSync(file, homeHtml);
-  const port = freePort();
+  const port = await serverPort();
   const child = startNode([path.join(ROOT, "bench", "ceiling.mjs"), file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitFor(`http://127.0.0.1:${port}/`, 10_000);
@@ -217,7 +216,7 @@ async function ceiling(homeHtml: Buffer) {
 /** The home page's bytes as a signed-out visitor receives them, for the ceiling server. */
 async function homePageBytes(): Promise<Buffer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-bench-home-"));
-  const port = freePort();
+  const port = await serverPort();
   const server = startNode(SERVE.args, { cwd: ROOT, env: { ...process.env, ...SERVE.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" }, stdio: "ignore" });
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`, 30_000);

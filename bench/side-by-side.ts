@@ -6,7 +6,6 @@
  * the median over the runs. Then each server's idle memory. Used for the `--scale 10` check.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,7 +15,7 @@ import {
   DEMO_BUSIEST,
   DEMO_PASSWORD,
 } from "~/ops/demo/seed.server";
-import { benchServerEnv, memoryOf, signIn } from "./measure";
+import { benchServerEnv, memoryOf, serverPort, signIn } from "./measure";
 
 const { values: options } = parseArgs({
   options: {
@@ -64,7 +63,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 async function start(template: string): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-side-"));
   fs.cpSync(template, dataDir, { recursive: true });
-  const port = 30_000 + crypto.randomInt(20_000);
+  const port = await serverPort();
   const base = `http://127.0.0.1:${port}`;
   const env = benchServerEnv(port, dataDir);
   const child = spawn("node", SERVE_ARGS, {
