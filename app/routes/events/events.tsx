@@ -95,6 +95,9 @@ function eventName(event: { title: string; date: string }): string {
   return `${event.title}, ${formatEventDate(event.date)}`;
 }
 
+/** The venue as one line of text (one text node for React to write, not three). */
+const VENUE_LINE = `${VENUE.name}, ${VENUE_ADDRESS}`;
+
 function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: string }) {
   const { venueOpens, gameStarts, arriveBy } = event.times;
   return (
@@ -109,15 +112,13 @@ function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: s
       </dd>
       <dt className="text-dust">Place</dt>
       <dd>
-        <address className="not-italic">
-          {VENUE.name}, {VENUE_ADDRESS}
-        </address>
+        <address className="not-italic">{VENUE_LINE}</address>
         <span className="flex flex-wrap gap-x-4">
           <a href={directions} target="_blank" rel="noopener noreferrer">
-            Directions<span className="sr-only"> to {VENUE.name} (opens in a new tab)</span>
+            Directions<span className="sr-only">{` to ${VENUE.name} (opens in a new tab)`}</span>
           </a>
           <Link to="/locations">
-            Venue details<span className="sr-only"> for {VENUE.name}</span>
+            Venue details<span className="sr-only">{` for ${VENUE.name}`}</span>
           </Link>
         </span>
       </dd>
@@ -153,8 +154,7 @@ function MyStatus({ event }: { event: ListedEvent }) {
         ) : null}
         <dt className="text-dust">Merchant orders</dt>
         <dd>
-          {status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all${handedOutNote(status.orders)}`}
-          {" · "}
+          {`${status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all${handedOutNote(status.orders)}`} · `}
           <Link to="/merchant-orders">
             Place an order<span className="sr-only">{` for ${eventName(event)}`}</span>
           </Link>
