@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clubToday, formatEventDate } from "~/lib/dates";
+import { clubToday, formatClubTime, formatEventDate, setClubTimeZone } from "~/lib/dates";
 
 describe("event dates", () => {
   it("read as weekday and long date, in any time zone", () => {
@@ -7,6 +7,23 @@ describe("event dates", () => {
     expect(formatEventDate("2027-01-01")).toBe("Friday, January 1, 2027");
     // Read again (kept after the first time): the same.
     expect(formatEventDate("2026-05-15")).toBe("Friday, May 15, 2026");
+  });
+});
+
+describe("a moment on the club's clock", () => {
+  it("reads to the minute, kept by the minute it shows, and each time zone on its own", () => {
+    try {
+      setClubTimeZone("America/New_York");
+      expect(formatClubTime("2026-11-22T13:15:59.999Z")).toBe("Nov 22, 2026, 8:15 AM");
+      // Read again, and later in the same minute: the same; the next minute is its own.
+      expect(formatClubTime(new Date("2026-11-22T13:15:00.000Z"))).toBe("Nov 22, 2026, 8:15 AM");
+      expect(formatClubTime("2026-11-22T13:16:00.000Z")).toBe("Nov 22, 2026, 8:16 AM");
+      setClubTimeZone("Europe/London");
+      expect(formatClubTime("2026-11-22T13:15:30.000Z")).toBe("Nov 22, 2026, 1:15 PM");
+      expect(() => formatClubTime("not a moment")).toThrow(RangeError);
+    } finally {
+      setClubTimeZone("America/New_York");
+    }
   });
 });
 
