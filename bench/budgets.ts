@@ -11,6 +11,12 @@ export const FLOOR_PAGE = "/locations (player, signed in)";
 export const BUDGETS = {
   anonymousShareOfCeiling: 0.5,
   signedInReqPerSec: { pglite: 300, postgres: 400 },
+  /**
+   * Signed-in pages that read nothing on a repeated visit (what they show is kept in memory):
+   * PostgreSQL's higher figure counts on the database's work leaving the server's thread, and
+   * these leave it none, so they are held to the embedded database's figure on both (decision 0034).
+   */
+  drawnFromMemory: ["/events (player)"] as readonly string[],
   signedInP99Ms: 100,
   reviewP99Ms: 200,
   idleRssMb: { pglite: 250, postgres: 150 },
@@ -91,7 +97,8 @@ export function budgetChecks(runs: BenchRun[], ceilingReqPerSec: number, baselin
       if (x.group === "floor") checks.push({ budget: `${r.kind} ${x.name} (reported, decision 0015)`, figure: `${x.reqPerSec} req/s, p99 ${x.p99} ms`, verdict: "reported" });
       if (x.group === "signed-in") {
         const floor = r.results.find((y) => y.group === "floor");
-        checks.push({ budget: `${r.kind} ${x.name} ≥ ${BUDGETS.signedInReqPerSec[r.kind]} req/s`, figure: `${x.reqPerSec} req/s`, verdict: pass(x.reqPerSec >= BUDGETS.signedInReqPerSec[r.kind]) });
+        const least = BUDGETS.drawnFromMemory.includes(x.name) ? BUDGETS.signedInReqPerSec.pglite : BUDGETS.signedInReqPerSec[r.kind];
+        checks.push({ budget: `${r.kind} ${x.name} ≥ ${least} req/s`, figure: `${x.reqPerSec} req/s`, verdict: pass(x.reqPerSec >= least) });
         if (floor) checks.push({ budget: `${r.kind} ${x.name} as a share of ${FLOOR_PAGE} (reported, decision 0015)`, figure: shareOf(x.reqPerSec, floor.reqPerSec), verdict: "reported" });
         checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.signedInP99Ms) });
       }

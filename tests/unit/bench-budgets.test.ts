@@ -41,6 +41,15 @@ describe("the benchmark's budgets", () => {
     expect(verdict("Lighthouse /auth accessibility ≥ 95")).toBe("ok");
   });
 
+  it("holds a page drawn from memory to the embedded database's figure on PostgreSQL too, and a page that reads to PostgreSQL's", () => {
+    const postgres = budgetChecks([{ ...run, kind: "postgres" }], 20_000);
+    const onPostgres = (budget: string) => postgres.find((check) => check.budget === budget)?.verdict;
+    expect(onPostgres("postgres /events (player) ≥ 300 req/s")).toBe("OVER BUDGET");
+    expect(budgetChecks([{ ...run, kind: "postgres", results: [page("signed-in", "/events (player)", 320, 50)] }], 20_000).find((check) => check.budget === "postgres /events (player) ≥ 300 req/s")?.verdict).toBe("ok");
+    expect(onPostgres("postgres /profile (player) ≥ 400 req/s")).toBe("ok");
+    expect(budgetChecks([{ ...run, kind: "postgres", results: [page("signed-in", "/letters?tab=box (player)", 362, 44)] }], 20_000).find((check) => check.budget === "postgres /letters?tab=box (player) ≥ 400 req/s")?.verdict).toBe("OVER BUDGET");
+  });
+
   it("reports the floor and shares of it without judging them", () => {
     expect(checks.find((check) => check.budget === `pglite ${FLOOR_PAGE} (reported, decision 0015)`)).toEqual({ budget: `pglite ${FLOOR_PAGE} (reported, decision 0015)`, figure: "700 req/s, p99 20 ms", verdict: "reported" });
     expect(checks.find((check) => check.budget.startsWith("pglite /profile (player) as a share"))?.figure).toBe("78%");
