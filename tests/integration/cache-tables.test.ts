@@ -10,7 +10,7 @@ import { profileOverview } from "~/features/members/profiles.server";
 import { eventDaySheet } from "~/features/event-day/event-day.server";
 import { memberEventStatuses } from "~/features/events/event-statuses.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
-import { unreadLetterCount } from "~/features/letters/letters.server";
+import { letterBox, unreadLetterCount } from "~/features/letters/letters.server";
 import { listCast, listPlayers } from "~/features/members/members.server";
 import { newEntryCounts, queueHolders } from "~/features/review/review-queue.server";
 import { loadReview, orderReview, pelReview, researchReview } from "~/features/review/event-reviews.server";
@@ -111,6 +111,7 @@ async function runEveryKeptRead() {
   expect((await listCast({})).total).toBe(1);
   expect((await listLetters({})).total).toBe(3);
   expect(await unreadLetterCount(member.id)).toBe(1);
+  expect(await letterBox(member.id, 0)).toMatchObject({ total: 1, received: [{ unread: true }], sent: [expect.anything(), expect.anything(), expect.anything()] });
   expect(await letterQueues()).toEqual({ held: 0, toStaff: 1 });
   expect(await newEntryCounts()).toEqual({ pel: 1, order: 1, research: 1, letter: 1, costume: 1 });
   expect(await queueHolders("pel", null)).toEqual([{ id: member.id, name: expect.any(String) }]);
