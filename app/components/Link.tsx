@@ -7,14 +7,7 @@ import { Link as RouterLink, type LinkProps } from "react-router";
  */
 const PLAIN_ADDRESS = /^\/(?![/\\])(?!.*\/\.\.?(?:[/?#]|$))(?!.*[/\\]{2})(?!.*\\)(?!.*[?#]$)/;
 
-/**
- * React Router's link, written by the server as the anchor it would write. The router's own
- * link runs about a dozen hooks to resolve its address against the page's routes, several
- * microseconds each on every page the server renders, and a page such as the events list has
- * dozens. In the browser this is React Router's link itself, which hydrates onto the same
- * markup and navigates in the app (tests/unit/link.test.ts holds the two to the same HTML).
- */
-/** What only React Router reads from a link's properties: the anchor the server writes carries none of them. */
+/** A link's properties that are not the anchor's own attributes, and `target`, which the anchor gets back in the router's place. */
 const ROUTER_ONLY = new Set<string>([
   "to",
   "discover",
@@ -31,6 +24,13 @@ const ROUTER_ONLY = new Set<string>([
   "target",
 ]);
 
+/**
+ * React Router's link, written by the server as the anchor it would write. The router's own
+ * link runs about a dozen hooks to resolve its address against the page's routes, several
+ * microseconds each on every page the server renders, and a page such as the events list has
+ * dozens. In the browser this is React Router's link itself, which hydrates onto the same
+ * markup and navigates in the app (tests/unit/link.test.ts holds the two to the same HTML).
+ */
 function ServerLink(props: LinkProps, ref: React.ForwardedRef<HTMLAnchorElement>) {
   const { to, discover = "render", prefetch, mask, target } = props;
   if (typeof to !== "string" || !PLAIN_ADDRESS.test(to) || mask || (prefetch && prefetch !== "none")) {
