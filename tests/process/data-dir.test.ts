@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,9 +16,41 @@ function tempDir(): string {
   dirs.push(dir);
   return dir;
 }
+const mounts: string[] = [];
 afterEach(() => {
+  for (const mount of mounts.splice(0)) execFileSync("fusermount", ["-u", mount]);
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * fuse-zip mounts a ZIP file as a directory through FUSE, and its filesystem has no hard links,
+ * as some network shares and FUSE mounts have none (installed by .ci/run; mounting needs root).
+ */
+const FUSE_ZIP = fs.existsSync("/usr/bin/fuse-zip") && fs.existsSync("/dev/fuse") && process.getuid?.() === 0;
+
+/** A directory on a filesystem without hard links. */
+function dirWithoutHardLinks(): string {
+  const mount = tempDir();
+  execFileSync("fuse-zip", [path.join(tempDir(), "data.zip"), mount]);
+  mounts.push(mount);
+  return mount;
+}
+
+/** Four processes taking and releasing the lock on `dir` for 2.5 s each: no two may ever hold it together. */
+async function contend(dir: string) {
+  const contenders = [1, 2, 3, 4].map(() => run(process.execPath, ["--import", "tsx", "tests/fixtures/lock-contender.ts", dir, "2500"]));
+  const tallies = [];
+  for (const contender of contenders) {
+    const { code } = await contender.exited;
+    expect(code, contender.output()).toBe(0);
+    tallies.push(JSON.parse(contender.output()) as { held: number; refused: number; together: number });
+  }
+  // Each took the lock many times and was refused while another held it, and no two ever held it together.
+  for (const tally of tallies) expect(tally).toMatchObject({ together: 0 });
+  expect(tallies.reduce((sum, tally) => sum + tally.held, 0)).toBeGreaterThan(100);
+  expect(tallies.reduce((sum, tally) => sum + tally.refused, 0)).toBeGreaterThan(100);
+  expect(fs.readdirSync(dir)).toEqual([]);
+}
 
 describe("the embedded database's data directory", () => {
   it("refuses a second process while the first holds it", async () => {
@@ -44,18 +77,27 @@ describe("the embedded database's data directory", () => {
   });
 
   it("lets exactly one of several processes starting at once hold it, again and again", async () => {
-    const dir = tempDir();
-    const contenders = [1, 2, 3, 4].map(() => run(process.execPath, ["--import", "tsx", "tests/fixtures/lock-contender.ts", dir, "2500"]));
-    const tallies = [];
-    for (const contender of contenders) {
-      const { code } = await contender.exited;
-      expect(code, contender.output()).toBe(0);
-      tallies.push(JSON.parse(contender.output()) as { held: number; refused: number; together: number });
+    await contend(tempDir());
+  }, 60_000);
+
+  it.skipIf(!FUSE_ZIP)("does the same on a filesystem without hard links (fuse-zip must be installed, and mounting needs root)", async () => {
+    const dir = dirWithoutHardLinks();
+    fs.writeFileSync(path.join(dir, "probe"), "");
+    expect(() => fs.linkSync(path.join(dir, "probe"), path.join(dir, "probe-link"))).toThrow(/EPERM/);
+    fs.rmSync(path.join(dir, "probe"));
+    await contend(dir);
+    // A live holder is still refused there, and a dead one's lock taken over.
+    const holder = run("sleep", ["30"]);
+    try {
+      fs.writeFileSync(path.join(dir, "hopewell.lock"), String(holder.child.pid));
+      expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+    } finally {
+      holder.child.kill("SIGKILL");
+      await holder.exited;
     }
-    // Each took the lock many times and was refused while another held it, and no two ever held it together.
-    for (const tally of tallies) expect(tally).toMatchObject({ together: 0 });
-    expect(tallies.reduce((sum, tally) => sum + tally.held, 0)).toBeGreaterThan(100);
-    expect(tallies.reduce((sum, tally) => sum + tally.refused, 0)).toBeGreaterThan(100);
+    const release = acquireDataDirLock(dir);
+    expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
+    release();
     expect(fs.readdirSync(dir)).toEqual([]);
   }, 60_000);
 
@@ -63,13 +105,34 @@ describe("the embedded database's data directory", () => {
     const dir = tempDir();
     for (const content of ["", "0", "-1", "not a pid"]) {
       fs.writeFileSync(path.join(dir, "hopewell.lock"), content);
+      const started = Date.now();
       const release = acquireDataDirLock(dir);
+      // An empty lock may be one being written (where there are no hard links): it is left for a second first.
+      if (content === "") expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
       expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
       release();
     }
     expect(processIsAlive(0)).toBe(false);
     expect(processIsAlive(-process.pid)).toBe(false);
   });
+
+  it("leaves an empty lock alone while it may be being written, and is refused once it names a live holder", async () => {
+    // Where there are no hard links, a starter creates the lock and writes its pid a moment after.
+    const dir = tempDir();
+    const lock = path.join(dir, "hopewell.lock");
+    fs.writeFileSync(lock, "");
+    const starter = run(process.execPath, ["--import", "tsx", "tests/fixtures/lock-once.ts", dir]);
+    const holder = run("sleep", ["30"]);
+    try {
+      await starter.waitFor(/trying/, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      fs.writeFileSync(lock, String(holder.child.pid));
+      await starter.exited;
+      expect(starter.output()).toContain(`refused: The data directory ${dir} is in use by another process (pid ${holder.child.pid})`);
+    } finally {
+      holder.child.kill("SIGKILL");
+    }
+  }, 60_000);
 
   it("keeps every committed row when the writing process is killed with SIGKILL", async () => {
     // Migrated already (PGlite's initdb costs seconds): what is killed is a writer, not a first start.
