@@ -17,10 +17,23 @@ function tempDir(): string {
   return dir;
 }
 const mounts: string[] = [];
-afterEach(() => {
-  for (const mount of mounts.splice(0)) execFileSync("fusermount", ["-u", mount]);
+afterEach(async () => {
+  for (const mount of mounts.splice(0)) await unmount(mount);
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** Unmounts a FUSE mount, waiting out "busy" while a process that used it is still exiting. */
+async function unmount(mount: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync("fusermount", ["-u", mount], { stdio: "pipe" });
+      return;
+    } catch (error) {
+      if (attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
 
 /**
  * fuse-zip mounts a ZIP file as a directory through FUSE, and its filesystem has no hard links,
