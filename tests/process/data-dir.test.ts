@@ -98,6 +98,9 @@ describe("the embedded database's data directory", () => {
     fs.writeFileSync(path.join(dir, "probe"), "");
     expect(() => fs.linkSync(path.join(dir, "probe"), path.join(dir, "probe-link"))).toThrow(/EPERM/);
     fs.rmSync(path.join(dir, "probe"));
+    // The contenders start on an empty lock, as one left between its making and its pid: each
+    // watches it for a second, then they race to take it over.
+    fs.writeFileSync(path.join(dir, "hopewell.lock"), "");
     await contend(dir);
     // A live holder is still refused there, and a dead one's lock taken over.
     const holder = run("sleep", ["30"]);
@@ -118,10 +121,10 @@ describe("the embedded database's data directory", () => {
     const dir = tempDir();
     for (const content of ["", "0", "-1", "not a pid"]) {
       fs.writeFileSync(path.join(dir, "hopewell.lock"), content);
-      const started = Date.now();
+      const started = performance.now();
       const release = acquireDataDirLock(dir);
       // An empty lock may be one being written (where there are no hard links): it is left for a second first.
-      if (content === "") expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+      if (content === "") expect(performance.now() - started).toBeGreaterThanOrEqual(1_000);
       expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
       release();
     }
@@ -146,6 +149,21 @@ describe("the embedded database's data directory", () => {
       holder.child.kill("SIGKILL");
     }
   }, 60_000);
+
+  it("removes a take-over guard left for a second, even one naming a live process, and takes a dead holder's lock", async () => {
+    // A starter killed while it held the guard; a container's server gets the same pid at every start.
+    const dir = tempDir();
+    const dead = run("true", []);
+    await dead.exited;
+    fs.writeFileSync(path.join(dir, "hopewell.lock"), String(dead.child.pid));
+    fs.writeFileSync(path.join(dir, "hopewell.lock.takeover"), String(process.pid));
+    const started = performance.now();
+    const release = acquireDataDirLock(dir);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
+    release();
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 
   it("keeps every committed row when the writing process is killed with SIGKILL", async () => {
     // Migrated already (PGlite's initdb costs seconds): what is killed is a writer, not a first start.

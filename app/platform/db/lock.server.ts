@@ -13,10 +13,10 @@ import path from "node:path";
  * guard file, so two starters cannot both remove it and both go on.
  *
  * Some filesystems have no hard links (some network shares and FUSE mounts, such as a
- * Docker Desktop folder shared from the host). There the lock is created exclusively and
- * its pid written after, so for a moment it is empty: an empty lock is left alone until it
- * has stayed empty for a second, watched by this process (not by its time stamp, which a
- * share's clock may skew), and only then taken as abandoned.
+ * folder shared into a container from another system). There the lock is created exclusively
+ * and its pid written after, so for a moment it is empty: an empty lock is left alone until it
+ * has stayed the same empty file for a second, watched by this process, and only then taken as
+ * abandoned.
  */
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {
@@ -41,46 +41,76 @@ export function processIsAlive(pid: number): boolean {
 /** How long a starter keeps trying while the lock changes hands under it. */
 const ACQUIRE_MS = 5_000;
 
-/** How long a lock or its guard may stay empty, watched, before it counts as abandoned. */
-const EMPTY_PATIENCE_MS = 1_000;
+/**
+ * How long an empty lock, or a guard, must stay unchanged on every look before it counts as
+ * abandoned. Writing a pid takes microseconds, and a guard is held for as long.
+ */
+const PATIENCE_MS = 1_000;
 
 export function acquireDataDirLock(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
   const lockPath = path.join(dir, "hopewell.lock");
   const guardPath = `${lockPath}.takeover`;
-  const empties = new EmptyFiles();
-  for (const deadline = Date.now() + ACQUIRE_MS; Date.now() < deadline; ) {
+  const watch = new Watch();
+  // The monotonic clock: a step of the wall clock must not make a fresh empty lock look old.
+  for (const deadline = performance.now() + ACQUIRE_MS; performance.now() < deadline; ) {
     if (createNamingThisProcess(lockPath)) return releaser(lockPath);
     const holder = readHolder(lockPath);
     // Released between our attempt and our look: try again.
     if (holder === undefined) continue;
-    if (holder === EMPTY && !empties.abandoned(lockPath)) {
-      pause(5);
-      continue;
+    if (holder === EMPTY) {
+      // Being written by a starter where there are no hard links, unless it stays so.
+      if (watch.unchangedFor(lockPath) < PATIENCE_MS) {
+        pause(5);
+        continue;
+      }
+    } else {
+      watch.forget(lockPath);
+      if (holder !== process.pid && processIsAlive(holder)) throw new DataDirLockedError(dir, holder);
     }
-    if (holder !== EMPTY) empties.forget(lockPath);
-    if (holder !== EMPTY && holder !== process.pid && processIsAlive(holder)) throw new DataDirLockedError(dir, holder);
-    takeOverDeadHoldersLock(lockPath, guardPath, holder, empties);
+    takeOverAbandonedLock(lockPath, guardPath, holder, watch);
   }
   throw new Error(`Could not lock the data directory ${dir}: other processes kept taking and releasing it.`);
 }
 
-/** Removes the lock of a holder found dead (or abandoned empty), unless another starter is doing so or has done so already. */
-function takeOverDeadHoldersLock(lockPath: string, guardPath: string, deadHolder: Holder, empties: EmptyFiles): void {
+/** Removes a lock whose holder is dead (or that stayed empty), unless another starter is doing so or has done so already. */
+function takeOverAbandonedLock(lockPath: string, guardPath: string, found: number | typeof EMPTY, watch: Watch): void {
   if (!createNamingThisProcess(guardPath)) {
-    const guardHolder = readHolder(guardPath);
-    // A starter killed inside the guard's few microseconds left it behind.
-    const abandoned = guardHolder === EMPTY ? empties.abandoned(guardPath) : guardHolder !== undefined && !processIsAlive(guardHolder);
-    if (abandoned) fs.rmSync(guardPath, { force: true });
-    else pause(5);
+    removeAbandonedGuard(guardPath, watch);
     return;
   }
+  // Others remove a guard left unchanged for a second: a starter stopped that long inside its
+  // own must find it still its own (the same file, naming this process) before each step.
+  const guard = identityOf(guardPath);
+  const guardStillOurs = () => identityOf(guardPath) === guard && readHolder(guardPath) === process.pid;
   try {
     // Under the guard nobody else removes the lock, and nobody can create one while it is there.
-    if (readHolder(lockPath) === deadHolder) fs.rmSync(lockPath, { force: true });
+    // An empty one must still be the very file watched: another starter may have removed that one
+    // and be about to write its pid into its own.
+    const now = readHolder(lockPath);
+    const abandoned = now === found && (now !== EMPTY || watch.unchangedFor(lockPath) >= PATIENCE_MS);
+    if (abandoned && guardStillOurs()) fs.rmSync(lockPath, { force: true });
   } finally {
-    fs.rmSync(guardPath, { force: true });
+    if (guardStillOurs()) fs.rmSync(guardPath, { force: true });
   }
+}
+
+/**
+ * A guard is held for microseconds: one found unchanged for a second was left by a starter
+ * that died holding it (or names a pid given since to another process, as a container's server
+ * gets the same pid at every start). It is removed only if it is still that same file.
+ */
+function removeAbandonedGuard(guardPath: string, watch: Watch): void {
+  const unchanged = watch.unchangedFor(guardPath);
+  // Gone already: the starter that held it is done.
+  if (watch.identityOf(guardPath) === undefined) return;
+  if (unchanged < PATIENCE_MS) {
+    pause(5);
+    return;
+  }
+  const abandoned = watch.identityOf(guardPath);
+  if (abandoned !== undefined && identityOf(guardPath) === abandoned) fs.rmSync(guardPath, { force: true });
+  watch.forget(guardPath);
 }
 
 function releaser(lockPath: string): () => void {
@@ -116,7 +146,7 @@ function createNamingThisProcess(file: string): boolean {
 /** What link() answers on a filesystem that has no hard links. */
 const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 
-/** Creates `file` only if it does not exist, then writes the pid in it: empty for a moment (see EmptyFiles). */
+/** Creates `file` only if it does not exist, then writes the pid in it: empty for a moment (see PATIENCE_MS). */
 function createExclusively(file: string): boolean {
   try {
     fs.writeFileSync(file, String(process.pid), { flag: "wx" });
@@ -149,31 +179,46 @@ function readHolder(file: string): Holder {
   return Number.isInteger(pid) && pid > 0 ? pid : 0;
 }
 
-/**
- * Empty lock files as this process has watched them: one is abandoned once the same file (its
- * inode and change time: a file made again may reuse the inode) has been found empty on every
- * look for EMPTY_PATIENCE_MS since this process first found it so.
- */
-class EmptyFiles {
-  private firstSeen = new Map<string, { file: string; at: number }>();
+/** A file as found at one look: its inode, change time and size (a file made again may reuse an inode). */
+function identityOf(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.ctimeMs}:${stat.size}`;
+  } catch {
+    return undefined;
+  }
+}
 
-  abandoned(file: string): boolean {
-    let identity: string;
-    try {
-      const stat = fs.statSync(file);
-      identity = `${stat.ino}:${stat.ctimeMs}`;
-    } catch {
-      return false;
-    }
+/**
+ * Files as this process has found them look after look: how long each has stayed the same file,
+ * unchanged. Watched rather than judged by time stamps, which a share's clock may skew. Where
+ * change times are coarse and inodes are reused at once (FAT), a file made again can pass for
+ * the one watched; such filesystems are not ones to keep a database on.
+ */
+class Watch {
+  private firstSeen = new Map<string, { identity: string; at: number }>();
+
+  /** Milliseconds since this file was first found as it is now; 0 at the first look, or when it changed or went. */
+  unchangedFor(file: string): number {
+    const identity = identityOf(file);
     const seen = this.firstSeen.get(file);
-    if (!seen || seen.file !== identity) {
-      this.firstSeen.set(file, { file: identity, at: Date.now() });
-      return false;
+    if (identity === undefined) {
+      this.firstSeen.delete(file);
+      return 0;
     }
-    return Date.now() - seen.at >= EMPTY_PATIENCE_MS;
+    if (!seen || seen.identity !== identity) {
+      this.firstSeen.set(file, { identity, at: performance.now() });
+      return 0;
+    }
+    return performance.now() - seen.at;
   }
 
-  /** The file was found naming a process: any watch of it as empty starts again. */
+  /** The identity the file had when it was last watched. */
+  identityOf(file: string): string | undefined {
+    return this.firstSeen.get(file)?.identity;
+  }
+
+  /** Found changed in a way the identity may not show (naming a process): watching starts again. */
   forget(file: string): void {
     this.firstSeen.delete(file);
   }
