@@ -102,14 +102,14 @@ function takeOverAbandonedLock(lockPath: string, guardPath: string, found: numbe
  */
 function removeAbandonedGuard(guardPath: string, watch: Watch): void {
   const unchanged = watch.unchangedFor(guardPath);
+  const watched = watch.identityOf(guardPath);
   // Gone already: the starter that held it is done.
-  if (watch.identityOf(guardPath) === undefined) return;
+  if (watched === undefined) return;
   if (unchanged < PATIENCE_MS) {
     pause(5);
     return;
   }
-  const abandoned = watch.identityOf(guardPath);
-  if (abandoned !== undefined && identityOf(guardPath) === abandoned) fs.rmSync(guardPath, { force: true });
+  if (identityOf(guardPath) === watched) fs.rmSync(guardPath, { force: true });
   watch.forget(guardPath);
 }
 
