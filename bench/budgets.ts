@@ -47,7 +47,9 @@ export type PageResult = {
 /** Everything measured on one database. */
 export type BenchRun = {
   kind: Kind;
+  /** The median of `coldStartRuns`: each the time from starting the server to its first answer. */
   coldStartMs: number;
+  coldStartRuns: number[];
   idleRssMb: number;
   peakRssMb: number;
   results: PageResult[];
@@ -65,7 +67,7 @@ const shareOf = (reqPerSec: number, ceiling: number) => `${Math.round((reqPerSec
 
 /** One database's figures as tables: the pages, and on PGlite the page weights and Lighthouse. */
 export function printRun(r: BenchRun, ceilingReqPerSec: number): void {
-  console.log(`${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms, idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`);
+  console.log(`${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms (median of ${r.coldStartRuns.join(", ")}), idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`);
   console.table(
     r.results.map((x) => ({
       page: x.name,

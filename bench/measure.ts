@@ -18,7 +18,8 @@ export type Target = {
 
 export type LoadFigures = { reqPerSec: number; requests: number; p50: number; p99: number; non2xx: number; errors: number };
 
-const median = (values: number[]) => {
+/** The middle value; with an even count, the mean of the two middle ones. */
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
