@@ -191,6 +191,19 @@ describe("the letter box", () => {
     expect(empty.text).toContain("0 letters");
     expect(empty.text).toContain("No letters have arrived for you yet.");
   });
+
+  it("shows the start of a long letter cut at a word, with an ellipsis, to its reader and its writer", async () => {
+    const writer = await player("Ada Crane");
+    const reader = await player("Eli Stroud");
+    const opening = "Send fabric for a mourning dress, black, and enough of it for the widow Hale and her two girls. ".repeat(2);
+    const body = `${opening}The rest of this letter is not in the preview.`;
+    await db().insert(letters).values(letterValues(writer.id, { recipient: reader.character!, recipientId: reader.id, status: "delivered", deliveredAt: new Date(), body }));
+    const shown = "Send fabric for a mourning dress, black, and enough of it for the widow Hale and her two girls. Send fabric for a mourning dress, black, and enough of it for…";
+    for (const box of [(await page("/letters?tab=box", reader)).text, (await page("/letters?tab=box", writer)).text]) {
+      expect(box).toContain(shown);
+      expect(box).not.toContain("widow Hale and her two girls. The rest");
+    }
+  });
 });
 
 describe("replies", () => {
