@@ -149,9 +149,10 @@ async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
     coldStartRuns.push(Math.round(performance.now() - startedAt));
     return child;
   };
-  for (let start = 1; start < COLD_STARTS; start++) await stop(await startServer());
-  const server = await startServer();
+  let server: ChildProcess | undefined;
   try {
+    for (let start = 1; start < COLD_STARTS; start++) await stop(await startServer());
+    server = await startServer();
     const coldStartMs = median(coldStartRuns);
 
     const player = await signIn(base, DEMO_ACCOUNTS.player, DEMO_PASSWORD);
@@ -209,7 +210,7 @@ async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
     }
     return { kind, coldStartMs, coldStartRuns, idleRssMb: idle.rssMb, peakRssMb: peak.peakMb, results, weights, lighthouse };
   } finally {
-    await stop(server);
+    if (server) await stop(server);
     await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
