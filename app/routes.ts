@@ -24,6 +24,7 @@ export default [
   route("events/calendar/:memberId/:key", "routes/events/member-calendar.ts"),
   route("events/:id/calendar.ics", "routes/events/event-calendar.ts"),
   route("events/ticket", "routes/events/ticket.tsx"),
+  route("events/ticket/cancel", "routes/events/ticket-cancel.tsx"),
   route("webhooks/stripe", "routes/events/stripe-webhook.ts"),
   route("application", "routes/member/application.tsx"),
   route("character", "routes/member/character.tsx"),

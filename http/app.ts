@@ -16,6 +16,7 @@ import { followDatabaseChanges } from "~/platform/db/changes.server";
 import { databaseHandle, type setDatabase } from "~/platform/db/client.server";
 import { logger } from "~/platform/logger.server";
 import { discordFormOrigins } from "~/features/discord/discord-oauth.server";
+import { stripeCheckoutOrigins } from "~/features/tickets/stripe.server";
 import { frameOrigins, scriptOrigins } from "~/features/site/site.server";
 import { logAccess } from "./pipeline/access-log";
 import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-limit";
@@ -139,7 +140,7 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   }
   const frameSources = frameOrigins(cfg);
   const scriptSources = scriptOrigins(cfg);
-  const formTargets = discordFormOrigins(cfg);
+  const formTargets = [...discordFormOrigins(cfg), ...stripeCheckoutOrigins(cfg)];
   const stylesheet = siteStylesheet();
   // The refusal page of an oversized body has no inline scripts or styles.
   const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));

@@ -15,6 +15,8 @@ function clubFormatters(timeZone: string) {
     day: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }),
     clock: new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone }),
     weekday: new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone }),
+    timeWithZone: new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
+    clockWithZone: new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
     /** `time`'s answers by the minute they show: a list of letters formats the same moments on every visit, at about 3 us each. */
     timesByMinute: new Map<number, string>(),
   };
@@ -60,6 +62,16 @@ export function formatClubTime(at: string | Date): string {
     club.timesByMinute.set(minute, text);
   }
   return text;
+}
+
+/** A moment with the zone's name, where money or a deadline hangs on it: "Nov 22, 2026, 8:15 AM EST". */
+export function formatClubTimeWithZone(at: string | Date): string {
+  return club.timeWithZone.format(new Date(at));
+}
+
+/** A time of day today with the zone's name: "8:15 PM EST". */
+export function formatClubClockWithZone(at: string | Date): string {
+  return club.clockWithZone.format(new Date(at));
 }
 
 /** A day as the club reads it: "Nov 22, 2026". */

@@ -16,6 +16,8 @@ export type AuditAction =
   | "role.change"
   | "application.decide"
   | "attendance.add"
+  | "attendance.remove_unpaid"
+  | "attendance.record_payment"
   | "emergency_contacts.view"
   | "outbox.retry"
   | "outbox.discard"
@@ -34,7 +36,8 @@ export type AuditAction =
   | "order.undo_hand_out"
   | "ticket.paid"
   | "ticket.refunded"
-  | "ticket.check";
+  | "ticket.check"
+  | "ticket.notice_dealt_with";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

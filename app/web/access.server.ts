@@ -57,6 +57,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/events/:id/calendar.ics": "member",
   // Back from Stripe's checkout: the member's own purchase only.
   "/events/ticket": "member",
+  // Stripe's back link from its checkout page: ends the member's own open checkout.
+  "/events/ticket/cancel": "member",
   // Stripe's notices of ticket payments: no session, each one signed by Stripe and checked (features/tickets/webhook.server.ts).
   "/webhooks/stripe": "anyone",
   "/application": "member",

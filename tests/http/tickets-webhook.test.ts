@@ -108,11 +108,13 @@ describe("Stripe's webhook", () => {
     await deliver(app().url, signed(checkoutEvent("checkout.session.async_payment_succeeded", debit.session)));
     expect(await db().select({ paymentStatus: eventAttendance.paymentStatus }).from(eventAttendance).where(eq(eventAttendance.userId, debit.member.id))).toEqual([{ paymentStatus: "paid" }]);
 
-    // A bank debit that fails gives its place back.
+    // A bank debit that fails gives its place back, and the member is told to pay another way.
     const failing = await heldPurchase();
     await deliver(app().url, signed(checkoutEvent("checkout.session.completed", { ...failing.session, payment_status: "unpaid" })));
     await deliver(app().url, signed(checkoutEvent("checkout.session.async_payment_failed", { ...failing.session, payment_status: "unpaid" })));
-    expect(await db().select({ status: ticketPurchases.status }).from(ticketPurchases).where(eq(ticketPurchases.id, failing.purchase.id))).toEqual([{ status: "released" }]);
+    expect(await db().select({ status: ticketPurchases.status }).from(ticketPurchases).where(eq(ticketPurchases.id, failing.purchase.id))).toEqual([{ status: "failed" }]);
     expect(await db().select().from(eventAttendance).where(eq(eventAttendance.userId, failing.member.id))).toEqual([]);
+    const told = (await db().select().from(outbox)).map((row) => row.payload as { to?: string; subject?: string }).filter((mail) => mail.to === failing.member.email);
+    expect(told.map((mail) => mail.subject)).toEqual(["Your payment for Harvest Moon did not go through"]);
   });
 });

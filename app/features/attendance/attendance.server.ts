@@ -174,3 +174,27 @@ export function attendanceFileName(title: string, date: string): string {
   const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, " ").replace(/\s+/g, " ").trim() || "event";
   return `${safe} ${date} attendance.csv`;
 }
+
+/** What settling an unpaid registration came to. */
+export type UnpaidSettled = { outcome: "done"; name: string } | { outcome: "not-found" };
+
+/**
+ * A manager settles a member left on an event's list without a payment (their ticket refunded at
+ * Stripe, say): takes them off the list, or records that they paid another way (cash at the
+ * gate), which counts them as attending again. Only an unpaid registration can be settled here.
+ */
+export async function settleUnpaidRegistration(actor: SessionUser, input: { eventId: string; userId: string; settle: "remove" | "record-payment" }): Promise<UnpaidSettled> {
+  if (!isUuid(input.eventId)) return { outcome: "not-found" };
+  const db = await database();
+  return db.transaction(async (tx: Transaction) => {
+    const onList = and(eq(eventAttendance.eventId, input.eventId), eq(eventAttendance.userId, input.userId), ne(eventAttendance.paymentStatus, "paid"));
+    const changed =
+      input.settle === "remove"
+        ? await tx.delete(eventAttendance).where(onList).returning({ userId: eventAttendance.userId })
+        : await tx.update(eventAttendance).set({ paymentStatus: "paid" }).where(onList).returning({ userId: eventAttendance.userId });
+    if (changed.length === 0) return { outcome: "not-found" };
+    await audit(tx, { actorId: actor.id, action: input.settle === "remove" ? "attendance.remove_unpaid" : "attendance.record_payment", subjectId: input.userId, details: { eventId: input.eventId } });
+    const [member] = await tx.select({ firstName: profiles.firstName, lastName: profiles.lastName }).from(profiles).where(eq(profiles.id, input.userId));
+    return { outcome: "done", name: member ? `${member.firstName} ${member.lastName}` : "The member" };
+  });
+}

@@ -1,6 +1,7 @@
 import { formatClubTime } from "~/lib/dates";
 import { isMemberAdminAuditAction, MEMBER_ADMIN_AUDIT_ACTIONS, memberAdminAuditDetail } from "~/features/member-admin/member-admin-audit";
 import { countOf } from "~/lib/plural";
+import { formatDollars } from "~/game/merchant";
 import { Pager, ResultCount } from "./ListControls";
 
 const ACTIONS: Record<string, string> = {
@@ -21,6 +22,21 @@ const ACTIONS: Record<string, string> = {
   "queue.hand_back": "handed back a review entry of",
   "queue.set_status": "set the status of a review entry of",
   "queue.reply": "replied to a review entry of",
+  "attendance.remove_unpaid": "took off an event's list, unpaid,",
+  "attendance.record_payment": "recorded a payment made another way by",
+  "ticket.paid": "recorded the ticket paid for by",
+  "ticket.refunded": "refunded the ticket of",
+  "ticket.check": "checked the ticket payments with Stripe",
+  "ticket.notice_dealt_with": "marked a notice from Stripe dealt with",
+};
+
+/** Why a ticket was refunded, in the audit log's words. */
+const REFUNDED_BECAUSE: Record<string, string> = {
+  manager: "by a manager on the site",
+  stripe: "at Stripe",
+  "event-full": "the event had filled",
+  "event-cancelled": "the event was cancelled",
+  "account-deleted": "the account was deleted",
 };
 
 /** Who acted: the member, or an operator's tool with no account of its own (`details.operator`). */
@@ -29,6 +45,8 @@ function actorOf(entry: Entry): string {
   const operator = entry.details?.operator;
   if (operator === "cli") return "The admin command (npm run admin)";
   if (typeof operator === "string") return `An operator (${operator})`;
+  // Payments and refunds recorded from Stripe's notices have no member behind them.
+  if (entry.action === "ticket.paid" || entry.action === "ticket.refunded") return "Stripe";
   return "A removed member";
 }
 
@@ -46,6 +64,9 @@ function detail(action: string, details: Record<string, unknown> | null): string
   if (action === "costume.approve" || action === "costume.request_changes") return details.event ? `for ${String(details.event)}` : "";
   if (action === "letter.answer") return details.as ? `as ${String(details.as)}` : "";
   if (action.startsWith("queue.")) return `${String(details.kind)}: ${String(details.from)} → ${String(details.to)}`;
+  if (action === "ticket.paid") return typeof details.amountCents === "number" ? formatDollars(details.amountCents) : "";
+  if (action === "ticket.refunded") return [typeof details.amountRefundedCents === "number" ? formatDollars(details.amountRefundedCents) : "", REFUNDED_BECAUSE[String(details.reason)]].filter(Boolean).join(", ");
+  if (action === "ticket.notice_dealt_with") return String(details.stripeEventId ?? "");
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

@@ -10,7 +10,7 @@ export type MemberConfirmation = { question: string; yes: string; fields: Record
 
 /** The server's confirmation step: the question, a button that posts the same change confirmed, and Cancel. */
 export function MemberConfirmPanel({ pending, busy }: { pending: MemberConfirmation; busy: boolean }) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   return (
     <section aria-labelledby="confirm-title" className="flex flex-col gap-4 rounded-md border-2 border-brass p-4">
       <h2 id="confirm-title" className="text-2xl">
@@ -27,7 +27,7 @@ export function MemberConfirmPanel({ pending, busy }: { pending: MemberConfirmat
             {pending.yes}
           </button>
         </Form>
-        <Link to={pathname} className="btn btn-secondary">
+        <Link to={pathname + search} className="btn btn-secondary">
           Cancel
         </Link>
       </div>

@@ -2,7 +2,7 @@ import { and, eq, inArray, lte } from "drizzle-orm";
 import { formatEventDate } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
-import { TICKET_CURRENCY, TICKET_HOLD_MINUTES } from "~/game/tickets";
+import { CHECKOUT_EXPIRY_MARGIN_SECONDS, TICKET_CURRENCY, TICKET_HOLD_MINUTES } from "~/game/tickets";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { eventAttendance, events, ticketPurchases } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
@@ -42,8 +42,8 @@ async function reservePlace(user: SessionUser, eventId: string, now: Date): Prom
     // An expired hold whose expiry Stripe has not told us of yet: its place is free again.
     if (live) await tx.update(ticketPurchases).set({ status: "released" }).where(and(eq(ticketPurchases.id, live.id), lte(ticketPurchases.holdExpiresAt, now)));
     if (event.places !== null && (await placesTaken(tx, event.id, now)) >= event.places) return { outcome: "sold-out" as const };
-    const holdExpiresAt = new Date(now.getTime() + TICKET_HOLD_MINUTES * 60_000);
-    const [purchase] = await tx.insert(ticketPurchases).values({ userId: user.id, eventId: event.id, status: "held", holdExpiresAt }).returning({ id: ticketPurchases.id });
+    const holdExpiresAt = new Date(now.getTime() + (TICKET_HOLD_MINUTES * 60 + CHECKOUT_EXPIRY_MARGIN_SECONDS) * 1000);
+    const [purchase] = await tx.insert(ticketPurchases).values({ userId: user.id, eventId: event.id, status: "held", holdExpiresAt, priceCents: event.priceCents }).returning({ id: ticketPurchases.id });
     return { outcome: "reserved" as const, purchaseId: purchase!.id, event: { id: event.id, title: event.title, date: event.date, priceCents: event.priceCents }, holdExpiresAt };
   });
 }
@@ -62,6 +62,9 @@ export async function startCheckout(user: SessionUser, eventId: string, siteUrl:
   const reserved = await reservePlace(user, eventId, now);
   if (reserved.outcome !== "reserved") return reserved;
   const db = await database();
+  // Stripe counts its 30 minutes from when it makes the session: the expiry is taken again here,
+  // after the database step, and the hold follows it if that pushed it later.
+  const expiresAt = Math.max(reserved.holdExpiresAt.getTime(), Date.now() + (TICKET_HOLD_MINUTES * 60 + CHECKOUT_EXPIRY_MARGIN_SECONDS) * 1000);
   try {
     const metadata = { purchase_id: reserved.purchaseId, member_id: user.id, event_id: reserved.event.id };
     const session = await stripe.checkout.sessions.create(
@@ -73,15 +76,19 @@ export async function startCheckout(user: SessionUser, eventId: string, siteUrl:
         metadata,
         payment_intent_data: { metadata },
         // Stripe's expiry is the hold's: the place is kept exactly as long as the checkout is open.
-        expires_at: Math.floor(reserved.holdExpiresAt.getTime() / 1000),
+        expires_at: Math.ceil(expiresAt / 1000),
         success_url: `${siteUrl}/events/ticket?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${siteUrl}/events`,
+        // Stripe's "back" link: the site ends the checkout and gives its place back at once.
+        cancel_url: `${siteUrl}/events/ticket/cancel?purchase=${reserved.purchaseId}`,
       },
       // One purchase makes one session, however often the request is sent again.
       { idempotencyKey: `hopewell-ticket-${reserved.purchaseId}` },
     );
     if (!session.url) throw new Error("Stripe returned a Checkout Session without a page to send the member to");
-    await db.update(ticketPurchases).set({ checkoutSessionId: session.id, checkoutUrl: session.url }).where(eq(ticketPurchases.id, reserved.purchaseId));
+    await db
+      .update(ticketPurchases)
+      .set({ checkoutSessionId: session.id, checkoutUrl: session.url, holdExpiresAt: new Date(Math.ceil(expiresAt / 1000) * 1000) })
+      .where(eq(ticketPurchases.id, reserved.purchaseId));
     return { outcome: "checkout", url: session.url };
   } catch (error) {
     // The place is given back: nothing was charged, and the member can try again.
@@ -95,9 +102,81 @@ export async function startCheckout(user: SessionUser, eventId: string, siteUrl:
 export async function purchaseAfterCheckout(user: SessionUser, sessionId: string) {
   const db = await database();
   const [purchase] = await db
-    .select({ status: ticketPurchases.status, amountCents: ticketPurchases.amountCents, title: events.title, date: events.date })
+    .select({
+      status: ticketPurchases.status,
+      amountCents: ticketPurchases.amountCents,
+      refundedCents: ticketPurchases.refundedCents,
+      refundedAt: ticketPurchases.refundedAt,
+      refundReason: ticketPurchases.refundReason,
+      title: events.title,
+      date: events.date,
+    })
     .from(ticketPurchases)
     .innerJoin(events, eq(events.id, ticketPurchases.eventId))
     .where(and(eq(ticketPurchases.checkoutSessionId, sessionId), eq(ticketPurchases.userId, user.id)));
   return purchase;
+}
+
+/**
+ * Ends a Checkout Session at Stripe, so nobody can pay on it any more. True when it is ended (or
+ * was already); false when Stripe could not be reached, or the session was paid meanwhile.
+ */
+async function expireSession(sessionId: string): Promise<boolean> {
+  const stripe = await stripeClient();
+  if (!stripe) return false;
+  try {
+    await stripe.checkout.sessions.expire(sessionId);
+    return true;
+  } catch (error) {
+    // Stripe refuses to end a session that is no longer open: one already expired is what was asked.
+    const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => undefined);
+    if (session?.status === "expired") return true;
+    if (!session) logger.warn({ err: error, session: sessionId }, "Stripe Checkout Session could not be ended");
+    return false;
+  }
+}
+
+export type CheckoutCancel = { outcome: "released"; title: string } | { outcome: "paid" } | { outcome: "unknown" } | { outcome: "failed" };
+
+/**
+ * The member came back from Stripe's page without paying (its back link), or gave up their place
+ * on the events page: the session is ended at Stripe and the place given back. Only the member's
+ * own held purchase can be named; a session paid meanwhile stays paid.
+ */
+export async function cancelCheckout(user: SessionUser, purchaseId: string): Promise<CheckoutCancel> {
+  if (!isUuid(purchaseId)) return { outcome: "unknown" };
+  const db = await database();
+  const [purchase] = await db
+    .select({ id: ticketPurchases.id, status: ticketPurchases.status, sessionId: ticketPurchases.checkoutSessionId, title: events.title })
+    .from(ticketPurchases)
+    .innerJoin(events, eq(events.id, ticketPurchases.eventId))
+    .where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.userId, user.id)));
+  if (!purchase) return { outcome: "unknown" };
+  if (purchase.status === "paid" || purchase.status === "refunding" || purchase.status === "refunded") return { outcome: "paid" };
+  if (purchase.status !== "held") return { outcome: "released", title: purchase.title };
+  if (purchase.sessionId && !(await expireSession(purchase.sessionId))) return { outcome: "failed" };
+  await db.update(ticketPurchases).set({ status: "released" }).where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "held")));
+  return { outcome: "released", title: purchase.title };
+}
+
+/**
+ * Ends the open checkouts of an event that was cancelled (or, for the reconciliation job, of
+ * every cancelled event), so nobody pays for it; a payment that still arrives is refunded by the
+ * webhook. Those Stripe does not answer for stay held, and the next check tries again.
+ */
+export async function expireOpenCheckouts(which: { eventId: string } | { cancelledEvents: true }): Promise<number> {
+  if (!(await stripeClient())) return 0;
+  const db = await database();
+  const open = await db
+    .select({ id: ticketPurchases.id, sessionId: ticketPurchases.checkoutSessionId })
+    .from(ticketPurchases)
+    .innerJoin(events, eq(events.id, ticketPurchases.eventId))
+    .where(and(eq(ticketPurchases.status, "held"), "eventId" in which ? eq(ticketPurchases.eventId, which.eventId) : eq(events.status, "cancelled")));
+  let ended = 0;
+  for (const purchase of open) {
+    if (purchase.sessionId && !(await expireSession(purchase.sessionId))) continue;
+    await db.update(ticketPurchases).set({ status: "released" }).where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "held")));
+    ended++;
+  }
+  return ended;
 }

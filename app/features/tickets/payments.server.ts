@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { StripeEventOutcome } from "~/game/tickets";
+import { TICKET_CURRENCY, type RefundReason, type StripeEventOutcome } from "~/game/tickets";
 import { audit } from "~/platform/audit.server";
 import { config } from "~/platform/config.server";
-import { database, type Transaction } from "~/platform/db/client.server";
+import type { Transaction } from "~/platform/db/client.server";
 import { characters, eventAttendance, events, profiles, ticketPurchases } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
 import { placesTaken } from "./places.server";
-import { refundedAtStripeEmail, soldOutRefundEmail, ticketReceiptEmail } from "./receipt.server";
-import { stripeClient } from "./stripe.server";
+import { isDeletedAccount } from "~/features/accounts/account-deletion.server";
+import { failedDebitEmail, ticketReceiptEmail } from "./receipt.server";
 
 /** What acting on a Stripe object did: its outcome, the purchase it was about, and a refund still to ask of Stripe. */
 export type Acted = { outcome: StripeEventOutcome; purchaseId?: string; refund?: string; registered?: true };
@@ -33,16 +33,31 @@ function eventsPageUrl(): string {
   return new URL("/events", config().appUrl ?? "http://localhost:3000").toString();
 }
 
+/** Why a signed session is kept for the managers rather than acted on: it does not agree with the purchase it names. */
+function disagreement(purchase: typeof ticketPurchases.$inferSelect, session: Stripe.Checkout.Session): string | undefined {
+  if (purchase.checkoutSessionId !== null && purchase.checkoutSessionId !== session.id) return "another checkout than the purchase's own";
+  if (session.currency?.toLowerCase() !== TICKET_CURRENCY) return `a payment in ${session.currency ?? "no currency"}, not ${TICKET_CURRENCY}`;
+  if (purchase.priceCents !== null && session.amount_total !== purchase.priceCents) return `a payment of ${session.amount_total ?? "no"} cents for a ticket of ${purchase.priceCents}`;
+  return undefined;
+}
+
 /**
  * A paid Checkout Session: the purchase is paid and its member registered for the event, with a
- * receipt. A payment that arrives after its hold ended, for an event that has filled since, is
- * not registered: it is marked for a refund, which the caller asks of Stripe after committing.
+ * receipt. A session that does not agree with its purchase (amount, currency, checkout) registers
+ * nobody and is kept for the managers. A payment the site cannot give a place to is marked for a
+ * refund, which the caller asks of Stripe after committing: it arrived after its hold ended for
+ * an event that has filled since, for an event cancelled meanwhile, or for a deleted account.
  */
 export async function recordPayment(tx: Transaction, session: Stripe.Checkout.Session, now = new Date()): Promise<Acted> {
   // A bank debit completes the session unpaid and pays later (async_payment_succeeded).
   if (session.payment_status !== "paid") return { outcome: "ignored" };
   const purchase = await purchaseOf(tx, session);
   if (!purchase) return { outcome: "unmatched" };
+  const mismatch = disagreement(purchase, session);
+  if (mismatch) {
+    logger.warn({ purchase: purchase.id, session: session.id, mismatch }, "Stripe session does not agree with its purchase: kept for a manager, nobody registered");
+    return { outcome: "mismatch", purchaseId: purchase.id };
+  }
   if (purchase.status === "paid" || purchase.status === "refunded") return { outcome: "recorded", purchaseId: purchase.id };
   if (purchase.status === "refunding") return { outcome: "recorded", purchaseId: purchase.id, refund: purchase.id };
   const [member] = purchase.userId
@@ -53,13 +68,17 @@ export async function recordPayment(tx: Transaction, session: Stripe.Checkout.Se
         .where(eq(profiles.id, purchase.userId))
     : [];
   const [event] = await tx.select({ id: events.id, title: events.title, date: events.date, status: events.status, places: events.ticketPlaces }).from(events).where(eq(events.id, purchase.eventId)).for("update");
-  if (!member || !event || event.status === "cancelled") return { outcome: "unmatched", purchaseId: purchase.id };
   const paid = { checkoutSessionId: session.id, amountCents: session.amount_total, currency: session.currency, paymentIntentId: paymentIntentId(session), paidAt: now };
-  // Its hold ended (the checkout expired, or its place was given back): only a free place takes it.
-  if (purchase.status === "released" && event.places !== null && (await placesTaken(tx, event.id, now)) >= event.places) {
-    await tx.update(ticketPurchases).set({ ...paid, status: "refunding" }).where(eq(ticketPurchases.id, purchase.id));
+  const refundFor = async (reason: RefundReason): Promise<Acted> => {
+    await tx.update(ticketPurchases).set({ ...paid, status: "refunding", refundReason: reason }).where(eq(ticketPurchases.id, purchase.id));
     return { outcome: "recorded", purchaseId: purchase.id, refund: purchase.id };
-  }
+  };
+  if (!member || isDeletedAccount(member)) return refundFor("account-deleted");
+  if (!event || event.status === "cancelled") return refundFor("event-cancelled");
+  // Its hold ended (the checkout expired, or its place was given back, or Stripe's notice of that
+  // is still on its way): the place it held is no longer counted, and only a free one takes it.
+  const holdEnded = purchase.status !== "held" || purchase.holdExpiresAt <= now;
+  if (holdEnded && event.places !== null && (await placesTaken(tx, event.id, now)) >= event.places) return refundFor("event-full");
   await tx.update(ticketPurchases).set({ ...paid, status: "paid" }).where(eq(ticketPurchases.id, purchase.id));
   const registered = await tx
     .insert(eventAttendance)
@@ -73,7 +92,7 @@ export async function recordPayment(tx: Transaction, session: Stripe.Checkout.Se
   return { outcome: "recorded", purchaseId: purchase.id, registered: true };
 }
 
-/** A Checkout Session that expired, or whose bank debit failed, frees the place it held. */
+/** A Checkout Session that expired (or was ended when the member came back from it) frees the place it held. */
 export async function releaseHold(tx: Transaction, session: Stripe.Checkout.Session): Promise<Acted> {
   const purchase = await purchaseOf(tx, session);
   if (!purchase) return { outcome: "unmatched" };
@@ -81,51 +100,14 @@ export async function releaseHold(tx: Transaction, session: Stripe.Checkout.Sess
   return { outcome: "recorded", purchaseId: purchase.id };
 }
 
-/**
- * A refund made at Stripe (its dashboard) of a paid ticket: the ticket is marked refunded and
- * kept, the member stays on the event's list marked unpaid for the managers to decide, and the
- * managers are told. A refund the site asked for itself is already recorded.
- */
-export async function recordRefund(tx: Transaction, charge: Stripe.Charge, now = new Date()): Promise<Acted> {
-  const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-  if (!intent) return { outcome: "unmatched" };
-  const [purchase] = await tx.select().from(ticketPurchases).where(eq(ticketPurchases.paymentIntentId, intent)).for("update");
+/** A bank debit that did not go through: the place is free again, and the member is told to pay another way. */
+export async function recordFailedDebit(tx: Transaction, session: Stripe.Checkout.Session): Promise<Acted> {
+  const purchase = await purchaseOf(tx, session);
   if (!purchase) return { outcome: "unmatched" };
-  if (purchase.status !== "paid") return { outcome: "recorded", purchaseId: purchase.id };
-  await tx.update(ticketPurchases).set({ status: "refunded", refundedAt: now }).where(eq(ticketPurchases.id, purchase.id));
-  if (purchase.userId) {
-    await tx.update(eventAttendance).set({ paymentStatus: "unpaid" }).where(and(eq(eventAttendance.eventId, purchase.eventId), eq(eventAttendance.userId, purchase.userId)));
-  }
-  await audit(tx, { actorId: null, action: "ticket.refunded", subjectId: purchase.userId, details: { eventId: purchase.eventId, purchaseId: purchase.id, amountRefundedCents: charge.amount_refunded, reason: "refunded at Stripe" } });
+  if (purchase.status !== "held" && purchase.status !== "released") return { outcome: "recorded", purchaseId: purchase.id };
+  await tx.update(ticketPurchases).set({ status: "failed" }).where(eq(ticketPurchases.id, purchase.id));
+  const [member] = purchase.userId ? await tx.select({ email: profiles.email, firstName: profiles.firstName }).from(profiles).where(eq(profiles.id, purchase.userId)) : [];
   const [event] = await tx.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, purchase.eventId));
-  const managers = await tx.select({ email: profiles.email }).from(profiles).where(and(eq(profiles.role, "manager"), eq(profiles.banned, false)));
-  for (const manager of managers) await queueEmail(tx, refundedAtStripeEmail({ to: manager.email, eventTitle: event?.title ?? "an event", eventDate: event?.date, amountCents: charge.amount_refunded }));
+  if (member && event && !isDeletedAccount(member)) await queueEmail(tx, failedDebitEmail({ to: member.email, firstName: member.firstName, eventTitle: event.title, eventDate: event.date, eventsUrl: eventsPageUrl() }));
   return { outcome: "recorded", purchaseId: purchase.id };
-}
-
-/**
- * Asks Stripe to refund a payment that could not be given a place (status refunding), then
- * records the refund and tells the member why. Stripe's idempotency key makes a retry (by the
- * reconciliation job, after a failure here) the same refund. False when Stripe did not answer.
- */
-export async function settleRefund(purchaseId: string, now = new Date()): Promise<boolean> {
-  const stripe = await stripeClient();
-  const db = await database();
-  const [purchase] = await db.select().from(ticketPurchases).where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.status, "refunding")));
-  if (!stripe || !purchase?.paymentIntentId) return false;
-  try {
-    await stripe.refunds.create({ payment_intent: purchase.paymentIntentId, metadata: { purchase_id: purchase.id, reason: "event full" } }, { idempotencyKey: `hopewell-refund-${purchase.id}` });
-  } catch (error) {
-    logger.error({ err: error, purchase: purchase.id }, "Stripe refund could not be made; the reconciliation job asks again");
-    return false;
-  }
-  await db.transaction(async (tx: Transaction) => {
-    const settled = await tx.update(ticketPurchases).set({ status: "refunded", refundedAt: now }).where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "refunding"))).returning({ id: ticketPurchases.id });
-    if (settled.length === 0) return;
-    await audit(tx, { actorId: null, action: "ticket.refunded", subjectId: purchase.userId, details: { eventId: purchase.eventId, purchaseId: purchase.id, amountRefundedCents: purchase.amountCents, reason: "event full" } });
-    const [member] = purchase.userId ? await tx.select({ email: profiles.email, firstName: profiles.firstName }).from(profiles).where(eq(profiles.id, purchase.userId)) : [];
-    const [event] = await tx.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, purchase.eventId));
-    if (member && event) await queueEmail(tx, soldOutRefundEmail({ to: member.email, firstName: member.firstName, eventTitle: event.title, eventDate: event.date, amountCents: purchase.amountCents ?? 0, eventsUrl: eventsPageUrl() }));
-  });
-  return true;
 }

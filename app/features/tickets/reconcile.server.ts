@@ -3,7 +3,9 @@ import type { TimerJob } from "~/platform/jobs.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { ticketPurchases } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
-import { recordPayment, settleRefund } from "./payments.server";
+import { expireOpenCheckouts } from "./checkout.server";
+import { recordPayment } from "./payments.server";
+import { refundsOwed, settleRefund } from "./refunds.server";
 import { stripeClient } from "./stripe.server";
 
 /** How far back each check asks Stripe: a hold lasts 30 minutes, so two days covers any missed notice many times over. */
@@ -32,8 +34,9 @@ export async function reconcileWithStripe(now = new Date()): Promise<Reconciled 
     if (acted.registered) done.registered++;
     if (acted.refund) owed.push(acted.refund);
   }
-  const refunding = await db.select({ id: ticketPurchases.id }).from(ticketPurchases).where(eq(ticketPurchases.status, "refunding"));
-  for (const id of new Set([...owed, ...refunding.map((row) => row.id)])) if (await settleRefund(id, now)) done.refunded++;
+  for (const id of new Set([...owed, ...(await refundsOwed())])) if (await settleRefund(id, now)) done.refunded++;
+  // Checkouts still open for an event cancelled while Stripe could not be reached.
+  await expireOpenCheckouts({ cancelledEvents: true });
   const released = await db
     .update(ticketPurchases)
     .set({ status: "released" })

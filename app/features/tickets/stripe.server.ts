@@ -1,7 +1,8 @@
 import type Stripe from "stripe";
 import { config } from "~/platform/config.server";
 
-type Settings = NonNullable<ReturnType<typeof config>["stripe"]>;
+type Config = ReturnType<typeof config>;
+type Settings = NonNullable<Config["stripe"]>;
 
 /** The client for the settings it was made with: one per settings, however many ask at once. */
 let current: { settings: Settings; stripe: Promise<Stripe> } | undefined;
@@ -34,4 +35,14 @@ async function makeClient(settings: Settings): Promise<Stripe> {
 /** True when tickets are sold on the site (both Stripe keys set). */
 export function ticketSalesEnabled(): boolean {
   return config().stripe !== undefined;
+}
+
+/**
+ * Where Buy a ticket sends the browser: Stripe's checkout pages (or the stand-in serving them in
+ * the tests, at STRIPE_API_URL). The page's form-action policy must allow it, or a browser that
+ * sends the form itself (no script yet, or none at all) stops at the redirect.
+ */
+export function stripeCheckoutOrigins(cfg: Config = config()): string[] {
+  if (!cfg.stripe) return [];
+  return [cfg.stripe.apiUrl ? new URL(cfg.stripe.apiUrl).origin : "https://checkout.stripe.com"];
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { STRIPE_EVENT_OUTCOMES, TICKET_STATUSES } from "~/game/tickets";
+import { REFUND_REASONS, STRIPE_EVENT_OUTCOMES, TICKET_STATUSES } from "~/game/tickets";
 import { createdAt, oneOf } from "./columns";
 import { events } from "./schema-game";
 import { profiles } from "./schema-members";
@@ -23,6 +23,8 @@ export const ticketPurchases = pgTable(
     /** Stripe's Checkout Session, and the page at Stripe it sends the member to. */
     checkoutSessionId: text("checkout_session_id"),
     checkoutUrl: text("checkout_url"),
+    /** The price the site asked when the checkout was made: a payment of another amount registers nobody. */
+    priceCents: integer("price_cents"),
     /** What the member paid, as Stripe reports it. */
     amountCents: integer("amount_cents"),
     currency: text("currency"),
@@ -31,6 +33,11 @@ export const ticketPurchases = pgTable(
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    /** Why it was refunded (set when the refund is asked for or recorded), and how much Stripe gave back. */
+    refundReason: text("refund_reason", { enum: REFUND_REASONS }),
+    refundedCents: integer("refunded_cents"),
+    /** The manager who refunded it on the site. */
+    refundedBy: text("refunded_by").references(() => profiles.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -39,6 +46,8 @@ export const ticketPurchases = pgTable(
     uniqueIndex("ticket_purchases_live_unique").on(t.userId, t.eventId).where(sql`${t.status} in ('held', 'paid')`),
     index("ticket_purchases_event_id_status_idx").on(t.eventId, t.status),
     check("ticket_purchases_status_check", oneOf(t.status, TICKET_STATUSES)),
+    // A check passes on null: a purchase not refunded has no reason.
+    check("ticket_purchases_refund_reason_check", oneOf(t.refundReason, REFUND_REASONS)),
   ],
 );
 
@@ -58,6 +67,9 @@ export const stripeEvents = pgTable(
     /** The event as Stripe sent it, for a manager to look at when it matched nothing. */
     payload: jsonb("payload").notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When a manager marked one kept for them as dealt with, and who. */
+    dealtWithAt: timestamp("dealt_with_at", { withTimezone: true }),
+    dealtWithBy: text("dealt_with_by").references(() => profiles.id, { onDelete: "set null" }),
   },
   (t) => [index("stripe_events_outcome_idx").on(t.outcome, t.receivedAt), check("stripe_events_outcome_check", oneOf(t.outcome, STRIPE_EVENT_OUTCOMES))],
 );

@@ -5,7 +5,7 @@ import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { formatDollars } from "~/game/merchant";
 import { isManager as isManagerRole } from "~/game/roles";
 import { VENUE, VENUE_ADDRESS } from "~/game/setting";
-import { clubToday, formatEventDate } from "~/lib/dates";
+import { clubToday, formatClubDay, formatEventDate } from "~/lib/dates";
 import { countOf } from "~/lib/plural";
 import { Pager } from "~/features/member-admin/ListControls";
 import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
@@ -18,10 +18,10 @@ import { listUpcomingEvents } from "~/features/events/events.server";
 import { directionsUrl } from "~/features/site/site.server";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
-import { startCheckout } from "~/features/tickets/checkout.server";
+import { cancelCheckout, startCheckout } from "~/features/tickets/checkout.server";
 import { ticketOffers } from "~/features/tickets/offers.server";
-import { TicketButton } from "~/features/tickets/TicketButton";
-import { TICKET_MESSAGES } from "~/features/tickets/tickets.messages";
+import { TicketActions } from "~/features/tickets/TicketActions";
+import { refundedText, TICKET_MESSAGES } from "~/features/tickets/tickets.messages";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";
 import { failSafely } from "~/web/actions.server";
@@ -69,7 +69,7 @@ export const FEED_MESSAGES = {
   unknown: "That action is not available here.",
 } as const;
 
-type ActionData = { ok?: string; message?: string; ticket?: string };
+type ActionData = { ok?: string; message?: string; ticket?: string; ticketOk?: string };
 
 /** A new calendar-feed address, for a member who fears theirs has been passed on: the old one stops working. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -80,6 +80,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // To Stripe's checkout page; back on /events/ticket once paid.
     if (started.outcome === "checkout") throw redirect(started.url);
     return data<ActionData>({ ticket: TICKET_MESSAGES[started.outcome] }, { status: started.outcome === "failed" ? 503 : 409 });
+  }
+  if (fields.intent === "cancel_checkout") {
+    const cancelled = await cancelCheckout(user, typeof fields.purchaseId === "string" ? fields.purchaseId : "");
+    if (cancelled.outcome === "released") return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelled(cancelled.title) });
+    if (cancelled.outcome === "paid") return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelPaid });
+    return data<ActionData>({ ticket: cancelled.outcome === "failed" ? TICKET_MESSAGES.cancelFailed : TICKET_MESSAGES.unknownCheckout }, { status: cancelled.outcome === "failed" ? 503 : 404 });
   }
   if (fields.intent !== "renew_feed") return data<ActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
   return failSafely<ActionData>("renewing a calendar feed address", { message: FEED_MESSAGES.failed }, async () => {
@@ -143,12 +149,12 @@ function MyStatus({ event }: { event: ListedEvent }) {
       </h3>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
         <dt className="text-dust">Registration</dt>
-        <dd>{REGISTRATION[status.registration]}</dd>
-        {status.costumePhotoDue ? (
+        <dd>{status.registration !== "registered" && event.ticket?.refund ? refundedText(event.ticket.refund, formatClubDay) : REGISTRATION[status.registration]}</dd>
+        {status.costumePhotoDue && status.registration !== "not registered" ? (
           <>
             <dt className="text-dust">Costume photo</dt>
             <dd>
-              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; {status.registration === "not registered" ? COSTUME_STATUS_LABELS[status.costumePhoto] : <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>}
+              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>
             </dd>
           </>
         ) : null}
@@ -215,10 +221,8 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           </ul>
         </section>
       ) : null}
-      {actionData?.ticket ? (
-        <div className="mb-6">
-          <Alert kind="error">{actionData.ticket}</Alert>
-        </div>
+      {actionData?.ticket || actionData?.ticketOk ? (
+        <div className="mb-6">{actionData.ticket ? <Alert kind="error">{actionData.ticket}</Alert> : <Alert kind="success">{actionData.ticketOk}</Alert>}</div>
       ) : null}
       {events.length === 0 ? (
         <div className="panel text-center">
@@ -238,7 +242,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                   </p>
                 </div>
                 <div className="flex flex-col gap-2 sm:items-end">
-                  {event.ticket ? <TicketButton offer={event.ticket} eventId={event.id} eventName={eventName(event)} busy={sending === "buy_ticket"} /> : null}
+                  {event.ticket ? <TicketActions offer={event.ticket} eventId={event.id} eventName={eventName(event)} busy={sending === "buy_ticket" || sending === "cancel_checkout"} /> : null}
                   {event.ticketUrl ? (
                     <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
                       <Icon name="ticket" className="size-5" />
@@ -272,7 +276,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           <code>{feed.url}</code>
         </p>
         <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
-        {actionData && !actionData.ticket ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
+        {actionData && !actionData.ticket && !actionData.ticketOk ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
         <Form method="post" preventScrollReset className="mt-4 flex flex-col gap-2">
           <p id="renew-feed-note">If someone else may have it, get a new address: the one above then stops working, here and in any calendar app subscribed to it.</p>
           <button type="submit" name="intent" value="renew_feed" className="btn btn-secondary self-start" aria-describedby="renew-feed-note" disabled={renewing}>

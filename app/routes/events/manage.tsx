@@ -11,6 +11,7 @@ import { EVENT_DATE_HINT, EventForm, notAFridayWarning } from "~/features/events
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { cancelEvent, createEvent, listAllEvents, updateEvent } from "~/features/events/events.server";
+import { expireOpenCheckouts } from "~/features/tickets/checkout.server";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
@@ -30,6 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return failSafely<ActionData>("saving an event", { intent, id, message: "Failed to save the event. Please try again.", values: fields }, async () => {
     if (intent === "cancel") {
       if (!id || !(await cancelEvent(id))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
+      // Nobody pays for it from here on; a payment already on its way is refunded when it arrives.
+      await expireOpenCheckouts({ eventId: id });
       return data({ intent, saved: "Event cancelled.", at: Date.now() });
     }
     if (intent !== "create" && intent !== "update") return data({ intent, message: "That action is not available here." }, { status: 400 });
@@ -40,6 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ intent, saved: "Event added.", warning: notAFridayWarning(form.data.date), at: Date.now() });
     }
     if (!id || !(await updateEvent(id, form.data))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
+    if (form.data.status === "cancelled") await expireOpenCheckouts({ eventId: id });
     return data({ intent, saved: "Changes saved successfully!", warning: notAFridayWarning(form.data.date), at: Date.now() });
   });
 }
