@@ -36,7 +36,7 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
   const sessions = new Map<string, StandInSession>();
   const byIdempotencyKey = new Map<string, string>();
   const requests: { method: string; path: string; idempotencyKey?: string }[] = [];
-  const refunds: { id: string; payment_intent: string | null }[] = [];
+  const refunds: { id: string; object: "refund"; payment_intent: string | null; amount: number; status: string }[] = [];
   const refundsByKey = new Map<string, (typeof refunds)[number]>();
   let refusing = false;
 
@@ -56,6 +56,11 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
         if (known) return send(200, sessions.get(known));
         const form = new URLSearchParams(body);
+        // Stripe's rule, by its own clock: a session may expire no sooner than 30 minutes after it is made.
+        const expiresAt = Number(form.get("expires_at"));
+        if (form.has("expires_at") && expiresAt < Math.floor(Date.now() / 1000) + 30 * 60) {
+          return send(400, { error: { type: "invalid_request_error", param: "expires_at", message: "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation." } });
+        }
         const metadata = Object.fromEntries([...form].filter(([key]) => key.startsWith("metadata[")).map(([key, value]) => [key.slice(9, -1), value]));
         const id = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
         const session: StandInSession = {
@@ -91,10 +96,23 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         const known = idempotencyKey ? refundsByKey.get(idempotencyKey) : undefined;
         if (known) return send(200, known);
         const form = new URLSearchParams(body);
-        const refund = { id: `re_${crypto.randomBytes(12).toString("hex")}`, object: "refund", payment_intent: form.get("payment_intent"), status: "succeeded" };
-        refunds.push(refund);
+        const intent = form.get("payment_intent");
+        const paid = [...sessions.values()].find((session) => session.payment_intent !== null && session.payment_intent === intent);
+        if (!paid) return send(404, { error: { type: "invalid_request_error", param: "payment_intent", message: `No such payment_intent: '${intent}'` } });
+        if (refunds.some((refund) => refund.payment_intent === intent)) {
+          return send(400, { error: { type: "invalid_request_error", code: "charge_already_refunded", message: `Charge ${chargeOf(intent!)} has already been refunded.` } });
+        }
+        const refund = stand.refund(intent!);
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
         return send(200, refund);
+      }
+      const expire = path.match(/^\/v1\/checkout\/sessions\/(cs_[A-Za-z0-9_]+)\/expire$/);
+      if (req.method === "POST" && expire) {
+        const session = sessions.get(expire[1]!);
+        if (!session) return send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
+        if (session.status !== "open") return send(400, { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` } });
+        session.status = "expired";
+        return send(200, session);
       }
       const checkout = path.match(/^\/pay\/(cs_[A-Za-z0-9_]+)$/);
       if (checkout && sessions.has(checkout[1]!)) {
@@ -102,7 +120,10 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         if (req.method === "GET") {
           const price = `$${(session.amount_total / 100).toFixed(2)}`;
           res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-          return res.end(`<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>Stripe checkout (stand-in)</h1><p>${escapeHtml(session.product)}</p><form method="post"><button>Pay ${price}</button></form></main></body></html>`);
+          if (session.status !== "open") return res.end(`<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>This checkout has ended</h1></main></body></html>`);
+          return res.end(
+            `<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>Stripe checkout (stand-in)</h1><p><a href="${escapeHtml(session.cancel_url)}">Back</a></p><p>${escapeHtml(session.product)}</p><form method="post"><button>Pay ${price}</button></form></main></body></html>`,
+          );
         }
         if (req.method === "POST" && options.webhook) {
           const paid = stand.pay(session.id);
@@ -147,8 +168,21 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
       Object.assign(session, { status: "complete", payment_status: "paid", payment_intent: `pi_${sessionId.slice(8)}` });
       return session;
     },
+    /** A refund of a paid session's payment, as Stripe makes it (asked for by the site, or made in the dashboard). */
+    refund(paymentIntent: string) {
+      const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+      const refund = { id: `re_${crypto.randomBytes(12).toString("hex")}`, object: "refund" as const, payment_intent: paymentIntent, amount: session?.amount_total ?? 0, status: "succeeded" };
+      refunds.push(refund);
+      return refund;
+    },
+    /** The charge behind a refunded payment, as Stripe's charge.refunded notice carries it. */
+    refundedCharge(paymentIntent: string) {
+      const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+      const amount = session?.amount_total ?? 0;
+      return { id: chargeOf(paymentIntent), object: "charge", payment_intent: paymentIntent, amount, amount_refunded: amount, refunded: true, currency: session?.currency ?? "usd" };
+    },
     /** The event Stripe would send about a session, and its Stripe-Signature header for `secret`. */
-    event(type: string, session: StandInSession, secret: string) {
+    event(type: string, session: StandInSession | Record<string, unknown>, secret: string) {
       const event = { id: `evt_${crypto.randomBytes(12).toString("hex")}`, object: "event", type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: session } };
       const payload = JSON.stringify(event);
       return { id: event.id, payload, signature: signer.generateTestHeaderString({ payload, secret }) };
@@ -160,6 +194,10 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
       }),
   };
   return stand;
+}
+
+function chargeOf(paymentIntent: string): string {
+  return `ch_${paymentIntent.replace(/^pi_/, "")}`;
 }
 
 function escapeHtml(text: string): string {
