@@ -95,13 +95,13 @@ export async function signIn(page: Page, email: string, password: string) {
  * shared 2-core machine; signing in through the form is tested where it is the subject (accounts,
  * captcha-retry, two-factor, devices...). Fails unless the server signs the member in.
  */
-export async function signInByPost(page: Page, email: string, password: string) {
+export async function signInByPost(page: Page, email: string, password: string, site: string = test.info().project.use.baseURL!) {
   const request = page.context().request;
   const challenge = (await (await request.get("/captcha/challenge")).json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
   // A state-changing request must come from the site's own pages (its Origin is checked).
-  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const origin = new URL(site).origin;
   const response = await request.post("/auth", { form: { intent: "signin", email, password, altcha }, headers: { Origin: origin }, maxRedirects: 0 });
   expect(response.status(), `signing ${email} in: ${response.status()}`).toBe(302);
   expect(response.headers().location).toBe("/");

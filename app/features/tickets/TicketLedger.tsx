@@ -34,9 +34,10 @@ export function TicketLedgerSection({ ledger, eventId, eventTitle, eventDate, bu
       {ledger.rows.length === 0 ? (
         <p className="text-dust">No ticket has been paid for on the site yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div>
+          {/* On a phone each ticket reads as a line of its own, rather than a table wider than the screen. */}
           <table className="w-full border-collapse text-left">
-            <thead>
+            <thead className="max-sm:sr-only">
               <tr className="border-b border-timber text-dust">
                 <th scope="col" className="py-2 pr-3">Name</th>
                 <th scope="col" className="py-2 pr-3">Amount</th>
@@ -49,11 +50,11 @@ export function TicketLedgerSection({ ledger, eventId, eventTitle, eventDate, bu
             </thead>
             <tbody>
               {ledger.rows.map((row) => (
-                <tr key={row.purchaseId} className="border-b border-timber/40 align-top">
-                  <td className="py-2 pr-3">{row.name}</td>
-                  <td className="py-2 pr-3">{row.amountCents === null ? "—" : formatDollars(row.amountCents)}</td>
-                  <td className="py-2 pr-3">{row.paidAt ? <When at={row.paidAt} /> : "—"}</td>
-                  <td className="py-2 pr-3">
+                <tr key={row.purchaseId} className="border-b border-timber/40 align-top max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3 max-sm:py-2">
+                  <td className="py-2 pr-3 max-sm:w-full max-sm:p-0 max-sm:font-bold">{row.name}</td>
+                  <td className="py-2 pr-3 max-sm:p-0">{row.amountCents === null ? "—" : formatDollars(row.amountCents)}</td>
+                  <td className="py-2 pr-3 max-sm:p-0">{row.paidAt ? <When at={row.paidAt} /> : "—"}</td>
+                  <td className="py-2 pr-3 max-sm:w-full max-sm:p-0">
                     {STATUS_WORDS[row.status]}
                     {row.refundReason ? ` ${REFUNDED_BY[row.refundReason]}` : null}
                     {row.refundedAt ? (
@@ -62,7 +63,7 @@ export function TicketLedgerSection({ ledger, eventId, eventTitle, eventDate, bu
                       </>
                     ) : null}
                   </td>
-                  <td className="py-2">
+                  <td className="py-2 max-sm:p-0">
                     {row.status === "paid" ? (
                       <ConfirmedButton
                         intent="refund_ticket"
