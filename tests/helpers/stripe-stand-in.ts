@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import Stripe from "stripe";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { config, overrideConfig } from "~/platform/config.server";
+import { stripeRequestChecker } from "./stripe-openapi";
 
 /** A Checkout Session as the stand-in keeps it (the fields the site reads). */
 export type StandInSession = {
@@ -25,8 +26,10 @@ export type StandInSession = {
 };
 
 /**
- * A small HTTP server playing Stripe's API for the calls the site makes (create and retrieve a
- * Checkout Session, list recent ones, refund a payment), honouring Idempotency-Key as Stripe does; the real `stripe` SDK talks to it
+ * A small HTTP server playing Stripe's API for the calls the site makes (create, retrieve, end and
+ * list Checkout Sessions, refund a payment), honouring Idempotency-Key as Stripe does and refusing,
+ * with Stripe's errors, any request its published description or documented rules would refuse
+ * (tests/helpers/stripe-openapi.ts); the real `stripe` SDK talks to it
  * through STRIPE_API_URL. `pay` completes a session as a buyer at Stripe's page would, and
  * `event` builds the event Stripe would send about it, signed with the SDK's own test signer.
  * With `webhook`, it also serves Stripe's checkout page (/pay/:id): its Pay button completes the
@@ -39,6 +42,9 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
   const refunds: { id: string; object: "refund"; payment_intent: string | null; amount: number; status: string }[] = [];
   const refundsByKey = new Map<string, (typeof refunds)[number]>();
   let refusing = false;
+  const checker = stripeRequestChecker();
+  /** Requests refused as Stripe would refuse them, for a test to read. */
+  const refused: { method: string; path: string; error: string }[] = [];
 
   const server = http.createServer((req, res) => {
     let body = "";
@@ -52,15 +58,19 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         res.end(JSON.stringify(payload));
       };
       if (refusing) return send(500, { error: { type: "api_error", message: "The stand-in is refusing requests" } });
+      // Each request is held to Stripe's published description and its documented rules (the
+      // 30-minute least expiry, keys reused with other parameters...), before any answer.
+      if (path.startsWith("/v1/")) {
+        const verdict = checker.check({ method: req.method!, path, query: (req.url ?? "").split("?")[1] ?? "", body, headers: req.headers });
+        if (!verdict.ok) {
+          refused.push({ method: req.method!, path, error: verdict.error.message });
+          return send(verdict.status, { error: verdict.error });
+        }
+      }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
         if (known) return send(200, sessions.get(known));
         const form = new URLSearchParams(body);
-        // Stripe's rule, by its own clock: a session may expire no sooner than 30 minutes after it is made.
-        const expiresAt = Number(form.get("expires_at"));
-        if (form.has("expires_at") && expiresAt < Math.floor(Date.now() / 1000) + 30 * 60) {
-          return send(400, { error: { type: "invalid_request_error", param: "expires_at", message: "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation." } });
-        }
         const metadata = Object.fromEntries([...form].filter(([key]) => key.startsWith("metadata[")).map(([key, value]) => [key.slice(9, -1), value]));
         const id = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
         const session: StandInSession = {
@@ -157,6 +167,7 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
     sessions,
     requests,
     refunds,
+    refused,
     /** Makes every API call fail, as when Stripe cannot be reached. */
     refuse(on: boolean) {
       refusing = on;
@@ -221,6 +232,8 @@ export function withStripeStandIn(webhookSecret: string): () => StripeStandIn {
   afterAll(async () => {
     overrideConfig({ stripe: saved });
     await stripe?.close();
+    // The site never sent Stripe a request Stripe would refuse.
+    expect(stripe?.refused ?? []).toEqual([]);
   });
   return () => {
     if (!stripe) throw new Error("The Stripe stand-in starts in beforeAll");

@@ -80,6 +80,21 @@ describe("tickets: what members see of their places, and what the webhook will n
     expect(standIn().sessions.get(again)!.status).toBe("expired");
   });
 
+  it("has a stand-in that refuses what Stripe refuses: an unknown parameter, and an expiry under 30 minutes", async () => {
+    const direct = async (form: Record<string, string>) => {
+      const answer = await fetch(`${standIn().url}/v1/checkout/sessions`, { method: "POST", headers: { Authorization: "Bearer sk_test_direct", "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form) });
+      return { status: answer.status, error: ((await answer.json()) as { error?: { message: string } }).error?.message };
+    };
+    const valid = { mode: "payment", "line_items[0][quantity]": "1", "line_items[0][price_data][currency]": "usd", "line_items[0][price_data][unit_amount]": "1000", "line_items[0][price_data][product_data][name]": "A ticket", success_url: "https://example.org/ok", cancel_url: "https://example.org/back" };
+    expect((await direct({ ...valid, expires_at: String(Math.floor(Date.now() / 1000) + 31 * 60) })).status).toBe(200);
+    expect(await direct({ ...valid, expires_at: String(Math.floor(Date.now() / 1000) + 30 * 60 - 1) })).toEqual({ status: 400, error: "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation." });
+    const unknown = await direct({ ...valid, hold_my_place: "yes" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.error).toContain("hold_my_place");
+    // These two were the test's own, not the site's.
+    standIn().refused.splice(0);
+  });
+
   it("lets a form sent without scripts reach Stripe's checkout: the page's form-action allows it", async () => {
     const player = await signedInMember("player");
     const answer = await fetch(`${app().url}/events`, { headers: { Cookie: player.cookie } });
