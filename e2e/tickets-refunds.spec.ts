@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import Stripe from "stripe";
 import { E2E_SERVICES_SERVER, E2E_STAND_INS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { createMember, signIn, signInByPost } from "./helpers";
+import { createMember, screenshots, signIn, signInByPost } from "./helpers";
 
 /**
  * Tickets as members and managers meet them past the first purchase, in Chromium against the run's
@@ -26,6 +26,11 @@ async function playerPage(browser: Browser, tag: string, first: string, options:
 /** The event's own card on the events page (other tries and widths list events of their own). */
 function card(page: Page, title: string) {
   return page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+}
+
+/** Pictures for a person to look at, at desktop and phone widths (taken once, in the desktop run). */
+async function look(page: Page, name: string) {
+  if (test.info().project.name === "desktop") await screenshots(page, [1280, 390], (px) => `/tmp/tickets-${name}-${px}.png`);
 }
 
 /** What Stripe would send about a session the test names, signed with the endpoint's secret. */
@@ -59,10 +64,12 @@ test.describe("tickets after the first purchase", () => {
     const noScript = await playerPage(browser, tag, "Nora", { javaScriptEnabled: false });
     await noScript.goto("/events");
     await expect(card(noScript, title).getByText("2 of 2 places left")).toBeVisible();
+    await look(noScript, "events-places-left");
     await noScript.getByRole("button", { name: `Buy a ticket — $60.00 for ${title}` }).click();
     await expect(noScript).toHaveURL(stripePage, SLOW);
     await noScript.getByRole("button", { name: "Pay $60.00" }).click();
     await expect(noScript.getByRole("heading", { name: "Payment received: you are registered" })).toBeVisible(SLOW);
+    await look(noScript, "return-paid");
 
     // Back from Stripe's page: the browser's Back offers the member's own checkout; Stripe's back link gives the place up.
     const backer = await playerPage(browser, tag, "Bart");
@@ -76,11 +83,13 @@ test.describe("tickets after the first purchase", () => {
     await expect(card(backer, title).getByText(/Your place is held until \d{1,2}:\d{2} [AP]M E[SD]T/)).toBeVisible();
     const resume = backer.getByRole("link", { name: `Continue to payment for ${title}, Friday, June 13, 2031` });
     await expect(resume).toHaveAttribute("href", checkoutUrl);
+    await look(backer, "events-held");
     await expectAccessible(backer);
     // Another player finds the last place held, and is told when it may come back.
     const waiting = await playerPage(browser, tag, "Wanda");
     await waiting.goto("/events");
     await expect(card(waiting, title).getByTestId("sold-out")).toContainText("1 place is held at checkout and comes back if not paid for");
+    await look(waiting, "events-sold-out");
     await resume.click();
     await expect(backer).toHaveURL(stripePage, SLOW);
     await backer.getByRole("link", { name: "Back" }).click();
@@ -94,10 +103,14 @@ test.describe("tickets after the first purchase", () => {
     await expect(waiting).toHaveURL(stripePage, SLOW);
     const debitSession = waiting.url().split("/").pop()!;
     await sendNotice("checkout.session.completed", { id: debitSession, status: "complete", payment_status: "unpaid", amount_total: 6000, currency: "usd" });
+    await waiting.goto(`/events/ticket?session_id=${debitSession}`);
+    await expect(waiting.getByRole("heading", { name: "We are confirming your payment" })).toBeVisible();
+    await look(waiting, "return-confirming");
     await sendNotice("checkout.session.async_payment_failed", { id: debitSession, status: "complete", payment_status: "unpaid", amount_total: 6000, currency: "usd" });
     await waiting.goto(`/events/ticket?session_id=${debitSession}`);
     await expect(waiting.getByRole("heading", { name: "Your payment did not go through" })).toBeVisible();
     await expect(waiting.getByText("nothing was taken and you are not registered")).toBeVisible();
+    await look(waiting, "return-failed");
     await expectAccessible(waiting);
 
     // The manager refunds the scriptless player's ticket from the attendance page, confirming first.
@@ -114,16 +127,19 @@ test.describe("tickets after the first purchase", () => {
     expect(asked).toContain(`Refund $60.00 to Nora Rider${tag} for ${title} (Friday, June 13, 2031)?`);
     await expect(managing.getByTestId("ticket-summary")).toHaveText("Tickets $60.00 · $0.00 taken · 2 of 2 places left");
     await expect(managing.getByRole("cell", { name: /Refunded on the site \(\$60\.00\)/ })).toBeVisible();
+    await look(managing, "payments-view");
     await expectAccessible(managing);
 
     // The member reads it on the events page and on the page Stripe returned them to.
     await noScript.goto("/events");
     await expect(card(noScript, title).getByText(/Refunded on \w{3} \d{1,2}, \d{4} \(\$60\.00\)/)).toBeVisible();
     await expect(card(noScript, title).getByText("payment not recorded")).toHaveCount(0);
+    await look(noScript, "events-refunded");
     await noScript.goBack();
     await noScript.reload();
     await expect(noScript.getByRole("heading", { name: "Your payment was refunded" })).toBeVisible();
     await expect(noScript.getByText("The organisers refunded your ticket, and your place was given up.", { exact: false })).toBeVisible();
+    await look(noScript, "return-refunded");
 
     await managerContext.close();
     for (const page of [noScript, backer, waiting]) await page.context().close();

@@ -53,7 +53,16 @@ export function TicketLedgerSection({ ledger, eventId, eventTitle, eventDate, bu
                 <tr key={row.purchaseId} className="border-b border-timber/40 align-top max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3 max-sm:py-2">
                   <td className="py-2 pr-3 max-sm:w-full max-sm:p-0 max-sm:font-bold">{row.name}</td>
                   <td className="py-2 pr-3 max-sm:p-0">{row.amountCents === null ? "—" : formatDollars(row.amountCents)}</td>
-                  <td className="py-2 pr-3 max-sm:p-0">{row.paidAt ? <When at={row.paidAt} /> : "—"}</td>
+                  <td className="py-2 pr-3 max-sm:p-0">
+                    {row.paidAt ? (
+                      <>
+                        <span className="sm:hidden">paid </span>
+                        <When at={row.paidAt} />
+                      </>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
                   <td className="py-2 pr-3 max-sm:w-full max-sm:p-0">
                     {STATUS_WORDS[row.status]}
                     {row.refundReason ? ` ${REFUNDED_BY[row.refundReason]}` : null}
