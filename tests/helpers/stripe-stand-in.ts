@@ -41,7 +41,7 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
   const requests: { method: string; path: string; idempotencyKey?: string }[] = [];
   const refunds: { id: string; object: "refund"; payment_intent: string | null; amount: number; status: string }[] = [];
   const refundsByKey = new Map<string, (typeof refunds)[number]>();
-  let refusing = false;
+  let refusing: false | "outage" | "key" = false;
   const checker = stripeRequestChecker();
   /** Requests refused as Stripe would refuse them, for a test to read. */
   const refused: { method: string; path: string; error: string }[] = [];
@@ -57,7 +57,8 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomUUID()}` });
         res.end(JSON.stringify(payload));
       };
-      if (refusing) return send(500, { error: { type: "api_error", message: "The stand-in is refusing requests" } });
+      if (refusing === "outage") return send(500, { error: { type: "api_error", message: "The stand-in is refusing requests" } });
+      if (refusing === "key") return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided: sk_test_****" } });
       // Each request is held to Stripe's published description and its documented rules (the
       // 30-minute least expiry, keys reused with other parameters...), before any answer.
       if (path.startsWith("/v1/")) {
@@ -168,9 +169,9 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
     requests,
     refunds,
     refused,
-    /** Makes every API call fail, as when Stripe cannot be reached. */
-    refuse(on: boolean) {
-      refusing = on;
+    /** Makes every API call fail, as when Stripe cannot be reached, or (`key`) as when it refuses the site's key. */
+    refuse(on: boolean, why: "outage" | "key" = "outage") {
+      refusing = on ? why : false;
     },
     /** The buyer paid on Stripe's page: the session is complete and paid. */
     pay(sessionId: string): StandInSession {

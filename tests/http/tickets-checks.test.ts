@@ -166,7 +166,16 @@ describe("tickets: what members see of their places, and what the webhook will n
     expect(text.indexOf("Zz Sooner Night")).toBeLessThan(text.indexOf("Zz Later Night"));
     const player = await signedInMember("player");
     await notify("checkout.session.completed", standIn().pay(await buy(later.id, player.cookie)));
-    expect(await page(`/attendance?event=${later.id}`, manager.cookie)).toMatch(/\$20\.00 \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T Paid/);
+    expect(await page(`/attendance?event=${later.id}`, manager.cookie)).toMatch(/\$20\.00 paid \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T Paid/);
+    // The webhook is heard, and a key Stripe refuses is named as the operator's to fix.
+    expect(await page("/attendance", manager.cookie)).toMatch(/Stripe's last signed notice arrived \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T\s*\./);
+    standIn().refuse(true, "key");
+    try {
+      const checked = await postForm(app().url, "/attendance", { intent: "check_stripe" }, manager.cookie);
+      expect(visibleText(await checked.text())).toContain("Stripe refused the site's key: STRIPE_SECRET_KEY is wrong, revoked, or lacks the rights the site needs");
+    } finally {
+      standIn().refuse(false);
+    }
   });
 
   it("reminds only members on an event's list of its costume photo", async () => {

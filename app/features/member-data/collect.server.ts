@@ -195,6 +195,8 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       startedAt: iso(t.createdAt),
       paidAt: iso(t.paidAt),
       refundedAt: iso(t.refundedAt),
+      refundedCents: t.refundedCents,
+      refundReason: t.refundReason,
     })),
     lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
     lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { ConfirmedButton } from "~/features/member-admin/member/parts";
 import { formatDollars } from "~/game/merchant";
+import { TICKET_CURRENCY } from "~/game/tickets";
 import { formatClubTimeWithZone, formatEventDate } from "~/lib/dates";
 import type { NoticeToLookAt, TicketLedger } from "./ledger.server";
 import { placesLeftText, TICKET_MESSAGES } from "./tickets.messages";
@@ -9,7 +10,7 @@ const STATUS_WORDS = { paid: "Paid", refunding: "Being refunded", refunded: "Ref
 const REFUNDED_BY = { manager: "on the site", stripe: "at Stripe", "event-full": "event full", "event-cancelled": "event cancelled", "account-deleted": "account deleted" } as const;
 
 /** A moment on the club's clock with its zone's name, as a <time>. */
-function When({ at }: { at: Date | string }) {
+export function When({ at }: { at: Date | string }) {
   return <time dateTime={new Date(at).toISOString()}>{formatClubTimeWithZone(at)}</time>;
 }
 
@@ -130,6 +131,11 @@ export function refundQuestion(ticket: { name: string; amountCents: number; even
   return `Refund ${formatDollars(ticket.amountCents)} to ${ticket.name} for ${ticket.eventTitle} (${formatEventDate(ticket.eventDate)})? Stripe returns the whole payment, ${ticket.name} is taken off the event's list and their place is freed, and they are emailed.`;
 }
 
+/** A notice's amount: dollars for the club's currency, else Stripe's own figure with its currency ("1 JPY"). */
+function noticeAmount(amount: number, currency: string | null): string {
+  return currency?.toLowerCase() === TICKET_CURRENCY ? formatDollars(amount) : `${amount} ${(currency ?? "").toUpperCase()}`.trim();
+}
+
 /** The notices from Stripe the site could not act on, each with its id to look up and a button to mark it dealt with. */
 export function NoticesToLookAt({ notices, busy }: { notices: NoticeToLookAt[]; busy: boolean }) {
   return (
@@ -141,7 +147,7 @@ export function NoticesToLookAt({ notices, busy }: { notices: NoticeToLookAt[]; 
             <span className="grow text-sm">
               <code className="break-all">{notice.id}</code>
               {` · ${notice.type} · ${notice.outcome === "mismatch" ? "does not agree with its purchase" : "names no purchase"}`}
-              {notice.amountCents !== null ? ` · ${notice.amountCents} ${notice.currency ?? ""} (smallest unit)` : null}
+              {notice.amountCents !== null ? ` · ${noticeAmount(notice.amountCents, notice.currency)}` : null}
               {notice.sessionId ? ` · ${notice.sessionId}` : null} · <When at={notice.receivedAt} />
             </span>
             <Form method="post">

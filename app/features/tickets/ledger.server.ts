@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import type { SessionUser } from "~/lib/navigation";
 import { isUuid } from "~/lib/ids";
 import { audit } from "~/platform/audit.server";
@@ -123,6 +123,13 @@ export async function stripeNoticesToLookAt(): Promise<NoticeToLookAt[]> {
       currency: typeof object.currency === "string" ? object.currency : null,
     };
   });
+}
+
+/** When the last notice signed by Stripe arrived (any kind), so a manager can see the webhook is heard; null when none has. */
+export async function lastStripeNoticeAt(): Promise<Date | null> {
+  const db = await database();
+  const [row] = await db.select({ at: max(stripeEvents.receivedAt) }).from(stripeEvents);
+  return row?.at ? new Date(row.at) : null;
 }
 
 /** A manager has looked a notice up at Stripe and settled it: it leaves the warning, and the audit log says who. False when there is no such notice to settle. */

@@ -42,6 +42,7 @@ export const TICKET_MESSAGES = {
   unmatched: (count: number) =>
     `Stripe told the site of ${countOf(count, "payment event")} that the site could not act on: ${count === 1 ? "it names" : "each names"} no purchase the site knows, or does not agree with the purchase it names. Look ${count === 1 ? "it" : "each"} up in Stripe's dashboard by its id, then mark it dealt with.`,
   dealtWith: "Marked as dealt with.",
+  keyRefused: "Stripe refused the site's key: STRIPE_SECRET_KEY is wrong, revoked, or lacks the rights the site needs (Checkout Sessions and Refunds). The operators' guide says how to set it.",
 } as const;
 
 /** Why the member's payment came back, as the page after checkout and the events page say it. */

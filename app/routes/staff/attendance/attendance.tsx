@@ -7,11 +7,11 @@ import { attendanceSummary, paidAttendees, settleUnpaidRegistration } from "~/fe
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/web/guards.server";
 import { isManager } from "~/game/roles";
-import { markNoticeDealtWith, refundableTicket, stripeNoticesToLookAt, ticketLedger } from "~/features/tickets/ledger.server";
+import { lastStripeNoticeAt, markNoticeDealtWith, refundableTicket, stripeNoticesToLookAt, ticketLedger } from "~/features/tickets/ledger.server";
 import { reconcileWithStripe } from "~/features/tickets/reconcile.server";
 import { refundFromSite } from "~/features/tickets/refunds.server";
 import { ticketSalesEnabled } from "~/features/tickets/stripe.server";
-import { NoticesToLookAt, refundQuestion, TicketLedgerSection } from "~/features/tickets/TicketLedger";
+import { NoticesToLookAt, refundQuestion, TicketLedgerSection, When } from "~/features/tickets/TicketLedger";
 import { checkedWithStripeMessage, TICKET_MESSAGES } from "~/features/tickets/tickets.messages";
 import { formatDollars } from "~/game/merchant";
 import { MemberConfirmPanel, type MemberConfirmation } from "~/features/member-admin/MemberConfirm";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Who paid and how much are for the managers.
   const manager = isManager(user.role);
   const tickets = manager && opened && isUuid(open) ? ((await ticketLedger(open, opened.rows.length)) ?? null) : null;
-  const stripe = manager && ticketSalesEnabled() ? { notices: await stripeNoticesToLookAt() } : null;
+  const stripe = manager && ticketSalesEnabled() ? { notices: await stripeNoticesToLookAt(), lastNoticeAt: await lastStripeNoticeAt() } : null;
   return {
     upcoming: events.filter((event) => event.date >= today).reverse(),
     past: events.filter((event) => event.date < today),
@@ -93,8 +93,10 @@ async function checkWithStripe(manager: SessionUser) {
     if (!done) return data<ActionData>({ checkError: TICKET_MESSAGES["not-for-sale"] }, { status: 400 });
     await audit(await database(), { actorId: manager.id, action: "ticket.check", details: done });
     return data<ActionData>({ checked: checkedWithStripeMessage(done) });
-  } catch {
-    return data<ActionData>({ checkError: TICKET_MESSAGES.failed }, { status: 503 });
+  } catch (error) {
+    // A key Stripe does not accept is the operator's to fix, not a moment's outage.
+    const refusedKey = (error as { type?: string }).type === "StripeAuthenticationError" || (error as { type?: string }).type === "StripePermissionError";
+    return data<ActionData>({ checkError: refusedKey ? TICKET_MESSAGES.keyRefused : TICKET_MESSAGES.failed }, { status: 503 });
   }
 }
 
@@ -185,6 +187,15 @@ export default function Attendance({ loaderData, actionData }: Route.ComponentPr
             </button>
             <span className="text-sm text-dust">Payments whose notice from Stripe was lost are also looked for every 15 minutes.</span>
           </Form>
+          <p className="text-sm" data-testid="last-stripe-notice">
+            {stripe.lastNoticeAt ? (
+              <>
+                Stripe's last signed notice arrived <When at={stripe.lastNoticeAt} />.
+              </>
+            ) : (
+              "No signed notice from Stripe has arrived yet. Once a ticket is bought, one should: if none does, check the webhook's address and signing secret (the operators' guide, Tickets through Stripe)."
+            )}
+          </p>
           {answer?.checked ? <Alert kind="success">{answer.checked}</Alert> : null}
           {answer?.checkError ? <Alert kind="error">{answer.checkError}</Alert> : null}
           {!opened && answer?.error ? <Alert kind="error">{answer.error}</Alert> : null}
