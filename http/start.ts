@@ -2,6 +2,7 @@
 // workers, serves the request pipeline (app.ts) and shuts all of it down in order on a signal.
 import type http from "node:http";
 import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
+import { prepareBackupKey } from "~/ops/backup/signature.server";
 import { config, ConfigError, type Config } from "~/platform/config.server";
 import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
 import { startJobs } from "~/platform/jobs.server";
@@ -56,6 +57,7 @@ export async function start(options: { development?: Development } = {}): Promis
     throw error;
   }
   logger.info({ storage: storageKind() }, "file storage ready");
+  prepareBackupKey(cfg.dataDir, logger);
 
   const startedAt = performance.now();
   const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });

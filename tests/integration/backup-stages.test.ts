@@ -10,7 +10,7 @@ import { BACKUP_STAGE_PREFIX, makeStage, removeStage, STALE_ELSEWHERE_MS } from 
 import { overrideConfig } from "~/platform/config.server";
 import { startTimerJob } from "~/platform/jobs.server";
 import type { DatabaseHandle } from "~/platform/db/client.server";
-import { withTestDatabase } from "../helpers/db";
+import { unpackMigratedDatabase, withTestDatabase } from "../helpers/db";
 import { run, type RunningProcess } from "../helpers/processes";
 
 /**
@@ -35,9 +35,17 @@ afterAll(async () => {
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A backup process that made its folder and wrote a table into it, then was killed (or still runs, with "wait"). */
-async function backupProcess(dir: string, mode: "die" | "wait", kind: "backup" | "restore" = "backup"): Promise<{ stage: string; process: RunningProcess }> {
-  const child = run(process.execPath, ["--import", "tsx", "tests/fixtures/killed-backup.ts", dir, mode, kind]);
+/**
+ * A backup process that made its folder and wrote a table into it, then was killed (or still runs,
+ * with "wait"). With "power-cut" its folder has no guard, as when the machine stopped.
+ */
+async function backupProcess(
+  dir: string,
+  mode: "die" | "wait",
+  kind: "backup" | "restore" = "backup",
+  how: "kill" | "power-cut" = "power-cut",
+): Promise<{ stage: string; process: RunningProcess }> {
+  const child = run(process.execPath, ["--import", "tsx", "tests/fixtures/killed-backup.ts", dir, mode, kind, how]);
   waiting.push(child);
   if (mode === "die") expect((await child.exited).signal).toBe("SIGKILL");
   else await child.waitFor(/\n/);
@@ -62,7 +70,42 @@ function otherMachinesStage(dir: string, name: string, ageMs: number): string {
 
 const names = (dir: string) => fs.readdirSync(dir).sort();
 
-describe("what a backup killed before it ended leaves", () => {
+/** Every file under `dir`, by its path inside it. */
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+describe("a backup or restore killed with SIGKILL", () => {
+  it("leaves nothing readable beside the archives a moment later, without another backup or start", async () => {
+    const dataDir = unpackMigratedDatabase(tempDir("stages-killed-data"));
+    const dir = tempDir("stages-killed");
+    const child = run(process.execPath, ["--import", "tsx", "tests/fixtures/backup-loop.ts", dataDir, dir]);
+    waiting.push(child);
+    await child.waitFor(/ready/, 60_000);
+    // Killed while a backup is being put together: its tables are in plain text in its folder.
+    await expect
+      .poll(() => filesUnder(dir).some((file) => file.startsWith(BACKUP_STAGE_PREFIX) && file.includes("/db/public.")), { timeout: 30_000, interval: 2 })
+      .toBe(true);
+    child.child.kill("SIGKILL");
+    expect((await child.exited).signal).toBe("SIGKILL");
+    await expect.poll(() => filesUnder(dir).filter((file) => !BACKUP_FILE_PATTERN.test(file)), { timeout: 5_000 }).toEqual([]);
+  }, 90_000);
+
+  it.each(["backup", "restore"] as const)("leaves nothing of a %s's folder", async (kind) => {
+    const dir = kind === "restore" ? os.tmpdir() : tempDir("stages-guarded");
+    const running = await backupProcess(dir, "wait", kind, "kill");
+    expect(fs.existsSync(path.join(running.stage, "db", "public.sessions.jsonl"))).toBe(true);
+    running.process.child.kill("SIGKILL");
+    await running.process.exited;
+    await expect.poll(() => fs.existsSync(running.stage), { timeout: 5_000 }).toBe(false);
+  }, 60_000);
+});
+
+describe("what a backup stopped with the machine (a power cut) leaves", () => {
   it("is removed by the next backup, which leaves running backups' folders and everything else alone", async () => {
     const dir = tempDir("stages-backups");
     const killed = await backupProcess(dir, "die");

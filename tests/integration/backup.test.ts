@@ -6,6 +6,7 @@ import pg from "pg";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKUP_FILE_PATTERN } from "~/ops/backup/format.server";
+import { BACKUP_KEY_FILE } from "~/ops/backup/signature.server";
 import { overrideConfig, parseConfig } from "~/platform/config.server";
 import { openDatabase, rawRows, type DatabaseHandle } from "~/platform/db/client.server";
 import { seedDemo } from "~/ops/demo/seed.server";
@@ -70,6 +71,13 @@ async function makeClub(dataDir: string, databaseUrl?: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** `target`, given the key that signed `source`'s backups, as an operator moving a site copies it first. */
+function withBackupKeyOf(source: string, target: string): string {
+  fs.mkdirSync(target, { recursive: true });
+  fs.copyFileSync(path.join(source, BACKUP_KEY_FILE), path.join(target, BACKUP_KEY_FILE));
+  return target;
 }
 
 const startServer = (env: Record<string, string>) => startBuiltServer({ DATABASE_URL: "", ...env });
@@ -172,7 +180,7 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
   }, 90_000);
 
   it("restores into a fresh data directory with every table and file as they were", async () => {
-    const fresh = tempDir("backup-restored");
+    const fresh = withBackupKeyOf(dataDir, tempDir("backup-restored"));
     const restored = await cli("restore", [archive], { DATA_DIR: fresh });
     expect(restored.output).toMatch(/Restored .* into the embedded database/);
     expect(restored.code).toBe(0);
@@ -188,7 +196,7 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
   }, 120_000);
 
   it("says what to do when the files cannot be written after the database was restored", async () => {
-    const fresh = tempDir("backup-files-blocked");
+    const fresh = withBackupKeyOf(dataDir, tempDir("backup-files-blocked"));
     fs.mkdirSync(path.join(fresh, "files"));
     fs.writeFileSync(path.join(fresh, "files", "research"), "");
     const failed = await cli("restore", [archive], { DATA_DIR: fresh });
@@ -228,7 +236,8 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     const newer = path.join(tempDir("backup-newer-out"), "newer.tar.gz");
     await tar.c({ gzip: true, file: newer, cwd: work }, fs.readdirSync(work));
     const fresh = tempDir("backup-untouched");
-    const refused = await cli("restore", [newer], { DATA_DIR: fresh });
+    // Its manifest was changed, so it is restored only as trusted; the schema's check comes after.
+    const refused = await cli("restore", [newer, "--trust-unsigned"], { DATA_DIR: fresh });
     expect(refused.output).toMatch(/This backup is from a newer version of the site \(schema 0099_from_the_future/);
     expect(refused.code).toBe(1);
     expect(fs.readdirSync(fresh)).toEqual([]);
@@ -328,13 +337,13 @@ describe.runIf(PG_URL)("backups on PostgreSQL", () => {
     } finally {
       await stopServer(server);
     }
-    const target = { dataDir: tempDir("pg-restored"), databaseUrl: await newDatabase() };
+    const target = { dataDir: withBackupKeyOf(source.dataDir, tempDir("pg-restored")), databaseUrl: await newDatabase() };
     const restored = await cli("restore", [archive], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
     expect(restored.output).toMatch(/Restored .* into the PostgreSQL database/);
     expect(restored.code).toBe(0);
     await compare(source, target);
 
-    const refused = await cli("restore", [archive], { DATA_DIR: tempDir("pg-empty"), DATABASE_URL: source.databaseUrl });
+    const refused = await cli("restore", [archive], { DATA_DIR: withBackupKeyOf(source.dataDir, tempDir("pg-empty")), DATABASE_URL: source.databaseUrl });
     expect(refused.output).toMatch(/The database is not empty/);
     expect(refused.code).toBe(1);
   }, 240_000);
@@ -345,7 +354,7 @@ describe.runIf(PG_URL)("backups on PostgreSQL", () => {
     const archive = path.join(tempDir("pglite-out"), "club.tar.gz");
     const written = await cli("backup", ["--out", archive], { DATA_DIR: source.dataDir });
     expect(written.code).toBe(0);
-    const target = { dataDir: tempDir("pg-moved"), databaseUrl: await newDatabase() };
+    const target = { dataDir: withBackupKeyOf(source.dataDir, tempDir("pg-moved")), databaseUrl: await newDatabase() };
     const restored = await cli("restore", [archive], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
     expect(restored.code).toBe(0);
     await compare(source, target);

@@ -3,9 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { rawRows, type Database, type Transaction } from "~/platform/db/client.server";
+import { config } from "~/platform/config.server";
 import { holdingDatabase } from "~/platform/db/holds.server";
 import { storedKeys, readFile } from "~/platform/storage/storage.server";
 import { BackupError, FORMAT, FORMAT_VERSION, MIGRATIONS_TABLE, quoteName, schemaVersionOf, type Manifest, type ManifestFile, type ManifestTable } from "./format.server";
+import { ensureBackupKey, signManifest, SIGNATURE_FILE } from "./signature.server";
 import { BACKUP_STAGE_PREFIX, makeStage, removeLeftoverStages, removeStage } from "./stages.server";
 
 const BATCH = 1000;
@@ -96,6 +98,8 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
   let stage: string | undefined;
   try {
     await fs.promises.mkdir(dir, { recursive: true });
+    // Made here too when the site never started in this DATA_DIR (a backup of a PostgreSQL site from another machine).
+    const { key: backupKey } = ensureBackupKey(config().dataDir);
     const leftovers = await removeLeftoverStages(dir, BACKUP_STAGE_PREFIX, { earlierVersions: true });
     stage = await makeStage(dir, BACKUP_STAGE_PREFIX);
     await fs.promises.mkdir(path.join(stage, "db"));
@@ -124,8 +128,11 @@ export async function createBackup(db: Database, kind: "pglite" | "postgres", ta
       tables,
       files,
     };
-    await fs.promises.writeFile(path.join(stageDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    const parts = ["manifest.json", "db", ...(files.length > 0 ? ["files"] : [])];
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    await fs.promises.writeFile(path.join(stageDir, "manifest.json"), manifestBytes);
+    // The manifest names every part's sha256, so its signature covers the whole archive.
+    await fs.promises.writeFile(path.join(stageDir, SIGNATURE_FILE), signManifest(backupKey, manifestBytes));
+    const parts = ["manifest.json", SIGNATURE_FILE, "db", ...(files.length > 0 ? ["files"] : [])];
     // Loaded here: the archive code is needed once a day, not in every request's memory.
     const tar = await import("tar");
     await tar.c({ gzip: true, file: partial, cwd: stageDir, portable: true }, parts);

@@ -133,8 +133,9 @@ async function restoreTable(sql: Sql, table: string, file: string): Promise<void
   }
 }
 
-export type RestoreOptions = { file: string; databaseUrl?: string; dataDir: string; force?: boolean; migrationsDir?: string };
-export type RestoreResult = { manifest: Manifest; rows: number; files: number; ms: number };
+export type RestoreOptions = { file: string; databaseUrl?: string; dataDir: string; force?: boolean; trustUnsigned?: boolean; migrationsDir?: string };
+/** `unchecked`: why the archive's signature did not hold, when the operator trusted it anyway. */
+export type RestoreResult = { manifest: Manifest; rows: number; files: number; ms: number; unchecked?: string };
 
 /**
  * Restores a backup into an empty database (or, with `force`, over an existing one). The
@@ -149,7 +150,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   await removeLeftoverStages(os.tmpdir(), RESTORE_STAGE_PREFIX).catch(() => []);
   const unpacked = await makeStage(os.tmpdir(), RESTORE_STAGE_PREFIX);
   try {
-    const manifest = await unpack(path.resolve(options.file), unpacked);
+    const { manifest, unchecked } = await unpack(path.resolve(options.file), unpacked, { dataDir: options.dataDir, trustUnsigned: options.trustUnsigned });
     checkSchemaVersion(manifest, migrationsDir);
 
     const target = await openTarget(options.databaseUrl, options.dataDir);
@@ -233,6 +234,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       rows: manifest.tables.reduce((sum, table) => sum + table.rows, 0),
       files: manifest.files.length,
       ms: Math.round(performance.now() - started),
+      unchecked,
     };
   } finally {
     await removeStage(unpacked).catch(() => {});

@@ -1,15 +1,20 @@
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Writable } from "node:stream";
 import { processIsAlive } from "~/platform/db/lock.server";
 
 /**
  * The folders a backup is put together in (beside the archive, so the finished archive is
  * renamed into place) and a restore unpacks into. They hold every table in plain text, password
  * hashes and sessions among them, until the backup ends and removes its own. A process killed
- * during one (kill -9, a power cut, the machine's memory killer) cannot, so every backup, and the
- * server at start, removes the folders left by processes that no longer run: only folders named
- * with our prefix, never through a link.
+ * during one (kill -9, the machine's memory killer) cannot, so each folder has a guard: a small
+ * shell process that waits for the end of a pipe from the process that made the folder and then
+ * removes it. The pipe ends when that process removes the folder itself or dies, however it dies,
+ * so a killed backup leaves nothing readable a moment later. A power cut stops the guard too: every
+ * backup, and the server at start, removes the folders left by processes that no longer run: only
+ * folders named with our prefix, never through a link.
  *
  * A folder's name says who made it: `<prefix><pid>-<host>-<random>`. On this machine a folder is
  * left over when its process is gone (or, for this process, when it is not one of its backups
@@ -34,10 +39,39 @@ function hostTag(): string {
   return os.hostname().replace(/[^A-Za-z0-9.]/g, "_").slice(0, 64) || "host";
 }
 
-/** Makes a stage folder in `dir`, readable by its owner only, and counts it as in use until `removeStage`. */
+/** The start of the name of a stage folder this process makes with `prefix` (the rest is random). */
+export function stageNameStart(prefix: string): string {
+  return `${prefix}${process.pid}-${hostTag()}-`;
+}
+
+/** Each stage's guard, whose pipe this process holds open while the stage is in use. */
+const guards = new Map<string, ChildProcessByStdio<Writable, null, null>>();
+
+/**
+ * Starts the guard that removes `stage` once this process lets go of its pipe. `rm -rf` on the
+ * name removes a link put in its place, not what the link points to. Started in its own process
+ * group, so a signal to this process's group (Ctrl-C) does not stop it before it has done its work.
+ * Without a shell (not the case on any system the site supports) the sweeps are all there is.
+ */
+function guard(stage: string): void {
+  try {
+    const child = spawn("sh", ["-c", 'cat >/dev/null; rm -rf -- "$0"', stage], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    // Neither the guard nor its pipe keeps this process running.
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    guards.set(stage, child);
+  } catch {
+    // Could not start one: the next backup or start removes the folder if this process is killed.
+  }
+}
+
+/** Makes a stage folder in `dir`, readable by its owner only, guarded, and counted as in use until `removeStage`. */
 export async function makeStage(dir: string, prefix: string): Promise<string> {
-  const stage = await fs.promises.mkdtemp(path.join(dir, `${prefix}${process.pid}-${hostTag()}-`));
+  const stage = await fs.promises.mkdtemp(path.join(dir, stageNameStart(prefix)));
   live.add(stage);
+  guard(stage);
   return stage;
 }
 
@@ -47,6 +81,9 @@ export async function removeStage(stage: string): Promise<void> {
     await fs.promises.rm(stage, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   } finally {
     live.delete(stage);
+    // The guard finds the folder gone and ends.
+    guards.get(stage)?.stdin.end();
+    guards.delete(stage);
   }
 }
 

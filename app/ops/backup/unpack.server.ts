@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { BackupError, FORMAT, migrationJournal, sha256File, type Manifest } from "./format.server";
+import { SIGNATURE_FILE, signatureProblem } from "./signature.server";
 
 /** A table's name as the backup writes it: schema.table, in the plain letters PostgreSQL needs no quotes for. */
 const TABLE_NAME = /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
@@ -26,8 +27,15 @@ function isManifest(value: unknown): value is Manifest {
   });
 }
 
-/** Unpacks the archive and checks every part against the manifest before anything is touched. */
-export async function unpack(file: string, into: string): Promise<Manifest> {
+/** Where this site's backup key is, and whether to go on when the archive's signature does not hold. */
+export type SignatureCheck = { dataDir: string; trustUnsigned?: boolean };
+
+/**
+ * Unpacks the archive and checks its signature and every part against the manifest before
+ * anything is touched. With `trustUnsigned`, a signature that does not hold is not a refusal:
+ * `unchecked` says why it did not.
+ */
+export async function unpack(file: string, into: string, check: SignatureCheck): Promise<{ manifest: Manifest; unchecked?: string }> {
   if (!fs.existsSync(file)) throw new BackupError(`No backup file at ${file}.`);
   const damaged = (detail: string) => new BackupError(`${file} is not a usable backup: ${detail}. Nothing was restored.`);
   try {
@@ -37,12 +45,21 @@ export async function unpack(file: string, into: string): Promise<Manifest> {
     throw damaged(`the archive is truncated or corrupted (${(error as Error).message})`);
   }
   let manifest: Manifest;
+  let manifestBytes: Buffer;
   try {
-    manifest = JSON.parse(await fs.promises.readFile(path.join(into, "manifest.json"), "utf8")) as Manifest;
+    manifestBytes = await fs.promises.readFile(path.join(into, "manifest.json"));
+    manifest = JSON.parse(manifestBytes.toString("utf8")) as Manifest;
   } catch {
     throw damaged("it has no readable manifest.json");
   }
   if (!isManifest(manifest)) throw damaged("its manifest is not a Hopewell backup manifest");
+  const signature = await fs.promises.readFile(path.join(into, SIGNATURE_FILE), "utf8").catch(() => undefined);
+  const unchecked = signatureProblem(manifestBytes, signature, check.dataDir);
+  if (unchecked && !check.trustUnsigned) {
+    throw new BackupError(
+      `${file} cannot be trusted: ${unchecked}. Nothing was restored. If you made it yourself and kept it where no one else could change it (an archive from before backups were signed), add --trust-unsigned.`,
+    );
+  }
   const parts = [
     ...manifest.tables.map((table) => ({ file: table.file, sha256: table.sha256 })),
     ...manifest.files.map((stored) => {
@@ -55,7 +72,7 @@ export async function unpack(file: string, into: string): Promise<Manifest> {
     if (!full.startsWith(into + path.sep) || !fs.existsSync(full)) throw damaged(`${part.file} is missing`);
     if ((await sha256File(full)) !== part.sha256) throw damaged(`${part.file} does not match its checksum`);
   }
-  return manifest;
+  return { manifest, unchecked };
 }
 
 /** Refuses an archive whose schema this code does not know (a newer site's, usually). */

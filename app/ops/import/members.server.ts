@@ -147,6 +147,10 @@ async function saveProfile(ctx: ImportContext, member: Member): Promise<"saved" 
     update: () => tx.update(profiles).set(values).where(eq(profiles.id, member.id)),
   });
   count(ctx, "profiles", outcome);
+  // The export carries no signature (decision 0035): the one row that hands out power is named for the operator to check.
+  if (member.role === "manager" && (outcome === "imported" || outcome === "updated")) {
+    flagRow(ctx, "profiles", "auth_users.csv", member.line, "manager", `${member.email} is a manager: check that the old site made them one`);
+  }
   return "saved";
 }
 
