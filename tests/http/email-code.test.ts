@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMAIL_CODE_MESSAGES } from "~/features/accounts/email-code.form";
 import { MESSAGES } from "~/web/forms/messages";
 import { signIn } from "~/features/accounts/accounts.server";
+import { runAdminCommand } from "~/ops/control/admin.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from "~/ops/demo/seed.server";
 import { config, overrideConfig } from "~/platform/config.server";
 import { accounts, outbox, profiles, rateLimits, sessions } from "~/platform/db/schema";
 import { withAppServer } from "../helpers/app-server";
@@ -222,6 +224,37 @@ describe("signing in with an emailed code", () => {
     const elsewhere = await post(newClient(), { intent: "verify", email: other, code: otherCode, redirectTo: "/events" }, forged);
     expect(elsewhere.headers.get("Location")).toBe("/auth/email-code?notice=password-removed&redirectTo=%2Fevents");
     expect(await hasPassword(otherMade!.id)).toBe(false);
+  });
+
+  it("keeps the password of an account the operator created, whose address the operator vouched for", async () => {
+    const email = `made-by-operator-${Date.now()}@example.com`;
+    const password = "Lantern#1877";
+    const created = await runAdminCommand(["create-user", "--email", email, "--password", password, "--first", "Olive", "--last", "Operator", "--role", "manager"]);
+    expect(created).toEqual({
+      code: 0,
+      out: [`Created ${email} (manager).`, "Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password."],
+      err: [],
+    });
+    const made = await profileOf(email);
+    expect(made.emailVerified).toBe(true);
+
+    await askForCode(newClient(), email);
+    const { code } = await codeEmailTo(email);
+    const signedIn = await signInWith(newClient(), email, code, "/events");
+    expect(signedIn.headers.get("Location")).toBe("/events");
+    expect(await hasPassword(made.id)).toBe(true);
+    expect((await signIn({ email, password }, new Request("http://localhost/auth"), "192.0.2.248")).ok).toBe(true);
+  });
+
+  it("keeps the password of the demo data's accounts", async () => {
+    await seedDemo(db(), { members: 4, events: 1, pels: 1, orders: 1, letters: 1, research: 1 });
+    const email = DEMO_ACCOUNTS.player;
+    const made = await profileOf(email);
+    await askForCode(newClient(), email);
+    const { code } = await codeEmailTo(email);
+    expect((await signInWith(newClient(), email, code, "/events")).headers.get("Location")).toBe("/events");
+    expect(await hasPassword(made.id)).toBe(true);
+    expect((await signIn({ email, password: DEMO_PASSWORD }, new Request("http://localhost/auth"), "192.0.2.247")).ok).toBe(true);
   });
 
   it("refuses a wrong code, and lets the right one in afterwards", async () => {

@@ -108,7 +108,7 @@ describe("the admin command's role changes (npm run admin, in its own process or
 
     // An account made with a role is recorded the same way.
     const created = await runAdminCommand(["create-user", "--email", "ada@example.org", "--password", "Choose#1877", "--first", "Ada", "--last", "Boss", "--role", "manager"]);
-    expect(created.out).toEqual(["Created ada@example.org (manager)."]);
+    expect(created.out).toEqual(["Created ada@example.org (manager).", "Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password."]);
     const [ada] = await db().select({ id: profiles.id, role: profiles.role }).from(profiles).where(eq(profiles.email, "ada@example.org"));
     expect(ada!.role).toBe("manager");
     expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, ada!.id))).toMatchObject([

@@ -86,6 +86,16 @@ export async function createAccount(input: NewAccount): Promise<AuthOutcome<{ us
 }
 
 /**
+ * Counts an address as confirmed because the operator vouched for it (`npm run admin -- create-user`
+ * types it): the first emailed code then keeps the account's password, as after any confirmed
+ * address (decision 0018).
+ */
+export async function confirmAddressVouchedFor(userId: string): Promise<void> {
+  const db = await database();
+  await db.update(profiles).set({ emailVerified: true }).where(eq(profiles.id, userId));
+}
+
+/**
  * Signs in and returns the cookies to set. Limited per address and per account. For a member
  * with a second factor the password is only the first step (`secondStep`): the cookies then
  * carry the library's short-lived two-factor challenge instead of a session, and the sign-in

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { SignUpForm } from "~/features/accounts/auth.form";
 import { fieldErrors } from "~/web/forms/kernel";
 import { isRole, ROLES, type Role } from "~/game/roles";
-import { createAccount } from "~/features/accounts/accounts.server";
+import { confirmAddressVouchedFor, createAccount } from "~/features/accounts/accounts.server";
 import { changeRole, type RoleChange } from "~/features/member-admin/roles.server";
 
 /** The admin command acts as the operator "cli": it has no account, and the audit log names it so. */
@@ -54,10 +54,12 @@ export async function runAdminCommand(argv: string[]): Promise<AdminOutcome> {
     }
     const outcome = await createAccount(parsed.data);
     if (!outcome.ok) return fail(outcome.message);
+    await confirmAddressVouchedFor(outcome.userId);
     const role = (values.role ?? "applicant") as Role;
     const refused = roleRefusal(await changeRole(OPERATOR, { email: parsed.data.email }, role), parsed.data.email);
     if (refused) return fail(refused);
     out.push(`Created ${parsed.data.email} (${role}).`);
+    out.push("Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password.");
   } else {
     if (!values.email || !values.role) return fail(ADMIN_USAGE);
     const outcome = await changeRole(OPERATOR, { email: values.email }, values.role as Role);
