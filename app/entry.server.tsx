@@ -1,4 +1,4 @@
-import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "~/components/nonce";
 import { requestInfoContext } from "~/web/request-context";
 import { loggablePath, logger } from "~/platform/logger.server";
@@ -40,5 +40,8 @@ export function handleError(error: unknown, { request }: { request: Request }) {
     logger.warn({ url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") }, "cross-site post refused");
     return;
   }
+  // A request the client got wrong (a method a page does not answer: 405; no such page: 404) is
+  // the client's, not a fault: the access log already has it, at info, with its status.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logger.error({ err: error, url: loggablePath(new URL(request.url).pathname) }, "request failed");
 }
