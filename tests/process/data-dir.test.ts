@@ -5,7 +5,7 @@ import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
-import { acquireDataDirLock, DataDirLockedError, processIsAlive } from "~/platform/db/lock.server";
+import { acquireDataDirLock, DataDirLockedError, processIsAlive, stateFromStat } from "~/platform/db/lock.server";
 import { events } from "~/platform/db/schema";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { run } from "../helpers/processes";
@@ -163,6 +163,41 @@ describe("the embedded database's data directory", () => {
     expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
     release();
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("opens at once after kill -9 while the killed holder is still in the process table", async () => {
+    const dir = unpackMigratedDatabase(tempDir());
+    // The writer's parent becomes `sleep`, which never reads its children's exit status: once
+    // killed, the writer stays a zombie, as under a parent that has not yet reaped it.
+    const parent = run("sh", ["-c", '"$0" --import tsx tests/fixtures/writer.ts "$1" & exec sleep 60', process.execPath, dir]);
+    try {
+      await parent.waitFor(/(committed .*\n){20}/, 60_000);
+      const holder = Number(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8"));
+      process.kill(holder, "SIGKILL");
+      await expect.poll(() => fs.readFileSync(`/proc/${holder}/stat`, "utf8").split(") ")[1]![0], { timeout: 5_000, interval: 5 }).toBe("Z");
+      const committed = [...parent.output().matchAll(/committed ([0-9a-f-]{36})/g)].map((match) => match[1]!);
+      const handle = await openDatabase({ dataDir: dir });
+      try {
+        const found = await handle.db.select({ id: events.id }).from(events).where(inArray(events.id, committed));
+        expect(found).toHaveLength(committed.length);
+        // Still in the process table: it was taken over as gone, not waited out.
+        expect(fs.existsSync(`/proc/${holder}`)).toBe(true);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      parent.child.kill("SIGKILL");
+    }
+  }, 120_000);
+
+  it("tells a holder the kernel is tearing down from a running one and from a zombie", () => {
+    // /proc/<pid>/stat: pid, (name), state, ppid, pgrp, session, tty, tpgid, flags, ...
+    const line = (state: string, flags: number) => `4242 (node (server) x) ${state} 1 4242 4242 0 -1 ${flags} 120 0 0 0`;
+    expect(stateFromStat(line("S", 0x400100))).toBe("running");
+    expect(stateFromStat(line("R", 0x400104))).toBe("exiting");
+    expect(stateFromStat(line("D", 0x400104))).toBe("exiting");
+    expect(stateFromStat(line("Z", 0x400104))).toBe("ended");
+    expect(stateFromStat(fs.readFileSync("/proc/self/stat", "utf8"))).toBe("running");
   });
 
   it("keeps every committed row when the writing process is killed with SIGKILL", async () => {

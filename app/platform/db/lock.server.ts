@@ -17,29 +17,68 @@ import path from "node:path";
  * and its pid written after, so for a moment it is empty: an empty lock is left alone until it
  * has stayed the same empty file for a second, watched by this process, and only then taken as
  * abandoned.
+ *
+ * A holder killed a moment ago (a supervisor restarting at once after kill -9) may still be in
+ * the process table: a zombie, whose parent has not yet read its exit status, holds nothing and
+ * counts as gone; one the kernel is still tearing down is waited for, at most DYING_HOLDER_WAIT_MS.
  */
 export class DataDirLockedError extends Error {
-  constructor(dir: string, pid: number) {
-    super(`The data directory ${dir} is in use by another process (pid ${pid}). Stop it first, or set DATA_DIR to another directory.`);
+  constructor(dir: string, pid: number, how = "") {
+    const still = how ? ` It ${how} after ${DYING_HOLDER_WAIT_MS / 1000} s.` : "";
+    super(`The data directory ${dir} is in use by another process (pid ${pid}).${still} Stop it first, or set DATA_DIR to another directory.`);
     this.name = "DataDirLockedError";
   }
 }
 
-/** Whether a process with this pid runs on this machine (whoever owns it). */
+/** Whether a process with this pid runs on this machine (whoever owns it); a zombie has ended. */
 export function processIsAlive(pid: number): boolean {
   // 0 and negative numbers name process groups, and signalling one would reach this process's own.
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  return processState(pid) !== "ended";
+}
+
+/** The kernel's flag on a process that is exiting (include/linux/sched.h): it runs no code of its own any more. */
+const PF_EXITING = 0x4;
+
+/**
+ * What a line of /proc/<pid>/stat says of its process: "ended" for a zombie (killed, its files
+ * closed and memory freed, waiting only for its parent to read its exit status, which a parent
+ * may never do), "exiting" while the kernel tears it down, else "running".
+ */
+export function stateFromStat(stat: string): "running" | "exiting" | "ended" {
+  // The command name, in parentheses, may itself hold spaces and parentheses: the fields follow the last one.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const [state, flags] = [fields[0], Number(fields[6])];
+  if (state === "Z" || state === "X" || state === "x") return "ended";
+  return Number.isInteger(flags) && (flags & PF_EXITING) !== 0 ? "exiting" : "running";
+}
+
+/** As stateFromStat, for a live pid; "running" where there is no /proc to ask (not Linux). */
+function processState(pid: number): "running" | "exiting" | "ended" {
+  try {
+    return stateFromStat(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch (error) {
+    // Gone since it was signalled.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync("/proc/self/stat")) return "ended";
+    return "running";
   }
 }
 
 /** How long a starter keeps trying while the lock changes hands under it. */
 const ACQUIRE_MS = 5_000;
+
+/**
+ * How long a starter waits for a holder that is exiting (killed a moment ago: a supervisor
+ * restarting at once after kill -9) before it is refused. Tearing down even a large process
+ * takes well under a second; one stuck longer is stuck on something the operator must see.
+ */
+export const DYING_HOLDER_WAIT_MS = 10_000;
 
 /**
  * How long an empty lock, or a guard, must stay unchanged on every look before it counts as
@@ -53,7 +92,7 @@ export function acquireDataDirLock(dir: string): () => void {
   const guardPath = `${lockPath}.takeover`;
   const watch = new Watch();
   // The monotonic clock: a step of the wall clock must not make a fresh empty lock look old.
-  for (const deadline = performance.now() + ACQUIRE_MS; performance.now() < deadline; ) {
+  for (let deadline = performance.now() + ACQUIRE_MS, dyingSince: number | undefined; performance.now() < deadline; ) {
     if (createNamingThisProcess(lockPath)) return releaser(lockPath);
     const holder = readHolder(lockPath);
     // Released between our attempt and our look: try again.
@@ -66,7 +105,14 @@ export function acquireDataDirLock(dir: string): () => void {
       }
     } else {
       watch.forget(lockPath);
-      if (holder !== process.pid && processIsAlive(holder)) throw new DataDirLockedError(dir, holder);
+      if (holder !== process.pid && processIsAlive(holder)) {
+        if (processState(holder) !== "exiting") throw new DataDirLockedError(dir, holder);
+        dyingSince ??= performance.now();
+        if (performance.now() - dyingSince > DYING_HOLDER_WAIT_MS) throw new DataDirLockedError(dir, holder, "is still exiting");
+        deadline = Math.max(deadline, performance.now() + ACQUIRE_MS);
+        pause(20);
+        continue;
+      }
     }
     takeOverAbandonedLock(lockPath, guardPath, holder, watch);
   }
