@@ -1,9 +1,8 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Writable } from "node:stream";
-import { processIsAlive } from "~/platform/db/lock.server";
+import { hostTag, processIsAlive } from "~/platform/db/lock.server";
 
 /**
  * The folders a backup is put together in (beside the archive, so the finished archive is
@@ -33,11 +32,6 @@ export const STALE_ELSEWHERE_MS = 6 * 60 * 60_000;
 
 /** The stages this process is using now. */
 const live = new Set<string>();
-
-/** This machine's name as it goes into a folder name: letters, digits, dots and underscores. */
-function hostTag(): string {
-  return os.hostname().replace(/[^A-Za-z0-9.]/g, "_").slice(0, 64) || "host";
-}
 
 /** The start of the name of a stage folder this process makes with `prefix` (the rest is random). */
 export function stageNameStart(prefix: string): string {

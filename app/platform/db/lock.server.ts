@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 /**
@@ -41,6 +42,11 @@ export function processIsAlive(pid: number): boolean {
     if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
   return processState(pid) !== "ended";
+}
+
+/** This machine's name as it goes into the name of a file a process leaves for others to judge: letters, digits, dots and underscores. */
+export function hostTag(): string {
+  return os.hostname().replace(/[^A-Za-z0-9.]/g, "_").slice(0, 64) || "host";
 }
 
 /** The kernel's flag on a process that is exiting (include/linux/sched.h): it runs no code of its own any more. */

@@ -11,7 +11,8 @@ import { listFiles, removeFile, removeStalePartials, type StoredFile } from "./s
  * its row is written, and a slow upload's temporary file grows for a while.
  */
 export const ORPHAN_GRACE_MS = 60 * 60_000;
-export const SWEEP_EVERY_MS = 24 * 60 * 60_000;
+/** As often as the grace: what a crash leaves is gone within two of them, not a day later. Listing the files costs little. */
+export const SWEEP_EVERY_MS = 60 * 60_000;
 const BATCH = 500;
 
 async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
@@ -35,7 +36,8 @@ async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
  * DATA_DIR/uploads, spool.server.ts), and stored files no row names
  * (the process died between storing the file and writing its row, or a removal after an
  * account's deletion failed: its rows are gone, so its files are swept here). Only files older than
- * `graceMs` are considered, so an upload in flight is never touched.
+ * `graceMs` are considered, so an upload in flight is never touched, but for uploads in
+ * DATA_DIR/uploads whose process is known to be gone.
  */
 export async function sweepOrphanFiles(options: { now?: number; graceMs?: number } = {}): Promise<{ partials: string[]; orphans: string[] }> {
   const before = new Date((options.now ?? Date.now()) - (options.graceMs ?? ORPHAN_GRACE_MS));
@@ -57,5 +59,8 @@ export async function sweepOrphanFiles(options: { now?: number; graceMs?: number
   return { partials, orphans };
 }
 
-/** Sweeps at start-up and then daily. Several instances may sweep at once: removing is idempotent. */
+/**
+ * Sweeps at start-up (the restart after a crash clears that crash's uploads in DATA_DIR/uploads at
+ * once) and then hourly. Several instances may sweep at once: removing is idempotent.
+ */
 export const orphanSweepJob: TimerJob = { name: "sweeping orphan upload files", firstAfterMs: 0, everyMs: SWEEP_EVERY_MS, run: () => sweepOrphanFiles() };
