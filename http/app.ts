@@ -27,6 +27,7 @@ import { isSecure, isUnansweredMethod, requestOrigin, requestPath } from "./pipe
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turns";
 import { keepPrivate } from "./pipeline/private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
+import { guardAgainstSlowClients } from "./pipeline/slow-clients";
 /**
  * The client's address. Behind a reverse proxy (TRUST_PROXY) it is the last
  * address in X-Forwarded-For, the one our proxy appended; earlier entries are
@@ -238,6 +239,8 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   }
 
   const server = options.development?.server ?? http.createServer();
+  // Header and body deadlines, idle keep-alive, and a cap on one address's connections.
+  guardAgainstSlowClients(server, cfg);
   // One request's failure, whatever and wherever, ends that request alone.
   const answer = (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean) => {
     const secure = isSecure(req, cfg);
