@@ -105,6 +105,35 @@ describe("a backup or restore killed with SIGKILL", () => {
   }, 60_000);
 });
 
+/** The processes whose command line names `text` (the guard of a stage names its folder). */
+function processesNaming(text: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe("a backup's guard", () => {
+  it("still removes the folder when the supervisor signals every process of the service as the backup dies", async () => {
+    const running = await backupProcess(tempDir("stages-supervised"), "wait", "backup", "kill");
+    const guards = processesNaming(running.stage);
+    expect(guards.length).toBeGreaterThan(0);
+    // systemd stopping a service's control group: TERM to all of them, the backup killed outright.
+    for (const pid of guards) process.kill(pid, "SIGTERM");
+    running.process.child.kill("SIGKILL");
+    await running.process.exited;
+    await expect.poll(() => fs.existsSync(running.stage), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => processesNaming(running.stage), { timeout: 5_000 }).toEqual([]);
+  }, 60_000);
+});
+
 describe("what a backup stopped with the machine (a power cut) leaves", () => {
   it("is removed by the next backup, which leaves running backups' folders and everything else alone", async () => {
     const dir = tempDir("stages-backups");

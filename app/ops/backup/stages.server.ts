@@ -44,12 +44,14 @@ const guards = new Map<string, ChildProcessByStdio<Writable, null, null>>();
 /**
  * Starts the guard that removes `stage` once this process lets go of its pipe. `rm -rf` on the
  * name removes a link put in its place, not what the link points to. Started in its own process
- * group, so a signal to this process's group (Ctrl-C) does not stop it before it has done its work.
- * Without a shell (not the case on any system the site supports) the sweeps are all there is.
+ * group, so a signal to this process's group (Ctrl-C) does not reach it, and deaf to the signals a
+ * supervisor sends every process of the service when its main one dies (systemd's control group):
+ * it ends by itself a moment after this process, its work done. Without a shell (not the case on
+ * any system the site supports) the sweeps are all there is.
  */
 function guard(stage: string): void {
   try {
-    const child = spawn("sh", ["-c", 'cat >/dev/null; rm -rf -- "$0"', stage], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    const child = spawn("sh", ["-c", 'trap "" TERM INT HUP; cat >/dev/null; rm -rf -- "$0"', stage], { stdio: ["pipe", "ignore", "ignore"], detached: true });
     child.on("error", () => {});
     child.stdin.on("error", () => {});
     // Neither the guard nor its pipe keeps this process running.
