@@ -3,20 +3,33 @@ import { BackupError } from "~/ops/backup/format.server";
 import { config, ConfigError, type Config } from "~/platform/config.server";
 import { ControlSocketError } from "~/ops/control/control-socket.server";
 import { DataDirLockedError } from "~/platform/db/lock.server";
+import { databaseLabel, embeddedDatabaseBeside } from "~/platform/db/where.server";
+import { settingSource } from "./settings";
 
 export function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-/** The configuration, or the message naming the bad variable. */
+/**
+ * The configuration (read as the server reads it: ./settings.ts), or the message naming the bad
+ * variable. It first says which database and data directory the command works on, and where
+ * those settings came from, so a command run with other settings than the site's shows it.
+ */
 export function cliConfig(): Config {
+  let cfg: Config;
   try {
-    return config();
+    cfg = config();
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ControlSocketError) fail(error.message);
     throw error;
   }
+  const from = cfg.databaseUrl ? `DATABASE_URL ${settingSource("DATABASE_URL")}` : `DATABASE_URL unset, DATA_DIR ${settingSource("DATA_DIR")}`;
+  console.log(`Database: ${databaseLabel(cfg.databaseUrl, cfg.dataDir)} (${from})`);
+  console.log(`Data directory: ${cfg.dataDir} (DATA_DIR ${settingSource("DATA_DIR")})`);
+  const beside = embeddedDatabaseBeside(cfg.databaseUrl, cfg.dataDir);
+  if (beside) console.log(`Warning: ${beside}`);
+  return cfg;
 }
 
 /** Problems the operator can fix are printed as they are; anything else with its stack, as a bug. */

@@ -9,6 +9,7 @@
  * only one process may open), the import is handed to the running server over its
  * control socket, as npm run admin does.
  */
+import "./settings";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

@@ -6,6 +6,7 @@
  *
  * --force replaces whatever the target holds. The site must be stopped on the embedded database.
  */
+import "./settings";
 import { parseArgs } from "node:util";
 import { restoreBackup } from "~/ops/backup/restore.server";
 import { cliConfig, fail, failOn } from "./cli";

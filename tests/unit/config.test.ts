@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { parseEnv } from "node:util";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/platform/config.server";
@@ -84,5 +86,16 @@ describe("configuration", () => {
     const example = fs.readFileSync(".env.example", "utf8");
     const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !TEST_SUITE_VARIABLES.includes(name) && !new RegExp(`^${name}=`, "m").test(example));
     expect(missing).toEqual([]);
+  });
+
+  it("has an .env.example a shell can source, giving the values the server reads from it", () => {
+    // Operators source .env to run a command by hand (`set -a; . ./.env`) and systemd reads it too:
+    // an unquoted "Hopewell <no-reply@...>" was a shell syntax error.
+    const shell = execFileSync("bash", ["-c", "set -a; . ./.env.example; env -0"], { env: { PATH: process.env.PATH }, encoding: "utf8" });
+    const sourced = Object.fromEntries(shell.split("\0").filter(Boolean).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+    const read = parseEnv(fs.readFileSync(".env.example", "utf8"));
+    for (const [name, value] of Object.entries(read)) expect(sourced[name], name).toBe(value);
+    expect(read.MAIL_FROM).toBe("Hopewell <no-reply@hopewell.local>");
+    expect(() => parseConfig(read)).not.toThrow();
   });
 });
