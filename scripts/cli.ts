@@ -3,6 +3,7 @@ import { BackupError } from "~/ops/backup/format.server";
 import { config, ConfigError, type Config } from "~/platform/config.server";
 import { ControlSocketError } from "~/ops/control/control-socket.server";
 import { DataDirLockedError } from "~/platform/db/lock.server";
+import { DatabaseSettingError } from "~/platform/db/connect-errors.server";
 import { databaseLabel, embeddedDatabaseBeside } from "~/platform/db/where.server";
 import { settingSource } from "./settings";
 
@@ -34,7 +35,7 @@ export function cliConfig(): Config {
 
 /** Problems the operator can fix are printed as they are; anything else with its stack, as a bug. */
 export function failOn(error: unknown): never {
-  if (error instanceof BackupError || error instanceof DataDirLockedError || error instanceof ConfigError || error instanceof ControlSocketError) fail(error.message);
+  if (error instanceof BackupError || error instanceof DataDirLockedError || error instanceof DatabaseSettingError || error instanceof ConfigError || error instanceof ControlSocketError) fail(error.message);
   // The operating system's refusals (a missing folder, no permission, disk full) say enough.
   if (error instanceof Error && /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code ?? "")) fail(error.message);
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -64,6 +64,19 @@ describe("configuration", () => {
     expect(message).toMatch(/TRUST_PROXY/);
   });
 
+  it("names the Stripe setting that is missing or wrong, and takes test-mode and live keys", () => {
+    const webhookSecret = "whsec_0123456789abcdef";
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell" })).toThrow(/- STRIPE_WEBHOOK_SECRET: is needed with STRIPE_SECRET_KEY/);
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell", STRIPE_WEBHOOK_SECRET: "" })).toThrow(/- STRIPE_WEBHOOK_SECRET: is needed/);
+    expect(() => parseConfig({ STRIPE_WEBHOOK_SECRET: webhookSecret })).toThrow(/- STRIPE_SECRET_KEY: is needed with STRIPE_WEBHOOK_SECRET/);
+    for (const madeUp of ["sk_madeup", "sk_1234", "pk_test_51Hopewell", "whsec_123"]) {
+      expect(() => parseConfig({ STRIPE_SECRET_KEY: madeUp, STRIPE_WEBHOOK_SECRET: webhookSecret }), madeUp).toThrow(/- STRIPE_SECRET_KEY: must be a secret key \(sk_test_\.\.\. or sk_live_\.\.\.\)/);
+    }
+    for (const key of ["sk_test_51Hopewell", "sk_live_51Hopewell", "rk_test_51Hopewell", "rk_live_51Hopewell"]) {
+      expect(parseConfig({ STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: webhookSecret }).stripe?.secretKey, key).toBe(key);
+    }
+  });
+
   it("takes the test suite's CAPTCHA work only outside production", () => {
     expect(() => parseConfig({ NODE_ENV: "production", CAPTCHA_TEST_WORK: "5" })).toThrow(/CAPTCHA_TEST_WORK: is for the test suite only/);
     expect(() => parseConfig({ CAPTCHA_TEST_WORK: "5" }), "production is the default").toThrow(ConfigError);
