@@ -14,10 +14,11 @@ export function fail(message: string): never {
 
 /**
  * The configuration (read as the server reads it: ./settings.ts), or the message naming the bad
- * variable. It first says which database and data directory the command works on, and where
- * those settings came from, so a command run with other settings than the site's shows it.
+ * variable. A command that uses the database first says which database and data directory it
+ * works on, and where those settings came from, so one run with other settings than the site's
+ * shows it.
  */
-export function cliConfig(): Config {
+export function cliConfig({ database = true }: { database?: boolean } = {}): Config {
   let cfg: Config;
   try {
     cfg = config();
@@ -25,6 +26,7 @@ export function cliConfig(): Config {
     if (error instanceof ConfigError || error instanceof ControlSocketError) fail(error.message);
     throw error;
   }
+  if (!database) return cfg;
   const from = cfg.databaseUrl ? `DATABASE_URL ${settingSource("DATABASE_URL")}` : `DATABASE_URL unset, DATA_DIR ${settingSource("DATA_DIR")}`;
   console.log(`Database: ${databaseLabel(cfg.databaseUrl, cfg.dataDir)} (${from})`);
   console.log(`Data directory: ${cfg.dataDir} (DATA_DIR ${settingSource("DATA_DIR")})`);
