@@ -37,26 +37,37 @@ async function npmRun(site: string, args: string[]): Promise<{ code: number | nu
 }
 
 describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQL)", () => {
+  // A role and database made as the guide makes them ("PostgreSQL: the role and the database"):
+  // the role owns the database and its public schema, and is no superuser.
   const name = `hopewell_cmds_${crypto.randomBytes(5).toString("hex")}`;
   let admin: pg.Client;
   let url: string;
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
-    await admin.query(`create database ${name}`);
-    url = withDatabaseName(PG_URL!, name);
+    await admin.query(`create role ${name} login password 'Lantern1877'`);
+    await admin.query(`create database ${name} owner ${name}`);
+    const inDatabase = new pg.Client({ connectionString: withDatabaseName(PG_URL!, name) });
+    await inDatabase.connect();
+    await inDatabase.query(`alter schema public owner to ${name}`);
+    await inDatabase.end();
+    const site = new URL(withDatabaseName(PG_URL!, name));
+    site.username = name;
+    site.password = "Lantern1877";
+    url = site.toString();
   });
   afterAll(async () => {
     await admin?.query(`drop database if exists ${name} with (force)`);
+    await admin?.query(`drop role if exists ${name}`);
     await admin?.end();
   });
 
-  it("admin, import and backup work on PostgreSQL, each saying which database and warning of the embedded one beside it", async () => {
+  it("admin, import, backup and restore work on PostgreSQL, each saying which database and warning of the embedded one beside it", async () => {
     const site = siteWithDotEnv(`# copied from .env.example\nDATABASE_URL=${url}\nMAIL_FROM="Hopewell <no-reply@hopewell.local>"\n`);
     // What the issue found: an embedded database left in ./data by a first start without DATABASE_URL.
     fs.mkdirSync(path.join(site, "data", "pgdata"), { recursive: true });
     fs.writeFileSync(path.join(site, "data", "pgdata", "PG_VERSION"), "17\n");
-    const said = `Database: PostgreSQL database "${name}" on ${new URL(url).hostname}:${new URL(url).port || "5432"}`;
+    const said = `Database: PostgreSQL database "${name}" on ${new URL(url).hostname}:${new URL(url).port || "5432"}, user ${name} (DATABASE_URL from .env)`;
     const warning = `Warning: DATA_DIR (${fs.realpathSync(site)}/data) also holds an embedded database, which is not used while DATABASE_URL is set`;
 
     const created = await npmRun(site, ["admin", "--", "create-user", "--email", "cass@club.test", "--password", "Choose#1877", "--first", "Cass", "--last", "Reed", "--role", "cast"]);
@@ -86,6 +97,14 @@ describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQ
       const parsed = JSON.parse(manifest) as { database: string; tables: { name: string; rows: number }[] };
       expect(parsed.database).toBe("postgres");
       expect(parsed.tables.find((table) => table.name === "public.profiles")?.rows).toBe(members);
+
+      // The guide's restore, with the role's own rights: the whole database is replaced by the archive.
+      await check.query("delete from profiles where email = 'cass@club.test'");
+      const restored = await npmRun(site, ["restore", "--", archive, "--force"]);
+      expect(restored.output).toContain(said);
+      expect(restored.code, restored.output).toBe(0);
+      expect(restored.output).toMatch(/Restored .*'s backup into the PostgreSQL database/);
+      expect((await check.query("select role from profiles where email = 'cass@club.test'")).rows).toEqual([{ role: "cast" }]);
     } finally {
       await check.end();
     }
