@@ -36,7 +36,11 @@ async function restore(file: string) {
   const target = tempDir("manifest-target");
   const child = run(process.execPath, ["--import", "tsx", "scripts/restore.ts", file], { DATA_DIR: target, DATABASE_URL: "" });
   const { code } = await child.exited;
-  return { code, output: child.output().trim(), target };
+  // The command first says what it restores into (scripts/cli.ts); then its answer.
+  const [database, dataDirectory, ...answer] = child.output().trim().split("\n");
+  expect(database).toBe(`Database: the embedded database in ${path.join(target, "pgdata")} (DATABASE_URL unset, DATA_DIR from the environment)`);
+  expect(dataDirectory).toBe(`Data directory: ${target} (DATA_DIR from the environment)`);
+  return { code, output: answer.join("\n"), target };
 }
 
 describe("restoring an archive whose manifest was changed", () => {
