@@ -75,6 +75,7 @@ describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQ
     expect(created.output).toContain("(DATABASE_URL from .env)");
     expect(created.output).toContain(warning);
     expect(created.output).toContain("Created cass@club.test (cast).");
+    expect(created.output, "the password in DATABASE_URL is never printed").not.toContain("Lantern1877");
     expect(created.code).toBe(0);
     const check = new pg.Client({ connectionString: url });
     await check.connect();
