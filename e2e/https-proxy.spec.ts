@@ -33,6 +33,33 @@ function hasOpenssl(): boolean {
   }
 }
 
+/**
+ * deploy/nginx/hopewell-site.conf as an operator fills it in, with this run's ports, certificate
+ * and folders in place of the guide's. Each replaced text must be there: a changed file fails here
+ * rather than testing something else.
+ */
+function siteConfig({ dir, appPort, httpsPort, httpPort }: { dir: string; appPort: number; httpsPort: number; httpPort: number }): string {
+  let text = fs.readFileSync("deploy/nginx/hopewell-site.conf", "utf8");
+  const replacements: [string, string][] = [
+    ["/etc/letsencrypt/live/members.example.org/fullchain.pem", `${dir}/cert.pem`],
+    ["/etc/letsencrypt/live/members.example.org/privkey.pem", `${dir}/key.pem`],
+    ["members.example.org", "127.0.0.1"],
+    ["listen [::]:80;", ""],
+    ["listen [::]:443 ssl;", ""],
+    ["listen 80;", `listen 127.0.0.1:${httpPort};`],
+    ["listen 443 ssl;", `listen 127.0.0.1:${httpsPort} ssl;`],
+    ["/var/log/nginx/", `${dir}/`],
+    ["/var/www/html", dir],
+    ["http://127.0.0.1:3000", `http://127.0.0.1:${appPort}`],
+    ["/srv/hopewell/deploy/nginx/hopewell-proxy.conf", path.resolve("deploy/nginx/hopewell-proxy.conf")],
+  ];
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`deploy/nginx/hopewell-site.conf no longer has "${from}"`);
+    text = text.replaceAll(from, to);
+  }
+  return text;
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
@@ -49,17 +76,14 @@ test.describe("behind nginx over https", () => {
   let app: ChildProcess;
   let nginx: ChildProcess;
   let publicUrl: string;
+  let appPort: number;
+  let httpsPort: number;
   let appOutput = "";
   let nginxOutput = "";
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-https-"));
-    const [appPort, httpsPort] = [await freePort(), await freePort()];
-    publicUrl = `https://127.0.0.1:${httpsPort}`;
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "pipe" });
-
-    app = spawn(process.execPath, ["server.mjs"], {
+  /** The production server as the guide sets it up behind nginx, with `env` added. */
+  function startApp(env: Record<string, string>): ChildProcess {
+    const child = spawn(process.execPath, ["server.mjs"], {
       env: {
         ...process.env,
         ...E2E_SERVER_ENV,
@@ -67,14 +91,27 @@ test.describe("behind nginx over https", () => {
         HOST: "127.0.0.1",
         DATA_DIR: path.join(dir, "data"),
         APP_URL: publicUrl,
-        TRUST_PROXY: "true",
         SIGNUP_THROTTLE_MS: "0",
+        ...env,
       },
       stdio: "pipe",
     });
-    app.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
-    app.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+    child.stdout!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (appOutput += chunk.toString()));
+    return child;
+  }
 
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-https-"));
+    [appPort, httpsPort] = [await freePort(), await freePort()];
+    const httpPort = await freePort();
+    publicUrl = `https://127.0.0.1:${httpsPort}`;
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "pipe" });
+
+    app = startApp({ TRUST_PROXY: "true" });
+
+    // The guide's whole site file, with this machine's ports, certificate and folders.
     const conf = path.join(dir, "nginx.conf");
     fs.writeFileSync(
       conf,
@@ -83,21 +120,12 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 64; }
 http {
-  access_log ${dir}/access.log;
   client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  server {
-    listen 127.0.0.1:${httpsPort} ssl;
-    ssl_certificate ${dir}/cert.pem;
-    ssl_certificate_key ${dir}/key.pem;
-    location / {
-      proxy_pass http://127.0.0.1:${appPort};
-      include ${path.resolve("deploy/nginx/hopewell-proxy.conf")};
-    }
-  }
+${siteConfig({ dir, appPort, httpsPort, httpPort })}
 }
 `,
     );
@@ -174,7 +202,36 @@ http {
     await expect(page.getByText("You have already applied")).toBeVisible();
 
     // nginx really was in between: its access log has the form post.
-    expect(fs.readFileSync(path.join(dir, "access.log"), "utf8")).toMatch(/"POST \/application(\.data)?[^"]*" 20\d|"POST \/application(\.data)?[^"]*" 30\d/);
+    const accessLog = fs.readFileSync(path.join(dir, "hopewell.access.log"), "utf8");
+    expect(accessLog).toMatch(/"POST \/application(\.data)?[^"]*" 20\d|"POST \/application(\.data)?[^"]*" 30\d/);
+    // The first manager's set-up link was followed, and its secret is not in nginx's log.
+    expect(accessLog).toMatch(/"GET \/setup HTTP\/1\.1" 200/);
+    expect(accessLog).not.toContain("token=");
+    expect(accessLog).not.toContain("?");
+    await context.close();
+  });
+
+  test("while the site restarts nginx says so, and without TRUST_PROXY a form says what to set", async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: publicUrl, ignoreHTTPSErrors: true, javaScriptEnabled: false });
+    const page = await context.newPage();
+    app.kill("SIGTERM");
+    await exited(app);
+    // The seconds of a restart: a page that says so and comes back by itself, not a bare 502.
+    const down = await page.goto("/events");
+    expect(down?.status()).toBe(503);
+    expect(down?.headers()["retry-after"]).toBe("10");
+    await expect(page.getByRole("heading", { name: "Hopewell is restarting" })).toBeVisible();
+
+    // The mistake the guide warns of: TRUST_PROXY left out behind the proxy.
+    app = startApp({ TRUST_PROXY: "false" });
+    await waitForAnswer(`http://127.0.0.1:${appPort}/healthz`, 90_000);
+    await page.goto("/auth");
+    await page.getByLabel("Email", { exact: true }).fill("ada@example.org");
+    await page.getByLabel("Password", { exact: true }).fill("Choose#1877");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Form Not Sent" })).toBeVisible();
+    await expect(page.getByText("If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.")).toBeVisible();
+    expect(appOutput).toContain("TRUST_PROXY is not set");
     await context.close();
   });
 });

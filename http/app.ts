@@ -22,8 +22,8 @@ import { logAccess } from "./pipeline/access-log";
 import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-limit";
 import { createAnonymousPageCache } from "./pipeline/anonymous-cache";
 import { serveHealth } from "./pipeline/health";
-import { errorPageHtml, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./pipeline/request-errors";
-import { isSecure, isUnansweredMethod, requestOrigin, requestPath } from "./pipeline/request-url";
+import { errorPageHtml, PROXY_NOT_TRUSTED, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./pipeline/request-errors";
+import { isSecure, isUnansweredMethod, postThroughUntrustedProxy, requestOrigin, requestPath } from "./pipeline/request-url";
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turns";
 import { keepPrivate } from "./pipeline/private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
@@ -220,6 +220,13 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     // throw; and for every address alike, so a cached page or a file is no exception.
     const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
     if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
+    if (postThroughUntrustedProxy(req, cfg)) {
+      logger.warn(
+        { origin: req.headers.origin },
+        "form post refused: it came through a reverse proxy (X-Forwarded-Proto) but TRUST_PROXY is not set, so the site cannot tell its public origin. Set TRUST_PROXY=true (and APP_URL to the public https address) in the site's settings and restart",
+      );
+      return sendErrorPage(req, res, PROXY_NOT_TRUSTED, page);
+    }
     const path = requestPath(req.url, requestOrigin(req, cfg));
     if (path === undefined) return sendErrorPage(req, res, UNREADABLE_ADDRESS, page);
     // The adapter puts the target after the origin: an absolute-form target (of this same origin) goes in as its path.

@@ -5,6 +5,7 @@ import { openFirstManagerSetup } from "~/features/accounts/first-manager.server"
 import { prepareBackupKey } from "~/ops/backup/signature.server";
 import { config, ConfigError, type Config } from "~/platform/config.server";
 import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
+import { databaseLabel, embeddedDatabaseBeside } from "~/platform/db/where.server";
 import { startJobs } from "~/platform/jobs.server";
 import { logger } from "~/platform/logger.server";
 import { checkStorage, StorageError, storageKind } from "~/platform/storage/storage.server";
@@ -62,7 +63,9 @@ export async function start(options: { development?: Development } = {}): Promis
   const startedAt = performance.now();
   const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   setDatabase(handle);
-  logger.info({ database: handle.kind, ms: Math.round(performance.now() - startedAt) }, "database ready");
+  logger.info({ database: handle.kind, target: databaseLabel(cfg.databaseUrl, cfg.dataDir), ms: Math.round(performance.now() - startedAt) }, "database ready");
+  const beside = embeddedDatabaseBeside(cfg.databaseUrl, cfg.dataDir);
+  if (beside) logger.warn(beside);
 
   const jobs = await startJobs(backgroundJobs(handle, cfg));
 

@@ -7,6 +7,7 @@
  * While the site runs on the embedded database (which only one process may open), the
  * command is handed to the running server over its control socket.
  */
+import "./settings";
 import { askRunningServer } from "~/ops/control/control-socket.server";
 import { runAdminCommand, type AdminOutcome } from "~/ops/control/admin.server";
 import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";

@@ -6,6 +6,7 @@
  *
  * On the embedded database a running server is asked to write it over its control socket.
  */
+import "./settings";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

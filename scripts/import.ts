@@ -3,12 +3,14 @@
  * characters, submissions, letters and research files) in one transaction:
  *
  *   npm run import -- DIR
+ *   npm run import -- --check DIR   reads and checks every file, reports what the import would do, changes nothing
  *
  * DIR holds auth_users.csv, one CSV per table and storage/research/<user id>/<file>.
  * Running it again changes nothing. While the site runs on the embedded database (which
  * only one process may open), the import is handed to the running server over its
  * control socket, as npm run admin does.
  */
+import "./settings";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -18,12 +20,15 @@ import { DataDirLockedError } from "~/platform/db/lock.server";
 import { runImportCommand, type ImportOutcome } from "~/ops/import/run.server";
 import { cliConfig, fail, failOn } from "./cli";
 
-const USAGE = "Usage: npm run import -- DIR   (the folder of the old site's export: auth_users.csv, profiles.csv, ... and storage/research/)";
+const USAGE = "Usage: npm run import -- [--check] DIR   (the folder of the old site's export: auth_users.csv, profiles.csv, ... and storage/research/; --check changes nothing)";
 
 async function main() {
   let positionals: string[];
+  let check: boolean;
   try {
-    positionals = parseArgs({ allowPositionals: true, strict: true }).positionals;
+    const parsed = parseArgs({ options: { check: { type: "boolean", default: false } }, allowPositionals: true, strict: true });
+    positionals = parsed.positionals;
+    check = parsed.values.check;
   } catch (error) {
     fail(`${(error as Error).message}\n${USAGE}`);
   }
@@ -36,13 +41,13 @@ async function main() {
   try {
     setDatabase(await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir }));
     try {
-      outcome = await runImportCommand(dir);
+      outcome = await runImportCommand(dir, { check });
     } finally {
       await closeDatabase();
     }
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
-    outcome = await askRunningServer<ImportOutcome>(cfg.dataDir, "/import", { dir });
+    outcome = await askRunningServer<ImportOutcome>(cfg.dataDir, "/import", { dir, check });
   }
   for (const line of outcome.out) console.log(line);
   for (const line of outcome.err) console.error(line);

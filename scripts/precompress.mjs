@@ -5,7 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 
-const ROOT = path.resolve("build/client");
+// The client folder of the build just made (build.mjs gives it; build/client when run alone).
+const ROOT = path.resolve(process.argv[2] ?? "build/client");
 const COMPRESSIBLE = /\.(js|mjs|css|svg|html|json|txt|map)$/;
 let files = 0;
 for (const name of fs.readdirSync(ROOT, { recursive: true }).map(String)) {

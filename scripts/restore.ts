@@ -7,6 +7,7 @@
  * --force replaces whatever the target holds. --trust-unsigned restores an archive whose signature
  * does not hold (one from before backups were signed). The site must be stopped on the embedded database.
  */
+import "./settings";
 import { parseArgs } from "node:util";
 import { restoreBackup } from "~/ops/backup/restore.server";
 import { cliConfig, fail, failOn } from "./cli";

@@ -9,6 +9,7 @@
  * With the embedded database, stop the site first: only one process may open DATA_DIR
  * (while it runs, this says so and exits).
  */
+import "./settings";
 import { parseArgs } from "node:util";
 import { closeDatabase, database, openDatabase, setDatabase } from "~/platform/db/client.server";
 import { cliConfig, fail, failOn } from "./cli";

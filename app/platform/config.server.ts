@@ -65,7 +65,15 @@ const EnvSchema = z.object({
   DISCORD_AUTHORIZATION_URL: httpUrl.optional(),
   DISCORD_TOKEN_URL: httpUrl.optional(),
   DISCORD_USERINFO_URL: httpUrl.optional(),
-  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_\S+$/, "must be a Stripe secret or restricted key (sk_... or rk_...)").optional(),
+  // Test-mode keys (sk_test_, rk_test_) sell nothing real: the guide's walk-through uses them first.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(
+      /^(sk|rk)_(test|live)_\S+$/,
+      "must be a secret key (sk_test_... or sk_live_...) or a restricted key (rk_test_... or rk_live_...) from Stripe's dashboard, Developers → API keys; a publishable key (pk_...) will not do",
+    )
+    .optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_\S+$/, "must be the webhook endpoint's signing secret (whsec_...)").optional(),
   STRIPE_API_URL: httpUrl.optional(),
   SMS_WEBHOOK_URL: httpUrl.optional(),
@@ -116,9 +124,13 @@ const EnvSchema = z.object({
 }).refine((env) => env.DISCORD_CLIENT_SECRET || !env.DISCORD_CLIENT_ID, {
   path: ["DISCORD_CLIENT_SECRET"],
   message: "is needed with DISCORD_CLIENT_ID: sign-in with Discord takes both (or neither, to leave it off)",
-}).refine((env) => !env.STRIPE_SECRET_KEY === !env.STRIPE_WEBHOOK_SECRET, {
+}).refine((env) => !env.STRIPE_SECRET_KEY || env.STRIPE_WEBHOOK_SECRET, {
+  path: ["STRIPE_WEBHOOK_SECRET"],
+  message:
+    "is needed with STRIPE_SECRET_KEY: the signing secret (whsec_...) of the webhook endpoint for https://<your site>/webhooks/stripe, as tickets are sold only when the site also hears Stripe's confirmations (or set neither, to keep the events' payment links)",
+}).refine((env) => env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET, {
   path: ["STRIPE_SECRET_KEY"],
-  message: "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are given together: tickets are sold only when the site also hears Stripe's confirmations (or neither, to keep the events' payment links)",
+  message: "is needed with STRIPE_WEBHOOK_SECRET: the account's secret or restricted key (sk_test_..., sk_live_..., rk_...) (or set neither, to keep the events' payment links)",
 }).refine((env) => env.SMS_WEBHOOK_URL || !env.SMS_WEBHOOK_TOKEN, {
   path: ["SMS_WEBHOOK_URL"],
   message: "is needed with SMS_WEBHOOK_TOKEN: text messages go to the gateway at that address",

@@ -15,6 +15,9 @@ const pretty = process.env.NODE_ENV === "development" && process.stdout.isTTY;
 
 export const logger = pino({
   level,
+  // "time":"2026-05-02T18:04:11.512Z" rather than milliseconds since 1970: the log is read by people
+  // (journalctl, grep) as often as by tools, and every log tool reads ISO 8601.
+  timestamp: pino.stdTimeFunctions.isoTime,
   // Errors are logged without the values of a failed statement (log-errors.server.ts).
   serializers: { err: serializeError, error: serializeError },
   redact: {

@@ -10,6 +10,14 @@ export const UNREADABLE_ADDRESS: ErrorPage = {
   explanation: "The address of this request cannot be read: its path or its host is malformed. Check the link you followed, or start again from the home page.",
 };
 
+/** A form post through a reverse proxy the site does not trust yet (request-url.ts): the set-up's fault, so its fix is named. */
+export const PROXY_NOT_TRUSTED: ErrorPage = {
+  status: 400,
+  title: "Form Not Sent",
+  explanation:
+    "This site runs behind a reverse proxy but has not been told to trust it, so it cannot tell that this form came from its own page. Nothing was saved. If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.",
+};
+
 export function unansweredMethod(method: string): ErrorPage {
   return {
     status: 405,

@@ -35,6 +35,21 @@ export function requestOrigin(req: http.IncomingMessage, cfg: Pick<Config, "trus
   };
 }
 
+/**
+ * A form post that came through a reverse proxy the site was not told to trust (TRUST_PROXY
+ * unset): the browser's Origin is the very scheme and host the proxy reports, but the site,
+ * believing only the connection, sees plain http and would refuse it as cross-site with a bare
+ * "Bad Request". Then the set-up, not the visitor, is at fault, and the answer says so.
+ */
+export function postThroughUntrustedProxy(req: http.IncomingMessage, cfg: Pick<Config, "trustProxy">): boolean {
+  if (cfg.trustProxy || !["POST", "PUT", "PATCH", "DELETE"].includes(req.method ?? "")) return false;
+  const proto = lastForwarded(req.headers["x-forwarded-proto"])?.toLowerCase();
+  const host = lastForwarded(req.headers["x-forwarded-host"]) ?? req.headers.host;
+  if (!proto || !host || !HOST.test(host) || !req.headers.origin) return false;
+  const own = requestOrigin(req, cfg);
+  return req.headers.origin.toLowerCase() === `${proto}://${host}`.toLowerCase() && req.headers.origin.toLowerCase() !== `${own.protocol}//${own.host}`.toLowerCase();
+}
+
 /** True when the visitor reached the site over https (HSTS, upgrade-insecure-requests). */
 export function isSecure(req: http.IncomingMessage, cfg: Pick<Config, "trustProxy" | "appUrl">): boolean {
   if (cfg.appUrl?.startsWith("https:")) return true;

@@ -10,7 +10,13 @@ import { runChild } from "./child.mjs";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Everything the build reads. The migrations are not in it: the server reads drizzle/ itself. */
 const INPUTS = ["app", "http", "public", "scripts/precompress.mjs", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
-const STAMP = path.join(ROOT, "build", "sources.sha256");
+const BUILD = path.join(ROOT, "build");
+const STAMP = path.join(BUILD, "sources.sha256");
+/** A new build is made here, beside the one a running server may be serving, and then put in its place. */
+const NEXT = "build.next";
+/** The hashed files a build made itself (not those it kept from the build before it). */
+const OWN_FILES = "own-assets.json";
+const HASHED = ["client/assets", "server/assets"];
 
 function files(entry) {
   const full = path.join(ROOT, entry);
@@ -49,18 +55,55 @@ export async function buildSite() {
     );
     return 1;
   }
-  fs.rmSync(STAMP, { force: true });
+  const next = path.join(ROOT, NEXT);
+  fs.rmSync(next, { recursive: true, force: true });
   const hash = sourcesHash();
   // Always the production build. Vite builds the browser's code for the NODE_ENV it inherits
   // when one is set: under "test" (a test run building the site) or "development" (a shell
   // left so) it bundled React's development build, twice the size and slower, and served it.
-  const env = { ...process.env, NODE_ENV: "production" };
-  for (const args of [[cli, "build"], [path.join(ROOT, "scripts/precompress.mjs")]]) {
+  // The build goes to build.next (react-router.config.ts), so the site keeps running on build/
+  // meanwhile: building in place emptied build/ under it, and its pages lost their scripts and
+  // styles for the minute the build took.
+  const env = { ...process.env, NODE_ENV: "production", HOPEWELL_BUILD_DIR: NEXT };
+  for (const args of [[cli, "build"], [path.join(ROOT, "scripts/precompress.mjs"), path.join(next, "client")]]) {
     const code = await runChild(process.execPath, args, { cwd: ROOT, env });
     if (code !== 0) return code;
   }
-  fs.writeFileSync(STAMP, `${hash}\n`);
+  fs.writeFileSync(path.join(next, OWN_FILES), `${JSON.stringify(HASHED.flatMap((dir) => listFiles(path.join(next, dir)).map((file) => path.join(dir, file))))}\n`);
+  keepPreviousFiles(next);
+  fs.writeFileSync(path.join(next, "sources.sha256"), `${hash}\n`);
+  // Two renames: the folder a server reads is never half written.
+  const old = `${BUILD}.old-${process.pid}`;
+  if (fs.existsSync(BUILD)) fs.renameSync(BUILD, old);
+  fs.renameSync(next, BUILD);
+  fs.rmSync(old, { recursive: true, force: true });
   return 0;
+}
+
+function listFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}
+
+/**
+ * The hashed files of the build being replaced are kept beside the new ones (their names never
+ * clash): the server still running from it until its restart loads its own modules lazily, and
+ * its pages, and those open in browsers, ask for its scripts and styles. Only that build's own
+ * files are kept, so two builds' worth at most.
+ */
+function keepPreviousFiles(next) {
+  let previous;
+  try {
+    previous = JSON.parse(fs.readFileSync(path.join(BUILD, OWN_FILES), "utf8"));
+  } catch {
+    previous = HASHED.flatMap((dir) => listFiles(path.join(BUILD, dir)).map((file) => path.join(dir, file)));
+  }
+  for (const file of previous) {
+    const target = path.join(next, file);
+    if (fs.existsSync(target) || !fs.existsSync(path.join(BUILD, file))) continue;
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.join(BUILD, file), target);
+  }
 }
 
 // `--if-stale`: only when build/ is missing or older than the sources (`npm test` before the

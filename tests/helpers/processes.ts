@@ -12,14 +12,15 @@ export type RunningProcess = {
 };
 
 /**
- * Starts a process with this one's environment and `env`. The test suite's own settings (its cheap
- * CAPTCHA) are not handed down unless `env` gives them: a server started here runs as an operator
- * would run it, and a production one refuses them.
+ * Starts a process with this one's environment and `env`, less the variables `options.unset`
+ * names. The test suite's own settings (its cheap CAPTCHA) are not handed down unless `env` gives
+ * them: a server started here runs as an operator would run it, and a production one refuses them.
  */
-export function run(command: string, args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): RunningProcess {
+export function run(command: string, args: string[], env: Record<string, string> = {}, options: { cwd?: string; unset?: string[] } = {}): RunningProcess {
   const inherited = { ...process.env };
-  for (const name of TEST_SUITE_VARIABLES) delete inherited[name];
-  const child = spawn(command, args, { env: { ...inherited, ...env }, stdio: "pipe", ...options });
+  // `unset`: variables the process must not have at all (an empty one still hides a .env file's value).
+  for (const name of [...TEST_SUITE_VARIABLES, ...(options.unset ?? [])]) delete inherited[name];
+  const child = spawn(command, args, { env: { ...inherited, ...env }, stdio: "pipe", cwd: options.cwd });
   let output = "";
   const listeners = new Set<() => void>();
   // Colour codes are dropped: tools colour their output when CI is set (picocolors does),

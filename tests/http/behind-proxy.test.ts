@@ -6,6 +6,7 @@ import { profiles } from "~/platform/db/schema";
 import { createAppServer } from "../../http/app";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withTestDatabase } from "../helpers/db";
+import { captureLogs } from "../helpers/logs";
 
 /**
  * The site behind an https reverse proxy: the proxy talks plain http to the app and
@@ -13,6 +14,7 @@ import { withTestDatabase } from "../helpers/db";
  * also runs without TRUST_PROXY, where those headers must change nothing.
  */
 const db = withTestDatabase();
+const logs = captureLogs();
 const PUBLIC = "https://hopewell.example";
 
 async function listen(cfg: Config): Promise<{ url: string; server: http.Server }> {
@@ -95,6 +97,23 @@ describe("forms behind an https reverse proxy", () => {
     const own = await signUp(direct.url, "direct@example.com", { Origin: direct.url });
     expect(own.status).toBe(302);
     expect(await accountOf("forged@example.com")).toEqual([]);
+  });
+
+  it("says to set TRUST_PROXY when a sign-up comes through an https proxy the site does not trust", async () => {
+    // nginx in front, TRUST_PROXY forgotten: the browser's own https page posts, and the site sees http.
+    const response = await signUp(direct.url, "untrusted-proxy@example.com", {
+      Accept: "text/html",
+      Host: "hopewell.example",
+      "X-Forwarded-Proto": "https",
+      "X-Forwarded-Host": "hopewell.example",
+      Origin: PUBLIC,
+    });
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain("<h1 class=\"mt-4 text-3xl\">Form Not Sent</h1>");
+    expect(page).toContain("Nothing was saved. If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.");
+    expect(logs.filter((line) => line.includes("TRUST_PROXY is not set")).length).toBe(1);
+    expect(await accountOf("untrusted-proxy@example.com")).toEqual([]);
   });
 
   it("keeps a forwarded host that is not a host name out of the request URL", async () => {

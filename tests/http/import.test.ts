@@ -146,6 +146,24 @@ describe("a broken export is refused, naming the file and the line, and nothing 
     await refused(dir, "profiles.csv line 1: the file is empty; it needs at least its header row.");
   });
 
+  it("every file's problem at once, so one run lists all there is to fix", async () => {
+    const dir = exportWith();
+    fs.rmSync(path.join(dir, "pels.csv"));
+    const characters = path.join(dir, "characters.csv");
+    fs.writeFileSync(characters, fs.readFileSync(characters, "utf8").replace("faction,", "faction_name,"));
+    // The loose names the old docs gave ("member, event") for the columns the importer wants.
+    fs.writeFileSync(path.join(dir, "letters.csv"), `member,recipient,body,created_at\n${IDS.bo},Sheriff Cole,hello,2025-05-24T08:00:00Z\n`);
+    await refused(
+      dir,
+      [
+        "3 files of the export have problems; nothing was imported:",
+        '  characters.csv line 1: the header row is wrong: missing "faction"; unknown "faction_name" (expected id, user_id, character_name, backstory, faction, job).',
+        `  pels.csv: the file is missing from ${dir}.`,
+        '  letters.csv line 1: the header row is wrong: missing "user_id"; unknown "member" (expected user_id, recipient, body, created_at).',
+      ].join("\n"),
+    );
+  });
+
   it("a row the database refuses late in the run: the rows and files before it are taken back", async () => {
     const dir = exportWith();
     await db().execute(sql`alter table letters add constraint letters_test_short check (length(body) < 10)`);
@@ -154,6 +172,23 @@ describe("a broken export is refused, naming the file and the line, and nothing 
     } finally {
       await db().execute(sql`alter table letters drop constraint letters_test_short`);
     }
+    expect(storedFiles()).toEqual({});
+  });
+});
+
+describe("checking an export first (import --check)", () => {
+  it("reports what the import would do, skipped rows and all, and changes nothing", async () => {
+    const dir = exportWith((data) => data.letters.push({ user_id: IDS.ghost, recipient: "Nobody", body: "lost", created_at: "2025-05-24T08:00:00Z" }));
+    const before = await siteState();
+    const outcome = await runImportCommand(dir, { check: true });
+    expect(outcome.err).toEqual([]);
+    expect(outcome.code).toBe(0);
+    const report = outcome.out.join("\n");
+    expect(report).toContain(`Checked ${dir}: every file is readable. Nothing was imported; this is what the import would do.`);
+    expect(report).toMatch(/^profiles\s+[1-9]\d*\s+0\s+0\s+0\s+\d+$/m);
+    expect(report).toContain("Research files: 1 to copy into the site's storage, 0 already there.");
+    expect(report).toMatch(/letters\.csv line \d+: missing user/);
+    expect(await siteState()).toEqual(before);
     expect(storedFiles()).toEqual({});
   });
 });

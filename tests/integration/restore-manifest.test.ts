@@ -49,7 +49,11 @@ async function restore(file: string, options: { args?: string[]; key?: string | 
   if (key !== null) fs.writeFileSync(path.join(target, BACKUP_KEY_FILE), key, { mode: 0o600 });
   const child = run(process.execPath, ["--import", "tsx", "scripts/restore.ts", file, ...(options.args ?? [])], { DATA_DIR: target, DATABASE_URL: "" });
   const { code } = await child.exited;
-  return { code, output: child.output().trim(), target, left: fs.readdirSync(target).filter((name) => name !== BACKUP_KEY_FILE) };
+  // The command first says what it restores into (scripts/cli.ts); then its answer.
+  const [database, dataDirectory, ...answer] = child.output().trim().split("\n");
+  expect(database).toBe(`Database: the embedded database in ${path.join(target, "pgdata")} (DATABASE_URL unset, DATA_DIR from the environment)`);
+  expect(dataDirectory).toBe(`Data directory: ${target} (DATA_DIR from the environment)`);
+  return { code, output: answer.join("\n"), target, left: fs.readdirSync(target).filter((name) => name !== BACKUP_KEY_FILE) };
 }
 
 /** The role the restored database gives the player. */

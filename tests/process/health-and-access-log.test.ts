@@ -77,6 +77,11 @@ describe("the server's logs", () => {
       { method: "GET", route: "/*", status: 404 },
     ]);
     for (const line of requests) expect(line.ms).toEqual(expect.any(Number));
+    // Times a person can read in journalctl: ISO 8601 in UTC, not milliseconds since 1970.
+    for (const line of logLines(server.output())) {
+      expect(line.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(Math.abs(Date.parse(line.time as string) - Date.now())).toBeLessThan(120_000);
+    }
     expect(server.output()).not.toContain("SecretResetToken123");
     expect(server.output()).not.toContain("SecretCookieValue456");
     expect(server.output()).not.toContain("SecretQuery789");

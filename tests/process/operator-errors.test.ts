@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { postgresAnswers, withDatabaseName } from "../helpers/database-urls";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
@@ -72,6 +73,32 @@ describe("mistakes in the server's settings", () => {
     } finally {
       holder.close();
     }
+  });
+
+  it("names DATABASE_URL and what to check when nothing answers at its host and port", async () => {
+    const dataDir = tempDir("hopewell-pg-port-");
+    // A port nothing listens on, as when 5433 was typed for 5432.
+    const port = await freePort();
+    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: `postgres://hopewell:secret@127.0.0.1:${port}/hopewell` });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `Hopewell could not start: DATABASE_URL: nothing answers at 127.0.0.1:${port} (connection refused). Check the host and port in DATABASE_URL (PostgreSQL listens on 5432 unless told otherwise) and that PostgreSQL runs there (systemctl status postgresql).`,
+    );
+    expect(output).not.toContain("secret");
+    expect(output).not.toMatch(STACK_LINE);
+  });
+
+  const pgUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  it("names DATABASE_URL and how to create the database when the one it names does not exist", async (context) => {
+    if (!(await postgresAnswers(pgUrl))) return context.skip(`needs PostgreSQL at ${pgUrl} (TEST_DATABASE_URL)`);
+    const dataDir = tempDir("hopewell-pg-name-");
+    const url = new URL(withDatabaseName(pgUrl, "hopewell_no_such_site"));
+    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: url.toString() });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `Hopewell could not start: DATABASE_URL names the database "hopewell_no_such_site", which does not exist on ${url.hostname}:${url.port || "5432"}. Create it, owned by the site's role (sudo -u postgres createdb -O ${url.username} hopewell_no_such_site), or correct the database's name at the end of DATABASE_URL.`,
+    );
+    expect(output).not.toMatch(STACK_LINE);
   });
 
   it("reads settings from a .env file in the working directory, with the environment winning", async () => {

@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { parseEnv } from "node:util";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/platform/config.server";
@@ -62,6 +64,19 @@ describe("configuration", () => {
     expect(message).toMatch(/TRUST_PROXY/);
   });
 
+  it("names the Stripe setting that is missing or wrong, and takes test-mode and live keys", () => {
+    const webhookSecret = "whsec_0123456789abcdef";
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell" })).toThrow(/- STRIPE_WEBHOOK_SECRET: is needed with STRIPE_SECRET_KEY/);
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell", STRIPE_WEBHOOK_SECRET: "" })).toThrow(/- STRIPE_WEBHOOK_SECRET: is needed/);
+    expect(() => parseConfig({ STRIPE_WEBHOOK_SECRET: webhookSecret })).toThrow(/- STRIPE_SECRET_KEY: is needed with STRIPE_WEBHOOK_SECRET/);
+    for (const madeUp of ["sk_madeup", "sk_1234", "pk_test_51Hopewell", "whsec_123"]) {
+      expect(() => parseConfig({ STRIPE_SECRET_KEY: madeUp, STRIPE_WEBHOOK_SECRET: webhookSecret }), madeUp).toThrow(/- STRIPE_SECRET_KEY: must be a secret key \(sk_test_\.\.\. or sk_live_\.\.\.\)/);
+    }
+    for (const key of ["sk_test_51Hopewell", "sk_live_51Hopewell", "rk_test_51Hopewell", "rk_live_51Hopewell"]) {
+      expect(parseConfig({ STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: webhookSecret }).stripe?.secretKey, key).toBe(key);
+    }
+  });
+
   it("takes the test suite's CAPTCHA work only outside production", () => {
     expect(() => parseConfig({ NODE_ENV: "production", CAPTCHA_TEST_WORK: "5" })).toThrow(/CAPTCHA_TEST_WORK: is for the test suite only/);
     expect(() => parseConfig({ CAPTCHA_TEST_WORK: "5" }), "production is the default").toThrow(ConfigError);
@@ -84,5 +99,16 @@ describe("configuration", () => {
     const example = fs.readFileSync(".env.example", "utf8");
     const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !TEST_SUITE_VARIABLES.includes(name) && !new RegExp(`^${name}=`, "m").test(example));
     expect(missing).toEqual([]);
+  });
+
+  it("has an .env.example a shell can source, giving the values the server reads from it", () => {
+    // Operators source .env to run a command by hand (`set -a; . ./.env`) and systemd reads it too:
+    // an unquoted "Hopewell <no-reply@...>" was a shell syntax error.
+    const shell = execFileSync("bash", ["-c", "set -a; . ./.env.example; env -0"], { env: { PATH: process.env.PATH }, encoding: "utf8" });
+    const sourced = Object.fromEntries(shell.split("\0").filter(Boolean).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+    const read = parseEnv(fs.readFileSync(".env.example", "utf8"));
+    for (const [name, value] of Object.entries(read)) expect(sourced[name], name).toBe(value);
+    expect(read.MAIL_FROM).toBe("Hopewell <no-reply@hopewell.local>");
+    expect(() => parseConfig(read)).not.toThrow();
   });
 });

@@ -18,7 +18,10 @@ export function controlSocketJob(handle: DatabaseHandle, cfg: Config): ServiceJo
       const socket = await startControlSocket(cfg.dataDir, {
         "/admin": (body) => runAdminCommand((body as { argv: string[] }).argv),
         // The import code (CSV parsing, file sniffing) is loaded when an import is run, not held by an idle server.
-        "/import": async (body) => (await import("../import/run.server")).runImportCommand((body as { dir: string }).dir),
+        "/import": async (body) => {
+          const { dir, check } = body as { dir: string; check?: boolean };
+          return (await import("../import/run.server")).runImportCommand(dir, { check: check === true });
+        },
         "/backup": async (body) => {
           const result = await createBackup(handle.db, handle.kind, path.resolve((body as { target: string }).target));
           return { file: result.file, ms: result.ms, manifest: result.manifest, leftovers: result.leftovers };

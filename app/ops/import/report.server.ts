@@ -66,7 +66,7 @@ function listed(lines: ReportLine[]): string[] {
 }
 
 /** The report as the operator reads it. */
-export function formatReport(report: ImportReport): string {
+export function formatReport(report: ImportReport, options: { check?: boolean } = {}): string {
   const header = ["table", "imported", "updated", "unchanged", "kept (newer here)", "skipped"];
   const rows = REPORT_TABLES.map((table) => {
     const c = report.tables[table];
@@ -74,8 +74,14 @@ export function formatReport(report: ImportReport): string {
   });
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
-  const out = [`Imported ${report.dir} in one transaction.`, "", line(header), ...rows.map(line), ""];
-  out.push(`Research files: ${report.files.copied} copied into the site's storage, ${report.files.alreadyStored} already there.`);
+  const out = [
+    options.check ? `Checked ${report.dir}: every file is readable. Nothing was imported; this is what the import would do.` : `Imported ${report.dir} in one transaction.`,
+    "",
+    line(header),
+    ...rows.map(line),
+    "",
+  ];
+  out.push(`Research files: ${report.files.copied} ${options.check ? "to copy" : "copied"} into the site's storage, ${report.files.alreadyStored} already there.`);
   out.push(
     `Events attended on the old site (events_attended): taken for ${countOf(report.oldSiteEvents.taken, "member")} as the start of their Events Survived, ${report.oldSiteEvents.alreadyHere} already here.`,
   );

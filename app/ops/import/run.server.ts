@@ -17,10 +17,32 @@ import { emptyReport, formatReport, reportChanged, type ImportReport } from "./r
 import { importResearch } from "./research-files.server";
 import { importAttendance, importLetters, importMerchantOrders, importPels } from "./submissions.server";
 
-/** Reads every file of the export: a missing file, a link, a wrong header or malformed CSV refuses the whole export. */
+/**
+ * Reads every file of the export: a missing file, a link, a wrong header or malformed CSV refuses
+ * the whole export. Every file is read before refusing, so one run names all of their problems
+ * (one run per file took a club seven runs).
+ */
 function readExport(root: string): Record<ExportTable, CsvTable> {
-  return Object.fromEntries(Object.entries(EXPORT_FILES).map(([table, spec]) => [table, readCsv(root, spec)])) as Record<ExportTable, CsvTable>;
+  const tables: Partial<Record<ExportTable, CsvTable>> = {};
+  const problems: ImportError[] = [];
+  for (const [table, spec] of Object.entries(EXPORT_FILES) as [ExportTable, (typeof EXPORT_FILES)[ExportTable]][]) {
+    try {
+      tables[table] = readCsv(root, spec);
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      problems.push(error);
+    }
+  }
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) {
+    const lines = problems.map((problem) => `  ${problem.message.replace(/ Nothing was imported\.$/, "")}`);
+    throw new ImportError([`${problems.length} files of the export have problems; nothing was imported:`, ...lines].join("\n"));
+  }
+  return tables as Record<ExportTable, CsvTable>;
 }
+
+/** Ends a check's transaction without committing it: a check writes nothing. */
+class CheckOnly extends Error {}
 
 /** Every table of the export, owners before their rows, in the run's transaction; a run that changed anything is audited. */
 async function importTables(ctx: ImportContext, files: Record<ExportTable, CsvTable>): Promise<void> {
@@ -56,7 +78,7 @@ async function importTables(ctx: ImportContext, files: Record<ExportTable, CsvTa
  * holds already are left as they are unless the export's are newer, so a second run
  * changes nothing. Returns what became of each row.
  */
-export async function importExport(dir: string): Promise<ImportReport> {
+export async function importExport(dir: string, options: { check?: boolean } = {}): Promise<ImportReport> {
   const folder = path.resolve(dir);
   const root = exportRoot(folder);
   const files = readExport(root);
@@ -64,10 +86,16 @@ export async function importExport(dir: string): Promise<ImportReport> {
   const report = emptyReport(folder);
   const writtenFiles: string[] = [];
   try {
-    await holdingDatabase("an import", () => db.transaction((tx) => importTables({ tx, dir: root, report, writtenFiles }, files)));
+    await holdingDatabase(options.check ? "an import check" : "an import", () =>
+      db.transaction(async (tx) => {
+        await importTables({ tx, dir: root, report, writtenFiles }, files);
+        // A check runs the whole import, so its report is the real one's, and then takes it all back.
+        if (options.check) throw new CheckOnly();
+      }),
+    );
   } catch (error) {
     for (const key of writtenFiles) await removeFile(key).catch((cleanup: unknown) => logger.error({ err: cleanup, key }, "removing an imported file after a failed import failed"));
-    throw error;
+    if (!(error instanceof CheckOnly)) throw error;
   }
   return report;
 }
@@ -76,10 +104,10 @@ export async function importExport(dir: string): Promise<ImportReport> {
 export type ImportOutcome = { code: number; out: string[]; err: string[] };
 
 /** The import as an operator's command: the report, or why nothing was imported. */
-export async function runImportCommand(dir: string): Promise<ImportOutcome> {
+export async function runImportCommand(dir: string, options: { check?: boolean } = {}): Promise<ImportOutcome> {
   try {
-    const report = await importExport(dir);
-    return { code: 0, out: [formatReport(report)], err: [] };
+    const report = await importExport(dir, options);
+    return { code: 0, out: [formatReport(report, options)], err: [] };
   } catch (error) {
     if (error instanceof ImportError) return { code: 1, out: [], err: [error.message] };
     logger.error({ err: error }, "import failed");

@@ -4,6 +4,7 @@ import pg from "pg";
 import { config } from "../config.server";
 import { logger } from "../logger.server";
 import type { Database, DatabaseHandle, HoldLock, Listen } from "./client.server";
+import { explainDatabaseError } from "./connect-errors.server";
 import * as schema from "./schema";
 
 /**
@@ -14,13 +15,21 @@ export async function openPostgres(databaseUrl: string, migrationsFolder: string
   const pool = createPool(databaseUrl);
   const db = drizzlePg(pool, { schema }) as unknown as Database;
   // Several app instances may start together: one migrates while the others wait.
-  const client = await pool.connect();
   try {
-    await client.query("select pg_advisory_lock(727001)");
-    await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
-  } finally {
-    await client.query("select pg_advisory_unlock(727001)").catch(() => {});
-    client.release();
+    const client = await pool.connect();
+    try {
+      await client.query("select pg_advisory_lock(727001)");
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock(727001)").catch(() => {});
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    // drizzle wraps the driver's error in its own ("Failed query: ..."), the cause being PostgreSQL's.
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    const explained = explainDatabaseError(cause, databaseUrl);
+    throw explained === cause ? error : explained;
   }
   return { db, kind: "postgres", listen: postgresListener(databaseUrl), holdLock: postgresLockHolder(databaseUrl), close: () => pool.end() };
 }

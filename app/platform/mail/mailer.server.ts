@@ -53,3 +53,28 @@ export const deliverEmail: Deliverer = async (row) => {
     throw error;
   }
 };
+
+/** SMTP_URL as it may be shown: without its password. */
+export function shownSmtpUrl(url: string): string {
+  const parsed = new URL(url);
+  const user = parsed.username ? `${decodeURIComponent(parsed.username)}${parsed.password ? ":…" : ""}@` : "";
+  return `${parsed.protocol}//${user}${parsed.host}`;
+}
+
+/**
+ * Sends one email at once, not through the outbox, for an operator checking the mail settings
+ * (npm run email:test): the SMTP server's answer, or its refusal as it gave it.
+ */
+export async function sendTestEmail(to: string): Promise<string> {
+  const url = config().mail.smtpUrl;
+  if (!url) throw new Error("SMTP_URL is not set");
+  const sent = (await transporter(url).sendMail({
+    from: config().mail.from,
+    to,
+    subject: "Hopewell test email",
+    text: "This is a test email from the Hopewell members' site. Its mail settings (SMTP_URL, MAIL_FROM) work: members will get their sign-in codes and links.",
+  })) as { response?: string };
+  transport?.transporter.close();
+  transport = undefined;
+  return sent.response ?? "accepted";
+}
