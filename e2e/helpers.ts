@@ -182,6 +182,16 @@ export async function addEvent(page: Page, { title, date, status }: { title: str
   await expect(page.getByText("Event added.")).toBeVisible();
 }
 
+/** On /events/manage (already open): adds a future event sold on the site at `price` dollars, with `places` if limited. */
+export async function addTicketedEvent(page: Page, { title, date, price, places }: { title: string; date: string; price: string; places?: string }) {
+  await page.getByLabel("Title").first().fill(title);
+  await page.getByLabel("Date").first().fill(date);
+  await page.getByLabel("Ticket price (dollars)").first().fill(price);
+  if (places) await page.getByLabel("Places").first().fill(places);
+  await page.getByRole("button", { name: "Add Event" }).click();
+  await expect(page.getByText("Event added.")).toBeVisible();
+}
+
 /**
  * Full-page pictures of the page at each width, for a person to look at (the tests that take
  * them run at desktop width only); the page is then put back to its own size.

@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import Stripe from "stripe";
 import { E2E_SERVICES_SERVER, E2E_STAND_INS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { createMember, screenshots, signIn, signInByPost } from "./helpers";
+import { addTicketedEvent, createMember, screenshots, signIn, signInByPost } from "./helpers";
 
 /**
  * Tickets as members and managers meet them past the first purchase, in Chromium against the run's
@@ -53,12 +53,7 @@ test.describe("tickets after the first purchase", () => {
     await managing.goto("/auth?redirectTo=%2Fevents%2Fmanage");
     await signIn(managing, manager.email, manager.password);
     await expect(managing).toHaveURL(`${site}/events/manage`, SLOW);
-    await managing.getByLabel("Title").first().fill(title);
-    await managing.getByLabel("Date").first().fill("2031-06-13");
-    await managing.getByLabel("Ticket price (dollars)").first().fill("60");
-    await managing.getByLabel("Places").first().fill("2");
-    await managing.getByRole("button", { name: "Add Event" }).click();
-    await expect(managing.getByText("Event added.")).toBeVisible();
+    await addTicketedEvent(managing, { title, date: "2031-06-13", price: "60", places: "2" });
 
     // With scripts off, Buy a ticket still reaches Stripe's page (the page's form-action allows it), and paying registers.
     const noScript = await playerPage(browser, tag, "Nora", { javaScriptEnabled: false });

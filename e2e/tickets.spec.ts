@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { E2E_SERVICES_SERVER, E2E_STAND_INS } from "../playwright.config";
 import { expectAccessible } from "./axe";
-import { createMember, signIn } from "./helpers";
+import { addTicketedEvent, createMember, signIn } from "./helpers";
 
 /**
  * A ticket bought in Chromium: the run's second server sells tickets through Stripe Checkout
@@ -30,12 +30,7 @@ test.describe("tickets through Stripe Checkout", () => {
     await managing.goto("/auth?redirectTo=%2Fevents%2Fmanage");
     await signIn(managing, manager.email, manager.password);
     await expect(managing).toHaveURL(`${site}/events/manage`, SLOW);
-    await managing.getByLabel("Title").first().fill(title);
-    await managing.getByLabel("Date").first().fill("2031-05-16");
-    await managing.getByLabel("Ticket price (dollars)").first().fill("85");
-    await managing.getByLabel("Places").first().fill("40");
-    await managing.getByRole("button", { name: "Add Event" }).click();
-    await expect(managing.getByText("Event added.")).toBeVisible();
+    await addTicketedEvent(managing, { title, date: "2031-05-16", price: "85", places: "40" });
 
     const playerContext = await browser.newContext({ baseURL: site });
     const page = await playerContext.newPage();

@@ -3,6 +3,7 @@ import http from "node:http";
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect } from "vitest";
 import { config, overrideConfig } from "~/platform/config.server";
+import { postForm } from "./forms";
 import { stripeRequestChecker } from "./stripe-openapi";
 
 /** A Checkout Session as the stand-in keeps it (the fields the site reads). */
@@ -240,4 +241,29 @@ export function withStripeStandIn(webhookSecret: string): () => StripeStandIn {
     if (!stripe) throw new Error("The Stripe stand-in starts in beforeAll");
     return stripe;
   };
+}
+
+/**
+ * The steps a ticket test takes against the app and the stand-in: a member's press of Buy a
+ * ticket (the Checkout Session it opened), paying on Stripe's page, and a notice Stripe signs and
+ * sends the webhook (its answer's text: recorded, mismatch, ...).
+ */
+export function ticketSteps(app: () => { url: string }, standIn: () => StripeStandIn, webhookSecret: string) {
+  async function buy(eventId: string, cookie: string): Promise<string> {
+    const sent = await postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
+    expect(sent.status).toBe(302);
+    return sent.headers.get("Location")!.split("/").pop()!;
+  }
+  async function buyAndPay(eventId: string, cookie: string): Promise<string> {
+    const sessionId = await buy(eventId, cookie);
+    standIn().pay(sessionId);
+    return sessionId;
+  }
+  async function notify(type: string, object: object): Promise<string> {
+    const notice = standIn().event(type, object as never, webhookSecret);
+    const answer = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
+    expect(answer.status).toBe(200);
+    return answer.text();
+  }
+  return { buy, buyAndPay, notify };
 }

@@ -8,7 +8,7 @@ import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { visibleText } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
-import { withStripeStandIn } from "../helpers/stripe-stand-in";
+import { ticketSteps, withStripeStandIn } from "../helpers/stripe-stand-in";
 
 const db = withTestDatabase();
 const WEBHOOK_SECRET = "whsec_hopewell_checks_test";
@@ -18,20 +18,10 @@ describe("tickets: what members see of their places, and what the webhook will n
   // The stand-in first, so the server starts with tickets on sale (its page policy is set at start).
   const standIn = withStripeStandIn(WEBHOOK_SECRET);
   const app = withAppServer();
+  const { buy, notify } = ticketSteps(app, standIn, WEBHOOK_SECRET);
 
-  async function buy(eventId: string, cookie: string): Promise<string> {
-    const sent = await postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
-    expect(sent.status).toBe(302);
-    return sent.headers.get("Location")!.split("/").pop()!;
-  }
   async function deliver(payload: string, signature: string) {
     return fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
-  }
-  async function notify(type: string, object: object) {
-    const notice = standIn().event(type, object as never, WEBHOOK_SECRET);
-    const answer = await deliver(notice.payload, notice.signature);
-    expect(answer.status).toBe(200);
-    return answer.text();
   }
   const page = async (path: string, cookie: string) => visibleText(await (await fetch(`${app().url}${path}`, { headers: { Cookie: cookie } })).text());
 

@@ -7,7 +7,7 @@ import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { visibleText } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
-import { withStripeStandIn } from "../helpers/stripe-stand-in";
+import { ticketSteps, withStripeStandIn } from "../helpers/stripe-stand-in";
 
 const db = withTestDatabase();
 const WEBHOOK_SECRET = "whsec_hopewell_refunds_test";
@@ -15,20 +15,8 @@ const WEBHOOK_SECRET = "whsec_hopewell_refunds_test";
 describe("ticket refunds: from the site, at Stripe, and for payments the site cannot keep", () => {
   const app = withAppServer();
   const standIn = withStripeStandIn(WEBHOOK_SECRET);
+  const { buyAndPay, notify } = ticketSteps(app, standIn, WEBHOOK_SECRET);
 
-  async function buyAndPay(eventId: string, cookie: string): Promise<string> {
-    const sent = await postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
-    expect(sent.status).toBe(302);
-    const sessionId = sent.headers.get("Location")!.split("/").pop()!;
-    standIn().pay(sessionId);
-    return sessionId;
-  }
-  async function notify(type: string, object: object) {
-    const notice = standIn().event(type, object as never, WEBHOOK_SECRET);
-    const answer = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
-    expect(answer.status).toBe(200);
-    return answer.text();
-  }
   async function paidTicket(title: string, priceCents = 8500, places: number | null = 40) {
     const event = await createEvent(db(), { title, date: "2029-05-18", status: "future", ticketPriceCents: priceCents, ticketPlaces: places });
     const player = await signedInMember("player");

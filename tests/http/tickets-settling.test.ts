@@ -8,7 +8,7 @@ import { withTestDatabase } from "../helpers/db";
 import { postForm } from "../helpers/forms";
 import { visibleText } from "../helpers/html";
 import { signedInMember } from "../helpers/members";
-import { withStripeStandIn } from "../helpers/stripe-stand-in";
+import { ticketSteps, withStripeStandIn } from "../helpers/stripe-stand-in";
 
 const db = withTestDatabase();
 const WEBHOOK_SECRET = "whsec_hopewell_settling_test";
@@ -16,20 +16,8 @@ const WEBHOOK_SECRET = "whsec_hopewell_settling_test";
 describe("ticket payments settled with Stripe: refunds, full events and missed notices", () => {
   const app = withAppServer();
   const standIn = withStripeStandIn(WEBHOOK_SECRET);
+  const { buyAndPay, notify } = ticketSteps(app, standIn, WEBHOOK_SECRET);
 
-  /** The player presses Buy a ticket and pays at Stripe's page: the session's id. */
-  async function buyAndPay(eventId: string, cookie: string): Promise<string> {
-    const sent = await postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
-    expect(sent.status).toBe(302);
-    const sessionId = sent.headers.get("Location")!.split("/").pop()!;
-    standIn().pay(sessionId);
-    return sessionId;
-  }
-  async function notify(type: string, object: object) {
-    const notice = standIn().event(type, object as never, WEBHOOK_SECRET);
-    const answer = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
-    expect(answer.status).toBe(200);
-  }
   const mailTo = async (email: string) => (await db().select().from(outbox)).filter((row) => (row.payload as { to?: string }).to === email).map((row) => row.payload as { subject: string; text: string });
 
   it("refunds, and tells, a player whose payment arrived after their hold ended and another took the last place", async () => {
