@@ -142,6 +142,7 @@ describe("ticket refunds: from the site, at Stripe, and for payments the site ca
     standIn().pay(sessionId);
     const cancelled = await postForm(app().url, "/events/manage", { intent: "cancel", id: event.id }, manager.cookie);
     expect(cancelled.status).toBe(200);
+    expect(visibleText(await cancelled.text())).not.toContain("paid for this event on the site");
     expect(await notify("checkout.session.completed", standIn().sessions.get(sessionId)!)).toBe("recorded");
     const [purchase] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.checkoutSessionId, sessionId));
     expect(purchase).toMatchObject({ status: "refunded", refundReason: "event-cancelled", refundedCents: 5000 });
@@ -154,6 +155,12 @@ describe("ticket refunds: from the site, at Stripe, and for payments the site ca
     await notify("checkout.session.completed", standIn().sessions.get(sessionId)!);
     expect(standIn().refunds.filter((refund) => refund.payment_intent === purchase!.paymentIntentId)).toHaveLength(1);
     expect(await refundAudits(purchase!.id)).toHaveLength(1);
+
+    // Cancelling an event with paid tickets tells the manager to refund them: the site refunds none by itself.
+    const held = await paidTicket("Moved Date");
+    const told = visibleText(await (await postForm(app().url, "/events/manage", { intent: "cancel", id: held.event.id }, manager.cookie)).text());
+    expect(told).toContain("1 ticket was paid for this event on the site: refund it from the attendance page, where each paid ticket has a Refund button.");
+    expect((await db().select({ status: ticketPurchases.status }).from(ticketPurchases).where(eq(ticketPurchases.id, held.purchase.id)))[0]!.status).toBe("paid");
 
     // A checkout still open when the event is cancelled is ended at Stripe.
     const later = await createEvent(db(), { title: "Dry Creek", date: "2029-07-13", status: "future", ticketPriceCents: 5000 });

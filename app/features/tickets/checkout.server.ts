@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { and, count, eq, inArray, lte } from "drizzle-orm";
 import { formatEventDate } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
@@ -179,4 +179,16 @@ export async function expireOpenCheckouts(which: { eventId: string } | { cancell
     ended++;
   }
   return ended;
+}
+
+/**
+ * What a manager who cancels an event must still do: refund its paid tickets (the site refunds
+ * none by itself: the club may move the event instead). Undefined when none were paid on the site.
+ */
+export async function paidTicketsWarning(eventId: string): Promise<string | undefined> {
+  const db = await database();
+  const [row] = await db.select({ n: count() }).from(ticketPurchases).where(and(eq(ticketPurchases.eventId, eventId), eq(ticketPurchases.status, "paid")));
+  const paid = row?.n ?? 0;
+  if (paid === 0) return undefined;
+  return `${paid === 1 ? "1 ticket was" : `${paid} tickets were`} paid for this event on the site: refund ${paid === 1 ? "it" : "them"} from the attendance page, where each paid ticket has a Refund button.`;
 }

@@ -11,7 +11,7 @@ import { EVENT_DATE_HINT, EventForm, notAFridayWarning } from "~/features/events
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { cancelEvent, createEvent, listAllEvents, updateEvent } from "~/features/events/events.server";
-import { expireOpenCheckouts } from "~/features/tickets/checkout.server";
+import { expireOpenCheckouts, paidTicketsWarning } from "~/features/tickets/checkout.server";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!id || !(await cancelEvent(id))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
       // Nobody pays for it from here on; a payment already on its way is refunded when it arrives.
       await expireOpenCheckouts({ eventId: id });
-      return data({ intent, saved: "Event cancelled.", at: Date.now() });
+      return data({ intent, saved: "Event cancelled.", warning: await paidTicketsWarning(id), at: Date.now() });
     }
     if (intent !== "create" && intent !== "update") return data({ intent, message: "That action is not available here." }, { status: 400 });
     const form = checkForm(EventForm, fields);
@@ -44,7 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (!id || !(await updateEvent(id, form.data))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
     if (form.data.status === "cancelled") await expireOpenCheckouts({ eventId: id });
-    return data({ intent, saved: "Changes saved successfully!", warning: notAFridayWarning(form.data.date), at: Date.now() });
+    const warning = form.data.status === "cancelled" ? await paidTicketsWarning(id) : notAFridayWarning(form.data.date);
+    return data({ intent, saved: "Changes saved successfully!", warning, at: Date.now() });
   });
 }
 
