@@ -70,6 +70,9 @@ for (const provider of PROVIDERS) {
     let server: OwnServer | undefined;
 
     test.beforeAll(async () => {
+      // A server of its own on a new data directory, and its member made with the admin command:
+      // on a busy 2-core machine that has taken more than a test's 30 seconds.
+      test.setTimeout(120_000);
       verifier = http.createServer((req, res) => {
         let body = "";
         req.on("data", (chunk: Buffer) => (body += chunk.toString()));
