@@ -17,6 +17,10 @@ async function main() {
     // Checkout Sessions are what the site uses, so a restricted key made for it may read them.
     await stripe.checkout.sessions.list({ limit: 1 });
   } catch (error) {
+    // No answer at all is the network's doing, not the key's: copying the key again would not help.
+    if ((error as { type?: string }).type === "StripeConnectionError") {
+      fail(`Stripe could not be reached from this server: ${(error as Error).message} Check its network, firewall or proxy: the site must reach api.stripe.com on port 443. The key was not checked.`);
+    }
     fail(
       `Stripe did not accept STRIPE_SECRET_KEY: ${(error as Error).message} Copy the key again from Stripe's dashboard (Developers → API keys, ${live ? "with test mode off" : "in test mode"}); a restricted key needs write access to Checkout Sessions and Refunds.`,
     );

@@ -1,6 +1,8 @@
 import http from "node:http";
 import { eq, inArray, sql } from "drizzle-orm";
+import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { logger } from "~/platform/logger.server";
 import { config, overrideConfig } from "~/platform/config.server";
 import { outbox } from "~/platform/db/schema";
 import { deliverDiscord, queueDiscordPost } from "~/platform/discord/discord.server";
@@ -62,6 +64,35 @@ describe("the outbox, with a real SMTP server", () => {
       expect(row.lastError).toMatch(/553/);
       await db().delete(outbox).where(eq(outbox.id, row.id));
     } finally {
+      await smtp.close();
+    }
+  });
+
+  it("keeps mail waiting when the server refuses SMTP_URL's password, and logs an error naming SMTP_URL", async () => {
+    const smtp = await startSmtpServer(0, { refuseLogin: true });
+    const withLogin = new URL(smtp.url);
+    withLogin.username = "site";
+    withLogin.password = "wrong-password";
+    overrideConfig({ mail: { ...original.mail, smtpUrl: withLogin.toString() } });
+    const lines: string[] = [];
+    const stream = pino.symbols.streamSym as unknown as symbol;
+    const target = logger as unknown as Record<symbol, unknown>;
+    const saved = { stream: target[stream], level: logger.level };
+    target[stream] = { write: (line: string) => lines.push(line) };
+    logger.level = "info";
+    try {
+      await queueEmail(db(), email("waiting@example.com", "Login refused"));
+      await deliverDueMessages({ email: deliverEmail });
+      const row = await queued("Login refused");
+      expect(row).toMatchObject({ status: "pending", attempts: 1 });
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; setting?: string }).find((entry) => entry.msg.startsWith("outbox delivery failed"));
+      expect(logged).toMatchObject({ level: 50, setting: "SMTP_URL", msg: "outbox delivery failed: SMTP_URL needs fixing; the message waits" });
+      expect(lines.join("\n")).not.toContain("wrong-password");
+      expect(row.lastError).toContain("Fix SMTP_URL and restart");
+      await db().delete(outbox).where(eq(outbox.id, row.id));
+    } finally {
+      target[stream] = saved.stream;
+      logger.level = saved.level;
       await smtp.close();
     }
   });

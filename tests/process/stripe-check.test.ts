@@ -1,5 +1,6 @@
 import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/ports";
 import { run } from "../helpers/processes";
 import { startStripeStandIn } from "../helpers/stripe-stand-in";
 
@@ -39,6 +40,14 @@ describe("npm run stripe:check", () => {
     expect(refused.code).toBe(1);
     expect(refused.output).toContain("Stripe did not accept STRIPE_SECRET_KEY: Invalid API Key provided");
     expect(refused.output).not.toMatch(/\n\s+at /);
+
+    // Nothing answers at all: the network is named, not the key.
+    const closed = await freePort();
+    const unreachable = await stripeCheck({ STRIPE_SECRET_KEY: "sk_test_hopewell_check", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: `http://127.0.0.1:${closed}` });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.output).toContain("Stripe could not be reached from this server:");
+    expect(unreachable.output).toContain("The key was not checked.");
+    expect(unreachable.output).not.toContain("Copy the key again");
 
     const off = await stripeCheck({}, ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]);
     expect(off.code).toBe(1);

@@ -6,7 +6,7 @@ import { config } from "../config.server";
 import { database, databaseHandle, type Transaction } from "../db/client.server";
 import { outbox } from "../db/schema";
 import { logger } from "../logger.server";
-import { backoffMs, type Deliverer, type Deliverers, GiveUp, type OutboxRow, RetryLater } from "./outbox.server";
+import { backoffMs, type Deliverer, type Deliverers, GiveUp, type OutboxRow, RetryLater, SettingRefused } from "./outbox.server";
 
 const MAX_ATTEMPTS = 12;
 /**
@@ -167,7 +167,8 @@ async function deliverLane(rows: OutboxRow[], deliverer: Deliverer, owner: numbe
         )
         .where(eq(outbox.id, row.id));
       // The kept error is for managers; the log gets it without addresses (SMTP replies quote them).
-      logger.warn({ id: row.id, kind: row.kind, attempts, giveUp, error: withoutAddresses(message) }, "outbox delivery failed");
+      if (error instanceof SettingRefused) logger.error({ id: row.id, kind: row.kind, attempts, setting: error.setting, error: withoutAddresses(message) }, `outbox delivery failed: ${error.setting} needs fixing; the message waits`);
+      else logger.warn({ id: row.id, kind: row.kind, attempts, giveUp, error: withoutAddresses(message) }, "outbox delivery failed");
       // Later messages of this key wait, so they cannot overtake the one that failed; a
       // message that failed for good no longer holds anything back.
       if (!giveUp) blockedKeys.add(row.orderKey);

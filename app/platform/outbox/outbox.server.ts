@@ -17,6 +17,16 @@ export class RetryLater extends Error {
   }
 }
 export class GiveUp extends Error {}
+/**
+ * A failure only the operator can end (a setting the provider refuses, such as SMTP_URL's
+ * password): the message waits and is retried as usual, and the log says so at error level,
+ * naming the setting, so whoever watches the errors hears of it.
+ */
+export class SettingRefused extends Error {
+  constructor(message: string, public readonly setting: string) {
+    super(message);
+  }
+}
 
 export type Deliverer = (row: OutboxRow) => Promise<void>;
 export type Deliverers = Partial<Record<OutboxRow["kind"], Deliverer>>;
