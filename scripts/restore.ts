@@ -5,7 +5,8 @@
  *   npm run restore -- FILE [--force] [--trust-unsigned]
  *
  * --force replaces whatever the target holds. --trust-unsigned restores an archive whose signature
- * does not hold (one from before backups were signed). The site must be stopped on the embedded database.
+ * could not be checked (one from before backups were signed, or another key's); one altered after it
+ * was signed is refused all the same. The site must be stopped on the embedded database.
  */
 import "./settings";
 import { parseArgs } from "node:util";

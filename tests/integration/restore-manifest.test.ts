@@ -83,12 +83,24 @@ function playerMadeManager(dir: string, manifest: Manifest): void {
 }
 
 describe("restoring an archive that was changed after it was made", () => {
-  it("refuses one whose checksums were made again, saying why, and restores nothing", async () => {
+  it("refuses one whose checksums were made again, saying it was altered, even with --trust-unsigned, and restores nothing", async () => {
     const changed = await changedArchive(playerMadeManager);
+    const altered = `${changed} cannot be trusted: its signature does not match its contents under this site's key: it was altered after it was made, and must not be restored. Nothing was restored.`;
     const refused = await restore(changed);
-    expect(refused.output).toBe(
-      `${changed} cannot be trusted: its signature does not match its contents: it was changed after it was made. Nothing was restored. If you made it yourself and kept it where no one else could change it (an archive from before backups were signed), add --trust-unsigned.`,
-    );
+    expect(refused.output).toBe(altered);
+    expect(refused.code).toBe(1);
+    expect(refused.left).toEqual([]);
+    // The flag is for archives that could not be checked, never for one found altered.
+    const trusted = await restore(changed, { args: ["--trust-unsigned"] });
+    expect(trusted.output).toBe(altered);
+    expect(trusted.code).toBe(1);
+    expect(trusted.left).toEqual([]);
+  }, 60_000);
+
+  it("refuses a signature file that is not one this site writes, even with --trust-unsigned", async () => {
+    const forged = await changedArchive((dir) => fs.writeFileSync(path.join(dir, "manifest.sig"), '{"algorithm":"none"}'));
+    const refused = await restore(forged, { args: ["--trust-unsigned"] });
+    expect(refused.output).toBe(`${forged} cannot be trusted: its manifest.sig is not a signature this site makes: it was altered after it was made, and must not be restored. Nothing was restored.`);
     expect(refused.code).toBe(1);
     expect(refused.left).toEqual([]);
   }, 60_000);
@@ -103,7 +115,7 @@ describe("restoring an archive that was changed after it was made", () => {
   it("refuses an archive without a signature unless the operator trusts it, and says so", async () => {
     const unsigned = await changedArchive((dir) => fs.rmSync(path.join(dir, "manifest.sig")));
     const refused = await restore(unsigned);
-    expect(refused.output).toMatch(/ cannot be trusted: it carries no signature \(it was made before backups were signed, or its signature was removed\)\. Nothing was restored\./);
+    expect(refused.output).toMatch(/ cannot be trusted: it carries no signature \(it was made before backups were signed, or its signature was removed\)\. Nothing was restored\. .*add --trust-unsigned\.$/);
     expect(refused.code).toBe(1);
     expect(refused.left).toEqual([]);
     const trusted = await restore(unsigned, { args: ["--trust-unsigned"] });
@@ -115,11 +127,11 @@ describe("restoring an archive that was changed after it was made", () => {
   it("names the key when the archive was signed with another one, or there is none", async () => {
     const otherKey = `${crypto.randomBytes(32).toString("hex")}\n`;
     const other = await restore(archive, { key: otherKey });
-    expect(other.output).toMatch(/ cannot be trusted: it was signed with another key \([0-9a-f]{16}\) than this site's .*backup\.key \([0-9a-f]{16}\): copy there the backup\.key of the site that made it\. Nothing was restored\./);
+    expect(other.output).toMatch(/ cannot be trusted: it was signed with another key \([0-9a-f]{16}\) than this site's .*backup\.key \([0-9a-f]{16}\): copy there the backup\.key of the site that made it\. Nothing was restored\. .*add --trust-unsigned\.$/);
     expect(other.code).toBe(1);
     expect(other.left).toEqual([]);
     const none = await restore(archive, { key: null });
-    expect(none.output).toMatch(/ cannot be trusted: there is no backup key at .*backup\.key to check its signature with/);
+    expect(none.output).toMatch(/ cannot be trusted: there is no backup key at .*backup\.key to check its signature with.* add --trust-unsigned\.$/);
     expect(none.code).toBe(1);
     expect(fs.readdirSync(none.target)).toEqual([]);
   }, 60_000);
@@ -131,6 +143,7 @@ describe("restoring an archive whose manifest was changed", () => {
       const rows = '{"id":1,"email":"intruder@example.org"}\n';
       fs.writeFileSync(path.join(dir, "db", "public.secret_admins.jsonl"), rows);
       manifest.tables.push({ name: "public.secret_admins", rows: 1, file: "db/public.secret_admins.jsonl", sha256: crypto.createHash("sha256").update(rows).digest("hex") });
+      fs.rmSync(path.join(dir, "manifest.sig"));
     });
     // Past the signature (an archive from before backups were signed), the schema still refuses it.
     const refused = await restore(changed, { args: ["--trust-unsigned"] });

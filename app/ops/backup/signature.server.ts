@@ -68,22 +68,30 @@ export function signManifest(key: BackupKey, manifestBytes: Buffer): string {
   return `${JSON.stringify(signature, null, 2)}\n`;
 }
 
-/** Why an archive's signature does not hold, or undefined when it does. `dataDir` is where this site's key is. */
-export function signatureProblem(manifestBytes: Buffer, signatureText: string | undefined, dataDir: string): string | undefined {
-  if (signatureText === undefined) return "it carries no signature (it was made before backups were signed, or its signature was removed)";
+/**
+ * Why an archive's signature does not hold, or undefined when it does. `altered`: the archive was
+ * changed after this site signed it (its signature does not match under this site's own key, or
+ * is not one this site writes), which no operator's trust can make good; the other reasons (no
+ * signature, another key, no key here) leave the operator to judge where the archive has been.
+ * `dataDir` is where this site's key is.
+ */
+export function signatureProblem(manifestBytes: Buffer, signatureText: string | undefined, dataDir: string): { reason: string; altered: boolean } | undefined {
+  const unverifiable = (reason: string) => ({ reason, altered: false });
+  const altered = (reason: string) => ({ reason: `${reason}: it was altered after it was made`, altered: true });
+  if (signatureText === undefined) return unverifiable("it carries no signature (it was made before backups were signed, or its signature was removed)");
   let signature: Partial<Signature>;
   try {
     signature = JSON.parse(signatureText) as Partial<Signature>;
   } catch {
-    return `its ${SIGNATURE_FILE} cannot be read`;
+    return altered(`its ${SIGNATURE_FILE} cannot be read`);
   }
-  if (signature?.algorithm !== ALGORITHM || typeof signature.keyId !== "string" || typeof signature.signature !== "string") return `its ${SIGNATURE_FILE} is not a signature this site makes`;
+  if (signature?.algorithm !== ALGORITHM || typeof signature.keyId !== "string" || typeof signature.signature !== "string") return altered(`its ${SIGNATURE_FILE} is not a signature this site makes`);
   const key = readBackupKey(dataDir);
-  if (!key) return `there is no backup key at ${backupKeyPath(dataDir)} to check its signature with (copy there the backup.key of the site that made it)`;
-  if (signature.keyId !== key.id) return `it was signed with another key (${signature.keyId}) than this site's ${key.file} (${key.id}): copy there the backup.key of the site that made it`;
+  if (!key) return unverifiable(`there is no backup key at ${backupKeyPath(dataDir)} to check its signature with (copy there the backup.key of the site that made it)`);
+  if (signature.keyId !== key.id) return unverifiable(`it was signed with another key (${signature.keyId}) than this site's ${key.file} (${key.id}): copy there the backup.key of the site that made it`);
   const expected = Buffer.from(hmac(key.secret, manifestBytes), "hex");
   const given = Buffer.from(signature.signature, "hex");
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return "its signature does not match its contents: it was changed after it was made";
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return altered("its signature does not match its contents under this site's key");
   return undefined;
 }
 

@@ -32,8 +32,9 @@ export type SignatureCheck = { dataDir: string; trustUnsigned?: boolean };
 
 /**
  * Unpacks the archive and checks its signature and every part against the manifest before
- * anything is touched. With `trustUnsigned`, a signature that does not hold is not a refusal:
- * `unchecked` says why it did not.
+ * anything is touched. With `trustUnsigned`, a signature that could not be checked (none, another
+ * key's, no key here) is not a refusal: `unchecked` says why. An archive altered after this site
+ * signed it is refused all the same: the flag is for archives the operator kept, not changed ones.
  */
 export async function unpack(file: string, into: string, check: SignatureCheck): Promise<{ manifest: Manifest; unchecked?: string }> {
   if (!fs.existsSync(file)) throw new BackupError(`No backup file at ${file}.`);
@@ -54,10 +55,11 @@ export async function unpack(file: string, into: string, check: SignatureCheck):
   }
   if (!isManifest(manifest)) throw damaged("its manifest is not a Hopewell backup manifest");
   const signature = await fs.promises.readFile(path.join(into, SIGNATURE_FILE), "utf8").catch(() => undefined);
-  const unchecked = signatureProblem(manifestBytes, signature, check.dataDir);
-  if (unchecked && !check.trustUnsigned) {
+  const problem = signatureProblem(manifestBytes, signature, check.dataDir);
+  if (problem?.altered) throw new BackupError(`${file} cannot be trusted: ${problem.reason}, and must not be restored. Nothing was restored.`);
+  if (problem && !check.trustUnsigned) {
     throw new BackupError(
-      `${file} cannot be trusted: ${unchecked}. Nothing was restored. If you made it yourself and kept it where no one else could change it (an archive from before backups were signed), add --trust-unsigned.`,
+      `${file} cannot be trusted: ${problem.reason}. Nothing was restored. If you made it yourself and kept it where no one else could change it (an archive from before backups were signed), add --trust-unsigned.`,
     );
   }
   const parts = [
@@ -72,7 +74,7 @@ export async function unpack(file: string, into: string, check: SignatureCheck):
     if (!full.startsWith(into + path.sep) || !fs.existsSync(full)) throw damaged(`${part.file} is missing`);
     if ((await sha256File(full)) !== part.sha256) throw damaged(`${part.file} does not match its checksum`);
   }
-  return { manifest, unchecked };
+  return { manifest, unchecked: problem?.reason };
 }
 
 /** Refuses an archive whose schema this code does not know (a newer site's, usually). */
