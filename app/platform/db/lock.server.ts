@@ -33,14 +33,6 @@ export class DataDirLockedError extends Error {
 
 /** Whether a process with this pid runs on this machine (whoever owns it); a zombie has ended. */
 export function processIsAlive(pid: number): boolean {
-  // 0 and negative numbers name process groups, and signalling one would reach this process's own.
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
   return processState(pid) !== "ended";
 }
 
@@ -65,15 +57,43 @@ export function stateFromStat(stat: string): "running" | "exiting" | "ended" {
   return Number.isInteger(flags) && (flags & PF_EXITING) !== 0 ? "exiting" : "running";
 }
 
-/** As stateFromStat, for a live pid; "running" where there is no /proc to ask (not Linux). */
+/** What reading /proc/<pid>/stat gave: its line, or the error's code. */
+export type StatRead = { text: string } | { code: string | undefined };
+
+/**
+ * The state of a pid kill(pid, 0) answered for: `killRefused` when it said EPERM (the process
+ * exists and is another user's), `stat` what its /proc line read gave, `procMounted` whether this
+ * machine has a /proc to ask at all.
+ */
+export function judgeProcess(killRefused: boolean, stat: StatRead, procMounted: boolean): "running" | "exiting" | "ended" {
+  if ("text" in stat) return stateFromStat(stat.text);
+  // Another user's process under /proc's hidepid is hidden there though it runs: the kernel's
+  // EPERM is the proof it exists, and a live holder must never be taken for a dead one.
+  if (killRefused) return "running";
+  // Signalled a moment ago, and gone since.
+  if (stat.code === "ENOENT" && procMounted) return "ended";
+  // No /proc to ask (not Linux): the signal reached it.
+  return "running";
+}
+
+/** What the kernel says of a pid, whoever owns it: "ended" also for no such process. */
 function processState(pid: number): "running" | "exiting" | "ended" {
+  // 0 and negative numbers name process groups, and signalling one would reach this process's own.
+  if (!Number.isInteger(pid) || pid <= 0) return "ended";
+  let killRefused = false;
   try {
-    return stateFromStat(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+    process.kill(pid, 0);
   } catch (error) {
-    // Gone since it was signalled.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync("/proc/self/stat")) return "ended";
-    return "running";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return "ended";
+    killRefused = true;
   }
+  let stat: StatRead;
+  try {
+    stat = { text: fs.readFileSync(`/proc/${pid}/stat`, "utf8") };
+  } catch (error) {
+    stat = { code: (error as NodeJS.ErrnoException).code };
+  }
+  return judgeProcess(killRefused, stat, fs.existsSync("/proc/self/stat"));
 }
 
 /** How long a starter keeps trying while the lock changes hands under it. */
