@@ -13,19 +13,23 @@ import { logger } from "~/platform/logger.server";
  *   a slower one has its connection closed. A body the server is not reading (the request waiting
  *   for its turn, or its answer given) is the server's wait, not the client's: it is not judged
  *   while the request's buffer is full. A 6 MB upload at that rate would still take an hour and a
- *   half; REQUEST_TIMEOUT_MS bounds any request whole.
+ *   half; REQUEST_TIMEOUT_MS bounds any request whole. It is half an hour, not minutes: the
+ *   largest upload (5 MB) must arrive whole from a member on a poor mobile link (3 KB/s), and the
+ *   body rate already cuts off a client that sends slower than that to hold a socket.
  * - A kept-alive connection with no request in flight is closed after KEEP_ALIVE_TIMEOUT_MS.
  * - Without a reverse proxy (TRUST_PROXY unset) one client address holds at most
- *   CONNECTIONS_PER_ADDRESS connections; more are closed as they open. Loopback is exempt: it is
+ *   CONNECTIONS_PER_ADDRESS connections; more are closed as they open, the address logged at info
+ *   at most once every OVER_CAP_LOG_EVERY_MS (a flood must not flood the log). Loopback is exempt: it is
  *   this machine (a local proxy not declared as one, a health check, the benchmark). Behind a
  *   proxy every connection comes from the proxy, which limits clients itself.
  */
 export const HEADERS_TIMEOUT_MS = 10_000;
-export const REQUEST_TIMEOUT_MS = 300_000;
+export const REQUEST_TIMEOUT_MS = 30 * 60_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 export const BODY_WINDOW_MS = 10_000;
 export const BODY_MIN_BYTES = 10 * 1024;
 export const CONNECTIONS_PER_ADDRESS = 64;
+export const OVER_CAP_LOG_EVERY_MS = 60_000;
 const CHECK_EVERY_MS = 1_000;
 
 const isLoopback = (address: string) => net.isIPv4(address.replace(/^::ffff:/, "")) ? address.replace(/^::ffff:/, "").startsWith("127.") : address === "::1";
@@ -76,12 +80,20 @@ export function guardAgainstSlowClients(server: http.Server, cfg: Pick<Config, "
   server.prependListener("checkContinue", watchBodyRate);
   if (cfg.trustProxy) return;
   const open = new Map<string, number>();
+  let closedSinceLog = 0;
+  let loggedAt = -Infinity;
   server.prependListener("connection", (socket: net.Socket) => {
     const address = socket.remoteAddress;
     if (!address || isLoopback(address)) return;
     const count = (open.get(address) ?? 0) + 1;
     if (count > CONNECTIONS_PER_ADDRESS) {
       socket.destroy();
+      closedSinceLog += 1;
+      if (performance.now() - loggedAt >= OVER_CAP_LOG_EVERY_MS) {
+        logger.info({ address, limit: CONNECTIONS_PER_ADDRESS, closed: closedSinceLog }, "closed connections over the limit per client address");
+        loggedAt = performance.now();
+        closedSinceLog = 0;
+      }
       return;
     }
     open.set(address, count);

@@ -3,7 +3,8 @@ import os from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { config } from "~/platform/config.server";
 import { createAppServer } from "../../http/app";
-import { BODY_WINDOW_MS, CONNECTIONS_PER_ADDRESS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS } from "../../http/pipeline/slow-clients";
+import { UPLOAD_MAX_BYTES } from "~/game/rules";
+import { BODY_MIN_BYTES, BODY_WINDOW_MS, CONNECTIONS_PER_ADDRESS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS } from "../../http/pipeline/slow-clients";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { captureLogs } from "../helpers/logs";
@@ -51,6 +52,20 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 }
 
 describe("slow clients", () => {
+  it("leave the largest upload time to arrive whole from a poor mobile link, which the body rate lets through", async () => {
+    const server = createAppServer(config(), { assetsDir: "public" });
+    try {
+      // 3 KB/s: a phone on one bar. The body rate cuts off only what is slower still.
+      const rate = 3 * 1024;
+      expect(rate).toBeGreaterThan(BODY_MIN_BYTES / (BODY_WINDOW_MS / 1000));
+      expect(server.requestTimeout).toBeGreaterThan((UPLOAD_MAX_BYTES / rate) * 1000);
+      expect(server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
+    } finally {
+      // Never listening, it is closed all the same: closing is what lets go of the database.
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("are closed after their deadlines (headers, body, idle keep-alive) while others are answered at once", async () => {
     const { url } = app();
     const port = Number(new URL(url).port);
@@ -127,6 +142,10 @@ describe.skipIf(!outside)("connections from one address, with no proxy in front"
     try {
       const { clients, closed } = await openMany(server.port, outside!, CONNECTIONS_PER_ADDRESS + 10);
       expect(closed).toBe(10);
+      // The address is logged once for the ten, not once each: a flood must not flood the log.
+      const overCap = captured.filter((line) => line.includes("closed connections over the limit per client address"));
+      expect(overCap).toHaveLength(1);
+      expect(JSON.parse(overCap[0]!)).toMatchObject({ level: 30, address: outside, limit: CONNECTIONS_PER_ADDRESS, closed: 1 });
       // A request on one of the connections kept is answered.
       const kept = clients.find((client) => !client.socket.destroyed)!;
       kept.socket.write(`GET /healthz HTTP/1.1\r\nHost: ${outside}\r\n\r\n`);
