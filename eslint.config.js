@@ -5,7 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "node_modules/", "playwright-report/", "test-results/", "data/", "drizzle/meta/", "bench/.cache/", "bench/results/"] },
+  { ignores: ["build/", "build.next/", "build.old-*/", ".react-router/", "node_modules/", "playwright-report/", "test-results/", "data/", "drizzle/meta/", "bench/.cache/", "bench/results/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   jsxA11y.flatConfigs.recommended,

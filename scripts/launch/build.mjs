@@ -46,6 +46,16 @@ export function buildIsCurrent() {
   }
 }
 
+/**
+ * Removes the build.old-* folders in `root`: a build killed between putting its build in place and
+ * removing the one before leaves one, a whole build's size, which nothing else ever removes.
+ */
+export function removeLeftoverBuilds(root) {
+  for (const name of fs.readdirSync(root)) {
+    if (/^build\.old-\d+$/.test(name)) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+}
+
 /** Builds the site; the stamp is written only after every step succeeded. Resolves to an exit code. */
 export async function buildSite() {
   const cli = path.join(ROOT, "node_modules/@react-router/dev/bin.js");
@@ -57,6 +67,7 @@ export async function buildSite() {
   }
   const next = path.join(ROOT, NEXT);
   fs.rmSync(next, { recursive: true, force: true });
+  removeLeftoverBuilds(ROOT);
   const hash = sourcesHash();
   // Always the production build. Vite builds the browser's code for the NODE_ENV it inherits
   // when one is set: under "test" (a test run building the site) or "development" (a shell

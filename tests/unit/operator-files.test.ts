@@ -11,6 +11,12 @@ describe("the operators' files", () => {
     }
   });
 
+  it("keeps builds in progress, and those left by a build killed, out of the lint", async () => {
+    const { ESLint } = await import("eslint");
+    const eslint = new ESLint();
+    for (const file of ["build.next/server/index.js", "build.old-4242/client/x.js"]) expect(await eslint.isPathIgnored(file), file).toBe(true);
+  });
+
   it("has .env.example say what a manager's second factor may be, never an emailed code", () => {
     const example = fs.readFileSync(".env.example", "utf8");
     const note = example.slice(0, example.indexOf("REQUIRE_MANAGER_2FA=")).split("\n\n").at(-1)!;
