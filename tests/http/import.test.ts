@@ -16,6 +16,7 @@ import { config } from "~/platform/config.server";
 import { rawRows } from "~/platform/db/client.server";
 import { createProfile } from "~/platform/db/factories";
 import { runImportCommand } from "~/ops/import/run.server";
+import { stableUuid } from "~/ops/import/values.server";
 import { IDS, OLD_PASSWORD, OTHER_OLD_PASSWORD, PNG, RESEARCH_FILE, sampleExport, writeExport, type OldExport } from "../fixtures/old-export";
 import { withAppServer } from "../helpers/app-server";
 import { solvedCaptcha } from "../helpers/captcha";
@@ -190,6 +191,24 @@ describe("checking an export first (import --check)", () => {
     expect(report).toMatch(/letters\.csv line \d+: missing user/);
     expect(await siteState()).toEqual(before);
     expect(storedFiles()).toEqual({});
+  });
+
+  it("writes no file into storage, and leaves one already at a paper's place as it was", async () => {
+    const paperId = "7d4f3a52-2f0e-4c51-9a57-3c1f0b6e1a01";
+    const dir = exportWith((data) => (data.research[0]!.id = paperId));
+    // A file at the place the import would copy the paper to, from an earlier run cut short.
+    const key = `research/${IDS.bo}/imported-${stableUuid("hopewell-import-file", paperId).replaceAll("-", "")}.png`;
+    fs.mkdirSync(path.dirname(path.join(dataDir, "files", key)), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, "files", key), "an earlier run's first bytes");
+    try {
+      const before = await siteState();
+      const outcome = await runImportCommand(dir, { check: true });
+      expect(outcome.code).toBe(0);
+      expect(outcome.out.join("\n")).toContain("Research files: 1 to copy into the site's storage, 0 already there.");
+      expect(await siteState()).toEqual(before);
+    } finally {
+      fs.rmSync(path.join(dataDir, "files", key), { force: true });
+    }
   });
 });
 

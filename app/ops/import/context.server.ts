@@ -14,6 +14,8 @@ export type ImportContext = {
   report: ImportReport;
   /** Storage keys this run wrote: removed again if the run fails, so nothing is left half-imported. */
   writtenFiles: string[];
+  /** A check (import --check): files are judged and counted, never written to storage. */
+  check?: boolean;
 };
 
 /**

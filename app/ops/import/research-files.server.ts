@@ -89,10 +89,14 @@ async function exportedFile(ctx: ImportContext, row: CsvRow): Promise<ExportedFi
   }
 }
 
-/** Copies the file into the site's storage under `key`, unless an earlier run already did. */
+/** Copies the file into the site's storage under `key`, unless an earlier run already did; a check only counts it. */
 async function storeOnce(ctx: ImportContext, key: string, file: ExportedFile): Promise<void> {
   if ((await fileSize(key)) === file.size) {
     ctx.report.files.alreadyStored++;
+    return;
+  }
+  if (ctx.check) {
+    ctx.report.files.copied++;
     return;
   }
   ctx.writtenFiles.push(key);

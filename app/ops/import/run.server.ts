@@ -88,7 +88,7 @@ export async function importExport(dir: string, options: { check?: boolean } = {
   try {
     await holdingDatabase(options.check ? "an import check" : "an import", () =>
       db.transaction(async (tx) => {
-        await importTables({ tx, dir: root, report, writtenFiles }, files);
+        await importTables({ tx, dir: root, report, writtenFiles, check: options.check }, files);
         // A check runs the whole import, so its report is the real one's, and then takes it all back.
         if (options.check) throw new CheckOnly();
       }),
