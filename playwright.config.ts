@@ -9,6 +9,9 @@ import { webhookUrl } from "./tests/helpers/webhook";
 // set once here, in the runner's process, and inherited by its workers.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-"));
 process.env.E2E_SERVICES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-services-"));
+// No .env is read by the servers and commands a run starts (scripts/launch/env-file.mjs): a
+// developer's own, naming their club's database, would otherwise be where the tests write.
+process.env.HOPEWELL_ENV_FILE = "none";
 // Each run has a block of six ports (set once here, inherited by the workers), so two runs on
 // one machine do not collide: the two servers, the SMTP server, Discord's stand-in, the SMS gateway's, Stripe's.
 process.env.E2E_PORT ??= String(20_000 + (process.pid % 4_000) * 6);

@@ -1,10 +1,11 @@
 // Starts the production server from the build (`npm run build` first; `npm start` builds
 // when the sources changed, then runs this file in that same process: scripts/launch/start.mjs).
 import fs from "node:fs";
+import { loadSettingsFile } from "./scripts/launch/env-file.mjs";
 
-// Settings from a .env file in the working directory, when there is one; variables set
-// in the environment itself win over the file.
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
+// Settings from a .env file in the working directory, when there is one (or HOPEWELL_ENV_FILE's,
+// or none); variables set in the environment itself win over the file.
+loadSettingsFile();
 process.env.NODE_ENV ??= "production";
 
 if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {

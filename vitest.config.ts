@@ -4,6 +4,12 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import ProcessTestsSpreadOut from "./tests/setup/sequencer";
 
+// No .env is read by the servers and commands the tests start (scripts/launch/env-file.mjs): a
+// developer's own, naming their club's database, would otherwise be where the tests write. Set in
+// this process (the global setup's build) and in every test file's (test.env below).
+const NO_ENV_FILE = { HOPEWELL_ENV_FILE: "none" };
+Object.assign(process.env, NO_ENV_FILE);
+
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   // The HTTP tests run http/app.ts from the source, in the test's own module graph:
@@ -45,6 +51,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // CAPTCHA_TEST_WORK: challenges that take a few derivations instead of thousands (refused in
     // production); tests/integration/accounts.test.ts checks the production cost is unchanged.
-    env: { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10" },
+    env: { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10", ...NO_ENV_FILE },
   },
 });

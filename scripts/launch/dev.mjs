@@ -4,15 +4,15 @@
 // cache, the client's address (TRUST_PROXY), /healthz, the outbox worker, PORT and HOST.
 // On Ctrl-C or SIGTERM the server's own stop runs: it finishes requests in flight, closes
 // Vite and then the database, which releases the DATA_DIR lock, before exiting.
-import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createServer } from "vite";
+import { loadSettingsFile } from "./env-file.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 process.chdir(ROOT);
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
+loadSettingsFile();
 process.env.NODE_ENV ??= "development";
 
 // `npm run dev -- --port 4000 --host 127.0.0.1` overrides PORT and HOST; a bare `--host` listens on every interface.

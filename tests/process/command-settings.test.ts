@@ -18,7 +18,8 @@ import { sampleExport, writeExport } from "../fixtures/old-export";
  */
 const PG_URL = process.env.TEST_DATABASE_URL;
 const tempDir = withTempDirs();
-const SETTINGS = ["DATABASE_URL", "DATA_DIR", "BACKUP_DIR", "NODE_ENV", "LOG_LEVEL"];
+// HOPEWELL_ENV_FILE too: the test suite sets it to read no .env (vitest.config.ts); these read one.
+const SETTINGS = ["DATABASE_URL", "DATA_DIR", "BACKUP_DIR", "NODE_ENV", "LOG_LEVEL", "HOPEWELL_ENV_FILE"];
 
 /** A folder laid out like a checkout of the site (its code linked from this one), with `.env`. */
 function siteWithDotEnv(dotEnv: string): string {

@@ -112,7 +112,7 @@ describe("mistakes in the server's settings", () => {
     const saved = { PORT: process.env.PORT, DATA_DIR: process.env.DATA_DIR };
     delete process.env.PORT;
     delete process.env.DATA_DIR;
-    const { child, waitFor, exited } = run(process.execPath, [path.resolve("server.mjs")], { NODE_ENV: "production", SHUTDOWN_TIMEOUT_MS: "3000" }, { cwd: site });
+    const { child, waitFor, exited } = run(process.execPath, [path.resolve("server.mjs")], { NODE_ENV: "production", SHUTDOWN_TIMEOUT_MS: "3000" }, { cwd: site, unset: ["HOPEWELL_ENV_FILE"] });
     try {
       await waitFor(new RegExp(`running at http://localhost:${port}`), 90_000);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
