@@ -221,6 +221,7 @@ ${siteConfig({ dir, appPort, httpsPort, httpPort })}
     expect(down?.status()).toBe(503);
     expect(down?.headers()["retry-after"]).toBe("10");
     await expect(page.getByRole("heading", { name: "Hopewell is restarting" })).toBeVisible();
+    await expect(page.getByText("If you were sending a form, it was not saved: go back and send it again.")).toBeVisible();
 
     // The mistake the guide warns of: TRUST_PROXY left out behind the proxy.
     app = startApp({ TRUST_PROXY: "false" });

@@ -17,6 +17,14 @@ describe("the operators' files", () => {
     for (const file of ["build.next/server/index.js", "build.old-4242/client/x.js"]) expect(await eslint.isPathIgnored(file), file).toBe(true);
   });
 
+  it("shows nginx's restarting page only when the site cannot be reached, saying a form sent then was lost", () => {
+    const site = fs.readFileSync("deploy/nginx/hopewell-site.conf", "utf8");
+    // 504 is the site answering too slowly: not a restart.
+    expect(site.match(/^\s*error_page .*@restarting;$/gm)).toEqual(["    error_page 502 =503 @restarting;"]);
+    const page = site.slice(site.indexOf("location @restarting"));
+    expect(page).toContain("<p>If you were sending a form, it was not saved: go back and send it again.</p>");
+  });
+
   it("has .env.example say what a manager's second factor may be, never an emailed code", () => {
     const example = fs.readFileSync(".env.example", "utf8");
     const note = example.slice(0, example.indexOf("REQUIRE_MANAGER_2FA=")).split("\n\n").at(-1)!;
