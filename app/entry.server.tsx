@@ -35,9 +35,10 @@ export default async function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  // React Router refuses a cross-site form post itself; that is an attack turned away, not a fault.
+  // React Router refuses a cross-site form post itself; that is an attack turned away, not a
+  // fault, so at info beside its request line.
   if (error instanceof Error && error.message.includes("does not match `origin` header")) {
-    logger.warn({ url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") }, "cross-site post refused");
+    logger.info({ url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") }, "cross-site post refused");
     return;
   }
   // A request the client got wrong (a method a page does not answer: 405; no such page: 404) is

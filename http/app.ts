@@ -221,7 +221,8 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
     if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
     if (postThroughUntrustedProxy(req, cfg)) {
-      logger.warn(
+      // At info, as every refusal of a client's request: warnings and errors are the site's own faults.
+      logger.info(
         { origin: req.headers.origin },
         "form post refused: it came through a reverse proxy (X-Forwarded-Proto) but TRUST_PROXY is not set, so the site cannot tell its public origin. Set TRUST_PROXY=true (and APP_URL to the public https address) in the site's settings and restart",
       );

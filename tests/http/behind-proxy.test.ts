@@ -84,6 +84,10 @@ describe("forms behind an https reverse proxy", () => {
     expect([400, 403]).toContain(wrongScheme.status);
     expect(await accountOf("downgraded@example.com")).toEqual([]);
     expect(await accountOf("wrong-scheme@example.com")).toEqual([]);
+    // Turned away, not a fault of the site: at info, beside the request line (operators.md, "Health and logs").
+    const refusals = logs.filter((line) => line.includes('"msg":"cross-site post refused"')).map((line) => JSON.parse(line) as { level: number });
+    expect(refusals.length).toBeGreaterThanOrEqual(2);
+    expect(refusals.map((line) => line.level)).toEqual(refusals.map(() => 30));
   });
 
   it("ignores the forwarding headers without TRUST_PROXY", async () => {
@@ -112,7 +116,10 @@ describe("forms behind an https reverse proxy", () => {
     const page = await response.text();
     expect(page).toContain("<h1 class=\"mt-4 text-3xl\">Form Not Sent</h1>");
     expect(page).toContain("Nothing was saved. If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.");
-    expect(logs.filter((line) => line.includes("TRUST_PROXY is not set")).length).toBe(1);
+    const refusal = logs.filter((line) => line.includes("TRUST_PROXY is not set"));
+    expect(refusal.length).toBe(1);
+    // At info, as every refusal of a client's request is: the log's warnings and errors are the site's own faults.
+    expect(JSON.parse(refusal[0]!)).toMatchObject({ level: 30 });
     expect(await accountOf("untrusted-proxy@example.com")).toEqual([]);
   });
 
