@@ -1,3 +1,5 @@
+import { databaseTarget } from "./where.server";
+
 /**
  * Why PostgreSQL could not be used, in words that name the setting to change (DATABASE_URL) and
  * what to do: the driver's own "connect ECONNREFUSED 127.0.0.1:5433" or "database "x" does not
@@ -15,10 +17,9 @@ const SEE = "See \"PostgreSQL: the role and the database\" in docs/operators.md.
 /** The error to report for `error`, met while connecting to `databaseUrl` or migrating it; other errors as they are. */
 export function explainDatabaseError(error: unknown, databaseUrl: string): unknown {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  const url = new URL(databaseUrl);
-  const server = `${url.hostname || "localhost"}:${url.port || "5432"}`;
-  const database = decodeURIComponent(url.pathname.replace(/^\//, "")) || decodeURIComponent(url.username);
-  const user = decodeURIComponent(url.username) || "(none given)";
+  const target = databaseTarget(databaseUrl);
+  const { server, database } = target;
+  const user = target.user ?? "(none given)";
   switch (code) {
     case "ECONNREFUSED":
       return new DatabaseSettingError(
@@ -26,7 +27,7 @@ export function explainDatabaseError(error: unknown, databaseUrl: string): unkno
       );
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return new DatabaseSettingError(`DATABASE_URL: the host "${url.hostname}" is not known. Check the host name in DATABASE_URL.`);
+      return new DatabaseSettingError(`DATABASE_URL: the host "${target.host}" is not known. Check the host name in DATABASE_URL.`);
     case "ETIMEDOUT":
     case "EHOSTUNREACH":
     case "ENETUNREACH":

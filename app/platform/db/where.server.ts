@@ -8,10 +8,21 @@ import path from "node:path";
  */
 export function databaseLabel(databaseUrl: string | undefined, dataDir: string): string {
   if (!databaseUrl) return `the embedded database in ${path.join(dataDir, "pgdata")}`;
+  const { database, server, user } = databaseTarget(databaseUrl);
+  return `PostgreSQL database "${database}" on ${server}${user ? `, user ${user}` : ""}`;
+}
+
+/**
+ * What DATABASE_URL names, as PostgreSQL takes it: the server (host:port, localhost and 5432 when
+ * left out), the database (the user's name when left out, as libpq does) and the user, if any.
+ * The one reading of it for every message that names them; the password is left out.
+ */
+export function databaseTarget(databaseUrl: string): { host: string; server: string; database: string; user: string | undefined } {
   const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, "")) || decodeURIComponent(url.username) || "postgres";
-  const user = url.username ? `, user ${decodeURIComponent(url.username)}` : "";
-  return `PostgreSQL database "${name}" on ${url.hostname || "localhost"}:${url.port || "5432"}${user}`;
+  const host = url.hostname || "localhost";
+  const user = decodeURIComponent(url.username) || undefined;
+  const database = decodeURIComponent(url.pathname.replace(/^\//, "")) || user || "postgres";
+  return { host, server: `${host}:${url.port || "5432"}`, database, user };
 }
 
 /** True when the data directory holds an embedded database (PostgreSQL writes PG_VERSION when it makes one). */
