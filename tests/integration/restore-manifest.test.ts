@@ -5,7 +5,9 @@ import * as tar from "tar";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createBackup } from "~/ops/backup/dump.server";
 import type { Manifest } from "~/ops/backup/format.server";
+import { restoreBackup } from "~/ops/backup/restore.server";
 import { BACKUP_KEY_FILE } from "~/ops/backup/signature.server";
+import { DatabaseSettingError } from "~/platform/db/connect-errors.server";
 import { overrideConfig } from "~/platform/config.server";
 import { createProfile } from "~/platform/db/factories";
 import { withTestDatabase } from "../helpers/db";
@@ -134,6 +136,19 @@ describe("restoring an archive that was changed after it was made", () => {
     expect(none.output).toMatch(/ cannot be trusted: there is no backup key at .*backup\.key to check its signature with.* add --trust-unsigned\.$/);
     expect(none.code).toBe(1);
     expect(fs.readdirSync(none.target)).toEqual([]);
+  }, 60_000);
+});
+
+describe("restoring into a PostgreSQL database that cannot be reached", () => {
+  it("names the part of DATABASE_URL to check, as the site's start does, and restores nothing", async () => {
+    const target = tempDir("manifest-pg-target");
+    fs.copyFileSync(path.join(sourceDir, BACKUP_KEY_FILE), path.join(target, BACKUP_KEY_FILE));
+    // Nothing listens on port 9.
+    const refused = await restoreBackup({ file: archive, databaseUrl: "postgres://hopewell:secret@127.0.0.1:9/hopewell", dataDir: target }).catch((error: unknown) => error as Error);
+    expect(refused).toBeInstanceOf(DatabaseSettingError);
+    expect((refused as Error).message).toMatch(/^DATABASE_URL: nothing answers at 127\.0\.0\.1:9 \(connection refused\)\. Check the host and port in DATABASE_URL/);
+    expect((refused as Error).message).not.toContain("secret");
+    expect(fs.readdirSync(target)).toEqual([BACKUP_KEY_FILE]);
   }, 60_000);
 });
 

@@ -6,6 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
 import { DEFAULT_MIGRATIONS_DIR, PGLITE_EXTENSIONS } from "~/platform/db/client.server";
+import { DatabaseSettingError, explainDatabaseError } from "~/platform/db/connect-errors.server";
 import { acquireDataDirLock, DataDirLockedError } from "~/platform/db/lock.server";
 import { storedKeys, removeFile, saveFile } from "~/platform/storage/storage.server";
 import { BackupError, MIGRATIONS_TABLE, quoteName, type Manifest } from "./format.server";
@@ -27,6 +28,9 @@ async function openTarget(databaseUrl: string | undefined, dataDir: string): Pro
     try {
       await client.connect();
     } catch (error) {
+      // As the site's start and the other commands say it: which part of DATABASE_URL to check.
+      const explained = explainDatabaseError(error, databaseUrl);
+      if (explained instanceof DatabaseSettingError) throw explained;
       throw new BackupError(`Could not connect to the database at DATABASE_URL: ${(error as Error).message}`);
     }
     return { sql: client, close: () => client.end(), discardIfNew: async () => {} };
