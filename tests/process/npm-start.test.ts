@@ -137,7 +137,9 @@ describe("npm start under a supervisor", () => {
     expect(fs.existsSync(path.join(site, "node_modules/@react-router/dev"))).toBe(false);
     expect(fs.existsSync(path.join(site, "node_modules/vite"))).toBe(false);
     fs.cpSync("build", path.join(site, "build"), { recursive: true });
-    for (const file of ["server.mjs", "package.json"]) fs.copyFileSync(file, path.join(site, file));
+    // What the operators' guide lists for a build made elsewhere (docs/operators.md#installing).
+    fs.mkdirSync(path.join(site, "scripts/launch"), { recursive: true });
+    for (const file of ["server.mjs", "package.json", "scripts/launch/env-file.mjs"]) fs.copyFileSync(file, path.join(site, file));
     fs.cpSync("drizzle", path.join(site, "drizzle"), { recursive: true });
 
     const port = await freePort();
