@@ -53,20 +53,13 @@ export async function startSmtpServer(
     refuseSender,
     hang,
     delayMs = 0,
-    refuseLogin = false,
-  }: { refuse?: (address: string) => number | undefined; refuseSender?: number; hang?: () => boolean; delayMs?: number; refuseLogin?: boolean } = {},
+  }: { refuse?: (address: string) => number | undefined; refuseSender?: number; hang?: () => boolean; delayMs?: number } = {},
 ) {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
   const held = { count: 0 };
   const server = new SMTPServer({
     authOptional: true,
-    // Logins over plain text are taken (tests only), and `refuseLogin` refuses every one, as a wrong password is.
-    allowInsecureAuth: true,
-    onAuth(_auth, _session, callback) {
-      if (refuseLogin) return callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
-      callback(null, { user: "site" });
-    },
     disabledCommands: ["STARTTLS"],
     logger: false,
     // A held connection would keep close() waiting for its 30 s default.
