@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll } from "vitest";
-import { processIsAlive } from "~/platform/db/lock.server";
+import { processIsAlive } from "~/platform/processes.server";
 
 const LOCK = path.resolve("build.lock");
 

@@ -3,7 +3,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { processIsAlive } from "~/platform/db/lock.server";
+import { processIsAlive } from "~/platform/processes.server";
 import { MESSAGES } from "~/web/forms/messages";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { freePort, portIsClosed } from "../helpers/ports";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { processIsAlive } from "~/platform/db/lock.server";
+import { processIsAlive } from "~/platform/processes.server";
 import { unpackMigratedDatabase } from "../helpers/db";
 import { run, startBuiltServer, type RunningProcess } from "../helpers/processes";
 import { withProductionBuild } from "../helpers/production-build";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { judgeProcess } from "~/platform/db/lock.server";
+import { judgeProcess } from "~/platform/processes.server";
 
 /**
  * Whether the pid in a lock (the data directory's, a backup's or an upload's leftovers) still runs,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
-import { hostTag, processIsAlive } from "~/platform/db/lock.server";
+import { hostTag, processIsAlive } from "~/platform/processes.server";
 
 /**
  * The folders a backup is put together in (beside the archive, so the finished archive is

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { config } from "../config.server";
-import { hostTag, processIsAlive } from "../db/lock.server";
+import { hostTag, processIsAlive } from "../processes.server";
 
 /**
  * Uploads as they arrive, written to DATA_DIR/uploads before they are judged and stored: a file
