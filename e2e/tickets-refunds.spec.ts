@@ -112,6 +112,7 @@ test.describe("tickets after the first purchase", () => {
     await managing.goto("/attendance");
     await managing.getByRole("link", { name: title }).click();
     await expect(managing.getByTestId("ticket-summary")).toHaveText("Tickets $60.00 · $60.00 taken · 1 of 2 places left");
+    await look(managing, "payments-before-refund");
     let asked = "";
     managing.once("dialog", (dialog) => {
       asked = dialog.message();
