@@ -1,7 +1,9 @@
 # Hopewell members' site. Build: docker build -t hopewell .   Run: see compose.yaml and the
 # docs/operators.md#in-a-container.
 # Stages: dev dependencies and the build; production dependencies only; the small runtime image.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24, the supported line (docs/decisions/0036-node-24.md); rebuilding the image takes its
+# latest security release.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -2,6 +2,9 @@
 // when the sources changed, then runs this file in that same process: scripts/launch/start.mjs).
 import fs from "node:fs";
 import { loadSettingsFile } from "./scripts/launch/env-file.mjs";
+import { refuseUnsupportedNode } from "./scripts/launch/node-version.mjs";
+
+refuseUnsupportedNode();
 
 // Settings from a .env file in the working directory, when there is one (or HOPEWELL_ENV_FILE's,
 // or none); variables set in the environment itself win over the file.

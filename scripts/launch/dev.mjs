@@ -9,6 +9,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createServer } from "vite";
 import { loadSettingsFile } from "./env-file.mjs";
+import { refuseUnsupportedNode } from "./node-version.mjs";
+
+refuseUnsupportedNode();
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 process.chdir(ROOT);

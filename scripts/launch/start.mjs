@@ -3,6 +3,9 @@
 // passes a supervisor's SIGTERM or SIGINT to it; once the server runs here, the server's
 // own handlers finish requests in flight, close the database and exit.
 import { buildIsCurrent, buildSite } from "./build.mjs";
+import { refuseUnsupportedNode } from "./node-version.mjs";
+
+refuseUnsupportedNode();
 
 let stopped = false;
 const stopDuringBuild = () => {

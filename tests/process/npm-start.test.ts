@@ -139,7 +139,7 @@ describe("npm start under a supervisor", () => {
     fs.cpSync("build", path.join(site, "build"), { recursive: true });
     // What the operators' guide lists for a build made elsewhere (docs/operators.md#installing).
     fs.mkdirSync(path.join(site, "scripts/launch"), { recursive: true });
-    for (const file of ["server.mjs", "package.json", "scripts/launch/env-file.mjs"]) fs.copyFileSync(file, path.join(site, file));
+    for (const file of ["server.mjs", "package.json", "scripts/launch/env-file.mjs", "scripts/launch/node-version.mjs"]) fs.copyFileSync(file, path.join(site, file));
     fs.cpSync("drizzle", path.join(site, "drizzle"), { recursive: true });
 
     const port = await freePort();
