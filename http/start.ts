@@ -81,7 +81,7 @@ export async function start(options: { development?: Development } = {}): Promis
   });
   const shownHost = !cfg.host || cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host;
   logger.info({ port: cfg.port, host: cfg.host ?? "all interfaces" }, "listening");
-  console.log(`Hopewell is running at http://${shownHost}:${cfg.port}`);
+  console.log(`Hopewell is running at http://${shownHost}:${cfg.port} (Node.js ${process.versions.node})`);
   await printFirstManagerLink(cfg.appUrl ?? `http://${shownHost}:${cfg.port}`);
 
   let stopping = false;
