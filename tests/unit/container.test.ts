@@ -38,6 +38,21 @@ describe("the container image", () => {
     for (const needed of ["build", "server.mjs", "package.json", "drizzle"]) expect(copied).toContain(needed);
   });
 
+  // A dry build: what `docker build` would refuse before running a step, checked without an engine.
+  it("copies from the build context only what is there and not left out by .dockerignore", () => {
+    const ignored = fs.readFileSync(".dockerignore", "utf8").split("\n").map((line) => line.trim()).filter(Boolean);
+    const sources = stages.flatMap((stage) => instruction(stage, "COPY")).filter((args) => !args.startsWith("--from="));
+    expect(sources.length).toBeGreaterThan(3);
+    for (const args of sources) {
+      for (const source of args.split(/\s+/).slice(0, -1)) {
+        expect(fs.existsSync(source), `COPY ${source}: no such file in the checkout`).toBe(true);
+        if (source !== ".") expect(ignored, `COPY ${source}: left out by .dockerignore`).not.toContain(source.replace(/\/$/, ""));
+      }
+    }
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:\d+-bookworm-slim$/m);
+    for (const stage of stages) expect(stage.split("\n")[0]).toMatch(/^\$\{NODE_IMAGE\}( AS [a-z-]+)?$/);
+  });
+
   it("runs as a user other than root, keeps DATA_DIR in a volume, and checks /healthz", () => {
     expect(instruction(runtime, "USER")).toEqual(["node"]);
     const dataDir = /DATA_DIR=(\S+)/.exec(runtime)![1];
