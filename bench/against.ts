@@ -22,6 +22,10 @@
  * page for as long as they run (the same build against itself measured 0.81 on one pair and 1.25
  * on the next), so one start of each is one sample, not a measurement. The medians are over the
  * runs of every start; each start's own ratio is printed beside them.
+ * Each server runs on the Node.js its own install gives it: the `node` in its node_modules when its
+ * lock file has one (from Node.js 24 on), else the machine's (the Node.js npm itself runs on, or
+ * `--other-node PATH`). So a comparison with a revision from before the move to Node.js 24 measures
+ * the whole change, runtime included, as a site moving from one to the other would see it.
  * The figures are written to bench/results/<time>-against-<commit>.json.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -42,11 +46,12 @@ const { values: options, positionals } = parseArgs({
     page: { type: "string", multiple: true },
     "no-build": { type: "boolean", default: false },
     postgres: { type: "string" },
+    "other-node": { type: "string" },
   },
 });
 const ref = positionals[0];
 if (!ref) {
-  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL]");
+  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL] [--other-node PATH]");
   process.exit(2);
 }
 const RUNS = Number(options.runs);
@@ -116,7 +121,15 @@ function dataSet(dir: string): string {
 }
 
 /** One build: its data, and its server while one runs. */
-type Side = { label: string; dir: string; dataDir: string; databaseUrl?: string; child?: ChildProcess; base: string; targets: Map<string, Target> };
+type Side = { label: string; dir: string; dataDir: string; node: string; databaseUrl?: string; child?: ChildProcess; base: string; targets: Map<string, Target> };
+
+/** The Node.js a build is served with: its own install's, else the machine's (see the header). */
+function nodeOf(dir: string): string {
+  const own = path.join(dir, "node_modules", ".bin", "node");
+  if (fs.existsSync(own)) return own;
+  return options["other-node"] ?? process.env.npm_node_execpath ?? "node";
+}
+const versionOf = (node: string) => spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
 const sides: Side[] = [];
 /** Databases made on the PostgreSQL server, dropped when the comparison ends or is interrupted. */
 const databases: (() => Promise<void>)[] = [];
@@ -178,7 +191,8 @@ async function postgresDataSet(serverUrl: string, dir: string, dataDir: string, 
 /** A build's data: a fresh copy of its data set, or a database of its own with --postgres. */
 async function prepare(label: string, dir: string): Promise<Side> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-against-"));
-  const side: Side = { label, dir, dataDir, base: "", targets: new Map() };
+  const side: Side = { label, dir, dataDir, node: nodeOf(dir), base: "", targets: new Map() };
+  console.log(`${label} is served by Node.js ${versionOf(side.node)} (${side.node})`);
   sides.push(side);
   side.databaseUrl = options.postgres ? await postgresDataSet(options.postgres, dir, dataDir, sides.length) : undefined;
   if (!side.databaseUrl) fs.cpSync(dataSet(dir), dataDir, { recursive: true });
@@ -190,7 +204,7 @@ async function launch(side: Side): Promise<void> {
   const port = await serverPort();
   side.base = `http://127.0.0.1:${port}`;
   const serve = serveCommand(side.dir);
-  side.child = spawn("node", serve.args, { cwd: side.dir, env: { ...benchServerEnv(port, side.dataDir, side.databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
+  side.child = spawn(side.node, serve.args, { cwd: side.dir, env: { ...benchServerEnv(port, side.dataDir, side.databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
   await waitFor(`${side.base}/healthz`, 120_000);
   side.targets = await targetsOf(side.base);
 }
@@ -280,7 +294,7 @@ async function main() {
     const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
     fs.writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, starts: STARTS, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, node: { [other.label]: versionOf(other.node), "this checkout": versionOf(here.node) }, starts: STARTS, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb }, null, 2)}\n`,
     );
     console.log(`Written to ${path.relative(ROOT, file)}`);
   } finally {
