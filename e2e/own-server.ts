@@ -79,7 +79,7 @@ export async function startOwnServer({
     for (const member of members) await createMember(member, { dataDir: env.DATA_DIR, databaseUrl: extraEnv.DATABASE_URL });
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n${output}`);
+    throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
   }
   return { site, stop };
 }

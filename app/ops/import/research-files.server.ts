@@ -37,7 +37,7 @@ export function bucketPath(fileUrl: string | null): [string, string] {
   }
   const at = pathname.lastIndexOf("/research/");
   const parts = at < 0 ? [] : pathname.slice(at + "/research/".length).split("/");
-  let decoded: string[] = [];
+  let decoded: string[];
   try {
     decoded = parts.map((part) => decodeURIComponent(part));
   } catch {
