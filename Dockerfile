@@ -7,9 +7,7 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# patches/ holds the changes made to installed packages after each install (npm's postinstall).
 COPY package.json package-lock.json ./
-COPY patches ./patches
 # `npm ci` refuses this lock file (other platforms' optional builds are missing from it);
 # `npm install` follows the same lock file.
 RUN npm install --no-audit --no-fund
@@ -19,7 +17,6 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY patches ./patches
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}

@@ -12,7 +12,6 @@ const PRIVATE_MEMBERS = {
   selector: "MemberExpression[property.name=/^_[A-Za-z]/]",
   message: "A member whose name starts with an underscore is a library's private API: use its public one.",
 };
-const LINK_FROM_COMPONENTS = { name: "react-router", importNames: ["Link"], message: "Use Link from ~/components/Link: the server writes it without the router's per-link work." };
 const OTHER_RUNTIMES = {
   group: ["react-dom/server.bun", "react-dom/server.edge", "react-dom/server.browser"],
   message: "A build published for another runtime: import react-dom/server, which is Node's.",
@@ -39,12 +38,11 @@ export default tseslint.config(
       "jsx-a11y/no-redundant-roles": "off",
       // A label may wrap its control with the text in nested elements.
       "jsx-a11y/label-has-associated-control": ["error", { assert: "either", depth: 3 }],
-      "no-restricted-imports": ["error", { paths: [LINK_FROM_COMPONENTS], patterns: [OTHER_RUNTIMES] }],
+      "no-restricted-imports": ["error", { patterns: [OTHER_RUNTIMES] }],
       "no-restricted-syntax": ["error", PRIVATE_MEMBERS],
     },
   },
-  { files: ["app/components/Link.tsx"], rules: { "no-restricted-imports": ["error", { patterns: [OTHER_RUNTIMES] }] } },
   { files: ["tests/**"], rules: { "no-restricted-imports": "off" } },
   { files: PRIVATE_INTERNALS_STILL_USED.members, rules: { "no-restricted-syntax": "off" } },
-  { files: PRIVATE_INTERNALS_STILL_USED.imports, rules: { "no-restricted-imports": ["error", { paths: [LINK_FROM_COMPONENTS] }] } },
+  { files: PRIVATE_INTERNALS_STILL_USED.imports, rules: { "no-restricted-imports": "off" } },
 );

@@ -9,11 +9,7 @@ export default {
   // whole table while rendering it (about 140 µs of every signed-in page), inlined a part of
   // the table into each page, and asked the server for more as links appeared.
   routeDiscovery: { mode: "initial" },
-  future: {
-    v8_middleware: true,
-    v8_splitRouteModules: true,
-    v8_viteEnvironmentApi: true,
-    v8_passThroughRequests: true,
-    v8_trailingSlashAwareDataRequests: true,
-  },
+  // Middleware, split route modules, Vite's environment API, the raw request in loaders and
+  // trailing-slash-aware data requests were React Router 7's v8_ flags; React Router 8 always
+  // has them, and has no future flag this site takes (docs/decisions/0037-react-router-8.md).
 } satisfies Config;

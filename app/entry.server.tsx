@@ -3,6 +3,7 @@ import { NonceContext } from "~/components/nonce";
 import { requestInfoContext } from "~/web/request-context";
 import { loggablePath, logger } from "~/platform/logger.server";
 import { renderWhole } from "~/web/render-whole.server";
+import { isCrossSitePost } from "~/web/cross-site.server";
 
 export const streamTimeout = 5_000;
 
@@ -35,9 +36,9 @@ export default async function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  // React Router refuses a cross-site form post itself; that is an attack turned away, not a
-  // fault, so at info beside its request line.
-  if (error instanceof Error && error.message.includes("does not match `origin` header")) {
+  // React Router refuses a cross-site form post itself (400, before any action runs); that is an
+  // attack turned away, not a fault, so at info beside its request line.
+  if (isCrossSitePost(request)) {
     logger.info({ url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") }, "cross-site post refused");
     return;
   }

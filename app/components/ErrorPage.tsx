@@ -1,4 +1,4 @@
-import { Link } from "~/components/Link";
+import { Link } from "react-router";
 
 /**
  * The page shown for a missing page, a request that could not be read, or an unexpected

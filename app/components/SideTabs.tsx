@@ -1,4 +1,4 @@
-import { Link } from "~/components/Link";
+import { Link } from "react-router";
 
 /**
  * Side tabs that are links (?tab=…, or a page of their own given by `to`), so each tab has an

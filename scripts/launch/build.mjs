@@ -58,7 +58,7 @@ export function removeLeftoverBuilds(root) {
 
 /** Builds the site; the stamp is written only after every step succeeded. Resolves to an exit code. */
 export async function buildSite() {
-  const cli = path.join(ROOT, "node_modules/@react-router/dev/bin.js");
+  const cli = path.join(ROOT, "node_modules/@react-router/dev/bin.cjs");
   if (!fs.existsSync(cli)) {
     console.error(
       "Building needs the development dependencies (`npm install`). To run a build made elsewhere with production dependencies only, use `npm run serve`.",

@@ -1,5 +1,5 @@
+import { Link } from "react-router";
 import type { ComponentProps } from "react";
-import { Link } from "~/components/Link";
 
 type Variant = "primary" | "secondary";
 

@@ -1,5 +1,5 @@
+import { Link } from "react-router";
 import type { ReactNode } from "react";
-import { Link } from "~/components/Link";
 import { Pager } from "~/features/member-admin/ListControls";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { lastPage } from "~/lib/paging";

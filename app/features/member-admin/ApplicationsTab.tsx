@@ -1,6 +1,5 @@
 import { formatClubDay } from "~/lib/dates";
-import { Form, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, Form, useNavigation } from "react-router";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
 import type { ApplicationStatus } from "~/game/roles";
 import { applicationQuestion, useConfirmedSubmit } from "./Confirm";

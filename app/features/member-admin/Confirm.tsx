@@ -1,6 +1,5 @@
 import type { FormEvent } from "react";
-import { Form, useLocation, useSubmit } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, Form, useLocation, useSubmit } from "react-router";
 import { ROLE_LABELS, type Role } from "~/game/roles";
 
 /**

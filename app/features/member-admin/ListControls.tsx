@@ -1,5 +1,4 @@
-import { Form, useSearchParams } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, Form, useSearchParams } from "react-router";
 import { countOf } from "~/lib/plural";
 import { useAddressValue } from "~/lib/use-address-value";
 

@@ -1,5 +1,4 @@
-import { Form, useLocation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, Form, useLocation } from "react-router";
 
 /**
  * A change to a member's account the server was asked for without `confirm=yes`: it answers

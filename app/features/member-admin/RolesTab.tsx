@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, Form, useNavigation } from "react-router";
 import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
 import { useConfirmedSubmit } from "./Confirm";
 import { Pager, ResultCount, SearchForm } from "./ListControls";

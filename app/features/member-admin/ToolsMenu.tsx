@@ -1,4 +1,4 @@
-import { Link } from "~/components/Link";
+import { Link } from "react-router";
 
 const item = "flex min-h-11 items-center whitespace-nowrap md:whitespace-normal rounded px-3 py-2 text-parchment no-underline hover:no-underline";
 

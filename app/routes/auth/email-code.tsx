@@ -1,6 +1,5 @@
 import { useCallback, useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/email-code";
 import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";

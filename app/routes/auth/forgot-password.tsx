@@ -1,6 +1,5 @@
 import { useCallback, useState } from "react";
-import { data, Form, useNavigate, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useNavigate, useNavigation } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/forgot-password";
 import { Captcha, CaptchaHint } from "~/components/Captcha";

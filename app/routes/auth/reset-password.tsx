@@ -1,6 +1,5 @@
 import { Suspense, useEffect } from "react";
-import { Await, data, Form, useNavigate, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, Await, data, Form, useNavigate, useNavigation } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import type { Route } from "./+types/reset-password";

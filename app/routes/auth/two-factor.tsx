@@ -1,5 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, redirect, useNavigation } from "react-router";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/two-factor";
 import { Alert } from "~/components/ui/Alert";

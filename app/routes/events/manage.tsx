@@ -1,5 +1,4 @@
-import { data, Form, useNavigation, useSearchParams } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useNavigation, useSearchParams } from "react-router";
 import { isUuid } from "~/lib/ids";
 import type { Route } from "./+types/manage";
 import { formatDollars } from "~/game/merchant";

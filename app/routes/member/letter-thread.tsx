@@ -1,5 +1,4 @@
-import { createContext, data, Form, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, createContext, data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/letter-thread";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/letters";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SideTabLinks } from "~/components/SideTabs";
@@ -192,7 +191,7 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.tab === "box" ? "Letter Box" : "Write a Letter"} · Hopewell` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.tab === "box" ? "Letter Box" : "Write a Letter"} · Hopewell` }];
 
 /** A form that could not be read, or a failure, keeps the page's heading and the member's navigation. */
 export const ErrorBoundary = pageErrorBoundary("Write a Letter", SUBMISSION_MESSAGES.letterFailed);

@@ -1,5 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/email-confirm";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { data, Form, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
 import { ProfileLayout, profileSections, type ProfileSection } from "~/features/members/ProfileLayout";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/sign-in-methods";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ProfileLayout } from "~/features/members/ProfileLayout";

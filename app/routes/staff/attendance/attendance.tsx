@@ -1,5 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useNavigation } from "react-router";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { Route } from "./+types/attendance";
 import { clubToday, formatEventDate } from "~/lib/dates";

@@ -177,7 +177,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
  */
 export const links: Route.LinksFunction = () => [{ rel: "prefetch", href: ICON_SPRITE_URL, as: "image", type: "image/svg+xml" }];
 
-export const meta: Route.MetaFunction = ({ data: sheet }) => [{ title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" }];
+export const meta: Route.MetaFunction = ({ loaderData: sheet }) => [{ title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Event-Day Sheet", "Failed to load the event-day sheet");

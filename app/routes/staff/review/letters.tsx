@@ -1,5 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/letters";
 import { revalidateAfterConflict } from "~/web/revalidate";
 import { Author } from "~/features/events/EventGroups";

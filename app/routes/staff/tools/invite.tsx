@@ -1,5 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/invite";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { useConfirmedSubmit } from "~/features/member-admin/Confirm";

@@ -1,5 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/member-delete";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

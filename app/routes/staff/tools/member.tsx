@@ -1,5 +1,4 @@
-import { data, isRouteErrorResponse, useNavigation } from "react-router";
-import { Link } from "~/components/Link";
+import { Link, data, isRouteErrorResponse, useNavigation } from "react-router";
 import type { Route } from "./+types/member";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
