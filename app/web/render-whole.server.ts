@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import type { ReactNode } from "react";
 // React's server renderer as published for Node.js. It writes the page in byte chunks of a few
 // kilobytes, each kept here as it comes and joined once at the end. (React's build for Bun writes
-// strings and cost about a tenth less of a page's CPU time, but is not published for Node.js;
+// strings and cost 6-19% less of a page's CPU time, but is not published for Node.js;
 // renderToString writes strings too, but does not wait for what React Router's ServerRouter
 // suspends on in every page: decision 0038.)
 import { renderToPipeableStream } from "react-dom/server";
