@@ -6,8 +6,7 @@ import tseslint from "typescript-eslint";
 
 // No library's private internals, which any release may change: no member whose name starts
 // with an underscore (a library's private API by convention), and no build of React DOM published
-// for another runtime. The files of PRIVATE_INTERNALS_STILL_USED still use some, until they move
-// to public APIs; the list only shrinks (tests/unit/no-private-internals.test.ts).
+// for another runtime. Every file of the site is held to both (tests/unit/no-private-internals.test.ts).
 const PRIVATE_MEMBERS = {
   selector: "MemberExpression[property.name=/^_[A-Za-z]/]",
   message: "A member whose name starts with an underscore is a library's private API: use its public one.",
@@ -15,10 +14,6 @@ const PRIVATE_MEMBERS = {
 const OTHER_RUNTIMES = {
   group: ["react-dom/server.bun", "react-dom/server.edge", "react-dom/server.browser"],
   message: "A build published for another runtime: import react-dom/server, which is Node's.",
-};
-export const PRIVATE_INTERNALS_STILL_USED = {
-  members: ["app/platform/db/pglite-statements.server.ts"],
-  imports: ["app/web/render-whole.server.ts"],
 };
 
 export default tseslint.config(
@@ -43,6 +38,4 @@ export default tseslint.config(
     },
   },
   { files: ["tests/**"], rules: { "no-restricted-imports": "off" } },
-  { files: PRIVATE_INTERNALS_STILL_USED.members, rules: { "no-restricted-syntax": "off" } },
-  { files: PRIVATE_INTERNALS_STILL_USED.imports, rules: { "no-restricted-imports": "off" } },
 );

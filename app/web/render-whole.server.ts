@@ -1,16 +1,11 @@
-import type { Writable } from "node:stream";
+import { Writable } from "node:stream";
 import type { ReactNode } from "react";
-// React's server renderer in the build that hands its output over as strings. The Node build
-// (react-dom/server) copies every piece of markup, a tag or an attribute at a time, into 4 KB
-// byte buffers: a page of 50 KB is some 5,000 pieces, each a new view on the buffer and a call
-// into the text encoder, about a millisecond of the server's time on the events page. Strings
-// joined once and encoded once cost a fifth of that. Both builds are compiled from the same
-// renderer and differ only in how they write; the one other difference, a hash for server
-// functions' form state, is never reached without React Server Components, which the site does
-// not use. tests/unit/render-whole.test.ts holds the two to the same bytes.
-import { renderToPipeableStream } from "react-dom/server.bun";
-
-const utf8 = new TextEncoder();
+// React's server renderer as published for Node.js. It writes the page in byte chunks of a few
+// kilobytes, each kept here as it comes and joined once at the end. (React's build for Bun writes
+// strings and cost 6-19% less of a page's CPU time, but is not published for Node.js;
+// renderToString writes strings too, but does not wait for what React Router's ServerRouter
+// suspends on in every page: decision 0038.)
+import { renderToPipeableStream } from "react-dom/server";
 
 type Options = {
   nonce?: string;
@@ -31,32 +26,40 @@ type Options = {
  */
 export function renderWhole(element: ReactNode, { nonce, timeoutMs, onError }: Options): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
-    let html = "";
     let shellRendered = false;
-    // The renderer writes each piece with write(), says it is done with end(), and stops on
-    // destroy(): a writable stream's contract, without a stream's cost for every piece.
-    const collector = {
-      write(piece: string) {
-        html += piece;
-        return true;
-      },
-      end() {
-        clearTimeout(timeout);
-        resolve(utf8.encode(html));
-      },
-      on() {},
-      destroy(error: unknown) {
-        clearTimeout(timeout);
-        reject(error);
-      },
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    const keep = (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      length += chunk.length;
     };
+    const collector = new Writable({
+      write(chunk: Uint8Array, _encoding, done) {
+        keep(chunk);
+        done();
+      },
+      writev(pieces, done) {
+        for (const { chunk } of pieces) keep(chunk as Uint8Array);
+        done();
+      },
+      final(done) {
+        clearTimeout(timeout);
+        resolve(joined(chunks, length));
+        done();
+      },
+      destroy(error, done) {
+        clearTimeout(timeout);
+        if (error) reject(error);
+        done(error);
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(element, {
       nonce,
       onShellReady() {
         shellRendered = true;
       },
       onAllReady() {
-        pipe(collector as unknown as Writable);
+        pipe(collector);
       },
       onShellError(error: unknown) {
         clearTimeout(timeout);
@@ -68,4 +71,14 @@ export function renderWhole(element: ReactNode, { nonce, timeoutMs, onError }: O
     });
     const timeout = setTimeout(abort, timeoutMs);
   });
+}
+
+function joined(chunks: Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }

@@ -105,3 +105,13 @@ describe("statements prepared once on the embedded database", () => {
     expect((await client.query(first, [3])).rows).toEqual([{ name: "Winifred" }]);
   });
 });
+
+describe("a closed embedded database", () => {
+  it("refuses a prepared statement once closed, as PGlite's own query does", async () => {
+    const other = await PGliteWithPreparedStatements.open({ loadDataDir: new Blob([fs.readFileSync(inject("pgliteSnapshot"))]), extensions: PGLITE_EXTENSIONS });
+    expect((await other.query<{ n: number }>("select $1::int as n", [7])).rows).toEqual([{ n: 7 }]);
+    await other.close();
+    await expect(other.query("select $1::int as n", [7])).rejects.toThrow("PGlite is closed");
+    await expect(other.transaction((tx) => tx.query("select $1::int as n", [7]))).rejects.toThrow("PGlite is closed");
+  }, 60_000);
+});

@@ -12,8 +12,8 @@ const require = createRequire(import.meta.url);
 const mode = process.env.NODE_ENV;
 process.env.NODE_ENV = "production";
 try {
-  // react-dom/server.bun is the renderer the site's pages use (app/web/render-whole.server.ts).
-  for (const id of ["react", "react/jsx-runtime", "react-dom", "react-dom/server", "react-dom/server.bun"]) require(id);
+  // react-dom/server (Node's build) is the renderer the site's pages use (app/web/render-whole.server.ts).
+  for (const id of ["react", "react/jsx-runtime", "react-dom", "react-dom/server"]) require(id);
 } finally {
   process.env.NODE_ENV = mode;
 }

@@ -41,6 +41,14 @@ function joined(messages: Uint8Array[]): Uint8Array {
  * changes. Measured on the large demo data set: the letter box's page of letters 480 → 215 µs,
  * the member's own letters 310 → 100 µs, `select 1` 95 → 35 µs.
  *
+ * Only PGlite's public API is used: `execProtocol` sends the messages, `runExclusive` keeps any
+ * other query from crossing in between (PGlite documents it for that), and `transaction` opens
+ * and ends transactions. PGlite's public API has no way to wait for its transactions, which hold
+ * its lock for queries only while each of their statements runs, so this class keeps a lock of
+ * its own: a statement run here outside a transaction waits for a transaction opened here to end.
+ * Every transaction on this database is opened here; PGlite's own `query` and `exec` wait for
+ * one by PGlite's own lock.
+ *
  * A query with a file attached (`COPY ... '/dev/blob'`), its own parameter types, or the size of a
  * bulk write (KEPT_AT_MOST) goes through PGlite's own path; so do `exec`, `listen` and a transaction's `sql`.
  */
@@ -48,6 +56,8 @@ export class PGliteWithPreparedStatements extends PGlite {
   /** Most recently used last: a Map iterates in insertion order, and a use moves the statement to the end. */
   readonly #prepared = new Map<string, Prepared>();
   #counter = 0;
+  /** Settles when the last statement or transaction queued here has ended; each new one chains on. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   static async open(options: PGliteOptions): Promise<PGliteWithPreparedStatements> {
     const client = new PGliteWithPreparedStatements(options);
@@ -62,8 +72,8 @@ export class PGliteWithPreparedStatements extends PGlite {
 
   override async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     if (!preparable(text, params, options)) return super.query<T>(text, params, options);
-    await this._checkReady();
-    return this._runExclusiveTransaction(async () => {
+    if (!this.ready) await this.#untilReady();
+    return this.#oneAtATime(async () => {
       const results = await this.#run<T>(text, params ?? [], options, true);
       await this.syncToFs();
       return results;
@@ -71,23 +81,40 @@ export class PGliteWithPreparedStatements extends PGlite {
   }
 
   override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
-    return super.transaction((tx) => {
-      const prepared: Transaction = Object.create(tx, {
-        query: {
-          value: async <R>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<R>> => {
-            if (tx.closed) throw new Error("Transaction is closed");
-            if (!preparable(text, params, options)) return tx.query<R>(text, params, options);
-            // Inside a transaction a failed statement aborts it, so a stale statement is not retried here.
-            return this.#run<R>(text, params ?? [], options, false);
+    return this.#oneAtATime(() =>
+      super.transaction((tx) => {
+        const prepared: Transaction = Object.create(tx, {
+          query: {
+            value: async <R>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<R>> => {
+              if (tx.closed) throw new Error("Transaction is closed");
+              if (!preparable(text, params, options)) return tx.query<R>(text, params, options);
+              // Inside a transaction a failed statement aborts it, so a stale statement is not retried here.
+              return this.#run<R>(text, params ?? [], options, false);
+            },
           },
-        },
-      });
-      return callback(prepared);
-    });
+        });
+        return callback(prepared);
+      }),
+    );
+  }
+
+  /** Runs `work` after every statement and transaction queued here before it has ended. */
+  #oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work);
+    this.#queue = run.then(nothing, nothing);
+    return run;
+  }
+
+  /** Waits for PGlite to open; refuses once it is closing or closed, as PGlite's own `query` does. */
+  async #untilReady(): Promise<void> {
+    if (!this.closed) await this.waitReady;
+    if (!this.ready) throw new Error(this.closed ? "PGlite is closed" : "PGlite is closing");
   }
 
   async #run<T>(text: string, params: unknown[], options: QueryOptions | undefined, mayRetry: boolean): Promise<Results<T>> {
-    return this._runExclusiveQuery(async () => {
+    return this.runExclusive(async () => {
+      // The database may have begun to close while this statement waited its turn.
+      if (!this.ready) throw new Error(this.closed ? "PGlite is closed" : "PGlite is closing");
       try {
         return await this.#bindAndExecute<T>(await this.#statement(text), params, options);
       } catch (error) {
@@ -147,6 +174,8 @@ export class PGliteWithPreparedStatements extends PGlite {
     await this.execProtocol(joined([serialize.close({ type: "S", name: statement.name }), serialize.sync()]), { syncToFs: false, throwOnError: false });
   }
 }
+
+function nothing(): void {}
 
 function preparable(text: string, params: unknown[] | undefined, options: QueryOptions | undefined): boolean {
   return !options?.blob && !options?.paramTypes && (params?.length ?? 0) <= KEPT_AT_MOST.params && text.length <= KEPT_AT_MOST.chars;
