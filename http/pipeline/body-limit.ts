@@ -61,7 +61,7 @@ const LINGER_MS = 1_000;
  * piece the HTTP parser takes into a buffer of its own, and Node.js 24's V8 frees them late
  * (no young-generation collection while a full one is marking, which is what a burst of
  * such buffers starts), so 200 refused 5 MB uploads at once grew the server by 90–160 MB
- * (docs/decisions/0040-node-24-memory.md).
+ * (docs/decisions/0040-refused-bodies-left-unread.md).
  */
 function closeGently(socket: net.Socket) {
   socket.destroySoon = function lingeringClose(this: net.Socket) {
