@@ -40,8 +40,12 @@ export type BodyLimitOptions = {
   contentSecurityPolicy: string;
 };
 
-/** How long a refused client may go on sending, its bytes read and dropped, before its connection is cut. */
-const LINGER_MS = 2_000;
+/**
+ * How long a refused client is given to read its answer before its connection is cut: one
+ * that reads while it sends (a browser, curl, which stop sending on a final answer) has it
+ * within a round trip.
+ */
+const LINGER_MS = 1_000;
 
 /**
  * Closes a connection whose client may still be sending, without losing the answer.
@@ -49,13 +53,24 @@ const LINGER_MS = 2_000;
  * closes the socket as soon as the last byte is written. With the client's body still
  * arriving, closing a socket with unread data sends a TCP reset, and a client busy
  * sending then loses the response it had not yet read (seen here: EPIPE, no 413).
- * So the close is a half-close: the FIN goes out after the response, the rest of the
- * body is still read and dropped, and the socket is closed when the client closes its
- * side (a browser or curl stops sending on a final answer) or after LINGER_MS.
+ * So the close is a half-close: the FIN goes out after the response, and the socket is
+ * closed LINGER_MS later.
+ *
+ * The rest of the body is not read meanwhile: a client still sending waits on TCP's flow
+ * control until then. Reading it only to drop it cost memory like its size: Node copies each
+ * piece the HTTP parser takes into a buffer of its own, and Node.js 24's V8 frees them late
+ * (no young-generation collection while a full one is marking, which is what a burst of
+ * such buffers starts), so 200 refused 5 MB uploads at once grew the server by 81–230 MB
+ * (docs/decisions/0040-refused-bodies-left-unread.md).
  */
 function closeGently(socket: net.Socket) {
   socket.destroySoon = function lingeringClose(this: net.Socket) {
     this.end();
+    // Node's server stops reading from a connection whose socket is paused, and resumes it
+    // itself as the answer ends (to drain the body): it is paused again each time.
+    const stopReading = () => this.pause();
+    stopReading();
+    this.on("resume", stopReading);
     const cut = setTimeout(() => this.destroy(), LINGER_MS);
     cut.unref();
     this.once("close", () => clearTimeout(cut));
@@ -179,10 +194,10 @@ export function bodyForApp(
 
 /**
  * Once the app has answered: when the request's body has not all arrived (the app refused it
- * unread, or stopped reading at a limit), the answer closes the connection (closeGently) and
- * the rest of the body is read and dropped as it comes, as Node drops a body nobody reads,
- * never kept. Reading it all to keep the connection would cost the client the time of a
- * transfer whose answer it already has. Call it before the answer's head is written.
+ * unread, or stopped reading at a limit), the answer closes the connection (closeGently): what
+ * arrives until the answer is written is dropped, never kept, and the rest is not read. Reading
+ * it all to keep the connection would cost the client the time of a transfer whose answer it
+ * already has. Call it before the answer's head is written.
  */
 export function closeUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (req.complete || res.headersSent) return;

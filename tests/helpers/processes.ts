@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import fs from "node:fs";
 import { stripVTControlCharacters } from "node:util";
 import { TEST_SUITE_VARIABLES } from "~/platform/config.server";
 import { freePort } from "./ports";
@@ -65,12 +66,25 @@ export function run(command: string, args: string[], env: Record<string, string>
 }
 
 /**
- * The production build's server (server.mjs, as `npm start` runs it) on a free port, with `env`
- * added, once it says it is running: the process and the address to reach it at.
+ * What `npm run serve` starts the server with (package.json): its variables (the C library's
+ * setting) and Node's options, which decide much of the server's memory.
+ */
+export function serveScriptSettings(): { env: Record<string, string>; nodeOptions: string[] } {
+  const scripts = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+  const [, assignments, command] = /^((?:\S+=\S*\s+)*)exec node (.+)$/.exec(scripts.serve!)!;
+  const env = Object.fromEntries(assignments!.trim().split(/\s+/).filter(Boolean).map((assignment) => assignment.split("=", 2) as [string, string]));
+  return { env, nodeOptions: command!.split(/\s+/).filter((word) => word.startsWith("--")) };
+}
+
+/**
+ * The production build's server (server.mjs, as `npm run serve` runs it: its variables and
+ * Node's options) on a free port, with `env` added, once it says it is running: the process and
+ * the address to reach it at.
  */
 export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000): Promise<{ server: RunningProcess; url: string; port: number }> {
   const port = await freePort();
-  const server = run(process.execPath, ["server.mjs"], { NODE_ENV: "production", PORT: String(port), ...env });
+  const serve = serveScriptSettings();
+  const server = run(process.execPath, [...serve.nodeOptions, "server.mjs"], { ...serve.env, NODE_ENV: "production", PORT: String(port), ...env });
   await server.waitFor(/running at http:\/\/\S+:\d+/, timeoutMs);
   return { server, url: `http://127.0.0.1:${port}`, port };
 }
