@@ -1,9 +1,9 @@
 # Hopewell members' site. Build: docker build -t hopewell .   Run: see compose.yaml and the
 # docs/operators.md#in-a-container.
 # Stages: dev dependencies and the build; production dependencies only; the small runtime image.
-# Node.js 24, the supported line (docs/decisions/0036-node-24.md); rebuilding the image takes its
+# Node.js 26, the supported line (docs/decisions/0036-node-26.md); rebuilding the image takes its
 # latest security release.
-ARG NODE_IMAGE=node:24-bookworm-slim
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
@@ -46,7 +46,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # closes the database and exits. compose.yaml also sets init: true so a tiny init reaps zombies.
 STOPSIGNAL SIGTERM
 # The serve script's command: a small young generation (decision 0008) and one thread for V8's
-# background compilers (decision 0031), both for a smaller idle server, and PostgreSQL's
-# WebAssembly left to V8's baseline compiler (decision 0040): Node.js 24's optimising one takes
-# about 600 MB for a second to compile PostgreSQL's parser.
-CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=1", "--liftoff-only", "server.mjs"]
+# background compilers (decision 0031), both for a smaller idle server.
+CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=1", "server.mjs"]

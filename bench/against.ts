@@ -23,8 +23,8 @@
  * on the next), so one start of each is one sample, not a measurement. The medians are over the
  * runs of every start; each start's own ratio is printed beside them.
  * Each server runs on the Node.js its own install gives it: the `node` in its node_modules when its
- * lock file has one (from Node.js 24 on), else the machine's (the Node.js npm itself runs on, or
- * `--other-node PATH`). So a comparison with a revision from before the move to Node.js 24 measures
+ * lock file has one (from the move off Node.js 20 on), else the machine's (the Node.js npm itself runs on, or
+ * `--other-node PATH`). So a comparison with a revision from from before that move measures
  * the whole change, runtime included, as a site moving from one to the other would see it.
  * The figures are written to bench/results/<time>-against-<commit>.json.
  */

@@ -58,7 +58,7 @@ const LINGER_MS = 1_000;
  *
  * The rest of the body is not read meanwhile: a client still sending waits on TCP's flow
  * control until then. Reading it only to drop it cost memory like its size: Node copies each
- * piece the HTTP parser takes into a buffer of its own, and Node.js 24's V8 frees them late
+ * piece the HTTP parser takes into a buffer of its own, and newer V8s (Node.js 24's) free them late
  * (no young-generation collection while a full one is marking, which is what a burst of
  * such buffers starts), so 200 refused 5 MB uploads at once grew the server by 81–230 MB
  * (docs/decisions/0040-refused-bodies-left-unread.md).

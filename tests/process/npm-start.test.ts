@@ -77,8 +77,6 @@ describe("npm start under a supervisor", () => {
     expect(fs.readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=131072");
     // So does the single background thread for V8's compilers (docs/decisions/0031-one-compiler-thread.md).
     expect(fs.readFileSync(`/proc/${serverPid}/cmdline`, "utf8").split("\0")).toContain("--v8-pool-size=1");
-    // And PostgreSQL's WebAssembly left to V8's baseline compiler (docs/decisions/0040-refused-bodies-left-unread.md).
-    expect(fs.readFileSync(`/proc/${serverPid}/cmdline`, "utf8").split("\0")).toContain("--liftoff-only");
 
     const slow = slowPost(port, new URLSearchParams({ intent: "signin", email: "someone@example.com", password: "Lantern#1877" }).toString());
     // The request's headers have reached the server before the signal.

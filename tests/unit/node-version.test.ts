@@ -5,17 +5,18 @@ import { SUPPORTED_NODE_MAJOR, unsupportedNodeMessage } from "../../scripts/laun
 
 describe("the Node.js line the site supports", () => {
   it("refuses a runtime past its end of life, naming it and the line it needs", () => {
-    expect(SUPPORTED_NODE_MAJOR).toBe(24);
+    expect(SUPPORTED_NODE_MAJOR).toBe(26);
     const message = unsupportedNodeMessage("20.19.5");
-    expect(message).toContain("Hopewell needs Node.js 24 or later; this is Node.js 20.19.5");
+    expect(message).toContain("Hopewell needs Node.js 26 or later; this is Node.js 20.19.5");
     expect(message).toContain('"Upgrading"');
     expect(unsupportedNodeMessage("22.22.0")).not.toBeNull();
+    expect(unsupportedNodeMessage("24.21.0")).not.toBeNull();
   });
 
   it("takes the supported line and later ones", () => {
-    expect(unsupportedNodeMessage("24.0.0")).toBeNull();
-    expect(unsupportedNodeMessage("24.21.0")).toBeNull();
+    expect(unsupportedNodeMessage("26.0.0")).toBeNull();
     expect(unsupportedNodeMessage("26.10.0")).toBeNull();
+    expect(unsupportedNodeMessage("28.1.0")).toBeNull();
   });
 
   it("is named alike by engines, .node-version, the image, the dev dependency and the docs", () => {
@@ -39,7 +40,7 @@ describe("the Node.js line the site supports", () => {
   it.skipIf(!older)(`stops server.mjs at once on the machine's older Node.js (needs one older than ${SUPPORTED_NODE_MAJOR} at ${systemNode})`, () => {
     const result = spawnSync(systemNode, ["server.mjs"], { encoding: "utf8", timeout: 20_000, env: { ...process.env, HOPEWELL_ENV_FILE: "none" } });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`Hopewell needs Node.js 24 or later; this is Node.js ${systemVersion.slice(1)}`);
+    expect(result.stderr).toContain(`Hopewell needs Node.js ${SUPPORTED_NODE_MAJOR} or later; this is Node.js ${systemVersion.slice(1)}`);
     expect(result.stdout).not.toContain("Hopewell is running");
   });
 });
