@@ -85,7 +85,7 @@ export function sendRaw(
       return { status: Number(statusLine!.split(" ")[1]), headers: parsed, body: Buffer.concat(chunks), whole };
     };
     socket.on("data", (data) => {
-      received = Buffer.concat([received, data]);
+      received = Buffer.concat([received, typeof data === "string" ? Buffer.from(data, "latin1") : data]);
       if (answeredAt === undefined && answer()?.whole) answeredAt = Date.now();
     });
     // A write the server no longer reads fails (EPIPE, ECONNRESET): that is the close we wait for.

@@ -36,7 +36,7 @@ function exchange(port: number, bytes: Buffer | string, timeoutMs = 5_000): Prom
       resolve({ status: status === undefined ? undefined : Number(status), head });
     };
     const timer = setTimeout(finish, timeoutMs);
-    socket.on("data", (data) => (received = Buffer.concat([received, data])));
+    socket.on("data", (data) => (received = Buffer.concat([received, typeof data === "string" ? Buffer.from(data, "latin1") : data])));
     // A reset after the answer (the server closing with bytes unread) still leaves the answer read.
     socket.on("error", () => {});
     socket.on("close", finish);
