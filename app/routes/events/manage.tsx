@@ -173,7 +173,7 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                         >
                           <input type="hidden" name="intent" value="cancel" />
                           <input type="hidden" name="id" value={event.id} />
-                          <button type="submit" className="btn btn-secondary" aria-label={`Cancel ${event.title}`} disabled={busy}>
+                          <button type="submit" className="btn btn-secondary" aria-label={`Cancel event: ${event.title}`} disabled={busy}>
                             Cancel event
                           </button>
                         </Form>
