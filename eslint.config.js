@@ -16,6 +16,13 @@ const OTHER_RUNTIMES = {
   message: "A build published for another runtime: import react-dom/server, which is Node's.",
 };
 
+// The site's links are its own plain anchors (app/components/Link.tsx, decision 0041).
+const ROUTER_LINKS = {
+  name: "react-router",
+  importNames: ["Link", "NavLink"],
+  message: "Use the site's Link (~/components/Link): a plain anchor followed in the app, without React Router's per-link work.",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "build.next/", "build.old-*/", ".react-router/", "node_modules/", "playwright-report/", "test-results/", "data/", "drizzle/meta/", "bench/.cache/", "bench/results/"] },
   js.configs.recommended,
@@ -33,7 +40,7 @@ export default tseslint.config(
       "jsx-a11y/no-redundant-roles": "off",
       // A label may wrap its control with the text in nested elements.
       "jsx-a11y/label-has-associated-control": ["error", { assert: "either", depth: 3 }],
-      "no-restricted-imports": ["error", { patterns: [OTHER_RUNTIMES] }],
+      "no-restricted-imports": ["error", { paths: [ROUTER_LINKS], patterns: [OTHER_RUNTIMES] }],
       "no-restricted-syntax": ["error", PRIVATE_MEMBERS],
     },
   },

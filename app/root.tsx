@@ -23,6 +23,7 @@ import { unreadLetterCount } from "~/features/letters/letters.server";
 import { accessMiddleware } from "~/web/middleware.server";
 import { pageScriptOf } from "~/web/page-script";
 import stylesheet from "./app.css?url";
+import { useInAppLinks } from "~/web/in-app-links";
 
 export const links: Route.LinksFunction = () => [
   // With a precedence, React writes the stylesheet at the top of the head, before the scripts'
@@ -100,6 +101,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  useInAppLinks();
   return <Outlet />;
 }
 

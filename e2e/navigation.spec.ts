@@ -32,6 +32,24 @@ test("where the app's scripts run, the navigation's links change page without re
   await expect(nav.getByRole("link", { name: "Location" })).toHaveAttribute("aria-current", "page");
 });
 
+test("where the app's scripts run, a link in a page changes page without reloading it, and a new-tab click is the browser's", async ({ page, context, isMobile }) => {
+  test.skip(isMobile, "runs once, at desktop width");
+  await page.goto("/reset-password?token=no-such-token");
+  const link = page.getByRole("link", { name: "Ask for a new link" });
+  await expect(link).toHaveAttribute("href", "/forgot-password");
+  // The scripts have started once the header's menu answers; mark this document to tell a reload apart.
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
+  // A click with Control (or the middle button) is the browser's: a new tab, this page unchanged.
+  const [opened] = await Promise.all([context.waitForEvent("page"), link.click({ modifiers: ["ControlOrMeta"] })]);
+  await opened.close();
+  await expect(page).toHaveURL(/\/reset-password\?token=no-such-token$/);
+  await link.click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+});
+
 test("the phone menu opens and closes from the keyboard", async ({ page, isMobile }) => {
   test.skip(!isMobile, "the menu button is shown on narrow screens");
   // On the shared public pages the menu is a plain <details>: Enter opens and closes it.

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 
 /**
  * The page shown for a missing page, a request that could not be read, or an unexpected

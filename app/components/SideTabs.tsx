@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 
 /**
  * Side tabs that are links (?tab=…, or a page of their own given by `to`), so each tab has an

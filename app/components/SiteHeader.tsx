@@ -1,6 +1,6 @@
 import { Icon } from "~/components/Icon";
-import { useEffect, useRef, type ReactNode } from "react";
-import { useLocation, useNavigate } from "react-router";
+import type { ReactNode } from "react";
+import { useLocation } from "react-router";
 import { Disclosure } from "~/components/Disclosure";
 import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
 import { canUseTools, formLinksFor, PUBLIC_LINKS, type NavLink as NavItem, type SessionUser } from "~/lib/navigation";
@@ -32,7 +32,7 @@ function isCurrent(pathname: string, to: string): boolean {
 function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: ReactNode }) {
   const current = isCurrent(pathname, to);
   return (
-    <a href={to} className={current ? CURRENT_LINK_CLASS : LINK_CLASS} aria-current={current ? "page" : undefined}>
+    <a href={to} data-in-app="" className={current ? CURRENT_LINK_CLASS : LINK_CLASS} aria-current={current ? "page" : undefined}>
       {children}
     </a>
   );
@@ -56,7 +56,7 @@ function LettersLink({ unread, pathname, layout }: { unread: number | null; path
   const current = isCurrent(pathname, "/letters");
   const count = unread ?? 0;
   return (
-    <a href="/letters?tab=box" className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`} aria-current={current ? "page" : undefined}>
+    <a href="/letters?tab=box" data-in-app="" className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`} aria-current={current ? "page" : undefined}>
       <Icon name="mail" className="size-5 shrink-0" />
       <span className={layout === "bar" ? "sr-only lg:not-sr-only" : undefined}>Letters</span>
       {count > 0 ? <UnreadBadge count={count} testId="unread-letters" /> : null}
@@ -130,7 +130,7 @@ function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser
         </>
       ) : (
         <li className={layout === "bar" ? "ml-2" : "p-3"}>
-          <a href="/auth" className="btn btn-primary w-full">
+          <a href="/auth" data-in-app="" className="btn btn-primary w-full">
             Login / Sign Up
           </a>
         </li>
@@ -139,35 +139,12 @@ function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser
   );
 }
 
-/** A click that a router link would handle itself: the main button, no modifier keys. */
-function isPlainClick(event: MouseEvent): boolean {
-  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
-}
-
 export function SiteHeader({ user, unreadLetters = null }: { user: SessionUser | null; unreadLetters?: number | null }) {
   const { pathname } = useLocation();
-  const navigate = useNavigate();
-  const headerRef = useRef<HTMLElement>(null);
-
-  // One listener for all the header's links: a plain click on a link to this site navigates in the app.
-  useEffect(() => {
-    const header = headerRef.current;
-    if (!header) return;
-    function onClick(event: MouseEvent) {
-      const anchor = event.target instanceof Element ? event.target.closest("a") : null;
-      if (!anchor || !isPlainClick(event) || anchor.target || anchor.hasAttribute("download") || anchor.origin !== window.location.origin) return;
-      event.preventDefault();
-      const to = anchor.pathname + anchor.search + anchor.hash;
-      navigate(to, { replace: to === window.location.pathname + window.location.search + window.location.hash });
-    }
-    header.addEventListener("click", onClick);
-    return () => header.removeEventListener("click", onClick);
-  }, [navigate]);
-
   return (
-    <header ref={headerRef} className="sticky top-0 z-40 border-b border-timber bg-ink/95 backdrop-blur">
+    <header className="sticky top-0 z-40 border-b border-timber bg-ink/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-2">
-        <a href="/" className="font-display text-2xl text-brass no-underline hover:no-underline">
+        <a href="/" data-in-app="" className="font-display text-2xl text-brass no-underline hover:no-underline">
           Hopewell
         </a>
         <nav aria-label="Main" className="hidden md:block">

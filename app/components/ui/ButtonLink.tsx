@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 import type { ComponentProps } from "react";
 
 type Variant = "primary" | "secondary";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 import type { ReactNode } from "react";
 import { Pager } from "~/features/member-admin/ListControls";
 import { formatClubTime, formatEventDate } from "~/lib/dates";

@@ -1,5 +1,6 @@
 import { formatClubDay } from "~/lib/dates";
-import { Link, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
 import type { ApplicationStatus } from "~/game/roles";
 import { applicationQuestion, useConfirmedSubmit } from "./Confirm";

@@ -1,5 +1,6 @@
 import type { FormEvent } from "react";
-import { Link, Form, useLocation, useSubmit } from "react-router";
+import { Form, useLocation, useSubmit } from "react-router";
+import { Link } from "~/components/Link";
 import { ROLE_LABELS, type Role } from "~/game/roles";
 
 /**

@@ -1,4 +1,5 @@
-import { Link, Form, useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
+import { Link } from "~/components/Link";
 import { countOf } from "~/lib/plural";
 import { useAddressValue } from "~/lib/use-address-value";
 

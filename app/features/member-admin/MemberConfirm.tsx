@@ -1,4 +1,5 @@
-import { Link, Form, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
+import { Link } from "~/components/Link";
 
 /**
  * A change to a member's account the server was asked for without `confirm=yes`: it answers

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Link, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
 import { useConfirmedSubmit } from "./Confirm";
 import { Pager, ResultCount, SearchForm } from "./ListControls";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 
 const item = "flex min-h-11 items-center whitespace-nowrap md:whitespace-normal rounded px-3 py-2 text-parchment no-underline hover:no-underline";
 

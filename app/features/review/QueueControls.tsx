@@ -52,7 +52,8 @@ function answerLink(search: string, entryId: string | null, anchor: string) {
   if (entryId) params.set(ANSWER_PARAM, entryId);
   else params.delete(ANSWER_PARAM);
   const query = params.toString();
-  return { search: query ? `?${query}` : "", hash: `#${anchor}` };
+  // Without a query the page's own path, so the link drops the one it is on.
+  return query ? `?${query}#${anchor}` : `#${anchor}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The parts of /profile/two-factor: the forms that set up, confirm and remove a member's second factors.
-import { Link, Form } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/Link";
 import { PasswordField } from "~/features/accounts/PasswordField";
 import { Field } from "~/components/ui/Field";
 import type { FieldErrors } from "~/web/forms/kernel";

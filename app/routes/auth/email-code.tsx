@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
-import { Link, data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/email-code";
 import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";

@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
-import { Link, data, Form, useNavigate, useNavigation } from "react-router";
+import { data, Form, useNavigate, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/forgot-password";
 import { Captcha, CaptchaHint } from "~/components/Captcha";

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from "react";
-import { Link, Await, data, Form, useNavigate, useNavigation } from "react-router";
+import { Await, data, Form, useNavigate, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import type { Route } from "./+types/reset-password";

@@ -1,4 +1,5 @@
-import { Link, data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/two-factor";
 import { Alert } from "~/components/ui/Alert";

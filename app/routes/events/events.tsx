@@ -16,7 +16,8 @@ import { memberEventStatuses, type MemberEventStatus } from "~/features/events/e
 import { eventTimeLabels } from "~/features/events/event-times.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
 import { directionsUrl } from "~/features/site/site.server";
-import { Link, data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { cancelCheckout, startCheckout } from "~/features/tickets/checkout.server";
 import { ticketOffers } from "~/features/tickets/offers.server";
 import { TicketActions } from "~/features/tickets/TicketActions";

@@ -1,4 +1,5 @@
-import { Link, data, Form, useNavigation, useSearchParams } from "react-router";
+import { data, Form, useNavigation, useSearchParams } from "react-router";
+import { Link } from "~/components/Link";
 import { isUuid } from "~/lib/ids";
 import type { Route } from "./+types/manage";
 import { formatDollars } from "~/game/merchant";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/ticket";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

@@ -1,4 +1,5 @@
-import { Link, createContext, data, Form, useNavigation } from "react-router";
+import { createContext, data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/letter-thread";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, data, Form, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Form, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/letters";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SideTabLinks } from "~/components/SideTabs";

@@ -1,4 +1,5 @@
-import { Link, data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/email-confirm";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

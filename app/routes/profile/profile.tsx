@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Link, data, Form, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { data, Form, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { Link } from "~/components/Link";
 import { ProfileLayout, profileSections, type ProfileSection } from "~/features/members/ProfileLayout";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";

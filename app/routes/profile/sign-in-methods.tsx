@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Link, data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/sign-in-methods";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ProfileLayout } from "~/features/members/ProfileLayout";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/Link";
 import { Field, inputClass } from "~/components/ui/Field";
 import type { FieldErrors, FormValues } from "~/web/forms/kernel";
 import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";

@@ -1,4 +1,5 @@
-import { Link, data, Form, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import { isMemberId, isUuid } from "~/lib/ids";
 import type { Route } from "./+types/attendance";
 import { clubToday, formatEventDate } from "~/lib/dates";

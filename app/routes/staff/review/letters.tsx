@@ -1,4 +1,5 @@
-import { Link, data, Form, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/letters";
 import { revalidateAfterConflict } from "~/web/revalidate";
 import { Author } from "~/features/events/EventGroups";

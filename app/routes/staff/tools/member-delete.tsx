@@ -1,4 +1,5 @@
-import { Link, data, Form, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/member-delete";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";

@@ -1,4 +1,5 @@
-import { Link, data, isRouteErrorResponse, useNavigation } from "react-router";
+import { data, isRouteErrorResponse, useNavigation } from "react-router";
+import { Link } from "~/components/Link";
 import type { Route } from "./+types/member";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SavedNotice } from "~/components/SavedNotice";
