@@ -20,11 +20,26 @@ const OTHER_RUNTIMES = {
 const ROUTER_LINKS = {
   name: "react-router",
   importNames: ["Link", "NavLink"],
-  message: "Use the site's Link (~/components/Link): a plain anchor followed in the app, without React Router's per-link work.",
+  message:
+    "Use the site's Link (~/components/Link): a plain anchor followed in the app, without React Router's per-link work.",
 };
 
 export default tseslint.config(
-  { ignores: ["build/", "build.next/", "build.old-*/", ".react-router/", "node_modules/", "playwright-report/", "test-results/", "data/", "drizzle/meta/", "bench/.cache/", "bench/results/"] },
+  {
+    ignores: [
+      "build/",
+      "build.next/",
+      "build.old-*/",
+      ".react-router/",
+      "node_modules/",
+      "playwright-report/",
+      "test-results/",
+      "data/",
+      "drizzle/meta/",
+      "bench/.cache/",
+      "bench/results/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   jsxA11y.flatConfigs.recommended,

@@ -46,13 +46,23 @@ export const E2E_STAND_INS = {
  * one of its own. Its specs make their own members here (createMember with this data directory),
  * with names of their own for each try, so that a retry does not meet what an earlier try left.
  */
-export const E2E_SERVICES_SERVER = { port: PORT + 2, url: `http://127.0.0.1:${PORT + 2}`, dataDir: process.env.E2E_SERVICES_DATA_DIR! };
+export const E2E_SERVICES_SERVER = {
+  port: PORT + 2,
+  url: `http://127.0.0.1:${PORT + 2}`,
+  dataDir: process.env.E2E_SERVICES_DATA_DIR!,
+};
 /**
  * Members made with the admin command before the server starts. Each browser width has its own
  * manager and player, so the two runs side by side stay within the per-account sign-in limit.
  */
-export const E2E_MANAGERS = { desktop: { email: "manager-desktop@e2e.test", password: "Manager#1877" }, phone: { email: "manager-phone@e2e.test", password: "Manager#1877" } };
-export const E2E_PLAYERS = { desktop: { email: "player-desktop@e2e.test", password: "Player#1877" }, phone: { email: "player-phone@e2e.test", password: "Player#1877" } };
+export const E2E_MANAGERS = {
+  desktop: { email: "manager-desktop@e2e.test", password: "Manager#1877" },
+  phone: { email: "manager-phone@e2e.test", password: "Manager#1877" },
+};
+export const E2E_PLAYERS = {
+  desktop: { email: "player-desktop@e2e.test", password: "Player#1877" },
+  phone: { email: "player-phone@e2e.test", password: "Player#1877" },
+};
 /**
  * Made before the server starts, in one process (e2e/seed.ts): the members with the admin
  * command's code, then each manager enrols an authenticator app, since managers must sign in with
@@ -60,7 +70,12 @@ export const E2E_PLAYERS = { desktop: { email: "player-desktop@e2e.test", passwo
  */
 const seedAccounts = [
   ...Object.values(E2E_MANAGERS).map((m) => ({ ...m, first: "Ada", last: "Boss", role: "manager" })),
-  ...Object.entries(E2E_PLAYERS).map(([width, p]) => ({ ...p, first: "Wyatt", last: width === "desktop" ? "Tanner" : "Bright", role: "player" })),
+  ...Object.entries(E2E_PLAYERS).map(([width, p]) => ({
+    ...p,
+    first: "Wyatt",
+    last: width === "desktop" ? "Tanner" : "Bright",
+    role: "player",
+  })),
 ];
 const seed = `node --import tsx e2e/seed.ts '${JSON.stringify(seedAccounts)}'`;
 
@@ -103,10 +118,18 @@ export const ANY_WIDTH = "@any-width";
  * the full browser's windowing layers, which Playwright itself uses for headless runs) ran the
  * browser tests about a quarter faster on two cores; the full browser serves when it is missing.
  */
-const CHROMIUM = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
+const CHROMIUM =
+  ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 };
 
 export default defineConfig({
@@ -131,8 +154,21 @@ export default defineConfig({
   projects: [
     // Each width arrives from its own address (through the trusted proxy header), so the two
     // runs side by side do not share the per-address sign-in limit.
-    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" } } },
-    { name: "phone", testIgnore: DESKTOP_ONLY, grepInvert: new RegExp(ANY_WIDTH), use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } } },
+    {
+      name: "desktop",
+      use: {
+        ...devices["Desktop Chrome"],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: chromium,
+        extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.10" },
+      },
+    },
+    {
+      name: "phone",
+      testIgnore: DESKTOP_ONLY,
+      grepInvert: new RegExp(ANY_WIDTH),
+      use: { ...devices["Pixel 7"], launchOptions: chromium, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.20" } },
+    },
   ],
   // Playwright's global setup runs once the servers below have started: it waits for the second
   // one, then starts the stand-ins it talks to (neither server asks them anything before a test does).

@@ -27,7 +27,8 @@ export default defineConfig({
       // development build's checks made rendering pages about half of the HTTP tests' time.
       config: () => ({ esbuild: { jsxDev: false } }),
       configEnvironment(_name, options) {
-        if (options.resolve?.conditions) options.resolve.conditions = options.resolve.conditions.filter((condition) => condition !== "module");
+        if (options.resolve?.conditions)
+          options.resolve.conditions = options.resolve.conditions.filter((condition) => condition !== "module");
       },
     },
   ],

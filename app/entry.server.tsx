@@ -39,7 +39,10 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // React Router refuses a cross-site form post itself (400, before any action runs); that is an
   // attack turned away, not a fault, so at info beside its request line.
   if (isCrossSitePost(request)) {
-    logger.info({ url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") }, "cross-site post refused");
+    logger.info(
+      { url: loggablePath(new URL(request.url).pathname), origin: request.headers.get("Origin") },
+      "cross-site post refused",
+    );
     return;
   }
   // A request the client got wrong (a method a page does not answer: 405; no such page: 404) is

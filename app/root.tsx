@@ -69,7 +69,10 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         {/* Marks that scripts run, before first paint, so notes for script-less browsers stay hidden. */}
-        <script nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }} />
+        <script
+          nonce={nonce || undefined}
+          dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }}
+        />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#14100c" />
         <Meta />

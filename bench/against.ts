@@ -34,7 +34,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchServerEnv, cpuTimeMs, loadRun, memoryOf, postgresDatabase, serveCommand, serverPort, signIn, type Target, waitFor } from "./measure";
+import {
+  benchServerEnv,
+  cpuTimeMs,
+  loadRun,
+  memoryOf,
+  postgresDatabase,
+  serveCommand,
+  serverPort,
+  signIn,
+  type Target,
+  waitFor,
+} from "./measure";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -51,7 +62,9 @@ const { values: options, positionals } = parseArgs({
 });
 const ref = positionals[0];
 if (!ref) {
-  console.error("Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL] [--other-node PATH]");
+  console.error(
+    "Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL] [--other-node PATH]",
+  );
   process.exit(2);
 }
 const RUNS = Number(options.runs);
@@ -99,11 +112,22 @@ function otherBuild(commit: string): string {
 function seedingHash(dir: string): string {
   const hash = crypto.createHash("sha256");
   hash.update(fs.readFileSync(path.join(dir, "node_modules", "@electric-sql", "pglite", "package.json")));
-  for (const sub of ["drizzle", "app/ops/demo", "app/server/demo", "app/platform/db", "app/server/db", "app/db", "scripts/seed-demo.ts"]) {
+  for (const sub of [
+    "drizzle",
+    "app/ops/demo",
+    "app/server/demo",
+    "app/platform/db",
+    "app/server/db",
+    "app/db",
+    "scripts/seed-demo.ts",
+  ]) {
     const full = path.join(dir, sub);
     if (!fs.existsSync(full)) continue;
-    const files = fs.statSync(full).isFile() ? [full] : fs.readdirSync(full, { recursive: true }).map((file) => path.join(full, String(file)));
-    for (const file of files.sort()) if (fs.statSync(file).isFile()) hash.update(path.relative(dir, file)).update(fs.readFileSync(file));
+    const files = fs.statSync(full).isFile()
+      ? [full]
+      : fs.readdirSync(full, { recursive: true }).map((file) => path.join(full, String(file)));
+    for (const file of files.sort())
+      if (fs.statSync(file).isFile()) hash.update(path.relative(dir, file)).update(fs.readFileSync(file));
   }
   return hash.digest("hex").slice(0, 12);
 }
@@ -115,13 +139,26 @@ function dataSet(dir: string): string {
   console.log(`Making ${dir === ROOT ? "this checkout" : dir}'s large data set with its own seed:demo (once)…`);
   const partial = `${template}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
-  run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], dir, { DATA_DIR: partial, LOG_LEVEL: "warn", DATABASE_URL: "" });
+  run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], dir, {
+    DATA_DIR: partial,
+    LOG_LEVEL: "warn",
+    DATABASE_URL: "",
+  });
   fs.renameSync(partial, template);
   return template;
 }
 
 /** One build: its data, and its server while one runs. */
-type Side = { label: string; dir: string; dataDir: string; node: string; databaseUrl?: string; child?: ChildProcess; base: string; targets: Map<string, Target> };
+type Side = {
+  label: string;
+  dir: string;
+  dataDir: string;
+  node: string;
+  databaseUrl?: string;
+  child?: ChildProcess;
+  base: string;
+  targets: Map<string, Target>;
+};
 
 /** The Node.js a build is served with: its own install's, else the machine's (see the header). */
 function nodeOf(dir: string): string {
@@ -147,12 +184,15 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 async function targetsOf(base: string): Promise<Map<string, Target>> {
   const player = await signIn(base, DEMO.player, DEMO.password);
   const manager = await signIn(base, DEMO.manager, DEMO.password);
-  const page = (address: string) => fetch(base + address, { headers: { Cookie: manager } }).then((response) => response.text());
+  const page = (address: string) =>
+    fetch(base + address, { headers: { Cookie: manager } }).then((response) => response.text());
   // The newest past event is listed first, and it holds the data set's 20,000-letter queue.
   const firstEvent = (await page("/view-pels")).match(/\?event=([0-9a-f-]{36})/)?.[1];
   const sheets = (await page("/tools/event-day")).replaceAll("<!-- -->", "");
   const links = [...sheets.matchAll(/\/tools\/event-day\/([0-9a-f-]{36})/g)];
-  const sheet = links.find((link, i) => sheets.slice(link.index, links[i + 1]?.index).includes(`${SHEET_ATTENDEES} paid`))?.[1];
+  const sheet = links.find((link, i) =>
+    sheets.slice(link.index, links[i + 1]?.index).includes(`${SHEET_ATTENDEES} paid`),
+  )?.[1];
   const all: Target[] = [
     { name: "/ (signed out)", path: "/" },
     { name: "/locations (player, signed in)", path: "/locations", cookie: player },
@@ -161,18 +201,28 @@ async function targetsOf(base: string): Promise<Map<string, Target>> {
     { name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },
     { name: "/view-pels (manager)", path: "/view-pels", cookie: manager },
     { name: "/view-pels, an event open (manager)", path: `/view-pels?event=${firstEvent}`, cookie: manager },
-    { name: "/view-merchant-orders, an event open", path: `/view-merchant-orders?event=${firstEvent}`, cookie: manager },
+    {
+      name: "/view-merchant-orders, an event open",
+      path: `/view-merchant-orders?event=${firstEvent}`,
+      cookie: manager,
+    },
     { name: "/view-research, an event open", path: `/view-research?event=${firstEvent}`, cookie: manager },
     { name: "/view-letters (manager)", path: "/view-letters", cookie: manager },
     { name: "/view-letters?q=lantern", path: "/view-letters?q=lantern", cookie: manager },
     { name: "/view-costumes (manager)", path: "/view-costumes", cookie: manager },
     { name: "/tools (manager)", path: "/tools", cookie: manager },
-    ...(sheet ? [{ name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${sheet}`, cookie: manager }] : []),
+    ...(sheet
+      ? [{ name: "/tools/event-day/:id, 300 attendees (manager)", path: `/tools/event-day/${sheet}`, cookie: manager }]
+      : []),
     {
       name: "POST /letters (player)",
       path: "/letters",
       cookie: player,
-      form: () => ({ submissionKey: crypto.randomUUID(), recipient: "Silas Marsh", body: "Meet me at the assay office after dark." }),
+      form: () => ({
+        submissionKey: crypto.randomUUID(),
+        recipient: "Silas Marsh",
+        body: "Meet me at the assay office after dark.",
+      }),
     },
   ];
   return new Map(all.map((target) => [target.name, target]));
@@ -182,7 +232,11 @@ async function targetsOf(base: string): Promise<Map<string, Target>> {
 async function postgresDataSet(serverUrl: string, dir: string, dataDir: string, index: number) {
   console.log(`Making ${dir === ROOT ? "this checkout" : dir}'s large data set on PostgreSQL with its own seed:demo…`);
   const database = await postgresDatabase(serverUrl, `hopewell_against_${process.pid}_${index}`, (url) =>
-    run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], dir, { DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: url }),
+    run("node", ["--import", "tsx", "scripts/seed-demo.ts", "--large"], dir, {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      DATABASE_URL: url,
+    }),
   );
   databases.push(database.drop);
   return database.url;
@@ -204,7 +258,11 @@ async function launch(side: Side): Promise<void> {
   const port = await serverPort();
   side.base = `http://127.0.0.1:${port}`;
   const serve = serveCommand(side.dir);
-  side.child = spawn(side.node, serve.args, { cwd: side.dir, env: { ...benchServerEnv(port, side.dataDir, side.databaseUrl), ...serve.env }, stdio: ["ignore", "ignore", "inherit"] });
+  side.child = spawn(side.node, serve.args, {
+    cwd: side.dir,
+    env: { ...benchServerEnv(port, side.dataDir, side.databaseUrl), ...serve.env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   await waitFor(`${side.base}/healthz`, 120_000);
   side.targets = await targetsOf(side.base);
 }
@@ -219,7 +277,12 @@ async function stop(side: Side): Promise<void> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-type Samples = { figures: [number[], number[]]; cpu: [number[], number[]]; refused: [number, number]; eachStart: number[] };
+type Samples = {
+  figures: [number[], number[]];
+  cpu: [number[], number[]];
+  refused: [number, number];
+  eachStart: number[];
+};
 
 async function main() {
   const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
@@ -242,7 +305,12 @@ async function main() {
           continue;
         }
         for (const [i, side] of [other, here].entries()) await loadRun(side.base, pair[i]!, WARMUP);
-        const sample: Samples = samples.get(name) ?? { figures: [[], []], cpu: [[], []], refused: [0, 0], eachStart: [] };
+        const sample: Samples = samples.get(name) ?? {
+          figures: [[], []],
+          cpu: [[], []],
+          refused: [0, 0],
+          eachStart: [],
+        };
         samples.set(name, sample);
         const thisStart: [number[], number[]] = [[], []];
         for (let r = 0; r < RUNS; r++) {
@@ -251,16 +319,24 @@ async function main() {
             const cpuBefore = cpuTimeMs(side.child!.pid!);
             const result = await loadRun(side.base, pair[i]!, SECONDS);
             thisStart[i].push(Math.round(result.reqPerSec));
-            sample.cpu[i].push(Math.round(((cpuTimeMs(side.child!.pid!) - cpuBefore) * 1000) / Math.max(result.requests, 1)));
+            sample.cpu[i].push(
+              Math.round(((cpuTimeMs(side.child!.pid!) - cpuBefore) * 1000) / Math.max(result.requests, 1)),
+            );
             sample.refused[i] += result.non2xx + result.errors;
           }
         }
         sample.figures[0].push(...thisStart[0]);
         sample.figures[1].push(...thisStart[1]);
         sample.eachStart.push(+(median(thisStart[1]) / median(thisStart[0])).toFixed(2));
-        console.log(`  ${name}, start ${start + 1} of ${STARTS}: ${median(thisStart[0])} → ${median(thisStart[1])} req/s (${sample.eachStart.at(-1)})`);
+        console.log(
+          `  ${name}, start ${start + 1} of ${STARTS}: ${median(thisStart[0])} → ${median(thisStart[1])} req/s (${sample.eachStart.at(-1)})`,
+        );
       }
-      if (start === STARTS - 1) memoryAfterRunsMb = { [other.label]: memoryOf(other.child!.pid!).rssMb, "this checkout": memoryOf(here.child!.pid!).rssMb };
+      if (start === STARTS - 1)
+        memoryAfterRunsMb = {
+          [other.label]: memoryOf(other.child!.pid!).rssMb,
+          "this checkout": memoryOf(here.child!.pid!).rssMb,
+        };
       await Promise.all([stop(other), stop(here)]);
     }
     const rows = [...samples].map(([name, sample]) => {
@@ -280,16 +356,25 @@ async function main() {
         refused: sample.refused,
       };
     });
-    console.log(`\n| page | ${other.label} req/s | this checkout req/s | this / ${other.label} | each start | server CPU µs a request, ${other.label} → this | ${other.label} / this |\n|---|---|---|---|---|---|---|`);
+    console.log(
+      `\n| page | ${other.label} req/s | this checkout req/s | this / ${other.label} | each start | server CPU µs a request, ${other.label} → this | ${other.label} / this |\n|---|---|---|---|---|---|---|`,
+    );
     for (const row of rows) {
       const cpuUs = row.cpuUsPerRequest;
       const refused = row.refused[0] || row.refused[1] ? ` (not 2xx: ${row.refused.join(" / ")})` : "";
-      console.log(`| ${row.page}${refused} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} | ${row.eachStart.join(", ")} | ${cpuUs[other.label]} → ${cpuUs["this checkout"]} | ${row.cpuRatio.toFixed(2)} |`);
+      console.log(
+        `| ${row.page}${refused} | ${row[other.label]} | ${row["this checkout"]} | ${row.ratio.toFixed(2)} | ${row.eachStart.join(", ")} | ${cpuUs[other.label]} → ${cpuUs["this checkout"]} | ${row.cpuRatio.toFixed(2)} |`,
+      );
     }
-    console.log(`\nMemory after the last start's runs: ${other.label} ${memoryAfterRunsMb[other.label]} MB, this checkout ${memoryAfterRunsMb["this checkout"]} MB`);
+    console.log(
+      `\nMemory after the last start's runs: ${other.label} ${memoryAfterRunsMb[other.label]} MB, this checkout ${memoryAfterRunsMb["this checkout"]} MB`,
+    );
     const results = path.join(ROOT, "bench", "results");
     fs.mkdirSync(results, { recursive: true });
-    const file = path.join(results, `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-against-${commit.slice(0, 7)}.json`);
+    const file = path.join(
+      results,
+      `${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}-against-${commit.slice(0, 7)}.json`,
+    );
     const thisCommit = git("rev-parse", "HEAD");
     const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
     fs.writeFileSync(

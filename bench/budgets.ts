@@ -54,7 +54,13 @@ export type BenchRun = {
   peakRssMb: number;
   results: PageResult[];
   weights: { page: string; htmlBytes: number; jsBytes: number; cssBytes: number; scripts: number }[];
-  lighthouse: { page: string; performance: number; accessibility: number; performanceRuns: number[]; failedRuns: string[] }[];
+  lighthouse: {
+    page: string;
+    performance: number;
+    accessibility: number;
+    performanceRuns: number[];
+    failedRuns: string[];
+  }[];
 };
 
 /** An earlier results file on the standard data set, for `--baseline`. */
@@ -67,7 +73,9 @@ const shareOf = (reqPerSec: number, ceiling: number) => `${Math.round((reqPerSec
 
 /** One database's figures as tables: the pages, and on PGlite the page weights and Lighthouse. */
 export function printRun(r: BenchRun, ceilingReqPerSec: number): void {
-  console.log(`${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms (median of ${r.coldStartRuns.join(", ")}), idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`);
+  console.log(
+    `${r.kind === "pglite" ? "PGlite" : "PostgreSQL"}: cold start ${r.coldStartMs} ms (median of ${r.coldStartRuns.join(", ")}), idle RSS ${r.idleRssMb} MB, peak RSS ${r.peakRssMb} MB`,
+  );
   console.table(
     r.results.map((x) => ({
       page: x.name,
@@ -82,7 +90,15 @@ export function printRun(r: BenchRun, ceilingReqPerSec: number): void {
   );
   if (r.weights.length) {
     console.log("Page weight, first visit, compressed (bytes):");
-    console.table(r.weights.map((w) => ({ page: w.page, html: w.htmlBytes, javascript: w.jsBytes, css: w.cssBytes, "script files": w.scripts })));
+    console.table(
+      r.weights.map((w) => ({
+        page: w.page,
+        html: w.htmlBytes,
+        javascript: w.jsBytes,
+        css: w.cssBytes,
+        "script files": w.scripts,
+      })),
+    );
   }
   if (r.lighthouse.length) {
     console.log("Lighthouse (phone profile, median of 3 runs):");
@@ -95,34 +111,96 @@ export function budgetChecks(runs: BenchRun[], ceilingReqPerSec: number, baselin
   const checks: Check[] = [];
   for (const r of runs) {
     for (const x of r.results) {
-      if (x.group === "anonymous") checks.push({ budget: `${r.kind} ${x.name} ≥ 50% of ceiling`, figure: shareOf(x.reqPerSec, ceilingReqPerSec), verdict: pass(x.reqPerSec >= BUDGETS.anonymousShareOfCeiling * ceilingReqPerSec) });
-      if (x.group === "floor") checks.push({ budget: `${r.kind} ${x.name} (reported, decision 0015)`, figure: `${x.reqPerSec} req/s, p99 ${x.p99} ms`, verdict: "reported" });
+      if (x.group === "anonymous")
+        checks.push({
+          budget: `${r.kind} ${x.name} ≥ 50% of ceiling`,
+          figure: shareOf(x.reqPerSec, ceilingReqPerSec),
+          verdict: pass(x.reqPerSec >= BUDGETS.anonymousShareOfCeiling * ceilingReqPerSec),
+        });
+      if (x.group === "floor")
+        checks.push({
+          budget: `${r.kind} ${x.name} (reported, decision 0015)`,
+          figure: `${x.reqPerSec} req/s, p99 ${x.p99} ms`,
+          verdict: "reported",
+        });
       if (x.group === "signed-in") {
         const floor = r.results.find((y) => y.group === "floor");
-        const least = BUDGETS.drawnFromMemory.includes(x.name) ? BUDGETS.signedInReqPerSec.pglite : BUDGETS.signedInReqPerSec[r.kind];
-        checks.push({ budget: `${r.kind} ${x.name} ≥ ${least} req/s`, figure: `${x.reqPerSec} req/s`, verdict: pass(x.reqPerSec >= least) });
-        if (floor) checks.push({ budget: `${r.kind} ${x.name} as a share of ${FLOOR_PAGE} (reported, decision 0015)`, figure: shareOf(x.reqPerSec, floor.reqPerSec), verdict: "reported" });
-        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.signedInP99Ms) });
+        const least = BUDGETS.drawnFromMemory.includes(x.name)
+          ? BUDGETS.signedInReqPerSec.pglite
+          : BUDGETS.signedInReqPerSec[r.kind];
+        checks.push({
+          budget: `${r.kind} ${x.name} ≥ ${least} req/s`,
+          figure: `${x.reqPerSec} req/s`,
+          verdict: pass(x.reqPerSec >= least),
+        });
+        if (floor)
+          checks.push({
+            budget: `${r.kind} ${x.name} as a share of ${FLOOR_PAGE} (reported, decision 0015)`,
+            figure: shareOf(x.reqPerSec, floor.reqPerSec),
+            verdict: "reported",
+          });
+        checks.push({
+          budget: `${r.kind} ${x.name} p99 < ${BUDGETS.signedInP99Ms} ms`,
+          figure: `${x.p99} ms`,
+          verdict: pass(x.p99 < BUDGETS.signedInP99Ms),
+        });
       }
       if (x.group === "review") {
-        checks.push({ budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.p99} ms`, verdict: pass(x.p99 < BUDGETS.reviewP99Ms) });
-        if (x.aloneP99 !== undefined) checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(x.aloneP99 < BUDGETS.reviewP99Ms) });
+        checks.push({
+          budget: `${r.kind} ${x.name} p99 < ${BUDGETS.reviewP99Ms} ms`,
+          figure: `${x.p99} ms`,
+          verdict: pass(x.p99 < BUDGETS.reviewP99Ms),
+        });
+        if (x.aloneP99 !== undefined)
+          checks.push({
+            budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`,
+            figure: `${x.aloneP99} ms`,
+            verdict: pass(x.aloneP99 < BUDGETS.reviewP99Ms),
+          });
       }
       // The event-day sheet is read by a few managers at a time: its budget is one visitor's
       // (docs/decisions/0013-event-day-sheet-budget.md); under 10 connections it is reported only.
       if (x.group === "sheet" && x.aloneP99 !== undefined) {
-        checks.push({ budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`, figure: `${x.aloneP99} ms`, verdict: pass(x.aloneP99 < BUDGETS.reviewP99Ms) });
-        checks.push({ budget: `${r.kind} ${x.name}, 10 connections (reported, decision 0013)`, figure: `p99 ${x.p99} ms, ${x.reqPerSec} req/s`, verdict: "reported" });
+        checks.push({
+          budget: `${r.kind} ${x.name}, one visitor, p99 < ${BUDGETS.reviewP99Ms} ms`,
+          figure: `${x.aloneP99} ms`,
+          verdict: pass(x.aloneP99 < BUDGETS.reviewP99Ms),
+        });
+        checks.push({
+          budget: `${r.kind} ${x.name}, 10 connections (reported, decision 0013)`,
+          figure: `p99 ${x.p99} ms, ${x.reqPerSec} req/s`,
+          verdict: "reported",
+        });
       }
     }
-    checks.push({ budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`, figure: `${r.idleRssMb} MB`, verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]) });
-    checks.push({ budget: `${r.kind} cold start < ${BUDGETS.coldStartMs} ms`, figure: `${r.coldStartMs} ms`, verdict: pass(r.coldStartMs < BUDGETS.coldStartMs) });
+    checks.push({
+      budget: `${r.kind} idle RSS ≤ ${BUDGETS.idleRssMb[r.kind]} MB`,
+      figure: `${r.idleRssMb} MB`,
+      verdict: pass(r.idleRssMb <= BUDGETS.idleRssMb[r.kind]),
+    });
+    checks.push({
+      budget: `${r.kind} cold start < ${BUDGETS.coldStartMs} ms`,
+      figure: `${r.coldStartMs} ms`,
+      verdict: pass(r.coldStartMs < BUDGETS.coldStartMs),
+    });
     for (const w of r.weights.filter((weight) => weight.page === "/" || weight.page === "/auth")) {
-      checks.push({ budget: `${w.page} JavaScript ≤ 100 KB compressed`, figure: `${(w.jsBytes / 1024).toFixed(1)} KB`, verdict: pass(w.jsBytes <= BUDGETS.firstVisitJsBytes) });
+      checks.push({
+        budget: `${w.page} JavaScript ≤ 100 KB compressed`,
+        figure: `${(w.jsBytes / 1024).toFixed(1)} KB`,
+        verdict: pass(w.jsBytes <= BUDGETS.firstVisitJsBytes),
+      });
     }
     for (const l of r.lighthouse) {
-      checks.push({ budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`, figure: String(l.performance), verdict: pass(l.performance >= BUDGETS.lighthouse) });
-      checks.push({ budget: `Lighthouse ${l.page} accessibility ≥ ${BUDGETS.lighthouse}`, figure: String(l.accessibility), verdict: pass(l.accessibility >= BUDGETS.lighthouse) });
+      checks.push({
+        budget: `Lighthouse ${l.page} performance ≥ ${BUDGETS.lighthouse}`,
+        figure: String(l.performance),
+        verdict: pass(l.performance >= BUDGETS.lighthouse),
+      });
+      checks.push({
+        budget: `Lighthouse ${l.page} accessibility ≥ ${BUDGETS.lighthouse}`,
+        figure: String(l.accessibility),
+        verdict: pass(l.accessibility >= BUDGETS.lighthouse),
+      });
     }
   }
   if (baseline) {
@@ -132,7 +210,11 @@ export function budgetChecks(runs: BenchRun[], ceilingReqPerSec: number, baselin
         const earlier = baseline.runs.find((b) => b.kind === r.kind)?.results.find((b) => b.name === x.name);
         if (!earlier) continue;
         const limit = Math.max(1, earlier.p99) * SCALED_REVIEW_P99_FACTOR;
-        checks.push({ budget: `${r.kind} ${x.name} p99 ≤ ${SCALED_REVIEW_P99_FACTOR}× ${earlier.p99} ms (baseline)`, figure: `${x.p99} ms`, verdict: pass(x.p99 <= limit) });
+        checks.push({
+          budget: `${r.kind} ${x.name} p99 ≤ ${SCALED_REVIEW_P99_FACTOR}× ${earlier.p99} ms (baseline)`,
+          figure: `${x.p99} ms`,
+          verdict: pass(x.p99 <= limit),
+        });
       }
     }
   }

@@ -18,7 +18,9 @@ import { listUpcomingEvents } from "~/features/events/events.server";
 import { profileOverview } from "~/features/members/profiles.server";
 import { getSessionUser } from "~/web/session.server";
 
-const { values } = parseArgs({ options: { calls: { type: "string", default: "2000" }, rounds: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { calls: { type: "string", default: "2000" }, rounds: { type: "string", default: "5" } },
+});
 const CALLS = Number(values.calls);
 const ROUNDS = Number(values.rounds);
 

@@ -16,7 +16,14 @@ export type Target = {
   form?: () => Record<string, string>;
 };
 
-export type LoadFigures = { reqPerSec: number; requests: number; p50: number; p99: number; non2xx: number; errors: number };
+export type LoadFigures = {
+  reqPerSec: number;
+  requests: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+};
 
 /** The middle value; with an even count, the mean of the two middle ones. */
 export const median = (values: number[]) => {
@@ -49,7 +56,14 @@ export function loadRun(base: string, target: Target, seconds: number, connectio
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => {
       if (error) return reject(error);
-      resolve({ reqPerSec: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts });
+      resolve({
+        reqPerSec: result.requests.average,
+        requests: result.requests.total,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+      });
     });
   });
 }
@@ -61,7 +75,11 @@ export async function singleVisitor(base: string, target: Target, seconds: numbe
 }
 
 /** A warm-up, then `runs` measured runs of 10 connections; the medians of those runs. */
-export async function loadTest(base: string, target: Target, { runs, seconds, warmup }: { runs: number; seconds: number; warmup: number }) {
+export async function loadTest(
+  base: string,
+  target: Target,
+  { runs, seconds, warmup }: { runs: number; seconds: number; warmup: number },
+) {
   await loadRun(base, target, warmup);
   const measured: LoadFigures[] = [];
   for (let i = 0; i < runs; i++) measured.push(await loadRun(base, target, seconds));
@@ -86,7 +104,10 @@ export async function signIn(base: string, email: string, password: string): Pro
     body: new URLSearchParams({ intent: "signin", email, password, altcha }),
     redirect: "manual",
   });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (response.status !== 302 || !cookie) throw new Error(`signing in as ${email} failed (${response.status})`);
   return cookie;
 }
@@ -98,7 +119,10 @@ export async function signIn(base: string, email: string, password: string): Pro
  */
 export async function pageWeight(base: string, path: string, chromePath: string) {
   const { chromium } = await import("@playwright/test");
-  const browser = await chromium.launch({ executablePath: chromePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const browser = await chromium.launch({
+    executablePath: chromePath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   try {
     const page = await browser.newPage();
     const fetched: Promise<{ url: string; kind: "html" | "js" | "css" | "other"; bytes: number }>[] = [];
@@ -107,7 +131,13 @@ export async function pageWeight(base: string, path: string, chromePath: string)
         (async () => {
           const response = await request.response();
           const type = response?.headers()["content-type"] ?? "";
-          const kind = type.includes("javascript") ? "js" : type.includes("text/css") ? "css" : type.includes("text/html") ? "html" : "other";
+          const kind = type.includes("javascript")
+            ? "js"
+            : type.includes("text/css")
+              ? "css"
+              : type.includes("text/html")
+                ? "html"
+                : "other";
           // The body as it came over the wire, compressed.
           return { url: request.url(), kind, bytes: (await request.sizes()).responseBodySize };
         })(),
@@ -115,8 +145,14 @@ export async function pageWeight(base: string, path: string, chromePath: string)
     });
     await page.goto(base + path, { waitUntil: "networkidle" });
     const all = await Promise.all(fetched);
-    const sum = (kind: string) => all.filter((file) => file.kind === kind).reduce((total, file) => total + file.bytes, 0);
-    return { htmlBytes: sum("html"), jsBytes: sum("js"), cssBytes: sum("css"), scripts: all.filter((file) => file.kind === "js").length };
+    const sum = (kind: string) =>
+      all.filter((file) => file.kind === kind).reduce((total, file) => total + file.bytes, 0);
+    return {
+      htmlBytes: sum("html"),
+      jsBytes: sum("js"),
+      cssBytes: sum("css"),
+      scripts: all.filter((file) => file.kind === "js").length,
+    };
   } finally {
     await browser.close();
   }
@@ -137,19 +173,38 @@ export async function lighthouseScores(url: string, chromePath: string, cookie?:
     else runs.push(run);
   }
   if (runs.length === 0) throw new Error(`Lighthouse could not score ${url}: ${failures.join("; ")}`);
-  return { performance: median(runs.map((r) => r.performance)), accessibility: median(runs.map((r) => r.accessibility)), performanceRuns: runs.map((r) => r.performance), failedRuns: failures };
+  return {
+    performance: median(runs.map((r) => r.performance)),
+    accessibility: median(runs.map((r) => r.accessibility)),
+    performanceRuns: runs.map((r) => r.performance),
+    failedRuns: failures,
+  };
 }
 
-async function lighthouseOnce(url: string, chromePath: string, cookie?: string): Promise<{ performance: number; accessibility: number } | { error: string }> {
+async function lighthouseOnce(
+  url: string,
+  chromePath: string,
+  cookie?: string,
+): Promise<{ performance: number; accessibility: number } | { error: string }> {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   try {
-    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ["performance", "accessibility"], logLevel: "error", output: "json", ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      onlyCategories: ["performance", "accessibility"],
+      logLevel: "error",
+      output: "json",
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    });
     const categories = result?.lhr.categories;
     const performance = categories?.performance?.score;
     const accessibility = categories?.accessibility?.score;
-    if (typeof performance !== "number" || typeof accessibility !== "number") return { error: result?.lhr.runtimeError?.message ?? "no score" };
+    if (typeof performance !== "number" || typeof accessibility !== "number")
+      return { error: result?.lhr.runtimeError?.message ?? "no score" };
     return { performance: Math.round(performance * 100), accessibility: Math.round(accessibility * 100) };
   } finally {
     await chrome.kill();
@@ -162,7 +217,8 @@ async function lighthouseOnce(url: string, chromePath: string, cookie?: string):
  * reach node). The variables it sets, and node's arguments.
  */
 export function serveCommand(dir: string): { env: Record<string, string>; args: string[] } {
-  const script = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { serve: string } }).scripts.serve;
+  const script = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { serve: string } })
+    .scripts.serve;
   const words = script.split(/\s+/).filter((word) => word !== "" && word !== "exec");
   const env: Record<string, string> = {};
   while (words[0]?.includes("=")) {
@@ -174,8 +230,14 @@ export function serveCommand(dir: string): { env: Record<string, string>; args: 
 
 /** Waits until `url` answers 2xx (a server starting); polled every 10 ms, so a cold start is timed to that. */
 export async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
+  for (const deadline = Date.now() + timeoutMs; ;) {
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -210,7 +272,16 @@ export function memoryOf(pid: number) {
  */
 export function benchServerEnv(port: number, dataDir: string, databaseUrl?: string): NodeJS.ProcessEnv {
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn", APP_URL: base, REQUIRE_MANAGER_2FA: "false" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    APP_URL: base,
+    REQUIRE_MANAGER_2FA: "false",
+  };
   delete env.SMTP_URL;
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -10,11 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import {
-  DEMO_ACCOUNTS,
-  DEMO_BUSIEST,
-  DEMO_PASSWORD,
-} from "~/ops/demo/seed.server";
+import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_PASSWORD } from "~/ops/demo/seed.server";
 import { benchServerEnv, memoryOf, serverPort, signIn } from "./measure";
 
 const { values: options } = parseArgs({
@@ -25,8 +21,7 @@ const { values: options } = parseArgs({
     requests: { type: "string", default: "100" },
   },
 });
-if (!options.a || !options.b)
-  throw new Error("--a DIR and --b DIR name the two data directories");
+if (!options.a || !options.b) throw new Error("--a DIR and --b DIR name the two data directories");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVE_ARGS = (
   JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
@@ -37,12 +32,9 @@ const SERVE_ARGS = (
   .filter((word) => word !== "exec")
   .slice(1);
 
-const median = (values: number[]) =>
-  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) =>
-  [...values].sort((x, y) => x - y)[
-    Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
-  ]!;
+  [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 type Server = {
   base: string;
@@ -92,16 +84,12 @@ async function start(template: string): Promise<Server> {
   }
   server.manager = await signIn(base, DEMO_ACCOUNTS.manager, DEMO_PASSWORD);
   server.player = await signIn(base, DEMO_ACCOUNTS.player, DEMO_PASSWORD);
-  const html = async (p: string) =>
-    (await fetch(base + p, { headers: { Cookie: server.manager } })).text();
-  const firstEvent = (review: string) =>
-    html(review).then((page) => page.match(/\?event=([0-9a-f-]{36})/)?.[1]);
+  const html = async (p: string) => (await fetch(base + p, { headers: { Cookie: server.manager } })).text();
+  const firstEvent = (review: string) => html(review).then((page) => page.match(/\?event=([0-9a-f-]{36})/)?.[1]);
   const index = (await html("/tools/event-day")).replaceAll("<!-- -->", "");
   const links = [...index.matchAll(/\/tools\/event-day\/([0-9a-f-]{36})/g)];
   const sheet = links.find((link, i) =>
-    index
-      .slice(link.index, links[i + 1]?.index)
-      .includes(`${DEMO_BUSIEST.eventDayAttendees} paid`),
+    index.slice(link.index, links[i + 1]?.index).includes(`${DEMO_BUSIEST.eventDayAttendees} paid`),
   )?.[1];
   server.paths = {
     "/events (player)": "/events",
@@ -125,8 +113,7 @@ async function timed(server: Server, name: string): Promise<number> {
     headers: { Cookie: cookie },
   });
   await response.arrayBuffer();
-  if (response.status !== 200)
-    throw new Error(`${name} answered ${response.status} on ${server.base}`);
+  if (response.status !== 200) throw new Error(`${name} answered ${response.status} on ${server.base}`);
   return performance.now() - started;
 }
 
@@ -193,11 +180,7 @@ async function main() {
   } finally {
     for (const s of servers) {
       s.child.kill("SIGTERM");
-      await new Promise((resolve) =>
-        s.child.exitCode !== null
-          ? resolve(null)
-          : s.child.once("exit", resolve),
-      );
+      await new Promise((resolve) => (s.child.exitCode !== null ? resolve(null) : s.child.once("exit", resolve)));
       fs.rmSync(s.dataDir, { recursive: true, force: true });
     }
   }

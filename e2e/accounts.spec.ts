@@ -88,7 +88,10 @@ test("signing in from a member page returns to it", async ({ page, isMobile }) =
   await expectAccessible(page);
 });
 
-test("the sign-in page loads its own small script, not the app, even when the app opens it", async ({ page, isMobile }) => {
+test("the sign-in page loads its own small script, not the app, even when the app opens it", async ({
+  page,
+  isMobile,
+}) => {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);

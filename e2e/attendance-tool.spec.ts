@@ -6,12 +6,23 @@ import { addEvent, createMember } from "./helpers";
 test.describe.configure({ timeout: 120_000 });
 
 /** A manager's page; without JavaScript when asked (signing in needs it for the CAPTCHA, so the signed-in cookies are carried over). */
-async function managerPage(browser: Browser, baseURL: string, page: Page, managerState: SignedInState, javaScriptEnabled: boolean): Promise<Page> {
+async function managerPage(
+  browser: Browser,
+  baseURL: string,
+  page: Page,
+  managerState: SignedInState,
+  javaScriptEnabled: boolean,
+): Promise<Page> {
   if (javaScriptEnabled) {
     await withSession(page, managerState);
     return page;
   }
-  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, javaScriptEnabled: false, storageState: managerState });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    javaScriptEnabled: false,
+    storageState: managerState,
+  });
   return context.newPage();
 }
 
@@ -21,10 +32,19 @@ async function search(manager: Page, term: string, javaScriptEnabled: boolean) {
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`after an add the next member starts with no cabin, and an applicant needs confirming (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({ page, browser, baseURL, managerState }, testInfo) => {
+  test(`after an add the next member starts with no cabin, and an applicant needs confirming (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({
+    page,
+    browser,
+    baseURL,
+    managerState,
+  }, testInfo) => {
     const tag = `${testInfo.project.name === "desktop" ? "Desk" : "Phone"}${javaScriptEnabled ? "Js" : "Plain"}${Date.now() % 100_000}`;
     // Three commands at once: each starts a Node process of its own.
-    await Promise.all([createMember({ first: "Ada", last: `Fox${tag}` }), createMember({ first: "Bo", last: `Plain${tag}` }), createMember({ first: "Cy", last: `Hopeful${tag}`, role: "applicant" })]);
+    await Promise.all([
+      createMember({ first: "Ada", last: `Fox${tag}` }),
+      createMember({ first: "Bo", last: `Plain${tag}` }),
+      createMember({ first: "Cy", last: `Hopeful${tag}`, role: "applicant" }),
+    ]);
     const manager = await managerPage(browser, baseURL!, page, managerState, javaScriptEnabled);
     const title = `Cabin Night ${tag}`;
     await addEvent(manager, { title, date: "2025-07-18", status: "past" });
@@ -56,7 +76,9 @@ for (const javaScriptEnabled of [true, false]) {
     await manager.getByLabel("Cabin (optional)").selectOption("Camping");
     await manager.getByRole("button", { name: "Add Attendance" }).click();
     const warning = manager.getByRole("alert").filter({ hasText: "still an applicant" });
-    await expect(warning).toContainText(`Cy Hopeful${tag} is still an applicant: their application has not been accepted. Nothing was recorded. Register Cy Hopeful${tag} anyway?`);
+    await expect(warning).toContainText(
+      `Cy Hopeful${tag} is still an applicant: their application has not been accepted. Nothing was recorded. Register Cy Hopeful${tag} anyway?`,
+    );
     await expect(manager.getByText("Attendance added successfully!")).toHaveCount(0);
     if (javaScriptEnabled) await expectAccessible(manager); // axe runs inside the page
     await manager.getByRole("button", { name: "Register anyway" }).click();

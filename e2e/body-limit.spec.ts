@@ -21,9 +21,13 @@ test("a form too big to send gets the site's own page, readable at any width, wi
   ]);
   await expect(page).toHaveTitle("Too Much to Carry · Hopewell");
   await expect(page.getByRole("heading", { level: 1, name: "Too Much to Carry" })).toBeVisible();
-  await expect(page.getByText("a form carries at most 1\u00a0MB, and a research upload one file of at most 5\u00a0MB")).toBeVisible();
+  await expect(
+    page.getByText("a form carries at most 1\u00a0MB, and a research upload one file of at most 5\u00a0MB"),
+  ).toBeVisible();
   // The site's stylesheet dresses it: the heading is in the display face, as on every page.
-  expect(await page.getByRole("heading", { level: 1 }).evaluate((heading) => getComputedStyle(heading).fontFamily)).toContain("Rye");
+  expect(
+    await page.getByRole("heading", { level: 1 }).evaluate((heading) => getComputedStyle(heading).fontFamily),
+  ).toContain("Rye");
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
   await expectAccessible(page);

@@ -33,7 +33,13 @@ const PROVIDERS = [
   },
 ] as const;
 
-const MEMBER = { first: "Tilly", last: "Widget", email: "tilly.widget@e2e.test", password: "Lantern#1877", role: "player" as const };
+const MEMBER = {
+  first: "Tilly",
+  last: "Widget",
+  email: "tilly.widget@e2e.test",
+  password: "Lantern#1877",
+  role: "player" as const,
+};
 
 function standIn({ name, field }: (typeof PROVIDERS)[number], token: string): string {
   return `
@@ -78,10 +84,17 @@ for (const provider of PROVIDERS) {
         req.on("data", (chunk: Buffer) => (body += chunk.toString()));
         req.on("end", () => {
           const form = new URLSearchParams(body);
-          const asked = { secret: form.get("secret"), response: form.get("response"), remoteip: form.get("remoteip"), sitekey: form.get("sitekey") };
+          const asked = {
+            secret: form.get("secret"),
+            response: form.get("response"),
+            remoteip: form.get("remoteip"),
+            sitekey: form.get("sitekey"),
+          };
           verifications.push(asked);
           res.setHeader("Content-Type", "application/json");
-          res.end(JSON.stringify({ success: asked.secret === provider.secretKey && asked.response === provider.token }));
+          res.end(
+            JSON.stringify({ success: asked.secret === provider.secretKey && asked.response === provider.token }),
+          );
         });
       });
       await new Promise<void>((resolve) => verifier!.listen(0, "127.0.0.1", resolve));
@@ -102,8 +115,12 @@ for (const provider of PROVIDERS) {
       await new Promise((resolve) => (verifier ? verifier.close(resolve) : resolve(undefined)));
     });
 
-    test("signs in through its widget on the sign-in page, the widget starting over after a refusal", async ({ page }) => {
-      await page.route(provider.script, (route) => route.fulfill({ contentType: "text/javascript", body: standIn(provider, provider.token) }));
+    test("signs in through its widget on the sign-in page, the widget starting over after a refusal", async ({
+      page,
+    }) => {
+      await page.route(provider.script, (route) =>
+        route.fulfill({ contentType: "text/javascript", body: standIn(provider, provider.token) }),
+      );
       const blocked: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error" && /Content Security Policy/i.test(message.text())) blocked.push(message.text());
@@ -135,12 +152,19 @@ for (const provider of PROVIDERS) {
       await expect(page.getByRole("link", { name: "Profile" }).first()).toBeVisible();
 
       // Each sign-in asked the provider with the site's secret, the token and the visitor's address (hCaptcha also wants the site key).
-      const asked = { secret: provider.secretKey, response: provider.token, remoteip: "127.0.0.1", sitekey: provider.name === "hcaptcha" ? provider.siteKey : null };
+      const asked = {
+        secret: provider.secretKey,
+        response: provider.token,
+        remoteip: "127.0.0.1",
+        sitekey: provider.name === "hcaptcha" ? provider.siteKey : null,
+      };
       expect(verifications).toEqual([asked, asked]);
     });
 
     test("refuses a sign-in whose token the provider does not accept", async ({ page }) => {
-      await page.route(provider.script, (route) => route.fulfill({ contentType: "text/javascript", body: standIn(provider, "forged") }));
+      await page.route(provider.script, (route) =>
+        route.fulfill({ contentType: "text/javascript", body: standIn(provider, "forged") }),
+      );
       await page.goto(`${server!.site}/auth`);
       await page.getByLabel("Email", { exact: true }).fill(MEMBER.email);
       await page.getByLabel("Password", { exact: true }).fill(MEMBER.password);

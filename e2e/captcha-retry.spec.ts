@@ -74,16 +74,25 @@ function twoAddresses(): [string, string] {
 
 /** Solves one of the server's challenges outside the browser, as the widget would. */
 async function solvedOutsideBrowser(baseURL: string, address: string): Promise<string> {
-  const challenge = (await (await fetch(`${baseURL}/captcha/challenge`, { headers: { "X-Forwarded-For": address } })).json()) as Challenge;
+  const challenge = (await (
+    await fetch(`${baseURL}/captcha/challenge`, { headers: { "X-Forwarded-For": address } })
+  ).json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
 }
 
-test("a reset request refused by the address limit can be sent again with a new challenge", async ({ page, baseURL, isMobile }) => {
+test("a reset request refused by the address limit can be sent again with a new challenge", async ({
+  page,
+  baseURL,
+  isMobile,
+}) => {
   test.skip(isMobile, "runs once: the limit is per address, not per screen");
   const [address, later] = twoAddresses();
   for (let i = 0; i < 10; i += 1) {
-    const body = new URLSearchParams({ email: uniqueEmail("limit"), altcha: await solvedOutsideBrowser(baseURL!, address) });
+    const body = new URLSearchParams({
+      email: uniqueEmail("limit"),
+      altcha: await solvedOutsideBrowser(baseURL!, address),
+    });
     const response = await fetch(`${baseURL}/forgot-password`, {
       method: "POST",
       body,
@@ -99,7 +108,9 @@ test("a reset request refused by the address limit can be sent again with a new 
   await page.getByLabel("Email", { exact: true }).fill(email);
   await solveCaptcha(page);
   await page.getByRole("button", { name: "Send Reset Link" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Too many reset requests from this connection. Please wait a while and try again.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "Too many reset requests from this connection. Please wait a while and try again.",
+  );
   await expectFreshCaptcha(page, "Send Reset Link");
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
 

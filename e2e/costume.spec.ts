@@ -13,7 +13,10 @@ test.describe.configure({ timeout: 180_000 });
 /** A photo as a phone would send it: a JPEG with its position in the EXIF. */
 function costumePhoto(colour: string) {
   return sharp({ create: { width: 900, height: 1200, channels: 3, background: colour } })
-    .withExif({ IFD0: { ImageDescription: "on the porch" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "41/1 59/1 26/1" } })
+    .withExif({
+      IFD0: { ImageDescription: "on the porch" },
+      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "41/1 59/1 26/1" },
+    })
     .jpeg()
     .toBuffer();
 }
@@ -23,7 +26,13 @@ async function shoot(page: Page, name: string, width: string) {
   await page.screenshot({ path: `/tmp/costume-${name}-${width}.png`, fullPage: true });
 }
 
-test("a player sends costume photos and staff ask for changes, then approve", async ({ page, browser, baseURL, isMobile, managerState }, testInfo) => {
+test("a player sends costume photos and staff ask for changes, then approve", async ({
+  page,
+  browser,
+  baseURL,
+  isMobile,
+  managerState,
+}, testInfo) => {
   const width = testInfo.project.name;
   const tag = `${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
   const { email } = await createMember({ first: "Clementine", last: `Rook${tag}` });
@@ -32,7 +41,12 @@ test("a player sends costume photos and staff ask for changes, then approve", as
   const date = daysBefore(clubToday(), -19);
 
   // The manager adds an event 19 days away and registers the player for it.
-  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile, storageState: managerState });
+  const managerContext = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    isMobile,
+    storageState: managerState,
+  });
   const manager = await managerContext.newPage();
   await addEvent(manager, { title, date, status: "future" });
   await manager.goto("/attendance-tool");
@@ -56,13 +70,17 @@ test("a player sends costume photos and staff ask for changes, then approve", as
   await expectAccessible(page);
   await shoot(page, "member-empty", width);
 
-  await event.getByLabel("Your costume photo").setInputFiles({ name: "porch.jpg", mimeType: "image/jpeg", buffer: await costumePhoto("#7a4b2a") });
+  await event
+    .getByLabel("Your costume photo")
+    .setInputFiles({ name: "porch.jpg", mimeType: "image/jpeg", buffer: await costumePhoto("#7a4b2a") });
   await event.getByRole("button", { name: "Upload photo" }).click();
   await expect(event.getByText("Photo uploaded. Staff will review it.")).toBeVisible();
   await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
   const thumbnail = event.getByRole("img", { name: /^Your costume, 1 of 1, sent/ });
   await expect(thumbnail).toBeVisible();
-  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
 
   // Staff open the event on the review page and ask for changes.
   await manager.goto("/tools");
@@ -86,7 +104,9 @@ test("a player sends costume photos and staff ask for changes, then approve", as
   await page.reload();
   await expect(event.getByTestId("costume-status")).toHaveText("Changes requested");
   await expect(event.getByTestId("costume-note")).toContainText("The sneakers give you away: boots, please.");
-  await event.getByLabel("Another photo").setInputFiles({ name: "boots.jpg", mimeType: "image/jpeg", buffer: await costumePhoto("#3c2a1c") });
+  await event
+    .getByLabel("Another photo")
+    .setInputFiles({ name: "boots.jpg", mimeType: "image/jpeg", buffer: await costumePhoto("#3c2a1c") });
   await event.getByRole("button", { name: "Upload photo" }).click();
   await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
   await expect(event.getByRole("img", { name: /^Your costume, 2 of 2, sent/ })).toBeVisible();
@@ -130,69 +150,102 @@ async function eventIdOf(manager: Page, label: string): Promise<string> {
 
 /** The page's headings go down one level at a time (h1, h2, h3), never skipping one. */
 async function expectHeadingsInOrder(page: Page) {
-  const levels = await page.locator("main").getByRole("heading").evaluateAll((headings) => headings.map((h) => Number(h.getAttribute("aria-level") ?? h.tagName.slice(1))));
+  const levels = await page
+    .locator("main")
+    .getByRole("heading")
+    .evaluateAll((headings) => headings.map((h) => Number(h.getAttribute("aria-level") ?? h.tagName.slice(1))));
   expect(levels[0]).toBe(1);
-  const skips = levels.flatMap((level, i) => (i > 0 && level > levels[i - 1]! + 1 ? [`h${levels[i - 1]} → h${level}`] : []));
+  const skips = levels.flatMap((level, i) =>
+    i > 0 && level > levels[i - 1]! + 1 ? [`h${levels[i - 1]} → h${level}`] : [],
+  );
   expect(skips, `headings ${levels.join(" ")}`).toEqual([]);
 }
 
 /** A browser signed in from a kept session, with or without JavaScript. */
-async function signedInPage(browser: Browser, baseURL: string | undefined, page: Page, isMobile: boolean, state: SignedInState, javaScriptEnabled = true) {
-  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile, javaScriptEnabled, storageState: state });
+async function signedInPage(
+  browser: Browser,
+  baseURL: string | undefined,
+  page: Page,
+  isMobile: boolean,
+  state: SignedInState,
+  javaScriptEnabled = true,
+) {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    isMobile,
+    javaScriptEnabled,
+    storageState: state,
+  });
   return context.newPage();
 }
 
 async function upload(region: ReturnType<Page["getByRole"]>, label: string, colour: string) {
-  await region.getByLabel(label).setInputFiles({ name: "costume.jpg", mimeType: "image/jpeg", buffer: await costumePhoto(colour) });
+  await region
+    .getByLabel(label)
+    .setInputFiles({ name: "costume.jpg", mimeType: "image/jpeg", buffer: await costumePhoto(colour) });
   await region.getByRole("button", { name: /^Upload photo/ }).click();
   await expect(region.getByText("Photo uploaded. Staff will review it.")).toBeVisible();
 }
 
 // What is checked here (the refusal, the headings' order, where the keyboard is) does not depend on the width.
-test("a verdict refused because a new photo arrived shows the new photo, and the next verdict is accepted", { tag: ANY_WIDTH }, async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
-  const width = testInfo.project.name;
-  const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
-  const manager = await signedInPage(browser, baseURL, page, isMobile, managerState);
-  const { title, id } = await eventFor(manager, width, "New Photo Night", 30);
-  await manager.goto(`/view-costumes?event=${id}`);
+test(
+  "a verdict refused because a new photo arrived shows the new photo, and the next verdict is accepted",
+  { tag: ANY_WIDTH },
+  async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
+    const width = testInfo.project.name;
+    const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
+    const manager = await signedInPage(browser, baseURL, page, isMobile, managerState);
+    const { title, id } = await eventFor(manager, width, "New Photo Night", 30);
+    await manager.goto(`/view-costumes?event=${id}`);
 
-  await withSession(page, playerState);
-  await page.goto("/costume");
-  const event = page.getByRole("region", { name: title });
-  await upload(event, "Your costume photo", "#7a4b2a");
-  await expectHeadingsInOrder(page);
+    await withSession(page, playerState);
+    await page.goto("/costume");
+    const event = page.getByRole("region", { name: title });
+    await upload(event, "Your costume photo", "#7a4b2a");
+    await expectHeadingsInOrder(page);
 
-  // Staff open the event and see the first photo.
-  await manager.reload();
-  const entry = manager.getByRole("article", { name: new RegExp(who) });
-  await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 1 of 1, sent`) })).toBeVisible();
-  await expectHeadingsInOrder(manager);
+    // Staff open the event and see the first photo.
+    await manager.reload();
+    const entry = manager.getByRole("article", { name: new RegExp(who) });
+    await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 1 of 1, sent`) })).toBeVisible();
+    await expectHeadingsInOrder(manager);
 
-  // Meanwhile the member sends another.
-  await upload(event, "Another photo", "#3c2a1c");
-  await expect(event.getByRole("img", { name: /^Your costume, 2 of 2, sent/ })).toBeVisible();
+    // Meanwhile the member sends another.
+    await upload(event, "Another photo", "#3c2a1c");
+    await expect(event.getByRole("img", { name: /^Your costume, 2 of 2, sent/ })).toBeVisible();
 
-  // Approving what staff have not seen is refused, and the new photo comes into view.
-  await entry.getByRole("button", { name: /^Approve/ }).click();
-  await expect(entry.getByRole("alert")).toHaveText("New photos arrived since you opened this page. Please look at them before deciding.");
-  await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 2 of 2, sent`) })).toBeVisible();
-  await page.reload();
-  await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
+    // Approving what staff have not seen is refused, and the new photo comes into view.
+    await entry.getByRole("button", { name: /^Approve/ }).click();
+    await expect(entry.getByRole("alert")).toHaveText(
+      "New photos arrived since you opened this page. Please look at them before deciding.",
+    );
+    await expect(entry.getByRole("img", { name: new RegExp(`^${who}'s costume, 2 of 2, sent`) })).toBeVisible();
+    await page.reload();
+    await expect(event.getByTestId("costume-status")).toHaveText("Waiting for review");
 
-  // Having seen it, staff approve, and it is recorded.
-  await entry.getByRole("button", { name: /^Approve/ }).click();
-  await expect(entry.getByText("Approved. The player sees it on their costume page.")).toBeVisible();
-  await expect(entry.getByTestId("costume-status")).toHaveText("Approved");
-  // The keyboard stays on the button pressed.
-  await expect(entry.getByRole("button", { name: /^Approve/ })).toBeFocused();
-  await manager.context().close();
-  await page.reload();
-  await expect(event.getByTestId("costume-status")).toHaveText("Approved");
-  await page.goto("/events");
-  await expectHeadingsInOrder(page);
-});
+    // Having seen it, staff approve, and it is recorded.
+    await entry.getByRole("button", { name: /^Approve/ }).click();
+    await expect(entry.getByText("Approved. The player sees it on their costume page.")).toBeVisible();
+    await expect(entry.getByTestId("costume-status")).toHaveText("Approved");
+    // The keyboard stays on the button pressed.
+    await expect(entry.getByRole("button", { name: /^Approve/ })).toBeFocused();
+    await manager.context().close();
+    await page.reload();
+    await expect(event.getByTestId("costume-status")).toHaveText("Approved");
+    await page.goto("/events");
+    await expectHeadingsInOrder(page);
+  },
+);
 
-test("without JavaScript, an upload and a verdict come back to their event and entry, with the outcome in view", async ({ page, browser, baseURL, isMobile, managerState, playerState }, testInfo) => {
+test("without JavaScript, an upload and a verdict come back to their event and entry, with the outcome in view", async ({
+  page,
+  browser,
+  baseURL,
+  isMobile,
+  managerState,
+  playerState,
+}, testInfo) => {
   const width = testInfo.project.name;
   const who = width === "desktop" ? "Wyatt Tanner" : "Wyatt Bright";
   const setUp = await signedInPage(browser, baseURL, page, isMobile, managerState);

@@ -7,7 +7,11 @@ test.describe.configure({ timeout: 90_000 });
 
 const OTHER_BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 
-test("a member sees where they are signed in and signs out another browser, then everywhere", async ({ page, browser, baseURL }) => {
+test("a member sees where they are signed in and signs out another browser, then everywhere", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const email = uniqueEmail("devices");
   const password = "Lantern#1877";
   await signUp(page, { firstName: "Clara", lastName: "Vance", email, password });
@@ -15,14 +19,21 @@ test("a member sees where they are signed in and signs out another browser, then
   await expect(page).toHaveURL(/\/$/);
 
   // A second browser of the same member, somewhere else.
-  const other = await browser.newContext({ baseURL, userAgent: OTHER_BROWSER, extraHTTPHeaders: { "X-Forwarded-For": "198.51.100.77" } });
+  const other = await browser.newContext({
+    baseURL,
+    userAgent: OTHER_BROWSER,
+    extraHTTPHeaders: { "X-Forwarded-For": "198.51.100.77" },
+  });
   const otherPage = await other.newPage();
   await otherPage.goto("/auth");
   await signIn(otherPage, email, password);
   await expect(otherPage).toHaveURL(/\/$/);
 
   await page.goto("/profile");
-  await page.getByRole("navigation", { name: "Profile sections" }).getByRole("link", { name: "Signed-in devices" }).click();
+  await page
+    .getByRole("navigation", { name: "Profile sections" })
+    .getByRole("link", { name: "Signed-in devices" })
+    .click();
   await expect(page).toHaveURL(/\/profile\/devices$/);
   await expect(page.getByRole("heading", { level: 2, name: "Signed-in devices" })).toBeVisible();
   const devices = page.getByTestId("device");
@@ -35,7 +46,10 @@ test("a member sees where they are signed in and signs out another browser, then
   await screenshots(page, [1280, 412], (px) => `/tmp/devices-${px}.png`);
 
   // Signing out the other browser ends its session: its next page asks it to sign in.
-  await devices.nth(1).getByRole("button", { name: /Sign out/ }).click();
+  await devices
+    .nth(1)
+    .getByRole("button", { name: /Sign out/ })
+    .click();
   await expect(page.getByRole("status")).toContainText("That device is signed out.");
   await expect(devices).toHaveCount(1);
   await otherPage.goto("/profile");

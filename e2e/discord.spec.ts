@@ -82,7 +82,9 @@ test.describe("sign-in with Discord", () => {
     await signIn(page, member.email, member.password);
     await expect(page).toHaveURL(`${site}/profile/sign-in-methods`);
     await expect(page.getByRole("heading", { level: 2, name: "Sign-in methods" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Profile sections" }).getByRole("link", { name: "Sign-in methods" })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page.getByRole("navigation", { name: "Profile sections" }).getByRole("link", { name: "Sign-in methods" }),
+    ).toHaveAttribute("aria-current", "page");
     await expect(page.getByText("Set: you can sign in with your email and password.")).toBeVisible();
     await expect(page.getByTestId("discord-status")).toHaveText(/^Not linked/);
     await expectAccessible(page);
@@ -120,7 +122,10 @@ test.describe("sign-in with Discord", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
   });
 
-  test("a suspended member is refused by Discord, and signs in with it again once restored", async ({ page, browser }) => {
+  test("a suspended member is refused by Discord, and signs in with it again once restored", async ({
+    page,
+    browser,
+  }) => {
     await page.goto(`${site}/auth?redirectTo=%2Fprofile%2Fsign-in-methods`);
     await signIn(page, member.email, member.password);
     await expect(page).toHaveURL(`${site}/profile/sign-in-methods`);
@@ -140,8 +145,12 @@ test.describe("sign-in with Discord", () => {
     await expect(managerPage.getByRole("heading", { level: 1, name: "Ruby Drifter" })).toBeVisible();
     await managerPage.getByRole("button", { name: "Suspend the account" }).click();
     // What stays on the page (the success notice fades after three seconds, which a slow machine can outlast).
-    await expect(managerPage.getByRole("region", { name: "Account" }).getByText("Suspended", { exact: true })).toBeVisible({ timeout: 15_000 });
-    await expect(managerPage.getByRole("region", { name: "Signed-in sessions" }).getByText("Not signed in anywhere.")).toBeVisible();
+    await expect(
+      managerPage.getByRole("region", { name: "Account" }).getByText("Suspended", { exact: true }),
+    ).toBeVisible({ timeout: 15_000 });
+    await expect(
+      managerPage.getByRole("region", { name: "Signed-in sessions" }).getByText("Not signed in anywhere."),
+    ).toBeVisible();
 
     await page.goto(`${site}/profile`);
     await expect(page).toHaveURL(`${site}/auth?redirectTo=%2Fprofile`);
@@ -153,7 +162,9 @@ test.describe("sign-in with Discord", () => {
     await expectAccessible(page);
 
     await managerPage.getByRole("button", { name: "Restore the account" }).click();
-    await expect(managerPage.getByRole("region", { name: "Account" }).getByText("Active", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(managerPage.getByRole("region", { name: "Account" }).getByText("Active", { exact: true })).toBeVisible(
+      { timeout: 15_000 },
+    );
     await page.goto(`${site}/auth`);
     await page.getByRole("button", { name: "Sign in with Discord" }).click();
     await authorizeAtDiscord(page, suspended);

@@ -26,7 +26,9 @@ test("signing in with an emailed code, with Send again throttled", async ({ page
     await page.getByRole("button", { name: "Email me a code" }).click();
     await expect(page).toHaveURL(/\/auth\/email-code\?email=.*&sent=1/);
     await expect(page.getByRole("heading", { level: 1, name: "Enter your code" })).toBeVisible();
-    await expect(page.getByRole("status")).toHaveText(`If ${email} belongs to an account, we have emailed it a 6-digit sign-in code.`);
+    await expect(page.getByRole("status")).toHaveText(
+      `If ${email} belongs to an account, we have emailed it a 6-digit sign-in code.`,
+    );
     await expectAccessible(page);
 
     // Asking again at once: refused, saying how long to wait.
@@ -66,7 +68,10 @@ test("signing in with an emailed code, with Send again throttled", async ({ page
   }
 });
 
-test("the emailed link fills in the code, and signing in with it works without JavaScript", async ({ page, browser }) => {
+test("the emailed link fills in the code, and signing in with it works without JavaScript", async ({
+  page,
+  browser,
+}) => {
   const smtp = await startSmtpServer(E2E_SMTP_PORT);
   try {
     // The CAPTCHA needs JavaScript, so the account and the request are made with it.
@@ -81,7 +86,10 @@ test("the emailed link fills in the code, and signing in with it works without J
     const link = mail.text!.match(/https?:\/\/\S+\/auth\/email-code\?\S+/)![0];
     const code = mail.text!.match(/Your code to sign in to Hopewell is (\d{6})/)![1]!;
 
-    const plain = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.11" } });
+    const plain = await browser.newContext({
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.11" },
+    });
     try {
       const noscript = await plain.newPage();
       await noscript.goto(link);
@@ -120,7 +128,9 @@ test("changing the email address through the link sent to the new one", async ({
     await expect(page.getByText("Your current password is not correct")).toBeVisible();
     await page.getByLabel("Current password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Send confirmation link" }).click();
-    await expect(page.getByRole("status")).toHaveText(`We have emailed a confirmation link to ${newEmail}. Your email address changes when you follow it.`);
+    await expect(page.getByRole("status")).toHaveText(
+      `We have emailed a confirmation link to ${newEmail}. Your email address changes when you follow it.`,
+    );
 
     const mail = await smtp.waitForMessage((m) => recipients(m).includes(newEmail), 20_000);
     const link = mail.text!.match(/https?:\/\/\S+\/profile\/email\/confirm\?token=\S+/)![0];
@@ -129,9 +139,14 @@ test("changing the email address through the link sent to the new one", async ({
     await expectAccessible(page);
     await page.getByRole("button", { name: "Confirm new address" }).click();
     await expect(page).toHaveURL(/\/profile\/email\?changed=1$/);
-    await expect(page.getByRole("status")).toHaveText(`Your email address is now ${newEmail}. A notice went to your old address.`);
+    await expect(page.getByRole("status")).toHaveText(
+      `Your email address is now ${newEmail}. A notice went to your old address.`,
+    );
 
-    const notice = await smtp.waitForMessage((m) => recipients(m).includes(email) && m.subject === "Your Hopewell email address was changed", 20_000);
+    const notice = await smtp.waitForMessage(
+      (m) => recipients(m).includes(email) && m.subject === "Your Hopewell email address was changed",
+      20_000,
+    );
     expect(notice.text).toContain(newEmail);
   } finally {
     await smtp.close();

@@ -13,13 +13,26 @@ function fridayAhead(weeks: number): { iso: string; label: string; dueLabel: str
   const day = new Date();
   day.setUTCDate(day.getUTCDate() + weeks * 7);
   while (day.getUTCDay() !== 5) day.setUTCDate(day.getUTCDate() + 1);
-  const label = (d: Date) => new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(d);
+  const label = (d: Date) =>
+    new Intl.DateTimeFormat("en-US", {
+      weekday: "long",
+      year: "numeric",
+      month: "long",
+      day: "numeric",
+      timeZone: "UTC",
+    }).format(d);
   const due = new Date(day);
   due.setUTCDate(due.getUTCDate() - 14);
   return { iso: day.toISOString().slice(0, 10), label: label(day), dueLabel: label(due) };
 }
 
-test("a registered player reads an event's time, place and their own status, and adds it to their calendar", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
+test("a registered player reads an event's time, place and their own status, and adds it to their calendar", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}, testInfo) => {
   const width = testInfo.project.name as keyof typeof E2E_PLAYERS;
   const lastName = width === "desktop" ? "Tanner" : "Bright";
   const title = `Lantern Night ${width} ${Date.now() % 100_000}`;
@@ -36,7 +49,12 @@ test("a registered player reads an event's time, place and their own status, and
   await expect(page.getByText("Attendance added successfully!")).toBeVisible();
 
   // The player, in a browser of their own at the same width.
-  const context = await browser.newContext({ ...(width === "phone" ? devices["Pixel 7"] : { viewport: { width: 1280, height: 800 } }), baseURL, acceptDownloads: true, storageState: playerState });
+  const context = await browser.newContext({
+    ...(width === "phone" ? devices["Pixel 7"] : { viewport: { width: 1280, height: 800 } }),
+    baseURL,
+    acceptDownloads: true,
+    storageState: playerState,
+  });
   const player = await context.newPage();
   await player.goto("/events");
   await expect(player.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
@@ -52,7 +70,10 @@ test("a registered player reads an event's time, place and their own status, and
   await expect(event).toContainText(/Venue opens\s*2:00 PM E[SD]T/);
   await expect(event).toContainText(/Game starts\s*10:00 PM E[SD]T; arrive by 9:00 PM E[SD]T/);
   await expect(event.locator("address")).toHaveText("Taber Creek, 42 Cat Hollow Road, Union, CT 06076");
-  await expect(event.getByRole("link", { name: "Directions to Taber Creek (opens in a new tab)" })).toHaveAttribute("href", /openstreetmap\.org\/directions/);
+  await expect(event.getByRole("link", { name: "Directions to Taber Creek (opens in a new tab)" })).toHaveAttribute(
+    "href",
+    /openstreetmap\.org\/directions/,
+  );
 
   const status = event.getByRole("region", { name: `Your status for ${title}` });
   await expect(status).toContainText(/Registration\s*Registered/);
@@ -63,7 +84,10 @@ test("a registered player reads an event's time, place and their own status, and
   await player.screenshot({ path: testInfo.outputPath(`events-${width}.png`), fullPage: true });
 
   // "Add to Calendar" downloads the event's calendar file.
-  const [download] = await Promise.all([player.waitForEvent("download"), event.getByRole("link", { name: `Add to Calendar ${title}` }).click()]);
+  const [download] = await Promise.all([
+    player.waitForEvent("download"),
+    event.getByRole("link", { name: `Add to Calendar ${title}` }).click(),
+  ]);
   const file = fs.readFileSync((await download.path())!, "utf8");
   expect(file).toContain(`SUMMARY:${title}`);
   expect(file).toContain(`DTSTART;TZID=America/New_York:${friday.iso.replaceAll("-", "")}T140000`);
@@ -83,7 +107,11 @@ test("a registered player reads an event's time, place and their own status, and
   expect((await app.get(new URL("/events/calendar.ics", address).href)).status()).toBe(404);
   // A member who fears the address was passed on gets a new one: the old one stops working.
   await feed.getByRole("button", { name: "Get a new address" }).click();
-  await expect(feed.getByText("Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.")).toBeVisible();
+  await expect(
+    feed.getByText(
+      "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
+    ),
+  ).toBeVisible();
   // The page's data is read again after the form: the new address replaces the old one.
   await expect(feed.locator("code")).not.toHaveText(address);
   const renewed = (await feed.locator("code").textContent())!.trim();

@@ -6,10 +6,45 @@ import { expectAccessible } from "./axe";
 
 /** Every page a manager can open, checked for serious accessibility problems at both widths. */
 const PAGES = [
-  "/", "/rulebook", "/locations", "/events", "/events/manage", "/profile", "/profile/devices", "/profile/password", "/profile/two-factor", "/profile/passkeys", "/profile/email", "/profile/data", "/account-deleted",
-  "/application", "/character", "/pels", "/merchant-orders", "/research", "/costume",
-  "/letters", "/letters?tab=box", "/tools", "/tools?tab=cast", "/tools?tab=applications", "/tools?tab=roles", "/tools/members/invite", "/attendance", "/attendance-tool", "/emergency-contacts", "/tools/event-day", "/outbox",
-  "/view-pels", "/view-merchant-orders", "/view-research", "/view-letters", "/view-costumes", "/forgot-password", "/reset-password?token=expired", "/no-such-page",
+  "/",
+  "/rulebook",
+  "/locations",
+  "/events",
+  "/events/manage",
+  "/profile",
+  "/profile/devices",
+  "/profile/password",
+  "/profile/two-factor",
+  "/profile/passkeys",
+  "/profile/email",
+  "/profile/data",
+  "/account-deleted",
+  "/application",
+  "/character",
+  "/pels",
+  "/merchant-orders",
+  "/research",
+  "/costume",
+  "/letters",
+  "/letters?tab=box",
+  "/tools",
+  "/tools?tab=cast",
+  "/tools?tab=applications",
+  "/tools?tab=roles",
+  "/tools/members/invite",
+  "/attendance",
+  "/attendance-tool",
+  "/emergency-contacts",
+  "/tools/event-day",
+  "/outbox",
+  "/view-pels",
+  "/view-merchant-orders",
+  "/view-research",
+  "/view-letters",
+  "/view-costumes",
+  "/forgot-password",
+  "/reset-password?token=expired",
+  "/no-such-page",
 ];
 
 /**
@@ -20,7 +55,10 @@ const PARTS = 4;
 
 for (let part = 0; part < PARTS; part++) {
   const paths = PAGES.filter((_, index) => index % PARTS === part);
-  test(`every page is accessible to a signed-in manager (part ${part + 1} of ${PARTS})`, async ({ page, managerState }) => {
+  test(`every page is accessible to a signed-in manager (part ${part + 1} of ${PARTS})`, async ({
+    page,
+    managerState,
+  }) => {
     // Ten pages, each checked with axe, on a shared 2-core machine.
     test.setTimeout(150_000);
     await withSession(page, managerState);

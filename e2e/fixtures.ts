@@ -10,7 +10,11 @@ export type SignedInState = Awaited<ReturnType<BrowserContext["storageState"]>>;
  * Signs in through /auth as a person would (the CAPTCHA, and the authenticator code for a
  * manager) in a browser of this width, and keeps the session's cookies.
  */
-async function signedInState(browser: Browser, project: FullProject, account: { email: string; password: string }): Promise<SignedInState> {
+async function signedInState(
+  browser: Browser,
+  project: FullProject,
+  account: { email: string; password: string },
+): Promise<SignedInState> {
   const { baseURL, extraHTTPHeaders, userAgent, viewport } = project.use;
   const context = await browser.newContext({ baseURL, extraHTTPHeaders, userAgent, viewport });
   try {
@@ -33,13 +37,25 @@ async function signedInState(browser: Browser, project: FullProject, account: { 
 export const test = base.extend<object, { managerState: SignedInState; playerState: SignedInState }>({
   managerState: [
     async ({ browser }, use, workerInfo) => {
-      await use(await signedInState(browser, workerInfo.project, E2E_MANAGERS[workerInfo.project.name as keyof typeof E2E_MANAGERS]));
+      await use(
+        await signedInState(
+          browser,
+          workerInfo.project,
+          E2E_MANAGERS[workerInfo.project.name as keyof typeof E2E_MANAGERS],
+        ),
+      );
     },
     { scope: "worker", timeout: 60_000 },
   ],
   playerState: [
     async ({ browser }, use, workerInfo) => {
-      await use(await signedInState(browser, workerInfo.project, E2E_PLAYERS[workerInfo.project.name as keyof typeof E2E_PLAYERS]));
+      await use(
+        await signedInState(
+          browser,
+          workerInfo.project,
+          E2E_PLAYERS[workerInfo.project.name as keyof typeof E2E_PLAYERS],
+        ),
+      );
     },
     { scope: "worker", timeout: 60_000 },
   ],

@@ -17,11 +17,16 @@ import { waitForAnswer } from "./own-server";
 export default async function globalSetup() {
   await secondServerAnswers();
   const discord = await startMockDiscord(E2E_STAND_INS.discordPort);
-  const gateway = await startWebhookServer(undefined, { port: E2E_STAND_INS.smsGatewayPort }).catch(async (error: unknown) => {
-    await discord.close();
-    throw error;
-  });
-  const stripe = await startStripeStandIn({ port: E2E_STAND_INS.stripePort, webhook: { url: `${E2E_SERVICES_SERVER.url}/webhooks/stripe`, secret: E2E_STAND_INS.stripeWebhookSecret } }).catch(async (error: unknown) => {
+  const gateway = await startWebhookServer(undefined, { port: E2E_STAND_INS.smsGatewayPort }).catch(
+    async (error: unknown) => {
+      await discord.close();
+      throw error;
+    },
+  );
+  const stripe = await startStripeStandIn({
+    port: E2E_STAND_INS.stripePort,
+    webhook: { url: `${E2E_SERVICES_SERVER.url}/webhooks/stripe`, secret: E2E_STAND_INS.stripeWebhookSecret },
+  }).catch(async (error: unknown) => {
     await gateway.close();
     await discord.close();
     throw error;
@@ -41,6 +46,8 @@ async function secondServerAnswers() {
   // Answered by this run's server, not by another process on its port: the server opens its
   // control socket in DATA_DIR before it listens, and exits at once when the port is taken.
   if (!fs.existsSync(path.join(dataDir, CONTROL_SOCKET))) {
-    throw new Error(`${url} answers, but this run's second e2e server did not open its control socket in ${dataDir}: another process may hold its port (the server's output above says why)`);
+    throw new Error(
+      `${url} answers, but this run's second e2e server did not open its control socket in ${dataDir}: another process may hold its port (the server's output above says why)`,
+    );
   }
 }

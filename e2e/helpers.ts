@@ -29,7 +29,13 @@ export async function mainNav(page: Page, isMobile: boolean) {
   return page.getByRole("navigation", { name: "Main" }).locator("visible=true");
 }
 
-export type E2eMember = { email: string; password: string; first: string; last: string; role: "applicant" | "player" | "cast" | "manager" };
+export type E2eMember = {
+  email: string;
+  password: string;
+  first: string;
+  last: string;
+  role: "applicant" | "player" | "cast" | "manager";
+};
 
 /** Where a running server keeps its data: the shared e2e server's unless a spec started its own. */
 export type ServerData = { dataDir: string; databaseUrl?: string };
@@ -44,10 +50,29 @@ export async function createMember(
   member: Partial<E2eMember> & Pick<E2eMember, "first" | "last">,
   server: ServerData = { dataDir: process.env.E2E_DATA_DIR! },
 ): Promise<E2eMember> {
-  const full: E2eMember = { email: `${member.first.toLowerCase()}.${member.last.toLowerCase()}@e2e.test`, password: "Lantern#1877", role: "player", ...member };
-  const argv = ["create-user", "--email", full.email, "--password", full.password, "--first", full.first, "--last", full.last, "--role", full.role];
+  const full: E2eMember = {
+    email: `${member.first.toLowerCase()}.${member.last.toLowerCase()}@e2e.test`,
+    password: "Lantern#1877",
+    role: "player",
+    ...member,
+  };
+  const argv = [
+    "create-user",
+    "--email",
+    full.email,
+    "--password",
+    full.password,
+    "--first",
+    full.first,
+    "--last",
+    full.last,
+    "--role",
+    full.role,
+  ];
   if (server.databaseUrl) {
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...argv], { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl } });
+    await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...argv], {
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl },
+    });
     return full;
   }
   const outcome = await askRunningServer<AdminOutcome>(server.dataDir, "/admin", { argv });
@@ -59,7 +84,10 @@ export function uniqueEmail(prefix: string) {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-export async function signUp(page: Page, { firstName, lastName, email, password }: { firstName: string; lastName: string; email: string; password: string }) {
+export async function signUp(
+  page: Page,
+  { firstName, lastName, email, password }: { firstName: string; lastName: string; email: string; password: string },
+) {
   await page.goto("/auth?mode=signup");
   await page.getByLabel("First name").fill(firstName);
   await page.getByLabel("Last name").fill(lastName);
@@ -95,14 +123,23 @@ export async function signIn(page: Page, email: string, password: string) {
  * shared 2-core machine; signing in through the form is tested where it is the subject (accounts,
  * captcha-retry, two-factor, devices...). Fails unless the server signs the member in.
  */
-export async function signInByPost(page: Page, email: string, password: string, site: string = test.info().project.use.baseURL!) {
+export async function signInByPost(
+  page: Page,
+  email: string,
+  password: string,
+  site: string = test.info().project.use.baseURL!,
+) {
   const request = page.context().request;
   const challenge = (await (await request.get("/captcha/challenge")).json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
   // A state-changing request must come from the site's own pages (its Origin is checked).
   const origin = new URL(site).origin;
-  const response = await request.post("/auth", { form: { intent: "signin", email, password, altcha }, headers: { Origin: origin }, maxRedirects: 0 });
+  const response = await request.post("/auth", {
+    form: { intent: "signin", email, password, altcha },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
   expect(response.status(), `signing ${email} in: ${response.status()}`).toBe(302);
   expect(response.headers().location).toBe("/");
 }
@@ -111,7 +148,11 @@ export async function signInByPost(page: Page, email: string, password: string, 
  * On /profile/two-factor: sets up an authenticator app as a member does (the password, then the
  * app's first code) and returns the app's otpauth:// address, to compute its later codes.
  */
-export async function enrolAuthenticatorApp(page: Page, password: string, wait: { timeout?: number } = {}): Promise<string> {
+export async function enrolAuthenticatorApp(
+  page: Page,
+  password: string,
+  wait: { timeout?: number } = {},
+): Promise<string> {
   await page.getByLabel("Your password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Set up an authenticator app" }).click();
   const uri = (await page.locator('input[name="uri"]').getAttribute("value"))!;
@@ -140,7 +181,10 @@ export async function unusedTotp(uri: string): Promise<string> {
     const offsets = intoStep < TOTP_PERIOD_MS / 2 ? [0, TOTP_PERIOD_MS, -TOTP_PERIOD_MS] : [0, TOTP_PERIOD_MS];
     for (const offset of offsets) {
       const step = Math.floor((now + offset) / TOTP_PERIOD_MS);
-      const claim = path.join(process.env.E2E_DATA_DIR!, `totp-claimed-${createHash("sha256").update(`${uri}#${step}`).digest("hex").slice(0, 24)}`);
+      const claim = path.join(
+        process.env.E2E_DATA_DIR!,
+        `totp-claimed-${createHash("sha256").update(`${uri}#${step}`).digest("hex").slice(0, 24)}`,
+      );
       try {
         fs.writeFileSync(claim, "", { flag: "wx" });
         return totp.generate({ timestamp: now + offset });
@@ -163,7 +207,10 @@ let enrolments: Record<string, { uri: string; backupCodes: string[] }> | undefin
 
 /** The authenticator app enrolled for `email` before the run, if any. */
 export function enrolledTotp(email: string): { uri: string; backupCodes: string[] } | undefined {
-  enrolments ??= JSON.parse(fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, "e2e-totp.json"), "utf8")) as Record<string, { uri: string; backupCodes: string[] }>;
+  enrolments ??= JSON.parse(fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, "e2e-totp.json"), "utf8")) as Record<
+    string,
+    { uri: string; backupCodes: string[] }
+  >;
   return enrolments[email];
 }
 
@@ -173,7 +220,10 @@ export function e2eManager(): { email: string; password: string } {
 }
 
 /** Adds an event on /events/manage as the signed-in manager on `page`. */
-export async function addEvent(page: Page, { title, date, status }: { title: string; date: string; status: "future" | "past" }) {
+export async function addEvent(
+  page: Page,
+  { title, date, status }: { title: string; date: string; status: "future" | "past" },
+) {
   await page.goto("/events/manage");
   await page.getByLabel("Title").first().fill(title);
   await page.getByLabel("Date").first().fill(date);
@@ -183,7 +233,10 @@ export async function addEvent(page: Page, { title, date, status }: { title: str
 }
 
 /** On /events/manage (already open): adds a future event sold on the site at `price` dollars, with `places` if limited. */
-export async function addTicketedEvent(page: Page, { title, date, price, places }: { title: string; date: string; price: string; places?: string }) {
+export async function addTicketedEvent(
+  page: Page,
+  { title, date, price, places }: { title: string; date: string; price: string; places?: string },
+) {
   await page.getByLabel("Title").first().fill(title);
   await page.getByLabel("Date").first().fill(date);
   await page.getByLabel("Ticket price (dollars)").first().fill(price);

@@ -38,7 +38,17 @@ function hasOpenssl(): boolean {
  * and folders in place of the guide's. Each replaced text must be there: a changed file fails here
  * rather than testing something else.
  */
-function siteConfig({ dir, appPort, httpsPort, httpPort }: { dir: string; appPort: number; httpsPort: number; httpPort: number }): string {
+function siteConfig({
+  dir,
+  appPort,
+  httpsPort,
+  httpPort,
+}: {
+  dir: string;
+  appPort: number;
+  httpsPort: number;
+  httpPort: number;
+}): string {
   let text = fs.readFileSync("deploy/nginx/hopewell-site.conf", "utf8");
   const replacements: [string, string][] = [
     ["/etc/letsencrypt/live/members.example.org/fullchain.pem", `${dir}/cert.pem`],
@@ -61,7 +71,9 @@ function siteConfig({ dir, appPort, httpsPort, httpPort }: { dir: string; appPor
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
 test.describe("behind nginx over https", () => {
@@ -107,7 +119,27 @@ test.describe("behind nginx over https", () => {
     [appPort, httpsPort] = [await freePort(), await freePort()];
     const httpPort = await freePort();
     publicUrl = `https://127.0.0.1:${httpsPort}`;
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "pipe" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "pipe" },
+    );
 
     app = startApp({ TRUST_PROXY: "true" });
 
@@ -190,12 +222,17 @@ ${siteConfig({ dir, appPort, httpsPort, httpPort })}
     await expect(page).toHaveURL(`${publicUrl}/`);
     // Over https the session cookie is Secure and carries the __Secure- prefix.
     const cookies = await context.cookies();
-    expect(cookies.find((cookie) => cookie.name.endsWith("hopewell.session_token"))).toMatchObject({ secure: true, httpOnly: true, name: expect.stringMatching(/^__Secure-/) });
+    expect(cookies.find((cookie) => cookie.name.endsWith("hopewell.session_token"))).toMatchObject({
+      secure: true,
+      httpOnly: true,
+      name: expect.stringMatching(/^__Secure-/),
+    });
 
     await page.goto("/application");
     await page.getByLabel("Your Discord username").fill("prudence_vale");
     await page.getByLabel(/Cast/).check();
-    for (const question of APPLICATION_TEXT_QUESTIONS) await page.getByLabel(question.label, { exact: true }).fill(`A proxied answer about ${question.key}.`);
+    for (const question of APPLICATION_TEXT_QUESTIONS)
+      await page.getByLabel(question.label, { exact: true }).fill(`A proxied answer about ${question.key}.`);
     await page.getByRole("button", { name: "Submit Application" }).click();
     await expect(page.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
     await page.goto("/application");
@@ -211,7 +248,9 @@ ${siteConfig({ dir, appPort, httpsPort, httpPort })}
     await context.close();
   });
 
-  test("while the site restarts nginx says so, and without TRUST_PROXY a form says what to set", async ({ browser }) => {
+  test("while the site restarts nginx says so, and without TRUST_PROXY a form says what to set", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ baseURL: publicUrl, ignoreHTTPSErrors: true, javaScriptEnabled: false });
     const page = await context.newPage();
     app.kill("SIGTERM");
@@ -221,7 +260,9 @@ ${siteConfig({ dir, appPort, httpsPort, httpPort })}
     expect(down?.status()).toBe(503);
     expect(down?.headers()["retry-after"]).toBe("10");
     await expect(page.getByRole("heading", { name: "Hopewell is restarting" })).toBeVisible();
-    await expect(page.getByText("If you were sending a form, it was not saved: go back and send it again.")).toBeVisible();
+    await expect(
+      page.getByText("If you were sending a form, it was not saved: go back and send it again."),
+    ).toBeVisible();
 
     // The mistake the guide warns of: TRUST_PROXY left out behind the proxy.
     // At the log level operators run (info): the refusal is a client's mistake, logged at info.
@@ -232,7 +273,9 @@ ${siteConfig({ dir, appPort, httpsPort, httpPort })}
     await page.getByLabel("Password", { exact: true }).fill("Choose#1877");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Form Not Sent" })).toBeVisible();
-    await expect(page.getByText("If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.")).toBeVisible();
+    await expect(
+      page.getByText("If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it."),
+    ).toBeVisible();
     expect(appOutput).toMatch(/"level":30,[^\n]*TRUST_PROXY is not set/);
     await context.close();
   });

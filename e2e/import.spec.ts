@@ -18,7 +18,11 @@ import { signIn } from "./helpers";
  * command runs as a process of its own because that is the operator's path being tested (it
  * finds the running site holding DATA_DIR and hands the work to it).
  */
-test("a member of the old site signs in with their old password and finds what they had", async ({ page, browser, managerState }) => {
+test("a member of the old site signs in with their old password and finds what they had", async ({
+  page,
+  browser,
+  managerState,
+}) => {
   // The import command starts its own Node process (TypeScript through tsx) before the browser's part.
   test.setTimeout(120_000);
   const dir = writeExport(fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-e2e-export-")), sampleExport());
@@ -43,7 +47,9 @@ test("a member of the old site signs in with their old password and finds what t
   await page.goto("/profile");
   await expect(page.getByText("bo.tanner@old.example")).toBeVisible();
   await page.goto("/profile?tab=character");
-  await expect(page.getByRole("heading", { name: "Silas Crane" }).or(page.getByText("Silas Crane")).first()).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "Silas Crane" }).or(page.getByText("Silas Crane")).first(),
+  ).toBeVisible();
   await expect(page.getByText("Hunter / Trapper")).toBeVisible();
   // The old site counted 3 events, Lantern Night's attendance row among them: 3, and the page says where they come from.
   await expect(page.getByTestId("events-survived")).toHaveText("3");
@@ -52,7 +58,10 @@ test("a member of the old site signs in with their old password and finds what t
   await expect(page.getByText("Bo's answer 1", { exact: true })).toBeVisible();
 
   // Staff see the imported PEL, order and research paper under their events, by the member's name.
-  const staff = await browser.newContext({ extraHTTPHeaders: test.info().project.use.extraHTTPHeaders, storageState: managerState });
+  const staff = await browser.newContext({
+    extraHTTPHeaders: test.info().project.use.extraHTTPHeaders,
+    storageState: managerState,
+  });
   const manager = await staff.newPage();
   await manager.goto(`/view-pels?event=${IDS.lanternNight}`);
   await expect(manager.getByText("The lanterns going out, one by one.")).toBeVisible();

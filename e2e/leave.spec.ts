@@ -8,9 +8,17 @@ import { addEvent, createMember, screenshots, signInByPost, uniqueEmail } from "
 // Three CAPTCHA solves and an export built in the background.
 test.describe.configure({ timeout: 150_000 });
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
-test("a member takes out their data as a ZIP, then deletes their account and can no longer sign in", async ({ page, browser, baseURL, managerState }, testInfo) => {
+test("a member takes out their data as a ZIP, then deletes their account and can no longer sign in", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+}, testInfo) => {
   const width = testInfo.project.name;
   const eventTitle = `Leaving Day (${width} ${Date.now()})`;
   const managerContext = await browser.newContext({ baseURL, storageState: managerState });
@@ -25,10 +33,14 @@ test("a member takes out their data as a ZIP, then deletes their account and can
 
   // Something of theirs with a file.
   await page.goto("/research");
-  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${eventTitle} (${formatEventDate("2025-09-12")})` });
+  await page
+    .getByLabel("Event", { exact: true })
+    .selectOption({ label: `${eventTitle} (${formatEventDate("2025-09-12")})` });
   await page.getByLabel("Sources", { exact: true }).fill("The miner's diary.");
   await page.getByLabel("Research notes").fill("Something knocks beneath shaft nine.");
-  await page.getByLabel("File", { exact: true }).setInputFiles({ name: "shaft.png", mimeType: "image/png", buffer: PNG });
+  await page
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "shaft.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Submit Research" }).click();
   await expect(page.getByRole("heading", { name: "Research Submitted!" })).toBeVisible();
 
@@ -52,7 +64,9 @@ test("a member takes out their data as a ZIP, then deletes their account and can
   const zip = await readZip(fs.readFileSync((await download.path())!));
   const json = JSON.parse(zip.get("data.json")!.toString("utf8"));
   expect(json.profile).toMatchObject({ email, firstName: "Obadiah", lastName: "Wexley" });
-  expect(json.researchPapers).toEqual([expect.objectContaining({ research: "Something knocks beneath shaft nine.", fileName: "shaft.png" })]);
+  expect(json.researchPapers).toEqual([
+    expect.objectContaining({ research: "Something knocks beneath shaft nine.", fileName: "shaft.png" }),
+  ]);
   expect(zip.get(json.researchPapers[0].fileInThisZip)).toEqual(PNG);
   expect(json.signInHistory.length).toBeGreaterThan(0);
 

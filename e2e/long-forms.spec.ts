@@ -14,20 +14,33 @@ async function expectSummary(page: Page, text: string) {
   await expect(summary).toBeInViewport();
 }
 
-async function addFutureEvent(browser: Browser, baseURL: string | undefined, managerState: SignedInState, title: string) {
+async function addFutureEvent(
+  browser: Browser,
+  baseURL: string | undefined,
+  managerState: SignedInState,
+  title: string,
+) {
   const context = await browser.newContext({ baseURL, storageState: managerState });
   const manager = await context.newPage();
   await addEvent(manager, { title, date: "2099-09-18", status: "future" });
   await context.close();
 }
 
-test("merchant order: the limit in words, no stale message, the total in view, focus on the message", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
+test("merchant order: the limit in words, no stale message, the total in view, focus on the message", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}, testInfo) => {
   const title = `Harvest Moon (${testInfo.project.name} ${Date.now()})`;
   await addFutureEvent(browser, baseURL, managerState, title);
 
   await withSession(page, playerState);
   await page.goto("/merchant-orders");
-  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
+  await page
+    .getByLabel("Event", { exact: true })
+    .selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
 
   // Typing near the top of the list, the total is on screen.
   await page.getByLabel("Quantity of Meat").fill("3");
@@ -62,7 +75,13 @@ test("application: the message takes focus after the button at the foot is press
   await expectSummary(page, "Please fill in all required fields");
 });
 
-test("research: the message takes focus, for the page's check and for the server's", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
+test("research: the message takes focus, for the page's check and for the server's", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}, testInfo) => {
   const title = `Assay Night (${testInfo.project.name} ${Date.now()})`;
   await addFutureEvent(browser, baseURL, managerState, title);
   await withSession(page, playerState);
@@ -71,10 +90,14 @@ test("research: the message takes focus, for the page's check and for the server
   await expectSummary(page, "Please fill in all fields and upload a file");
 
   // A file named .png that is not a picture: only the server can tell.
-  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
+  await page
+    .getByLabel("Event", { exact: true })
+    .selectOption({ label: `${title} (${formatEventDate("2099-09-18")})` });
   await page.getByLabel("Sources", { exact: true }).fill("The assayer's ledger.");
   await page.getByLabel("Research notes").fill("The ore glows when the lamps go out.");
-  await page.getByLabel("File", { exact: true }).setInputFiles({ name: "ore.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") });
+  await page
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "ore.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") });
   await page.getByRole("button", { name: "Submit Research" }).click();
   await expectSummary(page, "Please upload only JPG, JPEG, PNG or PDF files");
 });

@@ -7,7 +7,13 @@ import { createMember, mainNav, signInByPost, uniqueEmail } from "./helpers";
 // Whole journeys: several pages and CAPTCHA solves each, on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 
-test("an applicant fills in the application, sees the countdown and then what they sent", async ({ page, isMobile, browser, baseURL, managerState }) => {
+test("an applicant fills in the application, sees the countdown and then what they sent", async ({
+  page,
+  isMobile,
+  browser,
+  baseURL,
+  managerState,
+}) => {
   // A new member, as a sign-up leaves them (signing up is tested in accounts.spec.ts).
   const email = uniqueEmail("hattie");
   await createMember({ email, password: "Lantern#1877", first: "Hattie", last: "Quill", role: "applicant" });
@@ -51,7 +57,11 @@ test("an applicant fills in the application, sees the countdown and then what th
   await expect(page.getByRole("heading", { name: "Character Creation Unavailable" })).toBeVisible();
 
   // A manager promotes the new member to player in the Roles tool.
-  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, storageState: managerState });
+  const managerContext = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    storageState: managerState,
+  });
   const managerPage = await managerContext.newPage();
   await managerPage.goto("/tools?tab=roles");
   await managerPage.getByRole("searchbox", { name: "Search members by name or email" }).fill(email);
@@ -79,7 +89,10 @@ test.describe(() => {
   // Before the fixtures: the phone run would otherwise sign its player in for nothing.
   test.skip(({ isMobile }) => isMobile, "runs at desktop width: nothing here depends on the width");
 
-  test("a player builds a character, edits the backstory and adds an emergency contact", async ({ page, playerState }) => {
+  test("a player builds a character, edits the backstory and adds an emergency contact", async ({
+    page,
+    playerState,
+  }) => {
     await withSession(page, playerState);
 
     await page.goto("/character");

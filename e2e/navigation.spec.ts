@@ -19,7 +19,10 @@ test("signed out, the navigation offers Rulebook, Location and Login / Sign Up",
   await expect(nav.getByRole("link", { name: "Rulebook" })).toHaveAttribute("aria-current", "page");
 });
 
-test("where the app's scripts run, the navigation's links change page without reloading it", async ({ page, isMobile }) => {
+test("where the app's scripts run, the navigation's links change page without reloading it", async ({
+  page,
+  isMobile,
+}) => {
   await page.goto("/forgot-password");
   await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
   if (isMobile) await page.locator("summary", { hasText: "Menu" }).click();
@@ -32,7 +35,11 @@ test("where the app's scripts run, the navigation's links change page without re
   await expect(nav.getByRole("link", { name: "Location" })).toHaveAttribute("aria-current", "page");
 });
 
-test("where the app's scripts run, a link in a page changes page without reloading it, and a new-tab click is the browser's", async ({ page, context, isMobile }) => {
+test("where the app's scripts run, a link in a page changes page without reloading it, and a new-tab click is the browser's", async ({
+  page,
+  context,
+  isMobile,
+}) => {
   test.skip(isMobile, "runs once, at desktop width");
   await page.goto("/reset-password?token=no-such-token");
   const link = page.getByRole("link", { name: "Ask for a new link" });
@@ -96,7 +103,11 @@ test.describe("without JavaScript", () => {
     await expect(summary.locator("xpath=..")).toContainText("no obviously modern clothing");
     if (isMobile) {
       await page.locator("summary", { hasText: "Menu" }).click();
-      await page.getByRole("navigation", { name: "Main" }).locator("visible=true").getByRole("link", { name: "Location" }).click();
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .locator("visible=true")
+        .getByRole("link", { name: "Location" })
+        .click();
       await expect(page).toHaveURL(/\/locations$/);
     }
   });
@@ -120,8 +131,12 @@ test("a menu opened before the page's scripts start stays open when they do", { 
   release();
   // React has taken the page over (its own property on the elements it drew), and its effects
   // have run (they are flushed before the next frames are drawn).
-  await page.waitForFunction(() => Object.keys(document.querySelector("summary")!).some((key) => key.startsWith("__reactFiber")));
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("summary")!).some((key) => key.startsWith("__reactFiber")),
+  );
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
   await expect(details).toHaveAttribute("open", "");
   // And the scripts' own ways to close it work.
   await page.keyboard.press("Escape");

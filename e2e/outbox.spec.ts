@@ -3,7 +3,12 @@ import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 90_000 });
 
-test("a manager reaches the Outbox from the Tools menu, with and without JavaScript", async ({ page, browser, baseURL, managerState }) => {
+test("a manager reaches the Outbox from the Tools menu, with and without JavaScript", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+}) => {
   await withSession(page, managerState);
   await page.goto("/tools");
   await page.getByRole("navigation", { name: "Tools" }).getByRole("link", { name: "Outbox" }).click();
@@ -13,7 +18,11 @@ test("a manager reaches the Outbox from the Tools menu, with and without JavaScr
   await expectAccessible(page);
 
   // The same page, served to a browser with scripts off.
-  const noScript = await browser.newContext({ javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL,
+    storageState: await page.context().storageState(),
+  });
   try {
     const plain = await noScript.newPage();
     await plain.goto("/outbox");

@@ -76,7 +76,8 @@ export async function startOwnServer({
 
   try {
     await waitForAnswer(`${site}/healthz`);
-    for (const member of members) await createMember(member, { dataDir: env.DATA_DIR, databaseUrl: extraEnv.DATABASE_URL });
+    for (const member of members)
+      await createMember(member, { dataDir: env.DATA_DIR, databaseUrl: extraEnv.DATABASE_URL });
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${output}`, { cause: error });

@@ -9,7 +9,8 @@ type Rgb = [number, number, number];
  * `from` to the top of `to` (both selectors), at `x` (a share of the width).
  */
 async function backgroundColumn(page: Page, from: string, to: string, x: number): Promise<Rgb[]> {
-  const top = Math.ceil((await page.locator(from).boundingBox())!.y + (await page.locator(from).boundingBox())!.height) + 2;
+  const top =
+    Math.ceil((await page.locator(from).boundingBox())!.y + (await page.locator(from).boundingBox())!.height) + 2;
   const bottom = Math.floor((await page.locator(to).boundingBox())!.y) - 2;
   const png = (await page.screenshot({ fullPage: true, animations: "disabled" })).toString("base64");
   const width = await page.evaluate(() => document.documentElement.clientWidth);
@@ -23,7 +24,12 @@ async function backgroundColumn(page: Page, from: string, to: string, x: number)
         const context = canvas.getContext("2d")!;
         context.drawImage(bitmap, 0, 0);
         const scale = bitmap.width / width;
-        const column = context.getImageData(Math.round(bitmap.width * x), Math.round(top * scale), 1, Math.round((bottom - top) * scale)).data;
+        const column = context.getImageData(
+          Math.round(bitmap.width * x),
+          Math.round(top * scale),
+          1,
+          Math.round((bottom - top) * scale),
+        ).data;
         const rows: [number, number, number][] = [];
         for (let i = 0; i < column.length; i += 4) rows.push([column[i]!, column[i + 1]!, column[i + 2]!]);
         return rows;
@@ -59,7 +65,10 @@ test("the page's glow runs the whole length of a long page, with no seam", async
   expect(largestStep).toBeLessThanOrEqual(2);
 });
 
-test("on a phone the rulebook is offered on its own page, not in a frame inside the page", async ({ page, isMobile }) => {
+test("on a phone the rulebook is offered on its own page, not in a frame inside the page", async ({
+  page,
+  isMobile,
+}) => {
   await page.goto("/rulebook");
   const open = page.getByRole("link", { name: "Open the rulebook", exact: true });
   const frame = page.locator('iframe[title="Hopewell rulebook"]');
@@ -83,26 +92,34 @@ test("on a phone the rulebook is offered on its own page, not in a frame inside 
 function ringOf(element: Locator) {
   return element.evaluate((node) => {
     const style = getComputedStyle(node);
-    return { style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor, offset: style.outlineOffset };
+    return {
+      style: style.outlineStyle,
+      width: style.outlineWidth,
+      color: style.outlineColor,
+      offset: style.outlineOffset,
+    };
   });
 }
 
-signedInTest("text fields and text areas show the same focus ring as buttons, not only a border of another colour", async ({ page, playerState }, testInfo) => {
-  await withSession(page, playerState);
-  await page.goto("/letters");
-  // Buttons ease their colours in: the ring is read once it has settled.
-  const brassRing = { style: "solid", width: "3px", color: "rgb(224, 180, 88)", offset: "3px" };
-  const to = page.getByLabel("To", { exact: true });
-  await to.focus();
-  await expect(to).toBeFocused();
-  await expect.poll(() => ringOf(to)).toEqual(brassRing);
-  await page.screenshot({ path: testInfo.outputPath(`focused-field-${testInfo.project.name}.png`) });
-  const letter = page.getByLabel("Letter", { exact: true });
-  await letter.focus();
-  await expect(letter).toBeFocused();
-  await expect.poll(() => ringOf(letter)).toEqual(brassRing);
-  const send = page.getByRole("button", { name: "Send Letter" });
-  await send.focus();
-  await expect(send).toBeFocused();
-  await expect.poll(() => ringOf(send)).toEqual(brassRing);
-});
+signedInTest(
+  "text fields and text areas show the same focus ring as buttons, not only a border of another colour",
+  async ({ page, playerState }, testInfo) => {
+    await withSession(page, playerState);
+    await page.goto("/letters");
+    // Buttons ease their colours in: the ring is read once it has settled.
+    const brassRing = { style: "solid", width: "3px", color: "rgb(224, 180, 88)", offset: "3px" };
+    const to = page.getByLabel("To", { exact: true });
+    await to.focus();
+    await expect(to).toBeFocused();
+    await expect.poll(() => ringOf(to)).toEqual(brassRing);
+    await page.screenshot({ path: testInfo.outputPath(`focused-field-${testInfo.project.name}.png`) });
+    const letter = page.getByLabel("Letter", { exact: true });
+    await letter.focus();
+    await expect(letter).toBeFocused();
+    await expect.poll(() => ringOf(letter)).toEqual(brassRing);
+    const send = page.getByRole("button", { name: "Send Letter" });
+    await send.focus();
+    await expect(send).toBeFocused();
+    await expect.poll(() => ringOf(send)).toEqual(brassRing);
+  },
+);

@@ -37,14 +37,22 @@ test.describe("passkeys", () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     // .ci/run runs a PostgreSQL pass, so the server is there; elsewhere the test says what it needs.
-    test.skip(!(await postgresAnswers(PG_URL)), `needs a PostgreSQL server at ${PG_URL} (set TEST_DATABASE_URL to use another)`);
+    test.skip(
+      !(await postgresAnswers(PG_URL)),
+      `needs a PostgreSQL server at ${PG_URL} (set TEST_DATABASE_URL to use another)`,
+    );
     databaseName = `hopewell_e2e_passkeys_${crypto.randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`create database ${databaseName}`);
     await admin.end();
     const databaseUrl = withDatabaseName(PG_URL, databaseName);
-    server = await startOwnServer({ name: "passkeys", host: "localhost", env: { DATABASE_URL: databaseUrl }, members: [{ ...MEMBER, first: "Nell", last: "Keys", role: "player" }] });
+    server = await startOwnServer({
+      name: "passkeys",
+      host: "localhost",
+      env: { DATABASE_URL: databaseUrl },
+      members: [{ ...MEMBER, first: "Nell", last: "Keys", role: "player" }],
+    });
     url = server.site;
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
@@ -60,19 +68,32 @@ test.describe("passkeys", () => {
     await admin.end();
   });
 
-  const memberId = async () => (await db.query<{ id: string }>("select id from profiles where email = $1", [MEMBER.email])).rows[0]!.id;
-  const passkeyNames = async () => (await db.query<{ name: string }>("select name from passkeys where user_id = $1", [await memberId()])).rows.map((r) => r.name);
+  const memberId = async () =>
+    (await db.query<{ id: string }>("select id from profiles where email = $1", [MEMBER.email])).rows[0]!.id;
+  const passkeyNames = async () =>
+    (await db.query<{ name: string }>("select name from passkeys where user_id = $1", [await memberId()])).rows.map(
+      (r) => r.name,
+    );
 
   async function signOut(page: Page) {
     await page.getByRole("button", { name: "Sign Out" }).first().click();
     await expect(page).toHaveURL(`${url}/`, SLOW);
   }
 
-  test("enrol, rename, sign in with it (aal2), a replayed answer refused, remove, then refused", async ({ page, browser }) => {
+  test("enrol, rename, sign in with it (aal2), a replayed answer refused, remove, then refused", async ({
+    page,
+    browser,
+  }) => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("WebAuthn.enable");
     const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
     });
 
     await page.goto(`${url}/auth`);
@@ -114,7 +135,10 @@ test.describe("passkeys", () => {
     await expect(page).toHaveURL(`${url}/profile/passkeys`, SLOW);
     await expect(page.getByRole("heading", { level: 2, name: "Passkeys" })).toBeVisible(SLOW);
     await expect(page.getByRole("button", { name: "Sign Out" }).first()).toBeAttached(SLOW);
-    const sessions = await db.query<{ assurance_level: string }>("select assurance_level from sessions where user_id = $1 order by created_at desc", [await memberId()]);
+    const sessions = await db.query<{ assurance_level: string }>(
+      "select assurance_level from sessions where user_id = $1 order by created_at desc",
+      [await memberId()],
+    );
     expect(sessions.rows[0]!.assurance_level).toBe("aal2");
     expect(sessions.rows.filter((s) => s.assurance_level === "aal2")).toHaveLength(1);
 
@@ -125,10 +149,15 @@ test.describe("passkeys", () => {
     expect((await again.json()).message).toBe(PASSKEY_MESSAGES.challengeExpired);
     // ...and against a fresh challenge its signature does not match.
     expect((await page.request.post(`${url}/auth/passkey/options`, { headers: { Origin: url } })).status()).toBe(200);
-    const replayedFresh = await page.request.post(`${url}/auth/passkey/verify`, { data: replayed, headers: { Origin: url } });
+    const replayedFresh = await page.request.post(`${url}/auth/passkey/verify`, {
+      data: replayed,
+      headers: { Origin: url },
+    });
     expect(replayedFresh.status()).toBe(401);
     expect((await replayedFresh.json()).message).toBe(PASSKEY_MESSAGES.notVerified);
-    const after = await db.query("select 1 from sessions where user_id = $1 and assurance_level = 'aal2'", [await memberId()]);
+    const after = await db.query("select 1 from sessions where user_id = $1 and assurance_level = 'aal2'", [
+      await memberId(),
+    ]);
     expect(after.rowCount).toBe(1);
 
     // Remove it: the authenticator still holds it, but the site no longer accepts it.
@@ -159,11 +188,19 @@ test.describe("passkeys", () => {
     await plain.close();
   });
 
-  test("a suspended member's passkey signs nobody in, and works again once the account is restored", async ({ page }) => {
+  test("a suspended member's passkey signs nobody in, and works again once the account is restored", async ({
+    page,
+  }) => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("WebAuthn.enable");
     await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
     });
     await page.goto(`${url}/auth`);
     await signIn(page, MEMBER.email, MEMBER.password);
@@ -191,6 +228,8 @@ test.describe("passkeys", () => {
     await db.query("update profiles set banned = false, ban_reason = null where id = $1", [id]);
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await expect(page).toHaveURL(`${url}/`, SLOW);
-    expect((await db.query("select 1 from sessions where user_id = $1 and assurance_level = 'aal2'", [id])).rowCount).toBe(1);
+    expect(
+      (await db.query("select 1 from sessions where user_id = $1 and assurance_level = 'aal2'", [id])).rowCount,
+    ).toBe(1);
   });
 });

@@ -52,7 +52,9 @@ test("a forgotten password is reset through the emailed link", async ({ page }) 
 
     // The link works once.
     await page.goto(link);
-    await expect(page.getByRole("alert")).toHaveText("This reset link is invalid, has expired or has already been used.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "This reset link is invalid, has expired or has already been used.",
+    );
     await expect(page.getByRole("link", { name: "Ask for a new link" })).toHaveAttribute("href", "/forgot-password");
   } finally {
     await smtp.close();

@@ -26,7 +26,11 @@ test.describe("codes by text message", () => {
   async function nextText(after: number): Promise<{ to: string; code: string; authorization: string | undefined }> {
     await expect.poll(async () => (await gatewayTexts()).length, { timeout: 20_000 }).toBeGreaterThan(after);
     const { body, headers } = (await gatewayTexts()).at(-1)!;
-    return { to: String(body.to), code: String(body.text).match(/\b(\d{6})\b/)![1]!, authorization: headers.authorization };
+    return {
+      to: String(body.to),
+      code: String(body.text).match(/\b(\d{6})\b/)![1]!,
+      authorization: headers.authorization,
+    };
   }
 
   async function passwordStep(page: Page) {

@@ -16,7 +16,12 @@ test.describe("home page", () => {
     await expect(page.getByRole("link", { name: "Apply Now" })).toHaveCount(0);
 
     const headings = await page.getByRole("heading", { level: 2 }).allTextContents();
-    expect(headings).toEqual(["Welcome to Hopewell", "What you will do", "Your Story Begins Here", "Frequently Asked Questions"]);
+    expect(headings).toEqual([
+      "Welcome to Hopewell",
+      "What you will do",
+      "Your Story Begins Here",
+      "Frequently Asked Questions",
+    ]);
     for (const feature of ["Crafting", "Survival", "Horror"]) {
       await expect(page.getByRole("heading", { level: 3, name: feature })).toBeVisible();
     }
@@ -70,7 +75,10 @@ test("the location page gives the venue, map, directions, arrival times and note
   await expect(page.getByRole("heading", { level: 1, name: "Game Location" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Taber Creek" })).toBeVisible();
   await expect(page.locator("address")).toContainText("Union, Connecticut");
-  await expect(page.locator("iframe[title^='Map of Taber Creek']")).toHaveAttribute("src", /openstreetmap\.org\/export\/embed/);
+  await expect(page.locator("iframe[title^='Map of Taber Creek']")).toHaveAttribute(
+    "src",
+    /openstreetmap\.org\/export\/embed/,
+  );
   await expect(page.getByRole("region", { name: "Directions" })).toContainText("Route 190");
   const arrival = page.getByRole("region", { name: "Arrival Times" });
   await expect(arrival).toContainText("2:00 PM Friday");

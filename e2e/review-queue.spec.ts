@@ -7,7 +7,13 @@ import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 180_000 });
 
-test("staff take a post-event letter, filter the queue and reply; the member reads the answer on their profile", async ({ page, browser, baseURL, managerState, playerState }) => {
+test("staff take a post-event letter, filter the queue and reply; the member reads the answer on their profile", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}) => {
   const tag = Date.now() % 100_000;
   const title = `Queue Night ${tag}`;
   const character = `Hattie Crane ${tag}`;
@@ -20,9 +26,12 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   // The player writes a post-event letter.
   await withSession(page, playerState);
   await page.goto("/pels");
-  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${formatEventDate("2024-02-10")})` });
+  await page
+    .getByLabel("Event", { exact: true })
+    .selectOption({ label: `${title} (${formatEventDate("2024-02-10")})` });
   await page.getByLabel("Character name").fill(character);
-  for (const question of PEL_QUESTIONS) await page.getByLabel(question.label, { exact: true }).fill(`On ${question.key}: quiet.`);
+  for (const question of PEL_QUESTIONS)
+    await page.getByLabel(question.label, { exact: true }).fill(`On ${question.key}: quiet.`);
   await page.getByRole("button", { name: "Submit Letter" }).click();
   await expect(page.getByRole("heading", { name: "Letter Received!" })).toBeVisible();
 
@@ -81,7 +90,13 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   await expectAccessible(page);
 });
 
-test("the letters' search box and filters always show what the list on screen was made with", async ({ page, browser, baseURL, managerState, playerState }) => {
+test("the letters' search box and filters always show what the list on screen was made with", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}) => {
   const tag = `Lamp${Date.now() % 100_000}`;
   const npc = `Widow Vane ${tag}`;
   await withSession(page, playerState);
@@ -89,13 +104,17 @@ test("the letters' search box and filters always show what the list on screen wa
   await page.getByLabel("To", { exact: true }).fill(npc);
   await page.getByLabel("Letter", { exact: true }).fill(`Is the ${tag} lit tonight?`);
   await page.getByRole("button", { name: "Send Letter" }).click();
-  await expect(page.getByText(`${npc} is no player's character, so the club's staff will answer for them.`)).toBeVisible();
+  await expect(
+    page.getByText(`${npc} is no player's character, so the club's staff will answer for them.`),
+  ).toBeVisible();
 
   const managerContext = await browser.newContext({ baseURL, storageState: managerState });
   const manager = await managerContext.newPage();
   await manager.goto("/view-letters");
   // With JavaScript running, searches, filters and tabs are client-side navigations: the same controls stay on the page.
-  await manager.waitForFunction(() => Object.keys(document.querySelector('form[role="search"]') ?? {}).some((key) => key.startsWith("__react")));
+  await manager.waitForFunction(() =>
+    Object.keys(document.querySelector('form[role="search"]') ?? {}).some((key) => key.startsWith("__react")),
+  );
   await manager.evaluate(() => Object.assign(window, { samePage: true }));
   const query = (name: string) => new URL(manager.url()).searchParams.get(name);
   const status = manager.getByLabel("Status", { exact: true });
@@ -104,7 +123,8 @@ test("the letters' search box and filters always show what the list on screen wa
   const letter = manager.getByRole("article").filter({ hasText: `Is the ${tag} lit tonight?` });
   // The address changes before the page is drawn for it, and drawing it puts every control back to
   // the address's value: the tab links carry the narrowing, so they tell when the page has arrived.
-  const arrivedAt = (query: string) => expect(manager.getByRole("link", { name: "All letters" })).toHaveAttribute("href", `/view-letters?${query}`);
+  const arrivedAt = (query: string) =>
+    expect(manager.getByRole("link", { name: "All letters" })).toHaveAttribute("href", `/view-letters?${query}`);
 
   // Filtered to new letters, then searched: the search keeps the filter, and the controls show both.
   await status.selectOption("new");
@@ -156,7 +176,13 @@ test("the letters' search box and filters always show what the list on screen wa
   await managerContext.close();
 });
 
-test("a manager marks an order handed out on the event-day sheet, undoes it there and on the orders review", async ({ page, browser, baseURL, managerState, playerState }) => {
+test("a manager marks an order handed out on the event-day sheet, undoes it there and on the orders review", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}) => {
   const tag = Date.now() % 100_000;
   const title = `Hand Out Night ${tag}`;
   const label = `${title} (${formatEventDate("2099-09-18")})`;
@@ -187,13 +213,17 @@ test("a manager marks an order handed out on the event-day sheet, undoes it ther
   const handedOutAddress = manager.url();
   // The keyboard is left in the row (its button is gone), and the press is said.
   await expect(row.getByRole("rowheader")).toBeFocused();
-  await expect(manager.getByTestId("sheet-status")).toHaveText("Handed out: Wyatt Tanner's order. No more orders to hand out to them.");
+  await expect(manager.getByTestId("sheet-status")).toHaveText(
+    "Handed out: Wyatt Tanner's order. No more orders to hand out to them.",
+  );
   await expect(row).toContainText("No orders");
   await expect(row).toContainText("Nothing");
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$0.00 Hopewell Dollars");
   // Pressed on the wrong row? Undo on the sheet puts the order back, with the keyboard on its button.
   await row.getByRole("button", { name: /^Undo\s*handed out for Wyatt Tanner's order$/ }).click();
-  await expect(manager.getByTestId("sheet-status")).toHaveText("No longer marked as handed out: Wyatt Tanner's order. 1 order to hand out to them.");
+  await expect(manager.getByTestId("sheet-status")).toHaveText(
+    "No longer marked as handed out: Wyatt Tanner's order. 1 order to hand out to them.",
+  );
   await expect(row.getByRole("button", { name: /^Handed out\s*: Wyatt Tanner's order$/ })).toBeFocused();
   await expect(manager.getByTestId("total-to-collect")).toHaveText("$15.50 Hopewell Dollars");
   // The address from before Undo, opened again, no longer says the order was handed out.

@@ -29,15 +29,37 @@ async function main() {
   const enrolled: Record<string, { uri: string; backupCodes: string[] }> = {};
   try {
     for (const { email, password, first, last, role } of accounts) {
-      const created = await runAdminCommand(["create-user", "--email", email, "--password", password, "--first", first, "--last", last, "--role", role]);
+      const created = await runAdminCommand([
+        "create-user",
+        "--email",
+        email,
+        "--password",
+        password,
+        "--first",
+        first,
+        "--last",
+        last,
+        "--role",
+        role,
+      ]);
       if (created.code !== 0) throw new Error(`${email}: ${created.err.join("\n")}`);
     }
     for (const [i, { email, password }] of accounts.filter((account) => account.role === "manager").entries()) {
       const signedIn = await signIn({ email, password }, new Request("http://localhost/auth"), `203.0.113.${i + 1}`);
       if (!signedIn.ok || signedIn.secondStep) throw new Error(`${email}: sign-in before enrolment failed`);
-      const [row] = await (await database()).select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email));
+      const [row] = await (
+        await database()
+      )
+        .select({ id: profiles.id })
+        .from(profiles)
+        .where(eq(profiles.email, email));
       if (!row) throw new Error(`${email}: no such member`);
-      const { uri, backupCodes } = await enrolTotp({ id: row.id, email, password, cookie: cookieHeader(signedIn.setCookies) });
+      const { uri, backupCodes } = await enrolTotp({
+        id: row.id,
+        email,
+        password,
+        cookie: cookieHeader(signedIn.setCookies),
+      });
       enrolled[email] = { uri, backupCodes };
     }
     // The enrolment's password checks count against the sign-in limits; the tests start afresh.

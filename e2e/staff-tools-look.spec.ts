@@ -6,8 +6,20 @@ import { e2eManager } from "./helpers";
 
 test.describe.configure({ timeout: 90_000 });
 
-async function asManager(browser: Browser, page: Page, baseURL: string | undefined, managerState: SignedInState, javaScriptEnabled = true) {
-  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, isMobile: test.info().project.name === "phone", javaScriptEnabled, storageState: managerState });
+async function asManager(
+  browser: Browser,
+  page: Page,
+  baseURL: string | undefined,
+  managerState: SignedInState,
+  javaScriptEnabled = true,
+) {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    isMobile: test.info().project.name === "phone",
+    javaScriptEnabled,
+    storageState: managerState,
+  });
   return { context, page: await context.newPage() };
 }
 
@@ -30,7 +42,13 @@ function brokenWords(root: Locator) {
   });
 }
 
-test("the tools menu is a compact menu on a phone and a sidebar as tall as its items on a desktop", async ({ browser, page, baseURL, isMobile, managerState }) => {
+test("the tools menu is a compact menu on a phone and a sidebar as tall as its items on a desktop", async ({
+  browser,
+  page,
+  baseURL,
+  isMobile,
+  managerState,
+}) => {
   const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
   await manager.goto("/tools?tab=roles");
   const menu = manager.getByRole("navigation", { name: "Tools" });
@@ -64,7 +82,11 @@ test("the tools menu is a compact menu on a phone and a sidebar as tall as its i
     expect(menuBox.x + menuBox.width).toBeLessThanOrEqual(sectionBox.x);
     expect(Math.abs(menuBox.y - sectionBox.y)).toBeLessThan(2);
     // The tabs come first, as a column.
-    const tabs = await Promise.all(["Player List", "Cast List", "Applications", "Roles", "Audit Log"].map(async (tab) => (await menu.getByRole("link", { name: tab }).boundingBox())!));
+    const tabs = await Promise.all(
+      ["Player List", "Cast List", "Applications", "Roles", "Audit Log"].map(
+        async (tab) => (await menu.getByRole("link", { name: tab }).boundingBox())!,
+      ),
+    );
     for (let i = 1; i < tabs.length; i++) expect(tabs[i]!.y).toBeGreaterThan(tabs[i - 1]!.y);
   }
   await manager.goto("/tools?tab=roles");
@@ -72,7 +94,13 @@ test("the tools menu is a compact menu on a phone and a sidebar as tall as its i
   await context.close();
 });
 
-test("emergency contacts are cards with tap-to-call and email links, names first and no word broken", async ({ browser, page, baseURL, isMobile, managerState }) => {
+test("emergency contacts are cards with tap-to-call and email links, names first and no word broken", async ({
+  browser,
+  page,
+  baseURL,
+  isMobile,
+  managerState,
+}) => {
   const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
   // The manager is a member too: give them a contact, then look them up as in an emergency.
   await manager.goto("/profile");
@@ -88,12 +116,18 @@ test("emergency contacts are cards with tap-to-call and email links, names first
   await expect(manager.getByText(/^1 member matching/)).toBeVisible();
   const card = manager.getByRole("listitem").filter({ has: manager.getByRole("heading", { name: "Ada Boss" }) });
   await expect(card).toBeVisible();
-  await expect(card.getByRole("link", { name: "Call Martha Josephine Tanner-Whitcombe on +1 860 555 0142" })).toHaveAttribute("href", "tel:+18605550142");
+  await expect(
+    card.getByRole("link", { name: "Call Martha Josephine Tanner-Whitcombe on +1 860 555 0142" }),
+  ).toHaveAttribute("href", "tel:+18605550142");
   await expect(card.getByRole("link", { name: email })).toHaveAttribute("href", `mailto:${email}`);
   await expect(card.getByText("Martha Josephine Tanner-Whitcombe", { exact: true })).toBeVisible();
   // The member's name is the card's most prominent line.
-  const nameSize = await card.getByRole("heading", { name: "Ada Boss" }).evaluate((h) => Number.parseFloat(getComputedStyle(h).fontSize));
-  const emailSize = await card.getByRole("link", { name: email }).evaluate((a) => Number.parseFloat(getComputedStyle(a).fontSize));
+  const nameSize = await card
+    .getByRole("heading", { name: "Ada Boss" })
+    .evaluate((h) => Number.parseFloat(getComputedStyle(h).fontSize));
+  const emailSize = await card
+    .getByRole("link", { name: email })
+    .evaluate((a) => Number.parseFloat(getComputedStyle(a).fontSize));
   expect(nameSize).toBeGreaterThan(emailSize);
   // A tap target a finger can hit.
   const call = (await card.getByRole("link", { name: /^Call / }).boundingBox())!;
@@ -112,7 +146,12 @@ test("emergency contacts are cards with tap-to-call and email links, names first
   await context.close();
 });
 
-test("cancelling the role dialog puts the dropdown back to the member's role", async ({ browser, page, baseURL, managerState }) => {
+test("cancelling the role dialog puts the dropdown back to the member's role", async ({
+  browser,
+  page,
+  baseURL,
+  managerState,
+}) => {
   const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
   const player = E2E_PLAYERS[test.info().project.name as keyof typeof E2E_PLAYERS];
   await manager.goto(`/tools?tab=roles&q=${encodeURIComponent(player.email)}`);
@@ -135,7 +174,12 @@ test("cancelling the role dialog puts the dropdown back to the member's role", a
   await context.close();
 });
 
-test("without JavaScript a role change is confirmed on a page that names the member, and Cancel changes nothing", async ({ browser, page, baseURL, managerState }) => {
+test("without JavaScript a role change is confirmed on a page that names the member, and Cancel changes nothing", async ({
+  browser,
+  page,
+  baseURL,
+  managerState,
+}) => {
   const { context, page: manager } = await asManager(browser, page, baseURL, managerState, false);
   const player = E2E_PLAYERS[test.info().project.name as keyof typeof E2E_PLAYERS];
   const name = `Wyatt ${test.info().project.name === "desktop" ? "Tanner" : "Bright"}`;

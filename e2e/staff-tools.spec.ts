@@ -14,7 +14,8 @@ async function applicant(page: Page, firstName: string, lastName: string, prefer
   await page.goto("/application");
   await page.getByLabel("Your Discord username").fill(`${firstName}_1877`);
   await page.getByLabel(new RegExp(`^${preference}`)).check();
-  for (const question of APPLICATION_TEXT_QUESTIONS) await page.getByLabel(question.label, { exact: true }).fill("A considered answer.");
+  for (const question of APPLICATION_TEXT_QUESTIONS)
+    await page.getByLabel(question.label, { exact: true }).fill("A considered answer.");
   await page.getByRole("button", { name: "Submit Application" }).click();
   await expect(page.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
   await page.context().clearCookies();
@@ -26,12 +27,22 @@ async function chooseEvent(page: Page, title: string) {
   await page.getByLabel("Event", { exact: true }).selectOption(value!);
 }
 
-test("a manager decides applications and records attendance; the new cast member reads the reviews", async ({ page, browser, baseURL, managerState }, testInfo) => {
+test("a manager decides applications and records attendance; the new cast member reads the reviews", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+}, testInfo) => {
   const tag = testInfo.project.name === "desktop" ? "Desk" : "Phone";
   const castEmail = await applicant(page, `Silas${tag}`, "Marsh", "Cast");
   await applicant(page, `Lottie${tag}`, "Holt", "Player");
 
-  const managerContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, acceptDownloads: true, storageState: managerState });
+  const managerContext = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    acceptDownloads: true,
+    storageState: managerState,
+  });
   const manager = await managerContext.newPage();
   manager.on("dialog", (dialog) => void dialog.accept());
 
@@ -57,7 +68,9 @@ test("a manager decides applications and records attendance; the new cast member
   await manager.getByLabel(new RegExp(`Silas${tag} Marsh`)).check();
   await chooseEvent(manager, title);
   await manager.getByRole("button", { name: "Add Attendance" }).click();
-  await expect(manager.getByText("Failed to add attendance. The user might already be registered for this event.")).toBeVisible();
+  await expect(
+    manager.getByText("Failed to add attendance. The user might already be registered for this event."),
+  ).toBeVisible();
   await expectAccessible(manager);
 
   await manager.goto("/attendance");
@@ -68,7 +81,10 @@ test("a manager decides applications and records attendance; the new cast member
   const file = await download;
   expect(file.suggestedFilename()).toBe(`${title} 2025-03-14 attendance.csv`);
   const csv = (await (await import("node:fs/promises")).readFile((await file.path())!, "utf8")).replace(/^\uFEFF/, "");
-  expect(csv.trim().split("\n")).toEqual(["Last Name,First Name,Character Name,Cabin", `Marsh,Silas${tag},No character,Arctic Fox`]);
+  expect(csv.trim().split("\n")).toEqual([
+    "Last Name,First Name,Character Name,Cabin",
+    `Marsh,Silas${tag},No character,Arctic Fox`,
+  ]);
   await managerContext.close();
 
   // The accepted applicant asked to be cast: they can now read every review page.

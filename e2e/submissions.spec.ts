@@ -6,7 +6,10 @@ import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 120_000 });
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 async function addEvent(page: Page, title: string, date: string, status: string) {
   await page.goto("/events/manage");
@@ -18,7 +21,13 @@ async function addEvent(page: Page, title: string, date: string, status: string)
   await expect(page.getByText("Event added.")).toBeVisible();
 }
 
-test("a player sends a post-event letter, a merchant order, research and a letter", async ({ page, browser, baseURL, managerState, playerState }, testInfo) => {
+test("a player sends a post-event letter, a merchant order, research and a letter", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+  playerState,
+}, testInfo) => {
   const width = testInfo.project.name;
   const held = `The Long Dark (${width})`;
   const upcoming = `First Frost (${width})`;
@@ -53,7 +62,9 @@ test("a player sends a post-event letter, a merchant order, research and a lette
   await page.getByLabel("Quantity of 20 Bullets").fill("2");
   await page.getByRole("button", { name: "Place Order" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please select an event");
-  await page.getByLabel("Event", { exact: true }).selectOption({ label: `${upcoming} (${formatEventDate("2099-11-20")})` });
+  await page
+    .getByLabel("Event", { exact: true })
+    .selectOption({ label: `${upcoming} (${formatEventDate("2099-11-20")})` });
   await page.getByLabel("Quantity of 20 Bullets").fill("0");
   await page.getByRole("button", { name: "Place Order" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please add at least one item to your order");
@@ -71,7 +82,9 @@ test("a player sends a post-event letter, a merchant order, research and a lette
   await page.getByLabel("Event", { exact: true }).selectOption({ label: `${held} (${formatEventDate("2025-10-17")})` });
   await page.getByLabel("Sources", { exact: true }).fill("The assayer's ledger.");
   await page.getByLabel("Research notes").fill("The ore glows when the lamps go out.");
-  await page.getByLabel("File", { exact: true }).setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text") });
+  await page
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text") });
   await page.getByRole("button", { name: "Submit Research" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please upload only JPG, JPEG, PNG or PDF files");
   await page.getByLabel("File", { exact: true }).setInputFiles({ name: "ore.png", mimeType: "image/png", buffer: PNG });

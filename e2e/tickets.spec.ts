@@ -18,11 +18,19 @@ test.describe("tickets through Stripe Checkout", () => {
   test.describe.configure({ mode: "serial", timeout: 150_000 });
   const site = E2E_SERVICES_SERVER.url;
 
-  test("a player buys a ticket and is registered without a manager doing anything: the attendance list, its export and the event-day sheet say paid", async ({ browser }) => {
+  test("a player buys a ticket and is registered without a manager doing anything: the attendance list, its export and the event-day sheet say paid", async ({
+    browser,
+  }) => {
     // The server outlives a try of this test (a retry, a repeat): each makes its members and event anew.
     const tag = crypto.randomBytes(3).toString("hex");
-    const manager = await createMember({ email: `mae.holt-${tag}@e2e.test`, first: "Mae", last: `Holt${tag}`, role: "manager" }, E2E_SERVICES_SERVER);
-    const player = await createMember({ email: `jonah.reed-${tag}@e2e.test`, first: "Jonah", last: `Reed${tag}`, role: "player" }, E2E_SERVICES_SERVER);
+    const manager = await createMember(
+      { email: `mae.holt-${tag}@e2e.test`, first: "Mae", last: `Holt${tag}`, role: "manager" },
+      E2E_SERVICES_SERVER,
+    );
+    const player = await createMember(
+      { email: `jonah.reed-${tag}@e2e.test`, first: "Jonah", last: `Reed${tag}`, role: "player" },
+      E2E_SERVICES_SERVER,
+    );
     const title = `Ticketed Night ${tag}`;
 
     const managerContext = await browser.newContext({ baseURL: site });
@@ -56,11 +64,18 @@ test.describe("tickets through Stripe Checkout", () => {
     await managing.goto("/attendance");
     await managing.getByRole("link", { name: title }).click();
     await expect(managing.getByRole("cell", { name: `Jonah Reed${tag}` }).first()).toBeVisible();
-    await expect(managing.getByTestId("ticket-summary")).toHaveText("Tickets $85.00 · $85.00 taken · 39 of 40 places left");
+    await expect(managing.getByTestId("ticket-summary")).toHaveText(
+      "Tickets $85.00 · $85.00 taken · 39 of 40 places left",
+    );
     await expectAccessible(managing);
     const eventId = new URL(managing.url()).searchParams.get("event")!;
     const csv = await (await managing.request.get(`/attendance/${eventId}/csv`)).text();
-    expect(csv.replace(/^\uFEFF/, "").trim().split("\n")[1]).toMatch(new RegExp(`^Reed${tag},Jonah,No character,Not assigned,Ticket bought on the site,\\$85\\.00,`));
+    expect(
+      csv
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\n")[1],
+    ).toMatch(new RegExp(`^Reed${tag},Jonah,No character,Not assigned,Ticket bought on the site,\\$85\\.00,`));
     await managing.goto(`/tools/event-day/${eventId}`);
     await expect(managing.getByText(`Jonah Reed${tag}`).first()).toBeVisible();
     await managerContext.close();

@@ -2,7 +2,16 @@ import fs from "node:fs/promises";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
-import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signUp, uniqueEmail, unusedTotp } from "./helpers";
+import {
+  createMember,
+  enrolAuthenticatorApp,
+  mainNav,
+  screenshots,
+  signIn,
+  signUp,
+  uniqueEmail,
+  unusedTotp,
+} from "./helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -50,7 +59,10 @@ async function enrol(page: Page, testInfo: TestInfo) {
   return { uri, codes };
 }
 
-test("enrol an authenticator app, sign in with a code and with a backup code, refuse it reused, remove the factor", async ({ page, isMobile }, testInfo) => {
+test("enrol an authenticator app, sign in with a code and with a backup code, refuse it reused, remove the factor", async ({
+  page,
+  isMobile,
+}, testInfo) => {
   const email = uniqueEmail(`two-factor-${testInfo.project.name}`);
   await signUp(page, { firstName: "Tess", lastName: "Holloway", email, password: PASSWORD });
   await signIn(page, email, PASSWORD);
@@ -123,7 +135,9 @@ test("a manager without a second factor is refused the tools until they set one 
 
   await page.goto("/tools");
   await expect(page).toHaveURL(/\/profile\/two-factor\?required=manager&redirectTo=%2Ftools$/);
-  await expect(page.getByRole("alert")).toContainText("Managers must sign in with a second factor to use the staff tools");
+  await expect(page.getByRole("alert")).toContainText(
+    "Managers must sign in with a second factor to use the staff tools",
+  );
   await shots(page, testInfo, "profile-required");
   await page.goto("/emergency-contacts");
   await expect(page).toHaveURL(/\/profile\/two-factor\?required=manager/);

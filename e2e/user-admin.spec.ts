@@ -4,7 +4,15 @@ import { recipients, startSmtpServer } from "../tests/helpers/smtp";
 import { totpNow } from "../tests/helpers/totp";
 import { expectAccessible } from "./axe";
 import { expect, test, type SignedInState } from "./fixtures";
-import { createMember, enrolAuthenticatorApp, mainNav, screenshots, signIn, signInByPost, uniqueEmail } from "./helpers";
+import {
+  createMember,
+  enrolAuthenticatorApp,
+  mainNav,
+  screenshots,
+  signIn,
+  signInByPost,
+  uniqueEmail,
+} from "./helpers";
 
 // Whole journeys across two browsers, with CAPTCHA solves, on a shared 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -20,7 +28,12 @@ async function shots(page: Page, testInfo: TestInfo, name: string) {
 
 /** A manager signed in (with their authenticator app) in a browser of their own, accepting every confirmation dialog. */
 async function managerPage(browser: Browser, baseURL: string | undefined, page: Page, managerState: SignedInState) {
-  const context = await browser.newContext({ baseURL, viewport: page.viewportSize()!, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" }, storageState: managerState });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" },
+    storageState: managerState,
+  });
   const manager = await context.newPage();
   manager.on("dialog", (dialog) => void dialog.accept());
   return manager;
@@ -33,7 +46,12 @@ async function openMember(manager: Page, email: string, name: string) {
   await expect(manager.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-test("a manager invites a member, whose emailed link sets their password, and they sign in", async ({ page, browser, baseURL, managerState }, testInfo) => {
+test("a manager invites a member, whose emailed link sets their password, and they sign in", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+}, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one real SMTP server on a fixed port: runs once, at desktop width");
   const smtp = await startSmtpServer(E2E_SMTP_PORT);
   try {
@@ -79,7 +97,12 @@ test("a manager invites a member, whose emailed link sets their password, and th
   }
 });
 
-test("a manager suspends a member (signed out, sign-in refused with the message), restores them, removes their authenticator app and ends their sessions", async ({ page, browser, baseURL, managerState }, testInfo) => {
+test("a manager suspends a member (signed out, sign-in refused with the message), restores them, removes their authenticator app and ends their sessions", async ({
+  page,
+  browser,
+  baseURL,
+  managerState,
+}, testInfo) => {
   const email = uniqueEmail(`suspend-${testInfo.project.name}`);
   const last = testInfo.project.name === "desktop" ? "Desk" : "Phone";
   await createMember({ email, password: PASSWORD, first: "Hattie", last, role: "applicant" });
@@ -131,13 +154,24 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
   await expect(page).toHaveURL(/\/profile$/);
 
   await manager.goto("/tools?tab=audit");
-  for (const entry of [`suspended Hattie ${last}`, `restored Hattie ${last}`, `removed a second factor of Hattie ${last}`, `ended the signed-in sessions of Hattie ${last}`]) {
+  for (const entry of [
+    `suspended Hattie ${last}`,
+    `restored Hattie ${last}`,
+    `removed a second factor of Hattie ${last}`,
+    `ended the signed-in sessions of Hattie ${last}`,
+  ]) {
     await expect(manager.getByText(entry).first()).toBeVisible();
   }
   await manager.context().close();
 });
 
-test("a member suspended between the password and the second step is refused at the second step", async ({ page, browser, baseURL, isMobile, managerState }, testInfo) => {
+test("a member suspended between the password and the second step is refused at the second step", async ({
+  page,
+  browser,
+  baseURL,
+  isMobile,
+  managerState,
+}, testInfo) => {
   const email = uniqueEmail(`suspend-step-${testInfo.project.name}`);
   const last = testInfo.project.name === "desktop" ? "Stepdesk" : "Stepphone";
   const slow = { timeout: 30_000 };
@@ -171,14 +205,24 @@ test("a member suspended between the password and the second step is refused at 
   await manager.context().close();
 });
 
-test("without JavaScript a change asks for confirmation on the page first", async ({ browser, baseURL, page, managerState }, testInfo) => {
+test("without JavaScript a change asks for confirmation on the page first", async ({
+  browser,
+  baseURL,
+  page,
+  managerState,
+}, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one width is enough for the plain-form path");
   const email = uniqueEmail("plain");
   await createMember({ email, password: PASSWORD, first: "Ezra", last: "Plain", role: "applicant" });
   // Signing in needs the CAPTCHA (JavaScript); the cookies then go to a browser without it.
   const manager = await managerPage(browser, baseURL, page, managerState);
   const state = await manager.context().storageState();
-  const plain = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: state, extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" } });
+  const plain = await browser.newContext({
+    baseURL,
+    javaScriptEnabled: false,
+    storageState: state,
+    extraHTTPHeaders: { "X-Forwarded-For": "192.0.2.30" },
+  });
   const noscript = await plain.newPage();
   await openMember(noscript, email, "Ezra Plain");
   await noscript.getByRole("button", { name: "Make a one-time password link" }).click();

@@ -22,8 +22,22 @@ import { logAccess } from "./pipeline/access-log";
 import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-limit";
 import { createAnonymousPageCache } from "./pipeline/anonymous-cache";
 import { serveHealth } from "./pipeline/health";
-import { errorPageHtml, PROXY_NOT_TRUSTED, REQUEST_FAILED, requestFailed, sendErrorPage, unansweredMethod, UNREADABLE_ADDRESS } from "./pipeline/request-errors";
-import { isSecure, isUnansweredMethod, postThroughUntrustedProxy, requestOrigin, requestPath } from "./pipeline/request-url";
+import {
+  errorPageHtml,
+  PROXY_NOT_TRUSTED,
+  REQUEST_FAILED,
+  requestFailed,
+  sendErrorPage,
+  unansweredMethod,
+  UNREADABLE_ADDRESS,
+} from "./pipeline/request-errors";
+import {
+  isSecure,
+  isUnansweredMethod,
+  postThroughUntrustedProxy,
+  requestOrigin,
+  requestPath,
+} from "./pipeline/request-url";
 import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turns";
 import { keepPrivate } from "./pipeline/private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
@@ -144,22 +158,35 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   const formTargets = [...discordFormOrigins(cfg), ...stripeCheckoutOrigins(cfg)];
   const stylesheet = siteStylesheet();
   // The refusal page of an oversized body has no inline scripts or styles.
-  const refusalPolicies = new Map([true, false].map((secure) => [secure, contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure })]));
-  const staticFiles: Middleware = options.development ? options.development.vite.middlewares : builtAssets(options.assetsDir ?? "build/client");
+  const refusalPolicies = new Map(
+    [true, false].map((secure) => [
+      secure,
+      contentSecurityPolicy({ inline: { styleHashes: [] }, frameSources: ["'none'"], secure }),
+    ]),
+  );
+  const staticFiles: Middleware = options.development
+    ? options.development.vite.middlewares
+    : builtAssets(options.assetsDir ?? "build/client");
   const compress = compression();
   const anonymousPages = createAnonymousPageCache({
     async render(pathname) {
-      const request = new Request(new URL(pathname, cfg.appUrl ?? "http://localhost"), { headers: { Accept: "text/html" } });
+      const request = new Request(new URL(pathname, cfg.appUrl ?? "http://localhost"), {
+        headers: { Accept: "text/html" },
+      });
       const context = new RouterContextProvider();
       // No nonce: the shared copy keeps no scripts, and any inline style is allowed by its hash.
       context.set(requestInfoContext, { nonce: "", clientAddress: "anonymous-page-cache" });
       const response = await handleRequest(request, context);
       return { status: response.status, headers: response.headers, html: await response.text() };
     },
-    policy: (styleHashes, secure) => contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, formTargets, secure }),
+    policy: (styleHashes, secure) =>
+      contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, formTargets, secure }),
   });
 
-  const inTurn = createPageTurns({ slots: cfg.databaseUrl ? PAGE_SLOTS.postgres : PAGE_SLOTS.embedded, leaseMs: PAGE_LEASE_MS });
+  const inTurn = createPageTurns({
+    slots: cfg.databaseUrl ? PAGE_SLOTS.postgres : PAGE_SLOTS.embedded,
+    leaseMs: PAGE_LEASE_MS,
+  });
 
   // What the app learnt about each request (its route pattern), for the access log.
   const requestInfos = new WeakMap<http.IncomingMessage, RequestInfo>();
@@ -169,7 +196,8 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
    * with, ends that request alone (requestFailed): Node would otherwise stop the process.
    */
   function guarded(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, step: () => unknown): void {
-    const failed = (error: unknown) => requestFailed(req, res, error, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! });
+    const failed = (error: unknown) =>
+      requestFailed(req, res, error, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! });
     try {
       const result = step();
       if (result instanceof Promise) result.catch(failed);
@@ -178,11 +206,22 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     }
   }
 
-  function handleApp(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean): void {
+  function handleApp(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    secure: boolean,
+    expectsContinue: boolean,
+  ): void {
     const origin = requestOrigin(req, cfg);
-    const info: RequestInfo = { nonce: crypto.randomBytes(16).toString("base64"), clientAddress: clientAddress(req, cfg) };
+    const info: RequestInfo = {
+      nonce: crypto.randomBytes(16).toString("base64"),
+      clientAddress: clientAddress(req, cfg),
+    };
     requestInfos.set(req, info);
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, formTargets, secure }));
+    res.setHeader(
+      "Content-Security-Policy",
+      contentSecurityPolicy({ inline: { nonce: info.nonce }, frameSources, scriptSources, formTargets, secure }),
+    );
     const refusal = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
     // The adapter writes the answer itself and ends the request on its own failures (onError),
     // so nothing it does reaches the caller's guard.
@@ -193,11 +232,17 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
         // Replaces whatever the client sent under this name: only our own address counts.
         request.headers.set(CLIENT_ADDRESS_HEADER, info.clientAddress);
         // The body is read only as the app asks for it (http/pipeline/body-limit.ts).
-        const body = bodyForApp(req, request, { ...refusal, expectsContinue, writeContinue: () => res.writeContinue() });
+        const body = bodyForApp(req, request, {
+          ...refusal,
+          expectsContinue,
+          writeContinue: () => res.writeContinue(),
+        });
         try {
           // Requests take turns (http/pipeline/page-turns.ts); one still receiving an upload, or waiting on
           // password hashing or another service, gives up its turn after the lease.
-          const response = await inTurn(() => handleRequest(body.request, context).then((response) => keepPrivate(body.request, response)));
+          const response = await inTurn(() =>
+            handleRequest(body.request, context).then((response) => keepPrivate(body.request, response)),
+          );
           return await body.answer(response);
         } finally {
           closeUnreadBody(req, res);
@@ -212,14 +257,22 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     logAccess(req, res, () => requestInfos.get(req)?.route);
     setBaseSecurityHeaders(res, secure);
     // Before anything reads the body: one whose length is over its address's limit is refused.
-    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! }, () => route(req, res, secure, expectsContinue));
+    limitRequestBody(req, res, { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! }, () =>
+      route(req, res, secure, expectsContinue),
+    );
   }
 
-  function route(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean, expectsContinue: boolean): Promise<unknown> | void {
+  function route(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    secure: boolean,
+    expectsContinue: boolean,
+  ): Promise<unknown> | void {
     // What the app's fetch adapter cannot make into a Request is refused here, before it would
     // throw; and for every address alike, so a cached page or a file is no exception.
     const page = { stylesheet, contentSecurityPolicy: refusalPolicies.get(secure)! };
-    if (isUnansweredMethod(req.method)) return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
+    if (isUnansweredMethod(req.method))
+      return sendErrorPage(req, res, unansweredMethod(req.method!.toUpperCase()), page);
     if (postThroughUntrustedProxy(req, cfg)) {
       // At info, as every refusal of a client's request: warnings and errors are the site's own faults.
       logger.info(
@@ -236,7 +289,9 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     const app = () => guarded(req, res, secure, () => handleApp(req, res, secure, expectsContinue));
     if (anonymousPages.applies(req)) {
       // Served before compression: the cache holds each page already compressed.
-      return anonymousPages.serve(req, res, secure).then((served) => served || compress(req as never, res as never, app));
+      return anonymousPages
+        .serve(req, res, secure)
+        .then((served) => served || compress(req as never, res as never, app));
     }
     compress(req as never, res as never, () =>
       guarded(req, res, secure, () => {

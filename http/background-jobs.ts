@@ -30,7 +30,12 @@ export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
   };
   return [
     { name: "outbox", start: () => startOutboxWorker(deliverers) },
-    { name: "pruning expired sign-in counters and CAPTCHA challenges", firstAfterMs: PRUNE_EVERY_MS, everyMs: PRUNE_EVERY_MS, run: () => Promise.all([pruneRateLimits(), pruneUsedCaptchas()]) },
+    {
+      name: "pruning expired sign-in counters and CAPTCHA challenges",
+      firstAfterMs: PRUNE_EVERY_MS,
+      everyMs: PRUNE_EVERY_MS,
+      run: () => Promise.all([pruneRateLimits(), pruneUsedCaptchas()]),
+    },
     orphanSweepJob,
     // Members' data exports asked for before a restart are built, and expired ones removed.
     exportJob(),
@@ -41,6 +46,8 @@ export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
     // The embedded database's upkeep, and the control socket the command-line tools use while
     // this process holds that database.
     ...(handle.kind === "pglite" ? [embeddedMaintenanceJob(handle.db), controlSocketJob(handle, cfg)] : []),
-    ...(cfg.backup.dir ? [scheduledBackupsJob(handle, { dir: cfg.backup.dir, everyMs: cfg.backup.everyMs, keep: cfg.backup.keep })] : []),
+    ...(cfg.backup.dir
+      ? [scheduledBackupsJob(handle, { dir: cfg.backup.dir, everyMs: cfg.backup.everyMs, keep: cfg.backup.keep })]
+      : []),
   ];
 }

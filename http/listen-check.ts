@@ -21,7 +21,9 @@ export function listenProblem(port: number, host: string | undefined): Promise<s
         case "EADDRINUSE":
           return resolve(`PORT: ${port} is already in use on ${where} (another server is running there)`);
         case "EACCES":
-          return resolve(`PORT: ${port} needs more privileges than this user has (use a port above 1023 behind a proxy)`);
+          return resolve(
+            `PORT: ${port} needs more privileges than this user has (use a port above 1023 behind a proxy)`,
+          );
         default:
           return resolve(`HOST/PORT: cannot listen on ${where} port ${port}: ${error.message}`);
       }

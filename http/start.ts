@@ -17,7 +17,10 @@ import { listenProblem } from "./listen-check";
 async function printFirstManagerLink(origin: string) {
   try {
     const token = await openFirstManagerSetup();
-    if (token) console.log(`No manager yet. Create the first one in your browser (the link works once): ${origin.replace(/\/$/, "")}/setup?token=${token}`);
+    if (token)
+      console.log(
+        `No manager yet. Create the first one in your browser (the link works once): ${origin.replace(/\/$/, "")}/setup?token=${token}`,
+      );
   } catch (error) {
     logger.warn({ err: error }, "could not check for a manager");
   }
@@ -63,7 +66,14 @@ export async function start(options: { development?: Development } = {}): Promis
   const startedAt = performance.now();
   const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   setDatabase(handle);
-  logger.info({ database: handle.kind, target: databaseLabel(cfg.databaseUrl, cfg.dataDir), ms: Math.round(performance.now() - startedAt) }, "database ready");
+  logger.info(
+    {
+      database: handle.kind,
+      target: databaseLabel(cfg.databaseUrl, cfg.dataDir),
+      ms: Math.round(performance.now() - startedAt),
+    },
+    "database ready",
+  );
   const beside = embeddedDatabaseBeside(cfg.databaseUrl, cfg.dataDir);
   if (beside) logger.warn(beside);
 
@@ -104,7 +114,9 @@ export async function start(options: { development?: Development } = {}): Promis
       process.exitCode = 1;
     }
     // After the database: closing Vite ends its module runner, which the app's modules run in.
-    await options.development?.vite.close().catch((error: unknown) => logger.error({ err: error }, "closing Vite failed"));
+    await options.development?.vite
+      .close()
+      .catch((error: unknown) => logger.error({ err: error }, "closing Vite failed"));
     logger.flush();
     process.exit();
   }

@@ -69,7 +69,9 @@ function filesOfSheet(html, sheetUrl) {
 async function filesOfStylesheet(response, cssUrl) {
   if (!(response.headers.get("Content-Type") ?? "").startsWith("text/css")) return [];
   const css = await response.clone().text();
-  return [...css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/g)].map((match) => siteFile(match[2].trim(), cssUrl)).filter(Boolean);
+  return [...css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/g)]
+    .map((match) => siteFile(match[2].trim(), cssUrl))
+    .filter(Boolean);
 }
 
 /**

@@ -30,7 +30,8 @@ async function main() {
   const target = given.endsWith(".tar.gz") ? given : path.join(given, backupFileName());
 
   // Opening a DATA_DIR that has no database would make an empty one and back that up.
-  if (!cfg.databaseUrl && !fs.existsSync(path.join(cfg.dataDir, "pgdata"))) fail(`There is no database in DATA_DIR (${cfg.dataDir}): nothing to back up.`);
+  if (!cfg.databaseUrl && !fs.existsSync(path.join(cfg.dataDir, "pgdata")))
+    fail(`There is no database in DATA_DIR (${cfg.dataDir}): nothing to back up.`);
 
   let result: Pick<BackupResult, "file" | "ms" | "manifest" | "leftovers">;
   try {
@@ -45,7 +46,9 @@ async function main() {
     result = await askRunningServer(cfg.dataDir, "/backup", { target });
   }
   if (result.leftovers.length > 0) {
-    console.log(`Removed ${countOf(result.leftovers.length, "unfinished backup")} (a plain copy of the database) left by a process stopped during one: ${result.leftovers.join(", ")}.`);
+    console.log(
+      `Removed ${countOf(result.leftovers.length, "unfinished backup")} (a plain copy of the database) left by a process stopped during one: ${result.leftovers.join(", ")}.`,
+    );
   }
   const rows = result.manifest.tables.reduce((sum, table) => sum + table.rows, 0);
   console.log(
@@ -53,4 +56,6 @@ async function main() {
   );
 }
 
-main().then(() => closeDatabase()).catch(failOn);
+main()
+  .then(() => closeDatabase())
+  .catch(failOn);

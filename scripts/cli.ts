@@ -27,7 +27,9 @@ export function cliConfig({ database = true }: { database?: boolean } = {}): Con
     throw error;
   }
   if (!database) return cfg;
-  const from = cfg.databaseUrl ? `DATABASE_URL ${settingSource("DATABASE_URL")}` : `DATABASE_URL unset, DATA_DIR ${settingSource("DATA_DIR")}`;
+  const from = cfg.databaseUrl
+    ? `DATABASE_URL ${settingSource("DATABASE_URL")}`
+    : `DATABASE_URL unset, DATA_DIR ${settingSource("DATA_DIR")}`;
   console.log(`Database: ${databaseLabel(cfg.databaseUrl, cfg.dataDir)} (${from})`);
   console.log(`Data directory: ${cfg.dataDir} (DATA_DIR ${settingSource("DATA_DIR")})`);
   const beside = embeddedDatabaseBeside(cfg.databaseUrl, cfg.dataDir);
@@ -37,7 +39,14 @@ export function cliConfig({ database = true }: { database?: boolean } = {}): Con
 
 /** Problems the operator can fix are printed as they are; anything else with its stack, as a bug. */
 export function failOn(error: unknown): never {
-  if (error instanceof BackupError || error instanceof DataDirLockedError || error instanceof DatabaseSettingError || error instanceof ConfigError || error instanceof ControlSocketError) fail(error.message);
+  if (
+    error instanceof BackupError ||
+    error instanceof DataDirLockedError ||
+    error instanceof DatabaseSettingError ||
+    error instanceof ConfigError ||
+    error instanceof ControlSocketError
+  )
+    fail(error.message);
   // The operating system's refusals (a missing folder, no permission, disk full) say enough.
   if (error instanceof Error && /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code ?? "")) fail(error.message);
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error));

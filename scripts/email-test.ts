@@ -23,13 +23,17 @@ async function main() {
   const to = positionals[0]!;
   const cfg = cliConfig({ database: false });
   if (!cfg.mail.smtpUrl) {
-    fail("SMTP_URL is not set, so the site sends no email (it waits in the outbox). Set it in .env, e.g. SMTP_URL=smtps://user:password@smtp.example.org:465, and run this again.");
+    fail(
+      "SMTP_URL is not set, so the site sends no email (it waits in the outbox). Set it in .env, e.g. SMTP_URL=smtps://user:password@smtp.example.org:465, and run this again.",
+    );
   }
   const server = shownSmtpUrl(cfg.mail.smtpUrl);
   try {
     const answer = await sendTestEmail(to);
     console.log(`Sent a test email to ${to} from ${cfg.mail.from} through ${server}; the server answered: ${answer}`);
-    console.log("If it does not arrive within a few minutes, look in the spam folder, and ask the mail provider whether MAIL_FROM's domain may be sent from this account.");
+    console.log(
+      "If it does not arrive within a few minutes, look in the spam folder, and ask the mail provider whether MAIL_FROM's domain may be sent from this account.",
+    );
   } catch (error) {
     fail(
       `Could not send through SMTP_URL (${server}): ${(error as Error).message}. Check the host, port, user and password in SMTP_URL (smtps:// for port 465, smtp:// for 587 or 25), and that MAIL_FROM is an address the account may send from.`,

@@ -20,13 +20,18 @@ import { DataDirLockedError } from "~/platform/db/lock.server";
 import { runImportCommand, type ImportOutcome } from "~/ops/import/run.server";
 import { cliConfig, fail, failOn } from "./cli";
 
-const USAGE = "Usage: npm run import -- [--check] DIR   (the folder of the old site's export: auth_users.csv, profiles.csv, ... and storage/research/; --check changes nothing)";
+const USAGE =
+  "Usage: npm run import -- [--check] DIR   (the folder of the old site's export: auth_users.csv, profiles.csv, ... and storage/research/; --check changes nothing)";
 
 async function main() {
   let positionals: string[];
   let check: boolean;
   try {
-    const parsed = parseArgs({ options: { check: { type: "boolean", default: false } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      options: { check: { type: "boolean", default: false } },
+      allowPositionals: true,
+      strict: true,
+    });
     positionals = parsed.positionals;
     check = parsed.values.check;
   } catch (error) {

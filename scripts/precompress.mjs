@@ -14,7 +14,12 @@ for (const name of fs.readdirSync(ROOT, { recursive: true }).map(String)) {
   if (!COMPRESSIBLE.test(file) || !fs.statSync(file).isFile()) continue;
   const bytes = fs.readFileSync(file);
   if (bytes.length < 1024) continue;
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+  fs.writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(bytes, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }),
+  );
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
   files++;
 }

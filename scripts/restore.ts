@@ -18,7 +18,11 @@ const USAGE = "Usage: npm run restore -- FILE [--force] [--trust-unsigned]";
 async function main() {
   let parsed: { values: { force?: boolean; "trust-unsigned"?: boolean }; positionals: string[] };
   try {
-    parsed = parseArgs({ options: { force: { type: "boolean" }, "trust-unsigned": { type: "boolean" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      options: { force: { type: "boolean" }, "trust-unsigned": { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     fail(`${(error as Error).message}\n${USAGE}`);
   }

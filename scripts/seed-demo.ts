@@ -13,14 +13,25 @@ import "./settings";
 import { parseArgs } from "node:util";
 import { closeDatabase, database, openDatabase, setDatabase } from "~/platform/db/client.server";
 import { cliConfig, fail, failOn } from "./cli";
-import { DEMO_ACCOUNTS, DEMO_BUSIEST, DEMO_LARGE, DEMO_PASSWORD, DEMO_SMALL, demoIsSeeded, seedDemo, type DemoSize } from "~/ops/demo/seed.server";
+import {
+  DEMO_ACCOUNTS,
+  DEMO_BUSIEST,
+  DEMO_LARGE,
+  DEMO_PASSWORD,
+  DEMO_SMALL,
+  demoIsSeeded,
+  seedDemo,
+  type DemoSize,
+} from "~/ops/demo/seed.server";
 
 const COUNTS = ["members", "events", "pels", "orders", "letters", "research"] as const;
 
-
 async function main() {
   const { values } = parseArgs({
-    options: { large: { type: "boolean", default: false }, ...Object.fromEntries(COUNTS.map((name) => [name, { type: "string" as const }])) },
+    options: {
+      large: { type: "boolean", default: false },
+      ...Object.fromEntries(COUNTS.map((name) => [name, { type: "string" as const }])),
+    },
     strict: true,
   });
   const size: DemoSize = { ...(values.large ? DEMO_LARGE : DEMO_SMALL) };
@@ -44,7 +55,10 @@ async function main() {
     }
     const started = performance.now();
     const made = await seedDemo(db, size, (line) => console.log(`  ${line}`), values.large ? DEMO_BUSIEST : undefined);
-    console.log(`Seeded ${cfg.databaseUrl ? "PostgreSQL" : `the embedded database in ${cfg.dataDir}`} in ${((performance.now() - started) / 1000).toFixed(1)} s:`, made);
+    console.log(
+      `Seeded ${cfg.databaseUrl ? "PostgreSQL" : `the embedded database in ${cfg.dataDir}`} in ${((performance.now() - started) / 1000).toFixed(1)} s:`,
+      made,
+    );
     console.log(`Sign in as ${Object.values(DEMO_ACCOUNTS).join(", ")} with the password ${DEMO_PASSWORD}`);
   } finally {
     await closeDatabase();

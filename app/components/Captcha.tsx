@@ -31,7 +31,12 @@ export function Captcha({ onChange, answer }: CaptchaProps) {
 
   useEffect(() => {
     if (!slot.current) return;
-    const started = startCaptcha(slot.current, JSON.parse(settingsKey) as CaptchaSettings, (solved) => report.current(solved), loading.current);
+    const started = startCaptcha(
+      slot.current,
+      JSON.parse(settingsKey) as CaptchaSettings,
+      (solved) => report.current(solved),
+      loading.current,
+    );
     handle.current = started;
     return () => {
       started.stop();
@@ -57,7 +62,15 @@ export function Captcha({ onChange, answer }: CaptchaProps) {
  * would move what follows from under a press aimed at it. `data-captcha` carries the settings
  * to a page the server alone draws (routes/auth/auth.page.ts).
  */
-export function CaptchaBox({ settings, slot, loading }: { settings: CaptchaSettings; slot?: RefObject<HTMLDivElement | null>; loading?: RefObject<HTMLParagraphElement | null> }) {
+export function CaptchaBox({
+  settings,
+  slot,
+  loading,
+}: {
+  settings: CaptchaSettings;
+  slot?: RefObject<HTMLDivElement | null>;
+  loading?: RefObject<HTMLParagraphElement | null>;
+}) {
   const hosted = settings.provider !== "altcha";
   return (
     <div className={hosted ? "min-h-16" : "min-h-[70px]"} data-captcha={JSON.stringify(settings)}>
@@ -67,7 +80,9 @@ export function CaptchaBox({ settings, slot, loading }: { settings: CaptchaSetti
           Loading the CAPTCHA…
         </p>
       )}
-      <p className="no-js-only text-sm text-dust">The CAPTCHA needs JavaScript. Please turn JavaScript on to continue.</p>
+      <p className="no-js-only text-sm text-dust">
+        The CAPTCHA needs JavaScript. Please turn JavaScript on to continue.
+      </p>
     </div>
   );
 }
@@ -78,7 +93,13 @@ export function CaptchaBox({ settings, slot, loading }: { settings: CaptchaSetti
  * server says it instead): appearing only once the page's scripts started, it pushed what follows
  * down under a press already aimed at it (the sign-in page's "Sign in with Discord").
  */
-export function CaptchaHint({ solved, children = "Complete the CAPTCHA to continue." }: { solved: boolean; children?: string }) {
+export function CaptchaHint({
+  solved,
+  children = "Complete the CAPTCHA to continue.",
+}: {
+  solved: boolean;
+  children?: string;
+}) {
   return solved ? null : (
     <p data-captcha-hint="" className="js-only text-center text-sm text-dust">
       {children}

@@ -18,7 +18,12 @@ export function ErrorSummary({ message, answer }: { message?: string | null; ans
   }, [answer, message]);
   if (!message) return null;
   return (
-    <div ref={ref} tabIndex={-1} data-testid="error-summary" className="scroll-mt-24 rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-brass">
+    <div
+      ref={ref}
+      tabIndex={-1}
+      data-testid="error-summary"
+      className="scroll-mt-24 rounded-md focus:outline-none focus-visible:ring-2 focus-visible:ring-brass"
+    >
       <Alert kind="error">{message}</Alert>
     </div>
   );

@@ -10,7 +10,15 @@ export const ICON_SPRITE_URL = iconSprite;
  * An icon from the site's sprite (icon-shapes.ts lists them). Every icon on the site stands
  * beside words that say the same, so it is hidden from screen readers.
  */
-export function Icon({ name, className, strokeWidth = 2 }: { name: IconName; className?: string; strokeWidth?: number }) {
+export function Icon({
+  name,
+  className,
+  strokeWidth = 2,
+}: {
+  name: IconName;
+  className?: string;
+  strokeWidth?: number;
+}) {
   return (
     <svg width={24} height={24} strokeWidth={strokeWidth} className={className} aria-hidden="true" focusable="false">
       <use href={`${iconSprite}#${name}`} />

@@ -39,6 +39,7 @@ export function pageErrorBoundary(title: string, message: string | ((context: Fa
 export function SiteErrorPage({ error }: { error: unknown }) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // A 400 thrown by the form kernel carries its own message (see app/web/forms/kernel.ts).
-  const message = isRouteErrorResponse(error) && status === 400 && typeof error.data === "string" ? error.data : undefined;
+  const message =
+    isRouteErrorResponse(error) && status === 400 && typeof error.data === "string" ? error.data : undefined;
   return <ErrorPage status={status} message={message} />;
 }

@@ -4,7 +4,13 @@ import { Link } from "~/components/Link";
  * Side tabs that are links (?tab=…, or a page of their own given by `to`), so each tab has an
  * address and works without JavaScript.
  */
-export function SideTabLinks<T extends string>({ tabs, active }: { tabs: { id: T; label: string; to?: string }[]; active: T }) {
+export function SideTabLinks<T extends string>({
+  tabs,
+  active,
+}: {
+  tabs: { id: T; label: string; to?: string }[];
+  active: T;
+}) {
   return (
     <>
       {tabs.map((t) => (

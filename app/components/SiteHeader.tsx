@@ -5,7 +5,8 @@ import { Disclosure } from "~/components/Disclosure";
 import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
 import { canUseTools, formLinksFor, PUBLIC_LINKS, type NavLink as NavItem, type SessionUser } from "~/lib/navigation";
 
-const LINK_CLASS = "block rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass hover:no-underline";
+const LINK_CLASS =
+  "block rounded px-3 py-2 text-parchment no-underline hover:bg-ash hover:text-brass hover:no-underline";
 const CURRENT_LINK_CLASS = `${LINK_CLASS} text-brass underline decoration-2 underline-offset-8`;
 
 /**
@@ -15,7 +16,9 @@ const CURRENT_LINK_CLASS = `${LINK_CLASS} text-brass underline decoration-2 unde
 function signOutForgettingSheets(event: React.FormEvent<HTMLFormElement>) {
   const form = event.currentTarget;
   event.preventDefault();
-  void Promise.race([forgetOfflineSheets(), new Promise((resolve) => setTimeout(resolve, 1000))]).then(() => form.submit());
+  void Promise.race([forgetOfflineSheets(), new Promise((resolve) => setTimeout(resolve, 1000))]).then(() =>
+    form.submit(),
+  );
 }
 
 /** The page shown, or a page under it (so "Events" stays marked on /events/manage). */
@@ -32,7 +35,12 @@ function isCurrent(pathname: string, to: string): boolean {
 function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: ReactNode }) {
   const current = isCurrent(pathname, to);
   return (
-    <a href={to} data-in-app="" className={current ? CURRENT_LINK_CLASS : LINK_CLASS} aria-current={current ? "page" : undefined}>
+    <a
+      href={to}
+      data-in-app=""
+      className={current ? CURRENT_LINK_CLASS : LINK_CLASS}
+      aria-current={current ? "page" : undefined}
+    >
       {children}
     </a>
   );
@@ -41,7 +49,10 @@ function HeaderLink({ to, pathname, children }: { to: string; pathname: string; 
 /** How many letters wait unread, read out with its meaning. */
 function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
   return (
-    <span data-testid={testId} className="min-w-5 rounded-full bg-rust px-1.5 text-center text-sm leading-5 font-bold text-parchment">
+    <span
+      data-testid={testId}
+      className="min-w-5 rounded-full bg-rust px-1.5 text-center text-sm leading-5 font-bold text-parchment"
+    >
       {count}
       <span className="sr-only">{count === 1 ? " unread letter" : " unread letters"}</span>
     </span>
@@ -52,11 +63,24 @@ function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
  * The member's letter box, with the count of letters they have not read. On the bar it is an
  * envelope (named for screen readers) until there is room for the word.
  */
-function LettersLink({ unread, pathname, layout }: { unread: number | null; pathname: string; layout: "bar" | "stack" }) {
+function LettersLink({
+  unread,
+  pathname,
+  layout,
+}: {
+  unread: number | null;
+  pathname: string;
+  layout: "bar" | "stack";
+}) {
   const current = isCurrent(pathname, "/letters");
   const count = unread ?? 0;
   return (
-    <a href="/letters?tab=box" data-in-app="" className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`} aria-current={current ? "page" : undefined}>
+    <a
+      href="/letters?tab=box"
+      data-in-app=""
+      className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`}
+      aria-current={current ? "page" : undefined}
+    >
       <Icon name="mail" className="size-5 shrink-0" />
       <span className={layout === "bar" ? "sr-only lg:not-sr-only" : undefined}>Letters</span>
       {count > 0 ? <UnreadBadge count={count} testId="unread-letters" /> : null}
@@ -64,7 +88,17 @@ function LettersLink({ unread, pathname, layout }: { unread: number | null; path
   );
 }
 
-function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser | null; unreadLetters: number | null; pathname: string; layout: "bar" | "stack" }) {
+function NavItems({
+  user,
+  unreadLetters,
+  pathname,
+  layout,
+}: {
+  user: SessionUser | null;
+  unreadLetters: number | null;
+  pathname: string;
+  layout: "bar" | "stack";
+}) {
   const itemClass = layout === "bar" ? "" : "border-b border-timber/60 last:border-0";
   const links: NavItem[] = user ? [...PUBLIC_LINKS, { to: "/events", label: "Events" }] : PUBLIC_LINKS;
   return (
@@ -122,7 +156,10 @@ function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser
           <li className={itemClass}>
             {/* A whole-page post: signing out leaves nothing of the member's pages in the browser's memory. */}
             <form method="post" action="/logout" onSubmit={signOutForgettingSheets}>
-              <button type="submit" className="w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass">
+              <button
+                type="submit"
+                className="w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass"
+              >
                 Sign Out
               </button>
             </form>
@@ -139,7 +176,13 @@ function NavItems({ user, unreadLetters, pathname, layout }: { user: SessionUser
   );
 }
 
-export function SiteHeader({ user, unreadLetters = null }: { user: SessionUser | null; unreadLetters?: number | null }) {
+export function SiteHeader({
+  user,
+  unreadLetters = null,
+}: {
+  user: SessionUser | null;
+  unreadLetters?: number | null;
+}) {
   const { pathname } = useLocation();
   return (
     <header className="sticky top-0 z-40 border-b border-timber bg-ink/95 backdrop-blur">

@@ -8,7 +8,17 @@ import { NoScriptRefresh } from "./NoScriptRefresh";
  * What a submission screen turns into on success: a message and a visible countdown,
  * then the next page. Without JavaScript a refresh does the same.
  */
-export function SuccessPanel({ title, children, to, destination }: { title: string; children?: React.ReactNode; to: string; destination: string }) {
+export function SuccessPanel({
+  title,
+  children,
+  to,
+  destination,
+}: {
+  title: string;
+  children?: React.ReactNode;
+  to: string;
+  destination: string;
+}) {
   const navigate = useNavigate();
   const [secondsLeft, setSecondsLeft] = useState(SUBMISSION_REDIRECT_SECONDS);
   const heading = useRef<HTMLHeadingElement>(null);

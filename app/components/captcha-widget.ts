@@ -16,7 +16,10 @@ export type CaptchaHandle = {
 };
 
 type AltchaGlobal = { algorithms: Map<string, () => Worker> };
-type HostedWidget = { render: (element: HTMLElement, options: Record<string, unknown>) => unknown; reset: (id?: unknown) => void };
+type HostedWidget = {
+  render: (element: HTMLElement, options: Record<string, unknown>) => unknown;
+  reset: (id?: unknown) => void;
+};
 type AltchaElement = HTMLElement & { reset?: () => void };
 
 /**
@@ -24,8 +27,14 @@ type AltchaElement = HTMLElement & { reset?: () => void };
  * challenges use (server side: captcha.server.ts, PBKDF2/SHA-256).
  */
 async function loadAltcha() {
-  const [, { default: Pbkdf2Worker }] = await Promise.all([import("altcha/external"), import("altcha/workers/pbkdf2?worker")]);
-  (globalThis as unknown as { $altcha: AltchaGlobal }).$altcha.algorithms.set("PBKDF2/SHA-256", () => new Pbkdf2Worker());
+  const [, { default: Pbkdf2Worker }] = await Promise.all([
+    import("altcha/external"),
+    import("altcha/workers/pbkdf2?worker"),
+  ]);
+  (globalThis as unknown as { $altcha: AltchaGlobal }).$altcha.algorithms.set(
+    "PBKDF2/SHA-256",
+    () => new Pbkdf2Worker(),
+  );
 }
 
 function hostedWidget(provider: string): HostedWidget | undefined {
@@ -37,11 +46,17 @@ function hostedWidget(provider: string): HostedWidget | undefined {
  * when configured. `onChange` says whether it is solved. `loading`, when given, is the note
  * shown until the widget arrives; it is hidden then.
  */
-export function startCaptcha(slot: HTMLElement, settings: CaptchaSettings, onChange: (solved: boolean) => void, loading?: HTMLElement | null): CaptchaHandle {
+export function startCaptcha(
+  slot: HTMLElement,
+  settings: CaptchaSettings,
+  onChange: (solved: boolean) => void,
+  loading?: HTMLElement | null,
+): CaptchaHandle {
   let stopped = false;
   if (settings.provider === "altcha") {
     let widget: AltchaElement | null = null;
-    const onStateChange = (event: Event) => onChange((event as CustomEvent<{ state: string }>).detail?.state === "verified");
+    const onStateChange = (event: Event) =>
+      onChange((event as CustomEvent<{ state: string }>).detail?.state === "verified");
     void loadAltcha().then(() => {
       if (stopped) return;
       widget = document.createElement("altcha-widget");

@@ -57,7 +57,8 @@ export const ICON_SHAPES = {
 
 export type IconName = keyof typeof ICON_SHAPES;
 
-const escapeAttribute = (value: string | number) => String(value).replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+const escapeAttribute = (value: string | number) =>
+  String(value).replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 
 /**
  * The sprite: one `<symbol>` per icon, drawn the way Lucide draws (no fill, round strokes in
@@ -67,7 +68,13 @@ const escapeAttribute = (value: string | number) => String(value).replaceAll("&"
 export function iconSprite(): string {
   const symbols = Object.entries(ICON_SHAPES).map(([name, shapes]) => {
     const drawing = (shapes as IconNode)
-      .map(([tag, attributes]) => `<${tag} ${Object.entries(attributes).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}="${escapeAttribute(value!)}"`).join(" ")}/>`)
+      .map(
+        ([tag, attributes]) =>
+          `<${tag} ${Object.entries(attributes)
+            .filter(([, value]) => value !== undefined)
+            .map(([key, value]) => `${key}="${escapeAttribute(value!)}"`)
+            .join(" ")}/>`,
+      )
       .join("");
     return `<symbol id="${name}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-linecap="round" stroke-linejoin="round">${drawing}</symbol>`;
   });

@@ -70,7 +70,11 @@ export function costumeCountdown(dueDate: string, today: string): string {
  * The status from the photos and the latest verdict: a verdict counts for the photos it saw,
  * so a photo sent after it (`newestPhotoAt` later than `reviewedAt`) is waiting for review again.
  */
-export function costumeStatus(photoCount: number, newestPhotoAt: Date | null, review: { verdict: CostumeVerdict; reviewedAt: Date } | null): CostumeStatus {
+export function costumeStatus(
+  photoCount: number,
+  newestPhotoAt: Date | null,
+  review: { verdict: CostumeVerdict; reviewedAt: Date } | null,
+): CostumeStatus {
   if (photoCount === 0 || !newestPhotoAt) return "missing";
   if (!review || newestPhotoAt.getTime() > review.reviewedAt.getTime()) return "waiting";
   return review.verdict;

@@ -27,7 +27,10 @@ export const FACTION_ONLY_JOBS = {
   "Natural Scientist": "Union Research Initiative",
 } as const satisfies Record<string, Faction>;
 
-export const JOBS = [...COMMON_JOBS, ...(Object.keys(FACTION_ONLY_JOBS) as (keyof typeof FACTION_ONLY_JOBS)[])] as const;
+export const JOBS = [
+  ...COMMON_JOBS,
+  ...(Object.keys(FACTION_ONLY_JOBS) as (keyof typeof FACTION_ONLY_JOBS)[]),
+] as const;
 export type Job = (typeof JOBS)[number];
 
 export function isFaction(value: string): value is Faction {

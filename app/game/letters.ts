@@ -37,6 +37,7 @@ export type LetterDelivery = Extract<LetterStatus, "held" | "delivered" | "to_st
 export function deliveryNote(delivery: LetterDelivery | undefined, recipient: string | undefined): string {
   if (delivery === "delivered") return `It has arrived in ${recipient}'s letter box.`;
   if (delivery === "held") return `It will arrive in ${recipient}'s letter box once the club's staff release it.`;
-  if (delivery === "to_staff") return `${recipient} is no player's character, so the club's staff will answer for them. Their answer will arrive in your letter box.`;
+  if (delivery === "to_staff")
+    return `${recipient} is no player's character, so the club's staff will answer for them. Their answer will arrive in your letter box.`;
   return "";
 }

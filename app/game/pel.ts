@@ -1,7 +1,11 @@
 /** The post-event letter's questions (docs/product.md#post-event-letters), in the order the form asks them. */
 export const PEL_QUESTIONS = [
   { key: "scariness", label: "How scary was the weekend for you, and which moments frightened you most?" },
-  { key: "favoriteMoments", label: "What were your favourite moments?", hint: "A short, anonymous highlight of this answer may be shared with the community." },
+  {
+    key: "favoriteMoments",
+    label: "What were your favourite moments?",
+    hint: "A short, anonymous highlight of this answer may be shared with the community.",
+  },
   { key: "enjoyment", label: "How much did you enjoy the event overall, and why?" },
   { key: "notableNpcs", label: "Which cast characters (NPCs) stood out for you, and why?" },
   { key: "notablePcs", label: "Which other players' characters stood out for you, and why?" },

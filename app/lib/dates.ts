@@ -1,7 +1,13 @@
 import { DEFAULT_CLUB_TIME_ZONE } from "~/game/setting";
 
 // Formatters are built once: constructing an Intl.DateTimeFormat costs far more than using one.
-const EVENT_DATE = new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+const EVENT_DATE = new Intl.DateTimeFormat("en-US", {
+  weekday: "long",
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  timeZone: "UTC",
+});
 
 /**
  * Times of day are shown on the club's clocks (CLUB_TIME_ZONE, New York unless configured). The
@@ -15,8 +21,21 @@ function clubFormatters(timeZone: string) {
     day: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }),
     clock: new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone }),
     weekday: new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone }),
-    timeWithZone: new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
-    clockWithZone: new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
+    timeWithZone: new Intl.DateTimeFormat("en-US", {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone,
+      timeZoneName: "short",
+    }),
+    clockWithZone: new Intl.DateTimeFormat("en-US", {
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone,
+      timeZoneName: "short",
+    }),
     /** `time`'s answers by the minute they show: a list of letters formats the same moments on every visit, at about 3 us each. */
     timesByMinute: new Map<number, string>(),
   };
@@ -31,7 +50,11 @@ export function setClubTimeZone(timeZone: string): void {
 const ISO_DAYS = new Map<string, Intl.DateTimeFormat>();
 function isoDayIn(timeZone: string): Intl.DateTimeFormat {
   let format = ISO_DAYS.get(timeZone);
-  if (!format) ISO_DAYS.set(timeZone, (format = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone })));
+  if (!format)
+    ISO_DAYS.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone })),
+    );
   return format;
 }
 

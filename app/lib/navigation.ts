@@ -8,7 +8,15 @@ import { canBuildCharacter, isStaff, type Role } from "~/game/roles";
 export type AssuranceLevel = "aal1" | "aal2";
 
 /** `twoFactorEnabled`: the member has a second factor, so every session of theirs must be proven by it. */
-export type SessionUser = { id: string; firstName: string; lastName: string; email: string; role: Role; assuranceLevel: AssuranceLevel; twoFactorEnabled: boolean };
+export type SessionUser = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: Role;
+  assuranceLevel: AssuranceLevel;
+  twoFactorEnabled: boolean;
+};
 
 export type NavLink = { to: string; label: string };
 

@@ -48,7 +48,12 @@ export async function audit(
   tx: Database | Transaction,
   entry: { actorId: string | null; action: AuditAction; subjectId?: string | null; details?: Record<string, unknown> },
 ): Promise<void> {
-  await tx.insert(auditLog).values({ actorId: entry.actorId, action: entry.action, subjectId: entry.subjectId ?? null, details: entry.details ?? null });
+  await tx.insert(auditLog).values({
+    actorId: entry.actorId,
+    action: entry.action,
+    subjectId: entry.subjectId ?? null,
+    details: entry.details ?? null,
+  });
 }
 
 export const AUDIT_PAGE_SIZE = 50;

@@ -61,10 +61,17 @@ async function verifyAltcha(value: unknown): Promise<boolean> {
   if (typeof value !== "string" || value.length === 0 || value.length > 10_000) return false;
   const payload = parsePayload(value);
   if (!payload) return false;
-  const result = await verifySolution({ challenge: payload.challenge, solution: payload.solution, deriveKey, ...(await secrets()) });
+  const result = await verifySolution({
+    challenge: payload.challenge,
+    solution: payload.solution,
+    deriveKey,
+    ...(await secrets()),
+  });
   if (!result.verified) return false;
   const db = await database();
-  const expiresAt = new Date((payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
+  const expiresAt = new Date(
+    (payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000,
+  );
   const inserted = await db
     .insert(usedCaptchas)
     .values({ id: payload.challenge.parameters.nonce, expiresAt })
@@ -98,16 +105,29 @@ export const HOSTED_CAPTCHAS = {
 export function captchaWidgetSettings() {
   const { provider, siteKey } = config().captcha;
   if (provider === "altcha") return { provider } as const;
-  return { provider, siteKey: siteKey!, field: HOSTED_CAPTCHAS[provider].field, script: HOSTED_CAPTCHAS[provider].script };
+  return {
+    provider,
+    siteKey: siteKey!,
+    field: HOSTED_CAPTCHAS[provider].field,
+    script: HOSTED_CAPTCHAS[provider].script,
+  };
 }
 
-async function verifyHosted(provider: keyof typeof HOSTED_CAPTCHAS, token: unknown, clientAddress: string): Promise<boolean> {
+async function verifyHosted(
+  provider: keyof typeof HOSTED_CAPTCHAS,
+  token: unknown,
+  clientAddress: string,
+): Promise<boolean> {
   if (typeof token !== "string" || token.length === 0 || token.length > 4096) return false;
   const { secretKey, siteKey, verifyUrl } = config().captcha;
   const body = new URLSearchParams({ secret: secretKey!, response: token, remoteip: clientAddress });
   if (provider === "hcaptcha") body.set("sitekey", siteKey!);
   try {
-    const response = await fetch(verifyUrl ?? HOSTED_CAPTCHAS[provider].verifyUrl, { method: "POST", body, signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(verifyUrl ?? HOSTED_CAPTCHAS[provider].verifyUrl, {
+      method: "POST",
+      body,
+      signal: AbortSignal.timeout(5_000),
+    });
     const result = (await response.json()) as { success?: boolean };
     return response.ok && result.success === true;
   } catch (error) {
@@ -118,7 +138,10 @@ async function verifyHosted(provider: keyof typeof HOSTED_CAPTCHAS, token: unkno
 }
 
 /** Checks the CAPTCHA answer in a submitted form, whichever CAPTCHA is configured. */
-export async function verifyCaptcha(fields: Record<string, string | undefined>, clientAddress: string): Promise<boolean> {
+export async function verifyCaptcha(
+  fields: Record<string, string | undefined>,
+  clientAddress: string,
+): Promise<boolean> {
   const provider = config().captcha.provider;
   if (provider === "altcha") return verifyAltcha(fields.altcha);
   return verifyHosted(provider, fields[HOSTED_CAPTCHAS[provider].field], clientAddress);

@@ -30,8 +30,11 @@ export type Running = { stop: () => Promise<void> };
  * than started beside it; a failed run is logged and the next one comes at its time.
  */
 export function startTimerJob(job: TimerJob): Running & { settled: () => Promise<void> } {
-  const logged = (work: Promise<unknown>) => work.catch((error: unknown) => logger.warn({ err: error }, `${job.name} failed`));
-  let running: Promise<unknown> | undefined = job.atStart ? logged(job.atStart()).finally(() => (running = undefined)) : undefined;
+  const logged = (work: Promise<unknown>) =>
+    work.catch((error: unknown) => logger.warn({ err: error }, `${job.name} failed`));
+  let running: Promise<unknown> | undefined = job.atStart
+    ? logged(job.atStart()).finally(() => (running = undefined))
+    : undefined;
   const tick = () => {
     running ??= logged(job.run()).finally(() => (running = undefined));
   };

@@ -33,7 +33,10 @@ export function withoutParameters(message: string): string {
   return at === -1 ? message : `${message.slice(0, at)}\nparams: [not logged]`;
 }
 
-export type LoggedError = { type: string; message: string; stack?: string; cause?: LoggedError | string } & Record<string, unknown>;
+export type LoggedError = { type: string; message: string; stack?: string; cause?: LoggedError | string } & Record<
+  string,
+  unknown
+>;
 
 /** The pino serializer for `err`: an allow-listed copy of the error and its causes. */
 export function serializeError(error: unknown, depth = 0): unknown {
@@ -43,7 +46,10 @@ export function serializeError(error: unknown, depth = 0): unknown {
   }
   const message = withoutParameters(error.message);
   const logged: LoggedError = { type: error.name || error.constructor?.name || "Error", message };
-  if (error.stack) logged.stack = error.stack.includes(error.message) ? error.stack.replace(error.message, () => message) : withoutParameters(error.stack);
+  if (error.stack)
+    logged.stack = error.stack.includes(error.message)
+      ? error.stack.replace(error.message, () => message)
+      : withoutParameters(error.stack);
   const fields = error as unknown as Record<string, unknown>;
   for (const field of SAFE_FIELDS) {
     const value = fields[field];
@@ -52,6 +58,7 @@ export function serializeError(error: unknown, depth = 0): unknown {
   // Better Auth's API errors say which rule refused in `body.code`.
   const body = fields.body as { code?: unknown } | undefined;
   if (body && typeof body.code === "string") logged.bodyCode = body.code;
-  if (error.cause !== undefined && depth < MAX_CAUSES) logged.cause = serializeError(error.cause, depth + 1) as LoggedError;
+  if (error.cause !== undefined && depth < MAX_CAUSES)
+    logged.cause = serializeError(error.cause, depth + 1) as LoggedError;
   return logged;
 }

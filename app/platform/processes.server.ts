@@ -14,7 +14,12 @@ export function processIsAlive(pid: number): boolean {
 
 /** This machine's name as it goes into the name of a file a process leaves for others to judge: letters, digits, dots and underscores. */
 export function hostTag(): string {
-  return os.hostname().replace(/[^A-Za-z0-9.]/g, "_").slice(0, 64) || "host";
+  return (
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9.]/g, "_")
+      .slice(0, 64) || "host"
+  );
 }
 
 /** The kernel's flag on a process that is exiting (include/linux/sched.h): it runs no code of its own any more. */
@@ -41,7 +46,11 @@ export type StatRead = { text: string } | { code: string | undefined };
  * exists and is another user's), `stat` what its /proc line read gave, `procMounted` whether this
  * machine has a /proc to ask at all.
  */
-export function judgeProcess(killRefused: boolean, stat: StatRead, procMounted: boolean): "running" | "exiting" | "ended" {
+export function judgeProcess(
+  killRefused: boolean,
+  stat: StatRead,
+  procMounted: boolean,
+): "running" | "exiting" | "ended" {
   if ("text" in stat) return stateFromStat(stat.text);
   // Another user's process under /proc's hidepid is hidden there though it runs: the kernel's
   // EPERM is the proof it exists, and a live holder must never be taken for a dead one.

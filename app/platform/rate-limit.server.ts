@@ -55,7 +55,9 @@ export async function hit(key: string, limit: Limit): Promise<{ allowed: boolean
  */
 export async function forgiveAttempt(key: string): Promise<void> {
   const db = await database();
-  await db.execute(sql`update ${rateLimits} set count = greatest(${rateLimits.count} - 1, 0) where key = ${key} and ${rateLimits.resetAt} > now()`);
+  await db.execute(
+    sql`update ${rateLimits} set count = greatest(${rateLimits.count} - 1, 0) where key = ${key} and ${rateLimits.resetAt} > now()`,
+  );
 }
 
 /** Removes expired counters; run now and then so the table stays small. */

@@ -11,7 +11,11 @@ export type ActionAnswer<D> = UNSAFE_DataWithResponseInit<D>;
  * and answered 500 with `failure`: the page's own message (docs/product.md#messages) and the values the
  * member typed, so the form comes back filled in and nothing typed is lost.
  */
-export async function failSafely<D>(what: string, failure: NoInfer<D>, work: () => Promise<ActionAnswer<D>>): Promise<ActionAnswer<D>> {
+export async function failSafely<D>(
+  what: string,
+  failure: NoInfer<D>,
+  work: () => Promise<ActionAnswer<D>>,
+): Promise<ActionAnswer<D>> {
   try {
     return await work();
   } catch (error) {

@@ -14,7 +14,11 @@ export function requireUser(context: Readonly<RouterContextProvider>, request: R
 }
 
 /** The signed-in member if their role grants `access`: else to / for a page, 403 for anything else. */
-export function requireAccess(context: Readonly<RouterContextProvider>, request: Request, access: Exclude<Access, "anyone">): SessionUser {
+export function requireAccess(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  access: Exclude<Access, "anyone">,
+): SessionUser {
   const user = requireUser(context, request);
   if (!roleHasAccess(user.role, access)) {
     if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data")) throw redirect("/");

@@ -12,7 +12,15 @@ export function useInAppLinks(): void {
   const navigate = useNavigate();
   useEffect(() => {
     function follow(event: MouseEvent) {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.shiftKey
+      )
+        return;
       const anchor = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a[data-in-app]") : null;
       if (!anchor || (anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download")) return;
       const url = new URL(anchor.href);

@@ -5,7 +5,10 @@ import { decideAccess, normalizePattern } from "./access.server";
 import { requiresSecondFactor } from "~/features/two-factor/assurance.server";
 import { config } from "~/platform/config.server";
 import { getSessionUser } from "./session.server";
-import { needsSecondFactorToManageFactors, refuseWithoutSecondFactor } from "~/features/two-factor/two-factor-gate.server";
+import {
+  needsSecondFactorToManageFactors,
+  refuseWithoutSecondFactor,
+} from "~/features/two-factor/two-factor-gate.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -73,7 +76,8 @@ export const accessMiddleware: MiddlewareFunction<Response> = async ({ request, 
   if (
     user &&
     user.assuranceLevel !== "aal2" &&
-    (requiresSecondFactor(pattern, user.role, request.method, config().twoFactor, user.twoFactorEnabled) || (await needsSecondFactorToManageFactors(normalizePattern(pattern), user)))
+    (requiresSecondFactor(pattern, user.role, request.method, config().twoFactor, user.twoFactorEnabled) ||
+      (await needsSecondFactorToManageFactors(normalizePattern(pattern), user)))
   ) {
     await refuseWithoutSecondFactor(user, url, SAFE_METHODS.has(request.method) || isDataRequest(request));
   }

@@ -5,9 +5,12 @@
  * them in a request, so the redirect reaches the page the address names.
  */
 export function safeRedirectTarget(value: unknown, fallback = "/"): string {
+  if (typeof value !== "string") return fallback;
   // A control character cannot go into a Location header.
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (typeof value !== "string" || /[\u0000-\u001F\u007F]/.test(value) || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  const hasControlCharacter = /[\u0000-\u001F\u007F]/.test(value);
+  if (hasControlCharacter || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\"))
+    return fallback;
   if (/^\/(auth|login|logout)(\/|\?|$)/.test(value)) return fallback;
   // Half of a UTF-16 pair names no character and has no UTF-8 bytes to encode.
   if (/\p{Surrogate}/u.test(value)) return fallback;

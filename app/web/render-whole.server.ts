@@ -24,7 +24,10 @@ type Options = {
  * streaming the start of the page earlier would gain nothing, and one buffer gives the
  * response a Content-Length. Rejects when the outermost part cannot render at all.
  */
-export function renderWhole(element: ReactNode, { nonce, timeoutMs, onError }: Options): Promise<Uint8Array<ArrayBuffer>> {
+export function renderWhole(
+  element: ReactNode,
+  { nonce, timeoutMs, onError }: Options,
+): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const chunks: Uint8Array[] = [];

@@ -6,4 +6,5 @@ import type { ShouldRevalidateFunction } from "react-router";
  * then, so staff see what changed and the forms carry fresh keys. React Router skips that after
  * an answer of 400 or more unless asked.
  */
-export const revalidateAfterConflict: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => defaultShouldRevalidate || actionStatus === 409;
+export const revalidateAfterConflict: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || actionStatus === 409;

@@ -28,7 +28,11 @@ async function askAuth(headers: Headers): Promise<Answer> {
   const lastExtended = new Date(response.session.expiresAt).getTime() - SESSION_EXPIRES_IN_S * 1000;
   const assuranceLevel = response.session.assuranceLevel === "aal2" ? "aal2" : "aal1";
   const twoFactorEnabled = (response.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled === true;
-  return { user: { id, firstName, lastName, email, role, assuranceLevel, twoFactorEnabled }, setCookies, reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000 };
+  return {
+    user: { id, firstName, lastName, email, role, assuranceLevel, twoFactorEnabled },
+    setCookies,
+    reusableUntil: lastExtended + SESSION_UPDATE_AGE_S * 1000,
+  };
 }
 
 /** The longest a kept answer about who is signed in (and their role) is used. */
@@ -49,7 +53,8 @@ const recentAnswers = new ChangeAwareCache<Answer>({
   // silently is only noticed at the next heartbeat), a sign-out or demotion still applies within this.
   maxAgeMs: SESSION_ANSWER_MAX_AGE_MS,
 });
-const reusable = (answer: Answer) => answer.user !== null && answer.setCookies.length === 0 && Date.now() < answer.reusableUntil;
+const reusable = (answer: Answer) =>
+  answer.user !== null && answer.setCookies.length === 0 && Date.now() < answer.reusableUntil;
 
 /**
  * The member signed in on this request, as the auth library sees it (so a role change

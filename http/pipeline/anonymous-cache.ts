@@ -67,7 +67,9 @@ export function pickEncoding(req: Pick<http.IncomingMessage, "headers">): Encodi
   let encoding = ENCODING_CHOICES.get(accepted);
   if (!encoding) {
     // negotiator 1.x takes the server's order for ties; its published types predate that option.
-    const negotiator = new Negotiator(req) as unknown as { encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined };
+    const negotiator = new Negotiator(req) as unknown as {
+      encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined;
+    };
     encoding = (negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) as Encoding | undefined) ?? "identity";
     // Browsers send a handful of distinct headers; the bound keeps odd clients from growing it.
     if (ENCODING_CHOICES.size >= 100) ENCODING_CHOICES.clear();
@@ -78,13 +80,24 @@ export function pickEncoding(req: Pick<http.IncomingMessage, "headers">): Encodi
 /** The choice for each Accept-Encoding header seen: the cached pages are the site's busiest answers, and the choice never changes. */
 const ENCODING_CHOICES = new Map<string, Encoding>();
 
-export function createAnonymousPageCache({ render, policy }: { render: (pathname: string) => Promise<RenderedPage>; policy: (styleHashes: string[], secure: boolean) => string }) {
+export function createAnonymousPageCache({
+  render,
+  policy,
+}: {
+  render: (pathname: string) => Promise<RenderedPage>;
+  policy: (styleHashes: string[], secure: boolean) => string;
+}) {
   const pages = new Map<string, Promise<CachedPage | null>>();
 
   async function build(pathname: string): Promise<CachedPage | null> {
     const page = await render(pathname);
     // Only a plain, successful page is shared; anything else is rendered per request.
-    if (page.status !== 200 || page.headers.has("Set-Cookie") || !page.headers.get("Content-Type")?.startsWith("text/html")) return null;
+    if (
+      page.status !== 200 ||
+      page.headers.has("Set-Cookie") ||
+      !page.headers.get("Content-Type")?.startsWith("text/html")
+    )
+      return null;
     const html = withoutScripts(page.html);
     const identity = Buffer.from(html, "utf8");
     const styleHashes = inlineStyleHashes(html);
@@ -128,7 +141,9 @@ export function createAnonymousPageCache({ render, policy }: { render: (pathname
       res.setHeader("ETag", page.etag);
       res.setHeader("Cache-Control", CACHE_CONTROL);
       res.setHeader("Vary", VARY);
-      const known = String(req.headers["if-none-match"] ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+      const known = String(req.headers["if-none-match"] ?? "")
+        .split(",")
+        .map((tag) => tag.trim().replace(/^W\//, ""));
       if (known.includes(page.etag)) {
         res.writeHead(304).end();
         return true;

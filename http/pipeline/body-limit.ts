@@ -20,7 +20,11 @@ const UPLOAD_PATHS = new Set(["/research", "/research/upload", "/costume"]);
 
 /** The largest body the request's address may carry. Any other spelling of a path gets the smaller limit. */
 export function bodyLimitFor(url: string | undefined): number {
-  const path = (url ?? "/").split("?")[0]!.toLowerCase().replace(/\.data$/, "").replace(/\/+$/, "");
+  const path = (url ?? "/")
+    .split("?")[0]!
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/\/+$/, "");
   return UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT : FORM_BODY_LIMIT;
 }
 
@@ -78,7 +82,10 @@ function closeGently(socket: net.Socket) {
 }
 
 /** The 413 answer: the site's page for a browser, a line of text for anything else. */
-function tooLarge(req: http.IncomingMessage, options: BodyLimitOptions): { headers: Record<string, string>; body: string | undefined } {
+function tooLarge(
+  req: http.IncomingMessage,
+  options: BodyLimitOptions,
+): { headers: Record<string, string>; body: string | undefined } {
   const html = (req.headers.accept ?? "").includes("text/html");
   const body = html ? errorPageHtml(TOO_LARGE, options.stylesheet) : `${TITLE}. ${EXPLANATION}\n`;
   return {
@@ -111,7 +118,12 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, options: Bo
  * delivers more than a Content-Length, so such a body reaches the app within its limit. A
  * chunked body has no length to judge: `bodyForApp` counts it as the app reads it.
  */
-export function limitRequestBody(req: http.IncomingMessage, res: http.ServerResponse, options: BodyLimitOptions, next: () => void): void {
+export function limitRequestBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: BodyLimitOptions,
+  next: () => void,
+): void {
   const chunked = req.headers["transfer-encoding"] !== undefined;
   const declared = chunked ? 0 : Number(req.headers["content-length"] ?? 0);
   if (declared > bodyLimitFor(req.url)) {

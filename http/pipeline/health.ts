@@ -15,7 +15,9 @@ export async function databaseWriteProblem(db: Database, timeoutMs = 2000): Prom
     timer = setTimeout(() => resolve(`no answer to a write within ${timeoutMs} ms`), timeoutMs);
   });
   const write = db
-    .execute(sql`insert into settings (key, value) values ('health_check', ${new Date().toISOString()}) on conflict (key) do update set value = excluded.value`)
+    .execute(
+      sql`insert into settings (key, value) values ('health_check', ${new Date().toISOString()}) on conflict (key) do update set value = excluded.value`,
+    )
     .then(
       () => undefined,
       (error: unknown) => {
@@ -52,7 +54,11 @@ async function embeddedDatabaseHold(): Promise<DatabaseHold | undefined> {
 export async function serveHealth(res: http.ServerResponse): Promise<void> {
   const hold = await embeddedDatabaseHold();
   if (hold !== lastHold) {
-    if (hold) logger.info({ work: hold.work, since: hold.since.toISOString() }, "health check: the embedded database is held by long work; answering ok without it");
+    if (hold)
+      logger.info(
+        { work: hold.work, since: hold.since.toISOString() },
+        "health check: the embedded database is held by long work; answering ok without it",
+      );
     lastHold = hold;
   }
   if (hold) {
@@ -60,7 +66,9 @@ export async function serveHealth(res: http.ServerResponse): Promise<void> {
     res.end(`ok (busy: ${hold.work} since ${hold.since.toISOString()} holds the database; pages wait until it ends)`);
     return;
   }
-  const problem = (await databaseIsHealthy()) ? await databaseWriteProblem(await database()) : "the database does not answer";
+  const problem = (await databaseIsHealthy())
+    ? await databaseWriteProblem(await database())
+    : "the database does not answer";
   if (problem !== lastProblem) {
     // Logged when the state changes, not on every probe of a supervisor.
     if (problem) logger.error({ reason: problem }, "health check failed: the database cannot be written");
@@ -68,5 +76,11 @@ export async function serveHealth(res: http.ServerResponse): Promise<void> {
     lastProblem = problem;
   }
   res.writeHead(problem ? 503 : 200, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
-  res.end(problem ? (problem === "the database does not answer" ? "database unavailable" : "database cannot be written") : "ok");
+  res.end(
+    problem
+      ? problem === "the database does not answer"
+        ? "database unavailable"
+        : "database cannot be written"
+      : "ok",
+  );
 }

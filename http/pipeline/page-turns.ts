@@ -38,7 +38,13 @@ export function createPageTurns({ slots, leaseMs }: { slots: number; leaseMs: nu
         drawn.then(resolve, reject);
         let lease: NodeJS.Timeout | undefined;
         const leaseOver = new Promise<void>((over) => (lease = setTimeout(over, leaseMs)));
-        await Promise.race([drawn.then(() => undefined, () => undefined), leaseOver]);
+        await Promise.race([
+          drawn.then(
+            () => undefined,
+            () => undefined,
+          ),
+          leaseOver,
+        ]);
         clearTimeout(lease);
       });
     });

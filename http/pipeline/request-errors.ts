@@ -7,7 +7,8 @@ export type ErrorPage = { status: number; title: string; explanation: string; he
 export const UNREADABLE_ADDRESS: ErrorPage = {
   status: 400,
   title: "Bad Request",
-  explanation: "The address of this request cannot be read: its path or its host is malformed. Check the link you followed, or start again from the home page.",
+  explanation:
+    "The address of this request cannot be read: its path or its host is malformed. Check the link you followed, or start again from the home page.",
 };
 
 /** A form post through a reverse proxy the site does not trust yet (request-url.ts): the set-up's fault, so its fix is named. */
@@ -67,7 +68,12 @@ export type ErrorPageOptions = {
 };
 
 /** Answers `req` with `page`: HTML for a browser, plain text for anything else. */
-export function sendErrorPage(req: http.IncomingMessage, res: http.ServerResponse, page: ErrorPage, options: ErrorPageOptions): void {
+export function sendErrorPage(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  page: ErrorPage,
+  options: ErrorPageOptions,
+): void {
   const wantsHtml = (req.headers.accept ?? "").includes("text/html");
   const body = wantsHtml ? errorPageHtml(page, options.stylesheet) : `${page.title}. ${page.explanation}\n`;
   // A body the request still carries is read and dropped, so the connection can take the next request.
@@ -88,7 +94,12 @@ export function sendErrorPage(req: http.IncomingMessage, res: http.ServerRespons
  * sent yet, else the connection is cut, as an answer half sent cannot be taken back and a
  * cut tells the client it is incomplete. Never throws.
  */
-export function requestFailed(req: http.IncomingMessage, res: http.ServerResponse, error: unknown, options: ErrorPageOptions): void {
+export function requestFailed(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  error: unknown,
+  options: ErrorPageOptions,
+): void {
   try {
     logger.error({ err: error, method: req.method }, "answering a request failed");
     // Already answered in full: nothing is owed to the client.

@@ -27,7 +27,8 @@ export function contentSecurityPolicy({
 }) {
   const extraScripts = scriptSources.map((origin) => ` ${origin}`).join("");
   const inlineScripts = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : "";
-  const inlineStyles = "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.styleHashes.map((hash) => ` ${hash}`).join("");
+  const inlineStyles =
+    "nonce" in inline ? ` 'nonce-${inline.nonce}'` : inline.styleHashes.map((hash) => ` ${hash}`).join("");
   return [
     "default-src 'self'",
     `script-src 'self'${inlineScripts}${extraScripts}`,

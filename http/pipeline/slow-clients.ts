@@ -32,7 +32,8 @@ export const CONNECTIONS_PER_ADDRESS = 64;
 export const OVER_CAP_LOG_EVERY_MS = 60_000;
 const CHECK_EVERY_MS = 1_000;
 
-const isLoopback = (address: string) => net.isIPv4(address.replace(/^::ffff:/, "")) ? address.replace(/^::ffff:/, "").startsWith("127.") : address === "::1";
+const isLoopback = (address: string) =>
+  net.isIPv4(address.replace(/^::ffff:/, "")) ? address.replace(/^::ffff:/, "").startsWith("127.") : address === "::1";
 
 /** Closes the connection of a request whose body comes slower than the least rate, once the server is ready for it. */
 function watchBodyRate(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -48,7 +49,10 @@ function watchBodyRate(req: http.IncomingMessage, res: http.ServerResponse): voi
       readAt = socket.bytesRead;
       // A full buffer means the server is not reading: the client is waiting on it.
       if (req.readableLength >= req.readableHighWaterMark || arrived >= BODY_MIN_BYTES) return;
-      logger.info({ method: req.method, bytes: arrived, windowMs: BODY_WINDOW_MS }, "closed a connection whose body came too slowly");
+      logger.info(
+        { method: req.method, bytes: arrived, windowMs: BODY_WINDOW_MS },
+        "closed a connection whose body came too slowly",
+      );
       stop();
       socket.destroy();
     }, BODY_WINDOW_MS);
@@ -90,7 +94,10 @@ export function guardAgainstSlowClients(server: http.Server, cfg: Pick<Config, "
       socket.destroy();
       closedSinceLog += 1;
       if (performance.now() - loggedAt >= OVER_CAP_LOG_EVERY_MS) {
-        logger.info({ address, limit: CONNECTIONS_PER_ADDRESS, closed: closedSinceLog }, "closed connections over the limit per client address");
+        logger.info(
+          { address, limit: CONNECTIONS_PER_ADDRESS, closed: closedSinceLog },
+          "closed connections over the limit per client address",
+        );
         loggedAt = performance.now();
         closedSinceLog = 0;
       }

@@ -39,7 +39,8 @@ export const OPERATIONS = [
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const isObject = (value: Json | undefined): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A schema without its prose: `description` is dropped where it is a keyword, never where it
@@ -82,15 +83,25 @@ export function extractStripeOpenapi(spec: JsonObject, source: Source, newer?: N
     const operation = paths[path]?.[method];
     if (!isObject(operation)) throw new Error(`The description has no ${method.toUpperCase()} ${path}`);
     const requestBody = operation.requestBody as JsonObject | undefined;
-    const form = isObject(requestBody) ? ((requestBody.content as JsonObject)["application/x-www-form-urlencoded"] as JsonObject | undefined) : undefined;
-    const entry: JsonObject = { operationId: operation.operationId as string, parameters: withoutProse(operation.parameters ?? []) };
-    if (isObject(requestBody) && form) entry.requestBody = { required: requestBody.required ?? false, content: { "application/x-www-form-urlencoded": withoutProse(form) } };
+    const form = isObject(requestBody)
+      ? ((requestBody.content as JsonObject)["application/x-www-form-urlencoded"] as JsonObject | undefined)
+      : undefined;
+    const entry: JsonObject = {
+      operationId: operation.operationId as string,
+      parameters: withoutProse(operation.parameters ?? []),
+    };
+    if (isObject(requestBody) && form)
+      entry.requestBody = {
+        required: requestBody.required ?? false,
+        content: { "application/x-www-form-urlencoded": withoutProse(form) },
+      };
     kept[path] = { ...kept[path], [method]: entry };
   }
   const replaced: string[] = [];
   for (const [path, operations] of Object.entries(newer?.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
-      if (!kept[path]?.[method]) throw new Error(`${method.toUpperCase()} ${path} from the newer description is not one the site sends`);
+      if (!kept[path]?.[method])
+        throw new Error(`${method.toUpperCase()} ${path} from the newer description is not one the site sends`);
       kept[path] = { ...kept[path], [method]: withoutProse(operation) };
       replaced.push(`${method.toUpperCase()} ${path}`);
     }
@@ -128,20 +139,31 @@ function main() {
       path: { type: "string", default: "openapi/spec3.json" },
       repository: { type: "string", default: "stripe/openapi" },
       newer: { type: "string" },
-      out: { type: "string", default: fileURLToPath(new URL("../../tests/fixtures/stripe-openapi.json", import.meta.url)) },
+      out: {
+        type: "string",
+        default: fileURLToPath(new URL("../../tests/fixtures/stripe-openapi.json", import.meta.url)),
+      },
     },
   });
   const [input] = positionals;
   if (!input || !values.commit) {
-    console.error("Usage: node --import tsx scripts/dev/extract-stripe-openapi.ts <spec3.json|spec3.yaml> --commit <stripe/openapi commit> [--path openapi/spec3.json] [--newer file] [--out file]");
+    console.error(
+      "Usage: node --import tsx scripts/dev/extract-stripe-openapi.ts <spec3.json|spec3.yaml> --commit <stripe/openapi commit> [--path openapi/spec3.json] [--newer file] [--out file]",
+    );
     process.exit(2);
   }
   const text = fs.readFileSync(input, "utf8");
   const spec = (input.endsWith(".json") ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 })) as JsonObject;
   const newer = values.newer ? (JSON.parse(fs.readFileSync(values.newer, "utf8")) as Newer) : undefined;
-  const fixture = extractStripeOpenapi(spec, { repository: values.repository!, path: values.path!, commit: values.commit }, newer);
+  const fixture = extractStripeOpenapi(
+    spec,
+    { repository: values.repository!, path: values.path!, commit: values.commit },
+    newer,
+  );
   fs.writeFileSync(values.out!, `${JSON.stringify(fixture, null, 1)}\n`);
-  console.log(`Wrote ${values.out} (${Math.round(fs.statSync(values.out!).size / 1024)} KB, API version ${(fixture.info as JsonObject).version})`);
+  console.log(
+    `Wrote ${values.out} (${Math.round(fs.statSync(values.out!).size / 1024)} KB, API version ${(fixture.info as JsonObject).version})`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) main();

@@ -9,7 +9,17 @@ import { runChild } from "./child.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Everything the build reads. The migrations are not in it: the server reads drizzle/ itself. */
-const INPUTS = ["app", "http", "public", "scripts/precompress.mjs", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "http",
+  "public",
+  "scripts/precompress.mjs",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+];
 const BUILD = path.join(ROOT, "build");
 const STAMP = path.join(BUILD, "sources.sha256");
 /** A new build is made here, beside the one a running server may be serving, and then put in its place. */
@@ -32,7 +42,11 @@ function files(entry) {
 export function sourcesHash() {
   const hash = crypto.createHash("sha256");
   for (const file of INPUTS.flatMap(files).sort()) {
-    hash.update(file).update("\0").update(fs.readFileSync(path.join(ROOT, file))).update("\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(fs.readFileSync(path.join(ROOT, file)))
+      .update("\0");
   }
   return hash.digest("hex");
 }
@@ -40,7 +54,9 @@ export function sourcesHash() {
 /** True when build/ holds a complete build of the current sources. */
 export function buildIsCurrent() {
   try {
-    return fs.readFileSync(STAMP, "utf8").trim() === sourcesHash() && fs.existsSync(path.join(ROOT, "build/server/index.js"));
+    return (
+      fs.readFileSync(STAMP, "utf8").trim() === sourcesHash() && fs.existsSync(path.join(ROOT, "build/server/index.js"))
+    );
   } catch {
     return false;
   }
@@ -76,11 +92,17 @@ export async function buildSite() {
   // meanwhile: building in place emptied build/ under it, and its pages lost their scripts and
   // styles for the minute the build took.
   const env = { ...process.env, NODE_ENV: "production", HOPEWELL_BUILD_DIR: NEXT };
-  for (const args of [[cli, "build"], [path.join(ROOT, "scripts/precompress.mjs"), path.join(next, "client")]]) {
+  for (const args of [
+    [cli, "build"],
+    [path.join(ROOT, "scripts/precompress.mjs"), path.join(next, "client")],
+  ]) {
     const code = await runChild(process.execPath, args, { cwd: ROOT, env });
     if (code !== 0) return code;
   }
-  fs.writeFileSync(path.join(next, OWN_FILES), `${JSON.stringify(HASHED.flatMap((dir) => listFiles(path.join(next, dir)).map((file) => path.join(dir, file))))}\n`);
+  fs.writeFileSync(
+    path.join(next, OWN_FILES),
+    `${JSON.stringify(HASHED.flatMap((dir) => listFiles(path.join(next, dir)).map((file) => path.join(dir, file))))}\n`,
+  );
   keepPreviousFiles(next);
   fs.writeFileSync(path.join(next, "sources.sha256"), `${hash}\n`);
   // Two renames: the folder a server reads is never half written.
@@ -93,7 +115,10 @@ export async function buildSite() {
 
 function listFiles(dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 /**

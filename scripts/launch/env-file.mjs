@@ -18,7 +18,9 @@ export function loadSettingsFile() {
   const file = named || ".env";
   if (!fs.existsSync(file)) {
     if (!named) return undefined;
-    console.error(`${ENV_FILE_VARIABLE} names ${file}, which does not exist: give the settings file's path, or none to read no file.`);
+    console.error(
+      `${ENV_FILE_VARIABLE} names ${file}, which does not exist: give the settings file's path, or none to read no file.`,
+    );
     process.exit(1);
   }
   process.loadEnvFile(file);

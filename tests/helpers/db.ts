@@ -54,7 +54,10 @@ export async function createTestDatabase({ logger }: { logger?: QueryLogger } = 
     };
   }
   const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
-  const client = await PGliteWithPreparedStatements.open({ loadDataDir: new Blob([snapshot]), extensions: PGLITE_EXTENSIONS });
+  const client = await PGliteWithPreparedStatements.open({
+    loadDataDir: new Blob([snapshot]),
+    extensions: PGLITE_EXTENSIONS,
+  });
   return {
     db: drizzlePglite(client, { schema, logger }) as unknown as Database,
     kind: "pglite",

@@ -43,7 +43,13 @@ function consentPage(query: URLSearchParams): string {
 </form></main></body></html>`;
 }
 
-export type MockDiscordEnv = { DISCORD_CLIENT_ID: string; DISCORD_CLIENT_SECRET: string; DISCORD_AUTHORIZATION_URL: string; DISCORD_TOKEN_URL: string; DISCORD_USERINFO_URL: string };
+export type MockDiscordEnv = {
+  DISCORD_CLIENT_ID: string;
+  DISCORD_CLIENT_SECRET: string;
+  DISCORD_AUTHORIZATION_URL: string;
+  DISCORD_TOKEN_URL: string;
+  DISCORD_USERINFO_URL: string;
+};
 
 /**
  * The site's settings for the stand-in at `url`. Known before it starts, so that a server
@@ -88,19 +94,25 @@ export async function startMockDiscord(port = 0): Promise<MockDiscord> {
     if (code) secrets.push(code);
   });
   service.on("beforeResponse", (response: { body: Record<string, unknown> }) => {
-    for (const name of ["access_token", "refresh_token", "id_token"]) if (typeof response.body[name] === "string") secrets.push(response.body[name]);
+    for (const name of ["access_token", "refresh_token", "id_token"])
+      if (typeof response.body[name] === "string") secrets.push(response.body[name]);
   });
-  service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }, req: http.IncomingMessage & { body?: Record<string, string> }) => {
-    const identity = req.body?.code ? byCode.get(req.body.code) : undefined;
-    if (!identity) return;
-    token.payload.sub = identity.id;
-    token.payload.discord = identity;
-  });
+  service.on(
+    "beforeTokenSigning",
+    (token: { payload: Record<string, unknown> }, req: http.IncomingMessage & { body?: Record<string, string> }) => {
+      const identity = req.body?.code ? byCode.get(req.body.code) : undefined;
+      if (!identity) return;
+      token.payload.sub = identity.id;
+      token.payload.discord = identity;
+    },
+  );
   service.on("beforeUserinfo", (response: { body: unknown; statusCode: number }, req: http.IncomingMessage) => {
     userRequests += 1;
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const payload = token?.split(".")[1];
-    const identity = payload ? (JSON.parse(Buffer.from(payload, "base64url").toString()) as { discord?: DiscordIdentity }).discord : undefined;
+    const identity = payload
+      ? (JSON.parse(Buffer.from(payload, "base64url").toString()) as { discord?: DiscordIdentity }).discord
+      : undefined;
     if (!identity) {
       response.statusCode = 401;
       response.body = { message: "401: Unauthorized", code: 0 };

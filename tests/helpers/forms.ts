@@ -5,7 +5,12 @@ export function validApplication(overrides: Record<string, string> = {}): Record
   return {
     discordTag: "settler_1877",
     rolePreference: "player",
-    ...Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q, i) => [q.key, `Answer ${i + 1}: I have thought about ${q.label.toLowerCase()}`])),
+    ...Object.fromEntries(
+      APPLICATION_TEXT_QUESTIONS.map((q, i) => [
+        q.key,
+        `Answer ${i + 1}: I have thought about ${q.label.toLowerCase()}`,
+      ]),
+    ),
     ...overrides,
   };
 }
@@ -14,7 +19,11 @@ export function validApplication(overrides: Record<string, string> = {}): Record
 export function postForm(baseUrl: string, path: string, fields: Record<string, string>, cookie?: string) {
   return fetch(baseUrl + path, {
     method: "POST",
-    headers: { Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      Origin: baseUrl,
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: new URLSearchParams(fields),
     redirect: "manual",
   });

@@ -36,7 +36,14 @@ function storedHash(password: string): Promise<string> {
   return hash;
 }
 
-export type TestMember = { id: string; email: string; password: string; firstName: string; lastName: string; role: Role };
+export type TestMember = {
+  id: string;
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+};
 
 /** A member of `role` with a password, as a sign-up (and a manager's role change) leaves them: not signed in. */
 export async function createMember(
@@ -49,8 +56,23 @@ export async function createMember(
   const lastName = options.lastName ?? role;
   const email = (options.email ?? `${role}${n}-${Date.now()}@example.com`).toLowerCase();
   const { internalAdapter } = await (await getAuth()).$context;
-  const user = await internalAdapter.createUser({ name: `${firstName} ${lastName}`, email, emailVerified: options.emailVerified ?? false, firstName, lastName, role }, { method: "email-password" });
-  await internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await storedHash(password) });
+  const user = await internalAdapter.createUser(
+    {
+      name: `${firstName} ${lastName}`,
+      email,
+      emailVerified: options.emailVerified ?? false,
+      firstName,
+      lastName,
+      role,
+    },
+    { method: "email-password" },
+  );
+  await internalAdapter.linkAccount({
+    userId: user.id,
+    providerId: "credential",
+    accountId: user.id,
+    password: await storedHash(password),
+  });
   return { id: user.id, email, password, firstName, lastName, role };
 }
 
@@ -63,7 +85,10 @@ export async function sessionCookie(
   options: { assuranceLevel?: AssuranceLevel; ipAddress?: string; userAgent?: string } = {},
 ): Promise<string> {
   const context = await (await getAuth()).$context;
-  const session = await context.internalAdapter.createSession(member.id, false, { ipAddress: options.ipAddress ?? `198.51.100.${(counter % 250) + 1}`, userAgent: options.userAgent ?? "" });
+  const session = await context.internalAdapter.createSession(member.id, false, {
+    ipAddress: options.ipAddress ?? `198.51.100.${(counter % 250) + 1}`,
+    userAgent: options.userAgent ?? "",
+  });
   if (options.assuranceLevel === "aal2") {
     // The library's hook records how a session was proven from the endpoint that made it, and none did here.
     await (await database()).update(sessions).set({ assuranceLevel: "aal2" }).where(eq(sessions.id, session.id));
@@ -79,7 +104,11 @@ export async function sessionCookie(
  * authenticator app for real (the tests of second factors compute its codes from `totpUri`);
  * `secondFactor: false` leaves any role with a password-only (aal1) session.
  */
-export async function signedInMember(role: Role, password = DEFAULT_PASSWORD, options: { secondFactor?: boolean } = {}) {
+export async function signedInMember(
+  role: Role,
+  password = DEFAULT_PASSWORD,
+  options: { secondFactor?: boolean } = {},
+) {
   const member = await createMember(role, { password });
   const { requireManager, requireCast } = config().twoFactor;
   if (options.secondFactor) {
@@ -87,8 +116,13 @@ export async function signedInMember(role: Role, password = DEFAULT_PASSWORD, op
     const { uri, backupCodes, cookie: proven } = await enrolTotp({ ...member, cookie });
     return { ...member, cookie: proven, totpUri: uri, backupCodes };
   }
-  const needsSecondFactor = options.secondFactor === undefined && ((role === "manager" && requireManager) || (role === "cast" && requireCast));
+  const needsSecondFactor =
+    options.secondFactor === undefined && ((role === "manager" && requireManager) || (role === "cast" && requireCast));
   const cookie = await sessionCookie(member, { assuranceLevel: needsSecondFactor ? "aal2" : "aal1" });
-  return { ...member, cookie, totpUri: undefined as string | undefined, backupCodes: undefined as string[] | undefined };
+  return {
+    ...member,
+    cookie,
+    totpUri: undefined as string | undefined,
+    backupCodes: undefined as string[] | undefined,
+  };
 }
-

@@ -17,7 +17,12 @@ export type RunningProcess = {
  * names. The test suite's own settings (its cheap CAPTCHA) are not handed down unless `env` gives
  * them: a server started here runs as an operator would run it, and a production one refuses them.
  */
-export function run(command: string, args: string[], env: Record<string, string> = {}, options: { cwd?: string; unset?: string[] } = {}): RunningProcess {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string; unset?: string[] } = {},
+): RunningProcess {
   const inherited = { ...process.env };
   // `unset`: variables the process must not have at all (an empty one still hides a .env file's value).
   for (const name of [...TEST_SUITE_VARIABLES, ...(options.unset ?? [])]) delete inherited[name];
@@ -72,7 +77,13 @@ export function run(command: string, args: string[], env: Record<string, string>
 export function serveScriptSettings(): { env: Record<string, string>; nodeOptions: string[] } {
   const scripts = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
   const [, assignments, command] = /^((?:\S+=\S*\s+)*)exec node (.+)$/.exec(scripts.serve!)!;
-  const env = Object.fromEntries(assignments!.trim().split(/\s+/).filter(Boolean).map((assignment) => assignment.split("=", 2) as [string, string]));
+  const env = Object.fromEntries(
+    assignments!
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((assignment) => assignment.split("=", 2) as [string, string]),
+  );
   return { env, nodeOptions: command!.split(/\s+/).filter((word) => word.startsWith("--")) };
 }
 
@@ -81,10 +92,18 @@ export function serveScriptSettings(): { env: Record<string, string>; nodeOption
  * Node's options) on a free port, with `env` added, once it says it is running: the process and
  * the address to reach it at.
  */
-export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000): Promise<{ server: RunningProcess; url: string; port: number }> {
+export async function startBuiltServer(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<{ server: RunningProcess; url: string; port: number }> {
   const port = await freePort();
   const serve = serveScriptSettings();
-  const server = run(process.execPath, [...serve.nodeOptions, "server.mjs"], { ...serve.env, NODE_ENV: "production", PORT: String(port), ...env });
+  const server = run(process.execPath, [...serve.nodeOptions, "server.mjs"], {
+    ...serve.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    ...env,
+  });
   await server.waitFor(/running at http:\/\/\S+:\d+/, timeoutMs);
   return { server, url: `http://127.0.0.1:${port}`, port };
 }

@@ -7,7 +7,11 @@ import { processIsAlive } from "~/platform/processes.server";
 const LOCK = path.resolve("build.lock");
 
 function buildIsCurrent(): boolean {
-  const check = spawnSync(process.execPath, ["--input-type=module", "-e", "const m = await import('./scripts/launch/build.mjs'); process.exit(m.buildIsCurrent() ? 0 : 1)"]);
+  const check = spawnSync(process.execPath, [
+    "--input-type=module",
+    "-e",
+    "const m = await import('./scripts/launch/build.mjs'); process.exit(m.buildIsCurrent() ? 0 : 1)",
+  ]);
   return check.status === 0;
 }
 

@@ -27,7 +27,13 @@ export function sendRaw(
     headers = {},
     contentType = "application/x-www-form-urlencoded",
     timeoutMs = 20_000,
-  }: { bodyBytes: number; chunked?: boolean; headers?: Record<string, string>; contentType?: string; timeoutMs?: number },
+  }: {
+    bodyBytes: number;
+    chunked?: boolean;
+    headers?: Record<string, string>;
+    contentType?: string;
+    timeoutMs?: number;
+  },
 ): Promise<RawAnswer> {
   const { port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -51,7 +57,9 @@ export function sendRaw(
     const pump = () => {
       while (!closed && sent < bodyBytes) {
         const size = Math.min(piece.length, bodyBytes - sent);
-        const data = chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from("\r\n")]) : piece.subarray(0, size);
+        const data = chunked
+          ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from("\r\n")])
+          : piece.subarray(0, size);
         sent += size;
         if (!socket.write(data)) return void socket.once("drain", pump);
       }
@@ -61,10 +69,17 @@ export function sendRaw(
       const end = received.indexOf("\r\n\r\n");
       if (end < 0) return undefined;
       const [statusLine, ...lines] = received.subarray(0, end).toString().split("\r\n");
-      const parsed = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const parsed = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
       const raw = received.subarray(end + 4);
       if (parsed["transfer-encoding"] !== "chunked") {
-        return { status: Number(statusLine!.split(" ")[1]), headers: parsed, body: raw, whole: raw.length >= Number(parsed["content-length"] ?? Infinity) };
+        return {
+          status: Number(statusLine!.split(" ")[1]),
+          headers: parsed,
+          body: raw,
+          whole: raw.length >= Number(parsed["content-length"] ?? Infinity),
+        };
       }
       // A page the server streams comes in chunks, each after its length in hex; a chunk of length 0 ends it.
       const chunks: Buffer[] = [];
@@ -90,13 +105,26 @@ export function sendRaw(
     });
     // A write the server no longer reads fails (EPIPE, ECONNRESET): that is the close we wait for.
     let failure = "";
-    socket.on("error", (error: NodeJS.ErrnoException) => void (failure ||= `${error.code ?? error.message} after ${sent} bytes`));
+    socket.on(
+      "error",
+      (error: NodeJS.ErrnoException) => void (failure ||= `${error.code ?? error.message} after ${sent} bytes`),
+    );
     socket.on("close", () => {
       closed = true;
       const response = answer();
-      if (!response || answeredAt === undefined) return reject(new Error(`connection closed without a whole response (${failure}): ${received.toString().slice(0, 300)}`));
+      if (!response || answeredAt === undefined)
+        return reject(
+          new Error(`connection closed without a whole response (${failure}): ${received.toString().slice(0, 300)}`),
+        );
       const { status, headers, body } = response;
-      resolve({ status, headers, body: body.toString(), answeredMs: answeredAt - started, closedAfterMs: Date.now() - answeredAt, sent });
+      resolve({
+        status,
+        headers,
+        body: body.toString(),
+        answeredMs: answeredAt - started,
+        closedAfterMs: Date.now() - answeredAt,
+        sent,
+      });
     });
     // A server that keeps reading would let this run for minutes: give up well before that.
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error("timed out")));

@@ -53,7 +53,12 @@ export async function startSmtpServer(
     refuseSender,
     hang,
     delayMs = 0,
-  }: { refuse?: (address: string) => number | undefined; refuseSender?: number; hang?: () => boolean; delayMs?: number } = {},
+  }: {
+    refuse?: (address: string) => number | undefined;
+    refuseSender?: number;
+    hang?: () => boolean;
+    delayMs?: number;
+  } = {},
 ) {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
@@ -76,7 +81,9 @@ export async function startSmtpServer(
     onRcptTo(address, _session, callback) {
       const code = refuse?.(address.address);
       if (code === undefined) return callback();
-      callback(Object.assign(new Error(code >= 500 ? "Mailbox unavailable" : "Try again later"), { responseCode: code }));
+      callback(
+        Object.assign(new Error(code >= 500 ? "Mailbox unavailable" : "Try again later"), { responseCode: code }),
+      );
     },
     onData(stream, _session, callback) {
       simpleParser(stream)

@@ -58,12 +58,22 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomUUID()}` });
         res.end(JSON.stringify(payload));
       };
-      if (refusing === "outage") return send(500, { error: { type: "api_error", message: "The stand-in is refusing requests" } });
-      if (refusing === "key") return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided: sk_test_****" } });
+      if (refusing === "outage")
+        return send(500, { error: { type: "api_error", message: "The stand-in is refusing requests" } });
+      if (refusing === "key")
+        return send(401, {
+          error: { type: "invalid_request_error", message: "Invalid API Key provided: sk_test_****" },
+        });
       // Each request is held to Stripe's published description and its documented rules (the
       // 30-minute least expiry, keys reused with other parameters...), before any answer.
       if (path.startsWith("/v1/")) {
-        const verdict = checker.check({ method: req.method!, path, query: (req.url ?? "").split("?")[1] ?? "", body, headers: req.headers });
+        const verdict = checker.check({
+          method: req.method!,
+          path,
+          query: (req.url ?? "").split("?")[1] ?? "",
+          body,
+          headers: req.headers,
+        });
         if (!verdict.ok) {
           refused.push({ method: req.method!, path, error: verdict.error.message });
           return send(verdict.status, { error: verdict.error });
@@ -73,7 +83,9 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
         if (known) return send(200, sessions.get(known));
         const form = new URLSearchParams(body);
-        const metadata = Object.fromEntries([...form].filter(([key]) => key.startsWith("metadata[")).map(([key, value]) => [key.slice(9, -1), value]));
+        const metadata = Object.fromEntries(
+          [...form].filter(([key]) => key.startsWith("metadata[")).map(([key, value]) => [key.slice(9, -1), value]),
+        );
         const id = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
         const session: StandInSession = {
           id,
@@ -109,10 +121,25 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         if (known) return send(200, known);
         const form = new URLSearchParams(body);
         const intent = form.get("payment_intent");
-        const paid = [...sessions.values()].find((session) => session.payment_intent !== null && session.payment_intent === intent);
-        if (!paid) return send(404, { error: { type: "invalid_request_error", param: "payment_intent", message: `No such payment_intent: '${intent}'` } });
+        const paid = [...sessions.values()].find(
+          (session) => session.payment_intent !== null && session.payment_intent === intent,
+        );
+        if (!paid)
+          return send(404, {
+            error: {
+              type: "invalid_request_error",
+              param: "payment_intent",
+              message: `No such payment_intent: '${intent}'`,
+            },
+          });
         if (refunds.some((refund) => refund.payment_intent === intent)) {
-          return send(400, { error: { type: "invalid_request_error", code: "charge_already_refunded", message: `Charge ${chargeOf(intent!)} has already been refunded.` } });
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "charge_already_refunded",
+              message: `Charge ${chargeOf(intent!)} has already been refunded.`,
+            },
+          });
         }
         const refund = stand.refund(intent!);
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
@@ -121,8 +148,15 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
       const expire = path.match(/^\/v1\/checkout\/sessions\/(cs_[A-Za-z0-9_]+)\/expire$/);
       if (req.method === "POST" && expire) {
         const session = sessions.get(expire[1]!);
-        if (!session) return send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
-        if (session.status !== "open") return send(400, { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` } });
+        if (!session)
+          return send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
+        if (session.status !== "open")
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+            },
+          });
         session.status = "expired";
         return send(200, session);
       }
@@ -132,7 +166,10 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         if (req.method === "GET") {
           const price = `$${(session.amount_total / 100).toFixed(2)}`;
           res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-          if (session.status !== "open") return res.end(`<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>This checkout has ended</h1></main></body></html>`);
+          if (session.status !== "open")
+            return res.end(
+              `<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>This checkout has ended</h1></main></body></html>`,
+            );
           return res.end(
             `<!doctype html><html lang="en"><head><title>Checkout</title></head><body><main><h1>Stripe checkout (stand-in)</h1><p><a href="${escapeHtml(session.cancel_url)}">Back</a></p><p>${escapeHtml(session.product)}</p><form method="post"><button>Pay ${price}</button></form></main></body></html>`,
           );
@@ -140,7 +177,11 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
         if (req.method === "POST" && options.webhook) {
           const paid = stand.pay(session.id);
           const notice = stand.event("checkout.session.completed", paid, options.webhook.secret);
-          void fetch(options.webhook.url, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload })
+          void fetch(options.webhook.url, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature },
+            body: notice.payload,
+          })
             .then((answer) => answer.text())
             .finally(() => {
               res.writeHead(303, { Location: session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id) });
@@ -152,9 +193,13 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
       const retrieve = path.match(/^\/v1\/checkout\/sessions\/(cs_[A-Za-z0-9_]+)$/);
       if (req.method === "GET" && retrieve) {
         const session = sessions.get(retrieve[1]!);
-        return session ? send(200, session) : send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
+        return session
+          ? send(200, session)
+          : send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
       }
-      send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
+      send(404, {
+        error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` },
+      });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -178,13 +223,23 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
     pay(sessionId: string): StandInSession {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
-      Object.assign(session, { status: "complete", payment_status: "paid", payment_intent: `pi_${sessionId.slice(8)}` });
+      Object.assign(session, {
+        status: "complete",
+        payment_status: "paid",
+        payment_intent: `pi_${sessionId.slice(8)}`,
+      });
       return session;
     },
     /** A refund of a paid session's payment, as Stripe makes it (asked for by the site, or made in the dashboard). */
     refund(paymentIntent: string) {
       const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
-      const refund = { id: `re_${crypto.randomBytes(12).toString("hex")}`, object: "refund" as const, payment_intent: paymentIntent, amount: session?.amount_total ?? 0, status: "succeeded" };
+      const refund = {
+        id: `re_${crypto.randomBytes(12).toString("hex")}`,
+        object: "refund" as const,
+        payment_intent: paymentIntent,
+        amount: session?.amount_total ?? 0,
+        status: "succeeded",
+      };
       refunds.push(refund);
       return refund;
     },
@@ -192,11 +247,26 @@ export async function startStripeStandIn(options: { port?: number; webhook?: { u
     refundedCharge(paymentIntent: string) {
       const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
       const amount = session?.amount_total ?? 0;
-      return { id: chargeOf(paymentIntent), object: "charge", payment_intent: paymentIntent, amount, amount_refunded: amount, refunded: true, currency: session?.currency ?? "usd" };
+      return {
+        id: chargeOf(paymentIntent),
+        object: "charge",
+        payment_intent: paymentIntent,
+        amount,
+        amount_refunded: amount,
+        refunded: true,
+        currency: session?.currency ?? "usd",
+      };
     },
     /** The event Stripe would send about a session, and its Stripe-Signature header for `secret`. */
     event(type: string, session: StandInSession | Record<string, unknown>, secret: string) {
-      const event = { id: `evt_${crypto.randomBytes(12).toString("hex")}`, object: "event", type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: session } };
+      const event = {
+        id: `evt_${crypto.randomBytes(12).toString("hex")}`,
+        object: "event",
+        type,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        data: { object: session },
+      };
       const payload = JSON.stringify(event);
       return { id: event.id, payload, signature: signer.generateTestHeaderString({ payload, secret }) };
     },
@@ -261,7 +331,11 @@ export function ticketSteps(app: () => { url: string }, standIn: () => StripeSta
   }
   async function notify(type: string, object: object): Promise<string> {
     const notice = standIn().event(type, object as never, webhookSecret);
-    const answer = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
+    const answer = await fetch(`${app().url}/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature },
+      body: notice.payload,
+    });
     expect(answer.status).toBe(200);
     return answer.text();
   }

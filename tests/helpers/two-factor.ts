@@ -44,5 +44,9 @@ export async function enrolTotp(member: { id: string; email: string; password: s
   if (!started.ok) throw new Error(`enrolment failed: ${started.message}`);
   const confirmed = await confirmEnrolment(requestWith(member.cookie), member, totpNow(started.uri));
   if (!confirmed.ok) throw new Error(`confirming the enrolment failed: ${confirmed.message}`);
-  return { uri: started.uri, backupCodes: confirmed.backupCodes, cookie: cookieHeader(confirmed.setCookies, member.cookie) };
+  return {
+    uri: started.uri,
+    backupCodes: confirmed.backupCodes,
+    cookie: cookieHeader(confirmed.setCookies, member.cookie),
+  };
 }

@@ -13,7 +13,10 @@ export function webhookUrl(port: number): string {
  * accepted posts so far, for a test in another process than the stand-in (the browser tests'
  * workers read the texts of the gateway their run started, e2e/global-setup.ts).
  */
-export async function startWebhookServer(respond: (index: number) => { status: number; body?: unknown } = () => ({ status: 204 }), { port = 0 } = {}) {
+export async function startWebhookServer(
+  respond: (index: number) => { status: number; body?: unknown } = () => ({ status: 204 }),
+  { port = 0 } = {},
+) {
   const requests: ReceivedPost[] = [];
   const accepted: ReceivedPost[] = [];
   const server = http.createServer((req, res) => {

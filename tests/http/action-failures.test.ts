@@ -43,7 +43,12 @@ describe("an action whose save fails", () => {
     const member = await signedInMember("player");
     const errors = vi.spyOn(logger, "error");
     const response = await whileRefusingWrites("letters", () =>
-      postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Ma Holt", body: "The well ran dry on Tuesday." }, member.cookie),
+      postForm(
+        app().url,
+        "/letters",
+        { submissionKey: randomUUID(), recipient: "Ma Holt", body: "The well ran dry on Tuesday." },
+        member.cookie,
+      ),
     );
     expect(response.status).toBe(500);
     const html = await response.text();
@@ -81,10 +86,17 @@ describe("an action whose save fails", () => {
     form.set("sources", "The assayer's ledger, page forty.");
     form.set("research", "The ore hums when the lamps go out.");
     // A real 1x1 PNG.
-    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
     form.set("file", new Blob([new Uint8Array(png)]), "ore.png");
     const response = await whileRefusingWrites("research", () =>
-      fetch(`${app().url}/research`, { method: "POST", headers: { Cookie: member.cookie, Origin: app().url }, body: form }),
+      fetch(`${app().url}/research`, {
+        method: "POST",
+        headers: { Cookie: member.cookie, Origin: app().url },
+        body: form,
+      }),
     );
     expect(response.status).toBe(500);
     const html = await response.text();
@@ -104,14 +116,22 @@ describe("an action whose save fails", () => {
     expect(html).toContain("Failed to save emergency contact. Please try again.");
     expect(html).toContain('value="Ma Holt"');
     expect(html).toContain('value="(860) 555-0142"');
-    const [row] = await db().select({ contact: profiles.emergencyContact }).from(profiles).where(eq(profiles.id, member.id));
+    const [row] = await db()
+      .select({ contact: profiles.emergencyContact })
+      .from(profiles)
+      .where(eq(profiles.id, member.id));
     expect(row!.contact).toBeNull();
   });
 
   it("keeps a new event's details and shows the event manager's message", async () => {
     const manager = await signedInMember("manager");
     const response = await whileRefusingWrites("events", () =>
-      postForm(app().url, "/events/manage", { intent: "create", title: "Blood Moon", date: "2027-05-14", status: "future", ticketUrl: "" }, manager.cookie),
+      postForm(
+        app().url,
+        "/events/manage",
+        { intent: "create", title: "Blood Moon", date: "2027-05-14", status: "future", ticketUrl: "" },
+        manager.cookie,
+      ),
     );
     expect(response.status).toBe(500);
     const html = await response.text();

@@ -32,7 +32,11 @@ const app = withAppServer();
 
 describe("the shared signed-out pages", () => {
   it("are rendered without a single use of the database", async () => {
-    const headings: Record<string, string> = { "/": "hero-title", "/rulebook": "Rulebook</h1>", "/locations": "Game Location</h1>" };
+    const headings: Record<string, string> = {
+      "/": "hero-title",
+      "/rulebook": "Rulebook</h1>",
+      "/locations": "Game Location</h1>",
+    };
     expect([...ANONYMOUS_PAGES].sort()).toEqual(Object.keys(headings).sort());
     for (const path of ANONYMOUS_PAGES) {
       const response = await fetch(app().url + path);
@@ -47,7 +51,9 @@ describe("the shared signed-out pages", () => {
   });
 
   it("would notice a page that used it: a member's page asks the database who is signed in", async () => {
-    const response = await fetch(`${app().url}/events`, { headers: { Cookie: `${AUTH_COOKIE_PREFIX}.session_token=forged` } });
+    const response = await fetch(`${app().url}/events`, {
+      headers: { Cookie: `${AUTH_COOKIE_PREFIX}.session_token=forged` },
+    });
     await response.text();
     expect(uses.length).toBeGreaterThan(0);
   });

@@ -16,13 +16,23 @@ describe("the player application", () => {
   it("saves one pending application for the member, whatever ids the body carries, and queues a notice", async () => {
     const applicant = await signedInMember("applicant");
     const other = await signedInMember("applicant");
-    const response = await postForm(app().url, "/application", validApplication({ userId: other.id, user_id: other.id, status: "accepted" }), applicant.cookie);
+    const response = await postForm(
+      app().url,
+      "/application",
+      validApplication({ userId: other.id, user_id: other.id, status: "accepted" }),
+      applicant.cookie,
+    );
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Application Submitted!");
 
     const rows = await db().select().from(applications).where(eq(applications.userId, applicant.id));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "pending", discordTag: "settler_1877", rolePreference: "player", email: applicant.email });
+    expect(rows[0]).toMatchObject({
+      status: "pending",
+      discordTag: "settler_1877",
+      rolePreference: "player",
+      email: applicant.email,
+    });
     expect(await db().select().from(applications).where(eq(applications.userId, other.id))).toEqual([]);
 
     const notices = await db().select().from(outbox).where(eq(outbox.kind, "discord"));
@@ -33,7 +43,11 @@ describe("the player application", () => {
     const applicant = await signedInMember("applicant");
     await postForm(app().url, "/application", validApplication(), applicant.cookie);
     await db().update(applications).set({ status: "accepted" }).where(eq(applications.userId, applicant.id));
-    const again = await Promise.all([1, 2, 3].map(() => postForm(app().url, "/application", validApplication({ discordTag: "changed" }), applicant.cookie)));
+    const again = await Promise.all(
+      [1, 2, 3].map(() =>
+        postForm(app().url, "/application", validApplication({ discordTag: "changed" }), applicant.cookie),
+      ),
+    );
     expect(again.map((r) => r.status)).toEqual([200, 200, 200]);
     const rows = await db().select().from(applications).where(eq(applications.userId, applicant.id));
     expect(rows).toHaveLength(1);

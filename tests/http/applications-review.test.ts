@@ -36,16 +36,26 @@ describe("reviewing applications", () => {
     const manager = await signedInMember("manager");
     for (const preference of ["player", "cast"] as const) {
       const { applicant, applicationId } = await applicantWithApplication(preference);
-      const page = await (await fetch(`${app().url}/tools?tab=applications`, { headers: { Cookie: manager.cookie } })).text();
+      const page = await (
+        await fetch(`${app().url}/tools?tab=applications`, { headers: { Cookie: manager.cookie } })
+      ).text();
       expect(page).toContain(applicant.email);
-      const response = await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, manager.cookie);
+      const response = await postForm(
+        app().url,
+        "/tools?tab=applications",
+        { intent: "accept", applicationId, confirm: "yes" },
+        manager.cookie,
+      );
       expect(response.status).toBe(200);
       expect(await response.text()).toContain("The acceptance email is on its way");
       const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
       expect(profile!.role).toBe(preference);
       const [application] = await db().select().from(applications).where(eq(applications.id, applicationId));
       expect(application).toMatchObject({ status: "accepted", decidedBy: manager.id });
-      const emails = await db().select().from(outbox).where(sql`${outbox.kind} = 'email' and ${outbox.payload}->>'to' = ${applicant.email}`);
+      const emails = await db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.kind} = 'email' and ${outbox.payload}->>'to' = ${applicant.email}`);
       expect(emails).toHaveLength(1);
       expect(String(emails[0]!.payload.text)).toContain("Dear Test");
       // The outbox worker delivers it over real SMTP to the applicant, by name.
@@ -62,11 +72,21 @@ describe("reviewing applications", () => {
   it("rejects without sending anything and reminds the manager to write", async () => {
     const manager = await signedInMember("manager");
     const { applicant, applicationId } = await applicantWithApplication("player");
-    const response = await postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, manager.cookie);
+    const response = await postForm(
+      app().url,
+      "/tools?tab=applications",
+      { intent: "reject", applicationId, confirm: "yes" },
+      manager.cookie,
+    );
     expect(await response.text()).toContain(`please write to ${applicant.email} yourself`);
     const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
     expect(profile!.role).toBe("applicant");
-    expect(await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${applicant.email}`)).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.payload}->>'to' = ${applicant.email}`),
+    ).toEqual([]);
   });
 
   it("asks first: without confirm=yes a decision is a confirmation step, and nothing is decided, sent or audited", async () => {
@@ -77,8 +97,13 @@ describe("reviewing applications", () => {
       const asked = await postForm(app().url, "/tools?tab=applications", { intent, applicationId }, manager.cookie);
       expect(asked.status).toBe(200);
       const page = readable(await asked.text());
-      expect(page).toContain(intent === "accept" ? `Accept ${name}'s application? They will be emailed.` : `Reject ${name}'s application?`);
-      const form = page.match(/<form [^>]*method="post"[^>]*>((?:(?!<\/form>).)*name="confirm" value="yes"(?:(?!<\/form>).)*)<\/form>/s)?.[1] ?? "";
+      expect(page).toContain(
+        intent === "accept" ? `Accept ${name}'s application? They will be emailed.` : `Reject ${name}'s application?`,
+      );
+      const form =
+        page.match(
+          /<form [^>]*method="post"[^>]*>((?:(?!<\/form>).)*name="confirm" value="yes"(?:(?!<\/form>).)*)<\/form>/s,
+        )?.[1] ?? "";
       expect(form).toContain(`name="intent" value="${intent}"`);
       expect(form).toContain(`name="applicationId" value="${applicationId}"`);
       expect(form).toContain(intent === "accept" ? "Yes, accept" : "Yes, reject");
@@ -88,16 +113,33 @@ describe("reviewing applications", () => {
     expect(application).toMatchObject({ status: "pending", decidedBy: null });
     const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
     expect(profile!.role).toBe("applicant");
-    expect(await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${applicant.email}`)).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.payload}->>'to' = ${applicant.email}`),
+    ).toEqual([]);
     expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id))).toEqual([]);
 
     // Confirmed, it is decided once and audited once.
-    const confirmed = await postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, manager.cookie);
+    const confirmed = await postForm(
+      app().url,
+      "/tools?tab=applications",
+      { intent: "reject", applicationId, confirm: "yes" },
+      manager.cookie,
+    );
     expect(readable(await confirmed.text())).toContain(`Rejected ${name}.`);
-    expect((await db().select().from(applications).where(eq(applications.id, applicationId)))[0]!.status).toBe("rejected");
+    expect((await db().select().from(applications).where(eq(applications.id, applicationId)))[0]!.status).toBe(
+      "rejected",
+    );
     expect(await db().select().from(auditLog).where(eq(auditLog.subjectId, applicant.id))).toHaveLength(1);
     // Asking again about a decided application says so rather than offering to decide it.
-    const late = await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId }, manager.cookie);
+    const late = await postForm(
+      app().url,
+      "/tools?tab=applications",
+      { intent: "accept", applicationId },
+      manager.cookie,
+    );
     expect(late.status).toBe(409);
     expect(await late.text()).toContain("Another manager has already rejected this application.");
   });
@@ -107,7 +149,9 @@ describe("reviewing applications", () => {
     const decided = async (status: "accepted" | "rejected", n: number) => {
       for (let i = 0; i < n; i++) {
         const profile = await createProfile(db(), { firstName: `${status}${i}`, lastName: "Filtered" });
-        await db().insert(applications).values(applicationValues(profile, { status, createdAt: new Date(Date.now() + 60_000 + i) }));
+        await db()
+          .insert(applications)
+          .values(applicationValues(profile, { status, createdAt: new Date(Date.now() + 60_000 + i) }));
       }
     };
     // More decided applications than a page, all newer than the pending one.
@@ -115,17 +159,33 @@ describe("reviewing applications", () => {
     await decided("rejected", 2);
     const { applicant } = await applicantWithApplication("player");
     const counts = Object.fromEntries(
-      (await db().select({ status: applications.status, n: sql<number>`count(*)::int` }).from(applications).groupBy(applications.status)).map((r) => [r.status, r.n]),
+      (
+        await db()
+          .select({ status: applications.status, n: sql<number>`count(*)::int` })
+          .from(applications)
+          .groupBy(applications.status)
+      ).map((r) => [r.status, r.n]),
     ) as Record<string, number>;
     const all = counts.pending! + counts.accepted! + counts.rejected!;
-    const get = async (query: string) => readable(await (await fetch(`${app().url}/tools?tab=applications${query}`, { headers: { Cookie: manager.cookie } })).text());
+    const get = async (query: string) =>
+      readable(
+        await (
+          await fetch(`${app().url}/tools?tab=applications${query}`, { headers: { Cookie: manager.cookie } })
+        ).text(),
+      );
 
     const first = await get("");
     expect(first).toContain(applicant.email);
     expect(first).not.toContain("accepted0.filtered");
     expect(first).toMatch(new RegExp(`aria-current="page"[^>]*>Pending<span[^>]*>\\(${counts.pending}\\)`));
-    for (const [status, label, n] of [["accepted", "Accepted", counts.accepted], ["rejected", "Rejected", counts.rejected], ["all", "All", all]] as const) {
-      expect(first).toMatch(new RegExp(`href="/tools\\?tab=applications&status=${status}"[^>]*>${label}<span[^>]*>\\(${n}\\)`));
+    for (const [status, label, n] of [
+      ["accepted", "Accepted", counts.accepted],
+      ["rejected", "Rejected", counts.rejected],
+      ["all", "All", all],
+    ] as const) {
+      expect(first).toMatch(
+        new RegExp(`href="/tools\\?tab=applications&status=${status}"[^>]*>${label}<span[^>]*>\\(${n}\\)`),
+      );
     }
     expect(first).toContain(`${counts.pending} pending application`);
 
@@ -152,13 +212,21 @@ describe("reviewing applications", () => {
     const { applicant, applicationId } = await applicantWithApplication("player");
     const responses = await Promise.all([
       postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, first.cookie),
-      postForm(app().url, "/tools?tab=applications", { intent: "reject", applicationId, confirm: "yes" }, second.cookie),
+      postForm(
+        app().url,
+        "/tools?tab=applications",
+        { intent: "reject", applicationId, confirm: "yes" },
+        second.cookie,
+      ),
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = responses.find((r) => r.status === 409)!;
     expect(await loser.text()).toMatch(/Another manager has already (accepted|rejected) this application\./);
     const [application] = await db().select().from(applications).where(eq(applications.id, applicationId));
-    const emails = await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${applicant.email}`);
+    const emails = await db()
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'to' = ${applicant.email}`);
     expect(emails).toHaveLength(application!.status === "accepted" ? 1 : 0);
   });
 
@@ -167,8 +235,22 @@ describe("reviewing applications", () => {
     const { applicant, applicationId } = await applicantWithApplication("player");
     await db().update(profiles).set({ role: "manager" }).where(eq(profiles.id, applicant.id));
     const cast = await signedInMember("cast");
-    expect((await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, cast.cookie)).status).toBe(403);
-    await postForm(app().url, "/tools?tab=applications", { intent: "accept", applicationId, confirm: "yes" }, manager.cookie);
+    expect(
+      (
+        await postForm(
+          app().url,
+          "/tools?tab=applications",
+          { intent: "accept", applicationId, confirm: "yes" },
+          cast.cookie,
+        )
+      ).status,
+    ).toBe(403);
+    await postForm(
+      app().url,
+      "/tools?tab=applications",
+      { intent: "accept", applicationId, confirm: "yes" },
+      manager.cookie,
+    );
     const [profile] = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.id, applicant.id));
     expect(profile!.role).toBe("manager");
   });
@@ -176,15 +258,25 @@ describe("reviewing applications", () => {
   it("lists players with their characters, and cast and managers by first name", async () => {
     const cast = await signedInMember("cast");
     const player = await signedInMember("player");
-    await db().insert(characters).values({ userId: player.id, characterName: "Nell Fairweather", faction: "Homesteader", job: "Agrarian", backstory: "Grew corn in Ohio." });
-    const players = await (await fetch(`${app().url}/tools?tab=players&q=fairweather`, { headers: { Cookie: cast.cookie } })).text();
+    await db().insert(characters).values({
+      userId: player.id,
+      characterName: "Nell Fairweather",
+      faction: "Homesteader",
+      job: "Agrarian",
+      backstory: "Grew corn in Ohio.",
+    });
+    const players = await (
+      await fetch(`${app().url}/tools?tab=players&q=fairweather`, { headers: { Cookie: cast.cookie } })
+    ).text();
     expect(players).toContain("Nell Fairweather · Homesteader · Agrarian");
     expect(players).toContain("Grew corn in Ohio.");
     const castList = await (await fetch(`${app().url}/tools?tab=cast`, { headers: { Cookie: cast.cookie } })).text();
     expect(castList).toContain(`Test`);
     expect(castList).not.toContain(player.email);
     // The managers' tabs are not served to cast, even by address.
-    const sneaky = await (await fetch(`${app().url}/tools?tab=applications`, { headers: { Cookie: cast.cookie } })).text();
+    const sneaky = await (
+      await fetch(`${app().url}/tools?tab=applications`, { headers: { Cookie: cast.cookie } })
+    ).text();
     expect(sneaky).not.toContain("Read the answers");
   });
 });

@@ -40,12 +40,63 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
 
   it("answers bad input with the product's messages and status 400, saving nothing", async () => {
     const cases: [Record<string, string>, string][] = [
-      [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "short", confirmPassword: "short" }, MESSAGES.passwordRequirements],
-      [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1878" }, MESSAGES.passwordsDontMatch],
-      [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877" }, MESSAGES.captcha],
-      [{ intent: "signup", firstName: "A", lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877", altcha: "forged" }, MESSAGES.captcha],
+      [
+        {
+          intent: "signup",
+          firstName: "A",
+          lastName: "B",
+          email: "a@example.com",
+          password: "short",
+          confirmPassword: "short",
+        },
+        MESSAGES.passwordRequirements,
+      ],
+      [
+        {
+          intent: "signup",
+          firstName: "A",
+          lastName: "B",
+          email: "a@example.com",
+          password: "Lantern#1877",
+          confirmPassword: "Lantern#1878",
+        },
+        MESSAGES.passwordsDontMatch,
+      ],
+      [
+        {
+          intent: "signup",
+          firstName: "A",
+          lastName: "B",
+          email: "a@example.com",
+          password: "Lantern#1877",
+          confirmPassword: "Lantern#1877",
+        },
+        MESSAGES.captcha,
+      ],
+      [
+        {
+          intent: "signup",
+          firstName: "A",
+          lastName: "B",
+          email: "a@example.com",
+          password: "Lantern#1877",
+          confirmPassword: "Lantern#1877",
+          altcha: "forged",
+        },
+        MESSAGES.captcha,
+      ],
       [{ intent: "signup" }, MESSAGES.required],
-      [{ intent: "signup", firstName: "x".repeat(100_000), lastName: "B", email: "a@example.com", password: "Lantern#1877", confirmPassword: "Lantern#1877" }, "Please keep this to 80 characters or fewer"],
+      [
+        {
+          intent: "signup",
+          firstName: "x".repeat(100_000),
+          lastName: "B",
+          email: "a@example.com",
+          password: "Lantern#1877",
+          confirmPassword: "Lantern#1877",
+        },
+        "Please keep this to 80 characters or fewer",
+      ],
       [{ intent: "signin", email: "a@example.com", password: "whatever" }, MESSAGES.captcha],
       [{ intent: "signin" }, MESSAGES.required],
     ];
@@ -59,7 +110,11 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
 
   it("turns away 50 rapid sign-in attempts without a single server error", async () => {
     const statuses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post("/auth", { intent: "signin", email: `guess${i}@example.com`, password: "Guess#1234" }).then((r) => r.status)),
+      Array.from({ length: 50 }, (_, i) =>
+        post("/auth", { intent: "signin", email: `guess${i}@example.com`, password: "Guess#1234" }).then(
+          (r) => r.status,
+        ),
+      ),
     );
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
     expect(new Set(statuses)).toEqual(new Set([400]));
@@ -68,7 +123,13 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
   it("signs in with a cookie that is HttpOnly and SameSite=Lax, and signs out on the server", async () => {
     const member = await signedInMember("player");
     await db().delete(sessions).where(eq(sessions.userId, member.id));
-    const signIn = await post("/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: "/profile" });
+    const signIn = await post("/auth", {
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+      redirectTo: "/profile",
+    });
     expect(signIn.status).toBe(302);
     expect(signIn.headers.get("Location")).toBe("/profile");
     const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("hopewell.session_token="))!;
@@ -77,7 +138,9 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
     expect(cookie).not.toMatch(/Secure/i);
     const session = cookie.split(";")[0]!;
 
-    expect((await fetch(`${app().url}/profile`, { headers: { Cookie: session }, redirect: "manual" })).status).toBe(200);
+    expect((await fetch(`${app().url}/profile`, { headers: { Cookie: session }, redirect: "manual" })).status).toBe(
+      200,
+    );
     const signOut = await post("/logout", {}, { Cookie: session });
     expect(signOut.status).toBe(302);
     expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
@@ -89,7 +152,13 @@ describe("the auth forms over HTTP, with hostile and broken input", () => {
   it("never follows a redirect target off the site", async () => {
     const member = await signedInMember("player");
     for (const target of ["https://evil.example/", "//evil.example", "/\\evil.example"]) {
-      const response = await post("/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: target });
+      const response = await post("/auth", {
+        intent: "signin",
+        email: member.email,
+        password: member.password,
+        altcha: await solvedCaptcha(),
+        redirectTo: target,
+      });
       expect(response.headers.get("Location")).toBe("/");
     }
   });

@@ -57,7 +57,8 @@ describe("forms behind an https reverse proxy", () => {
       redirect: "manual",
     });
   }
-  const accountOf = async (email: string) => db().select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email));
+  const accountOf = async (email: string) =>
+    db().select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email));
 
   it("accepts a sign-up posted from the https site through the proxy", async () => {
     const response = await signUp(proxied.url, "proxied@example.com", {
@@ -80,12 +81,16 @@ describe("forms behind an https reverse proxy", () => {
     });
     expect([400, 403]).toContain(downgraded.status);
     // An https origin with this server's own host, sent to it over plain http.
-    const wrongScheme = await signUp(direct.url, "wrong-scheme@example.com", { Origin: direct.url.replace("http:", "https:") });
+    const wrongScheme = await signUp(direct.url, "wrong-scheme@example.com", {
+      Origin: direct.url.replace("http:", "https:"),
+    });
     expect([400, 403]).toContain(wrongScheme.status);
     expect(await accountOf("downgraded@example.com")).toEqual([]);
     expect(await accountOf("wrong-scheme@example.com")).toEqual([]);
     // Turned away, not a fault of the site: at info, beside the request line (operators.md, "Health and logs").
-    const refusals = logs.filter((line) => line.includes('"msg":"cross-site post refused"')).map((line) => JSON.parse(line) as { level: number });
+    const refusals = logs
+      .filter((line) => line.includes('"msg":"cross-site post refused"'))
+      .map((line) => JSON.parse(line) as { level: number });
     expect(refusals.length).toBeGreaterThanOrEqual(2);
     expect(refusals.map((line) => line.level)).toEqual(refusals.map(() => 30));
   });
@@ -114,8 +119,10 @@ describe("forms behind an https reverse proxy", () => {
     });
     expect(response.status).toBe(400);
     const page = await response.text();
-    expect(page).toContain("<h1 class=\"mt-4 text-3xl\">Form Not Sent</h1>");
-    expect(page).toContain("Nothing was saved. If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.");
+    expect(page).toContain('<h1 class="mt-4 text-3xl">Form Not Sent</h1>');
+    expect(page).toContain(
+      "Nothing was saved. If you run the site: set TRUST_PROXY=true in its settings (.env) and restart it.",
+    );
     const refusal = logs.filter((line) => line.includes("TRUST_PROXY is not set"));
     expect(refusal.length).toBe(1);
     // At info, as every refusal of a client's request is: the log's warnings and errors are the site's own faults.

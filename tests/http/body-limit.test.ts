@@ -42,7 +42,7 @@ describe("request body limits", () => {
     expectPromptRefusal(byLength, bodyBytes);
     expect(byLength.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(byLength.body).toContain(`<title>${PAGE_TITLE}</title>`);
-    expect(byLength.body).toContain("<h1 class=\"mt-4 text-3xl\">Too Much to Carry</h1>");
+    expect(byLength.body).toContain('<h1 class="mt-4 text-3xl">Too Much to Carry</h1>');
     expect(byLength.body).toContain(PAGE_TEXT);
     expect(byLength.body).toContain('<a href="/" class="btn btn-secondary">Back to town</a>');
     // The site's stylesheet: the built one in production, the source's under the tests.
@@ -58,14 +58,22 @@ describe("request body limits", () => {
     const member = await signedInMember("player");
     const bodyBytes = 20 * MiB;
     for (const chunked of [false, true]) {
-      const answer = await sendRaw("/letters", { bodyBytes, chunked, headers: { Cookie: member.cookie, Accept: "text/html" } });
+      const answer = await sendRaw("/letters", {
+        bodyBytes,
+        chunked,
+        headers: { Cookie: member.cookie, Accept: "text/html" },
+      });
       expectPromptRefusal(answer, bodyBytes);
       expect(answer.body).toContain(PAGE_TEXT);
     }
     expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toEqual([]);
 
     // A body without a Content-Length, within the limit, reaches the action whole.
-    const fields = new URLSearchParams({ submissionKey: randomUUID(), recipient: "Abigail Voss", body: "Meet me at the well after dark." });
+    const fields = new URLSearchParams({
+      submissionKey: randomUUID(),
+      recipient: "Abigail Voss",
+      body: "Meet me at the well after dark.",
+    });
     const encoded = new TextEncoder().encode(fields.toString());
     const chunkedLetter = await fetch(`${app().url}/letters`, {
       method: "POST",
@@ -89,10 +97,20 @@ describe("request body limits", () => {
   it("takes a form just under the limit and refuses one just over it", async () => {
     const member = await signedInMember("player");
     // The action reads it and answers with its own message about the letter's length.
-    const under = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB - 200) }, member.cookie);
+    const under = await postForm(
+      app().url,
+      "/letters",
+      { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB - 200) },
+      member.cookie,
+    );
     expect(under.status).toBe(400);
     expect(await under.text()).toContain("Please keep your letter to 10,000 characters or fewer");
-    const over = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB) }, member.cookie);
+    const over = await postForm(
+      app().url,
+      "/letters",
+      { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "x".repeat(MiB) },
+      member.cookie,
+    );
     expect(over.status).toBe(413);
     expect(await over.text()).toContain(PAGE_TEXT);
     expect(await db().select().from(letters).where(eq(letters.userId, member.id))).toEqual([]);
@@ -110,17 +128,30 @@ describe("request body limits", () => {
       return body;
     };
     for (const path of ["/research/upload", "/research", "/research.data"]) {
-      const response = await fetch(app().url + path, { method: "POST", headers: { Origin: app().url, Cookie: member.cookie, Accept: "text/html" }, body: form(7 * MiB), redirect: "manual" });
+      const response = await fetch(app().url + path, {
+        method: "POST",
+        headers: { Origin: app().url, Cookie: member.cookie, Accept: "text/html" },
+        body: form(7 * MiB),
+        redirect: "manual",
+      });
       expect(response.status, path).toBe(413);
       expect(response.headers.get("Connection"), path).toBe("close");
       expect(await response.text(), path).toContain(PAGE_TEXT);
     }
-    const nearly = await fetch(`${app().url}/research/upload`, { method: "POST", headers: { Origin: app().url, Cookie: member.cookie }, body: form(5 * MiB + 100_000) });
+    const nearly = await fetch(`${app().url}/research/upload`, {
+      method: "POST",
+      headers: { Origin: app().url, Cookie: member.cookie },
+      body: form(5 * MiB + 100_000),
+    });
     expect(nearly.status).toBe(413);
     expect(await nearly.json()).toEqual({ message: "File size must be less than 5MB" });
     expect(await db().select().from(research).where(eq(research.userId, member.id))).toEqual([]);
     // Elsewhere the same body is a form's and too big.
-    const elsewhere = await fetch(`${app().url}/research/${randomUUID()}/file`, { method: "POST", headers: { Origin: app().url, Cookie: member.cookie }, body: form(2 * MiB) });
+    const elsewhere = await fetch(`${app().url}/research/${randomUUID()}/file`, {
+      method: "POST",
+      headers: { Origin: app().url, Cookie: member.cookie },
+      body: form(2 * MiB),
+    });
     expect(elsewhere.status).toBe(413);
   });
 
@@ -133,7 +164,9 @@ describe("request body limits", () => {
       socket.on("error", reject);
       socket.on("close", () => resolve(text));
       socket.setTimeout(5_000, () => socket.destroy(new Error("timed out")));
-      socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${1024 * MiB}\r\nExpect: 100-continue\r\n\r\n`);
+      socket.write(
+        `POST /auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${1024 * MiB}\r\nExpect: 100-continue\r\n\r\n`,
+      );
     });
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(reply).not.toContain("100 Continue");
@@ -199,7 +232,9 @@ describe("request body limits", () => {
       socket.resume();
       socket.on("close", () => resolve());
       socket.setTimeout(10_000, () => socket.destroy());
-      socket.write(`POST /auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\n${"a".repeat(2 * MiB)}`);
+      socket.write(
+        `POST /auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\n${"a".repeat(2 * MiB)}`,
+      );
     });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await fetch(`${app().url}/auth`)).status).toBe(200);
@@ -208,7 +243,13 @@ describe("request body limits", () => {
   it("still signs a member in after all that", async () => {
     const member = await signedInMember("player");
     await db().delete(sessions).where(eq(sessions.userId, member.id));
-    const response = await postForm(app().url, "/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: "/profile" });
+    const response = await postForm(app().url, "/auth", {
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+      redirectTo: "/profile",
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/profile");
     expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toHaveLength(1);

@@ -22,7 +22,12 @@ describe("requests a client gets wrong", () => {
     const { url } = app();
     const player = await signedInMember("player");
     const post = (path: string, headers: Record<string, string> = {}) =>
-      fetch(`${url}${path}`, { method: "POST", headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: "a=b", redirect: "manual" });
+      fetch(`${url}${path}`, {
+        method: "POST",
+        headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: "a=b",
+        redirect: "manual",
+      });
     const before = captured.length;
 
     const answers = [

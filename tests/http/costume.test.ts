@@ -47,16 +47,24 @@ beforeAll(async () => {
   unregistered = await createEvent(db(), { title: "The Thaw Elsewhere", date: inDays(40), status: "future" });
   // A camera's photo: 800 x 600 pixels stored on their side (orientation 6: turn a quarter right), with its position.
   photoJpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 120, g: 80, b: 40 } } })
-    .withExif({ IFD0: { Copyright: MARK, ImageDescription: MARK }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "41/1 59/1 26/1", GPSLongitudeRef: "W", GPSLongitude: "72/1 9/1 26/1" } })
+    .withExif({
+      IFD0: { Copyright: MARK, ImageDescription: MARK },
+      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "41/1 59/1 26/1", GPSLongitudeRef: "W", GPSLongitude: "72/1 9/1 26/1" },
+    })
     .withMetadata({ orientation: 6 })
     .jpeg()
     .toBuffer();
-  photoPng = await sharp({ create: { width: 300, height: 500, channels: 4, background: { r: 10, g: 200, b: 40, alpha: 0.5 } } })
+  photoPng = await sharp({
+    create: { width: 300, height: 500, channels: 4, background: { r: 10, g: 200, b: 40, alpha: 0.5 } },
+  })
     .png()
     .toBuffer();
 });
 
-async function registered(role: "player" | "cast" | "manager" = "player", events = [soon, late, past]): Promise<Member> {
+async function registered(
+  role: "player" | "cast" | "manager" = "player",
+  events = [soon, late, past],
+): Promise<Member> {
   const member = await signedInMember(role);
   for (const event of events) await db().insert(eventAttendance).values(attendanceValues(member.id, event.id));
   return member;
@@ -66,12 +74,24 @@ function send(member: Member, eventId: string, file: { bytes: Buffer; name: stri
   const form = new FormData();
   form.set("intent", "upload");
   form.set("eventId", eventId);
-  if (file) form.set("photo", new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }), file.name);
-  return fetch(`${app().url}/costume`, { method: "POST", headers: { Cookie: member.cookie, Origin: app().url }, body: form, redirect: "manual" });
+  if (file)
+    form.set(
+      "photo",
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }),
+      file.name,
+    );
+  return fetch(`${app().url}/costume`, {
+    method: "POST",
+    headers: { Cookie: member.cookie, Origin: app().url },
+    body: form,
+    redirect: "manual",
+  });
 }
 
-const page = async (member: Member, where = "/costume") => (await (await fetch(app().url + where, { headers: { Cookie: member.cookie } })).text()).replaceAll("<!-- -->", "");
-const photosOf = (userId: string) => db().select().from(costumePhotos).where(eq(costumePhotos.userId, userId)).orderBy(costumePhotos.createdAt);
+const page = async (member: Member, where = "/costume") =>
+  (await (await fetch(app().url + where, { headers: { Cookie: member.cookie } })).text()).replaceAll("<!-- -->", "");
+const photosOf = (userId: string) =>
+  db().select().from(costumePhotos).where(eq(costumePhotos.userId, userId)).orderBy(costumePhotos.createdAt);
 const stored = (key: string) => fs.readFileSync(path.join(dataDir, "files", key));
 const folder = (userId: string) => {
   const dir = path.join(dataDir, "files", "costumes", userId);
@@ -138,7 +158,9 @@ describe("the member's costume page", () => {
     expect(served.headers.get("Content-Security-Policy")).toContain("sandbox");
     expect(served.headers.get("Cache-Control")).toContain("no-store");
     expect(Buffer.from(await served.arrayBuffer())).toEqual(photo);
-    const servedThumb = await fetch(`${app().url}/costume/photos/${row!.id}/thumb`, { headers: { Cookie: member.cookie } });
+    const servedThumb = await fetch(`${app().url}/costume/photos/${row!.id}/thumb`, {
+      headers: { Cookie: member.cookie },
+    });
     expect(servedThumb.headers.get("Content-Type")).toBe("image/jpeg");
     expect(Buffer.from(await servedThumb.arrayBuffer())).toEqual(thumb);
 
@@ -166,13 +188,19 @@ describe("the member's costume page", () => {
       const name = `Twin Lanterns, ${formatEventDate(event.date)}`;
       expect(html).toContain(`<section id="${anchor}" aria-labelledby="${anchor}-title ${anchor}-date"`);
       expect(html).toContain(`<h2 id="${anchor}-title" class="text-2xl">Twin Lanterns</h2>`);
-      expect(html).toContain(`<span id="${anchor}-date" class="text-sm text-dust">${formatEventDate(event.date)}</span>`);
+      expect(html).toContain(
+        `<span id="${anchor}-date" class="text-sm text-dust">${formatEventDate(event.date)}</span>`,
+      );
       expect(html).toContain(`Upload photo<span class="sr-only"> for ${name}</span>`);
       // Without JavaScript, the page that answers an upload or a removal opens at the event.
       expect(html).toContain(`action="/costume#${anchor}"`);
     }
-    expect(html).toContain(`Your costume photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(first.date)}</span>`);
-    expect(html).toContain(`Another photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(second.date)}</span>`);
+    expect(html).toContain(
+      `Your costume photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(first.date)}</span>`,
+    );
+    expect(html).toContain(
+      `Another photo<span class="sr-only"> for Twin Lanterns, ${formatEventDate(second.date)}</span>`,
+    );
     expect(html.match(/action="\/costume#costume-[^"]+"/g)).toHaveLength(3);
   });
 
@@ -188,15 +216,32 @@ describe("the member's costume page", () => {
 
   it("refuses what is not a JPG or PNG by content, a file too large, an unreadable image and an event not theirs, keeping nothing", async () => {
     const member = await registered();
-    const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#804020" } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#804020" } })
+      .gif()
+      .toBuffer();
     const cases: [string, { bytes: Buffer; name: string } | null, number, string][] = [
-      [soon.id, { bytes: Buffer.from("<html><script>alert(1)</script></html>"), name: "costume.jpg" }, 400, COSTUME_MESSAGES.fileType],
-      [soon.id, { bytes: Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), name: "costume.png" }, 400, COSTUME_MESSAGES.fileType],
+      [
+        soon.id,
+        { bytes: Buffer.from("<html><script>alert(1)</script></html>"), name: "costume.jpg" },
+        400,
+        COSTUME_MESSAGES.fileType,
+      ],
+      [
+        soon.id,
+        { bytes: Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), name: "costume.png" },
+        400,
+        COSTUME_MESSAGES.fileType,
+      ],
       [soon.id, { bytes: gif, name: "costume.gif" }, 400, COSTUME_MESSAGES.fileType],
       // Starts like a JPEG, but is cut off.
       [soon.id, { bytes: photoJpeg.subarray(0, 300), name: "broken.jpg" }, 400, COSTUME_MESSAGES.unreadable],
       [soon.id, null, 400, COSTUME_MESSAGES.chooseFile],
-      [soon.id, { bytes: Buffer.concat([photoJpeg, Buffer.alloc(5 * 1024 * 1024)]), name: "huge.jpg" }, 413, COSTUME_MESSAGES.fileSize],
+      [
+        soon.id,
+        { bytes: Buffer.concat([photoJpeg, Buffer.alloc(5 * 1024 * 1024)]), name: "huge.jpg" },
+        413,
+        COSTUME_MESSAGES.fileSize,
+      ],
       [unregistered.id, { bytes: photoJpeg, name: "a.jpg" }, 400, COSTUME_MESSAGES.notRegistered],
       [past.id, { bytes: photoJpeg, name: "a.jpg" }, 400, COSTUME_MESSAGES.notRegistered],
       ["not-an-event", { bytes: photoJpeg, name: "a.jpg" }, 400, COSTUME_MESSAGES.notRegistered],
@@ -219,17 +264,23 @@ describe("the member's costume page", () => {
     await send(owner, soon.id, { bytes: photoJpeg, name: "a.jpg" });
     const [row] = await photosOf(owner.id);
     // Its button names the photo and the event, as photos for two events may be sent in one minute.
-    expect(await page(owner)).toMatch(new RegExp(`aria-label="Remove photo 1 of 1, sent [^"]+, for ${soon.title}, ${formatEventDate(soon.date)}"`));
+    expect(await page(owner)).toMatch(
+      new RegExp(`aria-label="Remove photo 1 of 1, sent [^"]+, for ${soon.title}, ${formatEventDate(soon.date)}"`),
+    );
     const other = await registered();
     for (const suffix of ["", "/thumb"]) {
       const url = `${app().url}/costume/photos/${row!.id}${suffix}`;
       expect((await fetch(url, { headers: { Cookie: owner.cookie } })).status).toBe(200);
       expect((await fetch(url, { headers: { Cookie: other.cookie } })).status, `another player ${suffix}`).toBe(404);
-      for (const role of ["cast", "manager"] as const) expect((await fetch(url, { headers: { Cookie: (await signedInMember(role)).cookie } })).status, role).toBe(200);
+      for (const role of ["cast", "manager"] as const)
+        expect((await fetch(url, { headers: { Cookie: (await signedInMember(role)).cookie } })).status, role).toBe(200);
       const anonymous = await fetch(url, { redirect: "manual" });
       expect(anonymous.status).toBe(302);
       expect(anonymous.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
-      expect((await fetch(`${app().url}/costume/photos/${randomUUID()}${suffix}`, { headers: { Cookie: owner.cookie } })).status).toBe(404);
+      expect(
+        (await fetch(`${app().url}/costume/photos/${randomUUID()}${suffix}`, { headers: { Cookie: owner.cookie } }))
+          .status,
+      ).toBe(404);
     }
     // Nothing stored is reachable as a public file.
     expect((await fetch(`${app().url}/${row!.fileKey}`)).status).toBe(404);
@@ -241,14 +292,26 @@ describe("the member's costume page", () => {
     await send(owner, soon.id, { bytes: photoJpeg, name: "a.jpg" });
     const [row] = await photosOf(owner.id);
     // Its button names the photo and the event, as photos for two events may be sent in one minute.
-    expect(await page(owner)).toMatch(new RegExp(`aria-label="Remove photo 1 of 1, sent [^"]+, for ${soon.title}, ${formatEventDate(soon.date)}"`));
+    expect(await page(owner)).toMatch(
+      new RegExp(`aria-label="Remove photo 1 of 1, sent [^"]+, for ${soon.title}, ${formatEventDate(soon.date)}"`),
+    );
     const other = await registered();
-    const refused = await postForm(app().url, "/costume", { intent: "remove", eventId: soon.id, photoId: row!.id }, other.cookie);
+    const refused = await postForm(
+      app().url,
+      "/costume",
+      { intent: "remove", eventId: soon.id, photoId: row!.id },
+      other.cookie,
+    );
     expect(refused.status).toBe(404);
     expect(await refused.text()).toContain(COSTUME_MESSAGES.noSuchPhoto);
     expect(await photosOf(owner.id)).toHaveLength(1);
 
-    const removed = await postForm(app().url, "/costume", { intent: "remove", eventId: soon.id, photoId: row!.id }, owner.cookie);
+    const removed = await postForm(
+      app().url,
+      "/costume",
+      { intent: "remove", eventId: soon.id, photoId: row!.id },
+      owner.cookie,
+    );
     expect(removed.status).toBe(303);
     expect(await page(owner, removed.headers.get("Location")!)).toContain(COSTUME_MESSAGES.removed);
     expect(await photosOf(owner.id)).toEqual([]);
@@ -259,8 +322,18 @@ describe("the member's costume page", () => {
 describe("staff's review of costume photos", () => {
   /** A verdict from a page drawn now (it carries the verdict in force), unless `decidedOver` is given. */
   const verdict = async (staff: Member, fields: Record<string, string>) => {
-    const [current] = fields.userId ? await db().select().from(costumeReviews).where(and(eq(costumeReviews.userId, fields.userId), eq(costumeReviews.eventId, soon.id))) : [];
-    return postForm(app().url, `/view-costumes?event=${soon.id}`, { decidedOver: current?.reviewedAt.toISOString() ?? "", ...fields }, staff.cookie);
+    const [current] = fields.userId
+      ? await db()
+          .select()
+          .from(costumeReviews)
+          .where(and(eq(costumeReviews.userId, fields.userId), eq(costumeReviews.eventId, soon.id)))
+      : [];
+    return postForm(
+      app().url,
+      `/view-costumes?event=${soon.id}`,
+      { decidedOver: current?.reviewedAt.toISOString() ?? "", ...fields },
+      staff.cookie,
+    );
   };
 
   it("asks for changes with a note the player reads, approves, and audits each verdict", async () => {
@@ -279,30 +352,71 @@ describe("staff's review of costume photos", () => {
     expect(review).toContain(`<article id="costume-${player.id}" aria-labelledby="costume-${player.id}-name"`);
     expect(review).toContain(`action="/view-costumes?event=${soon.id}#costume-${player.id}"`);
     expect(review).toContain(`Approve<span class="sr-only"> ${player.firstName} player&#x27;s costume photos</span>`);
-    expect(review).toContain(`Ask for changes<span class="sr-only"> to ${player.firstName} player&#x27;s costume</span>`);
+    expect(review).toContain(
+      `Ask for changes<span class="sr-only"> to ${player.firstName} player&#x27;s costume</span>`,
+    );
 
     // Players do not judge costumes.
-    expect((await verdict(player, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" })).status).toBe(403);
+    expect(
+      (
+        await verdict(player, {
+          userId: player.id,
+          eventId: soon.id,
+          latestPhotoId: first!.id,
+          verdict: "approved",
+          note: "",
+        })
+      ).status,
+    ).toBe(403);
     // Changes need a note; a verdict on photos staff have not seen is refused.
-    const noNote = await verdict(cast, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "changes_requested", note: " " });
+    const noNote = await verdict(cast, {
+      userId: player.id,
+      eventId: soon.id,
+      latestPhotoId: first!.id,
+      verdict: "changes_requested",
+      note: " ",
+    });
     expect(noNote.status).toBe(400);
     expect(await noNote.text()).toContain(COSTUME_MESSAGES.noteRequired);
-    const unseen = await verdict(cast, { userId: player.id, eventId: soon.id, latestPhotoId: randomUUID(), verdict: "approved", note: "" });
+    const unseen = await verdict(cast, {
+      userId: player.id,
+      eventId: soon.id,
+      latestPhotoId: randomUUID(),
+      verdict: "approved",
+      note: "",
+    });
     expect(unseen.status).toBe(409);
     expect(await unseen.text()).toContain(COSTUME_MESSAGES.newPhotos);
     expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([]);
 
     const note = "Lose the sneakers; boots only.";
-    const asked = await verdict(cast, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "changes_requested", note });
+    const asked = await verdict(cast, {
+      userId: player.id,
+      eventId: soon.id,
+      latestPhotoId: first!.id,
+      verdict: "changes_requested",
+      note,
+    });
     expect(asked.status).toBe(200);
     expect(await asked.text()).toContain(COSTUME_MESSAGES.changesRequested);
     expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([
       expect.objectContaining({ eventId: soon.id, verdict: "changes_requested", note, reviewedBy: cast.id }),
     ]);
     // A verdict answers the member's entry in the review queue.
-    expect(await db().select({ status: reviewQueue.status }).from(reviewQueue).where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`))).toEqual([{ status: "answered" }]);
-    const [askedAudit] = await db().select().from(auditLog).where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.request_changes")));
-    expect(askedAudit).toMatchObject({ actorId: cast.id, details: { event: soon.title, eventDate: soon.date, photos: 1 } });
+    expect(
+      await db()
+        .select({ status: reviewQueue.status })
+        .from(reviewQueue)
+        .where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`)),
+    ).toEqual([{ status: "answered" }]);
+    const [askedAudit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.request_changes")));
+    expect(askedAudit).toMatchObject({
+      actorId: cast.id,
+      details: { event: soon.title, eventDate: soon.date, photos: 1 },
+    });
     let mine = await page(player);
     expect(mine).toContain("Changes requested");
     expect(mine).toContain(note);
@@ -314,34 +428,68 @@ describe("staff's review of costume photos", () => {
     expect(mine).toContain("Waiting for review");
     expect(mine).toContain(note);
     // ...and back in the staff's queue.
-    expect(await db().select({ status: reviewQueue.status }).from(reviewQueue).where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`))).toEqual([{ status: "new" }]);
+    expect(
+      await db()
+        .select({ status: reviewQueue.status })
+        .from(reviewQueue)
+        .where(eq(reviewQueue.entryId, `${soon.id}:${player.id}`)),
+    ).toEqual([{ status: "new" }]);
     // A verdict on the first photo only is refused now; the page that says so shows the new photo, and a verdict from it names it.
-    const stale = await verdict(manager, { userId: player.id, eventId: soon.id, latestPhotoId: first!.id, verdict: "approved", note: "" });
+    const stale = await verdict(manager, {
+      userId: player.id,
+      eventId: soon.id,
+      latestPhotoId: first!.id,
+      verdict: "approved",
+      note: "",
+    });
     expect(stale.status).toBe(409);
     const staleHtml = await stale.text();
     expect(staleHtml).toContain(COSTUME_MESSAGES.newPhotos);
     expect(staleHtml).toContain(`src="/costume/photos/${second.id}/thumb"`);
     expect(staleHtml).toContain(`name="latestPhotoId" value="${second.id}"`);
-    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([expect.objectContaining({ verdict: "changes_requested" })]);
+    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([
+      expect.objectContaining({ verdict: "changes_requested" }),
+    ]);
 
     // The page the manager decides from carries the verdict it shows.
-    expect(staleHtml).toContain(`name="decidedOver" value="${(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt.toISOString()}"`);
+    expect(staleHtml).toContain(
+      `name="decidedOver" value="${(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt.toISOString()}"`,
+    );
     const approval = { userId: player.id, eventId: soon.id, latestPhotoId: second.id, verdict: "approved", note: "" };
-    const seenBefore = (await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt.toISOString();
+    const seenBefore = (
+      await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))
+    )[0]!.reviewedAt.toISOString();
     const approved = await verdict(manager, approval);
     expect(approved.status).toBe(200);
     const [row] = await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id));
     expect(row).toMatchObject({ verdict: "approved", note: "", reviewedBy: manager.id });
     // Sent again by a reload: nothing changes and nothing more is audited.
     expect((await verdict(manager, { ...approval, decidedOver: seenBefore })).status).toBe(200);
-    expect((await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt).toEqual(row!.reviewedAt);
-    expect(await db().select().from(auditLog).where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.approve")))).toHaveLength(1);
+    expect(
+      (await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id)))[0]!.reviewedAt,
+    ).toEqual(row!.reviewedAt);
+    expect(
+      await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.approve"))),
+    ).toHaveLength(1);
     // A page drawn before the approval cannot overturn it: refused, with the approval standing.
-    const overturn = await verdict(cast, { ...approval, verdict: "changes_requested", note: "Hat, please.", decidedOver: seenBefore });
+    const overturn = await verdict(cast, {
+      ...approval,
+      verdict: "changes_requested",
+      note: "Hat, please.",
+      decidedOver: seenBefore,
+    });
     expect(overturn.status).toBe(409);
     expect(await overturn.text()).toContain(COSTUME_MESSAGES.decidedSince);
-    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([expect.objectContaining({ verdict: "approved", reviewedBy: manager.id })]);
-    const [approvedAudit] = await db().select().from(auditLog).where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.approve")));
+    expect(await db().select().from(costumeReviews).where(eq(costumeReviews.userId, player.id))).toEqual([
+      expect.objectContaining({ verdict: "approved", reviewedBy: manager.id }),
+    ]);
+    const [approvedAudit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectId, player.id), eq(auditLog.action, "costume.approve")));
     expect(approvedAudit).toMatchObject({ actorId: manager.id, details: { event: soon.title, photos: 2 } });
     mine = await page(player);
     expect(mine).toContain("Approved");
@@ -366,7 +514,13 @@ describe("staff's review of costume photos", () => {
     expect(html).toContain("No photo sent yet.");
     // Waiting ones come first.
     expect(html.indexOf(`${waiting.firstName} player`)).toBeLessThan(html.indexOf(`${missing.firstName} player`));
-    const refused = await verdict(cast, { userId: missing.id, eventId: soon.id, latestPhotoId: randomUUID(), verdict: "approved", note: "" });
+    const refused = await verdict(cast, {
+      userId: missing.id,
+      eventId: soon.id,
+      latestPhotoId: randomUUID(),
+      verdict: "approved",
+      note: "",
+    });
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain(COSTUME_MESSAGES.noPhotos);
     // The events: upcoming ones, and past ones only when they have photos.

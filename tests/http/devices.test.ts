@@ -15,7 +15,8 @@ import { signedInMember } from "../helpers/members";
  */
 const db = withTestDatabase();
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 async function listen(cfg: Config): Promise<{ url: string; server: http.Server }> {
   const server = createAppServer(cfg, { assetsDir: "public" });
@@ -37,11 +38,21 @@ afterAll(async () => {
 });
 
 /** Signs in through the sign-in form, as a browser would: returns that device's Cookie header. */
-async function signInDevice(baseUrl: string, member: { email: string; password: string }, headers: Record<string, string>): Promise<string> {
+async function signInDevice(
+  baseUrl: string,
+  member: { email: string; password: string },
+  headers: Record<string, string>,
+): Promise<string> {
   const response = await fetch(`${baseUrl}/auth`, {
     method: "POST",
     headers: { Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams({ intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: "/profile" }),
+    body: new URLSearchParams({
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+      redirectTo: "/profile",
+    }),
     redirect: "manual",
   });
   expect(response.status).toBe(302);
@@ -51,7 +62,8 @@ async function signInDevice(baseUrl: string, member: { email: string; password: 
     .join("; ");
 }
 
-const page = (cookie: string, path = "/profile/devices") => fetch(direct.url + path, { headers: { Cookie: cookie }, redirect: "manual" });
+const page = (cookie: string, path = "/profile/devices") =>
+  fetch(direct.url + path, { headers: { Cookie: cookie }, redirect: "manual" });
 const post = (cookie: string, fields: Record<string, string>) =>
   fetch(`${direct.url}/profile/devices`, {
     method: "POST",
@@ -72,9 +84,16 @@ describe("signed-in devices", () => {
     const member = await signedInMember("player");
     await db().delete(sessions).where(eq(sessions.userId, member.id));
     // A client-sent X-Forwarded-For (or the site's own header) is not believed without TRUST_PROXY.
-    const laptop = await signInDevice(direct.url, member, { "User-Agent": FIREFOX, "X-Forwarded-For": "203.0.113.7", "X-Hopewell-Client-Address": "203.0.113.8" });
+    const laptop = await signInDevice(direct.url, member, {
+      "User-Agent": FIREFOX,
+      "X-Forwarded-For": "203.0.113.7",
+      "X-Hopewell-Client-Address": "203.0.113.8",
+    });
     // Behind the proxy, its last entry is the client; the first was sent by the client itself.
-    const phone = await signInDevice(proxied.url, member, { "User-Agent": IPHONE, "X-Forwarded-For": "192.0.2.66, 198.51.100.23" });
+    const phone = await signInDevice(proxied.url, member, {
+      "User-Agent": IPHONE,
+      "X-Forwarded-For": "192.0.2.66, 198.51.100.23",
+    });
 
     const rows = await sessionsOf(member.id);
     expect(rows.map((r) => r.ipAddress).sort()).toEqual(["127.0.0.1", "198.51.100.23"]);

@@ -61,12 +61,22 @@ async function get(jar: Jar, path: string): Promise<Response> {
   return remember(jar, await fetch(server.url + path, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" }));
 }
 
-async function post(jar: Jar, path: string, fields: Record<string, string>, extraHeaders: Record<string, string> = {}): Promise<Response> {
+async function post(
+  jar: Jar,
+  path: string,
+  fields: Record<string, string>,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
   return remember(
     jar,
     await fetch(server.url + path, {
       method: "POST",
-      headers: { Origin: server.url, Cookie: cookieHeader(jar), "Content-Type": "application/x-www-form-urlencoded", ...extraHeaders },
+      headers: {
+        Origin: server.url,
+        Cookie: cookieHeader(jar),
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...extraHeaders,
+      },
       body: new URLSearchParams(fields),
       redirect: "manual",
     }),
@@ -104,7 +114,10 @@ async function viaDiscord(
   return { answer: await get(jar, back.pathname + back.search), back };
 }
 
-const signInStart = (redirectTo?: string) => ({ path: "/auth/discord", fields: redirectTo ? { redirectTo } : ({} as Record<string, string>) });
+const signInStart = (redirectTo?: string) => ({
+  path: "/auth/discord",
+  fields: redirectTo ? { redirectTo } : ({} as Record<string, string>),
+});
 const linkStart = { path: "/profile/sign-in-methods", fields: { intent: "link" } };
 
 async function discordAccountsOf(userId: string) {
@@ -217,11 +230,16 @@ describe("sign-in with Discord", () => {
     // A confirmed email, which the library would otherwise trust to link a provider's identity.
     await db().update(profiles).set({ emailVerified: true }).where(eq(profiles.id, member.id));
     const profilesBefore = await profileCount();
-    for (const [login, email] of [["stranger", undefined], ["lookalike", member.email]] as const) {
+    for (const [login, email] of [
+      ["stranger", undefined],
+      ["lookalike", member.email],
+    ] as const) {
       const browser = jarOf();
       const { answer } = await viaDiscord(browser, signInStart("/events"), login, { email });
       expect(answer.headers.get("Location")).toBe("/auth?discord=not-linked&redirectTo=%2Fevents");
-      expect(answer.headers.getSetCookie().some((c) => /session/i.test(c.split("=")[0]!) && !/max-age=0/i.test(c))).toBe(false);
+      expect(
+        answer.headers.getSetCookie().some((c) => /session/i.test(c.split("=")[0]!) && !/max-age=0/i.test(c)),
+      ).toBe(false);
       const page = await pageText(await get(browser, answer.headers.get("Location")!));
       expect(page).toContain(DISCORD_NOTICES["not-linked"]);
       // Still signed out: the member area sends them to sign in.
@@ -229,7 +247,10 @@ describe("sign-in with Discord", () => {
     }
     expect(await profileCount()).toBe(profilesBefore);
     expect(await discordAccountsOf(member.id)).toEqual([]);
-    const strangers = await db().select().from(accounts).where(eq(accounts.accountId, discordIdentity("stranger").id));
+    const strangers = await db()
+      .select()
+      .from(accounts)
+      .where(eq(accounts.accountId, discordIdentity("stranger").id));
     expect(strangers).toEqual([]);
   });
 
@@ -237,12 +258,16 @@ describe("sign-in with Discord", () => {
     const member = await signedInMember("player");
     await viaDiscord(jarOf(member.cookie), linkStart, "belle");
 
-    const altered = await viaDiscord(jarOf(), signInStart(), "belle", { alter: (back) => back.searchParams.set("state", `${back.searchParams.get("state")}x`) });
+    const altered = await viaDiscord(jarOf(), signInStart(), "belle", {
+      alter: (back) => back.searchParams.set("state", `${back.searchParams.get("state")}x`),
+    });
     expect(altered.answer.status).toBe(302);
     expect(altered.answer.headers.get("Location")).toBe("/auth?discord=expired");
     expect(await pageText(await get(jarOf(), "/auth?discord=expired"))).toContain(DISCORD_NOTICES.expired);
 
-    const missing = await viaDiscord(jarOf(), signInStart(), "belle", { alter: (back) => back.searchParams.delete("state") });
+    const missing = await viaDiscord(jarOf(), signInStart(), "belle", {
+      alter: (back) => back.searchParams.delete("state"),
+    });
     expect(missing.answer.headers.get("Location")).toBe("/auth?discord=expired");
 
     // Discord's answer opened in another browser (without the flow's cookie).
@@ -261,7 +286,13 @@ describe("sign-in with Discord", () => {
     const replay = await get(jarOf(), first.back.pathname + first.back.search);
     expect(replay.headers.get("Location")).toBe("/auth?discord=expired");
 
-    for (const query of ["", "?code=abc", "?state=abc", `?state=${"x".repeat(5000)}&code=y`, "?error=server_error&state=zzz"]) {
+    for (const query of [
+      "",
+      "?code=abc",
+      "?state=abc",
+      `?state=${"x".repeat(5000)}&code=y`,
+      "?error=server_error&state=zzz",
+    ]) {
       const answer = await get(jarOf(), `/auth/discord/callback${query}`);
       expect(answer.status, query.slice(0, 40)).toBe(302);
       expect(answer.headers.get("Location"), query.slice(0, 40)).toBe("/auth?discord=expired");
@@ -377,7 +408,12 @@ describe("sign-in with Discord", () => {
     expect(refused.headers.get("Location")).toBe("/auth?discord=too-many&redirectTo=%2Fevents");
     expect(await pageText(await get(browser, "/auth?discord=too-many"))).toContain(DISCORD_NOTICES["too-many"]);
     // Keyed on the address the site sees: a forwarded address the client made up (no TRUST_PROXY) changes nothing.
-    const disguised = await post(jarOf(), "/auth/discord", { redirectTo: "/events" }, { "X-Forwarded-For": "203.0.113.77" });
+    const disguised = await post(
+      jarOf(),
+      "/auth/discord",
+      { redirectTo: "/events" },
+      { "X-Forwarded-For": "203.0.113.77" },
+    );
     expect(disguised.headers.get("Location")).toBe("/auth?discord=too-many&redirectTo=%2Fevents");
     // Linking counts against the same limit.
     const member = await signedInMember("player");
@@ -386,8 +422,12 @@ describe("sign-in with Discord", () => {
     expect(await pageText(link)).toContain(DISCORD_NOTICES["too-many"]);
 
     for (let i = 0; i < DISCORD_LIMITS.callback.max; i++) {
-      expect((await get(browser, "/auth/discord/callback?state=abc&code=def")).headers.get("Location")).toBe("/auth?discord=expired");
+      expect((await get(browser, "/auth/discord/callback?state=abc&code=def")).headers.get("Location")).toBe(
+        "/auth?discord=expired",
+      );
     }
-    expect((await get(browser, "/auth/discord/callback?state=abc&code=def")).headers.get("Location")).toBe("/auth?discord=too-many");
+    expect((await get(browser, "/auth/discord/callback?state=abc&code=def")).headers.get("Location")).toBe(
+      "/auth?discord=too-many",
+    );
   });
 });

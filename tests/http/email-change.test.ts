@@ -37,7 +37,8 @@ beforeAll(() => {
   url = app().url;
 });
 
-const page = (cookie: string, path = "/profile/email") => fetch(url + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+const page = (cookie: string, path = "/profile/email") =>
+  fetch(url + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
 const post = (cookie: string, path: string, fields: Record<string, string>) =>
   fetch(url + path, {
     method: "POST",
@@ -45,17 +46,27 @@ const post = (cookie: string, path: string, fields: Record<string, string>) =>
     body: new URLSearchParams(fields),
     redirect: "manual",
   });
-const askToChange = (cookie: string, newEmail: string, currentPassword: string) => post(cookie, "/profile/email", { newEmail, currentPassword });
-const confirm = (cookie: string, link: string) => post(cookie, "/profile/email/confirm", { token: new URL(link).searchParams.get("token")! });
-const emailOf = async (id: string) => (await db().select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id)))[0]!.email;
-const queuedTo = (address: string) => db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${address}`);
-const canSignIn = async (email: string, password: string) => (await signIn({ email, password }, new Request("http://localhost/auth"), "192.0.2.210")).ok;
+const askToChange = (cookie: string, newEmail: string, currentPassword: string) =>
+  post(cookie, "/profile/email", { newEmail, currentPassword });
+const confirm = (cookie: string, link: string) =>
+  post(cookie, "/profile/email/confirm", { token: new URL(link).searchParams.get("token")! });
+const emailOf = async (id: string) =>
+  (await db().select({ email: profiles.email }).from(profiles).where(eq(profiles.id, id)))[0]!.email;
+const queuedTo = (address: string) =>
+  db()
+    .select()
+    .from(outbox)
+    .where(sql`${outbox.payload}->>'to' = ${address}`);
+const canSignIn = async (email: string, password: string) =>
+  (await signIn({ email, password }, new Request("http://localhost/auth"), "192.0.2.210")).ok;
 let n = 0;
 const freshAddress = (name: string) => `${name}-${Date.now()}-${++n}@example.net`;
 
 async function confirmationLink(to: string): Promise<string> {
   await deliverMailNow();
-  const mail = await smtp.waitForMessage((m) => recipients(m).includes(to) && m.subject === "Confirm your new Hopewell email address");
+  const mail = await smtp.waitForMessage(
+    (m) => recipients(m).includes(to) && m.subject === "Confirm your new Hopewell email address",
+  );
   return mail.text!.match(/https?:\/\/\S+\/profile\/email\/confirm\?token=\S+/)![0];
 }
 
@@ -67,7 +78,8 @@ describe("changing the email address", () => {
     const html = await response.text();
     expect(html).toMatch(/<h2[^>]*>\s*Email address\s*<\/h2>/);
     expect(html).toContain(member.email);
-    for (const label of ["New email address", "Current password", "Send confirmation link"]) expect(html).toContain(label);
+    for (const label of ["New email address", "Current password", "Send confirmation link"])
+      expect(html).toContain(label);
     expect(html).toContain('href="/profile/email"');
     const signedOut = await page("");
     expect(signedOut.status).toBe(302);
@@ -99,7 +111,9 @@ describe("changing the email address", () => {
     expect(after).toContain(EMAIL_CHANGE_MESSAGES.changed(newEmail.toLowerCase()));
 
     await deliverMailNow();
-    const notice = await smtp.waitForMessage((m) => recipients(m).includes(member.email) && m.subject === "Your Hopewell email address was changed");
+    const notice = await smtp.waitForMessage(
+      (m) => recipients(m).includes(member.email) && m.subject === "Your Hopewell email address was changed",
+    );
     expect(notice.text).toContain(newEmail.toLowerCase());
     expect(await canSignIn(newEmail.toLowerCase(), member.password)).toBe(true);
     expect(await canSignIn(member.email, member.password)).toBe(false);
@@ -120,7 +134,9 @@ describe("changing the email address", () => {
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain(SITE_MESSAGES.wrongCurrentPassword);
-    expect(html).toMatch(/name="currentPassword"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="currentPassword"/);
+    expect(html).toMatch(
+      /name="currentPassword"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="currentPassword"/,
+    );
     expect(await queuedTo(newEmail)).toEqual([]);
   });
 
@@ -146,7 +162,10 @@ describe("changing the email address", () => {
     const newEmail = freshAddress("raced");
     await askToChange(member.cookie, newEmail, member.password);
     const link = await confirmationLink(newEmail);
-    expect((await signUp({ firstName: "Quick", lastName: "Draw", email: newEmail, password: "Lantern#1877" }, "192.0.2.211")).ok).toBe(true);
+    expect(
+      (await signUp({ firstName: "Quick", lastName: "Draw", email: newEmail, password: "Lantern#1877" }, "192.0.2.211"))
+        .ok,
+    ).toBe(true);
     const response = await confirm(member.cookie, link);
     expect(response.status).toBe(409);
     expect(await response.text()).toContain(EMAIL_CHANGE_MESSAGES.taken);

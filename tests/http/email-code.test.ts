@@ -63,7 +63,10 @@ function post(client: string, fields: Record<string, string>, cookie?: string) {
   });
 }
 const get = (path: string, client: string, cookie?: string) =>
-  fetch(url + path, { headers: { "X-Forwarded-For": client, ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" });
+  fetch(url + path, {
+    headers: { "X-Forwarded-For": client, ...(cookie ? { Cookie: cookie } : {}) },
+    redirect: "manual",
+  });
 const cookiesOf = (response: Response) =>
   response.headers
     .getSetCookie()
@@ -77,7 +80,10 @@ async function askForCode(client: string, email: string, extra: Record<string, s
 /** Delivers the outbox and returns the newest sign-in code email to `email` that was not seen before. */
 async function codeEmailTo(email: string, seen = 0): Promise<{ mail: ParsedMail; code: string; link: string }> {
   await deliverMailNow();
-  const mail = await smtp.waitForMessage((m) => recipients(m).includes(email) && smtp.messages.filter((x) => recipients(x).includes(email)).indexOf(m) >= seen);
+  const mail = await smtp.waitForMessage(
+    (m) =>
+      recipients(m).includes(email) && smtp.messages.filter((x) => recipients(x).includes(email)).indexOf(m) >= seen,
+  );
   const code = mail.text!.match(/Your code to sign in to Hopewell is (\d{6})/)![1]!;
   const link = mail.text!.match(/https?:\/\/\S+\/auth\/email-code\?\S+/)![0];
   return { mail, code, link };
@@ -89,7 +95,12 @@ const signInWith = (client: string, email: string, code: string, redirectTo?: st
 const isSignedIn = async (cookie: string) => (await get("/profile", newClient(), cookie)).status === 200;
 const profileOf = async (email: string) => (await db().select().from(profiles).where(eq(profiles.email, email)))[0]!;
 const hasPassword = async (userId: string) =>
-  (await db().select().from(accounts).where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))).length > 0;
+  (
+    await db()
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))
+  ).length > 0;
 /** A member whose address is already confirmed, so a code sign-in leaves their password and devices alone. */
 async function confirmedMember() {
   const member = await signedInMember("player");
@@ -116,7 +127,9 @@ describe("signing in with an emailed code", () => {
     const client = newClient();
     const asked = await askForCode(client, member.email, { redirectTo: "/events" });
     expect(asked.status).toBe(302);
-    expect(asked.headers.get("Location")).toBe(`/auth/email-code?${new URLSearchParams({ email: member.email, sent: "1", redirectTo: "/events" })}`);
+    expect(asked.headers.get("Location")).toBe(
+      `/auth/email-code?${new URLSearchParams({ email: member.email, sent: "1", redirectTo: "/events" })}`,
+    );
     const codeStep = await (await get(asked.headers.get("Location")!, client)).text();
     expect(codeStep).toContain(EMAIL_CODE_MESSAGES.sent(member.email).replace(/'/g, "&#x27;"));
     expect(codeStep).toMatch(/<label[^>]*>Code<\/label>/);
@@ -139,7 +152,9 @@ describe("signing in with an emailed code", () => {
     const filled = await opened.text();
     expect(filled).toContain(`value="${code}"`);
     expect(filled).toContain("to use the code from your email");
-    expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toHaveLength(sessionsBefore.length);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toHaveLength(
+      sessionsBefore.length,
+    );
 
     const signedIn = await signInWith(newClient(), member.email, code, "/events");
     expect(signedIn.status).toBe(302);
@@ -185,7 +200,15 @@ describe("signing in with an emailed code", () => {
     expect(await hasPassword(member.id)).toBe(false);
     expect(await isSignedIn(member.cookie)).toBe(false);
     expect(await isSignedIn(cookie)).toBe(true);
-    expect((await signIn({ email: member.email, password: member.password }, new Request("http://localhost/auth"), "192.0.2.250")).ok).toBe(false);
+    expect(
+      (
+        await signIn(
+          { email: member.email, password: member.password },
+          new Request("http://localhost/auth"),
+          "192.0.2.250",
+        )
+      ).ok,
+    ).toBe(false);
   });
 
   it("keeps the password of a member who signed up in this browser and signs in by code there; another browser's first code still removes it", async () => {
@@ -194,7 +217,15 @@ describe("signing in with an emailed code", () => {
       const response = await fetch(`${url}/auth`, {
         method: "POST",
         headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": newClient() },
-        body: new URLSearchParams({ intent: "signup", firstName: "Nell", lastName: "Newcomer", email, password, confirmPassword: password, altcha: await solvedCaptcha() }),
+        body: new URLSearchParams({
+          intent: "signup",
+          firstName: "Nell",
+          lastName: "Newcomer",
+          email,
+          password,
+          confirmPassword: password,
+          altcha: await solvedCaptcha(),
+        }),
         redirect: "manual",
       });
       expect(response.headers.get("Location")).toBe("/auth?created=1");
@@ -221,7 +252,11 @@ describe("signing in with an emailed code", () => {
     const forged = browser.replace(made!.id, otherMade!.id);
     await askForCode(newClient(), other);
     const otherCode = (await codeEmailTo(other)).code;
-    const elsewhere = await post(newClient(), { intent: "verify", email: other, code: otherCode, redirectTo: "/events" }, forged);
+    const elsewhere = await post(
+      newClient(),
+      { intent: "verify", email: other, code: otherCode, redirectTo: "/events" },
+      forged,
+    );
     expect(elsewhere.headers.get("Location")).toBe("/auth/email-code?notice=password-removed&redirectTo=%2Fevents");
     expect(await hasPassword(otherMade!.id)).toBe(false);
   });
@@ -229,10 +264,25 @@ describe("signing in with an emailed code", () => {
   it("keeps the password of an account the operator created, whose address the operator vouched for", async () => {
     const email = `made-by-operator-${Date.now()}@example.com`;
     const password = "Lantern#1877";
-    const created = await runAdminCommand(["create-user", "--email", email, "--password", password, "--first", "Olive", "--last", "Operator", "--role", "manager"]);
+    const created = await runAdminCommand([
+      "create-user",
+      "--email",
+      email,
+      "--password",
+      password,
+      "--first",
+      "Olive",
+      "--last",
+      "Operator",
+      "--role",
+      "manager",
+    ]);
     expect(created).toEqual({
       code: 0,
-      out: [`Created ${email} (manager).`, "Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password."],
+      out: [
+        `Created ${email} (manager).`,
+        "Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password.",
+      ],
       err: [],
     });
     const made = await profileOf(email);
@@ -254,7 +304,9 @@ describe("signing in with an emailed code", () => {
     const { code } = await codeEmailTo(email);
     expect((await signInWith(newClient(), email, code, "/events")).headers.get("Location")).toBe("/events");
     expect(await hasPassword(made.id)).toBe(true);
-    expect((await signIn({ email, password: DEMO_PASSWORD }, new Request("http://localhost/auth"), "192.0.2.247")).ok).toBe(true);
+    expect(
+      (await signIn({ email, password: DEMO_PASSWORD }, new Request("http://localhost/auth"), "192.0.2.247")).ok,
+    ).toBe(true);
   });
 
   it("refuses a wrong code, and lets the right one in afterwards", async () => {
@@ -280,7 +332,10 @@ describe("signing in with an emailed code", () => {
     await askForCode(newClient(), member.email);
     const { code } = await codeEmailTo(member.email);
     const wrong = code === "000000" ? "111111" : "000000";
-    for (let i = 0; i < 5; i++) expect(await (await signInWith(newClient(), member.email, wrong)).text()).toContain(EMAIL_CODE_MESSAGES.wrongCode);
+    for (let i = 0; i < 5; i++)
+      expect(await (await signInWith(newClient(), member.email, wrong)).text()).toContain(
+        EMAIL_CODE_MESSAGES.wrongCode,
+      );
     const late = await signInWith(newClient(), member.email, code);
     expect(late.status).toBe(400);
     expect(await late.text()).toContain(EMAIL_CODE_MESSAGES.tooManyTries);
@@ -292,7 +347,9 @@ describe("signing in with an emailed code", () => {
     await askForCode(newClient(), member.email);
     const { code } = await codeEmailTo(member.email);
     // Ten minutes later: the code's row expires, as the library wrote it.
-    await db().execute(sql`update verifications set expires_at = now() - interval '1 second' where identifier like ${`%${member.email}`}`);
+    await db().execute(
+      sql`update verifications set expires_at = now() - interval '1 second' where identifier like ${`%${member.email}`}`,
+    );
     const late = await signInWith(newClient(), member.email, code);
     expect(late.status).toBe(400);
     expect(await late.text()).toContain(EMAIL_CODE_MESSAGES.expiredCode);
@@ -319,21 +376,32 @@ describe("signing in with an emailed code", () => {
     const stranger = await askForCode(newClient(), unknown);
     const unknownMs = performance.now() - startedUnknown;
     expect(stranger.status).toBe(known.status);
-    expect(stranger.headers.get("Location")).toBe(known.headers.get("Location")!.replace(encodeURIComponent(member.email), encodeURIComponent(unknown)));
+    expect(stranger.headers.get("Location")).toBe(
+      known.headers.get("Location")!.replace(encodeURIComponent(member.email), encodeURIComponent(unknown)),
+    );
     expect(Math.min(knownMs, unknownMs)).toBeGreaterThanOrEqual(550);
     const page = await (await get(stranger.headers.get("Location")!, newClient())).text();
     expect(page).toContain(EMAIL_CODE_MESSAGES.sent(unknown).replace(/'/g, "&#x27;"));
 
     await codeEmailTo(member.email);
     expect(mailsTo(unknown)).toEqual([]);
-    expect(await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = ${unknown}`)).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.payload}->>'to' = ${unknown}`),
+    ).toEqual([]);
     const guess = await signInWith(newClient(), unknown, "123456");
     expect(guess.status).toBe(400);
     expect(await guess.text()).toContain(EMAIL_CODE_MESSAGES.wrongCode);
     expect(await db().select().from(profiles).where(eq(profiles.email, unknown))).toEqual([]);
     // Asking again too soon is refused the same way for both.
-    const knownAgain = await (await post(newClient(), { intent: "resend", email: member.email, altcha: await solvedCaptcha() })).text();
-    const unknownAgain = await (await post(newClient(), { intent: "resend", email: unknown, altcha: await solvedCaptcha() })).text();
+    const knownAgain = await (
+      await post(newClient(), { intent: "resend", email: member.email, altcha: await solvedCaptcha() })
+    ).text();
+    const unknownAgain = await (
+      await post(newClient(), { intent: "resend", email: unknown, altcha: await solvedCaptcha() })
+    ).text();
     expect(knownAgain).toMatch(/You can ask for another code in \d+ seconds\./);
     expect(unknownAgain).toMatch(/You can ask for another code in \d+ seconds\./);
   });
@@ -359,12 +427,18 @@ describe("signing in with an emailed code", () => {
     expect(mailsTo(member.email)).toHaveLength(1);
 
     // A minute later (the window ends now), Send again sends a new code; the old one stops working.
-    await db().update(rateLimits).set({ resetAt: sql`now()` }).where(eq(rateLimits.key, `email-code:address:${member.email}`));
+    await db()
+      .update(rateLimits)
+      .set({ resetAt: sql`now()` })
+      .where(eq(rateLimits.key, `email-code:address:${member.email}`));
     const resent = await post(client, { intent: "resend", email: member.email, altcha: await solvedCaptcha() });
     expect(resent.status).toBe(200);
     expect(await resent.text()).toContain(EMAIL_CODE_MESSAGES.sent(member.email).replace(/'/g, "&#x27;"));
     const second = await codeEmailTo(member.email, 1);
-    if (second.code !== first.code) expect(await (await signInWith(newClient(), member.email, first.code)).text()).toContain(EMAIL_CODE_MESSAGES.wrongCode);
+    if (second.code !== first.code)
+      expect(await (await signInWith(newClient(), member.email, first.code)).text()).toContain(
+        EMAIL_CODE_MESSAGES.wrongCode,
+      );
     expect((await signInWith(newClient(), member.email, second.code)).status).toBe(302);
   });
 

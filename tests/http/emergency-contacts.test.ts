@@ -13,8 +13,13 @@ describe("the emergency contacts list", () => {
     const manager = await signedInMember("manager");
     const withContact = await signedInMember("player");
     const without = await signedInMember("player");
-    await db().update(profiles).set({ emergencyContact: { name: "Martha Tanner", phone: "+1 860 555 0142" } }).where(eq(profiles.id, withContact.id));
-    const html = await (await fetch(`${app().url}/emergency-contacts?q=player`, { headers: { Cookie: manager.cookie } })).text();
+    await db()
+      .update(profiles)
+      .set({ emergencyContact: { name: "Martha Tanner", phone: "+1 860 555 0142" } })
+      .where(eq(profiles.id, withContact.id));
+    const html = await (
+      await fetch(`${app().url}/emergency-contacts?q=player`, { headers: { Cookie: manager.cookie } })
+    ).text();
     expect(html).toContain("Martha Tanner");
     expect(html).toContain('href="tel:+18605550142"');
     expect(html).toContain(without.email);
@@ -27,10 +32,16 @@ describe("the emergency contacts list", () => {
   it("keeps cast and players out", async () => {
     for (const role of ["cast", "player"] as const) {
       const member = await signedInMember(role);
-      const response = await fetch(`${app().url}/emergency-contacts`, { headers: { Cookie: member.cookie }, redirect: "manual" });
+      const response = await fetch(`${app().url}/emergency-contacts`, {
+        headers: { Cookie: member.cookie },
+        redirect: "manual",
+      });
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/");
-      const data = await fetch(`${app().url}/emergency-contacts.data`, { headers: { Cookie: member.cookie }, redirect: "manual" });
+      const data = await fetch(`${app().url}/emergency-contacts.data`, {
+        headers: { Cookie: member.cookie },
+        redirect: "manual",
+      });
       expect(data.status).toBe(403);
     }
   });

@@ -18,7 +18,16 @@ import { signedInMember } from "../helpers/members";
 const db = withTestDatabase();
 
 type Component = InstanceType<typeof ICAL.Component>;
-type Entry = { uid: string; summary: string; location: string; description: string; start: string; end: string; startZone: string; status: string };
+type Entry = {
+  uid: string;
+  summary: string;
+  location: string;
+  description: string;
+  start: string;
+  end: string;
+  startZone: string;
+  status: string;
+};
 
 /**
  * Reads a calendar file with a real calendar library (ical.js). The time zones it knows are
@@ -50,7 +59,8 @@ const captured = captureLogs();
 describe("calendar files", () => {
   const app = withAppServer();
   /** Without cookies, as a calendar app (or a signed-out visitor) asks. */
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app().url}${path}`, { headers, redirect: "manual" });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${app().url}${path}`, { headers, redirect: "manual" });
   let player: Awaited<ReturnType<typeof signedInMember>> | undefined;
   /** As the events page's "Add to Calendar" asks: with a signed-in member's session. */
   const file = async (path: string) => {
@@ -67,7 +77,12 @@ describe("calendar files", () => {
   afterEach(() => overrideConfig({ clubTimeZone: "America/New_York" }));
 
   it("gives one event's file to a signed-in member: the weekend from the venue's opening, in the club's time zone", async () => {
-    const event = await createEvent(db(), { title: "Blood Moon", date: "2027-03-19", status: "future", ticketUrl: "https://buy.stripe.com/test_blood" });
+    const event = await createEvent(db(), {
+      title: "Blood Moon",
+      date: "2027-03-19",
+      status: "future",
+      ticketUrl: "https://buy.stripe.com/test_blood",
+    });
     const response = await file(`/events/${event.id}/calendar.ics`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/calendar; charset=utf-8");
@@ -110,9 +125,18 @@ describe("calendar files", () => {
     expect(calendar.getFirstPropertyValue("x-wr-calname")).toBe("Hopewell events");
     expect(text).toContain("REFRESH-INTERVAL;VALUE=DURATION:PT6H\r\n");
     const byUid = new Map(entries.map((entry) => [entry.uid, entry]));
-    expect(byUid.get(`event-${winter.id}@hopewell`)).toMatchObject({ start: "2027-01-15T19:00:00.000Z", end: "2027-01-18T05:00:00.000Z" });
-    expect(byUid.get(`event-${springForward.id}@hopewell`)).toMatchObject({ start: "2027-03-12T19:00:00.000Z", end: "2027-03-15T04:00:00.000Z" });
-    expect(byUid.get(`event-${fallBack.id}@hopewell`)).toMatchObject({ start: "2027-11-05T18:00:00.000Z", end: "2027-11-08T05:00:00.000Z" });
+    expect(byUid.get(`event-${winter.id}@hopewell`)).toMatchObject({
+      start: "2027-01-15T19:00:00.000Z",
+      end: "2027-01-18T05:00:00.000Z",
+    });
+    expect(byUid.get(`event-${springForward.id}@hopewell`)).toMatchObject({
+      start: "2027-03-12T19:00:00.000Z",
+      end: "2027-03-15T04:00:00.000Z",
+    });
+    expect(byUid.get(`event-${fallBack.id}@hopewell`)).toMatchObject({
+      start: "2027-11-05T18:00:00.000Z",
+      end: "2027-11-08T05:00:00.000Z",
+    });
     expect(byUid.has(`event-${past.id}@hopewell`)).toBe(false);
     expect(byUid.has(`event-${cancelled.id}@hopewell`)).toBe(false);
     // Each upcoming event once, soonest first.
@@ -150,7 +174,7 @@ describe("calendar files", () => {
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect(first.headers.get("Set-Cookie")).toBeNull();
     const body = await first.text();
-    expect((await (await get(feed)).text())).toBe(body);
+    expect(await (await get(feed)).text()).toBe(body);
     const revalidated = await get(feed, { "If-None-Match": etag });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe("");
@@ -173,7 +197,9 @@ describe("calendar files", () => {
     expect(await oldFeed.text()).not.toContain("BEGIN:VCALENDAR");
     const own = await get(`/events/${event.id}/calendar.ics`);
     expect(own.status).toBe(302);
-    expect(own.headers.get("Location")).toBe(`/auth?redirectTo=${encodeURIComponent(`/events/${event.id}/calendar.ics`)}`);
+    expect(own.headers.get("Location")).toBe(
+      `/auth?redirectTo=${encodeURIComponent(`/events/${event.id}/calendar.ics`)}`,
+    );
   });
 
   it("serves the feed only at a member's own address, while the member may still see /events; every other address is the same 404", async () => {
@@ -233,7 +259,10 @@ describe("calendar files", () => {
     const mine = await feedOf("player");
     const theirs = await feedOf("player");
     // Addresses given before new ones could be asked for sign the member's id alone: they keep working.
-    const firstKey = crypto.createHmac("sha256", await authSecret()).update(`hopewell calendar feed v1\u0000${mine.member.id}`, "utf8").digest("base64url");
+    const firstKey = crypto
+      .createHmac("sha256", await authSecret())
+      .update(`hopewell calendar feed v1\u0000${mine.member.id}`, "utf8")
+      .digest("base64url");
     expect(mine.key).toBe(firstKey);
     expect((await get(mine.path)).status).toBe(200);
 
@@ -242,8 +271,13 @@ describe("calendar files", () => {
     const renewed = await postForm(app().url, "/events", { intent: "renew_feed" }, mine.member.cookie);
     expect(renewed.status).toBe(200);
     const page = await renewed.text();
-    expect(page).toContain("Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.");
-    const [row] = await db().select({ generation: profiles.calendarFeedGeneration }).from(profiles).where(eq(profiles.id, mine.member.id));
+    expect(page).toContain(
+      "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
+    );
+    const [row] = await db()
+      .select({ generation: profiles.calendarFeedGeneration })
+      .from(profiles)
+      .where(eq(profiles.id, mine.member.id));
     expect(row?.generation).toBe(1);
 
     const newPath = await calendarFeedPath(mine.member.id);
@@ -275,14 +309,28 @@ describe("calendar files", () => {
     expect((await get(path)).status).toBe(200);
     expect((await get(path.replace(key, key.split("").reverse().join("")))).status).toBe(404);
     // A form post (no action here), one from another site, and a body over the limit, refused before the app.
-    await fetch(`${app().url}${path}`, { method: "POST", body: "a=1", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app().url } });
-    await fetch(`${app().url}${path}`, { method: "POST", body: "a=1", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://elsewhere.example" } });
-    await fetch(`${app().url}${path}`, { method: "POST", body: "x".repeat(2_000_000), headers: { "Content-Type": "application/octet-stream" } }).catch(() => undefined);
+    await fetch(`${app().url}${path}`, {
+      method: "POST",
+      body: "a=1",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app().url },
+    });
+    await fetch(`${app().url}${path}`, {
+      method: "POST",
+      body: "a=1",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://elsewhere.example" },
+    });
+    await fetch(`${app().url}${path}`, {
+      method: "POST",
+      body: "x".repeat(2_000_000),
+      headers: { "Content-Type": "application/octet-stream" },
+    }).catch(() => undefined);
     // A spelling the router also matches.
     await get(path.replace("/events/calendar/", "/EVENTS/Calendar/"));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const log = captured.join("\n");
-    const requests = captured.map((line) => JSON.parse(line) as { msg: string; route?: string }).filter((line) => line.msg === "request");
+    const requests = captured
+      .map((line) => JSON.parse(line) as { msg: string; route?: string })
+      .filter((line) => line.msg === "request");
     expect(requests.length).toBeGreaterThanOrEqual(6);
     for (const line of requests) expect(line.route).toBe("/events/calendar/:memberId/:key");
     expect(log).not.toContain(key);
@@ -306,9 +354,15 @@ describe("calendar files", () => {
     const text = await (await file(`/events/${event.id}/calendar.ics`)).text();
     expect(text).toContain("DTSTART;TZID=America/Chicago:20270212T140000\r\n");
     const { calendar, entries } = parseCalendar(text);
-    expect(calendar.getAllSubcomponents("vtimezone").map((zone) => zone.getFirstPropertyValue("tzid"))).toEqual(["America/Chicago"]);
+    expect(calendar.getAllSubcomponents("vtimezone").map((zone) => zone.getFirstPropertyValue("tzid"))).toEqual([
+      "America/Chicago",
+    ]);
     // 2:00 PM Central Standard Time is 20:00 UTC.
-    expect(entries[0]).toMatchObject({ start: "2027-02-12T20:00:00.000Z", end: "2027-02-15T06:00:00.000Z", startZone: "America/Chicago" });
+    expect(entries[0]).toMatchObject({
+      start: "2027-02-12T20:00:00.000Z",
+      end: "2027-02-15T06:00:00.000Z",
+      startZone: "America/Chicago",
+    });
 
     overrideConfig({ clubTimeZone: "UTC" });
     const utc = await (await file(`/events/${event.id}/calendar.ics`)).text();
@@ -318,7 +372,15 @@ describe("calendar files", () => {
 
   it("shows the times on staff pages on the same clocks, and hands the zone to the browser", async () => {
     const manager = await signedInMember("manager");
-    await db().insert(auditLog).values({ actorId: manager.id, action: "role.change", subjectId: manager.id, details: {}, createdAt: new Date("2026-07-04T16:30:00Z") });
+    await db()
+      .insert(auditLog)
+      .values({
+        actorId: manager.id,
+        action: "role.change",
+        subjectId: manager.id,
+        details: {},
+        createdAt: new Date("2026-07-04T16:30:00Z"),
+      });
     const auditPage = async () => (await get("/tools?tab=audit", { Cookie: manager.cookie })).text();
     // 16:30 UTC is 12:30 PM in New York (daylight time), 9:30 AM in Los Angeles.
     expect(await auditPage()).toContain("Jul 4, 2026, 12:30 PM");

@@ -41,7 +41,9 @@ describe("the events page for a signed-in member", () => {
     expect(summer).toContain("Place Taber Creek, 42 Cat Hollow Road, Union, CT 06076");
     expect(eventPanel(html, "Standard Time Night")).toContain("Venue opens 2:00 PM EST");
     expect(html).toMatch(/<time datetime="2027-06-18T14:00:00-04:00">2:00 PM EDT<\/time>/i);
-    expect(html).toMatch(/href="https:\/\/www\.openstreetmap\.org\/directions\?route=%3B41\.9907%2C-72\.1573[^"]*" target="_blank" rel="noopener noreferrer">Directions/);
+    expect(html).toMatch(
+      /href="https:\/\/www\.openstreetmap\.org\/directions\?route=%3B41\.9907%2C-72\.1573[^"]*" target="_blank" rel="noopener noreferrer">Directions/,
+    );
     expect(html).toMatch(/href="\/events\/[0-9a-f-]{36}\/calendar\.ics" class="btn btn-secondary" download(="")?>/);
     // The member's own feed address to subscribe to.
     const feed = await calendarFeedPath(member.id);
@@ -59,23 +61,33 @@ describe("the events page for a signed-in member", () => {
     const unpaid = await createEvent(db(), { title: "Unpaid Night", date: addDays(today, 42), status: "future" });
     // Held last week (its weekend over) but not yet marked past by a manager: still listed.
     const heldNoLetter = await createEvent(db(), { title: "Held Night", date: addDays(today, -10), status: "future" });
-    const heldWithLetter = await createEvent(db(), { title: "Written Night", date: addDays(today, -11), status: "future" });
+    const heldWithLetter = await createEvent(db(), {
+      title: "Written Night",
+      date: addDays(today, -11),
+      status: "future",
+    });
     // This weekend: under way, so no letter is due yet.
     const underWay = await createEvent(db(), { title: "Under Way Night", date: addDays(today, -1), status: "future" });
-    await db().insert(eventAttendance).values([
-      attendanceValues(member.id, registered.id),
-      attendanceValues(member.id, unpaid.id, { paymentStatus: "unpaid" }),
-      attendanceValues(member.id, heldNoLetter.id),
-      attendanceValues(member.id, heldWithLetter.id),
-      attendanceValues(member.id, underWay.id),
-      attendanceValues(other.id, heldNoLetter.id),
-    ]);
-    await db().insert(merchantOrders).values([
-      orderValues(member.id, registered.id, { items: { meat: 2 }, totalPrice: "6.00" }),
-      orderValues(member.id, registered.id, { items: { bandages: 1 }, totalPrice: "22.50" }),
-      orderValues(other.id, registered.id, { items: { coal: 1 }, totalPrice: "5.00" }),
-    ]);
-    await db().insert(pels).values([pelValues(member.id, heldWithLetter.id), pelValues(other.id, heldNoLetter.id)]);
+    await db()
+      .insert(eventAttendance)
+      .values([
+        attendanceValues(member.id, registered.id),
+        attendanceValues(member.id, unpaid.id, { paymentStatus: "unpaid" }),
+        attendanceValues(member.id, heldNoLetter.id),
+        attendanceValues(member.id, heldWithLetter.id),
+        attendanceValues(member.id, underWay.id),
+        attendanceValues(other.id, heldNoLetter.id),
+      ]);
+    await db()
+      .insert(merchantOrders)
+      .values([
+        orderValues(member.id, registered.id, { items: { meat: 2 }, totalPrice: "6.00" }),
+        orderValues(member.id, registered.id, { items: { bandages: 1 }, totalPrice: "22.50" }),
+        orderValues(other.id, registered.id, { items: { coal: 1 }, totalPrice: "5.00" }),
+      ]);
+    await db()
+      .insert(pels)
+      .values([pelValues(member.id, heldWithLetter.id), pelValues(other.id, heldNoLetter.id)]);
 
     const html = await page(member.cookie);
     const due = formatEventDate(addDays(ahead, -14));
@@ -84,7 +96,19 @@ describe("the events page for a signed-in member", () => {
     );
     expect(eventPanel(html, "Registered Night")).not.toContain("Post-event letter");
     // The member's costume standing is kept between visits, yet a photo and a verdict show at once.
-    await db().insert(costumePhotos).values({ userId: member.id, eventId: registered.id, fileKey: `costumes/${member.id}/a.jpg`, thumbKey: `costumes/${member.id}/a-thumb.jpg`, fileType: "image/jpeg", fileSize: 4, width: 1, height: 1, createdAt: new Date(Date.now() - 60_000) });
+    await db()
+      .insert(costumePhotos)
+      .values({
+        userId: member.id,
+        eventId: registered.id,
+        fileKey: `costumes/${member.id}/a.jpg`,
+        thumbKey: `costumes/${member.id}/a-thumb.jpg`,
+        fileType: "image/jpeg",
+        fileSize: 4,
+        width: 1,
+        height: 1,
+        createdAt: new Date(Date.now() - 60_000),
+      });
     expect(eventPanel(await page(member.cookie), "Registered Night")).toContain(`Due ${due} ; Waiting for review`);
     await db().insert(costumeReviews).values({ userId: member.id, eventId: registered.id, verdict: "approved" });
     expect(eventPanel(await page(member.cookie), "Registered Night")).toContain(`Due ${due} ; Approved`);
@@ -108,17 +132,28 @@ describe("the events page for a signed-in member", () => {
   it("reminds a member of a letter due for an event held lately that is no longer listed", async () => {
     const member = await signedInMember("player");
     const recent = await createEvent(db(), { title: "Recently Past Night", date: addDays(today, -12), status: "past" });
-    const written = await createEvent(db(), { title: "Recently Written Night", date: addDays(today, -12), status: "past" });
+    const written = await createEvent(db(), {
+      title: "Recently Written Night",
+      date: addDays(today, -12),
+      status: "past",
+    });
     const old = await createEvent(db(), { title: "Long Past Night", date: addDays(today, -60), status: "past" });
     const missed = await createEvent(db(), { title: "Missed Night", date: addDays(today, -12), status: "past" });
-    const cancelled = await createEvent(db(), { title: "Cancelled Night", date: addDays(today, -12), status: "cancelled" });
-    await db().insert(eventAttendance).values([recent, written, old, cancelled].map((event) => attendanceValues(member.id, event.id)));
+    const cancelled = await createEvent(db(), {
+      title: "Cancelled Night",
+      date: addDays(today, -12),
+      status: "cancelled",
+    });
+    await db()
+      .insert(eventAttendance)
+      .values([recent, written, old, cancelled].map((event) => attendanceValues(member.id, event.id)));
     await db().insert(pels).values(pelValues(member.id, written.id));
     expect(missed.title).toBe("Missed Night");
 
     const text = visibleText(await page(member.cookie));
     expect(text).toContain(`Post-Event Letters Due Recently Past Night ( ${formatEventDate(recent.date)} ): PEL due`);
-    for (const title of ["Recently Written Night", "Long Past Night", "Missed Night", "Cancelled Night"]) expect(text).not.toContain(title);
+    for (const title of ["Recently Written Night", "Long Past Night", "Missed Night", "Cancelled Night"])
+      expect(text).not.toContain(title);
 
     // A member with nothing due sees no such section.
     const newcomer = await signedInMember("player");
@@ -128,7 +163,11 @@ describe("the events page for a signed-in member", () => {
   it("reads the member's rows for all the listed events in one query", async () => {
     const member = await signedInMember("player");
     for (let i = 0; i < 10; i++) {
-      const event = await createEvent(db(), { title: `Counted Night ${i}`, date: addDays(today, 20 + i), status: "future" });
+      const event = await createEvent(db(), {
+        title: `Counted Night ${i}`,
+        date: addDays(today, 20 + i),
+        status: "future",
+      });
       await db().insert(eventAttendance).values(attendanceValues(member.id, event.id));
       await db().insert(merchantOrders).values(orderValues(member.id, event.id));
     }
@@ -136,7 +175,9 @@ describe("the events page for a signed-in member", () => {
     const html = await page(member.cookie);
     // Page one lists ten events, most of them this member's (others' events come first by date).
     expect(visibleText(html).match(/Registration Registered/g)?.length ?? 0).toBeGreaterThanOrEqual(5);
-    const reads = queries.filter((query) => /\bmerchant_orders\b/.test(query) || /\bevent_attendance\b/.test(query) || /\bpels\b/.test(query));
+    const reads = queries.filter(
+      (query) => /\bmerchant_orders\b/.test(query) || /\bevent_attendance\b/.test(query) || /\bpels\b/.test(query),
+    );
     expect(reads).toHaveLength(1);
   });
 
@@ -153,14 +194,20 @@ describe("the events page for a signed-in member", () => {
     const refused = await fetch(`${app().url}/events/${event.id}/calendar.ics`, { redirect: "manual" });
     expect(refused.status).toBe(302);
     expect(refused.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
-    const file = await fetch(`${app().url}/events/${event.id}/calendar.ics`, { redirect: "manual", headers: { Cookie: member.cookie } });
+    const file = await fetch(`${app().url}/events/${event.id}/calendar.ics`, {
+      redirect: "manual",
+      headers: { Cookie: member.cookie },
+    });
     expect(file.status).toBe(200);
     // Nothing about any member is in a calendar file.
     expect(await file.text()).not.toMatch(/Registered|PEL due|orders?/i);
   });
 
   it("names each event's status region and links by its title and date, as two events may share a title", async () => {
-    const events = [await createEvent(db(), { title: "Twin Night", date: addDays(today, 2), status: "future" }), await createEvent(db(), { title: "Twin Night", date: addDays(today, 3), status: "future" })];
+    const events = [
+      await createEvent(db(), { title: "Twin Night", date: addDays(today, 2), status: "future" }),
+      await createEvent(db(), { title: "Twin Night", date: addDays(today, 3), status: "future" }),
+    ];
     const member = await signedInMember("player");
     const html = await page(member.cookie);
     for (const event of events) {

@@ -57,9 +57,14 @@ describe("the first manager, made in the browser with the set-up link", () => {
     const created = await postForm(app().url, "/setup", fields());
     expect(created.status).toBe(302);
     expect(created.headers.get("Location")).toBe("/auth?created=1");
-    const [manager] = await db().select({ id: profiles.id, role: profiles.role, firstName: profiles.firstName }).from(profiles).where(eq(profiles.email, "ada@example.com"));
+    const [manager] = await db()
+      .select({ id: profiles.id, role: profiles.role, firstName: profiles.firstName })
+      .from(profiles)
+      .where(eq(profiles.email, "ada@example.com"));
     expect(manager).toMatchObject({ role: "manager", firstName: "Ada" });
-    expect(await db().select({ action: auditLog.action, actorId: auditLog.actorId }).from(auditLog)).toEqual([{ action: "first_manager.create", actorId: manager!.id }]);
+    expect(await db().select({ action: auditLog.action, actorId: auditLog.actorId }).from(auditLog)).toEqual([
+      { action: "first_manager.create", actorId: manager!.id },
+    ]);
 
     const again = await postForm(app().url, "/setup", fields({ email: "second@example.com" }));
     expect(again.status).toBe(404);

@@ -25,17 +25,20 @@ describe("GET /healthz", () => {
     expect(health.headers.get("Cache-Control")).toBe("no-store");
   });
 
-  it.runIf(testDatabaseKind === "pglite")("answers 503 when the database still reads but cannot be written", async () => {
-    // The embedded database has one connection, so this makes every later transaction read-only.
-    await db().execute(sql`set default_transaction_read_only = on`);
-    expect((await fetch(`${app().url}/`)).status).toBe(200);
-    const health = await fetch(`${app().url}/healthz`);
-    expect(health.status).toBe(503);
-    expect(await health.text()).toBe("database cannot be written");
+  it.runIf(testDatabaseKind === "pglite")(
+    "answers 503 when the database still reads but cannot be written",
+    async () => {
+      // The embedded database has one connection, so this makes every later transaction read-only.
+      await db().execute(sql`set default_transaction_read_only = on`);
+      expect((await fetch(`${app().url}/`)).status).toBe(200);
+      const health = await fetch(`${app().url}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.text()).toBe("database cannot be written");
 
-    await db().execute(sql`set default_transaction_read_only = off`);
-    expect((await fetch(`${app().url}/healthz`)).status).toBe(200);
-  });
+      await db().execute(sql`set default_transaction_read_only = off`);
+      expect((await fetch(`${app().url}/healthz`)).status).toBe(200);
+    },
+  );
 });
 
 describe.runIf(testDatabaseKind === "pglite")("GET /healthz while long work holds the embedded database", () => {
@@ -48,7 +51,12 @@ describe.runIf(testDatabaseKind === "pglite")("GET /healthz while long work hold
     const data = sampleExport();
     data.research = [];
     data.files = {};
-    data.letters = Array.from({ length: LARGE_IMPORT_LETTERS }, (_, i) => ({ user_id: IDS.bo, recipient: "Sheriff Cole", body: `Letter ${i}`, created_at: "2025-05-24T08:00:00Z" }));
+    data.letters = Array.from({ length: LARGE_IMPORT_LETTERS }, (_, i) => ({
+      user_id: IDS.bo,
+      recipient: "Sheriff Cole",
+      body: `Letter ${i}`,
+      created_at: "2025-05-24T08:00:00Z",
+    }));
     const dir = writeExport(work, data);
 
     let finished = Infinity;
@@ -64,7 +72,9 @@ describe.runIf(testDatabaseKind === "pglite")("GET /healthz while long work hold
     // Answered while the import still ran.
     expect(answered).toBeLessThan(finished);
     expect(health.status).toBe(200);
-    expect(text).toMatch(/^ok \(busy: an import since \d{4}-\d\d-\d\dT[\d:.]+Z holds the database; pages wait until it ends\)$/);
+    expect(text).toMatch(
+      /^ok \(busy: an import since \d{4}-\d\d-\d\dT[\d:.]+Z holds the database; pages wait until it ends\)$/,
+    );
     expect(await db().$count(letters)).toBe(LARGE_IMPORT_LETTERS);
 
     const after = await fetch(`${app().url}/healthz`);

@@ -34,14 +34,17 @@ function postRoutes(): string[] {
   })(routes);
   return routePatterns()
     .filter((pattern) => pattern !== "/*")
-    .filter((pattern) => /export (async function|const) action\b/.test(fs.readFileSync(path.resolve("app", files.get(pattern)!), "utf8")))
+    .filter((pattern) =>
+      /export (async function|const) action\b/.test(fs.readFileSync(path.resolve("app", files.get(pattern)!), "utf8")),
+    )
     .map((pattern) => pattern.replace(/:[^/]+/g, "00000000-0000-4000-8000-000000000000"));
 }
 
 type Field = { name: string; value: string; text: boolean };
 type PageForm = { action: string; fields: Field[] };
 
-const attributes = (tag: string) => Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, readable(v!)]));
+const attributes = (tag: string) =>
+  Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, readable(v!)]));
 
 /** A valid-looking value for a field a member fills in, so the field under test is the only wrong one. */
 function plausible(type: string, name: string): string {
@@ -88,7 +91,12 @@ function formsOf(html: string, pagePath: string): PageForm[] {
       seen.add(a.name);
       fields.push({ name: a.name, value: a.value ?? "", text: false });
     }
-    forms.push({ action: formAttributes.action ? new URL(formAttributes.action, "http://x" + pagePath).pathname : pagePath.split("?")[0]!, fields });
+    forms.push({
+      action: formAttributes.action
+        ? new URL(formAttributes.action, "http://x" + pagePath).pathname
+        : pagePath.split("?")[0]!,
+      fields,
+    });
   }
   return forms;
 }
@@ -108,7 +116,12 @@ describe("hostile input to every form", () => {
   });
 
   function post(path: string, body: BodyInit | undefined, headers: Record<string, string>, cookie?: string) {
-    return fetch(app().url + path, { method: "POST", headers: { Origin: app().url, ...headers, ...(cookie ? { Cookie: cookie } : {}) }, body, redirect: "manual" });
+    return fetch(app().url + path, {
+      method: "POST",
+      headers: { Origin: app().url, ...headers, ...(cookie ? { Cookie: cookie } : {}) },
+      body,
+      redirect: "manual",
+    });
   }
 
   it("never answers a server error to control characters or overlong values in any field, for any role", async () => {
@@ -123,7 +136,10 @@ describe("hostile input to every form", () => {
     for (const [role, cookie] of Object.entries(members)) {
       const forms = new Map<string, PageForm>();
       for (const page of pages) {
-        const response = await fetch(app().url + page, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+        const response = await fetch(app().url + page, {
+          headers: cookie ? { Cookie: cookie } : {},
+          redirect: "manual",
+        });
         if (response.status !== 200) continue;
         for (const form of formsOf(await response.text(), page)) {
           forms.set(`${form.action} ${form.fields.map((f) => `${f.name}=${f.text ? "" : f.value}`).join("&")}`, form);
@@ -134,14 +150,23 @@ describe("hostile input to every form", () => {
         const valid = Object.fromEntries(form.fields.map((f) => [f.name, f.value]));
         const variants: Record<string, string>[] = [];
         for (const field of form.fields) {
-          for (const hostile of HOSTILE) variants.push({ ...valid, [field.name]: field.text ? hostile : field.value + hostile });
+          for (const hostile of HOSTILE)
+            variants.push({ ...valid, [field.name]: field.text ? hostile : field.value + hostile });
         }
         variants.push(Object.fromEntries(form.fields.map((f) => [f.name, `${f.value}\u0000`])));
-        variants.push({ ...valid, altcha: "\u0000", userId: "\u0000", id: "\u0000", applicationId: "\u0000", eventId: "\u0000" });
+        variants.push({
+          ...valid,
+          altcha: "\u0000",
+          userId: "\u0000",
+          id: "\u0000",
+          applicationId: "\u0000",
+          eventId: "\u0000",
+        });
         for (const fields of variants) {
           const response = await postForm(app().url, form.action, fields, cookie);
           requests++;
-          if (response.status >= 500) failures.push(`${role} ${form.action} ${JSON.stringify(fields).slice(0, 160)} -> ${response.status}`);
+          if (response.status >= 500)
+            failures.push(`${role} ${form.action} ${JSON.stringify(fields).slice(0, 160)} -> ${response.status}`);
           await response.body?.cancel();
         }
       }
@@ -153,9 +178,17 @@ describe("hostile input to every form", () => {
   it("never answers a server error to a body that is not a form, on any POST route, for any role", async () => {
     const failures: string[] = [];
     const bodies: [string, Record<string, string>, BodyInit | undefined][] = [
-      ["json", { "Content-Type": "application/json" }, JSON.stringify({ intent: "contact", name: "Mum", recipient: "Ma", body: "Hello" })],
+      [
+        "json",
+        { "Content-Type": "application/json" },
+        JSON.stringify({ intent: "contact", name: "Mum", recipient: "Ma", body: "Hello" }),
+      ],
       ["text", { "Content-Type": "text/plain" }, "recipient=Ma&body=Hello"],
-      ["broken multipart", { "Content-Type": "multipart/form-data; boundary=expected" }, '--other\r\nContent-Disposition: form-data; name="body"\r\n\r\nHello\r\n--other--\r\n'],
+      [
+        "broken multipart",
+        { "Content-Type": "multipart/form-data; boundary=expected" },
+        '--other\r\nContent-Disposition: form-data; name="body"\r\n\r\nHello\r\n--other--\r\n',
+      ],
       ["multipart without boundary", { "Content-Type": "multipart/form-data" }, "garbage"],
       ["no type", {}, "recipient=Ma&body=Hello"],
       ["no body", {}, undefined],
@@ -176,18 +209,31 @@ describe("hostile input to every form", () => {
 
   it("refuses a NUL in the emergency contact's name with the field's message, saving nothing", async () => {
     const member = await signedInMember("player");
-    const response = await postForm(app().url, "/profile", { intent: "contact", name: "Mum\u0000", phone: "(860) 555-0142" }, member.cookie);
+    const response = await postForm(
+      app().url,
+      "/profile",
+      { intent: "contact", name: "Mum\u0000", phone: "(860) 555-0142" },
+      member.cookie,
+    );
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain(FORM_MESSAGES.controlCharacters);
     expect(html).toContain('name="name"');
-    const [row] = await db().select({ contact: profiles.emergencyContact }).from(profiles).where(eq(profiles.id, member.id));
+    const [row] = await db()
+      .select({ contact: profiles.emergencyContact })
+      .from(profiles)
+      .where(eq(profiles.id, member.id));
     expect(row!.contact).toBeNull();
   });
 
   it("refuses a NUL in a letter with the field's message, and keeps what was typed", async () => {
     const member = await signedInMember("player");
-    const response = await postForm(app().url, "/letters", { submissionKey: crypto.randomUUID(), recipient: "Ma Holt", body: "Dear Ma\u0000" }, member.cookie);
+    const response = await postForm(
+      app().url,
+      "/letters",
+      { submissionKey: crypto.randomUUID(), recipient: "Ma Holt", body: "Dear Ma\u0000" },
+      member.cookie,
+    );
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain(FORM_MESSAGES.controlCharacters);
@@ -197,7 +243,12 @@ describe("hostile input to every form", () => {
 
   it("answers a letter sent as JSON with a 400 page that says the form could not be read", async () => {
     const member = await signedInMember("player");
-    const response = await post("/letters", JSON.stringify({ submissionKey: ID, recipient: "Ma", body: "Hello" }), { "Content-Type": "application/json" }, member.cookie);
+    const response = await post(
+      "/letters",
+      JSON.stringify({ submissionKey: ID, recipient: "Ma", body: "Hello" }),
+      { "Content-Type": "application/json" },
+      member.cookie,
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("Content-Type")).toContain("text/html");
     const html = await response.text();
@@ -210,9 +261,23 @@ describe("hostile input to every form", () => {
 
   it("keeps the signed-in navigation on the 400 page of every page with a form, whoever's boundary shows it", async () => {
     const manager = await signedInMember("manager");
-    const pages = ["/auth", "/forgot-password", "/reset-password", "/tools", "/outbox", "/attendance-tool", "/profile", "/events/manage"];
+    const pages = [
+      "/auth",
+      "/forgot-password",
+      "/reset-password",
+      "/tools",
+      "/outbox",
+      "/attendance-tool",
+      "/profile",
+      "/events/manage",
+    ];
     for (const page of pages) {
-      const response = await post(page, JSON.stringify({ intent: "contact" }), { "Content-Type": "application/json" }, manager.cookie);
+      const response = await post(
+        page,
+        JSON.stringify({ intent: "contact" }),
+        { "Content-Type": "application/json" },
+        manager.cookie,
+      );
       expect(response.status, page).toBe(400);
       const html = await response.text();
       expect(html, page).toContain(FORM_MESSAGES.unreadable);

@@ -23,7 +23,6 @@ const app = withAppServer();
 
 type Member = Awaited<ReturnType<typeof signedInMember>> & { character?: string };
 
-
 async function page(path: string, member: Member) {
   const response = await fetch(app().url + path, { headers: { Cookie: member.cookie }, redirect: "manual" });
   return { status: response.status, text: readable(await response.text()) };
@@ -46,13 +45,19 @@ async function player(characterName?: string): Promise<Member> {
   const member: Member = await signedInMember("player");
   if (characterName) {
     member.character = `${characterName} ${++counter}`;
-    await db().insert(characters).values(characterValues(member.id, { characterName: member.character }));
+    await db()
+      .insert(characters)
+      .values(characterValues(member.id, { characterName: member.character }));
   }
   return member;
 }
 
 async function lettersBy(member: Member) {
-  return db().select().from(letters).where(eq(letters.userId, member.id)).orderBy(asc(letters.createdAt), asc(letters.id));
+  return db()
+    .select()
+    .from(letters)
+    .where(eq(letters.userId, member.id))
+    .orderBy(asc(letters.createdAt), asc(letters.id));
 }
 
 let staff: Member;
@@ -70,15 +75,29 @@ describe("a letter to a player's character", () => {
     const reader = await player("Silas Thornwood");
 
     // The name as typed, in any case, finds the character.
-    const sent = await send(writer, "/letters", { submissionKey: randomUUID(), recipient: `  ${reader.character!.toUpperCase()} `, body: "Meet me at the mill when the lanterns go out." });
+    const sent = await send(writer, "/letters", {
+      submissionKey: randomUUID(),
+      recipient: `  ${reader.character!.toUpperCase()} `,
+      body: "Meet me at the mill when the lanterns go out.",
+    });
     expect(sent.status).toBe(200);
     expect(sent.text).toContain("Letter Sent!");
     // Without scripts the page moves on to the profile by itself; with them its own timer does, so
     // the refresh is read only when scripts are off.
-    expect(sent.text).toContain(`<noscript><meta http-equiv="refresh" content="${SUBMISSION_REDIRECT_SECONDS};url=/profile"/></noscript>`);
+    expect(sent.text).toContain(
+      `<noscript><meta http-equiv="refresh" content="${SUBMISSION_REDIRECT_SECONDS};url=/profile"/></noscript>`,
+    );
     expect(sent.text).toContain(`It will arrive in ${reader.character}'s letter box once the club's staff release it.`);
     const [letter] = await lettersBy(writer);
-    expect(letter).toMatchObject({ recipient: reader.character, recipientId: reader.id, senderName: writer.character, status: "held", deliveredAt: null, readAt: null, threadId: null });
+    expect(letter).toMatchObject({
+      recipient: reader.character,
+      recipientId: reader.id,
+      senderName: writer.character,
+      status: "held",
+      deliveredAt: null,
+      readAt: null,
+      threadId: null,
+    });
 
     // Held: not in the recipient's box, not readable by its address, not counted.
     expect((await page("/letters?tab=box", reader)).text).not.toContain("lanterns go out");
@@ -100,7 +119,11 @@ describe("a letter to a player's character", () => {
     const [after] = await lettersBy(writer);
     expect(after).toMatchObject({ status: "delivered", deliveredAt: expect.any(Date) });
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "letter.release"));
-    expect(entry).toMatchObject({ actorId: staff.id, subjectId: writer.id, details: { letterId: letter!.id, recipientId: reader.id } });
+    expect(entry).toMatchObject({
+      actorId: staff.id,
+      subjectId: writer.id,
+      details: { letterId: letter!.id, recipientId: reader.id },
+    });
     expect((await send(staff, "/view-letters", { intent: "release", letterId: letter!.id })).status).toBe(409);
 
     // Now it has arrived: counted, listed, readable; never the writer's name or address.
@@ -152,11 +175,26 @@ describe("the letter box", () => {
       .insert(letters)
       .values(
         Array.from({ length: 27 }, (_, i) =>
-          letterValues(writer.id, { recipient: reader.character!, recipientId: reader.id, status: "delivered", deliveredAt: new Date(at - i * 60_000), body: `Letter number ${i + 1}.` }),
+          letterValues(writer.id, {
+            recipient: reader.character!,
+            recipientId: reader.id,
+            status: "delivered",
+            deliveredAt: new Date(at - i * 60_000),
+            body: `Letter number ${i + 1}.`,
+          }),
         ),
       );
     // One held back by staff is not the reader's yet, and is not counted.
-    await db().insert(letters).values(letterValues(writer.id, { recipient: reader.character!, recipientId: reader.id, status: "held", body: "Letter held back." }));
+    await db()
+      .insert(letters)
+      .values(
+        letterValues(writer.id, {
+          recipient: reader.character!,
+          recipientId: reader.id,
+          status: "held",
+          body: "Letter held back.",
+        }),
+      );
 
     const first = await page("/letters?tab=box", reader);
     expect(first.text).toContain("27 letters");
@@ -168,7 +206,11 @@ describe("the letter box", () => {
     expect(inPageOrder(first.text, newestFirst)).toEqual(newestFirst);
 
     // The writer's own latest 25 of 28, in the database's newest-first order (all 28 written at one moment: then by id).
-    const written = await db().select({ body: letters.body }).from(letters).where(eq(letters.userId, writer.id)).orderBy(desc(letters.createdAt), desc(letters.id));
+    const written = await db()
+      .select({ body: letters.body })
+      .from(letters)
+      .where(eq(letters.userId, writer.id))
+      .orderBy(desc(letters.createdAt), desc(letters.id));
     const writerBox = (await page("/letters?tab=box", writer)).text;
     const latest = written.slice(0, 25).map((letter) => letter.body);
     expect(inPageOrder(writerBox, latest)).toEqual(latest);
@@ -195,10 +237,22 @@ describe("the letter box", () => {
   it("shows the start of a long letter cut at a word, with an ellipsis, to its reader and its writer", async () => {
     const writer = await player("Ada Crane");
     const reader = await player("Eli Stroud");
-    const opening = "Send fabric for a mourning dress, black, and enough of it for the widow Hale and her two girls. ".repeat(2);
+    const opening =
+      "Send fabric for a mourning dress, black, and enough of it for the widow Hale and her two girls. ".repeat(2);
     const body = `${opening}The rest of this letter is not in the preview.`;
-    await db().insert(letters).values(letterValues(writer.id, { recipient: reader.character!, recipientId: reader.id, status: "delivered", deliveredAt: new Date(), body }));
-    const shown = "Send fabric for a mourning dress, black, and enough of it for the widow Hale and her two girls. Send fabric for a mourning dress, black, and enough of it for…";
+    await db()
+      .insert(letters)
+      .values(
+        letterValues(writer.id, {
+          recipient: reader.character!,
+          recipientId: reader.id,
+          status: "delivered",
+          deliveredAt: new Date(),
+          body,
+        }),
+      );
+    const shown =
+      "Send fabric for a mourning dress, black, and enough of it for the widow Hale and her two girls. Send fabric for a mourning dress, black, and enough of it for…";
     for (const box of [(await page("/letters?tab=box", reader)).text, (await page("/letters?tab=box", writer)).text]) {
       expect(box).toContain(shown);
       expect(box).not.toContain("widow Hale and her two girls. The rest");
@@ -211,7 +265,11 @@ describe("replies", () => {
     const writer = await player("Obadiah Finch");
     const reader = await player("Lottie Vance");
     overrideConfig({ letters: { needRelease: false } });
-    await send(writer, "/letters", { submissionKey: randomUUID(), recipient: reader.character!, body: "Meet me by the old well." });
+    await send(writer, "/letters", {
+      submissionKey: randomUUID(),
+      recipient: reader.character!,
+      body: "Meet me by the old well.",
+    });
     const [first] = await lettersBy(writer);
     expect((await page(`/letters/${first!.id}`, reader)).text).toContain(`name="replyTo" value="${first!.id}"`);
 
@@ -221,7 +279,12 @@ describe("replies", () => {
     expect(thread).toContain("Meet me by the old well.");
     expect(thread).toContain(LETTER_MESSAGES.writerGone);
     expect(thread).not.toContain('name="replyTo"');
-    const refused = await send(reader, `/letters/${first!.id}`, { intent: "reply", submissionKey: randomUUID(), replyTo: first!.id, body: "Which well?" });
+    const refused = await send(reader, `/letters/${first!.id}`, {
+      intent: "reply",
+      submissionKey: randomUUID(),
+      replyTo: first!.id,
+      body: "Which well?",
+    });
     expect(refused.status).toBe(409);
     expect(refused.text).toContain(LETTER_MESSAGES.writerGone);
     expect(await lettersBy(reader)).toEqual([]);
@@ -231,7 +294,11 @@ describe("replies", () => {
     const writer = await player("Ezra Holt");
     const reader = await player("Mercy Pickett");
     overrideConfig({ letters: { needRelease: false } });
-    await send(writer, "/letters", { submissionKey: randomUUID(), recipient: reader.character!, body: "Are you the one who bought the map?" });
+    await send(writer, "/letters", {
+      submissionKey: randomUUID(),
+      recipient: reader.character!,
+      body: "Are you the one who bought the map?",
+    });
     const [first] = await lettersBy(writer);
     overrideConfig({ letters: { needRelease: true } });
 
@@ -239,7 +306,12 @@ describe("replies", () => {
     const thread = (await page(`/letters/${first!.id}`, reader)).text;
     expect(thread).toContain(`Reply to ${writer.character}`);
     expect(thread).toContain(`name="replyTo" value="${first!.id}"`);
-    const blank = await send(reader, `/letters/${first!.id}`, { intent: "reply", submissionKey: randomUUID(), replyTo: first!.id, body: "  " });
+    const blank = await send(reader, `/letters/${first!.id}`, {
+      intent: "reply",
+      submissionKey: randomUUID(),
+      replyTo: first!.id,
+      body: "  ",
+    });
     expect(blank.status).toBe(400);
     expect(blank.text).toContain(SUBMISSION_MESSAGES.fillAllFields);
 
@@ -247,12 +319,21 @@ describe("replies", () => {
     const reply = { intent: "reply", submissionKey: key, replyTo: first!.id, body: "I might be. Who is asking?" };
     const answered = await send(reader, `/letters/${first!.id}`, reply);
     expect(answered.status).toBe(200);
-    expect(answered.text).toContain(`Your reply is on its way. It will arrive in ${writer.character}'s letter box once the club's staff release it.`);
+    expect(answered.text).toContain(
+      `Your reply is on its way. It will arrive in ${writer.character}'s letter box once the club's staff release it.`,
+    );
     // Sent twice (a double click): one reply.
     await send(reader, `/letters/${first!.id}`, reply);
     const replies = await lettersBy(reader);
     expect(replies).toHaveLength(1);
-    expect(replies[0]).toMatchObject({ threadId: first!.id, recipientId: writer.id, recipient: writer.character, senderName: reader.character, status: "held", fromNpc: false });
+    expect(replies[0]).toMatchObject({
+      threadId: first!.id,
+      recipientId: writer.id,
+      recipient: writer.character,
+      senderName: reader.character,
+      status: "held",
+      fromNpc: false,
+    });
 
     // The first writer sees only their own letter until the reply is released.
     expect((await page(`/letters/${first!.id}`, writer)).text).not.toContain("Who is asking?");
@@ -266,7 +347,12 @@ describe("replies", () => {
     expect(both.indexOf("bought the map")).toBeLessThan(both.indexOf("Who is asking?"));
     // And answers it in the same thread.
     overrideConfig({ letters: { needRelease: false } });
-    const again = await send(writer, `/letters/${first!.id}`, { intent: "reply", submissionKey: randomUUID(), replyTo: replies[0]!.id, body: "A friend of the assayer." });
+    const again = await send(writer, `/letters/${first!.id}`, {
+      intent: "reply",
+      submissionKey: randomUUID(),
+      replyTo: replies[0]!.id,
+      body: "A friend of the assayer.",
+    });
     expect(again.text).toContain(`It has arrived in ${reader.character}'s letter box.`);
     const [second] = (await lettersBy(writer)).filter((row) => row.id !== first!.id);
     expect(second).toMatchObject({ threadId: first!.id, recipientId: reader.id, status: "delivered" });
@@ -280,10 +366,19 @@ describe("a letter to someone who is no player's character", () => {
   it("goes to staff, who answer as that NPC into the writer's letter box; the writer can answer back", async () => {
     const writer = await player("Nell Voss");
     const npc = `Widow Harlan ${randomUUID().slice(0, 6)}`;
-    const sent = await send(writer, "/letters", { submissionKey: randomUUID(), recipient: npc, body: "Who was buried under the old mill?" });
+    const sent = await send(writer, "/letters", {
+      submissionKey: randomUUID(),
+      recipient: npc,
+      body: "Who was buried under the old mill?",
+    });
     expect(sent.text).toContain(`${npc} is no player's character, so the club's staff will answer for them.`);
     const [letter] = await lettersBy(writer);
-    expect(letter).toMatchObject({ recipient: npc, recipientId: null, status: "to_staff", senderName: writer.character });
+    expect(letter).toMatchObject({
+      recipient: npc,
+      recipientId: null,
+      status: "to_staff",
+      senderName: writer.character,
+    });
 
     const queue = (await page("/view-letters?tab=npc", staff)).text;
     expect(queue).toContain("Who was buried under the old mill?");
@@ -292,24 +387,56 @@ describe("a letter to someone who is no player's character", () => {
     expect(queue).toContain(`answer=${letter!.id}#queue-${letter!.id}`);
     expect((await page(`/view-letters?tab=npc&answer=${letter!.id}`, staff)).text).toContain(`Answer as ${npc}`);
     // Members cannot answer for staff.
-    expect((await send(writer, "/view-letters", { intent: "answer", letterId: letter!.id, submissionKey: randomUUID(), body: "Nobody." })).status).toBe(403);
-    const blank = await send(staff, "/view-letters?tab=npc", { intent: "answer", letterId: letter!.id, submissionKey: randomUUID(), body: "" });
+    expect(
+      (
+        await send(writer, "/view-letters", {
+          intent: "answer",
+          letterId: letter!.id,
+          submissionKey: randomUUID(),
+          body: "Nobody.",
+        })
+      ).status,
+    ).toBe(403);
+    const blank = await send(staff, "/view-letters?tab=npc", {
+      intent: "answer",
+      letterId: letter!.id,
+      submissionKey: randomUUID(),
+      body: "",
+    });
     expect(blank.status).toBe(400);
     expect(blank.text).toContain(SUBMISSION_MESSAGES.fillAllFields);
     // A refused answer keeps its form open, with the problem beside it.
     expect(blank.text).toContain(`Answer as ${npc}`);
 
-    const answer = { intent: "answer", letterId: letter!.id, submissionKey: randomUUID(), body: "Ask the preacher, child. He dug the hole." };
+    const answer = {
+      intent: "answer",
+      letterId: letter!.id,
+      submissionKey: randomUUID(),
+      body: "Ask the preacher, child. He dug the hole.",
+    };
     const answered = await send(staff, "/view-letters?tab=npc", answer);
     expect(answered.status).toBe(200);
     expect(answered.text).toContain(LETTER_MESSAGES.answered);
     expect((await send(staff, "/view-letters?tab=npc", { ...answer, submissionKey: randomUUID() })).status).toBe(409);
     const [original] = await lettersBy(writer);
     expect(original!.status).toBe("answered");
-    const [reply] = await db().select().from(letters).where(and(eq(letters.threadId, letter!.id), eq(letters.fromNpc, true)));
-    expect(reply).toMatchObject({ userId: staff.id, senderName: npc, recipient: writer.character, recipientId: writer.id, status: "delivered" });
+    const [reply] = await db()
+      .select()
+      .from(letters)
+      .where(and(eq(letters.threadId, letter!.id), eq(letters.fromNpc, true)));
+    expect(reply).toMatchObject({
+      userId: staff.id,
+      senderName: npc,
+      recipient: writer.character,
+      recipientId: writer.id,
+      status: "delivered",
+    });
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, "letter.answer"));
-    expect(entry).toMatchObject({ actorId: staff.id, subjectId: writer.id, details: { letterId: letter!.id, answerId: reply!.id, as: npc } });
+    expect(entry).toMatchObject({
+      actorId: staff.id,
+      subjectId: writer.id,
+      details: { letterId: letter!.id, answerId: reply!.id, as: npc },
+    });
 
     // It arrives, signed by the NPC; the staff member who wrote it is never named.
     expect(await navCount(writer)).toBe(1);
@@ -323,13 +450,19 @@ describe("a letter to someone who is no player's character", () => {
     expect((await page("/letters?tab=box", staff)).text).not.toContain("He dug the hole.");
 
     // Writing back goes to staff again, in the same thread.
-    const back = await send(writer, `/letters/${reply!.id}`, { intent: "reply", submissionKey: randomUUID(), replyTo: reply!.id, body: "The preacher is gone." });
+    const back = await send(writer, `/letters/${reply!.id}`, {
+      intent: "reply",
+      submissionKey: randomUUID(),
+      replyTo: reply!.id,
+      body: "The preacher is gone.",
+    });
     expect(back.text).toContain(`${npc} is no player's character`);
     const [writeBack] = (await lettersBy(writer)).filter((row) => row.id !== letter!.id);
     expect(writeBack).toMatchObject({ threadId: letter!.id, recipientId: null, recipient: npc, status: "to_staff" });
     // Staff read the whole thread.
     const whole = (await page(`/view-letters?thread=${writeBack!.id}`, staff)).text;
-    for (const body of ["Who was buried under the old mill?", "He dug the hole.", "The preacher is gone."]) expect(whole).toContain(body);
+    for (const body of ["Who was buried under the old mill?", "He dug the hole.", "The preacher is gone."])
+      expect(whole).toContain(body);
   });
 });
 
@@ -339,10 +472,19 @@ describe("letters that are not the member's", () => {
     const writer = await player("Amos Calloway");
     const reader = await player("Prudence Ashby");
     const stranger = await player("Boone Crane");
-    await send(writer, "/letters", { submissionKey: randomUUID(), recipient: reader.character!, body: "The silver is under the third step." });
+    await send(writer, "/letters", {
+      submissionKey: randomUUID(),
+      recipient: reader.character!,
+      body: "The silver is under the third step.",
+    });
     const [letter] = await lettersBy(writer);
 
-    for (const path of [`/letters/${letter!.id}`, `/letters/${letter!.id}.data`, "/letters/not-a-letter", `/letters/${randomUUID()}`]) {
+    for (const path of [
+      `/letters/${letter!.id}`,
+      `/letters/${letter!.id}.data`,
+      "/letters/not-a-letter",
+      `/letters/${randomUUID()}`,
+    ]) {
       const seen = await page(path, stranger);
       if (!path.endsWith(".data")) expect(seen.status, path).toBe(404);
       expect(seen.text, path).not.toContain("third step");
@@ -350,12 +492,26 @@ describe("letters that are not the member's", () => {
     expect((await page("/letters?tab=box", stranger)).text).not.toContain("third step");
     // A reply to it, posted to any thread's address, is refused and saves nothing.
     for (const path of [`/letters/${letter!.id}`, `/letters/${randomUUID()}`]) {
-      const refused = await send(stranger, path, { intent: "reply", submissionKey: randomUUID(), replyTo: letter!.id, body: "Thank you kindly." });
+      const refused = await send(stranger, path, {
+        intent: "reply",
+        submissionKey: randomUUID(),
+        replyTo: letter!.id,
+        body: "Thank you kindly.",
+      });
       expect(refused.status, path).toBe(404);
     }
     expect(await lettersBy(stranger)).toEqual([]);
     // The writer cannot answer their own letter as if received, nor members use the staff's forms.
-    expect((await send(writer, `/letters/${letter!.id}`, { intent: "reply", submissionKey: randomUUID(), replyTo: letter!.id, body: "Me again." })).status).toBe(404);
+    expect(
+      (
+        await send(writer, `/letters/${letter!.id}`, {
+          intent: "reply",
+          submissionKey: randomUUID(),
+          replyTo: letter!.id,
+          body: "Me again.",
+        })
+      ).status,
+    ).toBe(404);
     expect((await send(stranger, "/view-letters", { intent: "release", letterId: letter!.id })).status).toBe(403);
     expect((await page("/view-letters", stranger)).status).toBe(302);
     // Reading someone else's letter marks nothing read.

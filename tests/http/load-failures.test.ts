@@ -108,13 +108,17 @@ describe("a page whose reads fail", () => {
       ["/tools", "Tools", "Failed to load user data"],
       ["/tools?tab=cast", "Tools", "Failed to load user data"],
     ]);
-    await expectFailedPages("applications", manager.cookie, [["/tools?tab=applications", "Tools", "Failed to load data"]]);
+    await expectFailedPages("applications", manager.cookie, [
+      ["/tools?tab=applications", "Tools", "Failed to load data"],
+    ]);
     await expectFailedPages("audit_log", manager.cookie, [["/tools?tab=audit", "Tools", "Failed to load user data"]]);
   });
 
   it("shows the emergency contacts and outbox pages' headings and messages when their reads fail", async () => {
     const manager = await signedInMember("manager");
-    await expectFailedPages("audit_log", manager.cookie, [["/emergency-contacts", "Emergency Contacts", "Failed to load user data"]]);
+    await expectFailedPages("audit_log", manager.cookie, [
+      ["/emergency-contacts", "Emergency Contacts", "Failed to load user data"],
+    ]);
     await expectFailedPages("outbox", manager.cookie, [["/outbox", "Outbox", "Failed to load the outbox"]]);
   });
 });

@@ -29,12 +29,19 @@ describe("the member area", () => {
     const first = await postForm(app().url, "/character", character(), player.cookie);
     expect(first.status).toBe(200);
     expect(await first.text()).toContain("Character Created!");
-    const second = await postForm(app().url, "/character", character({ faction: "Homesteader", job: "Miner", userId: "someone-else" }), player.cookie);
+    const second = await postForm(
+      app().url,
+      "/character",
+      character({ faction: "Homesteader", job: "Miner", userId: "someone-else" }),
+      player.cookie,
+    );
     expect(await second.text()).toContain("Character Saved!");
     const rows = await db().select().from(characters).where(eq(characters.userId, player.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ faction: "Homesteader", job: "Miner" });
-    const notices = (await db().select().from(outbox).where(eq(outbox.kind, "discord"))).map((n) => String(n.payload.content));
+    const notices = (await db().select().from(outbox).where(eq(outbox.kind, "discord"))).map((n) =>
+      String(n.payload.content),
+    );
     expect(notices.filter((n) => n.includes("Jebediah Holt"))).toHaveLength(2);
   });
 
@@ -61,37 +68,64 @@ describe("the member area", () => {
   it("keeps applicants out of the character builder", async () => {
     const applicant = await signedInMember("applicant");
     expect((await postForm(app().url, "/character", character(), applicant.cookie)).status).toBe(403);
-    expect((await postForm(app().url, "/profile", { intent: "backstory", backstory: "mine now" }, applicant.cookie)).status).toBe(403);
+    expect(
+      (await postForm(app().url, "/profile", { intent: "backstory", backstory: "mine now" }, applicant.cookie)).status,
+    ).toBe(403);
     expect(await db().select().from(characters).where(eq(characters.userId, applicant.id))).toEqual([]);
   });
 
   it("saves the member's own emergency contact, with a phone number that can be called", async () => {
     const member = await signedInMember("applicant");
     const other = await signedInMember("applicant");
-    const bad = await postForm(app().url, "/profile", { intent: "contact", name: "Ma Holt", phone: "not a phone" }, member.cookie);
+    const bad = await postForm(
+      app().url,
+      "/profile",
+      { intent: "contact", name: "Ma Holt", phone: "not a phone" },
+      member.cookie,
+    );
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain(INVALID_PHONE);
-    const good = await postForm(app().url, "/profile", { intent: "contact", name: "Ma Holt", phone: "(860) 555-0142", id: other.id, userId: other.id }, member.cookie);
+    const good = await postForm(
+      app().url,
+      "/profile",
+      { intent: "contact", name: "Ma Holt", phone: "(860) 555-0142", id: other.id, userId: other.id },
+      member.cookie,
+    );
     expect(good.status).toBe(200);
     expect(await good.text()).toContain("Changes saved successfully!");
-    const [mine] = await db().select({ contact: profiles.emergencyContact }).from(profiles).where(eq(profiles.id, member.id));
+    const [mine] = await db()
+      .select({ contact: profiles.emergencyContact })
+      .from(profiles)
+      .where(eq(profiles.id, member.id));
     expect(mine!.contact).toEqual({ name: "Ma Holt", phone: "+1 860 555 0142" });
-    const [theirs] = await db().select({ contact: profiles.emergencyContact }).from(profiles).where(eq(profiles.id, other.id));
+    const [theirs] = await db()
+      .select({ contact: profiles.emergencyContact })
+      .from(profiles)
+      .where(eq(profiles.id, other.id));
     expect(theirs!.contact).toBeNull();
   });
 
   it("edits the backstory in place and counts the events the member survived", async () => {
     const player = await signedInMember("player");
     await postForm(app().url, "/character", character(), player.cookie);
-    const response = await postForm(app().url, "/profile", { intent: "backstory", backstory: "A new chapter." }, player.cookie);
+    const response = await postForm(
+      app().url,
+      "/profile",
+      { intent: "backstory", backstory: "A new chapter." },
+      player.cookie,
+    );
     expect(await response.text()).toContain("Changes saved successfully!");
     const [row] = await db().select().from(characters).where(eq(characters.userId, player.id));
     expect(row!.backstory).toBe("A new chapter.");
     for (const date of ["2025-05-16", "2025-09-12"]) {
       const event = await createEvent(db(), { date, status: "past" });
-      await db().insert(eventAttendance).values({ userId: player.id, eventId: event.id, characterName: "Jebediah Holt" });
+      await db()
+        .insert(eventAttendance)
+        .values({ userId: player.id, eventId: event.id, characterName: "Jebediah Holt" });
     }
-    const page = await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })).text();
+    const page = await (
+      await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })
+    ).text();
     expect(page).toContain('data-testid="events-survived">2<');
     expect(page).toContain("A new chapter.");
   });
@@ -100,17 +134,23 @@ describe("the member area", () => {
     const player = await signedInMember("player");
     await postForm(app().url, "/character", character(), player.cookie);
     const today = clubToday();
-    const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const day = (offset: number) =>
+      new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
     const attend = async (date: string, status: "past" | "future" | "cancelled") => {
       const event = await createEvent(db(), { date, status });
-      await db().insert(eventAttendance).values({ userId: player.id, eventId: event.id, characterName: "Jebediah Holt" });
+      await db()
+        .insert(eventAttendance)
+        .values({ userId: player.id, eventId: event.id, characterName: "Jebediah Holt" });
       return event;
     };
     const held = await attend(day(-30), "past");
     await attend(day(-10), "cancelled");
     await attend(day(0), "future");
     await attend(day(2), "future");
-    const survived = async () => (await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })).text()).match(/data-testid="events-survived">(\d+)</)?.[1];
+    const survived = async () =>
+      (await (await fetch(`${app().url}/profile?tab=character`, { headers: { Cookie: player.cookie } })).text()).match(
+        /data-testid="events-survived">(\d+)</,
+      )?.[1];
     // Today's event is not over yet, and the one in two days has not begun.
     expect(await survived()).toBe("1");
     expect(await survived()).toBe("1");
@@ -130,8 +170,11 @@ describe("the member area", () => {
   it("shows on the next request a change made elsewhere to what the profile page keeps in memory", async () => {
     const player = await signedInMember("player");
     await postForm(app().url, "/character", character(), player.cookie);
-    await db().insert(applications).values(applicationValues({ ...player, lastName: "Tester" }));
-    const profilePage = async (tab: string) => (await fetch(`${app().url}/profile?tab=${tab}`, { headers: { Cookie: player.cookie } })).text();
+    await db()
+      .insert(applications)
+      .values(applicationValues({ ...player, lastName: "Tester" }));
+    const profilePage = async (tab: string) =>
+      (await fetch(`${app().url}/profile?tab=${tab}`, { headers: { Cookie: player.cookie } })).text();
     expect(await profilePage("character")).toContain('data-testid="events-survived">0<');
     expect(await profilePage("application")).toContain('data-testid="application-status">pending<');
 
@@ -143,7 +186,10 @@ describe("the member area", () => {
     expect(await profilePage("character")).toContain('data-testid="events-survived">1<');
     await db().update(applications).set({ status: "accepted" }).where(eq(applications.userId, player.id));
     expect(await profilePage("application")).toContain('data-testid="application-status">accepted<');
-    await db().update(profiles).set({ emergencyContact: { name: "Ada Holt", phone: "+1 413 555 0100" } }).where(eq(profiles.id, player.id));
+    await db()
+      .update(profiles)
+      .set({ emergencyContact: { name: "Ada Holt", phone: "+1 413 555 0100" } })
+      .where(eq(profiles.id, player.id));
     expect(await profilePage("profile")).toContain("Ada Holt");
   });
 

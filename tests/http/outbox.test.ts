@@ -18,7 +18,9 @@ describe("the managers' Outbox page", () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   const originalMail = config().mail;
   beforeAll(async () => {
-    smtp = await startSmtpServer(0, { refuse: (address) => (refusing && address === "moved.away@example.com" ? 550 : undefined) });
+    smtp = await startSmtpServer(0, {
+      refuse: (address) => (refusing && address === "moved.away@example.com" ? 550 : undefined),
+    });
     overrideConfig({ mail: { ...originalMail, smtpUrl: smtp.url } });
   });
   afterAll(async () => {
@@ -39,7 +41,10 @@ describe("the managers' Outbox page", () => {
     await queueEmail(db(), { ...message("For someone else"), to: "still.here@example.com" });
     await deliverMailNow();
     await smtp.waitForMessage((m) => recipients(m).includes("still.here@example.com"));
-    const [failed] = await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = 'moved.away@example.com'`);
+    const [failed] = await db()
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'to' = 'moved.away@example.com'`);
     expect(failed).toMatchObject({ status: "failed", attempts: 1 });
 
     const response = await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } });
@@ -58,14 +63,21 @@ describe("the managers' Outbox page", () => {
 
     // A player cannot see it, nor act on it.
     const player = await signedInMember("player");
-    expect((await fetch(`${app().url}/outbox`, { headers: { Cookie: player.cookie }, redirect: "manual" })).headers.get("Location")).toBe("/");
+    expect(
+      (await fetch(`${app().url}/outbox`, { headers: { Cookie: player.cookie }, redirect: "manual" })).headers.get(
+        "Location",
+      ),
+    ).toBe("/");
     expect((await postForm(app().url, "/outbox", { intent: "retry", id: failed!.id }, player.cookie)).status).toBe(403);
 
     refusing = false;
     const retried = await postForm(app().url, "/outbox", { intent: "retry", id: failed!.id }, manager.cookie);
     expect(retried.status).toBe(200);
     expect(await retried.text()).toContain("The message will be sent again shortly.");
-    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "outbox.retry")));
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "outbox.retry")));
     expect(audit!.details).toMatchObject({ message: failed!.id, kind: "email", status: "failed", attempts: 1 });
 
     await deliverMailNow();
@@ -73,7 +85,9 @@ describe("the managers' Outbox page", () => {
     expect(mail.subject).toBe("Reset your Hopewell password");
     const [sent] = await db().select().from(outbox).where(eq(outbox.id, failed!.id));
     expect(sent).toMatchObject({ status: "sent", attempts: 1 });
-    expect(await (await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } })).text()).not.toContain("moved.away@example.com");
+    expect(await (await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } })).text()).not.toContain(
+      "moved.away@example.com",
+    );
   });
 
   it("discards a message, keeps the row as the record, and audits it", async () => {
@@ -81,17 +95,29 @@ describe("the managers' Outbox page", () => {
     refusing = true;
     await queueEmail(db(), message("A message nobody will get"));
     await deliverMailNow();
-    const [failed] = await db().select().from(outbox).where(sql`${outbox.payload}->>'subject' = 'A message nobody will get'`);
+    const [failed] = await db()
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'subject' = 'A message nobody will get'`);
     expect(failed!.status).toBe("failed");
     const response = await postForm(app().url, "/outbox", { intent: "discard", id: failed!.id }, manager.cookie);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("The message was discarded.");
     const [row] = await db().select().from(outbox).where(eq(outbox.id, failed!.id));
     expect(row!.status).toBe("discarded");
-    expect(await db().select().from(auditLog).where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "outbox.discard")))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, manager.id), eq(auditLog.action, "outbox.discard"))),
+    ).toHaveLength(1);
     // Gone from the list; a second discard, or a made-up id, says so plainly.
-    expect((await postForm(app().url, "/outbox", { intent: "discard", id: failed!.id }, manager.cookie)).status).toBe(404);
-    expect((await postForm(app().url, "/outbox", { intent: "retry", id: "not-an-id" }, manager.cookie)).status).toBe(404);
+    expect((await postForm(app().url, "/outbox", { intent: "discard", id: failed!.id }, manager.cookie)).status).toBe(
+      404,
+    );
+    expect((await postForm(app().url, "/outbox", { intent: "retry", id: "not-an-id" }, manager.cookie)).status).toBe(
+      404,
+    );
     expect((await postForm(app().url, "/outbox", { intent: "resend-all" }, manager.cookie)).status).toBe(400);
   });
 });

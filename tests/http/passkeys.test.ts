@@ -15,17 +15,28 @@ import { sessionCookie, signedInMember } from "../helpers/members";
 const db = withTestDatabase();
 const app = withAppServer();
 
-type Options = { challenge: string; rpId?: string; rp?: { id: string; name: string }; user?: { name: string }; allowCredentials?: unknown[] };
+type Options = {
+  challenge: string;
+  rpId?: string;
+  rp?: { id: string; name: string };
+  user?: { name: string };
+  allowCredentials?: unknown[];
+};
 
 function post(path: string, init: { cookie?: string; body?: string; type?: string; method?: string } = {}) {
   return fetch(app().url + path, {
     method: init.method ?? "POST",
-    headers: { Origin: app().url, ...(init.type ? { "Content-Type": init.type } : {}), ...(init.cookie ? { Cookie: init.cookie } : {}) },
+    headers: {
+      Origin: app().url,
+      ...(init.type ? { "Content-Type": init.type } : {}),
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+    },
     body: init.body,
     redirect: "manual",
   });
 }
-const postJson = (path: string, body: unknown, cookie?: string) => post(path, { body: JSON.stringify(body), type: "application/json", cookie });
+const postJson = (path: string, body: unknown, cookie?: string) =>
+  post(path, { body: JSON.stringify(body), type: "application/json", cookie });
 
 /** The cookies a response sets, as the Cookie header that sends them back (with any already held). */
 function withCookies(response: Response, held = ""): string {
@@ -65,7 +76,18 @@ function registration() {
 async function savedPasskey(userId: string, name: string, aaguid: string | null = null) {
   const [row] = await db()
     .insert(passkeys)
-    .values({ id: crypto.randomUUID(), userId, name, publicKey: b64(crypto.randomBytes(77)), credentialID: b64(crypto.randomBytes(32)), counter: 0, deviceType: "multiDevice", backedUp: true, transports: "internal,hybrid", aaguid })
+    .values({
+      id: crypto.randomUUID(),
+      userId,
+      name,
+      publicKey: b64(crypto.randomBytes(77)),
+      credentialID: b64(crypto.randomBytes(32)),
+      counter: 0,
+      deviceType: "multiDevice",
+      backedUp: true,
+      transports: "internal,hybrid",
+      aaguid,
+    })
     .returning();
   return row!;
 }
@@ -81,7 +103,12 @@ describe("passkey resource routes", () => {
 
   it("answer POST alone", async () => {
     const member = await signedInMember("player");
-    for (const path of ["/auth/passkey/options", "/auth/passkey/verify", "/profile/passkeys/options", "/profile/passkeys/verify"]) {
+    for (const path of [
+      "/auth/passkey/options",
+      "/auth/passkey/verify",
+      "/profile/passkeys/options",
+      "/profile/passkeys/verify",
+    ]) {
       const get = await fetch(app().url + path, { headers: { Cookie: member.cookie }, redirect: "manual" });
       expect(get.status, path).toBe(405);
       expect(get.headers.get("Allow"), path).toBe("POST");
@@ -145,7 +172,9 @@ describe("passkey resource routes", () => {
 
     // A challenge past its five minutes.
     const expired = withCookies(await post("/auth/passkey/options"));
-    await db().update(verifications).set({ expiresAt: new Date(Date.now() - 1000) });
+    await db()
+      .update(verifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) });
     const late = await postJson("/auth/passkey/verify", { response: assertion() }, expired);
     expect(late.status).toBe(400);
     expect(((await late.json()) as { message: string }).message).toBe(PASSKEY_MESSAGES.challengeExpired);
@@ -163,11 +192,19 @@ describe("passkey resource routes", () => {
     // A registration answer with a challenge made for another member's session.
     const [owner, other] = [await signedInMember("player"), await signedInMember("player")];
     const ownersChallenge = withCookies(await post("/profile/passkeys/options", { cookie: owner.cookie }));
-    const mixed = await postJson("/profile/passkeys/verify", { response: registration(), name: "Stolen" }, withCookies(new Response(), `${other.cookie}; ${ownersChallenge}`));
+    const mixed = await postJson(
+      "/profile/passkeys/verify",
+      { response: registration(), name: "Stolen" },
+      withCookies(new Response(), `${other.cookie}; ${ownersChallenge}`),
+    );
     expect(mixed.status).toBe(403);
     expect(await db().select().from(passkeys).where(eq(passkeys.userId, other.id))).toEqual([]);
     // A forged registration answer to the member's own live challenge is not saved.
-    const forged = await postJson("/profile/passkeys/verify", { response: registration(), name: "Forged" }, withCookies(await post("/profile/passkeys/options", { cookie: owner.cookie }), owner.cookie));
+    const forged = await postJson(
+      "/profile/passkeys/verify",
+      { response: registration(), name: "Forged" },
+      withCookies(await post("/profile/passkeys/options", { cookie: owner.cookie }), owner.cookie),
+    );
     expect(forged.status).toBe(400);
     expect(((await forged.json()) as { message: string }).message).toBe(PASSKEY_MESSAGES.registrationFailed);
     expect(await db().select().from(passkeys).where(eq(passkeys.userId, owner.id))).toEqual([]);
@@ -216,16 +253,31 @@ describe("the profile's Passkeys page", () => {
     const mine = await savedPasskey(member.id, "Old name");
     const theirs = await savedPasskey(stranger.id, "Their key");
 
-    const renamed = await postForm(app().url, "/profile/passkeys", { intent: "rename", id: mine.id, name: "Phone" }, member.cookie);
+    const renamed = await postForm(
+      app().url,
+      "/profile/passkeys",
+      { intent: "rename", id: mine.id, name: "Phone" },
+      member.cookie,
+    );
     expect(renamed.status).toBe(200);
     expect(await renamed.text()).toContain(PASSKEY_MESSAGES.renamed);
-    const blank = await postForm(app().url, "/profile/passkeys", { intent: "rename", id: mine.id, name: " " }, member.cookie);
+    const blank = await postForm(
+      app().url,
+      "/profile/passkeys",
+      { intent: "rename", id: mine.id, name: " " },
+      member.cookie,
+    );
     expect(blank.status).toBe(400);
     expect(await blank.text()).toContain("Please give this passkey a name");
     expect((await db().select().from(passkeys).where(eq(passkeys.id, mine.id)))[0]!.name).toBe("Phone");
 
     for (const intent of ["rename", "remove"]) {
-      const refused = await postForm(app().url, "/profile/passkeys", { intent, id: theirs.id, name: "Mine now" }, member.cookie);
+      const refused = await postForm(
+        app().url,
+        "/profile/passkeys",
+        { intent, id: theirs.id, name: "Mine now" },
+        member.cookie,
+      );
       expect(refused.status, intent).toBe(404);
       expect(await refused.text()).toContain(PASSKEY_MESSAGES.gone);
     }

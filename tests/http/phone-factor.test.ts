@@ -57,7 +57,10 @@ const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 
 /** The member's confirmed number and the one being added, as stored. */
 async function phonesOf(userId: string) {
-  const [row] = await db().select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending }).from(profiles).where(eq(profiles.id, userId));
+  const [row] = await db()
+    .select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
   return row!;
 }
 const NO_PHONE = { confirmed: null, pending: null };
@@ -69,9 +72,17 @@ async function twoFactorOn(userId: string): Promise<boolean> {
 
 /** Adds and confirms a phone on /profile/two-factor; the jar afterwards. */
 async function addPhone(member: { cookie: string }, phone = "(860) 555-0142"): Promise<string> {
-  const started = await post("/profile/two-factor", { intent: "phone-start", phone, password: PASSWORD }, member.cookie);
+  const started = await post(
+    "/profile/two-factor",
+    { intent: "phone-start", phone, password: PASSWORD },
+    member.cookie,
+  );
   expect(started.status).toBe(200);
-  const confirmed = await post("/profile/two-factor", { intent: "phone-confirm", code: await textedCode(), sentTo: "•••• 42" }, started.jar);
+  const confirmed = await post(
+    "/profile/two-factor",
+    { intent: "phone-confirm", code: await textedCode(), sentTo: "•••• 42" },
+    started.jar,
+  );
   expect(confirmed.status).toBe(200);
   expect(confirmed.html).toContain(inPage(TWO_FACTOR_MESSAGES.phoneAdded));
   return confirmed.jar;
@@ -79,7 +90,13 @@ async function addPhone(member: { cookie: string }, phone = "(860) 555-0142"): P
 
 /** The password step of signing in: where it leads, and the jar holding the library's challenge. */
 async function passwordStep(email: string, redirectTo = "/pels") {
-  const step = await post("/auth", { intent: "signin", email, password: PASSWORD, altcha: await solvedCaptcha(), redirectTo });
+  const step = await post("/auth", {
+    intent: "signin",
+    email,
+    password: PASSWORD,
+    altcha: await solvedCaptcha(),
+    redirectTo,
+  });
   expect(step.status).toBe(302);
   return step;
 }
@@ -91,15 +108,27 @@ describe("adding a phone on /profile/two-factor", () => {
     expect(page.html).toContain("Codes by text message");
     expect(page.html).toContain("Mobile phone number");
 
-    const invalid = await post("/profile/two-factor", { intent: "phone-start", phone: "555-01", password: PASSWORD }, member.cookie);
+    const invalid = await post(
+      "/profile/two-factor",
+      { intent: "phone-start", phone: "555-01", password: PASSWORD },
+      member.cookie,
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.html).toContain(inPage(TWO_FACTOR_MESSAGES.phoneInvalid));
-    const wrongPassword = await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: "Wrong#1877" }, member.cookie);
+    const wrongPassword = await post(
+      "/profile/two-factor",
+      { intent: "phone-start", phone: "(860) 555-0142", password: "Wrong#1877" },
+      member.cookie,
+    );
     expect(wrongPassword.status).toBe(400);
     expect(wrongPassword.html).toContain(TWO_FACTOR_MESSAGES.wrongPassword);
     expect(await phonesOf(member.id)).toEqual(NO_PHONE);
 
-    const started = await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, member.cookie);
+    const started = await post(
+      "/profile/two-factor",
+      { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD },
+      member.cookie,
+    );
     expect(started.status).toBe(200);
     expect(started.html).toContain(inPage(phoneCodeSentMessage("•••• 42")));
     expect(started.html).toContain("Code from the text message");
@@ -107,7 +136,12 @@ describe("adding a phone on /profile/two-factor", () => {
     expect(await phonesOf(member.id)).toEqual({ confirmed: null, pending: "+18605550142" });
 
     // Queued in the outbox; managers see the label and the last two digits, never the code.
-    const [queued] = await db().select().from(outbox).where(eq(outbox.kind, "sms")).orderBy(desc(outbox.sequence)).limit(1);
+    const [queued] = await db()
+      .select()
+      .from(outbox)
+      .where(eq(outbox.kind, "sms"))
+      .orderBy(desc(outbox.sequence))
+      .limit(1);
     expect(queued!.orderKey).toBe("sms:+18605550142");
     const listed = (await listUnsentMessages()).rows.find((row) => row.id === queued!.id)!;
     expect(listed).toMatchObject({ kind: "sms", recipient: "•••• 42", subject: "Phone confirmation code" });
@@ -119,19 +153,32 @@ describe("adding a phone on /profile/two-factor", () => {
     expect(received.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(received.headers["content-type"]).toBe("application/json");
 
-    const wrong = await post("/profile/two-factor", { intent: "phone-confirm", code: otherCode(code), sentTo: "•••• 42" }, member.cookie);
+    const wrong = await post(
+      "/profile/two-factor",
+      { intent: "phone-confirm", code: otherCode(code), sentTo: "•••• 42" },
+      member.cookie,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongSmsCode));
     expect(await twoFactorOn(member.id)).toBe(false);
 
-    const right = await post("/profile/two-factor", { intent: "phone-confirm", code, sentTo: "•••• 42" }, member.cookie);
+    const right = await post(
+      "/profile/two-factor",
+      { intent: "phone-confirm", code, sentTo: "•••• 42" },
+      member.cookie,
+    );
     expect(right.status).toBe(200);
     expect(right.html).toContain(inPage(TWO_FACTOR_MESSAGES.phoneAdded));
     expect(await phonesOf(member.id)).toEqual({ confirmed: "+18605550142", pending: null });
     expect(await twoFactorOn(member.id)).toBe(true);
     // The library turned the factor on and put an aal2 session in place.
     expect(right.jar).not.toBe(member.cookie);
-    const [newest] = await db().select().from(sessions).where(eq(sessions.userId, member.id)).orderBy(desc(sessions.createdAt)).limit(1);
+    const [newest] = await db()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, member.id))
+      .orderBy(desc(sessions.createdAt))
+      .limit(1);
     expect(newest!.assuranceLevel).toBe("aal2");
 
     const after = await get("/profile/two-factor", right.jar);
@@ -145,18 +192,34 @@ describe("adding a phone on /profile/two-factor", () => {
 
   it("sends a code only to the newest number: a code texted to an earlier one does not confirm it", async () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: false });
-    const toFirst = await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, member.cookie);
+    const toFirst = await post(
+      "/profile/two-factor",
+      { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD },
+      member.cookie,
+    );
     expect(toFirst.status).toBe(200);
     const first = await textedCode();
-    const toSecond = await post("/profile/two-factor", { intent: "phone-start", phone: "+44 7911 123456", password: PASSWORD }, member.cookie);
+    const toSecond = await post(
+      "/profile/two-factor",
+      { intent: "phone-start", phone: "+44 7911 123456", password: PASSWORD },
+      member.cookie,
+    );
     expect(toSecond.status).toBe(200);
     const second = await textedCode();
     expect(gateway.accepted.at(-1)!.body.to).toBe("+447911123456");
     if (first !== second) {
-      const stale = await post("/profile/two-factor", { intent: "phone-confirm", code: first, sentTo: "•••• 56" }, member.cookie);
+      const stale = await post(
+        "/profile/two-factor",
+        { intent: "phone-confirm", code: first, sentTo: "•••• 56" },
+        member.cookie,
+      );
       expect(stale.status).toBe(400);
     }
-    const right = await post("/profile/two-factor", { intent: "phone-confirm", code: second, sentTo: "•••• 56" }, member.cookie);
+    const right = await post(
+      "/profile/two-factor",
+      { intent: "phone-confirm", code: second, sentTo: "•••• 56" },
+      member.cookie,
+    );
     expect(right.status).toBe(200);
     expect(await phonesOf(member.id)).toEqual({ confirmed: "+447911123456", pending: null });
   });
@@ -177,23 +240,45 @@ describe("signing in with a texted code on /auth/two-factor", () => {
     const sent = await post("/auth/two-factor", { intent: "send-sms", redirectTo: "/pels" }, step.jar);
     expect(sent.status).toBe(200);
     expect(sent.html).toContain(TWO_FACTOR_MESSAGES.smsSent);
-    const [queued] = await db().select().from(outbox).where(eq(outbox.kind, "sms")).orderBy(desc(outbox.sequence)).limit(1);
+    const [queued] = await db()
+      .select()
+      .from(outbox)
+      .where(eq(outbox.kind, "sms"))
+      .orderBy(desc(outbox.sequence))
+      .limit(1);
     expect((queued!.payload as { label: string }).label).toBe("Sign-in code");
     const code = await textedCode();
     expect(gateway.accepted.at(-1)!.body).toMatchObject({ to: "+18605550142" });
     expect(String(gateway.accepted.at(-1)!.body.text)).toContain("is your sign-in code");
 
-    const wrong = await post("/auth/two-factor", { intent: "verify", method: "sms", code: otherCode(code), redirectTo: "/pels" }, sent.jar);
+    const wrong = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "sms", code: otherCode(code), redirectTo: "/pels" },
+      sent.jar,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongSmsCode));
-    const right = await post("/auth/two-factor", { intent: "verify", method: "sms", code, redirectTo: "/pels" }, sent.jar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "sms", code, redirectTo: "/pels" },
+      sent.jar,
+    );
     expect(right.status).toBe(302);
     expect(right.location).toBe("/pels");
     expect((await get("/pels", right.jar)).status).toBe(200);
-    const [newest] = await db().select().from(sessions).where(eq(sessions.userId, member.id)).orderBy(desc(sessions.createdAt)).limit(1);
+    const [newest] = await db()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, member.id))
+      .orderBy(desc(sessions.createdAt))
+      .limit(1);
     expect(newest!.assuranceLevel).toBe("aal2");
 
-    const reused = await post("/auth/two-factor", { intent: "verify", method: "sms", code, redirectTo: "/pels" }, (await passwordStep(member.email)).jar);
+    const reused = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "sms", code, redirectTo: "/pels" },
+      (await passwordStep(member.email)).jar,
+    );
     expect(reused.status).toBe(400);
     expect(reused.html).toContain(inPage(TWO_FACTOR_MESSAGES.smsCodeExpired));
   });
@@ -213,10 +298,18 @@ describe("signing in with a texted code on /auth/two-factor", () => {
     // The app stays the first way offered.
     expect(step.location).toBe("/auth/two-factor?redirectTo=%2Fpels");
     const sent = await post("/auth/two-factor", { intent: "send-sms", redirectTo: "/pels" }, step.jar);
-    const right = await post("/auth/two-factor", { intent: "verify", method: "sms", code: await textedCode(), redirectTo: "/pels" }, sent.jar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "sms", code: await textedCode(), redirectTo: "/pels" },
+      sent.jar,
+    );
     expect(right.location).toBe("/pels");
     // And the app still works.
-    const app2 = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/pels" }, (await passwordStep(member.email)).jar);
+    const app2 = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/pels" },
+      (await passwordStep(member.email)).jar,
+    );
     expect(app2.location).toBe("/pels");
   });
 });
@@ -285,21 +378,42 @@ describe("the gateway's answers", () => {
   it("retries a text after a 5xx and fails it at once on a refusal, keeping no number in the error", async () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: false });
     answers = [503];
-    await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, member.cookie);
+    await post(
+      "/profile/two-factor",
+      { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD },
+      member.cookie,
+    );
     await deliverDueMessages({ sms: deliverSms });
-    const [waiting] = await db().select().from(outbox).where(eq(outbox.kind, "sms")).orderBy(desc(outbox.sequence)).limit(1);
+    const [waiting] = await db()
+      .select()
+      .from(outbox)
+      .where(eq(outbox.kind, "sms"))
+      .orderBy(desc(outbox.sequence))
+      .limit(1);
     expect(waiting).toMatchObject({ status: "pending", attempts: 1, lastError: "the SMS gateway answered 503" });
     await db().update(outbox).set({ runAt: new Date() }).where(eq(outbox.id, waiting!.id));
     await deliverDueMessages({ sms: deliverSms });
     const [sent] = await db().select().from(outbox).where(eq(outbox.id, waiting!.id));
     expect(sent).toMatchObject({ status: "sent", attempts: 2 });
 
-    const refusedGateway = await startWebhookServer(() => ({ status: 400, body: { error: "invalid number +18605550142" } }));
+    const refusedGateway = await startWebhookServer(() => ({
+      status: 400,
+      body: { error: "invalid number +18605550142" },
+    }));
     overrideConfig({ sms: { webhookUrl: refusedGateway.url, token: TOKEN } });
     try {
-      await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, member.cookie);
+      await post(
+        "/profile/two-factor",
+        { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD },
+        member.cookie,
+      );
       await deliverDueMessages({ sms: deliverSms });
-      const [failed] = await db().select().from(outbox).where(eq(outbox.kind, "sms")).orderBy(desc(outbox.sequence)).limit(1);
+      const [failed] = await db()
+        .select()
+        .from(outbox)
+        .where(eq(outbox.kind, "sms"))
+        .orderBy(desc(outbox.sequence))
+        .limit(1);
       expect(failed!.status).toBe("failed");
       expect(failed!.lastError).toContain("the SMS gateway refused the message (400)");
       expect(failed!.lastError).not.toContain("8605550142");
@@ -321,7 +435,11 @@ describe("without SMS_WEBHOOK_URL", () => {
       expect(profile.status).toBe(200);
       expect(profile.html).not.toContain("Codes by text message");
       expect(profile.html).not.toContain("Mobile phone number");
-      const refused = await post("/profile/two-factor", { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD }, cookie);
+      const refused = await post(
+        "/profile/two-factor",
+        { intent: "phone-start", phone: "(860) 555-0142", password: PASSWORD },
+        cookie,
+      );
       expect(refused.status).toBe(404);
       expect(await phonesOf(member.id)).toEqual(NO_PHONE);
 

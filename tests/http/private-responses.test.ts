@@ -31,7 +31,12 @@ describe("responses for a signed-in member", () => {
 
   it("are never stored when they set a cookie, even for a visitor who sent none", async () => {
     const member = await signedInMember("player");
-    const response = await postForm(app().url, "/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha() });
+    const response = await postForm(app().url, "/auth", {
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("Set-Cookie")).toContain("hopewell.session_token");
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");

@@ -48,7 +48,10 @@ type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNod
 
 /** The sequential scans in a plan: each reads its whole table. */
 function sequentialScans(node: PlanNode): string[] {
-  return [...(node["Node Type"] === "Seq Scan" ? [`Seq Scan on ${node["Relation Name"]}`] : []), ...(node.Plans ?? []).flatMap(sequentialScans)];
+  return [
+    ...(node["Node Type"] === "Seq Scan" ? [`Seq Scan on ${node["Relation Name"]}`] : []),
+    ...(node.Plans ?? []).flatMap(sequentialScans),
+  ];
 }
 
 const base = withTestDatabase();
@@ -62,7 +65,9 @@ beforeAll(async () => {
   // One connection (PGlite's), so the planner setting below applies to every EXPLAIN.
   client = (base() as unknown as { $client: typeof client }).$client;
   const logger = { logQuery: (query: string, params: unknown[]) => void captured.set(query, params) };
-  const logged = (testDatabaseKind === "postgres" ? drizzlePg(client as never, { schema, logger }) : drizzlePglite(client as never, { schema, logger })) as unknown as Database;
+  const logged = (testDatabaseKind === "postgres"
+    ? drizzlePg(client as never, { schema, logger })
+    : drizzlePglite(client as never, { schema, logger })) as unknown as Database;
   // Not following the database's changes, the app keeps no reads in memory: every page runs every query it needs.
   const listen = () => Promise.reject(new Error("this test sees every query"));
   // Closing the logging copy closes (and on PostgreSQL drops) the test file's own database.

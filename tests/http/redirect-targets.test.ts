@@ -28,21 +28,37 @@ beforeEach(async () => {
 describe("a redirectTo with characters beyond Latin-1", () => {
   it("signing in with a password goes there, percent-encoded", async () => {
     const member = await signedInMember("player", undefined, { secondFactor: false });
-    const answer = await post("/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: TARGET });
+    const answer = await post("/auth", {
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+      redirectTo: TARGET,
+    });
     expect(answer.status, answer.html.slice(0, 300)).toBe(302);
     expect(answer.location).toBe(ENCODED);
   });
 
   it("the second step keeps it and goes there once the code is right", async () => {
     const member = await signedInMember("player", undefined, { secondFactor: true });
-    const first = await post("/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: TARGET });
+    const first = await post("/auth", {
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+      redirectTo: TARGET,
+    });
     expect(first.status, first.html.slice(0, 300)).toBe(302);
     expect(new URL(first.location, app().url).pathname).toBe("/auth/two-factor");
 
     const page = await get(first.location, first.jar);
     expect(page.status, page.html.slice(0, 300)).toBe(200);
 
-    const second = await post("/auth/two-factor", { method: "totp", code: totpNow(member.totpUri!), redirectTo: TARGET }, first.jar);
+    const second = await post(
+      "/auth/two-factor",
+      { method: "totp", code: totpNow(member.totpUri!), redirectTo: TARGET },
+      first.jar,
+    );
     expect(second.status, second.html.slice(0, 300)).toBe(302);
     expect(second.location).toBe(ENCODED);
   });
@@ -63,7 +79,13 @@ describe("a redirectTo with characters beyond Latin-1", () => {
 
   it("a redirect the browser follows lands on the page the address names", async () => {
     const member = await signedInMember("player", undefined, { secondFactor: false });
-    const answer = await post("/auth", { intent: "signin", email: member.email, password: member.password, altcha: await solvedCaptcha(), redirectTo: `${TARGET}?q=éa b#top` });
+    const answer = await post("/auth", {
+      intent: "signin",
+      email: member.email,
+      password: member.password,
+      altcha: await solvedCaptcha(),
+      redirectTo: `${TARGET}?q=éa b#top`,
+    });
     expect(answer.status, answer.html.slice(0, 300)).toBe(302);
     const landed = new URL(answer.location, app().url);
     expect(decodeURIComponent(landed.pathname)).toBe(TARGET);

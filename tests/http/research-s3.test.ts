@@ -22,7 +22,10 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
 
 let eventId = "";
@@ -37,13 +40,22 @@ function upload(cookie: string, file: { name: string; bytes: Buffer }, fields: R
   form.set("sources", fields.sources ?? "The assayer's ledger.");
   form.set("research", "The ore glows faintly when the lamps go out.");
   form.set("file", new Blob([new Uint8Array(file.bytes)]), file.name);
-  return fetch(`${app().url}/research/upload`, { method: "POST", headers: { Cookie: cookie, Origin: app().url }, body: form });
+  return fetch(`${app().url}/research/upload`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: app().url },
+    body: form,
+  });
 }
 
 /** The member's objects in the bucket, read from s3rver's own folder. */
 function storedObjects(userId: string): string[] {
   const dir = path.join(s3.directory, "hopewell-test", "hopewell", "research", userId);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith("._S3rver_object")).map((name) => name.replace("._S3rver_object", "")) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith("._S3rver_object"))
+        .map((name) => name.replace("._S3rver_object", ""))
+    : [];
 }
 
 describe("research uploads on S3 storage", () => {
@@ -62,20 +74,38 @@ describe("research uploads on S3 storage", () => {
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="ledger.pdf"/);
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(Buffer.from(await response.arrayBuffer())).toEqual(PDF);
-    expect((await fetch(`${app().url}/research/${row!.id}/file`, { headers: { Cookie: (await signedInMember("player")).cookie } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${app().url}/research/${row!.id}/file`, {
+          headers: { Cookie: (await signedInMember("player")).cookie },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("keeps no object and no row for a refused, oversized or failed upload", async () => {
     const member = await signedInMember("player");
-    const refused = await upload(member.cookie, { name: "picture.png", bytes: Buffer.from("<html><script>alert(1)</script></html>") });
+    const refused = await upload(member.cookie, {
+      name: "picture.png",
+      bytes: Buffer.from("<html><script>alert(1)</script></html>"),
+    });
     expect((await refused.json()).message).toBe(RESEARCH_MESSAGES.fileType);
-    const big = await upload(member.cookie, { name: "big.png", bytes: Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]) });
+    const big = await upload(member.cookie, {
+      name: "big.png",
+      bytes: Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]),
+    });
     expect(big.status).toBe(413);
     expect((await big.json()).message).toBe(RESEARCH_MESSAGES.fileSize);
 
-    await db().execute(sql`alter table research add constraint research_test_s3 check (length(sources) < 10) not valid`);
+    await db().execute(
+      sql`alter table research add constraint research_test_s3 check (length(sources) < 10) not valid`,
+    );
     try {
-      const failed = await upload(member.cookie, { name: "a.png", bytes: PNG }, { sources: "far too long for the test constraint" });
+      const failed = await upload(
+        member.cookie,
+        { name: "a.png", bytes: PNG },
+        { sources: "far too long for the test constraint" },
+      );
       expect(failed.status).toBe(500);
     } finally {
       await db().execute(sql`alter table research drop constraint research_test_s3`);

@@ -19,7 +19,10 @@ const app = withAppServer({ DATA_DIR: dataDir });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 // A real 1x1 PNG and the start of a real PDF.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), Buffer.alloc(120)]);
 
@@ -34,9 +37,14 @@ function upload(cookie: string, file: { name: string; bytes: Buffer } | null, fi
   form.set("eventId", fields.eventId ?? eventId);
   form.set("sources", fields.sources ?? "The assayer's ledger; Professor Quill's notes.");
   form.set("research", fields.research ?? "The ore glows faintly when the lamps go out.");
-  for (const [key, value] of Object.entries(fields)) if (!["submissionKey", "eventId", "sources", "research"].includes(key)) form.set(key, value);
+  for (const [key, value] of Object.entries(fields))
+    if (!["submissionKey", "eventId", "sources", "research"].includes(key)) form.set(key, value);
   if (file) form.set("file", new Blob([new Uint8Array(file.bytes)]), file.name);
-  return fetch(`${app().url}/research/upload`, { method: "POST", headers: { Cookie: cookie, Origin: app().url }, body: form });
+  return fetch(`${app().url}/research/upload`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: app().url },
+    body: form,
+  });
 }
 
 function storedFiles(userId: string): string[] {
@@ -55,7 +63,11 @@ describe("research uploads", () => {
     const member = await signedInMember("player");
     const other = await signedInMember("player");
     const key = randomUUID();
-    const first = await upload(member.cookie, { name: "ore sample.PNG", bytes: PNG }, { submissionKey: key, userId: other.id });
+    const first = await upload(
+      member.cookie,
+      { name: "ore sample.PNG", bytes: PNG },
+      { submissionKey: key, userId: other.id },
+    );
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ submitted: true });
     await upload(member.cookie, { name: "ore sample.PNG", bytes: PNG }, { submissionKey: key });
@@ -72,7 +84,10 @@ describe("research uploads", () => {
   it("judges the type by content, not by name, and keeps no trace of a refused file", async () => {
     const member = await signedInMember("player");
     const cases: [{ name: string; bytes: Buffer } | null, string][] = [
-      [{ name: "picture.png", bytes: Buffer.from("<html><script>alert(1)</script></html>") }, RESEARCH_MESSAGES.fileType],
+      [
+        { name: "picture.png", bytes: Buffer.from("<html><script>alert(1)</script></html>") },
+        RESEARCH_MESSAGES.fileType,
+      ],
       [{ name: "report.pdf", bytes: ELF }, RESEARCH_MESSAGES.fileType],
       [{ name: "tool.exe", bytes: PNG }, RESEARCH_MESSAGES.fileType],
       [{ name: "noextension", bytes: PNG }, RESEARCH_MESSAGES.fileType],
@@ -84,7 +99,9 @@ describe("research uploads", () => {
       expect(response.status, file?.name ?? "no file").toBeGreaterThanOrEqual(400);
       expect((await response.json()).message).toBe(message);
     }
-    expect((await (await upload(member.cookie, { name: "a.png", bytes: PNG }, { sources: " " })).json()).message).toBe(RESEARCH_MESSAGES.fillAll);
+    expect((await (await upload(member.cookie, { name: "a.png", bytes: PNG }, { sources: " " })).json()).message).toBe(
+      RESEARCH_MESSAGES.fillAll,
+    );
     expect(await db().select().from(research).where(eq(research.userId, member.id))).toEqual([]);
     expect(storedFiles(member.id)).toEqual([]);
     expect(spooled()).toEqual([]);
@@ -96,7 +113,11 @@ describe("research uploads", () => {
     const taken = await upload(member.cookie, { name: "Prüfbericht – 金鉱.pdf", bytes: exactly });
     expect(taken.status).toBe(200);
     const [row] = await db().select().from(research).where(eq(research.userId, member.id));
-    expect(row).toMatchObject({ fileName: "Prüfbericht – 金鉱.pdf", fileType: "application/pdf", fileSize: UPLOAD_MAX_BYTES });
+    expect(row).toMatchObject({
+      fileName: "Prüfbericht – 金鉱.pdf",
+      fileType: "application/pdf",
+      fileSize: UPLOAD_MAX_BYTES,
+    });
     // Compared as bytes: a deep comparison of 5 MB takes minutes.
     expect(fs.readFileSync(path.join(dataDir, "files", row!.fileKey)).equals(exactly)).toBe(true);
 
@@ -118,9 +139,15 @@ describe("research uploads", () => {
 
   it("removes the stored file when the database write fails", async () => {
     const member = await signedInMember("player");
-    await db().execute(sql`alter table research add constraint research_test_short check (length(sources) < 10) not valid`);
+    await db().execute(
+      sql`alter table research add constraint research_test_short check (length(sources) < 10) not valid`,
+    );
     try {
-      const response = await upload(member.cookie, { name: "a.png", bytes: PNG }, { sources: "far too long for the test constraint" });
+      const response = await upload(
+        member.cookie,
+        { name: "a.png", bytes: PNG },
+        { sources: "far too long for the test constraint" },
+      );
       expect(response.status).toBe(500);
       expect((await response.json()).message).toBe(RESEARCH_MESSAGES.failed);
       expect(storedFiles(member.id)).toEqual([]);
@@ -147,7 +174,9 @@ describe("research uploads", () => {
     }
     expect((await fetch(url, { headers: { Cookie: (await signedInMember("player")).cookie } })).status).toBe(404);
     expect((await fetch(url, { redirect: "manual" })).status).toBe(302);
-    expect((await fetch(`${app().url}/research/${randomUUID()}/file`, { headers: { Cookie: author.cookie } })).status).toBe(404);
+    expect(
+      (await fetch(`${app().url}/research/${randomUUID()}/file`, { headers: { Cookie: author.cookie } })).status,
+    ).toBe(404);
     // Nothing uploaded is reachable as a public file.
     expect((await fetch(`${app().url}/${row!.fileKey}`)).status).toBe(404);
   });
@@ -166,7 +195,18 @@ describe("research uploads", () => {
       let sent = 0;
       let answered = false;
       const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { Cookie: member.cookie, Origin: app().url, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(1024 ** 3) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          headers: {
+            Cookie: member.cookie,
+            Origin: app().url,
+            "Content-Type": `multipart/form-data; boundary=${boundary}`,
+            "Content-Length": String(1024 ** 3),
+          },
+        },
         (res) => {
           answered = true;
           res.resume();

@@ -13,14 +13,16 @@ import { visibleText } from "../helpers/html";
 const db = withTestDatabase();
 const app = withAppServer();
 
-
 async function page(path: string, cookie: string) {
   const response = await fetch(app().url + path, { headers: { Cookie: cookie } });
   return { status: response.status, html: await response.text() };
 }
 
 async function queueRow(kind: string, entryId: string) {
-  const [row] = await db().select().from(reviewQueue).where(and(eq(reviewQueue.kind, kind as "pel"), eq(reviewQueue.entryId, entryId)));
+  const [row] = await db()
+    .select()
+    .from(reviewQueue)
+    .where(and(eq(reviewQueue.kind, kind as "pel"), eq(reviewQueue.entryId, entryId)));
   return row;
 }
 
@@ -29,7 +31,10 @@ describe("review queues", () => {
     const cast = await signedInMember("cast");
     const member = await signedInMember("player");
     const event = await createEvent(db(), { title: "Queue Night", date: "2024-03-09", status: "past" });
-    const [pel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
+    const [pel] = await db()
+      .insert(pels)
+      .values(pelValues(member.id, event.id, { characterName: "Hattie Crane" }))
+      .returning();
     const url = `/view-pels?event=${event.id}`;
 
     const before = visibleText((await page(url, cast.cookie)).html);
@@ -40,13 +45,22 @@ describe("review queues", () => {
     const took = await postForm(app().url, url, { intent: "take", entryId: pel!.id }, cast.cookie);
     expect(took.status).toBe(200);
     expect(visibleText(await took.text())).toContain("You have taken this entry.");
-    expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "in_progress", assigneeId: cast.id, userId: member.id });
+    expect(await queueRow("pel", pel!.id)).toMatchObject({
+      status: "in_progress",
+      assigneeId: cast.id,
+      userId: member.id,
+    });
     const taken = visibleText((await page(url, cast.cookie)).html);
     expect(taken).toContain("In progress");
     expect(taken).toContain("Taken by you");
 
     // An empty reply is refused with the form's message, and nothing is saved.
-    const empty = await postForm(app().url, url, { intent: "reply", entryId: pel!.id, submissionKey: randomUUID(), body: "   " }, cast.cookie);
+    const empty = await postForm(
+      app().url,
+      url,
+      { intent: "reply", entryId: pel!.id, submissionKey: randomUUID(), body: "   " },
+      cast.cookie,
+    );
     expect(empty.status).toBe(400);
     expect(visibleText(await empty.text())).toContain("Please write a reply");
     expect(await db().select().from(staffReplies)).toHaveLength(0);
@@ -55,7 +69,9 @@ describe("review queues", () => {
     // opens there) and carries a one-time key: sent twice, as a reload after posting it does, it
     // leaves one reply, and the second answer says it was sent.
     const opened = (await page(`${url}&answer=${pel!.id}`, cast.cookie)).html;
-    const replyForm = opened.match(/<form[^>]*action="([^"]*)"[^>]*>(?:(?!<\/form>)[\s\S])*?name="intent" value="reply"(?:(?!<\/form>)[\s\S])*?<\/form>/);
+    const replyForm = opened.match(
+      /<form[^>]*action="([^"]*)"[^>]*>(?:(?!<\/form>)[\s\S])*?name="intent" value="reply"(?:(?!<\/form>)[\s\S])*?<\/form>/,
+    );
     expect(replyForm?.[1]).toBe(`/view-pels?event=${event.id}&amp;answer=${pel!.id}#queue-${pel!.id}`);
     const replyKey = replyForm?.[0].match(/name="submissionKey" value="([^"]+)"/)?.[1];
     expect(replyKey).toMatch(/^[0-9a-f-]{36}$/);
@@ -73,8 +89,16 @@ describe("review queues", () => {
     expect(resent.status).toBe(200);
     expect(visibleText(await resent.text())).toContain("Reply sent. The member reads it on their profile.");
     // The same key on another entry is a form from a page drawn before (kept by Back): refused, not lost in silence.
-    const [otherPel] = await db().insert(pels).values(pelValues(member.id, event.id, { characterName: "Hattie Crane" })).returning();
-    const stale = await postForm(app().url, url, { ...reply, entryId: otherPel!.id, body: "A second answer." }, cast.cookie);
+    const [otherPel] = await db()
+      .insert(pels)
+      .values(pelValues(member.id, event.id, { characterName: "Hattie Crane" }))
+      .returning();
+    const stale = await postForm(
+      app().url,
+      url,
+      { ...reply, entryId: otherPel!.id, body: "A second answer." },
+      cast.cookie,
+    );
     expect(stale.status).toBe(409);
     expect(visibleText(await stale.text())).toContain(QUEUE_MESSAGES.expired);
     expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, otherPel!.id))).toHaveLength(0);
@@ -89,7 +113,13 @@ describe("review queues", () => {
     expect(freshKey).not.toBe(replyKey);
     const saved = await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id));
     expect(saved).toHaveLength(1);
-    expect(saved[0]).toMatchObject({ kind: "pel", userId: member.id, authorId: cast.id, body, submissionKey: replyKey });
+    expect(saved[0]).toMatchObject({
+      kind: "pel",
+      userId: member.id,
+      authorId: cast.id,
+      body,
+      submissionKey: replyKey,
+    });
     expect(await queueRow("pel", pel!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
 
     const staffView = (await page(url, cast.cookie)).html;
@@ -111,13 +141,27 @@ describe("review queues", () => {
     expect(theirs).toContain("Answers from staff");
     expect(theirs).not.toContain("He remembers you");
 
-    const actions = await db().select({ action: auditLog.action, actorId: auditLog.actorId, subjectId: auditLog.subjectId }).from(auditLog).where(eq(auditLog.actorId, cast.id));
+    const actions = await db()
+      .select({ action: auditLog.action, actorId: auditLog.actorId, subjectId: auditLog.subjectId })
+      .from(auditLog)
+      .where(eq(auditLog.actorId, cast.id));
     expect(actions.map((a) => a.action).sort()).toEqual(["queue.reply", "queue.take"]);
     expect(actions.every((a) => a.subjectId === member.id)).toBe(true);
 
     // The follow-up refused as written on an older page goes once sent from the page drawn anew.
-    expect((await postForm(app().url, url, { ...reply, submissionKey: freshKey!, body: "And bring the lantern." }, cast.cookie)).status).toBe(200);
-    expect((await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id))).map((row) => row.body).sort()).toEqual(["And bring the lantern.", body].sort());
+    expect(
+      (
+        await postForm(
+          app().url,
+          url,
+          { ...reply, submissionKey: freshKey!, body: "And bring the lantern." },
+          cast.cookie,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await db().select().from(staffReplies).where(eq(staffReplies.entryId, pel!.id))).map((row) => row.body).sort(),
+    ).toEqual(["And bring the lantern.", body].sort());
   });
 
   it("filter by status and assignee in the address, hand back, set status, and count what is new on the Tools page", async () => {
@@ -127,7 +171,11 @@ describe("review queues", () => {
     const event = await createEvent(db(), { title: "Filter Night", date: "2024-04-13", status: "past" });
     const [first, second, third] = await db()
       .insert(merchantOrders)
-      .values([orderValues(author.id, event.id, { items: { salt: 1 } }), orderValues(author.id, event.id, { items: { salt: 2 } }), orderValues(author.id, event.id, { items: { salt: 3 } })])
+      .values([
+        orderValues(author.id, event.id, { items: { salt: 1 } }),
+        orderValues(author.id, event.id, { items: { salt: 2 } }),
+        orderValues(author.id, event.id, { items: { salt: 3 } }),
+      ])
       .returning();
     const url = `/view-merchant-orders?event=${event.id}`;
     const tools = async () => visibleText((await page("/tools", cast.cookie)).html);
@@ -137,7 +185,12 @@ describe("review queues", () => {
 
     await postForm(app().url, url, { intent: "take", entryId: first!.id }, cast.cookie);
     await postForm(app().url, url, { intent: "take", entryId: second!.id }, manager.cookie);
-    const answered = await postForm(app().url, url, { intent: "set_status", entryId: third!.id, status: "answered" }, cast.cookie);
+    const answered = await postForm(
+      app().url,
+      url,
+      { intent: "set_status", entryId: third!.id, status: "answered" },
+      cast.cookie,
+    );
     expect(answered.status).toBe(200);
     expect(await queueRow("order", third!.id)).toMatchObject({ status: "answered", assigneeId: null });
 
@@ -156,16 +209,22 @@ describe("review queues", () => {
     expect(lines(nonsense.html)).toHaveLength(3);
     // "Taken by" offers who holds an entry of this kind, not every cast member and manager.
     const idle = await createProfile(db(), { firstName: "Ivy", lastName: "Idle", role: "cast" });
-    const takenBy = async (address: string) => (await page(address, cast.cookie)).html.match(/<select id="queue-filter-assignee"[\s\S]*?<\/select>/)?.[0] ?? "";
+    const takenBy = async (address: string) =>
+      (await page(address, cast.cookie)).html.match(/<select id="queue-filter-assignee"[\s\S]*?<\/select>/)?.[0] ?? "";
     const choices = await takenBy(url);
     expect(choices).toContain(`value="${cast.id}"`);
     expect(choices).toContain(`value="${manager.id}"`);
     expect(choices).not.toContain(idle.id);
     // A filter naming someone who holds nothing still shows that name as chosen.
-    expect(await takenBy(`${url}&assignee=${idle.id}`)).toMatch(new RegExp(`value="${idle.id}"[^>]*selected[^>]*>Ivy Idle<`));
+    expect(await takenBy(`${url}&assignee=${idle.id}`)).toMatch(
+      new RegExp(`value="${idle.id}"[^>]*selected[^>]*>Ivy Idle<`),
+    );
 
     // Only the entry the address names carries the status and reply forms; the others link to theirs.
-    const forms = (html: string) => ({ replies: (html.match(/name="body"/g) ?? []).length, statuses: (html.match(/name="status" /g) ?? []).length });
+    const forms = (html: string) => ({
+      replies: (html.match(/name="body"/g) ?? []).length,
+      statuses: (html.match(/name="status" /g) ?? []).length,
+    });
     const closed = await page(`${url}&status=any`, cast.cookie);
     expect(forms(closed.html)).toEqual({ replies: 0, statuses: 1 }); // the filter's own
     expect(visibleText(closed.html).match(/Reply or set status/g)).toHaveLength(3);
@@ -176,7 +235,12 @@ describe("review queues", () => {
     expect(visibleText(opened.html).match(/Reply or set status/g)).toHaveLength(2);
     expect(visibleText(opened.html)).toContain("Close the forms for Orla Finch's order");
     // A reply refused for an entry whose forms were closed opens them again with the message.
-    const refusedReply = await postForm(app().url, url, { intent: "reply", entryId: first!.id, submissionKey: randomUUID(), body: "" }, cast.cookie);
+    const refusedReply = await postForm(
+      app().url,
+      url,
+      { intent: "reply", entryId: first!.id, submissionKey: randomUUID(), body: "" },
+      cast.cookie,
+    );
     expect(refusedReply.status).toBe(400);
     const refusedHtml = await refusedReply.text();
     expect(refusedHtml).toContain(`id="reply-${first!.id}"`);
@@ -194,22 +258,41 @@ describe("review queues", () => {
 
     // Filtered, each listed event says how many of its entries pass, the closed ones too.
     const other = await createEvent(db(), { title: "Other Night", date: "2024-04-20", status: "past" });
-    await db().insert(merchantOrders).values([orderValues(author.id, other.id, { items: { salt: 4 } }), orderValues(author.id, other.id, { items: { salt: 5 } })]);
-    const noteOf = (html: string, title: string) => html.match(new RegExp(`>${title}<span class="sr-only">[^<]*</span></a></h2><span class="text-sm text-dust">([^<]*)</span>`))?.[1];
+    await db()
+      .insert(merchantOrders)
+      .values([
+        orderValues(author.id, other.id, { items: { salt: 4 } }),
+        orderValues(author.id, other.id, { items: { salt: 5 } }),
+      ]);
+    const noteOf = (html: string, title: string) =>
+      html.match(
+        new RegExp(
+          `>${title}<span class="sr-only">[^<]*</span></a></h2><span class="text-sm text-dust">([^<]*)</span>`,
+        ),
+      )?.[1];
     const filtered = (await page(`${url}&status=in_progress`, cast.cookie)).html;
     expect(noteOf(filtered, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
     expect(noteOf(filtered, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");
     const newOnes = (await page(`/view-merchant-orders?status=new`, cast.cookie)).html;
     expect(noteOf(newOnes, "Other Night")).toBe("Saturday, April 20, 2024 · 2 orders match");
     expect(noteOf(newOnes, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
-    expect(noteOf((await page(`/view-merchant-orders?assignee=${manager.id}`, cast.cookie)).html, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");
-    expect(noteOf((await page(`${url}&status=answered`, cast.cookie)).html, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
+    expect(noteOf((await page(`/view-merchant-orders?assignee=${manager.id}`, cast.cookie)).html, "Other Night")).toBe(
+      "Saturday, April 20, 2024 · no orders match",
+    );
+    expect(noteOf((await page(`${url}&status=answered`, cast.cookie)).html, "Filter Night")).toBe(
+      "Saturday, April 13, 2024 · 1 order matches",
+    );
     // Unfiltered, a closed event shows its date alone.
     expect(noteOf((await page(url, cast.cookie)).html, "Other Night")).toBe("Saturday, April 20, 2024");
 
     // Bad input: an unknown entry, a made-up status, an unknown intent.
-    expect((await postForm(app().url, url, { intent: "take", entryId: crypto.randomUUID() }, cast.cookie)).status).toBe(404);
-    expect((await postForm(app().url, url, { intent: "set_status", entryId: first!.id, status: "done" }, cast.cookie)).status).toBe(400);
+    expect((await postForm(app().url, url, { intent: "take", entryId: crypto.randomUUID() }, cast.cookie)).status).toBe(
+      404,
+    );
+    expect(
+      (await postForm(app().url, url, { intent: "set_status", entryId: first!.id, status: "done" }, cast.cookie))
+        .status,
+    ).toBe(400);
     expect((await postForm(app().url, url, { intent: "delete", entryId: first!.id }, cast.cookie)).status).toBe(400);
   });
 
@@ -218,23 +301,48 @@ describe("review queues", () => {
     const cast = await signedInMember("cast");
     const event = await createEvent(db(), { title: "Closed Night", date: "2024-05-11", status: "past" });
     const [pel] = await db().insert(pels).values(pelValues(player.id, event.id)).returning();
-    const refused = await postForm(app().url, `/view-pels?event=${event.id}`, { intent: "take", entryId: pel!.id }, player.cookie);
+    const refused = await postForm(
+      app().url,
+      `/view-pels?event=${event.id}`,
+      { intent: "take", entryId: pel!.id },
+      player.cookie,
+    );
     expect([403, 404]).toContain(refused.status);
     expect(await queueRow("pel", pel!.id)).toBeUndefined();
 
-    const [letter] = await db().insert(letters).values(letterValues(player.id, { status: "to_staff", recipient: "Old Mose" })).returning();
-    const took = await postForm(app().url, "/view-letters?tab=npc", { intent: "take", entryId: letter!.id }, cast.cookie);
+    const [letter] = await db()
+      .insert(letters)
+      .values(letterValues(player.id, { status: "to_staff", recipient: "Old Mose" }))
+      .returning();
+    const took = await postForm(
+      app().url,
+      "/view-letters?tab=npc",
+      { intent: "take", entryId: letter!.id },
+      cast.cookie,
+    );
     expect(took.status).toBe(200);
     expect(await queueRow("letter", letter!.id)).toMatchObject({ status: "in_progress", assigneeId: cast.id });
-    const reply = await postForm(app().url, "/view-letters", { intent: "reply", entryId: letter!.id, submissionKey: randomUUID(), body: "Hello" }, cast.cookie);
+    const reply = await postForm(
+      app().url,
+      "/view-letters",
+      { intent: "reply", entryId: letter!.id, submissionKey: randomUUID(), body: "Hello" },
+      cast.cookie,
+    );
     expect(reply.status).toBe(400);
     expect(await db().select().from(staffReplies).where(eq(staffReplies.entryId, letter!.id))).toHaveLength(0);
 
     // Answering as the NPC answers the entry.
-    const answered = await postForm(app().url, "/view-letters?tab=npc", { intent: "answer", letterId: letter!.id, submissionKey: crypto.randomUUID(), body: "Mose writes back." }, cast.cookie);
+    const answered = await postForm(
+      app().url,
+      "/view-letters?tab=npc",
+      { intent: "answer", letterId: letter!.id, submissionKey: crypto.randomUUID(), body: "Mose writes back." },
+      cast.cookie,
+    );
     expect(answered.status).toBe(200);
     expect(await queueRow("letter", letter!.id)).toMatchObject({ status: "answered", assigneeId: cast.id });
-    expect(visibleText((await page(`/view-letters?status=answered&assignee=mine`, cast.cookie)).html)).toContain("To Old Mose");
+    expect(visibleText((await page(`/view-letters?status=answered&assignee=mine`, cast.cookie)).html)).toContain(
+      "To Old Mose",
+    );
     expect(visibleText((await page(`/view-letters?status=new`, cast.cookie)).html)).not.toContain("To Old Mose");
   });
 
@@ -244,22 +352,35 @@ describe("review queues", () => {
     const word = `lamp${randomUUID().slice(0, 8)}`;
     const [mine, untaken] = await db()
       .insert(letters)
-      .values([letterValues(writer.id, { status: "to_staff", recipient: "Taken Tess", body: `By the ${word} light.` }), letterValues(writer.id, { status: "to_staff", recipient: "Untaken Ulla", body: `No ${word} tonight.` })])
+      .values([
+        letterValues(writer.id, { status: "to_staff", recipient: "Taken Tess", body: `By the ${word} light.` }),
+        letterValues(writer.id, { status: "to_staff", recipient: "Untaken Ulla", body: `No ${word} tonight.` }),
+      ])
       .returning();
     await postForm(app().url, "/view-letters", { intent: "take", entryId: mine!.id }, cast.cookie);
     expect(await queueRow("letter", untaken!.id)).toBeUndefined();
 
     /** The GET form on the page whose control (not a kept hidden value) is `field`, sent as a browser would with `field` set: its address. */
     const submitted = (html: string, field: string, value: string) => {
-      const form = [...html.matchAll(/<form[^>]*method="get"[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => new RegExp(`<(select|input)(?![^>]*type="hidden")[^>]*name="${field}"`).test(f));
+      const form = [...html.matchAll(/<form[^>]*method="get"[^>]*>[\s\S]*?<\/form>/g)]
+        .map((m) => m[0])
+        .find((f) => new RegExp(`<(select|input)(?![^>]*type="hidden")[^>]*name="${field}"`).test(f));
       expect(form, `a form with ${field}`).toBeDefined();
       const params = new URLSearchParams();
-      for (const [, name, kept] of form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) params.set(name!, kept!);
-      for (const [, name, options] of form!.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) params.set(name!, options!.match(/<option[^>]*value="([^"]*)"[^>]*selected/)?.[1] ?? options!.match(/value="([^"]*)"/)![1]!);
+      for (const [, name, kept] of form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+        params.set(name!, kept!);
+      for (const [, name, options] of form!.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g))
+        params.set(
+          name!,
+          options!.match(/<option[^>]*value="([^"]*)"[^>]*selected/)?.[1] ?? options!.match(/value="([^"]*)"/)![1]!,
+        );
       params.set(field, value);
       return `/view-letters?${params}`;
     };
-    const chosen = (html: string, id: string) => html.match(new RegExp(`<select id="${id}"[\\s\\S]*?</select>`))?.[0].match(/<option[^>]*value="([^"]*)"[^>]*selected/)?.[1];
+    const chosen = (html: string, id: string) =>
+      html
+        .match(new RegExp(`<select id="${id}"[\\s\\S]*?</select>`))?.[0]
+        .match(/<option[^>]*value="([^"]*)"[^>]*selected/)?.[1];
 
     // Filtered to what this person took, then searched: the search keeps the filter.
     const filtered = await page("/view-letters?status=in_progress&assignee=mine", cast.cookie);

@@ -19,8 +19,20 @@ describe("the staff review pages", () => {
     // Twelve events with one order each, in a year of their own so no other test's events come between.
     const made = [];
     for (let month = 1; month <= 12; month++) {
-      const event = await createEvent(db(), { title: `Paging Night ${month}`, date: `1990-${String(month).padStart(2, "0")}-15`, status: "past" });
-      await db().insert(merchantOrders).values({ submissionKey: randomUUID(), userId: author.id, eventId: event.id, items: { salt: 1 }, totalPrice: "1.25" });
+      const event = await createEvent(db(), {
+        title: `Paging Night ${month}`,
+        date: `1990-${String(month).padStart(2, "0")}-15`,
+        status: "past",
+      });
+      await db()
+        .insert(merchantOrders)
+        .values({
+          submissionKey: randomUUID(),
+          userId: author.id,
+          eventId: event.id,
+          items: { salt: 1 },
+          totalPrice: "1.25",
+        });
       made.push(event);
     }
     const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: cast.cookie } })).text();
@@ -57,12 +69,38 @@ describe("the staff review pages", () => {
     const newer = await createEvent(db(), { title: "Blood Moon", date: "2025-09-12", status: "past" });
     const clara = await createProfile(db(), { firstName: "Clara", lastName: "Dunmore", role: "player" });
     const amos = await createProfile(db(), { firstName: "Amos", lastName: "Pickett", role: "player" });
-    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, `${q.key} answer`])) as Record<(typeof PEL_QUESTIONS)[number]["key"], string>;
-    await db().insert(pels).values([
-      { ...answers, submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, characterName: "Sister Clara", createdAt: at("2025-09-14T12:00:00Z") },
-      { ...answers, submissionKey: randomUUID(), userId: amos.id, eventId: newer.id, characterName: "Old Amos", createdAt: at("2025-09-15T12:00:00Z") },
-      { ...answers, submissionKey: randomUUID(), userId: amos.id, eventId: older.id, characterName: "Old Amos", createdAt: at("2025-05-18T12:00:00Z") },
-    ]);
+    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, `${q.key} answer`])) as Record<
+      (typeof PEL_QUESTIONS)[number]["key"],
+      string
+    >;
+    await db()
+      .insert(pels)
+      .values([
+        {
+          ...answers,
+          submissionKey: randomUUID(),
+          userId: clara.id,
+          eventId: newer.id,
+          characterName: "Sister Clara",
+          createdAt: at("2025-09-14T12:00:00Z"),
+        },
+        {
+          ...answers,
+          submissionKey: randomUUID(),
+          userId: amos.id,
+          eventId: newer.id,
+          characterName: "Old Amos",
+          createdAt: at("2025-09-15T12:00:00Z"),
+        },
+        {
+          ...answers,
+          submissionKey: randomUUID(),
+          userId: amos.id,
+          eventId: older.id,
+          characterName: "Old Amos",
+          createdAt: at("2025-05-18T12:00:00Z"),
+        },
+      ]);
     const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: cast.cookie } })).text();
 
     const closed = await get("/view-pels");
@@ -77,9 +115,18 @@ describe("the staff review pages", () => {
     expect(opened).toContain("favoriteMoments answer");
 
     // Ten letters to a page: eleven make two pages, the second holding the oldest.
-    await db().insert(pels).values(
-      Array.from({ length: 9 }, (_, i) => ({ ...answers, submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, characterName: `Echo ${i}`, createdAt: at(`2025-09-2${i}T12:00:00Z`) })),
-    );
+    await db()
+      .insert(pels)
+      .values(
+        Array.from({ length: 9 }, (_, i) => ({
+          ...answers,
+          submissionKey: randomUUID(),
+          userId: clara.id,
+          eventId: newer.id,
+          characterName: `Echo ${i}`,
+          createdAt: at(`2025-09-2${i}T12:00:00Z`),
+        })),
+      );
     const first = await get(`/view-pels?event=${newer.id}`);
     expect(first).toContain("11 letters");
     expect(first).toMatch(/Page (<!-- -->)?1(<!-- -->)? of (<!-- -->)?2/);
@@ -88,13 +135,34 @@ describe("the staff review pages", () => {
     expect(second.match(/<article/g)).toHaveLength(1);
     expect(second).toContain("Sister Clara");
 
-    await db().insert(merchantOrders).values({ submissionKey: randomUUID(), userId: clara.id, eventId: newer.id, items: { bullets: 3, salt: 1 }, totalPrice: "26.25" });
+    await db()
+      .insert(merchantOrders)
+      .values({
+        submissionKey: randomUUID(),
+        userId: clara.id,
+        eventId: newer.id,
+        items: { bullets: 3, salt: 1 },
+        totalPrice: "26.25",
+      });
     const orders = await get(`/view-merchant-orders?event=${newer.id}`);
     expect(orders).toContain("3 × 20 Bullets");
     expect(orders).toContain("1 × Salt");
     expect(orders).toContain("Total: $26.25 Hopewell Dollars");
 
-    const [paper] = await db().insert(research).values({ submissionKey: randomUUID(), userId: amos.id, eventId: older.id, sources: "The ledger", research: "It glows", fileKey: `research/${amos.id}/${"a".repeat(32)}.png`, fileName: "glow.png", fileType: "image/png", fileSize: 10 }).returning();
+    const [paper] = await db()
+      .insert(research)
+      .values({
+        submissionKey: randomUUID(),
+        userId: amos.id,
+        eventId: older.id,
+        sources: "The ledger",
+        research: "It glows",
+        fileKey: `research/${amos.id}/${"a".repeat(32)}.png`,
+        fileName: "glow.png",
+        fileType: "image/png",
+        fileSize: 10,
+      })
+      .returning();
     const papers = await get(`/view-research?event=${older.id}`);
     expect(papers).toContain("It glows");
     expect(papers).toContain(`href="/research/${paper!.id}/file"`);
@@ -103,12 +171,30 @@ describe("the staff review pages", () => {
   it("lists letters newest first and finds them by sender, recipient or text", async () => {
     const manager = await signedInMember("manager");
     const hattie = await createProfile(db(), { firstName: "Hattie", lastName: "Quill", role: "player" });
-    await db().insert(letters).values([
-      { submissionKey: randomUUID(), userId: hattie.id, recipient: "Sheriff Holt", body: "The vault was open.", createdAt: at("2025-06-01T10:00:00Z") },
-      { submissionKey: randomUUID(), userId: hattie.id, recipient: "Abigail Voss", body: "Meet me at the well.", createdAt: at("2025-06-02T10:00:00Z") },
-    ]);
+    await db()
+      .insert(letters)
+      .values([
+        {
+          submissionKey: randomUUID(),
+          userId: hattie.id,
+          recipient: "Sheriff Holt",
+          body: "The vault was open.",
+          createdAt: at("2025-06-01T10:00:00Z"),
+        },
+        {
+          submissionKey: randomUUID(),
+          userId: hattie.id,
+          recipient: "Abigail Voss",
+          body: "Meet me at the well.",
+          createdAt: at("2025-06-02T10:00:00Z"),
+        },
+      ]);
     const get = async (q: string, page = 0) =>
-      (await fetch(`${app().url}/view-letters?q=${encodeURIComponent(q)}&page=${page}`, { headers: { Cookie: manager.cookie } })).text();
+      (
+        await fetch(`${app().url}/view-letters?q=${encodeURIComponent(q)}&page=${page}`, {
+          headers: { Cookie: manager.cookie },
+        })
+      ).text();
     const all = await get("");
     expect(all.indexOf("To Abigail Voss")).toBeLessThan(all.indexOf("To Sheriff Holt"));
     expect(await get("quill")).toContain("2 letters matching");
@@ -129,9 +215,20 @@ describe("the staff review pages", () => {
   it("count a letter search up to 1,000 matches, and say when there are more", async () => {
     const manager = await signedInMember("manager");
     const writer = await createProfile(db(), { firstName: "Mercy", lastName: "Lamb", role: "player" });
-    const letter = (n: number) => ({ submissionKey: randomUUID(), userId: writer.id, recipient: "Doc Marsh", body: `Lamplighter note ${n}.`, createdAt: at("2024-01-01T00:00:00Z") });
-    await db().insert(letters).values(Array.from({ length: 1000 }, (_, n) => letter(n)));
-    const get = async (page = 0) => (await fetch(`${app().url}/view-letters?q=lamplighter&page=${page}`, { headers: { Cookie: manager.cookie } })).text();
+    const letter = (n: number) => ({
+      submissionKey: randomUUID(),
+      userId: writer.id,
+      recipient: "Doc Marsh",
+      body: `Lamplighter note ${n}.`,
+      createdAt: at("2024-01-01T00:00:00Z"),
+    });
+    await db()
+      .insert(letters)
+      .values(Array.from({ length: 1000 }, (_, n) => letter(n)));
+    const get = async (page = 0) =>
+      (
+        await fetch(`${app().url}/view-letters?q=lamplighter&page=${page}`, { headers: { Cookie: manager.cookie } })
+      ).text();
     const flat = (html: string) => html.replaceAll("<!-- -->", "");
 
     const exactly = flat(await get());
@@ -155,8 +252,17 @@ describe("the staff review pages", () => {
     const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: manager.cookie } })).text();
     const event = await createEvent(db(), { title: "Dust Devils", date: "2025-07-11", status: "past" });
     const rufus = await createProfile(db(), { firstName: "Rufus", lastName: "Crane", role: "player" });
-    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, "seen"])) as Record<(typeof PEL_QUESTIONS)[number]["key"], string>;
-    const pel = () => ({ ...answers, submissionKey: randomUUID(), userId: rufus.id, eventId: event.id, characterName: "Rufus" });
+    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, "seen"])) as Record<
+      (typeof PEL_QUESTIONS)[number]["key"],
+      string
+    >;
+    const pel = () => ({
+      ...answers,
+      submissionKey: randomUUID(),
+      userId: rufus.id,
+      eventId: event.id,
+      characterName: "Rufus",
+    });
     const number = (text: string) => Number(text.replaceAll(",", ""));
     const letterCount = async () => number((await get("/view-letters")).match(/([\d,]+) letters?</)![1]!);
     const playerCount = async () => number((await get("/tools?tab=players")).match(/([\d,]+) players?</)![1]!);
@@ -175,7 +281,9 @@ describe("the staff review pages", () => {
     await db().update(events).set({ title: "Dust Storm" }).where(eq(events.id, event.id));
     expect(await get("/view-pels")).toContain("Dust Storm");
 
-    await db().insert(letters).values({ submissionKey: randomUUID(), userId: rufus.id, recipient: "Doc Marsh", body: "Come quick." });
+    await db()
+      .insert(letters)
+      .values({ submissionKey: randomUUID(), userId: rufus.id, recipient: "Doc Marsh", body: "Come quick." });
     expect(await letterCount()).toBe(letters0 + 1);
     await db().delete(profiles).where(eq(profiles.id, rufus.id));
     expect(await letterCount()).toBe(letters0);

@@ -26,7 +26,10 @@ describe("every route, for every role, answers as the permission table says", ()
 
   beforeAll(async () => {
     // Sign-in with Discord on, so its pages answer (it needs no provider until Discord answers).
-    overrideConfig({ discordSignIn: parseConfig({ DISCORD_CLIENT_ID: "route-walk", DISCORD_CLIENT_SECRET: "route-walk" }).discordSignIn });
+    overrideConfig({
+      discordSignIn: parseConfig({ DISCORD_CLIENT_ID: "route-walk", DISCORD_CLIENT_SECRET: "route-walk" })
+        .discordSignIn,
+    });
     server = await startAppServer();
     for (const role of ROLES) visitors.push({ name: role, role, cookie: (await signedInMember(role)).cookie });
   }, 60_000);
@@ -54,17 +57,21 @@ describe("every route, for every role, answers as the permission table says", ()
         const location = page.headers.get("Location") ?? "";
         const where = `${visitor.name} ${pattern}`;
         if (decision === "sign-in") {
-          if (page.status !== 302 || !location.startsWith(`/auth?redirectTo=${encodeURIComponent(path)}`)) problems.push(`${where}: page ${page.status} ${location}`);
+          if (page.status !== 302 || !location.startsWith(`/auth?redirectTo=${encodeURIComponent(path)}`))
+            problems.push(`${where}: page ${page.status} ${location}`);
         } else if (decision === "forbidden") {
           if (page.status !== 302 || location !== "/") problems.push(`${where}: page ${page.status} ${location}`);
           if (data.status !== 403) problems.push(`${where}: data ${data.status}`);
         } else {
-          if ([401, 403].includes(page.status) || location.startsWith("/auth?redirectTo=")) problems.push(`${where}: page ${page.status} ${location}`);
+          if ([401, 403].includes(page.status) || location.startsWith("/auth?redirectTo="))
+            problems.push(`${where}: page ${page.status} ${location}`);
           if ([401, 403].includes(data.status)) problems.push(`${where}: data ${data.status}`);
         }
         const expectedPost = postDecision === "sign-in" ? 401 : postDecision === "forbidden" ? 403 : undefined;
-        if (expectedPost ? post.status !== expectedPost : [401, 403].includes(post.status)) problems.push(`${where}: post ${post.status}`);
-        if (page.status >= 500 || data.status >= 500 || post.status >= 500) problems.push(`${where}: server error ${page.status}/${data.status}/${post.status}`);
+        if (expectedPost ? post.status !== expectedPost : [401, 403].includes(post.status))
+          problems.push(`${where}: post ${post.status}`);
+        if (page.status >= 500 || data.status >= 500 || post.status >= 500)
+          problems.push(`${where}: server error ${page.status}/${data.status}/${post.status}`);
       }
     }
     expect(problems).toEqual([]);
@@ -85,9 +92,16 @@ describe("every route, for every role, answers as the permission table says", ()
       });
       const location = page.headers.get("Location") ?? "";
       const led = location === `/profile/two-factor?required=manager&redirectTo=${encodeURIComponent(path)}`;
-      if (requiresSecondFactor(pattern, "manager", "GET", policy) !== led) problems.push(`${pattern}: page ${page.status} ${location}`);
-      if (requiresSecondFactor(pattern, "manager", "POST", policy) ? post.status !== 403 : [401, 403].includes(post.status)) problems.push(`${pattern}: post ${post.status}`);
-      if (page.status >= 500 || post.status >= 500) problems.push(`${pattern}: server error ${page.status}/${post.status}`);
+      if (requiresSecondFactor(pattern, "manager", "GET", policy) !== led)
+        problems.push(`${pattern}: page ${page.status} ${location}`);
+      if (
+        requiresSecondFactor(pattern, "manager", "POST", policy)
+          ? post.status !== 403
+          : [401, 403].includes(post.status)
+      )
+        problems.push(`${pattern}: post ${post.status}`);
+      if (page.status >= 500 || post.status >= 500)
+        problems.push(`${pattern}: server error ${page.status}/${post.status}`);
     }
     expect(problems).toEqual([]);
   }, 120_000);
@@ -98,7 +112,12 @@ describe("every route, for every role, answers as the permission table says", ()
       if (SIGNED_BY_SENDER.has(pattern)) {
         // Posted by a service, not a browser: no Origin to check, and refused unless signed by its sender
         // (404 here, where the service is not set up; tests/http/tickets-webhook.test.ts checks the signature).
-        const unsigned = await fetch(server.url + path, { method: "POST", headers: { Origin: "https://evil.example", "Content-Type": "application/json" }, body: "{}", redirect: "manual" });
+        const unsigned = await fetch(server.url + path, {
+          method: "POST",
+          headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+          body: "{}",
+          redirect: "manual",
+        });
         expect([400, 404], `${pattern} unsigned`).toContain(unsigned.status);
         continue;
       }
@@ -121,7 +140,11 @@ describe("every route, for every role, answers as the permission table says", ()
 
   it("asks a passkey challenge of anyone for signing in, and only of a member for adding one", async () => {
     const ask = (path: string, cookie?: string) =>
-      fetch(server.url + path, { method: "POST", headers: { Origin: server.url, ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" });
+      fetch(server.url + path, {
+        method: "POST",
+        headers: { Origin: server.url, ...(cookie ? { Cookie: cookie } : {}) },
+        redirect: "manual",
+      });
     expect((await ask("/auth/passkey/options")).status).toBe(200);
     expect((await ask("/profile/passkeys/options")).status).toBe(401);
     // A new session: the walk above ended its visitors' sessions at /logout.

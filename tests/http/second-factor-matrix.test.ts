@@ -40,7 +40,11 @@ beforeAll(async () => {
   mock = await startMockDiscord();
   gateway = await startWebhookServer();
   // Before the auth library is first used (it reads the provider's settings once).
-  overrideConfig({ discordSignIn: parseConfig(mock.env).discordSignIn, sms: { webhookUrl: gateway.url, token: "gateway-token" }, twoFactor: { requireManager: true, requireCast: false } });
+  overrideConfig({
+    discordSignIn: parseConfig(mock.env).discordSignIn,
+    sms: { webhookUrl: gateway.url, token: "gateway-token" },
+    twoFactor: { requireManager: true, requireCast: false },
+  });
   server = await startAppServer();
 });
 afterAll(async () => {
@@ -60,7 +64,9 @@ async function managerWithFactors(name: string) {
   const manager = await signedInMember("manager", PASSWORD, { secondFactor: true });
   await db().update(profiles).set({ twoFactorPhone: PHONE }).where(eq(profiles.id, manager.id));
   const discord = discordIdentity(`${name}-${manager.id.slice(0, 8)}`);
-  await db().insert(accounts).values({ id: randomUUID(), userId: manager.id, providerId: "discord", accountId: discord.id });
+  await db()
+    .insert(accounts)
+    .values({ id: randomUUID(), userId: manager.id, providerId: "discord", accountId: discord.id });
   return { ...manager, discord };
 }
 type Manager = Awaited<ReturnType<typeof managerWithFactors>>;
@@ -69,7 +75,13 @@ type Manager = Awaited<ReturnType<typeof managerWithFactors>>;
 type Entry = { kind: "session" | "challenge"; jar: string };
 
 async function byPassword(email: string, password = PASSWORD): Promise<Entry> {
-  const step = await post("/auth", { intent: "signin", email, password, altcha: await solvedCaptcha(), redirectTo: MANAGER_PAGES[0]! });
+  const step = await post("/auth", {
+    intent: "signin",
+    email,
+    password,
+    altcha: await solvedCaptcha(),
+    redirectTo: MANAGER_PAGES[0]!,
+  });
   expect(step.status, "the password is right").toBe(302);
   expect(step.location.startsWith("/auth/two-factor")).toBe(true);
   return { kind: "challenge", jar: step.jar };
@@ -77,7 +89,12 @@ async function byPassword(email: string, password = PASSWORD): Promise<Entry> {
 
 /** The newest emailed sign-in code to `email`, read from the outbox (where it waits for the SMTP server). */
 async function emailedSignInCode(email: string): Promise<string> {
-  const [mail] = await db().select().from(outbox).where(eq(outbox.kind, "email")).orderBy(desc(outbox.sequence)).limit(1);
+  const [mail] = await db()
+    .select()
+    .from(outbox)
+    .where(eq(outbox.kind, "email"))
+    .orderBy(desc(outbox.sequence))
+    .limit(1);
   const payload = mail!.payload as { to: string; text: string };
   expect(payload.to).toBe(email);
   return payload.text.match(/Your code to sign in to Hopewell is (\d{6})/)![1]!;
@@ -87,7 +104,11 @@ async function byEmailedCode(email: string): Promise<Entry> {
   // One code a minute per address: the earlier choices asked for some.
   await db().delete(rateLimits);
   expect((await requestSignInCode(email, "192.0.2.10")).ok).toBe(true);
-  const signedIn = await signInWithCode({ email, code: await emailedSignInCode(email) }, new Request(`${server.url}/auth/email-code`), "192.0.2.10");
+  const signedIn = await signInWithCode(
+    { email, code: await emailedSignInCode(email) },
+    new Request(`${server.url}/auth/email-code`),
+    "192.0.2.10",
+  );
   if (!signedIn.ok) throw new Error(signedIn.message);
   return { kind: "session", jar: cookieHeader(signedIn.setCookies) };
 }
@@ -111,7 +132,8 @@ async function byPasswordLink(link: string, email: string): Promise<Entry> {
   const reset = await post("/reset-password", { token, password: newPassword, confirmPassword: newPassword });
   expect(reset.status).toBe(200);
   expect(reset.html).toContain("Password updated");
-  for (const page of MANAGER_PAGES) expect((await get(page, reset.jar)).location.startsWith("/auth?"), `${page} after the link alone`).toBe(true);
+  for (const page of MANAGER_PAGES)
+    expect((await get(page, reset.jar)).location.startsWith("/auth?"), `${page} after the link alone`).toBe(true);
   return byPassword(email, newPassword);
 }
 
@@ -149,7 +171,11 @@ async function secondStepChoices(manager: Manager, wayIn: () => Promise<Entry>):
     await db().delete(rateLimits);
     expect((await requestSignInCode(manager.email, "192.0.2.11")).ok).toBe(true);
     const mailboxCode = await emailedSignInCode(manager.email);
-    const sent = await post("/auth/two-factor", { intent: "verify", method: "email", code: mailboxCode, redirectTo: target }, jar);
+    const sent = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "email", code: mailboxCode, redirectTo: target },
+      jar,
+    );
     expect(wrongAnswer(sent)).toBe(true);
     jar = sent.jar;
     outcome.email = await opensManagerPages(jar);
@@ -158,7 +184,11 @@ async function secondStepChoices(manager: Manager, wayIn: () => Promise<Entry>):
   // The authenticator app.
   {
     const entry = await wayIn();
-    const right = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(manager.totpUri!), redirectTo: target }, entry.jar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: totpNow(manager.totpUri!), redirectTo: target },
+      entry.jar,
+    );
     expect(right.location).toBe(target);
     outcome.totp = await opensManagerPages(right.jar);
   }
@@ -167,7 +197,11 @@ async function secondStepChoices(manager: Manager, wayIn: () => Promise<Entry>):
   {
     const entry = await wayIn();
     const code = manager.backupCodes!.shift()!;
-    const right = await post("/auth/two-factor", { intent: "verify", method: "backup", code, redirectTo: target }, entry.jar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "backup", code, redirectTo: target },
+      entry.jar,
+    );
     expect(right.location).toBe(target);
     outcome.backup = await opensManagerPages(right.jar);
   }
@@ -180,7 +214,11 @@ async function secondStepChoices(manager: Manager, wayIn: () => Promise<Entry>):
     expect(sent.html).toContain(TWO_FACTOR_MESSAGES.smsSent);
     await deliverDueMessages({ sms: deliverSms });
     const code = String(gateway.accepted.at(-1)!.body.text).match(/\b(\d{6})\b/)![1]!;
-    const right = await post("/auth/two-factor", { intent: "verify", method: "sms", code, redirectTo: target }, sent.jar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "sms", code, redirectTo: target },
+      sent.jar,
+    );
     expect(right.location).toBe(target);
     outcome.sms = await opensManagerPages(right.jar);
   }
@@ -223,9 +261,17 @@ describe("REQUIRE_MANAGER_2FA: every way in, then every second-step choice", () 
   it("an invitation: the link signs nobody in; the new manager is led to set up a factor, and no emailed code stands in for one", async () => {
     const actor = await signedInMember("manager");
     const email = `invited-${Date.now()}@example.com`;
-    const invited = await inviteMember({ id: actor.id }, { firstName: "Ada", lastName: "Invited", email, role: "manager" });
+    const invited = await inviteMember(
+      { id: actor.id },
+      { firstName: "Ada", lastName: "Invited", email, role: "manager" },
+    );
     expect(invited.outcome).toBe("invited");
-    const [mail] = await db().select().from(outbox).where(eq(outbox.kind, "email")).orderBy(desc(outbox.sequence)).limit(1);
+    const [mail] = await db()
+      .select()
+      .from(outbox)
+      .where(eq(outbox.kind, "email"))
+      .orderBy(desc(outbox.sequence))
+      .limit(1);
     const link = (mail!.payload as { text: string }).text.match(/https?:\/\/\S+\/reset-password\?token=\S+/)![0];
     const token = new URL(link).searchParams.get("token")!;
     const chosen = await post("/reset-password", { token, password: PASSWORD, confirmPassword: PASSWORD });
@@ -233,10 +279,18 @@ describe("REQUIRE_MANAGER_2FA: every way in, then every second-step choice", () 
     for (const page of MANAGER_PAGES) expect((await get(page, chosen.jar)).location.startsWith("/auth?")).toBe(true);
 
     // Without a factor, a password signs in with one step, and the managers' pages lead to setting one up.
-    const signedIn = await post("/auth", { intent: "signin", email, password: PASSWORD, altcha: await solvedCaptcha(), redirectTo: "/" });
+    const signedIn = await post("/auth", {
+      intent: "signin",
+      email,
+      password: PASSWORD,
+      altcha: await solvedCaptcha(),
+      redirectTo: "/",
+    });
     expect(signedIn.location).toBe("/");
     const led = await get(MANAGER_PAGES[0]!, signedIn.jar);
-    expect(led.location).toBe(`/profile/two-factor?required=manager&redirectTo=${encodeURIComponent(MANAGER_PAGES[0]!)}`);
+    expect(led.location).toBe(
+      `/profile/two-factor?required=manager&redirectTo=${encodeURIComponent(MANAGER_PAGES[0]!)}`,
+    );
     const stepPage = await get("/auth/two-factor?method=email", signedIn.jar);
     expect(stepPage.location).toBe("/profile/two-factor");
     const emailsBefore = await db().$count(outbox, eq(outbox.kind, "email"));
@@ -249,9 +303,16 @@ describe("REQUIRE_MANAGER_2FA: every way in, then every second-step choice", () 
 describe("a member whose only factor is a passkey", () => {
   it("cannot add an authenticator app or another passkey on a session made by an emailed code: the passkey is asked for first", async () => {
     const manager = await signedInMember("manager", PASSWORD, { secondFactor: false });
-    await db()
-      .insert(passkeys)
-      .values({ id: randomUUID(), userId: manager.id, name: "Phone", publicKey: "test-key", credentialID: randomUUID(), counter: 0, deviceType: "multiDevice", backedUp: true });
+    await db().insert(passkeys).values({
+      id: randomUUID(),
+      userId: manager.id,
+      name: "Phone",
+      publicKey: "test-key",
+      credentialID: randomUUID(),
+      counter: 0,
+      deviceType: "multiDevice",
+      backedUp: true,
+    });
     const entry = await byEmailedCode(manager.email);
     const target = MANAGER_PAGES[0]!;
     const tools = await get(target, entry.jar);

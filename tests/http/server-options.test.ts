@@ -29,7 +29,8 @@ describe("the server's settings", () => {
   });
 
   it("keys rate limits on the address the proxy reports, never one bucket for everyone", async () => {
-    const challenge = (address: string) => fetch(`${server.url}/captcha/challenge`, { headers: { "X-Forwarded-For": `198.51.100.200, ${address}` } });
+    const challenge = (address: string) =>
+      fetch(`${server.url}/captcha/challenge`, { headers: { "X-Forwarded-For": `198.51.100.200, ${address}` } });
     const statuses = [];
     for (let i = 0; i < 101; i++) statuses.push((await challenge("203.0.113.10")).status);
     expect(statuses.slice(0, 100).every((status) => status === 200)).toBe(true);

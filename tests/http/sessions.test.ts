@@ -8,7 +8,8 @@ import { signedInMember } from "../helpers/members";
 const db = withTestDatabase();
 const app = withAppServer();
 const DAY = 86_400_000;
-const profilePage = (cookie: string) => fetch(`${app().url}/profile`, { headers: { Cookie: cookie }, redirect: "manual" });
+const profilePage = (cookie: string) =>
+  fetch(`${app().url}/profile`, { headers: { Cookie: cookie }, redirect: "manual" });
 
 describe("sessions", () => {
   it("are used as they are for a day, then pushed back to thirty days from now", async () => {
@@ -18,7 +19,10 @@ describe("sessions", () => {
     expect(fresh.headers.getSetCookie()).toEqual([]);
 
     const [session] = await db().select().from(sessions).where(eq(sessions.userId, player.id));
-    await db().update(sessions).set({ expiresAt: new Date(Date.now() + 10 * DAY) }).where(eq(sessions.id, session!.id));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 10 * DAY) })
+      .where(eq(sessions.id, session!.id));
     const due = await profilePage(player.cookie);
     expect(due.status).toBe(200);
     expect(due.headers.getSetCookie().join()).toContain("hopewell.session_token=");
@@ -50,10 +54,16 @@ describe("sessions", () => {
   it("end when they expire, and a cookie not signed by the site opens nothing", async () => {
     const player = await signedInMember("player");
     const [session] = await db().select().from(sessions).where(eq(sessions.userId, player.id));
-    const forged = player.cookie.replace(/=([^.]+)\.[^;]+/, (_all, token: string) => `=${token}.${encodeURIComponent("A".repeat(43) + "=")}`);
+    const forged = player.cookie.replace(
+      /=([^.]+)\.[^;]+/,
+      (_all, token: string) => `=${token}.${encodeURIComponent("A".repeat(43) + "=")}`,
+    );
     expect((await profilePage(forged)).headers.get("Location")).toMatch(/^\/auth/);
 
-    await db().update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, session!.id));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, session!.id));
     const expired = await profilePage(player.cookie);
     expect(expired.status).toBe(302);
     expect(expired.headers.get("Location")).toMatch(/^\/auth/);

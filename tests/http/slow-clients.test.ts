@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { config } from "~/platform/config.server";
 import { createAppServer } from "../../http/app";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
-import { BODY_MIN_BYTES, BODY_WINDOW_MS, CONNECTIONS_PER_ADDRESS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS } from "../../http/pipeline/slow-clients";
+import {
+  BODY_MIN_BYTES,
+  BODY_WINDOW_MS,
+  CONNECTIONS_PER_ADDRESS,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+} from "../../http/pipeline/slow-clients";
 import { withAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { captureLogs } from "../helpers/logs";
@@ -70,9 +76,19 @@ describe("slow clients", () => {
     const { url } = app();
     const port = Number(new URL(url).port);
     // Headers that never end: a byte every 2 s.
-    const headerOnly = Array.from({ length: 40 }, () => slowClient(port, "127.0.0.1", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", "abcdef"));
+    const headerOnly = Array.from({ length: 40 }, () =>
+      slowClient(port, "127.0.0.1", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", "abcdef"),
+    );
     // A sign-in form whose 1,000-byte body comes a byte every 2 s: the action is reading it.
-    const form = ["POST /auth HTTP/1.1", `Host: 127.0.0.1:${port}`, `Origin: ${url}`, "Content-Type: application/x-www-form-urlencoded", "Content-Length: 1000", "", "intent=signin&email="];
+    const form = [
+      "POST /auth HTTP/1.1",
+      `Host: 127.0.0.1:${port}`,
+      `Origin: ${url}`,
+      "Content-Type: application/x-www-form-urlencoded",
+      "Content-Length: 1000",
+      "",
+      "intent=signin&email=",
+    ];
     const slowBodies = Array.from({ length: 10 }, () => slowClient(port, "127.0.0.1", form.join("\r\n"), "abcdef"));
     // A request answered on a kept-alive connection, which then says nothing more.
     const idle = slowClient(port, "127.0.0.1", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
@@ -132,9 +148,21 @@ describe.skipIf(!outside)("connections from one address, with no proxy in front"
   /** Opens `count` connections to `host` and reports, after a moment, how many the server closed. */
   async function openMany(port: number, host: string, count: number): Promise<{ clients: Slow[]; closed: number }> {
     const clients = Array.from({ length: count }, () => slowClient(port, host, ""));
-    await Promise.all(clients.map((client) => new Promise((resolve) => (client.socket.readyState === "open" ? resolve(null) : client.socket.once("connect", resolve).once("close", resolve)))));
+    await Promise.all(
+      clients.map(
+        (client) =>
+          new Promise((resolve) =>
+            client.socket.readyState === "open"
+              ? resolve(null)
+              : client.socket.once("connect", resolve).once("close", resolve),
+          ),
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return { clients, closed: clients.filter((client) => client.socket.destroyed || client.socket.readableEnded).length };
+    return {
+      clients,
+      closed: clients.filter((client) => client.socket.destroyed || client.socket.readableEnded).length,
+    };
   }
 
   it(`are capped at ${CONNECTIONS_PER_ADDRESS}, the rest closed as they open, and answered again once some close`, async () => {
@@ -145,7 +173,12 @@ describe.skipIf(!outside)("connections from one address, with no proxy in front"
       // The address is logged once for the ten, not once each: a flood must not flood the log.
       const overCap = captured.filter((line) => line.includes("closed connections over the limit per client address"));
       expect(overCap).toHaveLength(1);
-      expect(JSON.parse(overCap[0]!)).toMatchObject({ level: 30, address: outside, limit: CONNECTIONS_PER_ADDRESS, closed: 1 });
+      expect(JSON.parse(overCap[0]!)).toMatchObject({
+        level: 30,
+        address: outside,
+        limit: CONNECTIONS_PER_ADDRESS,
+        closed: 1,
+      });
       // A request on one of the connections kept is answered.
       const kept = clients.find((client) => !client.socket.destroyed)!;
       kept.socket.write(`GET /healthz HTTP/1.1\r\nHost: ${outside}\r\n\r\n`);
@@ -174,4 +207,3 @@ describe.skipIf(!outside)("connections from one address, with no proxy in front"
     }
   }, 30_000);
 });
-

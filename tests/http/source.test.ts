@@ -25,7 +25,9 @@ describe("the server the HTTP tests run", () => {
     expect(html).not.toContain('href="/assets/');
     // A page the server alone draws names its own script's source (web/page-script.ts).
     const signIn = await (await fetch(`${server().url}/auth`)).text();
-    expect(signIn).toMatch(/<script type="module" src="\/app\/routes\/auth\/auth\.page\.ts\?worker_file&amp;type=module"/);
+    expect(signIn).toMatch(
+      /<script type="module" src="\/app\/routes\/auth\/auth\.page\.ts\?worker_file&amp;type=module"/,
+    );
     expect(signIn).not.toContain("/assets/");
   });
 });

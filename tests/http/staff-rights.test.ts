@@ -22,7 +22,10 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-staff-rights-"))
 const app = withAppServer({ DATA_DIR: dataDir });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 let eventId = "";
 beforeAll(async () => {
@@ -68,7 +71,8 @@ async function statuses(addresses: string[], cookie: string): Promise<number[]> 
 const all = (status: number) => Array(6).fill(status);
 
 /** A member of `role` signed in with a password alone (aal1), or after a second factor (aal2). */
-const staffMember = (role: Role, proven: boolean) => signedInMember(role, undefined, { secondFactor: proven ? undefined : false });
+const staffMember = (role: Role, proven: boolean) =>
+  signedInMember(role, undefined, { secondFactor: proven ? undefined : false });
 
 describe("staff rights on members' files", () => {
   it("are refused to a manager without a second factor while REQUIRE_MANAGER_2FA is on, who still gets their own files", async () => {

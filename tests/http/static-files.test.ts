@@ -35,7 +35,9 @@ describe("static files", () => {
     expect((await fetch(`${url}/favicon.svg`)).status).toBe(200);
     fs.rmSync(path.join(assets, "favicon.svg"));
     // The answer is cut off (its headers were already on their way), but the process stays up.
-    await fetch(`${url}/favicon.svg`).then((response) => response.text()).catch(() => "cut off");
+    await fetch(`${url}/favicon.svg`)
+      .then((response) => response.text())
+      .catch(() => "cut off");
     const next = await fetch(`${url}/robots.txt`);
     expect(next.status).toBe(200);
     expect(await next.text()).toBe("User-agent: *\n");

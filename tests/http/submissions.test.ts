@@ -41,7 +41,9 @@ describe("post-event letters", () => {
     expect(rows[0]).toMatchObject({ eventId: heldEvent.id, characterName: "Clara Dunmore" });
     expect(await db().select().from(pels).where(eq(pels.userId, other.id))).toEqual([]);
 
-    const highlights = (await db().select().from(outbox).where(eq(outbox.kind, "discord"))).map((row) => String(row.payload.content));
+    const highlights = (await db().select().from(outbox).where(eq(outbox.kind, "discord"))).map((row) =>
+      String(row.payload.content),
+    );
     const highlight = highlights.find((content) => content.includes("nobody was in the tower"))!;
     expect(highlight).toContain("The Long Dark");
     expect(highlight).not.toContain("Clara");
@@ -54,7 +56,13 @@ describe("post-event letters", () => {
 
   it("prefills the character name and refuses blanks and events that are not open for letters", async () => {
     const member = await signedInMember("player");
-    await db().insert(characters).values({ userId: member.id, characterName: "Silas Marsh", faction: "Homesteader", job: "Miner", backstory: "x" });
+    await db().insert(characters).values({
+      userId: member.id,
+      characterName: "Silas Marsh",
+      faction: "Homesteader",
+      job: "Miner",
+      backstory: "x",
+    });
     const page = await (await fetch(`${app().url}/pels`, { headers: { Cookie: member.cookie } })).text();
     expect(page).toContain('value="Silas Marsh"');
     for (const [fields, message] of [
@@ -74,11 +82,27 @@ describe("post-event letters", () => {
 });
 
 describe("merchant orders", () => {
-  const order = (overrides: Record<string, string> = {}) => ({ submissionKey: randomUUID(), eventId: upcomingEvent.id, ...overrides });
+  const order = (overrides: Record<string, string> = {}) => ({
+    submissionKey: randomUUID(),
+    eventId: upcomingEvent.id,
+    ...overrides,
+  });
 
   it("works the total out from the price list, whatever total or price the form claims", async () => {
     const member = await signedInMember("player");
-    const response = await postForm(app().url, "/merchant-orders", order({ qty_bullets: "3", qty_bandages: "2", qty_meat: "0", total: "0.01", total_price: "0.01", price_bullets: "0" }), member.cookie);
+    const response = await postForm(
+      app().url,
+      "/merchant-orders",
+      order({
+        qty_bullets: "3",
+        qty_bandages: "2",
+        qty_meat: "0",
+        total: "0.01",
+        total_price: "0.01",
+        price_bullets: "0",
+      }),
+      member.cookie,
+    );
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain("$68.25");
@@ -111,7 +135,10 @@ describe("merchant orders", () => {
   it("places one order for a double click", async () => {
     const member = await signedInMember("player");
     const fields = order({ qty_coal: "4" });
-    await Promise.all([postForm(app().url, "/merchant-orders", fields, member.cookie), postForm(app().url, "/merchant-orders", fields, member.cookie)]);
+    await Promise.all([
+      postForm(app().url, "/merchant-orders", fields, member.cookie),
+      postForm(app().url, "/merchant-orders", fields, member.cookie),
+    ]);
     expect(await db().select().from(merchantOrders).where(eq(merchantOrders.userId, member.id))).toHaveLength(1);
   });
 });
@@ -119,7 +146,12 @@ describe("merchant orders", () => {
 describe("letters", () => {
   it("sends a letter once and asks for both fields", async () => {
     const member = await signedInMember("applicant");
-    const blank = await postForm(app().url, "/letters", { submissionKey: randomUUID(), recipient: "", body: "  " }, member.cookie);
+    const blank = await postForm(
+      app().url,
+      "/letters",
+      { submissionKey: randomUUID(), recipient: "", body: "  " },
+      member.cookie,
+    );
     expect(blank.status).toBe(400);
     expect(await blank.text()).toContain(SUBMISSION_MESSAGES.fillAllFields);
     const fields = { submissionKey: randomUUID(), recipient: "Abigail Voss", body: "Meet me at the well after dark." };
@@ -132,10 +164,20 @@ describe("letters", () => {
 
   it("suggests existing characters' names to members only", async () => {
     const member = await signedInMember("player");
-    await db().insert(characters).values({ userId: member.id, characterName: "Abigail Voss", faction: "Homesteader", job: "Barkeep", backstory: "x" });
-    const found = await (await fetch(`${app().url}/letters/recipients?q=abig`, { headers: { Cookie: member.cookie } })).json();
+    await db().insert(characters).values({
+      userId: member.id,
+      characterName: "Abigail Voss",
+      faction: "Homesteader",
+      job: "Barkeep",
+      backstory: "x",
+    });
+    const found = await (
+      await fetch(`${app().url}/letters/recipients?q=abig`, { headers: { Cookie: member.cookie } })
+    ).json();
     expect(found).toEqual({ names: ["Abigail Voss"] });
-    const wildcard = await (await fetch(`${app().url}/letters/recipients?q=%25`, { headers: { Cookie: member.cookie } })).json();
+    const wildcard = await (
+      await fetch(`${app().url}/letters/recipients?q=%25`, { headers: { Cookie: member.cookie } })
+    ).json();
     expect(wildcard).toEqual({ names: [] });
     const anonymous = await fetch(`${app().url}/letters/recipients?q=abig`, { redirect: "manual" });
     expect(anonymous.status).toBe(302);

@@ -17,11 +17,19 @@ describe("buying a ticket through Stripe Checkout", () => {
   const app = withAppServer();
   const standIn = withStripeStandIn(WEBHOOK_SECRET);
 
-  const eventsPage = async (cookie: string) => visibleText(await (await fetch(`${app().url}/events`, { headers: { Cookie: cookie } })).text());
-  const buy = (eventId: string, cookie: string) => postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
+  const eventsPage = async (cookie: string) =>
+    visibleText(await (await fetch(`${app().url}/events`, { headers: { Cookie: cookie } })).text());
+  const buy = (eventId: string, cookie: string) =>
+    postForm(app().url, "/events", { intent: "buy_ticket", eventId }, cookie);
 
   it("takes a player from Buy a ticket to Stripe's checkout and back to their registration, once the payment is confirmed", async () => {
-    const event = await createEvent(db(), { title: "Ashes Over Hopewell", date: "2027-10-15", status: "future", ticketPriceCents: 8500, ticketUrl: "https://buy.stripe.com/test_ashes" });
+    const event = await createEvent(db(), {
+      title: "Ashes Over Hopewell",
+      date: "2027-10-15",
+      status: "future",
+      ticketPriceCents: 8500,
+      ticketUrl: "https://buy.stripe.com/test_ashes",
+    });
     const player = await signedInMember("player");
     const before = await eventsPage(player.cookie);
     expect(before).toContain(`${buyTicketLabel(8500)} for Ashes Over Hopewell`);
@@ -35,7 +43,13 @@ describe("buying a ticket through Stripe Checkout", () => {
     expect(checkoutUrl.startsWith(`${standIn().url}/pay/cs_test_`)).toBe(true);
     const sessionId = checkoutUrl.split("/").pop()!;
     const session = standIn().sessions.get(sessionId)!;
-    expect(session).toMatchObject({ amount_total: 8500, currency: "usd", client_reference_id: `${player.id}:${event.id}`, customer_email: player.email, success_url: `${app().url}/events/ticket?session_id={CHECKOUT_SESSION_ID}` });
+    expect(session).toMatchObject({
+      amount_total: 8500,
+      currency: "usd",
+      client_reference_id: `${player.id}:${event.id}`,
+      customer_email: player.email,
+      success_url: `${app().url}/events/ticket?session_id={CHECKOUT_SESSION_ID}`,
+    });
     expect(session.product).toBe("Hopewell ticket: Ashes Over Hopewell, Friday, October 15, 2027");
     // The place is held exactly as long as Stripe keeps the checkout open (at least 30 minutes).
     const [held] = await db().select().from(ticketPurchases).where(eq(ticketPurchases.checkoutSessionId, sessionId));
@@ -56,23 +70,40 @@ describe("buying a ticket through Stripe Checkout", () => {
     expect(waiting).not.toContain(TICKET_MESSAGES.paid);
 
     const notice = standIn().event("checkout.session.completed", standIn().sessions.get(sessionId)!, WEBHOOK_SECRET);
-    const delivered = await fetch(`${app().url}/webhooks/stripe`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature }, body: notice.payload });
+    const delivered = await fetch(`${app().url}/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": notice.signature },
+      body: notice.payload,
+    });
     expect(delivered.status).toBe(200);
     const confirmed = readable(await (await fetch(back, { headers: { Cookie: player.cookie } })).text());
     expect(confirmed).toContain(TICKET_MESSAGES.paid);
     expect(confirmed).toContain("$85.00 paid");
-    expect(await db().select({ paymentStatus: eventAttendance.paymentStatus }).from(eventAttendance).where(and(eq(eventAttendance.eventId, event.id), eq(eventAttendance.userId, player.id)))).toEqual([{ paymentStatus: "paid" }]);
+    expect(
+      await db()
+        .select({ paymentStatus: eventAttendance.paymentStatus })
+        .from(eventAttendance)
+        .where(and(eq(eventAttendance.eventId, event.id), eq(eventAttendance.userId, player.id))),
+    ).toEqual([{ paymentStatus: "paid" }]);
 
     const after = await eventsPage(player.cookie);
     expect(after).toContain("You have a ticket for Ashes Over Hopewell");
     expect(after).not.toContain(buyTicketLabel(8500));
     // Another member cannot read this purchase.
     const other = await signedInMember("player");
-    expect(readable(await (await fetch(back, { headers: { Cookie: other.cookie } })).text())).toContain(TICKET_MESSAGES.unknownCheckout);
+    expect(readable(await (await fetch(back, { headers: { Cookie: other.cookie } })).text())).toContain(
+      TICKET_MESSAGES.unknownCheckout,
+    );
   });
 
   it("holds the last place for the first buyer and tells the next the event is sold out", async () => {
-    const event = await createEvent(db(), { title: "One Bunk Left", date: "2027-11-12", status: "future", ticketPriceCents: 5000, ticketPlaces: 1 });
+    const event = await createEvent(db(), {
+      title: "One Bunk Left",
+      date: "2027-11-12",
+      status: "future",
+      ticketPriceCents: 5000,
+      ticketPlaces: 1,
+    });
     const first = await signedInMember("player");
     const second = await signedInMember("player");
     const [a, b] = await Promise.all([buy(event.id, first.cookie), buy(event.id, second.cookie)]);
@@ -80,7 +111,12 @@ describe("buying a ticket through Stripe Checkout", () => {
     expect(statuses).toEqual([302, 409]);
     const refused = a.status === 409 ? a : b;
     expect(readable(await refused.text())).toContain(TICKET_MESSAGES["sold-out"]);
-    expect(await db().select().from(ticketPurchases).where(and(eq(ticketPurchases.eventId, event.id), eq(ticketPurchases.status, "held")))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(ticketPurchases)
+        .where(and(eq(ticketPurchases.eventId, event.id), eq(ticketPurchases.status, "held"))),
+    ).toHaveLength(1);
     const loser = a.status === 409 ? first : second;
     expect(await eventsPage(loser.cookie)).toMatch(/Sold out\s*: One Bunk Left/);
   });
@@ -95,7 +131,12 @@ describe("buying a ticket through Stripe Checkout", () => {
   });
 
   it("offers tickets to players only, and gives the place back when Stripe cannot be reached", async () => {
-    const event = await createEvent(db(), { title: "Storm Season", date: "2027-12-10", status: "future", ticketPriceCents: 6000 });
+    const event = await createEvent(db(), {
+      title: "Storm Season",
+      date: "2027-12-10",
+      status: "future",
+      ticketPriceCents: 6000,
+    });
     const cast = await signedInMember("cast");
     expect(await eventsPage(cast.cookie)).not.toContain(buyTicketLabel(6000));
     const castTry = await buy(event.id, cast.cookie);
@@ -111,7 +152,12 @@ describe("buying a ticket through Stripe Checkout", () => {
     } finally {
       standIn().refuse(false);
     }
-    expect(await db().select({ status: ticketPurchases.status }).from(ticketPurchases).where(eq(ticketPurchases.userId, player.id))).toEqual([{ status: "released" }]);
+    expect(
+      await db()
+        .select({ status: ticketPurchases.status })
+        .from(ticketPurchases)
+        .where(eq(ticketPurchases.userId, player.id)),
+    ).toEqual([{ status: "released" }]);
     // The member can try again at once.
     expect((await buy(event.id, player.cookie)).status).toBe(302);
   });

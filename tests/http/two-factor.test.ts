@@ -28,14 +28,25 @@ const { get, post } = formBrowser(app);
 
 /** The password step of signing in, through the sign-in form: the jar then holds the library's challenge. */
 async function passwordStep(email: string, redirectTo = "/pels"): Promise<string> {
-  const step = await post("/auth", { intent: "signin", email, password: PASSWORD, altcha: await solvedCaptcha(), redirectTo });
+  const step = await post("/auth", {
+    intent: "signin",
+    email,
+    password: PASSWORD,
+    altcha: await solvedCaptcha(),
+    redirectTo,
+  });
   expect(step.status).toBe(302);
   expect(step.location).toBe(`/auth/two-factor?redirectTo=${encodeURIComponent(redirectTo)}`);
   return step.jar;
 }
 
 async function newestSession(userId: string) {
-  const [row] = await db().select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.createdAt)).limit(1);
+  const [row] = await db()
+    .select()
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt))
+    .limit(1);
   return row!;
 }
 
@@ -73,7 +84,10 @@ describe("enrolling an authenticator app on /profile/two-factor", () => {
     expect(mistyped.status).toBe(400);
     expect(mistyped.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongCode));
     expect(mistyped.html).toContain("<svg");
-    const [profileBefore] = await db().select({ on: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.id, member.id));
+    const [profileBefore] = await db()
+      .select({ on: profiles.twoFactorEnabled })
+      .from(profiles)
+      .where(eq(profiles.id, member.id));
     expect(profileBefore!.on).toBe(false);
 
     const confirmed = await post("/profile/two-factor", { intent: "confirm", code: totpNow(uri), uri }, member.cookie);
@@ -81,7 +95,10 @@ describe("enrolling an authenticator app on /profile/two-factor", () => {
     expect(confirmed.html).toContain(inPage(TWO_FACTOR_MESSAGES.enrolled));
     const codes = codesIn(confirmed.html);
     expect(new Set(codes).size).toBe(10);
-    const [profileAfter] = await db().select({ on: profiles.twoFactorEnabled }).from(profiles).where(eq(profiles.id, member.id));
+    const [profileAfter] = await db()
+      .select({ on: profiles.twoFactorEnabled })
+      .from(profiles)
+      .where(eq(profiles.id, member.id));
     expect(profileAfter!.on).toBe(true);
     const [row] = await db().select().from(twoFactors).where(eq(twoFactors.userId, member.id));
     expect(row!.verified).toBe(true);
@@ -99,7 +116,9 @@ describe("enrolling an authenticator app on /profile/two-factor", () => {
     const download = await post("/profile/two-factor/backup-codes", { codes: codes.join(" ") }, confirmed.jar);
     expect(download.status).toBe(200);
     expect(download.response.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
-    expect(download.response.headers.get("Content-Disposition")).toBe('attachment; filename="hopewell-backup-codes.txt"');
+    expect(download.response.headers.get("Content-Disposition")).toBe(
+      'attachment; filename="hopewell-backup-codes.txt"',
+    );
     for (const code of codes) expect(download.html).toContain(code);
     expect((await post("/profile/two-factor/backup-codes", { codes: "<script>" }, confirmed.jar)).status).toBe(400);
   });
@@ -119,14 +138,26 @@ describe("signing in with a second factor on /auth/two-factor", () => {
     // An emailed code is no second factor (tests/http/second-factor-matrix.test.ts).
     expect(step.html).not.toMatch(/email me a code/i);
 
-    const wrong = await post("/auth/two-factor", { intent: "verify", method: "totp", code: wrongTotp(member.totpUri!), redirectTo: "/pels" }, jar);
+    const wrong = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: wrongTotp(member.totpUri!), redirectTo: "/pels" },
+      jar,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongCode));
-    const malformed = await post("/auth/two-factor", { intent: "verify", method: "totp", code: "12ab", redirectTo: "/pels" }, jar);
+    const malformed = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: "12ab", redirectTo: "/pels" },
+      jar,
+    );
     expect(malformed.status).toBe(400);
     expect(malformed.html).toContain(TWO_FACTOR_MESSAGES.codeFormat);
 
-    const right = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(member.totpUri!), redirectTo: "/pels" }, jar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: totpNow(member.totpUri!), redirectTo: "/pels" },
+      jar,
+    );
     expect(right.status).toBe(302);
     expect(right.location).toBe("/pels");
     expect((await get("/pels", right.jar)).status).toBe(200);
@@ -136,12 +167,20 @@ describe("signing in with a second factor on /auth/two-factor", () => {
   it("takes a backup code once; the same code again is refused with its own message", async () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: true });
     const code = member.backupCodes![0]!;
-    const first = await post("/auth/two-factor", { intent: "verify", method: "backup", code: code.replace("-", ""), redirectTo: "/pels" }, await passwordStep(member.email));
+    const first = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "backup", code: code.replace("-", ""), redirectTo: "/pels" },
+      await passwordStep(member.email),
+    );
     expect(first.status).toBe(302);
     expect(first.location).toBe("/pels");
     expect((await newestSession(member.id)).assuranceLevel).toBe("aal2");
 
-    const again = await post("/auth/two-factor", { intent: "verify", method: "backup", code, redirectTo: "/pels" }, await passwordStep(member.email));
+    const again = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "backup", code, redirectTo: "/pels" },
+      await passwordStep(member.email),
+    );
     expect(again.status).toBe(400);
     expect(again.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongBackupCode));
     expect((await get("/profile/two-factor", first.jar)).html).toContain("9 of 10 backup codes left");
@@ -151,7 +190,11 @@ describe("signing in with a second factor on /auth/two-factor", () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: true });
     await passwordStep(member.email);
     // The browser drops the challenge cookie when its 10 minutes are up.
-    const lapsed = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(member.totpUri!), redirectTo: "/pels" }, "");
+    const lapsed = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: totpNow(member.totpUri!), redirectTo: "/pels" },
+      "",
+    );
     expect(lapsed.status).toBe(400);
     expect(lapsed.html).toContain(inPage(TWO_FACTOR_MESSAGES.stepExpired));
     expect(lapsed.html).toContain('href="/auth?redirectTo=%2Fpels"');
@@ -160,7 +203,8 @@ describe("signing in with a second factor on /auth/two-factor", () => {
 
   it("ends a sign-in after five wrong codes, and locks the factor after ten in a row", async () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: true });
-    const guess = (jar: string, code = wrongTotp(member.totpUri!)) => post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/pels" }, jar);
+    const guess = (jar: string, code = wrongTotp(member.totpUri!)) =>
+      post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/pels" }, jar);
     const first = await passwordStep(member.email);
     for (let i = 0; i < 5; i++) expect((await guess(first)).html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongCode));
     const ended = await guess(first, totpNow(member.totpUri!));
@@ -182,11 +226,19 @@ describe("an authenticator code is good once per account", () => {
     const member = await signedInMember("player", PASSWORD, { secondFactor: true });
     const [first, second] = [await passwordStep(member.email), await passwordStep(member.email)];
     const code = totpNow(member.totpUri!);
-    const signedIn = await post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/pels" }, first);
+    const signedIn = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code, redirectTo: "/pels" },
+      first,
+    );
     expect(signedIn.location).toBe("/pels");
     const sessionsBefore = await db().$count(sessions, eq(sessions.userId, member.id));
 
-    const replayed = await post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/pels" }, second);
+    const replayed = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code, redirectTo: "/pels" },
+      second,
+    );
     expect(replayed.status).toBe(400);
     expect(replayed.html).toContain(inPage(TWO_FACTOR_MESSAGES.codeUsedSignIn));
     expect(replayed.html).toContain("Sign in again");
@@ -195,7 +247,11 @@ describe("an authenticator code is good once per account", () => {
 
     // A device signed in with one factor (aal1) cannot be raised with the code either.
     const aal1 = await sessionCookie(member);
-    const stepUp = await post("/auth/two-factor", { intent: "verify", method: "totp", code, redirectTo: "/profile" }, aal1);
+    const stepUp = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code, redirectTo: "/profile" },
+      aal1,
+    );
     expect(stepUp.status).toBe(400);
     expect(stepUp.html).toContain(inPage(TWO_FACTOR_MESSAGES.codeUsed));
   });
@@ -207,17 +263,38 @@ describe("the sign-in limits count wrong guesses, not sign-ins", () => {
     const member = await signedInMember("manager", PASSWORD, { secondFactor: true });
     // Each sign-in: the password, then a backup code (each works once, so every one is a real sign-in).
     for (let i = 0; i < Math.min(limit + 1, member.backupCodes!.length); i++) {
-      const signedIn = await post("/auth/two-factor", { intent: "verify", method: "backup", code: member.backupCodes![i]!, redirectTo: "/pels" }, await passwordStep(member.email));
+      const signedIn = await post(
+        "/auth/two-factor",
+        { intent: "verify", method: "backup", code: member.backupCodes![i]!, redirectTo: "/pels" },
+        await passwordStep(member.email),
+      );
       expect(signedIn.location, `sign-in ${i + 1}`).toBe("/pels");
     }
     // The same again by password alone for a member without a factor, past the limit.
     const player = await signedInMember("player", PASSWORD, { secondFactor: false });
     for (let i = 0; i < limit + 2; i++) {
-      const outcome = await signIn({ email: player.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.253");
+      const outcome = await signIn(
+        { email: player.email, password: PASSWORD },
+        new Request("http://localhost/auth"),
+        "198.51.100.253",
+      );
       expect(outcome.ok, `sign-in ${i + 1}`).toBe(true);
     }
-    for (let i = 0; i < limit; i++) expect((await signIn({ email: player.email, password: "Wrong#1877" }, new Request("http://localhost/auth"), "198.51.100.253")).ok).toBe(false);
-    const stopped = await signIn({ email: player.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.253");
+    for (let i = 0; i < limit; i++)
+      expect(
+        (
+          await signIn(
+            { email: player.email, password: "Wrong#1877" },
+            new Request("http://localhost/auth"),
+            "198.51.100.253",
+          )
+        ).ok,
+      ).toBe(false);
+    const stopped = await signIn(
+      { email: player.email, password: PASSWORD },
+      new Request("http://localhost/auth"),
+      "198.51.100.253",
+    );
     expect(stopped).toMatchObject({ ok: false, status: 429 });
   });
 });
@@ -235,9 +312,17 @@ describe("backup codes and removing the factor", () => {
     expect(fresh).toHaveLength(10);
     expect(fresh).not.toContain(member.backupCodes![0]);
 
-    const old = await post("/auth/two-factor", { intent: "verify", method: "backup", code: member.backupCodes![0]!, redirectTo: "/pels" }, await passwordStep(member.email));
+    const old = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "backup", code: member.backupCodes![0]!, redirectTo: "/pels" },
+      await passwordStep(member.email),
+    );
     expect(old.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongBackupCode));
-    const now = await post("/auth/two-factor", { intent: "verify", method: "backup", code: fresh[0]!, redirectTo: "/pels" }, await passwordStep(member.email));
+    const now = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "backup", code: fresh[0]!, redirectTo: "/pels" },
+      await passwordStep(member.email),
+    );
     expect(now.status).toBe(302);
   });
 
@@ -251,7 +336,13 @@ describe("backup codes and removing the factor", () => {
     expect(removed.html).toContain(inPage(TWO_FACTOR_MESSAGES.removed));
     expect(removed.html).toMatch(/>Off<\/span>/);
     expect(await db().select().from(twoFactors).where(eq(twoFactors.userId, member.id))).toEqual([]);
-    const again = await post("/auth", { intent: "signin", email: member.email, password: PASSWORD, altcha: await solvedCaptcha(), redirectTo: "/pels" });
+    const again = await post("/auth", {
+      intent: "signin",
+      email: member.email,
+      password: PASSWORD,
+      altcha: await solvedCaptcha(),
+      redirectTo: "/pels",
+    });
     expect(again.status).toBe(302);
     expect(again.location).toBe("/pels");
   });
@@ -263,7 +354,9 @@ describe("managers need a session proven by a second factor for the tools", () =
     const page = await get("/tools", manager.cookie);
     expect(page.status).toBe(302);
     expect(page.location).toBe("/profile/two-factor?required=manager&redirectTo=%2Ftools");
-    expect((await get("/emergency-contacts?q=ada", manager.cookie)).location).toBe("/profile/two-factor?required=manager&redirectTo=%2Femergency-contacts%3Fq%3Dada");
+    expect((await get("/emergency-contacts?q=ada", manager.cookie)).location).toBe(
+      "/profile/two-factor?required=manager&redirectTo=%2Femergency-contacts%3Fq%3Dada",
+    );
     const why = await get(page.location, manager.cookie);
     expect(why.status).toBe(200);
     expect(why.html).toContain(inPage(TWO_FACTOR_MESSAGES.managerRequired));
@@ -279,7 +372,11 @@ describe("managers need a session proven by a second factor for the tools", () =
   it("asks a manager with a factor on a password-only session for a code, which raises that session", async () => {
     const manager = await signedInMember("manager", PASSWORD, { secondFactor: false });
     // A second device signed in before the factor existed: its session is aal1.
-    const other = await signIn({ email: manager.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.250");
+    const other = await signIn(
+      { email: manager.email, password: PASSWORD },
+      new Request("http://localhost/auth"),
+      "198.51.100.250",
+    );
     if (!other.ok) throw new Error(other.message);
     const otherJar = cookieHeader(other.setCookies);
     const { uri } = await enrolTotp(manager);
@@ -292,14 +389,25 @@ describe("managers need a session proven by a second factor for the tools", () =
     expect(step.html).toContain(inPage("Confirm It's You"));
     expect((await post("/view-pels", { intent: "walk" }, otherJar)).status).toBe(403);
 
-    const wrong = await post("/auth/two-factor", { intent: "verify", method: "totp", code: wrongTotp(uri), redirectTo: "/view-pels" }, otherJar);
+    const wrong = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: wrongTotp(uri), redirectTo: "/view-pels" },
+      otherJar,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.html).toContain(inPage(TWO_FACTOR_MESSAGES.wrongCode));
-    const right = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/view-pels" }, otherJar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/view-pels" },
+      otherJar,
+    );
     expect(right.status).toBe(302);
     expect(right.location).toBe("/view-pels");
     expect((await get("/view-pels", right.jar)).status).toBe(200);
-    const rows = await db().select({ level: sessions.assuranceLevel }).from(sessions).where(eq(sessions.userId, manager.id));
+    const rows = await db()
+      .select({ level: sessions.assuranceLevel })
+      .from(sessions)
+      .where(eq(sessions.userId, manager.id));
     expect(rows.map((r) => r.level).sort()).toEqual(["aal2", "aal2"]);
   });
 
@@ -307,7 +415,11 @@ describe("managers need a session proven by a second factor for the tools", () =
     const player = await signedInMember("player", PASSWORD, { secondFactor: false });
     // A session proven without the factor: a device signed in before it existed (an emailed
     // code or Discord make the same kind of session, aal1).
-    const other = await signIn({ email: player.email, password: PASSWORD }, new Request("http://localhost/auth"), "198.51.100.251");
+    const other = await signIn(
+      { email: player.email, password: PASSWORD },
+      new Request("http://localhost/auth"),
+      "198.51.100.251",
+    );
     if (!other.ok) throw new Error(other.message);
     const otherJar = cookieHeader(other.setCookies);
     expect((await get("/profile", otherJar)).status).toBe(200);
@@ -318,11 +430,17 @@ describe("managers need a session proven by a second factor for the tools", () =
       expect(page.status, path).toBe(302);
       expect(page.location, path).toBe(`/auth/two-factor?redirectTo=${encodeURIComponent(path)}`);
     }
-    expect((await post("/letters", { recipient: "Ma Holt", body: "Sent without the factor." }, otherJar)).status).toBe(403);
+    expect((await post("/letters", { recipient: "Ma Holt", body: "Sent without the factor." }, otherJar)).status).toBe(
+      403,
+    );
     // Pages open to anyone stay open.
     expect((await get("/rulebook", otherJar)).status).toBe(200);
 
-    const right = await post("/auth/two-factor", { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/profile" }, otherJar);
+    const right = await post(
+      "/auth/two-factor",
+      { intent: "verify", method: "totp", code: totpNow(uri), redirectTo: "/profile" },
+      otherJar,
+    );
     expect(right.location).toBe("/profile");
     expect((await get("/profile", right.jar)).status).toBe(200);
   });
@@ -334,7 +452,9 @@ describe("managers need a session proven by a second factor for the tools", () =
     try {
       expect((await get("/attendance", cast.cookie)).status).toBe(200);
       overrideConfig({ twoFactor: { requireManager: true, requireCast: true } });
-      expect((await get("/attendance", cast.cookie)).location).toBe("/profile/two-factor?required=cast&redirectTo=%2Fattendance");
+      expect((await get("/attendance", cast.cookie)).location).toBe(
+        "/profile/two-factor?required=cast&redirectTo=%2Fattendance",
+      );
       overrideConfig({ twoFactor: { requireManager: false, requireCast: false } });
       expect((await get("/tools", manager.cookie)).status).toBe(200);
     } finally {

@@ -1,7 +1,13 @@
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
-import { requestPasswordReset, resetPassword, resetTokenIsValid, signIn, signUp } from "~/features/accounts/accounts.server";
+import {
+  requestPasswordReset,
+  resetPassword,
+  resetTokenIsValid,
+  signIn,
+  signUp,
+} from "~/features/accounts/accounts.server";
 import { assuranceLevelOf, getAuth } from "~/features/accounts/auth.server";
 import { getSessionUser } from "~/web/session.server";
 import { solveChallenge } from "altcha-lib";
@@ -39,19 +45,28 @@ describe("sign-up", () => {
     expect(profile!.role).toBe("applicant");
     // Even the auth library, called directly with a role, keeps it out (the field is not an input).
     const auth = await getAuth();
-    await auth.api.signUpEmail({ body: { ...member("sneakier@example.com"), name: "Sneakier", role: "manager" } as never }).catch(() => {});
-    const rows = await db().select({ role: profiles.role }).from(profiles).where(eq(profiles.email, "sneakier@example.com"));
+    await auth.api
+      .signUpEmail({ body: { ...member("sneakier@example.com"), name: "Sneakier", role: "manager" } as never })
+      .catch(() => {});
+    const rows = await db()
+      .select({ role: profiles.role })
+      .from(profiles)
+      .where(eq(profiles.email, "sneakier@example.com"));
     expect(rows.every((row) => row.role === "applicant")).toBe(true);
   });
 
   it("leaves no half-made account when the profile cannot be written", async () => {
     // A first name longer than the database accepts is refused inside the transaction.
-    await db().execute(sql`alter table profiles add constraint profiles_test_short_name check (length(first_name) < 50)`);
+    await db().execute(
+      sql`alter table profiles add constraint profiles_test_short_name check (length(first_name) < 50)`,
+    );
     try {
       const outcome = await signUp({ ...member("broken@example.com"), firstName: "X".repeat(60) }, nextAddress());
       expect(outcome).toEqual({ ok: false, status: 500, message: MESSAGES.profileFailed });
       expect(await db().select().from(profiles).where(eq(profiles.email, "broken@example.com"))).toEqual([]);
-      const orphans = await db().execute(sql`select count(*)::int as n from accounts a left join profiles p on p.id = a.user_id where p.id is null`);
+      const orphans = await db().execute(
+        sql`select count(*)::int as n from accounts a left join profiles p on p.id = a.user_id where p.id is null`,
+      );
       expect((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
     } finally {
       await db().execute(sql`alter table profiles drop constraint profiles_test_short_name`);
@@ -62,7 +77,11 @@ describe("sign-up", () => {
     expect(config().signupThrottleMs).toBe(11_000);
     const from = nextAddress();
     expect((await signUp(member("first@example.com"), from)).ok).toBe(true);
-    expect(await signUp(member("second@example.com"), from)).toEqual({ ok: false, status: 429, message: MESSAGES.signupThrottle });
+    expect(await signUp(member("second@example.com"), from)).toEqual({
+      ok: false,
+      status: 429,
+      message: MESSAGES.signupThrottle,
+    });
     expect((await signUp(member("third@example.com"), nextAddress())).ok).toBe(true);
   });
 
@@ -71,12 +90,19 @@ describe("sign-up", () => {
     expect((await signUp(member("early@example.com"), from)).ok).toBe(true);
     expect((await signUp(member("later@example.com"), from)).ok).toBe(false);
     // The window is kept in the database, on its clock: the seconds pass by moving its end.
-    await db().update(rateLimits).set({ resetAt: sql`now() - interval '1 second'` }).where(like(rateLimits.key, `%${from}`));
+    await db()
+      .update(rateLimits)
+      .set({ resetAt: sql`now() - interval '1 second'` })
+      .where(like(rateLimits.key, `%${from}`));
     expect((await signUp(member("later@example.com"), from)).ok).toBe(true);
   });
 
   it("says plainly when the email already has an account", async () => {
-    expect(await signUp(member("CLARA@example.com"), nextAddress())).toEqual({ ok: false, status: 409, message: SITE_MESSAGES.emailTaken });
+    expect(await signUp(member("CLARA@example.com"), nextAddress())).toEqual({
+      ok: false,
+      status: 409,
+      message: SITE_MESSAGES.emailTaken,
+    });
   });
 });
 
@@ -90,7 +116,9 @@ describe("the CAPTCHA", () => {
     const forged = JSON.parse(Buffer.from(await solvedCaptcha(), "base64").toString());
     const key: string = forged.solution.derivedKey;
     forged.solution.derivedKey = (key[0] === "0" ? "1" : "0") + key.slice(1);
-    expect(await verifyCaptcha({ altcha: Buffer.from(JSON.stringify(forged)).toString("base64") }, "10.9.9.9")).toBe(false);
+    expect(await verifyCaptcha({ altcha: Buffer.from(JSON.stringify(forged)).toString("base64") }, "10.9.9.9")).toBe(
+      false,
+    );
   });
 
   it("asks a production site's visitors for thousands of derivations; the test suite's setting alone lowers that", async () => {
@@ -131,7 +159,10 @@ describe("sign-in", () => {
     const cookie = outcome.setCookies.map((c) => c.split(";")[0]).join("; ");
     const { user } = await getSessionUser(new Request("http://localhost/", { headers: { cookie } }));
     expect(user).toMatchObject({ email: "amos@example.com", assuranceLevel: "aal1" });
-    const rows = await db().select({ level: sessions.assuranceLevel }).from(sessions).where(eq(sessions.userId, user!.id));
+    const rows = await db()
+      .select({ level: sessions.assuranceLevel })
+      .from(sessions)
+      .where(eq(sessions.userId, user!.id));
     expect(rows.map((row) => row.level)).toEqual(["aal1", "aal1"]);
   });
 
@@ -160,7 +191,9 @@ describe("sign-in", () => {
       statuses.push(outcome.ok ? 200 : outcome.status);
     }
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
-    expect((await signIn({ email: "amos@example.com", password: "Lantern#1877" }, request(), nextAddress())).ok).toBe(true);
+    expect((await signIn({ email: "amos@example.com", password: "Lantern#1877" }, request(), nextAddress())).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -191,12 +224,19 @@ describe("password reset by email", () => {
     expect(await resetTokenIsValid(token)).toBe(true);
     expect(await resetPassword(token, "Silver$Seam9")).toEqual({ ok: true });
     expect(await resetTokenIsValid(token)).toBe(false);
-    expect(await resetPassword(token, "Another$Seam9")).toMatchObject({ ok: false, message: SITE_MESSAGES.resetLinkInvalid });
+    expect(await resetPassword(token, "Another$Seam9")).toMatchObject({
+      ok: false,
+      message: SITE_MESSAGES.resetLinkInvalid,
+    });
 
     const [profile] = await db().select().from(profiles).where(eq(profiles.email, "nell@example.com"));
     expect(await db().select().from(sessions).where(eq(sessions.userId, profile!.id))).toEqual([]);
-    expect((await signIn({ email: "nell@example.com", password: "Lantern#1877" }, request(), nextAddress())).ok).toBe(false);
-    expect((await signIn({ email: "nell@example.com", password: "Silver$Seam9" }, request(), nextAddress())).ok).toBe(true);
+    expect((await signIn({ email: "nell@example.com", password: "Lantern#1877" }, request(), nextAddress())).ok).toBe(
+      false,
+    );
+    expect((await signIn({ email: "nell@example.com", password: "Silver$Seam9" }, request(), nextAddress())).ok).toBe(
+      true,
+    );
   });
 
   it("answers the same, in the same time, for an address with no account, and sends nothing", async () => {
@@ -219,12 +259,18 @@ describe("password reset by email", () => {
     await smtp.close();
     await requestPasswordReset("amos@example.com", nextAddress());
     await deliverMailNow();
-    const [waiting] = await db().select().from(outbox).where(sql`${outbox.payload}->>'to' = 'amos@example.com'`);
+    const [waiting] = await db()
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'to' = 'amos@example.com'`);
     expect(waiting).toMatchObject({ status: "pending", attempts: 1 });
     expect(waiting!.lastError).toMatch(/ECONNREFUSED|connect/i);
 
     smtp = await startSmtpServer(port);
-    await db().update(outbox).set({ runAt: sql`now()` }).where(eq(outbox.id, waiting!.id));
+    await db()
+      .update(outbox)
+      .set({ runAt: sql`now()` })
+      .where(eq(outbox.id, waiting!.id));
     await deliverMailNow();
     await smtp.waitForMessage((m) => recipients(m).includes("amos@example.com"));
     const [sent] = await db().select().from(outbox).where(eq(outbox.id, waiting!.id));
@@ -234,10 +280,21 @@ describe("password reset by email", () => {
 
 describe("assurance levels", () => {
   it("counts a second factor or a passkey as aal2, every other way in as aal1", () => {
-    for (const path of ["/two-factor/verify-totp", "/two-factor/verify-backup-code", "/two-factor/verify-otp", "/passkey/verify-authentication"]) {
+    for (const path of [
+      "/two-factor/verify-totp",
+      "/two-factor/verify-backup-code",
+      "/two-factor/verify-otp",
+      "/passkey/verify-authentication",
+    ]) {
       expect(assuranceLevelOf(path)).toBe("aal2");
     }
-    for (const path of ["/sign-in/email", "/sign-in/email-otp", "/oauth2/callback/:providerId", "/callback/:id", undefined]) {
+    for (const path of [
+      "/sign-in/email",
+      "/sign-in/email-otp",
+      "/oauth2/callback/:providerId",
+      "/callback/:id",
+      undefined,
+    ]) {
       expect(assuranceLevelOf(path)).toBe("aal1");
     }
   });

@@ -31,7 +31,8 @@ beforeAll(() => {
   overrideConfig({ dataDir: tempDir("stages-data") });
 });
 afterAll(async () => {
-  for (const child of waiting) if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGKILL");
+  for (const child of waiting)
+    if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGKILL");
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -88,21 +89,30 @@ describe("a backup or restore killed with SIGKILL", () => {
     await child.waitFor(/ready/, 60_000);
     // Killed while a backup is being put together: its tables are in plain text in its folder.
     await expect
-      .poll(() => filesUnder(dir).some((file) => file.startsWith(BACKUP_STAGE_PREFIX) && file.includes("/db/public.")), { timeout: 30_000, interval: 2 })
+      .poll(
+        () => filesUnder(dir).some((file) => file.startsWith(BACKUP_STAGE_PREFIX) && file.includes("/db/public.")),
+        { timeout: 30_000, interval: 2 },
+      )
       .toBe(true);
     child.child.kill("SIGKILL");
     expect((await child.exited).signal).toBe("SIGKILL");
-    await expect.poll(() => filesUnder(dir).filter((file) => !BACKUP_FILE_PATTERN.test(file)), { timeout: 5_000 }).toEqual([]);
+    await expect
+      .poll(() => filesUnder(dir).filter((file) => !BACKUP_FILE_PATTERN.test(file)), { timeout: 5_000 })
+      .toEqual([]);
   }, 90_000);
 
-  it.each(["backup", "restore"] as const)("leaves nothing of a %s's folder", async (kind) => {
-    const dir = kind === "restore" ? os.tmpdir() : tempDir("stages-guarded");
-    const running = await backupProcess(dir, "wait", kind, "kill");
-    expect(fs.existsSync(path.join(running.stage, "db", "public.sessions.jsonl"))).toBe(true);
-    running.process.child.kill("SIGKILL");
-    await running.process.exited;
-    await expect.poll(() => fs.existsSync(running.stage), { timeout: 5_000 }).toBe(false);
-  }, 60_000);
+  it.each(["backup", "restore"] as const)(
+    "leaves nothing of a %s's folder",
+    async (kind) => {
+      const dir = kind === "restore" ? os.tmpdir() : tempDir("stages-guarded");
+      const running = await backupProcess(dir, "wait", kind, "kill");
+      expect(fs.existsSync(path.join(running.stage, "db", "public.sessions.jsonl"))).toBe(true);
+      running.process.child.kill("SIGKILL");
+      await running.process.exited;
+      await expect.poll(() => fs.existsSync(running.stage), { timeout: 5_000 }).toBe(false);
+    },
+    60_000,
+  );
 });
 
 /** The processes whose command line names `text` (the guard of a stage names its folder). */
@@ -153,11 +163,22 @@ describe("what a backup stopped with the machine (a power cut) leaves", () => {
 
     const result = await createBackup(db(), "pglite", path.join(dir, backupFileName()));
 
-    expect(result.leftovers.sort()).toEqual([killed.stage, earlier, elsewhereStale].map((stage) => path.basename(stage)).sort());
+    expect(result.leftovers.sort()).toEqual(
+      [killed.stage, earlier, elsewhereStale].map((stage) => path.basename(stage)).sort(),
+    );
     const left = names(dir);
     expect(left.filter((name) => BACKUP_FILE_PATTERN.test(name))).toHaveLength(1);
     expect(left.filter((name) => !BACKUP_FILE_PATTERN.test(name))).toEqual(
-      [running.stage, ownRunning, elsewhereFresh, `${BACKUP_STAGE_PREFIX}LnK123`, `${BACKUP_STAGE_PREFIX}notes`, "elsewhere"].map((stage) => path.basename(stage)).sort(),
+      [
+        running.stage,
+        ownRunning,
+        elsewhereFresh,
+        `${BACKUP_STAGE_PREFIX}LnK123`,
+        `${BACKUP_STAGE_PREFIX}notes`,
+        "elsewhere",
+      ]
+        .map((stage) => path.basename(stage))
+        .sort(),
     );
     expect(fs.readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("not the backup's");
 
@@ -189,7 +210,12 @@ describe("what a backup stopped with the machine (a power cut) leaves", () => {
     const killed = await backupProcess(os.tmpdir(), "die", "restore");
     temps.push(killed.stage);
     expect(fs.existsSync(path.join(killed.stage, "db", "public.sessions.jsonl"))).toBe(true);
-    await expect(restoreBackup({ file: path.join(tempDir("stages-restore"), "none.tar.gz"), dataDir: tempDir("stages-restore-data") })).rejects.toThrow(/No backup file at/);
+    await expect(
+      restoreBackup({
+        file: path.join(tempDir("stages-restore"), "none.tar.gz"),
+        dataDir: tempDir("stages-restore-data"),
+      }),
+    ).rejects.toThrow(/No backup file at/);
     expect(fs.existsSync(killed.stage)).toBe(false);
   }, 60_000);
 });

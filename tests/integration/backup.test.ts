@@ -27,8 +27,15 @@ const NO_STACK = /\n\s+at /;
 
 const tempDir = withTempDirs();
 
-async function cli(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = run(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], { DATABASE_URL: "", ...env });
+async function cli(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = run(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], {
+    DATABASE_URL: "",
+    ...env,
+  });
   const { code } = await child.exited;
   return { code, output: child.output() };
 }
@@ -42,7 +49,10 @@ async function tablesOf(handle: DatabaseHandle): Promise<Record<string, string[]
   );
   const tables: Record<string, string[]> = {};
   for (const { name } of names) {
-    const rows = await rawRows<{ line: string }>(handle.db, sql.raw(`select row_to_json(t)::text as line from ${name.replace(".", '."').replace(/$/, '"')} t`));
+    const rows = await rawRows<{ line: string }>(
+      handle.db,
+      sql.raw(`select row_to_json(t)::text as line from ${name.replace(".", '."').replace(/$/, '"')} t`),
+    );
     tables[name] = rows.map((row) => row.line).sort();
   }
   return tables;
@@ -87,7 +97,10 @@ async function stopServer(server: RunningProcess): Promise<void> {
   await server.exited;
 }
 
-async function compare(source: { dataDir: string; databaseUrl?: string }, restored: { dataDir: string; databaseUrl?: string }) {
+async function compare(
+  source: { dataDir: string; databaseUrl?: string },
+  restored: { dataDir: string; databaseUrl?: string },
+) {
   const a = await openDatabase(source);
   const b = await openDatabase(restored);
   try {
@@ -126,7 +139,12 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     backupDir = tempDir("backup-dir");
     archive = path.join(tempDir("backup-out"), "club.tar.gz");
     await makeClub(dataDir);
-    ({ server, url } = await startServer({ DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_EVERY: "2s", BACKUP_KEEP: "2" }));
+    ({ server, url } = await startServer({
+      DATA_DIR: dataDir,
+      BACKUP_DIR: backupDir,
+      BACKUP_EVERY: "2s",
+      BACKUP_KEEP: "2",
+    }));
   }, 180_000);
   afterAll(async () => {
     if (server.child.exitCode === null) await stopServer(server);
@@ -139,19 +157,39 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
   });
 
   it("creates a user through the running server", async () => {
-    const created = await cli("admin", ["create-user", "--email", "boss@example.org", "--password", "Choose#1877", "--first", "Ada", "--last", "Boss", "--role", "manager"], {
-      DATA_DIR: dataDir,
-    });
+    const created = await cli(
+      "admin",
+      [
+        "create-user",
+        "--email",
+        "boss@example.org",
+        "--password",
+        "Choose#1877",
+        "--first",
+        "Ada",
+        "--last",
+        "Boss",
+        "--role",
+        "manager",
+      ],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
     expect(created.output).toContain("Created boss@example.org (manager).");
     expect(created.code).toBe(0);
-    const again = await cli("admin", ["set-role", "--email", "nobody@example.org", "--role", "player"], { DATA_DIR: dataDir });
+    const again = await cli("admin", ["set-role", "--email", "nobody@example.org", "--role", "player"], {
+      DATA_DIR: dataDir,
+    });
     expect(again.output).toContain("No account has the email nobody@example.org.");
     expect(again.code).toBe(1);
   }, 60_000);
 
   it("writes a backup while the site runs", async () => {
     const written = await cli("backup", ["--out", archive], { DATA_DIR: dataDir });
-    expect(written.output).toMatch(/Backup written to .*club\.tar\.gz: schema \d{4}_\w+, \d+ tables, \d+ rows, 3 files/);
+    expect(written.output).toMatch(
+      /Backup written to .*club\.tar\.gz: schema \d{4}_\w+, \d+ tables, \d+ rows, 3 files/,
+    );
     expect(written.code).toBe(0);
     expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
     // Still serving; a page, not /healthz, whose write would make the database differ from the archive.
@@ -165,7 +203,9 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     expect(seeded.output).not.toMatch(NO_STACK);
     const restored = await cli("restore", [archive, "--force"], { DATA_DIR: dataDir });
     expect(restored.code).toBe(1);
-    expect(restored.output).toMatch(/in use by another process \(pid \d+\)\. The site must be stopped before a restore/);
+    expect(restored.output).toMatch(
+      /in use by another process \(pid \d+\)\. The site must be stopped before a restore/,
+    );
     expect(restored.output).not.toMatch(NO_STACK);
   }, 60_000);
 
@@ -190,7 +230,9 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
   it("refuses to restore over a data directory that has data, unless forced", async () => {
     const refused = await cli("restore", [archive], { DATA_DIR: dataDir });
     expect(refused.code).toBe(1);
-    expect(refused.output).toMatch(/is not empty \(\d+ tables with rows, 3 stored files\)\. Restore into an empty one, or add --force/);
+    expect(refused.output).toMatch(
+      /is not empty \(\d+ tables with rows, 3 stored files\)\. Restore into an empty one, or add --force/,
+    );
     const forced = await cli("restore", [archive, "--force"], { DATA_DIR: dataDir });
     expect(forced.code).toBe(0);
   }, 120_000);
@@ -200,7 +242,9 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     fs.mkdirSync(path.join(fresh, "files"));
     fs.writeFileSync(path.join(fresh, "files", "research"), "");
     const failed = await cli("restore", [archive], { DATA_DIR: fresh });
-    expect(failed.output).toMatch(/The database was restored, but writing the uploaded files failed \(.*\)\. Fix that \(free space, permissions\) and run the restore again with --force\./);
+    expect(failed.output).toMatch(
+      /The database was restored, but writing the uploaded files failed \(.*\)\. Fix that \(free space, permissions\) and run the restore again with --force\./,
+    );
     expect(failed.output).not.toMatch(NO_STACK);
     expect(failed.code).toBe(1);
   }, 120_000);
@@ -215,21 +259,28 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
         return copy;
       },
     ],
-  ])("refuses a %s archive and writes nothing", async (_kind, damage) => {
-    const damaged = path.join(tempDir("backup-damaged"), "damaged.tar.gz");
-    fs.writeFileSync(damaged, damage(fs.readFileSync(archive)));
-    const fresh = tempDir("backup-untouched");
-    const refused = await cli("restore", [damaged], { DATA_DIR: fresh });
-    expect(refused.output).toMatch(/damaged\.tar\.gz is not a usable backup: .*Nothing was restored\./);
-    expect(refused.output).not.toMatch(NO_STACK);
-    expect(refused.code).toBe(1);
-    expect(fs.readdirSync(fresh)).toEqual([]);
-  }, 60_000);
+  ])(
+    "refuses a %s archive and writes nothing",
+    async (_kind, damage) => {
+      const damaged = path.join(tempDir("backup-damaged"), "damaged.tar.gz");
+      fs.writeFileSync(damaged, damage(fs.readFileSync(archive)));
+      const fresh = tempDir("backup-untouched");
+      const refused = await cli("restore", [damaged], { DATA_DIR: fresh });
+      expect(refused.output).toMatch(/damaged\.tar\.gz is not a usable backup: .*Nothing was restored\./);
+      expect(refused.output).not.toMatch(NO_STACK);
+      expect(refused.code).toBe(1);
+      expect(fs.readdirSync(fresh)).toEqual([]);
+    },
+    60_000,
+  );
 
   it("refuses a backup from a newer version of the site", async () => {
     const work = tempDir("backup-newer");
     await tar.x({ file: archive, cwd: work });
-    const manifest = JSON.parse(fs.readFileSync(path.join(work, "manifest.json"), "utf8")) as { schemaVersion: string; schemaVersionAt: number };
+    const manifest = JSON.parse(fs.readFileSync(path.join(work, "manifest.json"), "utf8")) as {
+      schemaVersion: string;
+      schemaVersionAt: number;
+    };
     manifest.schemaVersion = "0099_from_the_future";
     manifest.schemaVersionAt = Date.now() + 86_400_000;
     fs.writeFileSync(path.join(work, "manifest.json"), JSON.stringify(manifest));
@@ -248,7 +299,9 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
 
   it("refuses to back up a data directory that holds no database", async () => {
     const empty = tempDir("backup-nothing");
-    const refused = await cli("backup", ["--out", path.join(empty, "x.tar.gz")], { DATA_DIR: path.join(empty, "typo") });
+    const refused = await cli("backup", ["--out", path.join(empty, "x.tar.gz")], {
+      DATA_DIR: path.join(empty, "typo"),
+    });
     expect(refused.output).toMatch(/There is no database in DATA_DIR \(.*typo\): nothing to back up\./);
     expect(refused.code).toBe(1);
     expect(fs.readdirSync(empty)).toEqual([]);
@@ -273,7 +326,9 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     }
     try {
       const failed = await cli("backup", ["--out", path.join(small, "club.tar.gz")], { DATA_DIR: dataDir });
-      expect(failed.output).toMatch(/Could not write the backup in .*: ENOSPC: no space left on device.*\. Nothing was kept\./);
+      expect(failed.output).toMatch(
+        /Could not write the backup in .*: ENOSPC: no space left on device.*\. Nothing was kept\./,
+      );
       expect(failed.output).not.toMatch(NO_STACK);
       expect(failed.code).toBe(1);
       expect(fs.readdirSync(small)).toEqual([]);
@@ -291,12 +346,20 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     fs.writeFileSync(blocker, "");
     // Left behind by a server killed with SIGKILL.
     fs.writeFileSync(path.join(dataDir, "hopewell.sock"), "");
-    const started = await startServer({ DATA_DIR: dataDir, BACKUP_DIR: path.join(blocker, "backups"), BACKUP_EVERY: "1s" });
+    const started = await startServer({
+      DATA_DIR: dataDir,
+      BACKUP_DIR: path.join(blocker, "backups"),
+      BACKUP_EVERY: "1s",
+    });
     try {
       await started.server.waitFor(/"msg":"scheduled backup failed"/, 60_000);
-      expect(started.server.output()).toMatch(/"reason":"Could not write the backup in [^"]*not-a-folder[^"]*\. Nothing was kept\."/);
+      expect(started.server.output()).toMatch(
+        /"reason":"Could not write the backup in [^"]*not-a-folder[^"]*\. Nothing was kept\."/,
+      );
       expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
-      const made = await cli("admin", ["set-role", "--email", "boss@example.org", "--role", "cast"], { DATA_DIR: dataDir });
+      const made = await cli("admin", ["set-role", "--email", "boss@example.org", "--role", "cast"], {
+        DATA_DIR: dataDir,
+      });
       expect(made.output).toContain("boss@example.org is now cast.");
       expect(made.code).toBe(0);
     } finally {
@@ -329,24 +392,49 @@ describe.runIf(PG_URL)("backups on PostgreSQL", () => {
     const { server } = await startServer({ DATA_DIR: source.dataDir, DATABASE_URL: source.databaseUrl });
     const archive = path.join(tempDir("pg-out"), "club.tar.gz");
     try {
-      const created = await cli("admin", ["create-user", "--email", "boss@example.org", "--password", "Choose#1877", "--first", "Ada", "--last", "Boss", "--role", "manager"], {
+      const created = await cli(
+        "admin",
+        [
+          "create-user",
+          "--email",
+          "boss@example.org",
+          "--password",
+          "Choose#1877",
+          "--first",
+          "Ada",
+          "--last",
+          "Boss",
+          "--role",
+          "manager",
+        ],
+        {
+          DATA_DIR: source.dataDir,
+          DATABASE_URL: source.databaseUrl,
+        },
+      );
+      expect(created.code).toBe(0);
+      const written = await cli("backup", ["--out", archive], {
         DATA_DIR: source.dataDir,
         DATABASE_URL: source.databaseUrl,
       });
-      expect(created.code).toBe(0);
-      const written = await cli("backup", ["--out", archive], { DATA_DIR: source.dataDir, DATABASE_URL: source.databaseUrl });
       expect(written.output).toMatch(/Backup written to/);
       expect(written.code).toBe(0);
     } finally {
       await stopServer(server);
     }
-    const target = { dataDir: withBackupKeyOf(source.dataDir, tempDir("pg-restored")), databaseUrl: await newDatabase() };
+    const target = {
+      dataDir: withBackupKeyOf(source.dataDir, tempDir("pg-restored")),
+      databaseUrl: await newDatabase(),
+    };
     const restored = await cli("restore", [archive], { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
     expect(restored.output).toMatch(/Restored .* into the PostgreSQL database/);
     expect(restored.code).toBe(0);
     await compare(source, target);
 
-    const refused = await cli("restore", [archive], { DATA_DIR: withBackupKeyOf(source.dataDir, tempDir("pg-empty")), DATABASE_URL: source.databaseUrl });
+    const refused = await cli("restore", [archive], {
+      DATA_DIR: withBackupKeyOf(source.dataDir, tempDir("pg-empty")),
+      DATABASE_URL: source.databaseUrl,
+    });
     expect(refused.output).toMatch(/The database is not empty/);
     expect(refused.code).toBe(1);
   }, 240_000);

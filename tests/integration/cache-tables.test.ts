@@ -2,8 +2,29 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cacheReadingNow, changeAwareCaches, type ChangeAwareCache } from "~/platform/db/changes.server";
 import { rawRows } from "~/platform/db/client.server";
-import { applicationValues, attendanceValues, characterValues, createEvent, letterValues, orderValues, pelValues, researchValues } from "~/platform/db/factories";
-import { applications, characters, costumePhotos, costumeReviews, eventAttendance, letters, merchantOrders, pels, research, reviewQueue, staffReplies } from "~/platform/db/schema";
+import {
+  applicationValues,
+  attendanceValues,
+  characterValues,
+  createEvent,
+  letterValues,
+  orderValues,
+  pelValues,
+  researchValues,
+} from "~/platform/db/factories";
+import {
+  applications,
+  characters,
+  costumePhotos,
+  costumeReviews,
+  eventAttendance,
+  letters,
+  merchantOrders,
+  pels,
+  research,
+  reviewQueue,
+  staffReplies,
+} from "~/platform/db/schema";
 import { answersForMember } from "~/features/review/staff-replies.server";
 import { calendarFeedPath } from "~/features/events/calendar-feed.server";
 import { profileOverview } from "~/features/members/profiles.server";
@@ -50,7 +71,11 @@ function relationsIn(plan: Plan, into = new Set<string>()): Set<string> {
 
 /** The tables `query` reads, as PostgreSQL's planner has it (subqueries, joins and all). */
 async function tablesRead(query: string, params: unknown[]): Promise<Set<string>> {
-  const client = (db() as unknown as { $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } }).$client;
+  const client = (
+    db() as unknown as {
+      $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+    }
+  ).$client;
   const { rows } = await client.query(`explain (format json) ${query}`, params);
   const cell = Object.values(rows[0]!)[0];
   const plans = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: Plan }[];
@@ -68,7 +93,9 @@ async function announcingTables(): Promise<Set<string>> {
         where p.proname = 'hopewell_announce_change' and not t.tgisinternal and t.tgenabled <> 'D'`,
   );
   // A trigger on some kinds of write only (say INSERT) would leave the others unannounced.
-  const onEveryWrite = (definition: string) => / AFTER /.test(definition) && ["INSERT", "UPDATE", "DELETE", "TRUNCATE"].every((kind) => new RegExp(`\\b${kind}\\b`).test(definition));
+  const onEveryWrite = (definition: string) =>
+    / AFTER /.test(definition) &&
+    ["INSERT", "UPDATE", "DELETE", "TRUNCATE"].every((kind) => new RegExp(`\\b${kind}\\b`).test(definition));
   return new Set(rows.filter((row) => onEveryWrite(row.definition)).map((row) => row.table));
 }
 
@@ -77,26 +104,72 @@ async function runEveryKeptRead() {
   const member = await signedInMember("manager");
   const event = await createEvent(db(), { status: "past" });
   await createEvent(db(), { status: "future" });
-  await db().insert(applications).values(applicationValues({ ...member, lastName: "Manager" }));
+  await db()
+    .insert(applications)
+    .values(applicationValues({ ...member, lastName: "Manager" }));
   await db().insert(characters).values(characterValues(member.id));
   await db().insert(eventAttendance).values(attendanceValues(member.id, event.id));
   await db().insert(pels).values(pelValues(member.id, event.id));
   await db().insert(merchantOrders).values(orderValues(member.id, event.id));
-  await db().insert(research).values(researchValues(member.id, event.id, { key: "research/kept-reads.pdf", name: "notes.pdf", type: "application/pdf", size: 4 }));
+  await db()
+    .insert(research)
+    .values(
+      researchValues(member.id, event.id, {
+        key: "research/kept-reads.pdf",
+        name: "notes.pdf",
+        type: "application/pdf",
+        size: 4,
+      }),
+    );
   await db().insert(letters).values(letterValues(member.id));
-  await db().insert(letters).values(letterValues(member.id, { recipientId: member.id, status: "delivered", deliveredAt: new Date() }));
-  await db().insert(letters).values(letterValues(member.id, { status: "to_staff" }));
+  await db()
+    .insert(letters)
+    .values(letterValues(member.id, { recipientId: member.id, status: "delivered", deliveredAt: new Date() }));
+  await db()
+    .insert(letters)
+    .values(letterValues(member.id, { status: "to_staff" }));
   const [pel] = await db().select({ id: pels.id }).from(pels);
-  await db().insert(reviewQueue).values({ kind: "pel", entryId: pel!.id, userId: member.id, status: "in_progress", assigneeId: member.id });
+  await db()
+    .insert(reviewQueue)
+    .values({ kind: "pel", entryId: pel!.id, userId: member.id, status: "in_progress", assigneeId: member.id });
   const [order] = await db().select({ id: merchantOrders.id }).from(merchantOrders);
   const [paper] = await db().select({ id: research.id }).from(research);
-  for (const [kind, entryId] of [["pel", pel!.id], ["order", order!.id], ["research", paper!.id]] as const) {
-    await db().insert(staffReplies).values({ kind, entryId, userId: member.id, authorId: member.id, body: `About your ${kind}.`, submissionKey: crypto.randomUUID() });
+  for (const [kind, entryId] of [
+    ["pel", pel!.id],
+    ["order", order!.id],
+    ["research", paper!.id],
+  ] as const) {
+    await db()
+      .insert(staffReplies)
+      .values({
+        kind,
+        entryId,
+        userId: member.id,
+        authorId: member.id,
+        body: `About your ${kind}.`,
+        submissionKey: crypto.randomUUID(),
+      });
   }
-  await db().insert(costumePhotos).values({ userId: member.id, eventId: event.id, fileKey: "costumes/kept-reads.jpg", thumbKey: "costumes/kept-reads-thumb.jpg", fileType: "image/jpeg", fileSize: 4, width: 1, height: 1, createdAt: new Date(Date.now() - 60_000) });
-  await db().insert(costumeReviews).values({ userId: member.id, eventId: event.id, verdict: "approved", reviewedBy: member.id });
+  await db()
+    .insert(costumePhotos)
+    .values({
+      userId: member.id,
+      eventId: event.id,
+      fileKey: "costumes/kept-reads.jpg",
+      thumbKey: "costumes/kept-reads-thumb.jpg",
+      fileType: "image/jpeg",
+      fileSize: 4,
+      width: 1,
+      height: 1,
+      createdAt: new Date(Date.now() - 60_000),
+    });
+  await db()
+    .insert(costumeReviews)
+    .values({ userId: member.id, eventId: event.id, verdict: "approved", reviewedBy: member.id });
 
-  const signedIn = await getSessionUser(new Request("http://localhost/profile", { headers: { Cookie: member.cookie } }));
+  const signedIn = await getSessionUser(
+    new Request("http://localhost/profile", { headers: { Cookie: member.cookie } }),
+  );
   expect(signedIn.user?.id).toBe(member.id);
   expect((await profileOverview(member.id)).character).not.toBeNull();
   expect(await listUpcomingEvents()).toHaveLength(1);
@@ -111,7 +184,11 @@ async function runEveryKeptRead() {
   expect((await listCast({})).total).toBe(1);
   expect((await listLetters({})).total).toBe(3);
   expect(await unreadLetterCount(member.id)).toBe(1);
-  expect(await letterBox(member.id, 0)).toMatchObject({ total: 1, received: [{ unread: true }], sent: [expect.anything(), expect.anything(), expect.anything()] });
+  expect(await letterBox(member.id, 0)).toMatchObject({
+    total: 1,
+    received: [{ unread: true }],
+    sent: [expect.anything(), expect.anything(), expect.anything()],
+  });
   expect(await letterQueues()).toEqual({ held: 0, toStaff: 1 });
   expect(await newEntryCounts()).toEqual({ pel: 1, order: 1, research: 1, letter: 1, costume: 1 });
   expect(await queueHolders("pel", null)).toEqual([{ id: member.id, name: expect.any(String) }]);
@@ -120,12 +197,19 @@ async function runEveryKeptRead() {
     expect(loaded.groups.map((group) => group.id)).toEqual([event.id]);
     expect(loaded.total).toBe(1);
     // Filtered, the listed events' entries that pass are counted (the PEL is in progress, the others new).
-    const filtered = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1], { filter: { status: "new", assignee: "any" }, viewerId: member.id });
+    const filtered = await loadReview({ event: event.id, page: 0 }, review as Parameters<typeof loadReview>[1], {
+      filter: { status: "new", assignee: "any" },
+      viewerId: member.id,
+    });
     expect(filtered.passing).toEqual(review === pelReview ? {} : { [event.id]: 1 });
   }
   expect(await calendarFeedPath(member.id)).toContain(`/events/calendar/${member.id}/`);
   expect((await answersForMember(member.id)).map((answer) => [answer.kind, answer.eventTitle])).toEqual(
-    expect.arrayContaining([["pel", expect.any(String)], ["order", expect.any(String)], ["research", expect.any(String)]]),
+    expect.arrayContaining([
+      ["pel", expect.any(String)],
+      ["order", expect.any(String)],
+      ["research", expect.any(String)],
+    ]),
   );
 }
 
@@ -141,8 +225,14 @@ describe("every read kept in memory", () => {
       expect(queries.length, `${cache.name}: not run by this test`).toBeGreaterThan(0);
       const read = new Set<string>();
       for (const { query, params } of queries) for (const table of await tablesRead(query, params)) read.add(table);
-      expect([...read].filter((table) => !cache.tables.includes(table)), `${cache.name}: tables read but not listed`).toEqual([]);
-      expect(cache.tables.filter((table) => !announcing.has(table)), `${cache.name}: tables listed but announcing no writes`).toEqual([]);
+      expect(
+        [...read].filter((table) => !cache.tables.includes(table)),
+        `${cache.name}: tables read but not listed`,
+      ).toEqual([]);
+      expect(
+        cache.tables.filter((table) => !announcing.has(table)),
+        `${cache.name}: tables listed but announcing no writes`,
+      ).toEqual([]);
     }
   });
 });

@@ -33,23 +33,37 @@ describe("a hosted CAPTCHA (Turnstile or hCaptcha) instead of ALTCHA", () => {
   });
 
   it("needs both keys to be configured", () => {
-    expect(() => parseConfig({ CAPTCHA_PROVIDER: "turnstile" })).toThrow(/CAPTCHA_PROVIDER: turnstile and hcaptcha need CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY/);
+    expect(() => parseConfig({ CAPTCHA_PROVIDER: "turnstile" })).toThrow(
+      /CAPTCHA_PROVIDER: turnstile and hcaptcha need CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY/,
+    );
   });
 
   it("asks the provider with the secret, the token and the client's address", async () => {
-    overrideConfig({ captcha: { ...original, provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: url } });
+    overrideConfig({
+      captcha: { ...original, provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: url },
+    });
     expect(await verifyCaptcha({ "cf-turnstile-response": "good-token" }, "203.0.113.9")).toBe(true);
     expect(await verifyCaptcha({ "cf-turnstile-response": "bad-token" }, "203.0.113.9")).toBe(false);
     expect(await verifyCaptcha({ altcha: "anything" }, "203.0.113.9")).toBe(false);
     expect(received[0]!.get("remoteip")).toBe("203.0.113.9");
 
-    overrideConfig({ captcha: { ...original, provider: "hcaptcha", siteKey: "site", secretKey: "shh", verifyUrl: url } });
+    overrideConfig({
+      captcha: { ...original, provider: "hcaptcha", siteKey: "site", secretKey: "shh", verifyUrl: url },
+    });
     expect(await verifyCaptcha({ "h-captcha-response": "good-token" }, "203.0.113.9")).toBe(true);
     expect(received.at(-1)!.get("sitekey")).toBe("site");
   });
 
   it("refuses when the provider cannot be reached", async () => {
-    overrideConfig({ captcha: { ...original, provider: "turnstile", siteKey: "site", secretKey: "shh", verifyUrl: "http://127.0.0.1:1/siteverify" } });
+    overrideConfig({
+      captcha: {
+        ...original,
+        provider: "turnstile",
+        siteKey: "site",
+        secretKey: "shh",
+        verifyUrl: "http://127.0.0.1:1/siteverify",
+      },
+    });
     expect(await verifyCaptcha({ "cf-turnstile-response": "good-token" }, "203.0.113.9")).toBe(false);
   });
 });

@@ -1,6 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ChangeAwareCache, changesAreFollowed, followDatabaseChanges, wroteTo, type ChangeAwareCacheOptions } from "~/platform/db/changes.server";
+import {
+  ChangeAwareCache,
+  changesAreFollowed,
+  followDatabaseChanges,
+  wroteTo,
+  type ChangeAwareCacheOptions,
+} from "~/platform/db/changes.server";
 import { databaseHandle } from "~/platform/db/client.server";
 import { eventValues } from "~/platform/db/factories";
 import { events } from "~/platform/db/schema";
@@ -151,25 +157,32 @@ describe("reads kept in memory", () => {
   });
 
   it("must be given a time limit", () => {
-    expect(() => keptRead<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: Number.POSITIVE_INFINITY })).toThrow(/maxAgeMs/);
+    expect(() =>
+      keptRead<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: Number.POSITIVE_INFINITY }),
+    ).toThrow(/maxAgeMs/);
     expect(() => keptRead<number>({ name: "test: unbounded", tables: ["events"], maxAgeMs: 0 })).toThrow(/maxAgeMs/);
   });
 
-  it.runIf(testDatabaseKind === "postgres")("are dropped, and none kept, while the connection carrying the announcements is lost", async () => {
-    const feed = followDatabaseChanges(databaseHandle(), 50);
-    try {
-      await eventually(() => changesAreFollowed());
-      const counted = countedEvents();
-      await counted.get();
-      await counted.get();
-      expect(counted.reads()).toBe(1);
-      await db().execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN hopewell_changes' and datname = current_database()`);
-      await eventually(() => !changesAreFollowed());
-      await eventually(() => changesAreFollowed());
-      await counted.get();
-      expect(counted.reads()).toBe(2);
-    } finally {
-      await feed.stop();
-    }
-  });
+  it.runIf(testDatabaseKind === "postgres")(
+    "are dropped, and none kept, while the connection carrying the announcements is lost",
+    async () => {
+      const feed = followDatabaseChanges(databaseHandle(), 50);
+      try {
+        await eventually(() => changesAreFollowed());
+        const counted = countedEvents();
+        await counted.get();
+        await counted.get();
+        expect(counted.reads()).toBe(1);
+        await db().execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN hopewell_changes' and datname = current_database()`,
+        );
+        await eventually(() => !changesAreFollowed());
+        await eventually(() => changesAreFollowed());
+        await counted.get();
+        expect(counted.reads()).toBe(2);
+      } finally {
+        await feed.stop();
+      }
+    },
+  );
 });

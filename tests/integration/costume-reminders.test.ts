@@ -26,7 +26,13 @@ afterEach(() => overrideConfig(original));
 const dayBefore = (date: string, days: number) => new Date(`${daysBefore(date, days)}T16:00:00Z`);
 
 async function member(role: Role, tag: string, options: { banned?: boolean } = {}) {
-  return createProfile(db(), { role, firstName: tag, lastName: "Tester", email: `${tag.toLowerCase()}-${crypto.randomBytes(3).toString("hex")}@example.com`, banned: options.banned ?? false });
+  return createProfile(db(), {
+    role,
+    firstName: tag,
+    lastName: "Tester",
+    email: `${tag.toLowerCase()}-${crypto.randomBytes(3).toString("hex")}@example.com`,
+    banned: options.banned ?? false,
+  });
 }
 
 async function register(userId: string, eventId: string) {
@@ -37,7 +43,17 @@ async function photo(userId: string, eventId: string, createdAt: Date) {
   const key = `costumes/${userId}/${crypto.randomBytes(16).toString("hex")}`;
   const [row] = await db()
     .insert(costumePhotos)
-    .values({ userId, eventId, fileKey: `${key}.jpg`, thumbKey: `${key}-thumb.jpg`, fileType: "image/jpeg", fileSize: 1000, width: 100, height: 100, createdAt })
+    .values({
+      userId,
+      eventId,
+      fileKey: `${key}.jpg`,
+      thumbKey: `${key}-thumb.jpg`,
+      fileType: "image/jpeg",
+      fileSize: 1000,
+      width: 100,
+      height: 100,
+      createdAt,
+    })
     .returning();
   return row!;
 }
@@ -47,7 +63,12 @@ async function remindersTo(emails: string[]) {
   const rows = await db()
     .select({ payload: outbox.payload })
     .from(outbox)
-    .where(inArray(outbox.orderKey, emails.map((e) => `email:${e}`)));
+    .where(
+      inArray(
+        outbox.orderKey,
+        emails.map((e) => `email:${e}`),
+      ),
+    );
   return rows.map((r) => `${String(r.payload.to)} ${String(r.payload.subject)}`).sort();
 }
 
@@ -69,10 +90,18 @@ describe("costume reminders", () => {
     await photo(waiting.id, event.id, early);
     await photo(approved.id, event.id, early);
     await photo(changes.id, event.id, early);
-    await db().insert(costumeReviews).values([
-      { userId: approved.id, eventId: event.id, verdict: "approved", reviewedAt: dayBefore(date, 29) },
-      { userId: changes.id, eventId: event.id, verdict: "changes_requested", note: "Lose the sneakers.", reviewedAt: dayBefore(date, 29) },
-    ]);
+    await db()
+      .insert(costumeReviews)
+      .values([
+        { userId: approved.id, eventId: event.id, verdict: "approved", reviewedAt: dayBefore(date, 29) },
+        {
+          userId: changes.id,
+          eventId: event.id,
+          verdict: "changes_requested",
+          note: "Lose the sneakers.",
+          reviewedAt: dayBefore(date, 29),
+        },
+      ]);
     const everyone = [none, waiting, approved, changes, applicant, suspended, elsewhere].map((m) => m.email);
 
     // 22 days before: nothing yet.
@@ -83,11 +112,15 @@ describe("costume reminders", () => {
       [none, waiting, changes].map((m) => `${m.email} Your costume photo for Blood Moon is due in 7 days`).sort(),
     );
     // The same day again, the days after, and a restart (nothing kept in memory): nothing more.
-    for (const days of [21, 20, 17, 16]) expect(await sendCostumeReminders(dayBefore(date, days)), `${days} days before`).toBe(0);
+    for (const days of [21, 20, 17, 16])
+      expect(await sendCostumeReminders(dayBefore(date, days)), `${days} days before`).toBe(0);
 
     // The one who was asked for changes sends a new photo, which staff approve: no second reminder.
     await photo(changes.id, event.id, dayBefore(date, 18));
-    await db().update(costumeReviews).set({ verdict: "approved", reviewedAt: dayBefore(date, 17) }).where(eq(costumeReviews.userId, changes.id));
+    await db()
+      .update(costumeReviews)
+      .set({ verdict: "approved", reviewedAt: dayBefore(date, 17) })
+      .where(eq(costumeReviews.userId, changes.id));
     // A photo after the approval puts it back for review: a reminder again.
     await photo(approved.id, event.id, dayBefore(date, 16));
     // Registered late.
@@ -107,7 +140,12 @@ describe("costume reminders", () => {
     // The late member got only the reminder due when they were registered, not the earlier one too.
     const rows = await db().select().from(costumeReminders).where(eq(costumeReminders.eventId, event.id));
     expect(rows.filter((r) => r.userId === late.id).map((r) => r.daysBefore)).toEqual([15]);
-    expect(rows.filter((r) => r.userId === none.id).map((r) => r.daysBefore).sort()).toEqual([15, 21]);
+    expect(
+      rows
+        .filter((r) => r.userId === none.id)
+        .map((r) => r.daysBefore)
+        .sort(),
+    ).toEqual([15, 21]);
 
     // After the event, nothing.
     expect(await sendCostumeReminders(dayBefore(date, -1))).toBe(0);
@@ -122,7 +160,15 @@ describe("costume reminders", () => {
     for (const e of [event, cancelled]) await register(none.id, e.id);
     await register(asked.id, event.id);
     await photo(asked.id, event.id, dayBefore(date, 40));
-    await db().insert(costumeReviews).values({ userId: asked.id, eventId: event.id, verdict: "changes_requested", note: "A hat, please.", reviewedAt: dayBefore(date, 39) });
+    await db()
+      .insert(costumeReviews)
+      .values({
+        userId: asked.id,
+        eventId: event.id,
+        verdict: "changes_requested",
+        note: "A hat, please.",
+        reviewedAt: dayBefore(date, 39),
+      });
 
     const smtp = await startSmtpServer(0);
     overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url } });
@@ -154,7 +200,10 @@ describe("costume reminders", () => {
     for (const p of players) await register(p.id, event.id);
     const clock = () => dayBefore(date, 15);
     // Two instances, each with its own job, running at the same moment.
-    const jobs = [startTimerJob(costumeRemindersJob({ firstRunMs: 0, clock })), startTimerJob(costumeRemindersJob({ firstRunMs: 0, clock }))];
+    const jobs = [
+      startTimerJob(costumeRemindersJob({ firstRunMs: 0, clock })),
+      startTimerJob(costumeRemindersJob({ firstRunMs: 0, clock })),
+    ];
     await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(jobs.map((job) => job.settled()));
     await Promise.all(jobs.map((job) => job.stop()));
@@ -166,7 +215,11 @@ describe("costume reminders", () => {
     const mails = await remindersTo(players.map((p) => p.email));
     expect(mails).toHaveLength(3);
     // The database refuses a second row for the same member, event and reminder.
-    await expect(db().insert(costumeReminders).values({ userId: players[0]!.id, eventId: event.id, daysBefore: 15 })).rejects.toThrow();
-    await expect(db().insert(costumeReminders).values({ userId: players[0]!.id, eventId: event.id, daysBefore: 7 })).rejects.toThrow();
+    await expect(
+      db().insert(costumeReminders).values({ userId: players[0]!.id, eventId: event.id, daysBefore: 15 }),
+    ).rejects.toThrow();
+    await expect(
+      db().insert(costumeReminders).values({ userId: players[0]!.id, eventId: event.id, daysBefore: 7 }),
+    ).rejects.toThrow();
   });
 });

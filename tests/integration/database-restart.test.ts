@@ -22,7 +22,8 @@ withProductionBuild();
  * next requests connect again, and every write the site acknowledged is in the database.
  */
 const url = process.env.TEST_DATABASE_URL;
-if (!url) console.log("Skipping the database-restart test: it needs PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
+if (!url)
+  console.log("Skipping the database-restart test: it needs PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
 
 const PASSWORD = "Lantern#1877";
 const APP_NAME = "hopewell-restart";
@@ -90,7 +91,11 @@ describe.skipIf(!url)("the server while PostgreSQL drops its connections", () =>
   async function recovery(pathname: string, cookie: string): Promise<number> {
     const began = Date.now();
     while (Date.now() - began < RECOVERY_MS) {
-      const status = await fetch(site + pathname, { headers: { Cookie: cookie }, redirect: "manual", signal: AbortSignal.timeout(RECOVERY_MS) }).then(
+      const status = await fetch(site + pathname, {
+        headers: { Cookie: cookie },
+        redirect: "manual",
+        signal: AbortSignal.timeout(RECOVERY_MS),
+      }).then(
         (response) => response.status,
         () => 0,
       );
@@ -119,7 +124,12 @@ describe.skipIf(!url)("the server while PostgreSQL drops its connections", () =>
         let status = "no answer";
         if (i % 3 === n % 3) {
           const key = randomUUID();
-          const response = await postForm(site, "/letters", { submissionKey: key, recipient: "The Sheriff", body: `Letter ${key}: the lamps went out at the mill.` }, cookie).catch(() => undefined);
+          const response = await postForm(
+            site,
+            "/letters",
+            { submissionKey: key, recipient: "The Sheriff", body: `Letter ${key}: the lamps went out at the mill.` },
+            cookie,
+          ).catch(() => undefined);
           if (response) {
             await response.arrayBuffer().catch(() => {});
             status = `POST ${response.status}`;
@@ -127,7 +137,11 @@ describe.skipIf(!url)("the server while PostgreSQL drops its connections", () =>
           }
         } else {
           const pathname = pages[(i + n) % pages.length]!;
-          const response = await fetch(site + pathname, { headers: { Cookie: cookie }, redirect: "manual", signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
+          const response = await fetch(site + pathname, {
+            headers: { Cookie: cookie },
+            redirect: "manual",
+            signal: AbortSignal.timeout(15_000),
+          }).catch(() => undefined);
           if (response) {
             await response.arrayBuffer().catch(() => {});
             status = `GET ${response.status}`;
@@ -157,14 +171,19 @@ describe.skipIf(!url)("the server while PostgreSQL drops its connections", () =>
     }
     expect(alive(), `the server exited under load:\n${tail()}`).toBe(true);
     const lostInUse = server.output().match(/PostgreSQL connection in use failed/g)?.length ?? 0;
-    console.log(`recovered after ${recoveries.join(", ")} ms; ${lostInUse} connections lost in use; answers: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `recovered after ${recoveries.join(", ")} ms; ${lostInUse} connections lost in use; answers: ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
 
     // Every letter the site said was sent is there, once.
     expect(acknowledged.length).toBeGreaterThan(10);
     const check = new pg.Client({ connectionString: databaseUrl });
     await check.connect();
     try {
-      const { rows } = await check.query<{ key: string }>("select submission_key::text as key from letters where submission_key = any($1::uuid[])", [acknowledged]);
+      const { rows } = await check.query<{ key: string }>(
+        "select submission_key::text as key from letters where submission_key = any($1::uuid[])",
+        [acknowledged],
+      );
       const saved = new Set(rows.map((row) => row.key));
       expect(acknowledged.filter((key) => !saved.has(key))).toEqual([]);
     } finally {
@@ -175,10 +194,10 @@ describe.skipIf(!url)("the server while PostgreSQL drops its connections", () =>
     expect(server.output()).toMatch(/lost the database's change announcements/);
     let listening = 0;
     for (let tries = 0; tries < 50 && listening === 0; tries++) {
-      const { rows } = await admin.query("select 1 from pg_stat_activity where datname = $1 and application_name = $2 and (query ilike 'listen %' or query = 'select pg_notify($1, $2)')", [
-        databaseName,
-        APP_NAME,
-      ]);
+      const { rows } = await admin.query(
+        "select 1 from pg_stat_activity where datname = $1 and application_name = $2 and (query ilike 'listen %' or query = 'select pg_notify($1, $2)')",
+        [databaseName, APP_NAME],
+      );
       listening = rows.length;
       if (listening === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -17,7 +17,10 @@ async function drain(deadlineMs = 10_000) {
   const end = Date.now() + deadlineMs;
   while (Date.now() < end) {
     await deliverDueMessages({ discord: deliverDiscord });
-    const [row] = await rawRows<{ pending: number }>(db(), sql`select count(*)::int as pending from outbox where kind = 'discord' and status = 'pending'`);
+    const [row] = await rawRows<{ pending: number }>(
+      db(),
+      sql`select count(*)::int as pending from outbox where kind = 'discord' and status = 'pending'`,
+    );
     if (row!.pending === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -49,7 +52,11 @@ describe("chat notices", () => {
       expect(hook.requests).toHaveLength(3);
       expect(hook.requests.map((r) => r.body.content).join(" ")).toBe(content.trim());
       for (const request of hook.requests) {
-        expect(request.body).toMatchObject({ username: "Hopewell", avatar_url: "https://example.com/a.png", allowed_mentions: { parse: [] } });
+        expect(request.body).toMatchObject({
+          username: "Hopewell",
+          avatar_url: "https://example.com/a.png",
+          allowed_mentions: { parse: [] },
+        });
         expect(String(request.body.content).length).toBeLessThanOrEqual(2000);
       }
       for (let i = 1; i < hook.requests.length; i++) {
@@ -63,7 +70,10 @@ describe("chat notices", () => {
   it("recovers from a 500 and then a 429, keeping the order", async () => {
     const answers = [{ status: 500 }, { status: 429, body: { retry_after: 0.3 } }];
     const hook = await startWebhookServer((i) => answers[i] ?? { status: 204 });
-    overrideConfig({ discord: { ...original.discord, webhookUrl: hook.url }, outbox: { ...original.outbox, retryBaseMs: 50 } });
+    overrideConfig({
+      discord: { ...original.discord, webhookUrl: hook.url },
+      outbox: { ...original.outbox, retryBaseMs: 50 },
+    });
     try {
       await db().transaction(async (tx) => {
         await queueDiscordPost(tx, "first notice");
@@ -71,13 +81,22 @@ describe("chat notices", () => {
       });
       const started = performance.now();
       await drain();
-      expect(hook.requests.map((r) => [r.body.content])).toEqual([["first notice"], ["first notice"], ["first notice"], ["second notice"]]);
+      expect(hook.requests.map((r) => [r.body.content])).toEqual([
+        ["first notice"],
+        ["first notice"],
+        ["first notice"],
+        ["second notice"],
+      ]);
       expect(hook.accepted.map((r) => r.body.content)).toEqual(["first notice", "second notice"]);
       // The 429's retry_after (0.3 s) was waited out before trying again.
       expect(hook.requests[2]!.at - hook.requests[1]!.at).toBeGreaterThanOrEqual(280);
       expect(performance.now() - started).toBeLessThan(5_000);
       const rows = await db().select().from(outbox).where(eq(outbox.kind, "discord"));
-      expect(rows.filter((row) => row.payload.content === "first notice" || row.payload.content === "second notice").every((row) => row.status === "sent")).toBe(true);
+      expect(
+        rows
+          .filter((row) => row.payload.content === "first notice" || row.payload.content === "second notice")
+          .every((row) => row.status === "sent"),
+      ).toBe(true);
     } finally {
       await hook.close();
     }
@@ -85,14 +104,20 @@ describe("chat notices", () => {
 
   it("records a refusal (4xx other than 429) and does not retry it", async () => {
     const hook = await startWebhookServer(() => ({ status: 400, body: { message: "Invalid Form Body" } }));
-    overrideConfig({ discord: { ...original.discord, webhookUrl: hook.url }, outbox: { ...original.outbox, retryBaseMs: 50 } });
+    overrideConfig({
+      discord: { ...original.discord, webhookUrl: hook.url },
+      outbox: { ...original.outbox, retryBaseMs: 50 },
+    });
     try {
       await queueDiscordPost(db(), "a refused notice");
       await drain();
       await new Promise((resolve) => setTimeout(resolve, 200));
       await deliverDueMessages({ discord: deliverDiscord });
       expect(hook.requests).toHaveLength(1);
-      const [row] = await db().select().from(outbox).where(sql`${outbox.payload}->>'content' = 'a refused notice'`);
+      const [row] = await db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.payload}->>'content' = 'a refused notice'`);
       expect(row).toMatchObject({ status: "failed", attempts: 1 });
       expect(row!.lastError).toMatch(/400.*Invalid Form Body/);
     } finally {

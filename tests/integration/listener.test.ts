@@ -8,7 +8,13 @@ describe("the PostgreSQL notification listener", () => {
   it("reports a failed connection once, as a refusal, not also as a lost connection", async () => {
     const listen = postgresListener(`postgres://postgres@127.0.0.1:${await freePort()}/nothing`);
     let lost = 0;
-    await expect(listen("hopewell_changes", () => {}, () => lost++)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(
+      listen(
+        "hopewell_changes",
+        () => {},
+        () => lost++,
+      ),
+    ).rejects.toThrow(/ECONNREFUSED/);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(lost).toBe(0);
   });
@@ -16,7 +22,9 @@ describe("the PostgreSQL notification listener", () => {
   it("retries at a steady pace while the database is down, one attempt at a time", async () => {
     const listen = postgresListener(`postgres://postgres@127.0.0.1:${await freePort()}/nothing`);
     let attempts = 0;
-    const handle = Promise.resolve({ listen: (...args: Parameters<typeof listen>) => (attempts++, listen(...args)) } as unknown as DatabaseHandle);
+    const handle = Promise.resolve({
+      listen: (...args: Parameters<typeof listen>) => (attempts++, listen(...args)),
+    } as unknown as DatabaseHandle);
     const feed = followDatabaseChanges(handle, 50);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await feed.stop();

@@ -28,10 +28,14 @@ beforeEach(() => {
   savedLevel = logger.level;
   savedStream = logger[stream];
   logger.level = "debug";
-  (logger as unknown as Record<symbol, unknown>)[stream as unknown as symbol] = { write: (line: string) => captured.push(line) };
+  (logger as unknown as Record<symbol, unknown>)[stream as unknown as symbol] = {
+    write: (line: string) => captured.push(line),
+  };
   for (const method of ["log", "info", "warn", "error"] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      captured.push(args.map((arg) => (arg instanceof Error ? `${arg.stack} ${JSON.stringify(arg)}` : String(arg))).join(" "));
+      captured.push(
+        args.map((arg) => (arg instanceof Error ? `${arg.stack} ${JSON.stringify(arg)}` : String(arg))).join(" "),
+      );
     });
   }
 });
@@ -48,7 +52,9 @@ describe("errors in the log", () => {
     const [session] = await db().select().from(sessions).where(eq(sessions.userId, member.id));
     try {
       // A unique violation on an insert that carries the token, as a retried sign-in could make.
-      await db().insert(sessions).values({ ...session!, id: "a-second-session" });
+      await db()
+        .insert(sessions)
+        .values({ ...session!, id: "a-second-session" });
       expect.unreachable();
     } catch (error) {
       logger.error({ err: error }, "creating a session failed");
@@ -61,7 +67,9 @@ describe("errors in the log", () => {
 
   it("never carry a reset token when the reset request fails", async () => {
     const member = await signedInMember("player");
-    await db().execute(sql`alter table verifications add constraint verifications_test_refuse check (identifier not like 'reset-password:%')`);
+    await db().execute(
+      sql`alter table verifications add constraint verifications_test_refuse check (identifier not like 'reset-password:%')`,
+    );
     try {
       expect(await requestPasswordReset(member.email, "10.7.7.7")).toMatchObject({ ok: false, status: 500 });
     } finally {
@@ -97,9 +105,15 @@ describe("errors in the log", () => {
 
   it("never carry a second factor: the app's secret, its codes or the backup codes", async () => {
     const member = await signedInMember("player", "Lantern#1877", { secondFactor: true });
-    const first = await signIn({ email: member.email, password: "Lantern#1877" }, new Request("http://localhost/auth"), "192.0.2.77");
+    const first = await signIn(
+      { email: member.email, password: "Lantern#1877" },
+      new Request("http://localhost/auth"),
+      "192.0.2.77",
+    );
     if (!first.ok || !first.secondStep) throw new Error("no second step");
-    const challenge = new Request("http://localhost/auth/two-factor", { headers: { cookie: cookieHeader(first.setCookies) } });
+    const challenge = new Request("http://localhost/auth/two-factor", {
+      headers: { cookie: cookieHeader(first.setCookies) },
+    });
     const code = totpNow(member.totpUri!);
     expect((await verifySecondFactor(challenge, "192.0.2.77", "totp", code, null)).ok).toBe(true);
     const secret = new URL(member.totpUri!).searchParams.get("secret")!;
@@ -112,15 +126,27 @@ describe("errors in the log", () => {
     const member = await signedInMember("player", "Lantern#1877", { secondFactor: true });
     await db().update(profiles).set({ twoFactorPhone: "+18605550199" }).where(eq(profiles.id, member.id));
     // The gateway refuses the text, quoting the number in its answer.
-    const gateway = await startWebhookServer(() => ({ status: 422, body: { error: "cannot deliver to +1 860-555-0199" } }));
+    const gateway = await startWebhookServer(() => ({
+      status: 422,
+      body: { error: "cannot deliver to +1 860-555-0199" },
+    }));
     const saved = config().sms;
     overrideConfig({ sms: { webhookUrl: gateway.url, token: "log-safety-token" } });
     try {
-      const first = await signIn({ email: member.email, password: "Lantern#1877" }, new Request("http://localhost/auth"), "192.0.2.78");
+      const first = await signIn(
+        { email: member.email, password: "Lantern#1877" },
+        new Request("http://localhost/auth"),
+        "192.0.2.78",
+      );
       if (!first.ok || !first.secondStep) throw new Error("no second step");
-      const challenge = new Request("http://localhost/auth/two-factor", { headers: { cookie: cookieHeader(first.setCookies) } });
+      const challenge = new Request("http://localhost/auth/two-factor", {
+        headers: { cookie: cookieHeader(first.setCookies) },
+      });
       expect((await textSecondFactorCode(challenge, "192.0.2.78", null)).ok).toBe(true);
-      const [text] = await db().select().from(outbox).where(sql`${outbox.kind} = 'sms' and ${outbox.payload}->>'to' = '+18605550199'`);
+      const [text] = await db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.kind} = 'sms' and ${outbox.payload}->>'to' = '+18605550199'`);
       const code = String((text!.payload as { text: string }).text.match(/\b(\d{6})\b/)![1]);
       await deliverDueMessages({ sms: deliverSms });
       expect(gateway.requests).toHaveLength(1);

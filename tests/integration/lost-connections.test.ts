@@ -11,7 +11,8 @@ import { withDatabaseName } from "../helpers/database-urls";
  * connection even when its holder never gives it back.
  */
 const url = process.env.TEST_DATABASE_URL;
-if (!url) console.log("Skipping the lost-connection tests: they need PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
+if (!url)
+  console.log("Skipping the lost-connection tests: they need PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
 
 describe.skipIf(!url)("a pooled PostgreSQL connection lost while in use", () => {
   const databaseName = `hopewell_lost_${crypto.randomBytes(4).toString("hex")}`;
@@ -45,7 +46,9 @@ describe.skipIf(!url)("a pooled PostgreSQL connection lost while in use", () => 
       // Never released by its holder, as when drizzle's transaction fails at its BEGIN (it releases only after).
     }
     const answer = pool.query<{ one: number }>("select 1 as one");
-    const stuck = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the pool has no connection left to give")), 5_000));
+    const stuck = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("the pool has no connection left to give")), 5_000),
+    );
     expect((await Promise.race([answer, stuck])).rows[0]!.one).toBe(1);
     expect(pool.totalCount).toBeLessThanOrEqual(1);
   });

@@ -12,7 +12,9 @@ const estimatedRows = async () =>
 
 describe("database maintenance", () => {
   it("refreshes the statistics the planner judges tables by", async () => {
-    await db().insert(profiles).values(Array.from({ length: 400 }, () => profileValues({ role: "player" })));
+    await db()
+      .insert(profiles)
+      .values(Array.from({ length: 400 }, () => profileValues({ role: "player" })));
     expect(await estimatedRows()).toBeLessThan(400);
     await maintainEmbeddedDatabase(db());
     expect(await estimatedRows()).toBe(400);

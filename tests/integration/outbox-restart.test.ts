@@ -27,7 +27,8 @@ withProductionBuild();
  */
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const SUBJECT = "Reset your Hopewell password";
-const resetEmail = (to: string) => passwordResetEmail({ to, firstName: "Ada", link: "http://localhost/reset-password/abc" });
+const resetEmail = (to: string) =>
+  passwordResetEmail({ to, firstName: "Ada", link: "http://localhost/reset-password/abc" });
 
 type OutboxState = { status: string; attempts: number; leased_by: number | null };
 async function outboxRows(handle: DatabaseHandle): Promise<OutboxState[]> {
@@ -67,7 +68,9 @@ describe.skipIf(postgresUrl)("a restart on the embedded database", () => {
       expect(smtp.messages.filter((mail) => mail.subject === SUBJECT)).toHaveLength(1);
       const after = await openDatabase({ dataDir });
       // The killed attempt never finished, so it is not counted.
-      expect(await outboxRows(after).finally(() => after.close())).toEqual([{ status: "sent", attempts: 1, leased_by: null }]);
+      expect(await outboxRows(after).finally(() => after.close())).toEqual([
+        { status: "sent", attempts: 1, leased_by: null },
+      ]);
     } finally {
       await smtp.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

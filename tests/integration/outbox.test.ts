@@ -29,7 +29,10 @@ afterEach(async () => {
 const email = (to: string, subject: string) => ({ to, subject, text: `${subject} (text)`, html: `<p>${subject}</p>` });
 
 async function queued(subject: string) {
-  const [row] = await db().select().from(outbox).where(sql`${outbox.payload}->>'subject' = ${subject}`);
+  const [row] = await db()
+    .select()
+    .from(outbox)
+    .where(sql`${outbox.payload}->>'subject' = ${subject}`);
   return row!;
 }
 
@@ -43,7 +46,11 @@ describe("the outbox, with a real SMTP server", () => {
         for (const n of [1, 2, 3]) await queueEmail(tx, email(`reader${n}@example.com`, `Good news ${n}`));
       });
       await deliverDueMessages({ email: deliverEmail });
-      expect(smtp.messages.map(recipients).sort()).toEqual(["reader1@example.com", "reader2@example.com", "reader3@example.com"]);
+      expect(smtp.messages.map(recipients).sort()).toEqual([
+        "reader1@example.com",
+        "reader2@example.com",
+        "reader3@example.com",
+      ]);
       const refused = await queued("To nobody");
       expect(refused).toMatchObject({ status: "failed", attempts: 1 });
       expect(refused.lastError).toMatch(/550/);
@@ -86,8 +93,14 @@ describe("the outbox, with a real SMTP server", () => {
       await deliverDueMessages({ email: deliverEmail });
       const row = await queued("Login refused");
       expect(row).toMatchObject({ status: "pending", attempts: 1 });
-      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; setting?: string }).find((entry) => entry.msg.startsWith("outbox delivery failed"));
-      expect(logged).toMatchObject({ level: 50, setting: "SMTP_URL", msg: "outbox delivery failed: SMTP_URL needs fixing; the message waits" });
+      const logged = lines
+        .map((line) => JSON.parse(line) as { level: number; msg: string; setting?: string })
+        .find((entry) => entry.msg.startsWith("outbox delivery failed"));
+      expect(logged).toMatchObject({
+        level: 50,
+        setting: "SMTP_URL",
+        msg: "outbox delivery failed: SMTP_URL needs fixing; the message waits",
+      });
       expect(lines.join("\n")).not.toContain("wrong-password");
       expect(row.lastError).toContain("Fix SMTP_URL and restart");
       await db().delete(outbox).where(eq(outbox.id, row.id));
@@ -100,7 +113,9 @@ describe("the outbox, with a real SMTP server", () => {
 
   it("keeps one recipient's emails in order behind a temporary refusal (451), without holding back others", async () => {
     let refusals = 1;
-    const smtp = await startSmtpServer(0, { refuse: (address) => (address === "busy@example.com" && refusals-- > 0 ? 451 : undefined) });
+    const smtp = await startSmtpServer(0, {
+      refuse: (address) => (address === "busy@example.com" && refusals-- > 0 ? 451 : undefined),
+    });
     overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, outbox: { ...original.outbox, retryBaseMs: 300 } });
     try {
       await db().transaction(async (tx) => {
@@ -128,7 +143,10 @@ describe("the outbox, with a real SMTP server", () => {
     let smtp = await startSmtpServer();
     const port = smtp.port;
     await smtp.close();
-    overrideConfig({ mail: { ...original.mail, smtpUrl: `smtp://127.0.0.1:${port}` }, outbox: { ...original.outbox, retryBaseMs: 100 } });
+    overrideConfig({
+      mail: { ...original.mail, smtpUrl: `smtp://127.0.0.1:${port}` },
+      outbox: { ...original.outbox, retryBaseMs: 100 },
+    });
     const tries = new Map<string, number>();
     const counting = async (row: OutboxRow) => {
       tries.set(row.id, (tries.get(row.id) ?? 0) + 1);
@@ -141,7 +159,9 @@ describe("the outbox, with a real SMTP server", () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const waiting = await Promise.all([1, 2, 3].map((n) => queued(`Outage ${n}`)));
-      expect(waiting.every((row) => row.status === "pending" && /ECONNREFUSED|connect/i.test(row.lastError ?? ""))).toBe(true);
+      expect(
+        waiting.every((row) => row.status === "pending" && /ECONNREFUSED|connect/i.test(row.lastError ?? "")),
+      ).toBe(true);
 
       smtp = await startSmtpServer(port);
       for (const n of [1, 2, 3]) await smtp.waitForMessage((m) => m.subject === `Outage ${n}`, 20_000);
@@ -161,7 +181,10 @@ describe("the outbox, with a real SMTP server", () => {
 describe("the outbox, with a chat webhook", () => {
   it("posts a notice's chunks in order when the first chunk has to be retried", async () => {
     const hook = await startWebhookServer((i) => (i === 0 ? { status: 502 } : { status: 204 }));
-    overrideConfig({ discord: { ...original.discord, webhookUrl: hook.url }, outbox: { ...original.outbox, retryBaseMs: 50 } });
+    overrideConfig({
+      discord: { ...original.discord, webhookUrl: hook.url },
+      outbox: { ...original.outbox, retryBaseMs: 50 },
+    });
     try {
       const content = Array.from({ length: 3 }, (_, i) => `Part ${i + 1}: ${"news ".repeat(390)}`).join("\n\n");
       await queueDiscordPost(db(), content);
@@ -170,10 +193,26 @@ describe("the outbox, with a chat webhook", () => {
         await deliverDueMessages({ discord: deliverDiscord });
         await new Promise((resolve) => setTimeout(resolve, 30));
       }
-      expect(hook.requests.map((r) => String(r.body.content).slice(0, 7))).toEqual(["Part 1:", "Part 1:", "Part 2:", "Part 3:"]);
+      expect(hook.requests.map((r) => String(r.body.content).slice(0, 7))).toEqual([
+        "Part 1:",
+        "Part 1:",
+        "Part 2:",
+        "Part 3:",
+      ]);
       const rows = await db().select().from(outbox).where(eq(outbox.kind, "discord"));
-      expect(rows.map((row) => [row.status, row.attempts]).sort()).toEqual([["sent", 1], ["sent", 1], ["sent", 2]]);
-      await db().delete(outbox).where(inArray(outbox.id, rows.map((row) => row.id)));
+      expect(rows.map((row) => [row.status, row.attempts]).sort()).toEqual([
+        ["sent", 1],
+        ["sent", 1],
+        ["sent", 2],
+      ]);
+      await db()
+        .delete(outbox)
+        .where(
+          inArray(
+            outbox.id,
+            rows.map((row) => row.id),
+          ),
+        );
     } finally {
       await hook.close();
     }
@@ -182,10 +221,15 @@ describe("the outbox, with a chat webhook", () => {
 
 /** Bulk mail as the costume reminders queue it: nobody waits for it on a page. */
 const reminder = (n: number) => email(`settler${n}@example.com`, `Your costume photo is due (${n})`);
-const signInCode = (to: string) => signInCodeEmail({ to, firstName: "Ada", code: "187701", link: "http://localhost/auth/email-code", expiresS: 600 });
+const signInCode = (to: string) =>
+  signInCodeEmail({ to, firstName: "Ada", code: "187701", link: "http://localhost/auth/email-code", expiresS: 600 });
 
 /** Waits until `found` returns something, or fails after `timeoutMs`. */
-async function waitUntil<T>(found: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+async function waitUntil<T>(
+  found: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await found();
@@ -217,8 +261,19 @@ describe("the outbox, when a server hangs or mail piles up", () => {
       sms: { webhookUrl: `http://127.0.0.1:${(gateway.address() as { port: number }).port}/send`, token: undefined },
     });
     try {
-      await queueEmail(db(), passwordResetEmail({ to: "waiting@example.com", firstName: "Ada", link: "http://localhost/reset-password/abc" }));
-      await queueSms(db(), { to: "+18605550177", text: "Hopewell: 187702 is your sign-in code", label: "Sign-in code" });
+      await queueEmail(
+        db(),
+        passwordResetEmail({
+          to: "waiting@example.com",
+          firstName: "Ada",
+          link: "http://localhost/reset-password/abc",
+        }),
+      );
+      await queueSms(db(), {
+        to: "+18605550177",
+        text: "Hopewell: 187702 is your sign-in code",
+        label: "Sign-in code",
+      });
       const began = performance.now();
       await deliverDueMessages({ email: deliverEmail, sms: deliverSms });
       const tookMs = performance.now() - began;
@@ -235,7 +290,10 @@ describe("the outbox, when a server hangs or mail piles up", () => {
 
       // Nothing lost: what the timed-out attempts held is sent on their retry.
       hanging = false;
-      await db().update(outbox).set({ runAt: sql`now()` }).where(inArray(outbox.id, [row.id, waiting!.id]));
+      await db()
+        .update(outbox)
+        .set({ runAt: sql`now()` })
+        .where(inArray(outbox.id, [row.id, waiting!.id]));
       await deliverDueMessages({ email: deliverEmail, sms: deliverSms });
       expect(smtp.messages.map(recipients)).toEqual(["waiting@example.com"]);
       expect(await queued("Reset your Hopewell password")).toMatchObject({ status: "sent", attempts: 2 });
@@ -252,7 +310,10 @@ describe("the outbox, when a server hangs or mail piles up", () => {
   it("texts a sign-in code at once while the SMTP server hangs with mail queued before it", async () => {
     const smtp = await startSmtpServer(0, { hang: () => true });
     const gateway = await startWebhookServer();
-    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, sms: { webhookUrl: gateway.url, token: undefined } });
+    overrideConfig({
+      mail: { ...original.mail, smtpUrl: smtp.url },
+      sms: { webhookUrl: gateway.url, token: undefined },
+    });
     await db().transaction(async (tx) => {
       for (let n = 1; n <= 8; n++) await queueEmail(tx, reminder(n));
       await queueSms(tx, { to: "+18605550142", text: "Hopewell: 187701 is your sign-in code", label: "Sign-in code" });
@@ -262,7 +323,9 @@ describe("the outbox, when a server hangs or mail piles up", () => {
     try {
       const text = await waitUntil(() => gateway.accepted[0], 10_000, "the text");
       const arrivedMs = text.at - began;
-      console.log(`sign-in code texted ${Math.round(arrivedMs)} ms after the worker started, with the SMTP server hanging`);
+      console.log(
+        `sign-in code texted ${Math.round(arrivedMs)} ms after the worker started, with the SMTP server hanging`,
+      );
       // Before the first email's attempt could even time out (10 s): the text waited for no email.
       expect(arrivedMs).toBeLessThan(8_000);
       expect(text.body).toMatchObject({ to: "+18605550142" });
@@ -292,13 +355,16 @@ describe("the outbox, when a server hangs or mail piles up", () => {
       await smtp.waitForMessage((mail) => mail.subject === "Your Hopewell sign-in code", 10_000);
       // At most the reminder that was already on its way went first.
       expect(smtp.messages.findIndex((mail) => mail.subject === "Your Hopewell sign-in code")).toBeLessThanOrEqual(1);
-      for (let n = 1; n <= 8; n++) await smtp.waitForMessage((mail) => mail.subject === `Your costume photo is due (${n})`, 10_000);
+      for (let n = 1; n <= 8; n++)
+        await smtp.waitForMessage((mail) => mail.subject === `Your costume photo is due (${n})`, 10_000);
     } finally {
       await worker.stop();
       await smtp.close();
     }
     // The reminders still go out in the order they were queued.
-    const reminders = smtp.messages.filter((mail) => mail.subject!.startsWith("Your costume photo")).map((mail) => mail.subject);
+    const reminders = smtp.messages
+      .filter((mail) => mail.subject!.startsWith("Your costume photo"))
+      .map((mail) => mail.subject);
     expect(reminders).toEqual(Array.from({ length: 8 }, (_, i) => `Your costume photo is due (${i + 1})`));
   }, 30_000);
 
@@ -342,13 +408,21 @@ describe("the outbox, when a server hangs or mail piles up", () => {
     // under the key of a worker whose lock nobody holds any more.
     await db()
       .insert(outbox)
-      .values({ kind: "email", orderKey: "email:orphan@example.com", payload: email("orphan@example.com", "Left by a stopped process"), runAt: sql`now() + interval '5 minutes'`, leasedBy: 424_242 });
+      .values({
+        kind: "email",
+        orderKey: "email:orphan@example.com",
+        payload: email("orphan@example.com", "Left by a stopped process"),
+        runAt: sql`now() + interval '5 minutes'`,
+        leasedBy: 424_242,
+      });
     const began = performance.now();
     const other = startOutboxWorker({ email: deliverEmail }, 50);
     try {
       // In the first rounds, not after the five minutes of the lease.
       await smtp.waitForMessage((mail) => mail.subject === "Left by a stopped process", 15_000);
-      console.log(`a stopped process's message sent ${Math.round(performance.now() - began)} ms after another worker started`);
+      console.log(
+        `a stopped process's message sent ${Math.round(performance.now() - began)} ms after another worker started`,
+      );
       // Rounds go on every 50 ms; the running worker's message stays with it all the while.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(smtp.messages.map((mail) => mail.subject)).toEqual(["Left by a stopped process"]);
@@ -361,7 +435,10 @@ describe("the outbox, when a server hangs or mail piles up", () => {
       await other.stop();
       await smtp.close();
     }
-    expect(smtp.messages.map((mail) => mail.subject)).toEqual(["Left by a stopped process", "Held by a running worker"]);
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual([
+      "Left by a stopped process",
+      "Held by a running worker",
+    ]);
     for (const subject of ["Left by a stopped process", "Held by a running worker"]) {
       expect(await queued(subject)).toMatchObject({ status: "sent", attempts: 1, leasedBy: null });
     }

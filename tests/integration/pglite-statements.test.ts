@@ -7,13 +7,19 @@ import { PGliteWithPreparedStatements, PREPARED_STATEMENTS_KEPT } from "~/platfo
 let client: PGliteWithPreparedStatements;
 
 beforeAll(async () => {
-  client = await PGliteWithPreparedStatements.open({ loadDataDir: new Blob([fs.readFileSync(inject("pgliteSnapshot"))]), extensions: PGLITE_EXTENSIONS });
-  await client.exec("create table things (id int primary key, name text not null, at timestamptz, tags text[], data jsonb, price numeric, big bigint, ok boolean, day date)");
+  client = await PGliteWithPreparedStatements.open({
+    loadDataDir: new Blob([fs.readFileSync(inject("pgliteSnapshot"))]),
+    extensions: PGLITE_EXTENSIONS,
+  });
+  await client.exec(
+    "create table things (id int primary key, name text not null, at timestamptz, tags text[], data jsonb, price numeric, big bigint, ok boolean, day date)",
+  );
 }, 60_000);
 afterAll(() => client.close());
 
 /** PGlite's own path: parse, plan and run afresh, as every query did before. */
-const unprepared = (text: string, params: unknown[] = [], options?: Parameters<PGlite["query"]>[2]) => PGlite.prototype.query.call(client, text, params, options);
+const unprepared = (text: string, params: unknown[] = [], options?: Parameters<PGlite["query"]>[2]) =>
+  PGlite.prototype.query.call(client, text, params, options);
 
 /** The names of the statements the database holds prepared. */
 async function preparedInDatabase(): Promise<string[]> {
@@ -24,8 +30,28 @@ async function preparedInDatabase(): Promise<string[]> {
 describe("statements prepared once on the embedded database", () => {
   it("answers what PGlite's own path answers, for every kind of value and with a caller's parsers", async () => {
     const at = new Date("2026-11-27T14:15:00.000Z");
-    await client.query("insert into things values ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [1, "Silas", at, ["lantern", "rope"], { gold: 3 }, "12.50", 9_007_199_254_740_993n, true, "2027-03-19"]);
-    await client.query("insert into things values ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [2, "Ezra", null, null, null, null, null, null, null]);
+    await client.query("insert into things values ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
+      1,
+      "Silas",
+      at,
+      ["lantern", "rope"],
+      { gold: 3 },
+      "12.50",
+      9_007_199_254_740_993n,
+      true,
+      "2027-03-19",
+    ]);
+    await client.query("insert into things values ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
+      2,
+      "Ezra",
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     const text = "select * from things where id = any($1) order by id";
     const drizzleLike = { rowMode: "array" as const, parsers: { 1184: (value: string) => value } };
     for (const options of [undefined, drizzleLike]) {
@@ -34,21 +60,34 @@ describe("statements prepared once on the embedded database", () => {
       expect(mine.rows).toEqual(theirs.rows);
       expect(mine.fields).toEqual(theirs.fields);
     }
-    expect((await client.query<{ at: Date; tags: string[]; data: unknown }>(text, [[1]])).rows[0]).toMatchObject({ at, tags: ["lantern", "rope"], data: { gold: 3 } });
+    expect((await client.query<{ at: Date; tags: string[]; data: unknown }>(text, [[1]])).rows[0]).toMatchObject({
+      at,
+      tags: ["lantern", "rope"],
+      data: { gold: 3 },
+    });
     expect((await client.query("update things set name = $1 where id = $2", ["Silas Marsh", 1])).affectedRows).toBe(1);
   });
 
   it("prepares a statement once and runs it again by name", async () => {
     const before = client.preparedCount;
-    for (let i = 0; i < 3; i++) expect((await client.query<{ name: string }>("select name from things where id = $1", [2])).rows).toEqual([{ name: "Ezra" }]);
+    for (let i = 0; i < 3; i++)
+      expect((await client.query<{ name: string }>("select name from things where id = $1", [2])).rows).toEqual([
+        { name: "Ezra" },
+      ]);
     expect(client.preparedCount).toBe(before + 1);
     expect((await preparedInDatabase()).length).toBe(client.preparedCount);
   });
 
   it("gives the database's error with its code and statement, keeps no statement that failed to parse, and stays usable", async () => {
     const before = client.preparedCount;
-    const duplicate = await client.query("insert into things (id, name) values ($1, $2)", [1, "again"]).catch((error: unknown) => error);
-    expect(duplicate).toMatchObject({ code: "23505", query: "insert into things (id, name) values ($1, $2)", params: [1, "again"] });
+    const duplicate = await client
+      .query("insert into things (id, name) values ($1, $2)", [1, "again"])
+      .catch((error: unknown) => error);
+    expect(duplicate).toMatchObject({
+      code: "23505",
+      query: "insert into things (id, name) values ($1, $2)",
+      params: [1, "again"],
+    });
     const misspelt = await client.query("selec name from things").catch((error: unknown) => error);
     expect(misspelt).toMatchObject({ code: "42601" });
     expect(client.preparedCount).toBe(before + 1);
@@ -108,7 +147,10 @@ describe("statements prepared once on the embedded database", () => {
 
 describe("a closed embedded database", () => {
   it("refuses a prepared statement once closed, as PGlite's own query does", async () => {
-    const other = await PGliteWithPreparedStatements.open({ loadDataDir: new Blob([fs.readFileSync(inject("pgliteSnapshot"))]), extensions: PGLITE_EXTENSIONS });
+    const other = await PGliteWithPreparedStatements.open({
+      loadDataDir: new Blob([fs.readFileSync(inject("pgliteSnapshot"))]),
+      extensions: PGLITE_EXTENSIONS,
+    });
     expect((await other.query<{ n: number }>("select $1::int as n", [7])).rows).toEqual([{ n: 7 }]);
     await other.close();
     await expect(other.query("select $1::int as n", [7])).rejects.toThrow("PGlite is closed");

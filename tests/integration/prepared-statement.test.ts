@@ -34,7 +34,9 @@ const nameOf = preparedStatement("test_setting_value", (db, name) => {
 describe("a statement built once per database", () => {
   it("is built on first use in each database, answers each run's values there, and is not built again", async () => {
     // More runs than the pool has connections, at once: each connection prepares it by name the first time.
-    const answers = await Promise.all([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3].map((n) => nameOf(first.db).execute({ id: `Ada-${n}` })));
+    const answers = await Promise.all(
+      [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3].map((n) => nameOf(first.db).execute({ id: `Ada-${n}` })),
+    );
     expect(answers.map((rows) => rows[0]?.name)).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3].map((n) => `Ada ${n}`));
     expect(builds).toBe(1);
     expect(await nameOf(second.db).execute({ id: "Ezra-2" })).toEqual([{ name: "Ezra 2" }]);
@@ -44,6 +46,8 @@ describe("a statement built once per database", () => {
   });
 
   it("refuses a second statement under a name already given, as the server keeps them by name", () => {
-    expect(() => preparedStatement("test_setting_value", (db, name) => db.select().from(settings).prepare(name))).toThrow("Two prepared statements are named test_setting_value");
+    expect(() =>
+      preparedStatement("test_setting_value", (db, name) => db.select().from(settings).prepare(name)),
+    ).toThrow("Two prepared statements are named test_setting_value");
   });
 });

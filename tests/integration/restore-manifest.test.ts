@@ -49,13 +49,23 @@ async function restore(file: string, options: { args?: string[]; key?: string | 
   const target = tempDir("manifest-target");
   const key = options.key === undefined ? fs.readFileSync(path.join(sourceDir, BACKUP_KEY_FILE), "utf8") : options.key;
   if (key !== null) fs.writeFileSync(path.join(target, BACKUP_KEY_FILE), key, { mode: 0o600 });
-  const child = run(process.execPath, ["--import", "tsx", "scripts/restore.ts", file, ...(options.args ?? [])], { DATA_DIR: target, DATABASE_URL: "" });
+  const child = run(process.execPath, ["--import", "tsx", "scripts/restore.ts", file, ...(options.args ?? [])], {
+    DATA_DIR: target,
+    DATABASE_URL: "",
+  });
   const { code } = await child.exited;
   // The command first says what it restores into (scripts/cli.ts); then its answer.
   const [database, dataDirectory, ...answer] = child.output().trim().split("\n");
-  expect(database).toBe(`Database: the embedded database in ${path.join(target, "pgdata")} (DATABASE_URL unset, DATA_DIR from the environment)`);
+  expect(database).toBe(
+    `Database: the embedded database in ${path.join(target, "pgdata")} (DATABASE_URL unset, DATA_DIR from the environment)`,
+  );
   expect(dataDirectory).toBe(`Data directory: ${target} (DATA_DIR from the environment)`);
-  return { code, output: answer.join("\n"), target, left: fs.readdirSync(target).filter((name) => name !== BACKUP_KEY_FILE) };
+  return {
+    code,
+    output: answer.join("\n"),
+    target,
+    left: fs.readdirSync(target).filter((name) => name !== BACKUP_KEY_FILE),
+  };
 }
 
 /** The role the restored database gives the player. */
@@ -100,9 +110,13 @@ describe("restoring an archive that was changed after it was made", () => {
   }, 60_000);
 
   it("refuses a signature file that is not one this site writes, even with --trust-unsigned", async () => {
-    const forged = await changedArchive((dir) => fs.writeFileSync(path.join(dir, "manifest.sig"), '{"algorithm":"none"}'));
+    const forged = await changedArchive((dir) =>
+      fs.writeFileSync(path.join(dir, "manifest.sig"), '{"algorithm":"none"}'),
+    );
     const refused = await restore(forged, { args: ["--trust-unsigned"] });
-    expect(refused.output).toBe(`${forged} cannot be trusted: its manifest.sig is not a signature this site makes: it was altered after it was made, and must not be restored. Nothing was restored.`);
+    expect(refused.output).toBe(
+      `${forged} cannot be trusted: its manifest.sig is not a signature this site makes: it was altered after it was made, and must not be restored. Nothing was restored.`,
+    );
     expect(refused.code).toBe(1);
     expect(refused.left).toEqual([]);
   }, 60_000);
@@ -117,11 +131,15 @@ describe("restoring an archive that was changed after it was made", () => {
   it("refuses an archive without a signature unless the operator trusts it, and says so", async () => {
     const unsigned = await changedArchive((dir) => fs.rmSync(path.join(dir, "manifest.sig")));
     const refused = await restore(unsigned);
-    expect(refused.output).toMatch(/ cannot be trusted: it carries no signature \(it was made before backups were signed, or its signature was removed\)\. Nothing was restored\. .*add --trust-unsigned\.$/);
+    expect(refused.output).toMatch(
+      / cannot be trusted: it carries no signature \(it was made before backups were signed, or its signature was removed\)\. Nothing was restored\. .*add --trust-unsigned\.$/,
+    );
     expect(refused.code).toBe(1);
     expect(refused.left).toEqual([]);
     const trusted = await restore(unsigned, { args: ["--trust-unsigned"] });
-    expect(trusted.output).toMatch(/^Its signature was not checked \(--trust-unsigned\): it carries no signature .*\nRestored /);
+    expect(trusted.output).toMatch(
+      /^Its signature was not checked \(--trust-unsigned\): it carries no signature .*\nRestored /,
+    );
     expect(trusted.code).toBe(0);
     expect(await restoredRole(trusted.target)).toBe("player");
   }, 60_000);
@@ -129,11 +147,15 @@ describe("restoring an archive that was changed after it was made", () => {
   it("names the key when the archive was signed with another one, or there is none", async () => {
     const otherKey = `${crypto.randomBytes(32).toString("hex")}\n`;
     const other = await restore(archive, { key: otherKey });
-    expect(other.output).toMatch(/ cannot be trusted: it was signed with another key \([0-9a-f]{16}\) than this site's .*backup\.key \([0-9a-f]{16}\): copy there the backup\.key of the site that made it\. Nothing was restored\. .*add --trust-unsigned\.$/);
+    expect(other.output).toMatch(
+      / cannot be trusted: it was signed with another key \([0-9a-f]{16}\) than this site's .*backup\.key \([0-9a-f]{16}\): copy there the backup\.key of the site that made it\. Nothing was restored\. .*add --trust-unsigned\.$/,
+    );
     expect(other.code).toBe(1);
     expect(other.left).toEqual([]);
     const none = await restore(archive, { key: null });
-    expect(none.output).toMatch(/ cannot be trusted: there is no backup key at .*backup\.key to check its signature with.* add --trust-unsigned\.$/);
+    expect(none.output).toMatch(
+      / cannot be trusted: there is no backup key at .*backup\.key to check its signature with.* add --trust-unsigned\.$/,
+    );
     expect(none.code).toBe(1);
     expect(fs.readdirSync(none.target)).toEqual([]);
   }, 60_000);
@@ -144,9 +166,15 @@ describe("restoring into a PostgreSQL database that cannot be reached", () => {
     const target = tempDir("manifest-pg-target");
     fs.copyFileSync(path.join(sourceDir, BACKUP_KEY_FILE), path.join(target, BACKUP_KEY_FILE));
     // Nothing listens on port 9.
-    const refused = await restoreBackup({ file: archive, databaseUrl: "postgres://hopewell:secret@127.0.0.1:9/hopewell", dataDir: target }).catch((error: unknown) => error as Error);
+    const refused = await restoreBackup({
+      file: archive,
+      databaseUrl: "postgres://hopewell:secret@127.0.0.1:9/hopewell",
+      dataDir: target,
+    }).catch((error: unknown) => error as Error);
     expect(refused).toBeInstanceOf(DatabaseSettingError);
-    expect((refused as Error).message).toMatch(/^DATABASE_URL: nothing answers at 127\.0\.0\.1:9 \(connection refused\)\. Check the host and port in DATABASE_URL/);
+    expect((refused as Error).message).toMatch(
+      /^DATABASE_URL: nothing answers at 127\.0\.0\.1:9 \(connection refused\)\. Check the host and port in DATABASE_URL/,
+    );
     expect((refused as Error).message).not.toContain("secret");
     expect(fs.readdirSync(target)).toEqual([BACKUP_KEY_FILE]);
   }, 60_000);
@@ -157,7 +185,12 @@ describe("restoring an archive whose manifest was changed", () => {
     const changed = await changedArchive((dir, manifest) => {
       const rows = '{"id":1,"email":"intruder@example.org"}\n';
       fs.writeFileSync(path.join(dir, "db", "public.secret_admins.jsonl"), rows);
-      manifest.tables.push({ name: "public.secret_admins", rows: 1, file: "db/public.secret_admins.jsonl", sha256: crypto.createHash("sha256").update(rows).digest("hex") });
+      manifest.tables.push({
+        name: "public.secret_admins",
+        rows: 1,
+        file: "db/public.secret_admins.jsonl",
+        sha256: crypto.createHash("sha256").update(rows).digest("hex"),
+      });
       fs.rmSync(path.join(dir, "manifest.sig"));
     });
     // Past the signature (an archive from before backups were signed), the schema still refuses it.
@@ -172,15 +205,30 @@ describe("restoring an archive whose manifest was changed", () => {
   }, 120_000);
 
   it.each([
-    ["a table without a name", (manifest: Manifest) => delete (manifest.tables[0] as Partial<Manifest["tables"][number]>).name],
-    ["a table named with SQL in it", (manifest: Manifest) => (manifest.tables[0]!.name = 'public.profiles"; drop table profiles; --')],
-    ["a row count that is not a number", (manifest: Manifest) => ((manifest.tables[0] as unknown as { rows: string }).rows = "12")],
+    [
+      "a table without a name",
+      (manifest: Manifest) => delete (manifest.tables[0] as Partial<Manifest["tables"][number]>).name,
+    ],
+    [
+      "a table named with SQL in it",
+      (manifest: Manifest) => (manifest.tables[0]!.name = 'public.profiles"; drop table profiles; --'),
+    ],
+    [
+      "a row count that is not a number",
+      (manifest: Manifest) => ((manifest.tables[0] as unknown as { rows: string }).rows = "12"),
+    ],
     ["no list of files", (manifest: Manifest) => delete (manifest as Partial<Manifest>).files],
-  ])("refuses a manifest with %s", async (_what, change) => {
-    const changed = await changedArchive((_dir, manifest) => change(manifest));
-    const refused = await restore(changed);
-    expect(refused.output).toBe(`${changed} is not a usable backup: its manifest is not a Hopewell backup manifest. Nothing was restored.`);
-    expect(refused.code).toBe(1);
-    expect(refused.left).toEqual([]);
-  }, 60_000);
+  ])(
+    "refuses a manifest with %s",
+    async (_what, change) => {
+      const changed = await changedArchive((_dir, manifest) => change(manifest));
+      const refused = await restore(changed);
+      expect(refused.output).toBe(
+        `${changed} is not a usable backup: its manifest is not a Hopewell backup manifest. Nothing was restored.`,
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.left).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -45,7 +45,17 @@ describe(`database schema (${testDatabaseKind})`, () => {
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     const names = rows.map((row) => row.table_name);
-    for (const table of ["profiles", "applications", "characters", "events", "pels", "merchant_orders", "event_attendance", "research", "letters"]) {
+    for (const table of [
+      "profiles",
+      "applications",
+      "characters",
+      "events",
+      "pels",
+      "merchant_orders",
+      "event_attendance",
+      "research",
+      "letters",
+    ]) {
       expect(names).toContain(table);
     }
   });
@@ -59,23 +69,52 @@ describe(`database schema (${testDatabaseKind})`, () => {
 
   it("allows one application per member and only the known statuses", async () => {
     const member = await createProfile(db());
-    const application = { userId: member.id, firstName: member.firstName, lastName: member.lastName, email: member.email, ...answers };
+    const application = {
+      userId: member.id,
+      firstName: member.firstName,
+      lastName: member.lastName,
+      email: member.email,
+      ...answers,
+    };
     await db().insert(applications).values(application);
     expect(await refusal(db().insert(applications).values(application))).toMatch(/applications_user_id_unique/);
-    expect(await refusal(db().update(applications).set({ status: "maybe" as never }).where(eq(applications.userId, member.id)))).toMatch(
-      /applications_status_check/,
-    );
+    expect(
+      await refusal(
+        db()
+          .update(applications)
+          .set({ status: "maybe" as never })
+          .where(eq(applications.userId, member.id)),
+      ),
+    ).toMatch(/applications_status_check/);
   });
 
   it("allows one character per member and refuses a faction-only job in another faction", async () => {
     const member = await createProfile(db(), { role: "player" });
-    const soldier = { userId: member.id, characterName: "Jeb Holt", backstory: "x", faction: "Homesteader" as const, job: "Soldier" as const };
+    const soldier = {
+      userId: member.id,
+      characterName: "Jeb Holt",
+      backstory: "x",
+      faction: "Homesteader" as const,
+      job: "Soldier" as const,
+    };
     expect(await refusal(db().insert(characters).values(soldier))).toMatch(/characters_soldier_faction_check/);
-    await db().insert(characters).values({ ...soldier, faction: "US Survey Corp" });
-    expect(await refusal(db().insert(characters).values({ ...soldier, faction: "US Survey Corp" }))).toMatch(/characters_user_id_unique/);
+    await db()
+      .insert(characters)
+      .values({ ...soldier, faction: "US Survey Corp" });
+    expect(
+      await refusal(
+        db()
+          .insert(characters)
+          .values({ ...soldier, faction: "US Survey Corp" }),
+      ),
+    ).toMatch(/characters_user_id_unique/);
     const scientist = await createProfile(db(), { role: "player" });
     expect(
-      await refusal(db().insert(characters).values({ ...soldier, userId: scientist.id, faction: "Homesteader", job: "Natural Scientist" })),
+      await refusal(
+        db()
+          .insert(characters)
+          .values({ ...soldier, userId: scientist.id, faction: "Homesteader", job: "Natural Scientist" }),
+      ),
     ).toMatch(/characters_natural_scientist_faction_check/);
   });
 
@@ -83,19 +122,28 @@ describe(`database schema (${testDatabaseKind})`, () => {
     const member = await createProfile(db(), { role: "player" });
     const event = await createEvent(db());
     await db().insert(eventAttendance).values({ userId: member.id, eventId: event.id, cabin: null });
-    expect(await refusal(db().insert(eventAttendance).values({ userId: member.id, eventId: event.id, cabin: "Arctic Fox" }))).toMatch(
-      /event_attendance_user_event_unique/,
-    );
+    expect(
+      await refusal(db().insert(eventAttendance).values({ userId: member.id, eventId: event.id, cabin: "Arctic Fox" })),
+    ).toMatch(/event_attendance_user_event_unique/);
     const other = await createProfile(db(), { role: "player" });
-    expect(await refusal(db().insert(eventAttendance).values({ userId: other.id, eventId: event.id, cabin: "Penthouse" as never }))).toMatch(
-      /event_attendance_cabin_check/,
-    );
-    const [row] = await db().insert(eventAttendance).values({ userId: other.id, eventId: event.id, cabin: "Dragon's Hoard" }).returning();
+    expect(
+      await refusal(
+        db()
+          .insert(eventAttendance)
+          .values({ userId: other.id, eventId: event.id, cabin: "Penthouse" as never }),
+      ),
+    ).toMatch(/event_attendance_cabin_check/);
+    const [row] = await db()
+      .insert(eventAttendance)
+      .values({ userId: other.id, eventId: event.id, cabin: "Dragon's Hoard" })
+      .returning();
     expect(row).toMatchObject({ cabin: "Dragon's Hoard", paymentStatus: "paid" });
   });
 
   it("keeps ticket links to https and statuses to future, past or cancelled", async () => {
-    expect(await refusal(createEvent(db(), { ticketUrl: "javascript:alert(1)" }))).toMatch(/events_ticket_url_https_check/);
+    expect(await refusal(createEvent(db(), { ticketUrl: "javascript:alert(1)" }))).toMatch(
+      /events_ticket_url_https_check/,
+    );
     expect(await refusal(createEvent(db(), { status: "someday" as never }))).toMatch(/events_status_check/);
     const event = await createEvent(db(), { ticketUrl: "https://buy.stripe.com/test_123" });
     expect(event.ticketUrl).toBe("https://buy.stripe.com/test_123");

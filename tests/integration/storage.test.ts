@@ -6,13 +6,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, overrideConfig, parseConfig } from "~/platform/config.server";
 import { createEvent, createProfile, researchValues } from "~/platform/db/factories";
 import { research } from "~/platform/db/schema";
-import { listFiles, openFile, pathForKey, readFile, removeFile, researchKey, saveFile, storageKind } from "~/platform/storage/storage.server";
+import {
+  listFiles,
+  openFile,
+  pathForKey,
+  readFile,
+  removeFile,
+  researchKey,
+  saveFile,
+  storageKind,
+} from "~/platform/storage/storage.server";
 import { ORPHAN_GRACE_MS, sweepOrphanFiles } from "~/platform/storage/sweep.server";
 import { withTestDatabase } from "../helpers/db";
 import { startS3Server } from "../helpers/s3";
 
 const db = withTestDatabase();
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const HOUR = 60 * 60_000;
 
 async function text(stream: Readable): Promise<Buffer> {
@@ -113,7 +125,11 @@ describe.each(backends)("file storage: $name", (backend) => {
     const orphan = researchKey(userId, "png");
     const freshOrphan = researchKey(userId, "png");
     for (const key of [referenced, orphan, freshOrphan]) await saveFile(key, PNG);
-    await db().insert(research).values(researchValues(userId, eventId, { key: referenced, name: "notes.png", type: "image/png", size: PNG.length }));
+    await db()
+      .insert(research)
+      .values(
+        researchValues(userId, eventId, { key: referenced, name: "notes.png", type: "image/png", size: PNG.length }),
+      );
     backend.age(referenced, 2 * ORPHAN_GRACE_MS);
     backend.age(orphan, 2 * ORPHAN_GRACE_MS);
 
@@ -139,7 +155,10 @@ describe.each(backends)("file storage: $name", (backend) => {
     expect(await keys()).toEqual(expect.arrayContaining([referenced, freshOrphan]));
     expect(await keys()).not.toContain(orphan);
     if (backend.name === "local") {
-      expect(swept.partials).toEqual([`uploads/${path.basename(staleUpload)}`, path.relative(path.join(config().dataDir, "files"), stalePartial)]);
+      expect(swept.partials).toEqual([
+        `uploads/${path.basename(staleUpload)}`,
+        path.relative(path.join(config().dataDir, "files"), stalePartial),
+      ]);
       expect(fs.existsSync(stalePartial)).toBe(false);
     } else {
       expect(swept.partials).toContain(`uploads/${path.basename(staleUpload)}`);

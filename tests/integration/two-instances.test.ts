@@ -31,11 +31,15 @@ withProductionBuild();
  * a local S3-compatible server: what one does, the other honours on its very next request.
  */
 const url = process.env.TEST_DATABASE_URL;
-if (!url) console.log("Skipping the two-instance tests: they need PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
+if (!url)
+  console.log("Skipping the two-instance tests: they need PostgreSQL (set TEST_DATABASE_URL, as .ci/run does).");
 
 const PASSWORD = "Lantern#1877";
 const HEARTBEAT_MS = 2_000;
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 type Instance = { name: string; url: string; process: RunningProcess; dataDir: string };
 
@@ -116,16 +120,31 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     const email = `two-${role}-${n}-${Date.now()}@example.com`;
     const created = await createAccount({ firstName: `Two${n}`, lastName: role, email, password: PASSWORD });
     if (!created.ok) throw new Error(created.message);
-    const [profile] = await db.update(profiles).set({ role }).where(eq(profiles.email, email)).returning({ id: profiles.id });
-    const response = await postForm(via.url, "/auth", { intent: "signin", email, password: PASSWORD, altcha: await solvedCaptcha() });
+    const [profile] = await db
+      .update(profiles)
+      .set({ role })
+      .where(eq(profiles.email, email))
+      .returning({ id: profiles.id });
+    const response = await postForm(via.url, "/auth", {
+      intent: "signin",
+      email,
+      password: PASSWORD,
+      altcha: await solvedCaptcha(),
+    });
     expect(response.status, await response.clone().text()).toBe(302);
-    const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     return { id: profile!.id, email, cookie };
   }
 
-  const get = (instance: Instance, pathname: string, cookie: string) => fetch(instance.url + pathname, { headers: { Cookie: cookie }, redirect: "manual" });
-  const signedIn = async (instance: Instance, cookie: string) => (await get(instance, "/profile", cookie)).status === 200;
-  const mayUseTools = async (instance: Instance, cookie: string) => (await get(instance, "/tools", cookie)).status === 200;
+  const get = (instance: Instance, pathname: string, cookie: string) =>
+    fetch(instance.url + pathname, { headers: { Cookie: cookie }, redirect: "manual" });
+  const signedIn = async (instance: Instance, cookie: string) =>
+    (await get(instance, "/profile", cookie)).status === 200;
+  const mayUseTools = async (instance: Instance, cookie: string) =>
+    (await get(instance, "/tools", cookie)).status === 200;
 
   /** The process id of `instance`'s LISTEN connection, once it has one. */
   async function listenerOf(instance: Instance): Promise<number> {
@@ -151,10 +170,19 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     return { manager, player, cast };
   }
 
-  async function expectHonoured(changer: Instance, observer: Instance, people: Awaited<ReturnType<typeof signOutAndDemote>>) {
+  async function expectHonoured(
+    changer: Instance,
+    observer: Instance,
+    people: Awaited<ReturnType<typeof signOutAndDemote>>,
+  ) {
     const { manager, player, cast } = people;
     expect((await postForm(changer.url, "/logout", {}, player.cookie)).status).toBe(302);
-    const demoted = await postForm(changer.url, "/tools?tab=roles", { intent: "role", userId: cast.id, role: "player", confirm: "yes" }, manager.cookie);
+    const demoted = await postForm(
+      changer.url,
+      "/tools?tab=roles",
+      { intent: "role", userId: cast.id, role: "player", confirm: "yes" },
+      manager.cookie,
+    );
     expect(demoted.status).toBeLessThan(400);
     expect(await signedIn(observer, player.cookie)).toBe(false);
     expect(await mayUseTools(observer, cast.cookie)).toBe(false);
@@ -185,10 +213,20 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     expect(proxy.freezeListeners()).toBe(1);
     const { manager, player, cast } = people;
     expect((await postForm(a.url, "/logout", {}, player.cookie)).status).toBe(302);
-    expect((await postForm(a.url, "/tools?tab=roles", { intent: "role", userId: cast.id, role: "player", confirm: "yes" }, manager.cookie)).status).toBeLessThan(400);
+    expect(
+      (
+        await postForm(
+          a.url,
+          "/tools?tab=roles",
+          { intent: "role", userId: cast.id, role: "player", confirm: "yes" },
+          manager.cookie,
+        )
+      ).status,
+    ).toBeLessThan(400);
     // No announcement can arrive now: the instance must notice within two heartbeats.
     const began = Date.now();
-    while ((await signedIn(b, player.cookie)) && Date.now() - began < 30_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await signedIn(b, player.cookie)) && Date.now() - began < 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const noticedMs = Date.now() - began;
     expect(noticedMs).toBeLessThan(2 * HEARTBEAT_MS + 5_000);
     expect(await signedIn(b, player.cookie)).toBe(false);
@@ -205,7 +243,11 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     const email = `two-kept-${Date.now()}@example.com`;
     const created = await createAccount({ firstName: "Kept", lastName: "cast", email, password: PASSWORD });
     if (!created.ok) throw new Error(created.message);
-    const [castProfile] = await db.update(profiles).set({ role: "cast" }).where(eq(profiles.email, email)).returning({ id: profiles.id });
+    const [castProfile] = await db
+      .update(profiles)
+      .set({ role: "cast" })
+      .where(eq(profiles.email, email))
+      .returning({ id: profiles.id });
     const session = await signIn({ email, password: PASSWORD }, new Request(`${a.url}/auth`), "198.51.100.200");
     if (!session.ok) throw new Error(session.message);
     const cast = { id: castProfile!.id, cookie: session.setCookies.map((c) => c.split(";")[0]).join("; ") };
@@ -219,7 +261,8 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     }
     const began = Date.now();
     // Instance b kept what it read a moment ago: it may use it, but only for so long.
-    while ((await mayUseTools(b, cast.cookie)) && Date.now() - began < 30_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await mayUseTools(b, cast.cookie)) && Date.now() - began < 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(Date.now() - began).toBeLessThan(SESSION_ANSWER_MAX_AGE_MS + 2_000);
     expect(await mayUseTools(b, cast.cookie)).toBe(false);
     expect(await mayUseTools(a, cast.cookie)).toBe(false);
@@ -235,7 +278,10 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     const applicant = await member("applicant", b);
     expect((await postForm(b.url, "/application", validApplication(), applicant.cookie)).status).toBeLessThan(400);
     const deadline = Date.now() + 15_000;
-    while (!webhook.accepted.some((post) => String(post.body.content).includes("A new application")) && Date.now() < deadline) {
+    while (
+      !webhook.accepted.some((post) => String(post.body.content).includes("A new application")) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // Both workers poll every 100 ms: a few seconds is many chances to send a copy.
@@ -250,12 +296,22 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     // the account's ten.
     for (let i = 0; i < 10; i++) {
       const via = i % 2 === 0 ? a : b;
-      const response = await postForm(via.url, "/auth", { intent: "signin", email: target.email, password: "Wrong#0000", altcha: await solvedCaptcha() });
+      const response = await postForm(via.url, "/auth", {
+        intent: "signin",
+        email: target.email,
+        password: "Wrong#0000",
+        altcha: await solvedCaptcha(),
+      });
       expect(response.status, `attempt ${i + 1} via ${via.name}: ${await response.clone().text()}`).toBe(401);
     }
     // Each instance alone has seen five; together they have seen ten, so even the right password waits.
     for (const via of [a, b]) {
-      const response = await postForm(via.url, "/auth", { intent: "signin", email: target.email, password: PASSWORD, altcha: await solvedCaptcha() });
+      const response = await postForm(via.url, "/auth", {
+        intent: "signin",
+        email: target.email,
+        password: PASSWORD,
+        altcha: await solvedCaptcha(),
+      });
       expect(response.status).toBe(429);
       expect(await response.text()).toContain(SITE_MESSAGES.tooManySignIns);
     }
@@ -270,7 +326,11 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     form.set("sources", "The assayer's ledger.");
     form.set("research", "The ore glows faintly when the lamps go out.");
     form.set("file", new Blob([new Uint8Array(PNG)]), "ore.png");
-    const uploaded = await fetch(`${a.url}/research/upload`, { method: "POST", headers: { Cookie: author.cookie, Origin: a.url }, body: form });
+    const uploaded = await fetch(`${a.url}/research/upload`, {
+      method: "POST",
+      headers: { Cookie: author.cookie, Origin: a.url },
+      body: form,
+    });
     expect(uploaded.status).toBe(200);
     const [row] = await db.select().from(research).where(eq(research.userId, author.id));
 

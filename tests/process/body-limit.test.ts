@@ -33,7 +33,11 @@ describe("the production server under oversized bodies", () => {
     const pid = running.child.pid!;
     // Warm up: the sign-in page and a refused sign-in load what a request needs.
     expect((await fetch(`${url}/auth`)).status).toBe(200);
-    await fetch(`${url}/auth`, { method: "POST", headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=signin" });
+    await fetch(`${url}/auth`, {
+      method: "POST",
+      headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "intent=signin",
+    });
     const before = rssOf(pid);
 
     let peak = before;
@@ -56,7 +60,10 @@ describe("the production server under oversized bodies", () => {
     // The clients were answered and cut off, not left to stall.
     expect(Date.now() - started).toBeLessThan(5_000);
     peak = Math.max(peak, rssOf(pid));
-    expect(peak - before, `resident memory rose from ${Math.round(before / MB)} MB to ${Math.round(peak / MB)} MB`).toBeLessThan(100 * MB);
+    expect(
+      peak - before,
+      `resident memory rose from ${Math.round(before / MB)} MB to ${Math.round(peak / MB)} MB`,
+    ).toBeLessThan(100 * MB);
 
     expect((await fetch(`${url}/auth`)).status).toBe(200);
     expect(await (await fetch(`${url}/healthz`)).text()).toBe("ok");

@@ -64,14 +64,30 @@ describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQ
   });
 
   it("admin, import, backup and restore work on PostgreSQL, each saying which database and warning of the embedded one beside it", async () => {
-    const site = siteWithDotEnv(`# copied from .env.example\nDATABASE_URL=${url}\nMAIL_FROM="Hopewell <no-reply@hopewell.local>"\n`);
+    const site = siteWithDotEnv(
+      `# copied from .env.example\nDATABASE_URL=${url}\nMAIL_FROM="Hopewell <no-reply@hopewell.local>"\n`,
+    );
     // What the issue found: an embedded database left in ./data by a first start without DATABASE_URL.
     fs.mkdirSync(path.join(site, "data", "pgdata"), { recursive: true });
     fs.writeFileSync(path.join(site, "data", "pgdata", "PG_VERSION"), "17\n");
     const said = `Database: PostgreSQL database "${name}" on ${new URL(url).hostname}:${new URL(url).port || "5432"}, user ${name} (DATABASE_URL from .env)`;
     const warning = `Warning: DATA_DIR (${fs.realpathSync(site)}/data) also holds an embedded database, which is not used while DATABASE_URL is set`;
 
-    const created = await npmRun(site, ["admin", "--", "create-user", "--email", "cass@club.test", "--password", "Choose#1877", "--first", "Cass", "--last", "Reed", "--role", "cast"]);
+    const created = await npmRun(site, [
+      "admin",
+      "--",
+      "create-user",
+      "--email",
+      "cass@club.test",
+      "--password",
+      "Choose#1877",
+      "--first",
+      "Cass",
+      "--last",
+      "Reed",
+      "--role",
+      "cast",
+    ]);
     expect(created.output).toContain(said);
     expect(created.output).toContain("(DATABASE_URL from .env)");
     expect(created.output).toContain(warning);
@@ -81,7 +97,9 @@ describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQ
     const check = new pg.Client({ connectionString: url });
     await check.connect();
     try {
-      expect((await check.query("select role from profiles where email = 'cass@club.test'")).rows).toEqual([{ role: "cast" }]);
+      expect((await check.query("select role from profiles where email = 'cass@club.test'")).rows).toEqual([
+        { role: "cast" },
+      ]);
 
       const exportDir = writeExport(path.join(tempDir("export"), "old-export"), sampleExport());
       const imported = await npmRun(site, ["import", "--", exportDir]);
@@ -95,7 +113,13 @@ describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQ
       expect(backedUp.output).toContain(said);
       expect(backedUp.code, backedUp.output).toBe(0);
       let manifest = "";
-      await tar.t({ file: archive, onReadEntry: (entry) => (entry.path === "manifest.json" ? entry.on("data", (chunk: Buffer) => (manifest += chunk.toString())) : entry.resume()) });
+      await tar.t({
+        file: archive,
+        onReadEntry: (entry) =>
+          entry.path === "manifest.json"
+            ? entry.on("data", (chunk: Buffer) => (manifest += chunk.toString()))
+            : entry.resume(),
+      });
       const parsed = JSON.parse(manifest) as { database: string; tables: { name: string; rows: number }[] };
       expect(parsed.database).toBe("postgres");
       expect(parsed.tables.find((table) => table.name === "public.profiles")?.rows).toBe(members);
@@ -106,7 +130,9 @@ describe.skipIf(!PG_URL)("commands with DATABASE_URL set only in .env (PostgreSQ
       expect(restored.output).toContain(said);
       expect(restored.code, restored.output).toBe(0);
       expect(restored.output).toMatch(/Restored .*'s backup into the PostgreSQL database/);
-      expect((await check.query("select role from profiles where email = 'cass@club.test'")).rows).toEqual([{ role: "cast" }]);
+      expect((await check.query("select role from profiles where email = 'cass@club.test'")).rows).toEqual([
+        { role: "cast" },
+      ]);
     } finally {
       await check.end();
     }

@@ -52,7 +52,9 @@ function dirWithoutHardLinks(): string {
 
 /** Four processes taking and releasing the lock on `dir` for 2.5 s each: no two may ever hold it together. */
 async function contend(dir: string) {
-  const contenders = [1, 2, 3, 4].map(() => run(process.execPath, ["--import", "tsx", "tests/fixtures/lock-contender.ts", dir, "2500"]));
+  const contenders = [1, 2, 3, 4].map(() =>
+    run(process.execPath, ["--import", "tsx", "tests/fixtures/lock-contender.ts", dir, "2500"]),
+  );
   const tallies = [];
   for (const contender of contenders) {
     const { code } = await contender.exited;
@@ -94,29 +96,33 @@ describe("the embedded database's data directory", () => {
     await contend(tempDir());
   }, 60_000);
 
-  it.skipIf(!FUSE_ZIP)("does the same on a filesystem without hard links (fuse-zip must be installed, and mounting needs root)", async () => {
-    const dir = dirWithoutHardLinks();
-    fs.writeFileSync(path.join(dir, "probe"), "");
-    expect(() => fs.linkSync(path.join(dir, "probe"), path.join(dir, "probe-link"))).toThrow(/EPERM/);
-    fs.rmSync(path.join(dir, "probe"));
-    // The contenders start on an empty lock, as one left between its making and its pid: each
-    // watches it for a second, then they race to take it over.
-    fs.writeFileSync(path.join(dir, "hopewell.lock"), "");
-    await contend(dir);
-    // A live holder is still refused there, and a dead one's lock taken over.
-    const holder = run("sleep", ["30"]);
-    try {
-      fs.writeFileSync(path.join(dir, "hopewell.lock"), String(holder.child.pid));
-      expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
-    } finally {
-      holder.child.kill("SIGKILL");
-      await holder.exited;
-    }
-    const release = acquireDataDirLock(dir);
-    expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
-    release();
-    expect(fs.readdirSync(dir)).toEqual([]);
-  }, 60_000);
+  it.skipIf(!FUSE_ZIP)(
+    "does the same on a filesystem without hard links (fuse-zip must be installed, and mounting needs root)",
+    async () => {
+      const dir = dirWithoutHardLinks();
+      fs.writeFileSync(path.join(dir, "probe"), "");
+      expect(() => fs.linkSync(path.join(dir, "probe"), path.join(dir, "probe-link"))).toThrow(/EPERM/);
+      fs.rmSync(path.join(dir, "probe"));
+      // The contenders start on an empty lock, as one left between its making and its pid: each
+      // watches it for a second, then they race to take it over.
+      fs.writeFileSync(path.join(dir, "hopewell.lock"), "");
+      await contend(dir);
+      // A live holder is still refused there, and a dead one's lock taken over.
+      const holder = run("sleep", ["30"]);
+      try {
+        fs.writeFileSync(path.join(dir, "hopewell.lock"), String(holder.child.pid));
+        expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+      } finally {
+        holder.child.kill("SIGKILL");
+        await holder.exited;
+      }
+      const release = acquireDataDirLock(dir);
+      expect(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8")).toBe(String(process.pid));
+      release();
+      expect(fs.readdirSync(dir)).toEqual([]);
+    },
+    60_000,
+  );
 
   it("takes over a lock that names no process, and never signals a process group", async () => {
     const dir = tempDir();
@@ -145,7 +151,9 @@ describe("the embedded database's data directory", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       fs.writeFileSync(lock, String(holder.child.pid));
       await starter.exited;
-      expect(starter.output()).toContain(`refused: The data directory ${dir} is in use by another process (pid ${holder.child.pid})`);
+      expect(starter.output()).toContain(
+        `refused: The data directory ${dir} is in use by another process (pid ${holder.child.pid})`,
+      );
     } finally {
       holder.child.kill("SIGKILL");
     }
@@ -170,12 +178,19 @@ describe("the embedded database's data directory", () => {
     const dir = unpackMigratedDatabase(tempDir());
     // The writer's parent becomes `sleep`, which never reads its children's exit status: once
     // killed, the writer stays a zombie, as under a parent that has not yet reaped it.
-    const parent = run("sh", ["-c", '"$0" --import tsx tests/fixtures/writer.ts "$1" & exec sleep 60', process.execPath, dir]);
+    const parent = run("sh", [
+      "-c",
+      '"$0" --import tsx tests/fixtures/writer.ts "$1" & exec sleep 60',
+      process.execPath,
+      dir,
+    ]);
     try {
       await parent.waitFor(/(committed .*\n){20}/, 60_000);
       const holder = Number(fs.readFileSync(path.join(dir, "hopewell.lock"), "utf8"));
       process.kill(holder, "SIGKILL");
-      await expect.poll(() => fs.readFileSync(`/proc/${holder}/stat`, "utf8").split(") ")[1]![0], { timeout: 5_000, interval: 5 }).toBe("Z");
+      await expect
+        .poll(() => fs.readFileSync(`/proc/${holder}/stat`, "utf8").split(") ")[1]![0], { timeout: 5_000, interval: 5 })
+        .toBe("Z");
       const committed = [...parent.output().matchAll(/committed ([0-9a-f-]{36})/g)].map((match) => match[1]!);
       const handle = await openDatabase({ dataDir: dir });
       try {
@@ -193,7 +208,8 @@ describe("the embedded database's data directory", () => {
 
   it("tells a holder the kernel is tearing down from a running one and from a zombie", () => {
     // /proc/<pid>/stat: pid, (name), state, ppid, pgrp, session, tty, tpgid, flags, ...
-    const line = (state: string, flags: number) => `4242 (node (server) x) ${state} 1 4242 4242 0 -1 ${flags} 120 0 0 0`;
+    const line = (state: string, flags: number) =>
+      `4242 (node (server) x) ${state} 1 4242 4242 0 -1 ${flags} 120 0 0 0`;
     expect(stateFromStat(line("S", 0x400100))).toBe("running");
     expect(stateFromStat(line("R", 0x400104))).toBe("exiting");
     expect(stateFromStat(line("D", 0x400104))).toBe("exiting");

@@ -17,7 +17,13 @@ import { run, type RunningProcess } from "../helpers/processes";
 withTestDatabase();
 const production = withAppServer({ TRUST_PROXY: "true" });
 
-const SECURITY_HEADERS = ["X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy"];
+const SECURITY_HEADERS = [
+  "X-Content-Type-Options",
+  "Referrer-Policy",
+  "X-Frame-Options",
+  "Cross-Origin-Opener-Policy",
+  "Permissions-Policy",
+];
 
 describe("npm run dev", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-dev-"));
@@ -60,7 +66,10 @@ describe("npm run dev", () => {
   });
 
   it("sends the same security headers and Content-Security-Policy, its nonce on the page's scripts", async () => {
-    const [fromDev, fromProduction] = await Promise.all([fetch(`${url}/forgot-password`), fetch(`${production().url}/forgot-password`)]);
+    const [fromDev, fromProduction] = await Promise.all([
+      fetch(`${url}/forgot-password`),
+      fetch(`${production().url}/forgot-password`),
+    ]);
     for (const header of SECURITY_HEADERS) {
       expect(fromDev.headers.get(header), header).toBeTruthy();
       expect(fromDev.headers.get(header), header).toBe(fromProduction.headers.get(header));
@@ -92,7 +101,8 @@ describe("npm run dev", () => {
   it("serves the signed-out home page from the same cache, with its caching rules", async () => {
     const [fromDev, fromProduction] = await Promise.all([fetch(`${url}/`), fetch(`${production().url}/`)]);
     expect(fromDev.status).toBe(200);
-    for (const header of ["Cache-Control", "Vary"]) expect(fromDev.headers.get(header), header).toBe(fromProduction.headers.get(header));
+    for (const header of ["Cache-Control", "Vary"])
+      expect(fromDev.headers.get(header), header).toBe(fromProduction.headers.get(header));
     const etag = fromDev.headers.get("ETag")!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await fetch(`${url}/`, { headers: { "If-None-Match": etag } })).status).toBe(304);
@@ -100,10 +110,14 @@ describe("npm run dev", () => {
 
   it("keys rate limits on the client's address from X-Forwarded-For behind a proxy", async () => {
     for (const base of [url, production().url]) {
-      const challenge = (address: string) => fetch(`${base}/captcha/challenge`, { headers: { "X-Forwarded-For": `198.51.100.200, ${address}` } });
+      const challenge = (address: string) =>
+        fetch(`${base}/captcha/challenge`, { headers: { "X-Forwarded-For": `198.51.100.200, ${address}` } });
       const statuses: number[] = [];
       for (let i = 0; i < 101; i++) statuses.push((await challenge("203.0.113.10")).status);
-      expect(statuses.slice(0, 100).every((status) => status === 200), base).toBe(true);
+      expect(
+        statuses.slice(0, 100).every((status) => status === 200),
+        base,
+      ).toBe(true);
       expect(statuses[100], base).toBe(429);
       // Another client behind the same proxy is not affected.
       expect((await challenge("203.0.113.11")).status, base).toBe(200);

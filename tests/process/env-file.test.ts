@@ -21,7 +21,16 @@ const BOGUS_URL = "postgres://club:secret@127.0.0.1:9/the_clubs_own";
 
 function checkoutWithDotEnv(dotEnv: string): string {
   const site = tempDir("env-file");
-  for (const entry of ["app", "scripts", "drizzle", "node_modules", "build", "server.mjs", "tsconfig.json", "package.json"]) {
+  for (const entry of [
+    "app",
+    "scripts",
+    "drizzle",
+    "node_modules",
+    "build",
+    "server.mjs",
+    "tsconfig.json",
+    "package.json",
+  ]) {
     fs.symlinkSync(path.resolve(entry), path.join(site, entry));
   }
   fs.writeFileSync(path.join(site, ".env"), dotEnv);
@@ -32,25 +41,39 @@ describe("a .env in the checkout, with the tests' settings", () => {
   it("does not reach a command the tests start, which reads it without the switch", async () => {
     const site = checkoutWithDotEnv(`DATABASE_URL=${BOGUS_URL}\n`);
     const restore = (options: { unset: string[] }) => {
-      const child = run(process.execPath, ["--import", "tsx", "scripts/restore.ts", "no-such-backup.tar.gz"], { DATA_DIR: tempDir("env-file-data") }, { cwd: site, ...options });
+      const child = run(
+        process.execPath,
+        ["--import", "tsx", "scripts/restore.ts", "no-such-backup.tar.gz"],
+        { DATA_DIR: tempDir("env-file-data") },
+        { cwd: site, ...options },
+      );
       return child.exited.then(() => child.output());
     };
     // As every test starts a command: with the suite's environment, HOPEWELL_ENV_FILE=none in it.
     expect(process.env.HOPEWELL_ENV_FILE).toBe("none");
     const asTheTestsRunIt = await restore({ unset: ["DATABASE_URL"] });
-    expect(asTheTestsRunIt).toMatch(/^Database: the embedded database in .* \(DATABASE_URL unset, DATA_DIR from the environment\)$/m);
+    expect(asTheTestsRunIt).toMatch(
+      /^Database: the embedded database in .* \(DATABASE_URL unset, DATA_DIR from the environment\)$/m,
+    );
     expect(asTheTestsRunIt).toContain("No backup file at");
     expect(asTheTestsRunIt).not.toContain("the_clubs_own");
     // The same command without the switch reads the file, as an operator's does.
     const asAnOperatorRunsIt = await restore({ unset: ["DATABASE_URL", "HOPEWELL_ENV_FILE"] });
-    expect(asAnOperatorRunsIt).toMatch(/^Database: PostgreSQL database "the_clubs_own" on 127\.0\.0\.1:9, user club \(DATABASE_URL from \.env\)$/m);
+    expect(asAnOperatorRunsIt).toMatch(
+      /^Database: PostgreSQL database "the_clubs_own" on 127\.0\.0\.1:9, user club \(DATABASE_URL from \.env\)$/m,
+    );
   }, 60_000);
 
   it("does not reach a server the tests start: it serves from its own data directory", async () => {
     const site = checkoutWithDotEnv(`DATABASE_URL=${BOGUS_URL}\n`);
     const dataDir = unpackMigratedDatabase(tempDir("env-file-server"));
     const port = await freePort();
-    const { child, output, waitFor, exited } = run(process.execPath, ["server.mjs"], { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: "3000" }, { cwd: site, unset: ["DATABASE_URL"] });
+    const { child, output, waitFor, exited } = run(
+      process.execPath,
+      ["server.mjs"],
+      { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: "3000" },
+      { cwd: site, unset: ["DATABASE_URL"] },
+    );
     try {
       await waitFor(new RegExp(`running at http://localhost:${port}`), 90_000);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -65,9 +88,16 @@ describe("a .env in the checkout, with the tests' settings", () => {
 
   it("names a settings file HOPEWELL_ENV_FILE gives that is not there, and does not start", async () => {
     const site = checkoutWithDotEnv("");
-    const child = run(process.execPath, ["server.mjs"], { NODE_ENV: "production", HOPEWELL_ENV_FILE: "/etc/hopewell/missing.env" }, { cwd: site });
+    const child = run(
+      process.execPath,
+      ["server.mjs"],
+      { NODE_ENV: "production", HOPEWELL_ENV_FILE: "/etc/hopewell/missing.env" },
+      { cwd: site },
+    );
     const { code } = await child.exited;
-    expect(child.output().trim()).toBe("HOPEWELL_ENV_FILE names /etc/hopewell/missing.env, which does not exist: give the settings file's path, or none to read no file.");
+    expect(child.output().trim()).toBe(
+      "HOPEWELL_ENV_FILE names /etc/hopewell/missing.env, which does not exist: give the settings file's path, or none to read no file.",
+    );
     expect(code).toBe(1);
   }, 30_000);
 });

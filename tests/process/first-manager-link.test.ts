@@ -19,7 +19,12 @@ describe("the first manager's set-up link at start-up", () => {
 
   async function startAndStop() {
     const port = await freePort();
-    const server = run(process.execPath, ["server.mjs"], { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", APP_URL: "https://members.example.org/" });
+    const server = run(process.execPath, ["server.mjs"], {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_ENV: "production",
+      APP_URL: "https://members.example.org/",
+    });
     try {
       await server.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -37,7 +42,26 @@ describe("the first manager's set-up link at start-up", () => {
     expect(first.link, first.output).not.toBeNull();
     expect(first.output).toContain("No manager yet. Create the first one in your browser (the link works once)");
 
-    const admin = run(process.execPath, ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", "ada@example.org", "--password", "Choose#1877", "--first", "Ada", "--last", "Boss", "--role", "manager"], { DATA_DIR: dataDir });
+    const admin = run(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "scripts/admin.ts",
+        "create-user",
+        "--email",
+        "ada@example.org",
+        "--password",
+        "Choose#1877",
+        "--first",
+        "Ada",
+        "--last",
+        "Boss",
+        "--role",
+        "manager",
+      ],
+      { DATA_DIR: dataDir },
+    );
     expect((await admin.exited).code, admin.output()).toBe(0);
 
     const second = await startAndStop();

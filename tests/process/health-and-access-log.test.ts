@@ -60,7 +60,9 @@ describe("the server's logs", () => {
     // Each answer read to its end before the next request: a line is logged when its answer ends,
     // and the reset page streams its link check after its headers.
     const visit = async (address: string, init?: RequestInit) => (await fetch(`${url}${address}`, init)).arrayBuffer();
-    await visit("/reset-password?token=SecretResetToken123", { headers: { Cookie: "hopewell.session_token=SecretCookieValue456" } });
+    await visit("/reset-password?token=SecretResetToken123", {
+      headers: { Cookie: "hopewell.session_token=SecretCookieValue456" },
+    });
     await visit("/research/00000000-0000-4000-8000-000000000000/file?download=1", { redirect: "manual" });
     await visit("/healthz");
     await visit("/favicon.svg?v=2");
@@ -109,7 +111,10 @@ describe("the server's logs", () => {
 
     // New sessions on the database are read-only; the app's pooled ones are ended so it reconnects.
     await admin.query(`alter database ${name} set default_transaction_read_only = on`);
-    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
+    await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+      [name],
+    );
     // Queries right after the cut may meet pooled connections that died (each is dropped
     // from the pool as it fails): ask until a live, read-only connection answers.
     expect(await healthUntil(url, "database cannot be written")).toBe("503 database cannot be written");
@@ -118,7 +123,10 @@ describe("the server's logs", () => {
     expect((await fetch(`${url}/`)).status).toBe(200);
 
     await admin.query(`alter database ${name} set default_transaction_read_only = off`);
-    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
+    await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+      [name],
+    );
     expect(await healthUntil(url, "ok")).toBe("200 ok");
     server.child.kill("SIGTERM");
     await server.exited;

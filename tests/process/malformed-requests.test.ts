@@ -36,7 +36,10 @@ function exchange(port: number, bytes: Buffer | string, timeoutMs = 5_000): Prom
       resolve({ status: status === undefined ? undefined : Number(status), head });
     };
     const timer = setTimeout(finish, timeoutMs);
-    socket.on("data", (data) => (received = Buffer.concat([received, typeof data === "string" ? Buffer.from(data, "latin1") : data])));
+    socket.on(
+      "data",
+      (data) => (received = Buffer.concat([received, typeof data === "string" ? Buffer.from(data, "latin1") : data])),
+    );
     // A reset after the answer (the server closing with bytes unread) still leaves the answer read.
     socket.on("error", () => {});
     socket.on("close", finish);
@@ -94,9 +97,37 @@ const HAND_PICKED: [name: string, bytes: Buffer | string][] = [
   ["no protocol version", "GET /\r\n\r\n"],
   ["HTTP/9.9", "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"],
   ["a header without a colon", request("/", ["Host: 127.0.0.1", "Nonsense"])],
-  ["a forwarded host that is no host", request("/", ["Host: 127.0.0.1", "X-Forwarded-Host: [", "X-Forwarded-Proto: gopher"])],
-  ["a body to a malformed address", [`POST //%2F HTTP/1.1`, "Host: 127.0.0.1", "Content-Length: 5", "Content-Type: application/x-www-form-urlencoded", "Connection: close", "", "a=b&c"].join("\r\n")],
-  ["a chunked body to a malformed Host", [`POST /auth HTTP/1.1`, "Host: [", "Transfer-Encoding: chunked", "Connection: close", "", "3", "a=b", "0", "", ""].join("\r\n")],
+  [
+    "a forwarded host that is no host",
+    request("/", ["Host: 127.0.0.1", "X-Forwarded-Host: [", "X-Forwarded-Proto: gopher"]),
+  ],
+  [
+    "a body to a malformed address",
+    [
+      `POST //%2F HTTP/1.1`,
+      "Host: 127.0.0.1",
+      "Content-Length: 5",
+      "Content-Type: application/x-www-form-urlencoded",
+      "Connection: close",
+      "",
+      "a=b&c",
+    ].join("\r\n"),
+  ],
+  [
+    "a chunked body to a malformed Host",
+    [
+      `POST /auth HTTP/1.1`,
+      "Host: [",
+      "Transfer-Encoding: chunked",
+      "Connection: close",
+      "",
+      "3",
+      "a=b",
+      "0",
+      "",
+      "",
+    ].join("\r\n"),
+  ],
 ];
 
 /** A seeded generator, so a failure names a request that can be sent again. */
@@ -111,9 +142,55 @@ function random(seed: number): () => number {
 /** Targets and hosts stitched from the pieces URL parsers stumble on. */
 function fuzzed(count: number, seed = 1877): [string, string][] {
   const next = random(seed);
-  const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
-  const pieces = ["/", "//", "\\", "%", "%2F", "%5C", "%0", "%E6%97", "%%", "[", "]", "@", ":", "?", "#", "..", ".", "a", "events", "auth", "日", "\u00ff", " ", "%20", ";", "*", "http:", "//[", "::"];
-  const hosts = ["127.0.0.1", "[", "]", "[::1", "a b", "a:b:c", "a@b", "a/b", "a\\b", "%41", "[::1]:0", "x:", "日本.example", "a..b", ""];
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const pieces = [
+    "/",
+    "//",
+    "\\",
+    "%",
+    "%2F",
+    "%5C",
+    "%0",
+    "%E6%97",
+    "%%",
+    "[",
+    "]",
+    "@",
+    ":",
+    "?",
+    "#",
+    "..",
+    ".",
+    "a",
+    "events",
+    "auth",
+    "日",
+    "\u00ff",
+    " ",
+    "%20",
+    ";",
+    "*",
+    "http:",
+    "//[",
+    "::",
+  ];
+  const hosts = [
+    "127.0.0.1",
+    "[",
+    "]",
+    "[::1",
+    "a b",
+    "a:b:c",
+    "a@b",
+    "a/b",
+    "a\\b",
+    "%41",
+    "[::1]:0",
+    "x:",
+    "日本.example",
+    "a..b",
+    "",
+  ];
   const cases: [string, string][] = [];
   for (let i = 0; i < count; i++) {
     const length = 1 + Math.floor(next() * 6);
@@ -122,7 +199,10 @@ function fuzzed(count: number, seed = 1877): [string, string][] {
     // Spaces would end the request line: they go in escaped, as in the pieces.
     target = target.replace(/ /g, "%20");
     const host = next() < 0.5 ? "127.0.0.1" : pick(hosts);
-    cases.push([`fuzz ${i}: ${JSON.stringify(target)} at Host ${JSON.stringify(host)}`, request(target, [`Host: ${host}`], next() < 0.8 ? "GET" : "POST")]);
+    cases.push([
+      `fuzz ${i}: ${JSON.stringify(target)} at Host ${JSON.stringify(host)}`,
+      request(target, [`Host: ${host}`], next() < 0.8 ? "GET" : "POST"),
+    ]);
   }
   return cases;
 }
@@ -165,7 +245,15 @@ describe("malformed requests to the production server", () => {
   }, 120_000);
 
   it("refuses with 400, not a server error, what it cannot read as an address of this site", async () => {
-    for (const target of ["//%2F", "//evil.example/profile", "/\\%2F", "http://[/", "http://evil.example/profile", "javascript:alert(1)", "events"]) {
+    for (const target of [
+      "//%2F",
+      "//evil.example/profile",
+      "/\\%2F",
+      "http://[/",
+      "http://evil.example/profile",
+      "javascript:alert(1)",
+      "events",
+    ]) {
       const answer = await exchange(port, request(target));
       expect(answer.status, `${target}: ${answer.head}`).toBe(400);
     }

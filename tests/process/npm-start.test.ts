@@ -33,7 +33,6 @@ function tempDir(prefix: string) {
   return dir;
 }
 
-
 /** A form post whose body arrives in two halves; the second is sent when `finish` is called. */
 function slowPost(port: number, body: string) {
   let finish!: () => void;
@@ -44,7 +43,11 @@ function slowPost(port: number, body: string) {
         host: "127.0.0.1",
         method: "POST",
         path: "/auth",
-        headers: { Origin: `http://127.0.0.1:${port}`, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) },
+        headers: {
+          Origin: `http://127.0.0.1:${port}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+        },
       },
       (res) => {
         let text = "";
@@ -66,7 +69,13 @@ describe("npm start under a supervisor", () => {
     // A data directory in use already: this is about stopping, not a first start (the next tests start on empty ones).
     const dataDir = unpackMigratedDatabase(tempDir("hopewell-npm-start-"));
     const port = await freePort();
-    const npm = run("npm", ["start"], { DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT_MS: "8000", NODE_ENV: "production", LOG_LEVEL: "info" });
+    const npm = run("npm", ["start"], {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      SHUTDOWN_TIMEOUT_MS: "8000",
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+    });
     running.push(npm);
     await npm.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
     expect(npm.output()).toContain("The build is up to date");
@@ -74,11 +83,16 @@ describe("npm start under a supervisor", () => {
     servers.push(serverPid);
     expect(fs.readFileSync(path.join(dataDir, "hopewell.lock"), "utf8")).toBe(String(serverPid));
     // The C library's setting that keeps idle memory down reaches the server (docs/decisions/0026-memory-given-back.md).
-    expect(fs.readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=131072");
+    expect(fs.readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")).toContain(
+      "MALLOC_MMAP_THRESHOLD_=131072",
+    );
     // So does the single background thread for V8's compilers (docs/decisions/0031-one-compiler-thread.md).
     expect(fs.readFileSync(`/proc/${serverPid}/cmdline`, "utf8").split("\0")).toContain("--v8-pool-size=1");
 
-    const slow = slowPost(port, new URLSearchParams({ intent: "signin", email: "someone@example.com", password: "Lantern#1877" }).toString());
+    const slow = slowPost(
+      port,
+      new URLSearchParams({ intent: "signin", email: "someone@example.com", password: "Lantern#1877" }).toString(),
+    );
     // The request's headers have reached the server before the signal.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const signalledAt = performance.now();
@@ -103,7 +117,12 @@ describe("npm start under a supervisor", () => {
 
   it("stops cleanly when signalled while the database is still opening", async () => {
     const dataDir = tempDir("hopewell-npm-early-");
-    const npm = run("npm", ["start"], { DATA_DIR: dataDir, PORT: String(await freePort()), NODE_ENV: "production", LOG_LEVEL: "info" });
+    const npm = run("npm", ["start"], {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+    });
     running.push(npm);
     // The lock is taken as the embedded database starts to open (a fresh one takes seconds).
     const lock = path.join(dataDir, "hopewell.lock");
@@ -127,10 +146,13 @@ describe("npm start under a supervisor", () => {
     // What `npm install --omit=dev` leaves: the packages the lock file does not mark as
     // development-only. They are linked from this checkout, so nothing is downloaded.
     const site = tempDir("hopewell-prod-only-");
-    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as { packages: Record<string, { dev?: boolean }> };
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
     for (const [key, entry] of Object.entries(lock.packages)) {
       const name = key.slice("node_modules/".length);
-      if (!key.startsWith("node_modules/") || name.includes("node_modules/") || entry.dev || !fs.existsSync(key)) continue;
+      if (!key.startsWith("node_modules/") || name.includes("node_modules/") || entry.dev || !fs.existsSync(key))
+        continue;
       fs.mkdirSync(path.dirname(path.join(site, key)), { recursive: true });
       fs.symlinkSync(path.resolve(key), path.join(site, key));
     }
@@ -139,11 +161,16 @@ describe("npm start under a supervisor", () => {
     fs.cpSync("build", path.join(site, "build"), { recursive: true });
     // What the operators' guide lists for a build made elsewhere (docs/operators.md#installing).
     fs.mkdirSync(path.join(site, "scripts/launch"), { recursive: true });
-    for (const file of ["server.mjs", "package.json", "scripts/launch/env-file.mjs", "scripts/launch/node-version.mjs"]) fs.copyFileSync(file, path.join(site, file));
+    for (const file of ["server.mjs", "package.json", "scripts/launch/env-file.mjs", "scripts/launch/node-version.mjs"])
+      fs.copyFileSync(file, path.join(site, file));
     fs.cpSync("drizzle", path.join(site, "drizzle"), { recursive: true });
 
     const port = await freePort();
-    const serve = run("npm", ["run", "serve", "--prefix", site], { DATA_DIR: path.join(site, "data"), PORT: String(port), LOG_LEVEL: "info" });
+    const serve = run("npm", ["run", "serve", "--prefix", site], {
+      DATA_DIR: path.join(site, "data"),
+      PORT: String(port),
+      LOG_LEVEL: "info",
+    });
     running.push(serve);
     await serve.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
     const serverPid = Number(/"pid":(\d+)/.exec(serve.output())![1]);
@@ -154,7 +181,8 @@ describe("npm start under a supervisor", () => {
     // A first start: the new database was made in a process of its own, so this one holds what
     // any later start does (made in the server itself, it held about 780 MB until a restart).
     expect(serve.output()).toMatch(/"msg":"new embedded database made"/);
-    const residentMb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${serverPid}/status`, "utf8"))![1]) / 1024;
+    const residentMb =
+      Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${serverPid}/status`, "utf8"))![1]) / 1024;
     expect(residentMb).toBeLessThan(300);
     process.kill(serve.child.pid!, "SIGTERM");
     expect((await serve.exited).code).toBe(0);

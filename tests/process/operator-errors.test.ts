@@ -33,7 +33,11 @@ async function failedStart(env: Record<string, string>) {
 describe("mistakes in the server's settings", () => {
   it("names LOG_LEVEL when its value is not a level", async () => {
     const dataDir = tempDir("hopewell-loglevel-");
-    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "verbose" });
+    const { code, output } = await failedStart({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      LOG_LEVEL: "verbose",
+    });
     expect(code).toBe(1);
     expect(output).toMatch(/Invalid configuration:\n\s+- LOG_LEVEL:/);
     expect(output).not.toMatch(STACK_LINE);
@@ -41,7 +45,11 @@ describe("mistakes in the server's settings", () => {
 
   it("refuses the test suite's cheap CAPTCHA, so no production site ever asks bots for less work", async () => {
     const dataDir = tempDir("hopewell-captcha-work-");
-    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), CAPTCHA_TEST_WORK: "5" });
+    const { code, output } = await failedStart({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      CAPTCHA_TEST_WORK: "5",
+    });
     expect(code).toBe(1);
     expect(output).toMatch(/Invalid configuration:\n\s+- CAPTCHA_TEST_WORK: is for the test suite only/);
     expect(output).not.toMatch(STACK_LINE);
@@ -79,7 +87,11 @@ describe("mistakes in the server's settings", () => {
     const dataDir = tempDir("hopewell-pg-port-");
     // A port nothing listens on, as when 5433 was typed for 5432.
     const port = await freePort();
-    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: `postgres://hopewell:secret@127.0.0.1:${port}/hopewell` });
+    const { code, output } = await failedStart({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      DATABASE_URL: `postgres://hopewell:secret@127.0.0.1:${port}/hopewell`,
+    });
     expect(code).toBe(1);
     expect(output).toContain(
       `Hopewell could not start: DATABASE_URL: nothing answers at 127.0.0.1:${port} (connection refused). Check the host and port in DATABASE_URL (PostgreSQL listens on 5432 unless told otherwise) and that PostgreSQL runs there (systemctl status postgresql).`,
@@ -93,7 +105,11 @@ describe("mistakes in the server's settings", () => {
     if (!(await postgresAnswers(pgUrl))) return context.skip(`needs PostgreSQL at ${pgUrl} (TEST_DATABASE_URL)`);
     const dataDir = tempDir("hopewell-pg-name-");
     const url = new URL(withDatabaseName(pgUrl, "hopewell_no_such_site"));
-    const { code, output } = await failedStart({ DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: url.toString() });
+    const { code, output } = await failedStart({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      DATABASE_URL: url.toString(),
+    });
     expect(code).toBe(1);
     expect(output).toContain(
       `Hopewell could not start: DATABASE_URL names the database "hopewell_no_such_site", which does not exist on ${url.hostname}:${url.port || "5432"}. Create it, owned by the site's role (sudo -u postgres createdb -O ${url.username} hopewell_no_such_site), or correct the database's name at the end of DATABASE_URL.`,
@@ -108,11 +124,19 @@ describe("mistakes in the server's settings", () => {
     // The database the .env file points at is there already: this is about reading the file, not a first start.
     unpackMigratedDatabase(path.join(site, "from-dotenv"));
     const port = await freePort();
-    fs.writeFileSync(path.join(site, ".env"), `# copied from .env.example\nPORT=${port}\nDATA_DIR=./from-dotenv\nSHUTDOWN_TIMEOUT_MS=eleven\n`);
+    fs.writeFileSync(
+      path.join(site, ".env"),
+      `# copied from .env.example\nPORT=${port}\nDATA_DIR=./from-dotenv\nSHUTDOWN_TIMEOUT_MS=eleven\n`,
+    );
     const saved = { PORT: process.env.PORT, DATA_DIR: process.env.DATA_DIR };
     delete process.env.PORT;
     delete process.env.DATA_DIR;
-    const { child, waitFor, exited } = run(process.execPath, [path.resolve("server.mjs")], { NODE_ENV: "production", SHUTDOWN_TIMEOUT_MS: "3000" }, { cwd: site, unset: ["HOPEWELL_ENV_FILE"] });
+    const { child, waitFor, exited } = run(
+      process.execPath,
+      [path.resolve("server.mjs")],
+      { NODE_ENV: "production", SHUTDOWN_TIMEOUT_MS: "3000" },
+      { cwd: site, unset: ["HOPEWELL_ENV_FILE"] },
+    );
     try {
       await waitFor(new RegExp(`running at http://localhost:${port}`), 90_000);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);

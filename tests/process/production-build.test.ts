@@ -22,7 +22,11 @@ describe("the production build", () => {
     const scripts = clientScripts();
     // Only React DOM's development build links its hydration warnings; only its production build
     // sends errors to the decoder page instead of spelling them out.
-    expect(scripts.filter((script) => script.text.includes("react.dev/link/hydration-mismatch")).map((script) => script.name)).toEqual([]);
+    expect(
+      scripts
+        .filter((script) => script.text.includes("react.dev/link/hydration-mismatch"))
+        .map((script) => script.name),
+    ).toEqual([]);
     expect(scripts.some((script) => script.text.includes("react.dev/errors/"))).toBe(true);
   });
 });

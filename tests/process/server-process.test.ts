@@ -9,7 +9,6 @@ import { withProductionBuild } from "../helpers/production-build";
 // The production server as operators run it: built first when the sources changed.
 withProductionBuild();
 
-
 describe("the production server process", () => {
   let dataDir: string;
   beforeAll(() => {
@@ -18,7 +17,9 @@ describe("the production server process", () => {
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  async function startServer(extraEnv: Record<string, string> = {}): Promise<{ server: RunningProcess; url: string; startMs: number }> {
+  async function startServer(
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ server: RunningProcess; url: string; startMs: number }> {
     const started = performance.now();
     const { server, url } = await startBuiltServer({ DATA_DIR: dataDir, ...extraEnv }, 60_000);
     return { server, url, startMs: performance.now() - started };

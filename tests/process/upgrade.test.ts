@@ -46,7 +46,11 @@ describe("an upgrade", () => {
     running.push(server);
     // The home page (its stylesheet and icons) and the sign-in page (its scripts too).
     const pages = await Promise.all(["/", "/auth"].map(async (address) => (await fetch(url + address)).text()));
-    const assets = [...new Set(pages.flatMap((page) => [...page.matchAll(/(?:href|src)="(\/assets\/[^"#?]+)/g)].map((match) => match[1]!)))];
+    const assets = [
+      ...new Set(
+        pages.flatMap((page) => [...page.matchAll(/(?:href|src)="(\/assets\/[^"#?]+)/g)].map((match) => match[1]!)),
+      ),
+    ];
     expect(assets.filter((asset) => asset.endsWith(".js")).length).toBeGreaterThan(0);
     expect(assets.filter((asset) => asset.endsWith(".css")).length).toBeGreaterThan(0);
     const addresses = ["/", "/auth", ...assets];

@@ -46,7 +46,9 @@ describe("a server killed during an upload", () => {
 
   const spooled = () => {
     const dir = path.join(dataDir, "uploads");
-    return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => ({ name, size: fs.statSync(path.join(dir, name)).size })) : [];
+    return fs.existsSync(dir)
+      ? fs.readdirSync(dir).map((name) => ({ name, size: fs.statSync(path.join(dir, name)).size }))
+      : [];
   };
 
   it("leaves no part of it in DATA_DIR/uploads once the server has started again", async () => {
@@ -54,7 +56,8 @@ describe("a server killed during an upload", () => {
     servers.push(first.server);
 
     // The research form with a 5 MB PDF, of which 1.5 MB is sent before the server dies.
-    const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const field = (name: string, value: string) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const head = Buffer.from(
       field("submissionKey", randomUUID()) +
         field("eventId", eventId) +
@@ -81,7 +84,9 @@ describe("a server killed during an upload", () => {
       ].join("\r\n"),
     );
     socket.write(sentPart);
-    await expect.poll(() => spooled().reduce((sum, file) => sum + file.size, 0), { timeout: 30_000 }).toBeGreaterThanOrEqual(MB);
+    await expect
+      .poll(() => spooled().reduce((sum, file) => sum + file.size, 0), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(MB);
 
     first.server.child.kill("SIGKILL");
     expect((await first.server.exited).signal).toBe("SIGKILL");

@@ -22,7 +22,10 @@ function rssOf(pid: number): number {
 }
 
 /** Runs `work` while sampling the server's resident memory: how far it rose above where it was before. */
-async function memoryRise<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number; after: number }> {
+async function memoryRise<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; before: number; peak: number; after: number }> {
   const before = rssOf(pid);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 25);
@@ -122,11 +125,19 @@ describe("the production server under uploads", () => {
 
       const started = Date.now();
       const { result: settled, before, peak, after } = await memoryRise(pid, () => refusedPosts(5 * MB));
-      console.log(`refused uploads: resident memory ${megabytes(before)} before, ${megabytes(peak)} at most, ${megabytes(after)} after`);
-      expect(peak - before, `resident memory rose from ${megabytes(before)} to ${megabytes(peak)}`).toBeLessThan(100 * MB);
-      expect(after - before, `resident memory stayed at ${megabytes(after)} from ${megabytes(before)}`).toBeLessThan(100 * MB);
+      console.log(
+        `refused uploads: resident memory ${megabytes(before)} before, ${megabytes(peak)} at most, ${megabytes(after)} after`,
+      );
+      expect(peak - before, `resident memory rose from ${megabytes(before)} to ${megabytes(peak)}`).toBeLessThan(
+        100 * MB,
+      );
+      expect(after - before, `resident memory stayed at ${megabytes(after)} from ${megabytes(before)}`).toBeLessThan(
+        100 * MB,
+      );
       // Each got its whole answer (sendRaw fails otherwise) before its connection was closed.
-      const failures = settled.flatMap((outcome) => (outcome.status === "rejected" ? [String(outcome.reason).slice(0, 200)] : []));
+      const failures = settled.flatMap((outcome) =>
+        outcome.status === "rejected" ? [String(outcome.reason).slice(0, 200)] : [],
+      );
       expect(failures, `${failures.length} of ${REFUSED} got no whole answer`).toEqual([]);
       const answers = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
       const statuses = answers.map((answer) => answer.status);
@@ -134,7 +145,9 @@ describe("the production server under uploads", () => {
       expect(statuses.filter((status) => status === 403)).toHaveLength(REFUSED / 5);
       for (const answer of answers) expect(answer.headers.connection).toBe("close");
       const answeredMs = answers.map((answer) => answer.answeredMs).sort((a, b) => a - b);
-      console.log(`${REFUSED} refused uploads answered in ${answeredMs[REFUSED / 2 - 1]} ms (median), ${answeredMs.at(-1)} ms (slowest); all done in ${Date.now() - started} ms`);
+      console.log(
+        `${REFUSED} refused uploads answered in ${answeredMs[REFUSED / 2 - 1]} ms (median), ${answeredMs.at(-1)} ms (slowest); all done in ${Date.now() - started} ms`,
+      );
       // Closed soon after the answer: not left open while the client sends the rest.
       expect(Math.max(...answers.map((answer) => answer.closedAfterMs))).toBeLessThan(5_000);
 
@@ -153,7 +166,11 @@ describe("the production server under uploads", () => {
     form.set("sources", "The assay office's ledgers.");
     form.set("research", "The seam runs under the chapel.");
     form.set("file", new Blob([file as Uint8Array<ArrayBuffer>], { type: "application/pdf" }), "seam.pdf");
-    return fetch(`${url}/research/upload`, { method: "POST", headers: { Origin: url, Cookie: player.cookie }, body: form });
+    return fetch(`${url}/research/upload`, {
+      method: "POST",
+      headers: { Origin: url, Cookie: player.cookie },
+      body: form,
+    });
   }
 
   /** The research files stored for the player: their sizes. */
@@ -182,15 +199,27 @@ describe("the production server under uploads", () => {
         // Warm up: the first upload loads what judging a file needs.
         expect((await research(url, file)).status).toBe(200);
 
-        const { result: answers, before, peak } = await memoryRise(pid, () => Promise.all(Array.from({ length: ACCEPTED }, () => research(url, file))));
+        const {
+          result: answers,
+          before,
+          peak,
+        } = await memoryRise(pid, () => Promise.all(Array.from({ length: ACCEPTED }, () => research(url, file))));
         expect(answers.map((answer) => answer.status)).toEqual(Array(ACCEPTED).fill(200));
         const sent = ACCEPTED * FILE_BYTES;
-        console.log(`${ACCEPTED} accepted uploads (${backend}): resident memory ${megabytes(before)} before, ${megabytes(peak)} at most, for ${megabytes(sent)} uploaded`);
-        expect(peak - before, `resident memory rose from ${megabytes(before)} to ${megabytes(peak)} for ${megabytes(sent)} uploaded`).toBeLessThan(sent / 2);
+        console.log(
+          `${ACCEPTED} accepted uploads (${backend}): resident memory ${megabytes(before)} before, ${megabytes(peak)} at most, for ${megabytes(sent)} uploaded`,
+        );
+        expect(
+          peak - before,
+          `resident memory rose from ${megabytes(before)} to ${megabytes(peak)} for ${megabytes(sent)} uploaded`,
+        ).toBeLessThan(sent / 2);
 
         // Every file arrived whole.
         const sizes = s3
-          ? fs.readdirSync(path.join(root, "research", player.id)).filter((name) => name.endsWith("._S3rver_object")).map((name) => fs.statSync(path.join(root, "research", player.id, name)).size)
+          ? fs
+              .readdirSync(path.join(root, "research", player.id))
+              .filter((name) => name.endsWith("._S3rver_object"))
+              .map((name) => fs.statSync(path.join(root, "research", player.id, name)).size)
           : storedSizes(root);
         expect(sizes.length - already).toBe(ACCEPTED + 1);
         expect(new Set(sizes)).toEqual(new Set([FILE_BYTES]));

@@ -77,7 +77,8 @@ describe("the route permission table", () => {
     for (const pattern of ["/tools/members/:id", "/tools/members/invite"]) {
       for (const method of ["GET", "POST"]) {
         expect(decideAccess(pattern, undefined, method), `${method} ${pattern}`).toBe("sign-in");
-        for (const role of ["applicant", "player", "cast"] as const) expect(decideAccess(pattern, role, method), `${role} ${method} ${pattern}`).toBe("forbidden");
+        for (const role of ["applicant", "player", "cast"] as const)
+          expect(decideAccess(pattern, role, method), `${role} ${method} ${pattern}`).toBe("forbidden");
         expect(decideAccess(pattern, "manager", method), `${method} ${pattern}`).toBe("allow");
       }
     }
@@ -91,7 +92,8 @@ describe("the route permission table", () => {
       }
       expect(decideAccess("/account-deleted", undefined, method)).toBe("allow");
       expect(decideAccess("/tools/members/:id/delete", undefined, method)).toBe("sign-in");
-      for (const role of ["applicant", "player", "cast"] as const) expect(decideAccess("/tools/members/:id/delete", role, method), role).toBe("forbidden");
+      for (const role of ["applicant", "player", "cast"] as const)
+        expect(decideAccess("/tools/members/:id/delete", role, method), role).toBe("forbidden");
       expect(decideAccess("/tools/members/:id/delete", "manager", method)).toBe("allow");
     }
   });
@@ -100,27 +102,37 @@ describe("the route permission table", () => {
     for (const method of ["GET", "POST"]) {
       expect(decideAccess("/costume", undefined, method)).toBe("sign-in");
       expect(decideAccess("/costume", "applicant", method)).toBe("forbidden");
-      for (const role of ["player", "cast", "manager"] as const) expect(decideAccess("/costume", role, method), role).toBe("allow");
+      for (const role of ["player", "cast", "manager"] as const)
+        expect(decideAccess("/costume", role, method), role).toBe("allow");
       expect(decideAccess("/view-costumes", undefined, method)).toBe("sign-in");
-      for (const role of ["applicant", "player"] as const) expect(decideAccess("/view-costumes", role, method), role).toBe("forbidden");
-      for (const role of ["cast", "manager"] as const) expect(decideAccess("/view-costumes", role, method), role).toBe("allow");
+      for (const role of ["applicant", "player"] as const)
+        expect(decideAccess("/view-costumes", role, method), role).toBe("forbidden");
+      for (const role of ["cast", "manager"] as const)
+        expect(decideAccess("/view-costumes", role, method), role).toBe("allow");
     }
     for (const pattern of ["/costume/photos/:id", "/costume/photos/:id/thumb"]) {
       expect(decideAccess(pattern, undefined)).toBe("sign-in");
       for (const role of ROLES) expect(decideAccess(pattern, role), `${pattern} ${role}`).toBe("allow");
     }
-    for (const role of ROLES) expect(formLinksFor(role).some((link) => link.to === "/costume"), role).toBe(decideAccess("/costume", role) === "allow");
+    for (const role of ROLES)
+      expect(
+        formLinksFor(role).some((link) => link.to === "/costume"),
+        role,
+      ).toBe(decideAccess("/costume", role) === "allow");
   });
 
   it("opens a member's letters to every member (the loader shows only their own) and the letter queues to staff, reading and changing alike", () => {
     for (const method of ["GET", "POST"]) {
       for (const pattern of ["/letters", "/letters/:id"]) {
         expect(decideAccess(pattern, undefined, method), pattern).toBe("sign-in");
-        for (const role of ROLES) expect(decideAccess(pattern, role, method), `${role} ${method} ${pattern}`).toBe("allow");
+        for (const role of ROLES)
+          expect(decideAccess(pattern, role, method), `${role} ${method} ${pattern}`).toBe("allow");
       }
       expect(decideAccess("/view-letters", undefined, method)).toBe("sign-in");
-      for (const role of ["applicant", "player"] as const) expect(decideAccess("/view-letters", role, method), `${role} ${method}`).toBe("forbidden");
-      for (const role of ["cast", "manager"] as const) expect(decideAccess("/view-letters", role, method), `${role} ${method}`).toBe("allow");
+      for (const role of ["applicant", "player"] as const)
+        expect(decideAccess("/view-letters", role, method), `${role} ${method}`).toBe("forbidden");
+      for (const role of ["cast", "manager"] as const)
+        expect(decideAccess("/view-letters", role, method), `${role} ${method}`).toBe("allow");
     }
   });
 
@@ -136,7 +148,10 @@ describe("the route permission table", () => {
     expect(ACCESS_RULES.staff).toBe(isStaff);
     expect(ACCESS_RULES.manager).toBe(isManager);
     for (const role of ROLES) {
-      expect(formLinksFor(role).some((link) => link.to === "/character"), role).toBe(decideAccess("/character", role) === "allow");
+      expect(
+        formLinksFor(role).some((link) => link.to === "/character"),
+        role,
+      ).toBe(decideAccess("/character", role) === "allow");
       expect(canUseTools(role), role).toBe(decideAccess("/tools", role) === "allow");
     }
   });
@@ -153,8 +168,11 @@ describe("the second-factor requirement (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA)"
   it("asks managers, by default, on every staff and manager route and on no other", () => {
     for (const pattern of Object.keys(ROUTE_ACCESS)) {
       for (const method of ["GET", "POST"]) {
-        expect(requiresSecondFactor(pattern, "manager", method, byDefault), `${method} ${pattern}`).toBe(staffLevel(pattern, method));
-        for (const role of ["applicant", "player", "cast"] as const) expect(requiresSecondFactor(pattern, role, method, byDefault), `${role} ${pattern}`).toBe(false);
+        expect(requiresSecondFactor(pattern, "manager", method, byDefault), `${method} ${pattern}`).toBe(
+          staffLevel(pattern, method),
+        );
+        for (const role of ["applicant", "player", "cast"] as const)
+          expect(requiresSecondFactor(pattern, role, method, byDefault), `${role} ${pattern}`).toBe(false);
       }
     }
     expect(requiresSecondFactor("/tools", "manager", "GET", byDefault)).toBe(true);
@@ -163,8 +181,16 @@ describe("the second-factor requirement (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA)"
 
   it("never on the pages where a factor is set up or given", () => {
     const everyone = { requireManager: true, requireCast: true };
-    for (const pattern of ["/profile/two-factor", "/profile/two-factor/backup-codes", "/auth/two-factor", "/auth", "/profile", "/logout"]) {
-      for (const role of ROLES) expect(requiresSecondFactor(pattern, role, "POST", everyone), `${role} ${pattern}`).toBe(false);
+    for (const pattern of [
+      "/profile/two-factor",
+      "/profile/two-factor/backup-codes",
+      "/auth/two-factor",
+      "/auth",
+      "/profile",
+      "/logout",
+    ]) {
+      for (const role of ROLES)
+        expect(requiresSecondFactor(pattern, role, "POST", everyone), `${role} ${pattern}`).toBe(false);
     }
   });
 
@@ -172,7 +198,9 @@ describe("the second-factor requirement (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA)"
     expect(requiresSecondFactor("/attendance", "cast", "GET", { requireManager: true, requireCast: true })).toBe(true);
     expect(requiresSecondFactor("/tools", "cast", "GET", { requireManager: false, requireCast: true })).toBe(true);
     expect(requiresSecondFactor("/tools", "manager", "GET", { requireManager: false, requireCast: true })).toBe(false);
-    expect(requiresSecondFactor("/tools", "manager", "POST", { requireManager: false, requireCast: false })).toBe(false);
+    expect(requiresSecondFactor("/tools", "manager", "POST", { requireManager: false, requireCast: false })).toBe(
+      false,
+    );
     expect(requiresSecondFactor("/no-such-route", "manager", "GET", byDefault)).toBe(false);
   });
 });

@@ -34,20 +34,28 @@ const INTERNALS: [string, RegExp][] = [
  */
 const OWN_SIGNATURES: Record<string, string> = {
   [path.join("app", "features", "events", "calendar-feed.server.ts")]: "the key in a member's calendar-feed address",
-  [path.join("app", "features", "accounts", "sign-up-mark.server.ts")]: "the mark a browser keeps of the account it made at sign-up",
-  [path.join("app", "ops", "backup", "signature.server.ts")]: "a backup archive's manifest, with the key kept in DATA_DIR",
+  [path.join("app", "features", "accounts", "sign-up-mark.server.ts")]:
+    "the mark a browser keeps of the account it made at sign-up",
+  [path.join("app", "ops", "backup", "signature.server.ts")]:
+    "a backup archive's manifest, with the key kept in DATA_DIR",
 };
 
 describe("the auth library is used through its public API", () => {
   it("no file of the app or its server copies the library's internals", () => {
     const found = sources().flatMap(({ file, text }) =>
-      INTERNALS.filter(([what, pattern]) => pattern.test(text) && !(what === "the cookie signature" && file in OWN_SIGNATURES)).map(([what]) => `${file}: ${what}`),
+      INTERNALS.filter(
+        ([what, pattern]) => pattern.test(text) && !(what === "the cookie signature" && file in OWN_SIGNATURES),
+      ).map(([what]) => `${file}: ${what}`),
     );
     expect(found).toEqual([]);
   });
 
   it("an HMAC of the site's own signs nothing of the library's: no cookie is read where it is made", () => {
-    const code = (file: string) => fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    const code = (file: string) =>
+      fs
+        .readFileSync(file, "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "");
     for (const file of Object.keys(OWN_SIGNATURES)) expect(code(file), file).not.toMatch(/cookie/i);
   });
 

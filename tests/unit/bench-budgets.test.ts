@@ -1,7 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { type BenchRun, budgetChecks, FLOOR_PAGE, type PageResult } from "../../bench/budgets";
 
-const page = (group: PageResult["group"], name: string, reqPerSec: number, p99: number, aloneP99?: number): PageResult => ({ group, name, reqPerSec, p50: p99 / 2, p99, non2xx: 0, errors: 0, runs: [reqPerSec], ...(aloneP99 === undefined ? {} : { aloneP99 }) });
+const page = (
+  group: PageResult["group"],
+  name: string,
+  reqPerSec: number,
+  p99: number,
+  aloneP99?: number,
+): PageResult => ({
+  group,
+  name,
+  reqPerSec,
+  p50: p99 / 2,
+  p99,
+  non2xx: 0,
+  errors: 0,
+  runs: [reqPerSec],
+  ...(aloneP99 === undefined ? {} : { aloneP99 }),
+});
 
 const run: BenchRun = {
   kind: "pglite",
@@ -43,25 +59,49 @@ describe("the benchmark's budgets", () => {
   });
 
   it("holds a page drawn from memory to the embedded database's figure on PostgreSQL too, and a page that reads to PostgreSQL's", () => {
-    const onPostgres = (result: PageResult, budget: string) => budgetChecks([{ ...run, kind: "postgres", results: [result] }], 20_000).find((check) => check.budget === budget)?.verdict;
-    expect(onPostgres(page("signed-in", "/events (player)", 239, 50), "postgres /events (player) ≥ 300 req/s")).toBe("OVER BUDGET");
-    expect(onPostgres(page("signed-in", "/events (player)", 320, 50), "postgres /events (player) ≥ 300 req/s")).toBe("ok");
-    expect(onPostgres(page("signed-in", "/letters?tab=box (player)", 362, 44), "postgres /letters?tab=box (player) ≥ 300 req/s")).toBe("ok");
+    const onPostgres = (result: PageResult, budget: string) =>
+      budgetChecks([{ ...run, kind: "postgres", results: [result] }], 20_000).find((check) => check.budget === budget)
+        ?.verdict;
+    expect(onPostgres(page("signed-in", "/events (player)", 239, 50), "postgres /events (player) ≥ 300 req/s")).toBe(
+      "OVER BUDGET",
+    );
+    expect(onPostgres(page("signed-in", "/events (player)", 320, 50), "postgres /events (player) ≥ 300 req/s")).toBe(
+      "ok",
+    );
+    expect(
+      onPostgres(
+        page("signed-in", "/letters?tab=box (player)", 362, 44),
+        "postgres /letters?tab=box (player) ≥ 300 req/s",
+      ),
+    ).toBe("ok");
     // A signed-in page that reads the database on every visit.
-    expect(onPostgres(page("signed-in", "/view-research (player)", 362, 44), "postgres /view-research (player) ≥ 400 req/s")).toBe("OVER BUDGET");
+    expect(
+      onPostgres(page("signed-in", "/view-research (player)", 362, 44), "postgres /view-research (player) ≥ 400 req/s"),
+    ).toBe("OVER BUDGET");
   });
 
   it("reports the floor and shares of it without judging them", () => {
-    expect(checks.find((check) => check.budget === `pglite ${FLOOR_PAGE} (reported, decision 0015)`)).toEqual({ budget: `pglite ${FLOOR_PAGE} (reported, decision 0015)`, figure: "700 req/s, p99 20 ms", verdict: "reported" });
+    expect(checks.find((check) => check.budget === `pglite ${FLOOR_PAGE} (reported, decision 0015)`)).toEqual({
+      budget: `pglite ${FLOOR_PAGE} (reported, decision 0015)`,
+      figure: "700 req/s, p99 20 ms",
+      verdict: "reported",
+    });
     expect(checks.find((check) => check.budget.startsWith("pglite /profile (player) as a share"))?.figure).toBe("78%");
   });
 
   it("weighs the JavaScript of the home and sign-in pages only", () => {
-    expect(checks.filter((check) => check.budget.includes("JavaScript")).map((check) => check.budget)).toEqual(["/ JavaScript ≤ 100 KB compressed", "/auth JavaScript ≤ 100 KB compressed"]);
+    expect(checks.filter((check) => check.budget.includes("JavaScript")).map((check) => check.budget)).toEqual([
+      "/ JavaScript ≤ 100 KB compressed",
+      "/auth JavaScript ≤ 100 KB compressed",
+    ]);
   });
 
   it("holds review pages at --scale to half again an earlier run's p99", () => {
-    const scaled = budgetChecks([run], 20_000, { runs: [{ kind: "pglite", results: [{ group: "review", name: "/view-letters?q=lantern", p99: 130 }] }] });
-    expect(scaled.find((check) => check.budget === "pglite /view-letters?q=lantern p99 ≤ 1.5× 130 ms (baseline)")?.verdict).toBe("OVER BUDGET");
+    const scaled = budgetChecks([run], 20_000, {
+      runs: [{ kind: "pglite", results: [{ group: "review", name: "/view-letters?q=lantern", p99: 130 }] }],
+    });
+    expect(
+      scaled.find((check) => check.budget === "pglite /view-letters?q=lantern p99 ≤ 1.5× 130 ms (baseline)")?.verdict,
+    ).toBe("OVER BUDGET");
   });
 });

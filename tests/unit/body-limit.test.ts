@@ -9,10 +9,33 @@ describe("request body limits", () => {
   it("gives the research and costume forms their file's limit and every other address a form's", () => {
     expect(FORM_BODY_LIMIT).toBe(1 * MiB);
     expect(UPLOAD_BODY_LIMIT).toBe(UPLOAD_MAX_BYTES + 1 * MiB);
-    for (const url of ["/research", "/research/", "/research?index", "/research.data", "/research/upload", "/Research/Upload", "/research/upload.data?x=1", "/costume", "/costume.data", "/costume?index"]) {
+    for (const url of [
+      "/research",
+      "/research/",
+      "/research?index",
+      "/research.data",
+      "/research/upload",
+      "/Research/Upload",
+      "/research/upload.data?x=1",
+      "/costume",
+      "/costume.data",
+      "/costume?index",
+    ]) {
       expect(bodyLimitFor(url), url).toBe(UPLOAD_BODY_LIMIT);
     }
-    for (const url of ["/", "/auth", "/letters", "/letters.data", "/research/123/file", "/research/upload/x", "/researchx", "/view-research", "/costume/photos/1", "/view-costumes", undefined]) {
+    for (const url of [
+      "/",
+      "/auth",
+      "/letters",
+      "/letters.data",
+      "/research/123/file",
+      "/research/upload/x",
+      "/researchx",
+      "/view-research",
+      "/costume/photos/1",
+      "/view-costumes",
+      undefined,
+    ]) {
       expect(bodyLimitFor(url), String(url)).toBe(FORM_BODY_LIMIT);
     }
   });

@@ -9,7 +9,8 @@ const tempDir = withTempDirs();
 describe("a build's start", () => {
   it("removes the previous build a killed build left beside build/, and nothing else", () => {
     const root = tempDir("build-leftovers");
-    for (const dir of ["build.old-4242/client", "build/client", "build.older/client", "backups"]) fs.mkdirSync(path.join(root, dir), { recursive: true });
+    for (const dir of ["build.old-4242/client", "build/client", "build.older/client", "backups"])
+      fs.mkdirSync(path.join(root, dir), { recursive: true });
     fs.writeFileSync(path.join(root, "build.old-4242/client/x.js"), "old");
     const script = `const { removeLeftoverBuilds } = await import(${JSON.stringify(path.resolve("scripts/launch/build.mjs"))}); removeLeftoverBuilds(process.argv[1]);`;
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script, root], { encoding: "utf8" });

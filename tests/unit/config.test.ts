@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/platform/config.server";
 import { ENV_FILE_VARIABLE } from "../../scripts/launch/env-file.mjs";
+import { markdownTable } from "../helpers/markdown";
 
 describe("configuration", () => {
   it("has working defaults for a fresh machine", () => {
@@ -46,7 +47,9 @@ describe("configuration", () => {
     expect(parseConfig({ CLUB_TIME_ZONE: " Europe/London " }).clubTimeZone).toBe("Europe/London");
     // Spelled as in the database: the calendar files' TZID must match their VTIMEZONE exactly.
     for (const bad of ["Mars/Olympus_Mons", "america/new_york", "Eastern"]) {
-      expect(() => parseConfig({ CLUB_TIME_ZONE: bad }), bad).toThrow(/CLUB_TIME_ZONE: must be a time zone name such as America\/New_York/);
+      expect(() => parseConfig({ CLUB_TIME_ZONE: bad }), bad).toThrow(
+        /CLUB_TIME_ZONE: must be a time zone name such as America\/New_York/,
+      );
     }
   });
 
@@ -67,19 +70,31 @@ describe("configuration", () => {
 
   it("names the Stripe setting that is missing or wrong, and takes test-mode and live keys", () => {
     const webhookSecret = "whsec_0123456789abcdef";
-    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell" })).toThrow(/- STRIPE_WEBHOOK_SECRET: is needed with STRIPE_SECRET_KEY/);
-    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell", STRIPE_WEBHOOK_SECRET: "" })).toThrow(/- STRIPE_WEBHOOK_SECRET: is needed/);
-    expect(() => parseConfig({ STRIPE_WEBHOOK_SECRET: webhookSecret })).toThrow(/- STRIPE_SECRET_KEY: is needed with STRIPE_WEBHOOK_SECRET/);
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell" })).toThrow(
+      /- STRIPE_WEBHOOK_SECRET: is needed with STRIPE_SECRET_KEY/,
+    );
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_51Hopewell", STRIPE_WEBHOOK_SECRET: "" })).toThrow(
+      /- STRIPE_WEBHOOK_SECRET: is needed/,
+    );
+    expect(() => parseConfig({ STRIPE_WEBHOOK_SECRET: webhookSecret })).toThrow(
+      /- STRIPE_SECRET_KEY: is needed with STRIPE_WEBHOOK_SECRET/,
+    );
     for (const madeUp of ["sk_madeup", "sk_1234", "pk_test_51Hopewell", "whsec_123"]) {
-      expect(() => parseConfig({ STRIPE_SECRET_KEY: madeUp, STRIPE_WEBHOOK_SECRET: webhookSecret }), madeUp).toThrow(/- STRIPE_SECRET_KEY: must be a secret key \(sk_test_\.\.\. or sk_live_\.\.\.\)/);
+      expect(() => parseConfig({ STRIPE_SECRET_KEY: madeUp, STRIPE_WEBHOOK_SECRET: webhookSecret }), madeUp).toThrow(
+        /- STRIPE_SECRET_KEY: must be a secret key \(sk_test_\.\.\. or sk_live_\.\.\.\)/,
+      );
     }
     for (const key of ["sk_test_51Hopewell", "sk_live_51Hopewell", "rk_test_51Hopewell", "rk_live_51Hopewell"]) {
-      expect(parseConfig({ STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: webhookSecret }).stripe?.secretKey, key).toBe(key);
+      expect(parseConfig({ STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: webhookSecret }).stripe?.secretKey, key).toBe(
+        key,
+      );
     }
   });
 
   it("takes the test suite's CAPTCHA work only outside production", () => {
-    expect(() => parseConfig({ NODE_ENV: "production", CAPTCHA_TEST_WORK: "5" })).toThrow(/CAPTCHA_TEST_WORK: is for the test suite only/);
+    expect(() => parseConfig({ NODE_ENV: "production", CAPTCHA_TEST_WORK: "5" })).toThrow(
+      /CAPTCHA_TEST_WORK: is for the test suite only/,
+    );
     expect(() => parseConfig({ CAPTCHA_TEST_WORK: "5" }), "production is the default").toThrow(ConfigError);
     expect(parseConfig({ NODE_ENV: "production" }).captcha.testWork).toBeUndefined();
     expect(parseConfig({ NODE_ENV: "test", CAPTCHA_TEST_WORK: "5" }).captcha.testWork).toBe(5);
@@ -87,11 +102,9 @@ describe("configuration", () => {
 
   it("lists every variable it reads in the README's configuration table, and no other", () => {
     const readme = fs.readFileSync("README.md", "utf8");
-    const table = readme.slice(readme.indexOf("| variable | default | meaning |")).split("\n\n")[0]!;
-    const listed = table
-      .split("\n")
-      .slice(2)
-      .flatMap((row) => [...row.split("|")[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1]!));
+    const listed = markdownTable(readme, ["variable", "default", "meaning"]).flatMap(([variable]) =>
+      [...variable!.matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1]!),
+    );
     // The settings file's own variable is read before the configuration is (scripts/launch/env-file.mjs).
     const read = [...CONFIG_VARIABLES.filter((name) => !TEST_SUITE_VARIABLES.includes(name)), ENV_FILE_VARIABLE];
     expect([...listed].sort()).toEqual([...read].sort());
@@ -99,15 +112,26 @@ describe("configuration", () => {
 
   it("documents every variable in .env.example, but the test suite's own", () => {
     const example = fs.readFileSync(".env.example", "utf8");
-    const missing = CONFIG_VARIABLES.filter((name) => name !== "NODE_ENV" && !TEST_SUITE_VARIABLES.includes(name) && !new RegExp(`^${name}=`, "m").test(example));
+    const missing = CONFIG_VARIABLES.filter(
+      (name) =>
+        name !== "NODE_ENV" && !TEST_SUITE_VARIABLES.includes(name) && !new RegExp(`^${name}=`, "m").test(example),
+    );
     expect(missing).toEqual([]);
   });
 
   it("has an .env.example a shell can source, giving the values the server reads from it", () => {
     // Operators source .env to run a command by hand (`set -a; . ./.env`) and systemd reads it too:
     // an unquoted "Hopewell <no-reply@...>" was a shell syntax error.
-    const shell = execFileSync("bash", ["-c", "set -a; . ./.env.example; env -0"], { env: { PATH: process.env.PATH }, encoding: "utf8" });
-    const sourced = Object.fromEntries(shell.split("\0").filter(Boolean).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+    const shell = execFileSync("bash", ["-c", "set -a; . ./.env.example; env -0"], {
+      env: { PATH: process.env.PATH },
+      encoding: "utf8",
+    });
+    const sourced = Object.fromEntries(
+      shell
+        .split("\0")
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
     const read = parseEnv(fs.readFileSync(".env.example", "utf8"));
     for (const [name, value] of Object.entries(read)) expect(sourced[name], name).toBe(value);
     expect(read.MAIL_FROM).toBe("Hopewell <no-reply@hopewell.local>");

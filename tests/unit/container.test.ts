@@ -11,7 +11,8 @@ const dockerfile = fs.readFileSync("Dockerfile", "utf8");
 const scripts = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
 const stages = dockerfile.split(/^FROM /m).slice(1);
 const runtime = stages.at(-1)!;
-const instruction = (stage: string, name: string) => [...stage.matchAll(new RegExp(`^${name} (.+)$`, "gm"))].map((match) => match[1]!);
+const instruction = (stage: string, name: string) =>
+  [...stage.matchAll(new RegExp(`^${name} (.+)$`, "gm"))].map((match) => match[1]!);
 
 describe("the container image", () => {
   it("starts with the serve script's command and variables, as node itself (PID 1 handles SIGTERM)", () => {
@@ -20,7 +21,8 @@ describe("the container image", () => {
     const [cmd] = instruction(runtime, "CMD");
     expect((JSON.parse(cmd!) as string[]).join(" ")).toBe(command);
     const environment = runtime.match(/^ENV (?:.*\\\n)*.*$/m)![0];
-    for (const assignment of assignments!.trim().split(/\s+/).filter(Boolean)) expect(environment).toMatch(new RegExp(`(^|\\s)${assignment}(\\s|$)`));
+    for (const assignment of assignments!.trim().split(/\s+/).filter(Boolean))
+      expect(environment).toMatch(new RegExp(`(^|\\s)${assignment}(\\s|$)`));
     expect(assignments).toContain("MALLOC_MMAP_THRESHOLD_=");
     expect(instruction(runtime, "STOPSIGNAL")).toEqual(["SIGTERM"]);
   });
@@ -40,13 +42,18 @@ describe("the container image", () => {
 
   // A dry build: what `docker build` would refuse before running a step, checked without an engine.
   it("copies from the build context only what is there and not left out by .dockerignore", () => {
-    const ignored = fs.readFileSync(".dockerignore", "utf8").split("\n").map((line) => line.trim()).filter(Boolean);
+    const ignored = fs
+      .readFileSync(".dockerignore", "utf8")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
     const sources = stages.flatMap((stage) => instruction(stage, "COPY")).filter((args) => !args.startsWith("--from="));
     expect(sources.length).toBeGreaterThan(3);
     for (const args of sources) {
       for (const source of args.split(/\s+/).slice(0, -1)) {
         expect(fs.existsSync(source), `COPY ${source}: no such file in the checkout`).toBe(true);
-        if (source !== ".") expect(ignored, `COPY ${source}: left out by .dockerignore`).not.toContain(source.replace(/\/$/, ""));
+        if (source !== ".")
+          expect(ignored, `COPY ${source}: left out by .dockerignore`).not.toContain(source.replace(/\/$/, ""));
       }
     }
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:\d+-bookworm-slim$/m);
@@ -63,7 +70,8 @@ describe("the container image", () => {
   it("leaves local data, secrets and installed modules out of the build context", () => {
     const ignored = fs.readFileSync(".dockerignore", "utf8").split("\n");
     // A build in progress or left by one killed, and `npm run backup`'s archives of every password hash.
-    for (const entry of ["node_modules", "data", ".env", "build", "build.next", "build.old-*", "backups", ".git"]) expect(ignored).toContain(entry);
+    for (const entry of ["node_modules", "data", ".env", "build", "build.next", "build.old-*", "backups", ".git"])
+      expect(ignored).toContain(entry);
   });
 
   it("runs on PostgreSQL in compose, with an init, the data volume and time to finish requests", () => {

@@ -35,11 +35,25 @@ describe("the costume status", () => {
     expect(costumeStatus(0, null, null)).toBe("missing");
     expect(costumeStatus(0, null, { verdict: "approved", reviewedAt: at("2026-05-01T10:00:00Z") })).toBe("missing");
     expect(costumeStatus(1, at("2026-05-01T09:00:00Z"), null)).toBe("waiting");
-    expect(costumeStatus(1, at("2026-05-01T09:00:00Z"), { verdict: "approved", reviewedAt: at("2026-05-01T10:00:00Z") })).toBe("approved");
-    expect(costumeStatus(2, at("2026-05-01T09:00:00Z"), { verdict: "changes_requested", reviewedAt: at("2026-05-01T10:00:00Z") })).toBe("changes_requested");
+    expect(
+      costumeStatus(1, at("2026-05-01T09:00:00Z"), { verdict: "approved", reviewedAt: at("2026-05-01T10:00:00Z") }),
+    ).toBe("approved");
+    expect(
+      costumeStatus(2, at("2026-05-01T09:00:00Z"), {
+        verdict: "changes_requested",
+        reviewedAt: at("2026-05-01T10:00:00Z"),
+      }),
+    ).toBe("changes_requested");
     // A photo sent after the verdict goes back for review.
-    expect(costumeStatus(2, at("2026-05-01T11:00:00Z"), { verdict: "approved", reviewedAt: at("2026-05-01T10:00:00Z") })).toBe("waiting");
-    expect(costumeStatus(2, at("2026-05-01T11:00:00Z"), { verdict: "changes_requested", reviewedAt: at("2026-05-01T10:00:00Z") })).toBe("waiting");
+    expect(
+      costumeStatus(2, at("2026-05-01T11:00:00Z"), { verdict: "approved", reviewedAt: at("2026-05-01T10:00:00Z") }),
+    ).toBe("waiting");
+    expect(
+      costumeStatus(2, at("2026-05-01T11:00:00Z"), {
+        verdict: "changes_requested",
+        reviewedAt: at("2026-05-01T10:00:00Z"),
+      }),
+    ).toBe("waiting");
   });
 });
 

@@ -16,7 +16,9 @@ describe("what DATABASE_URL names", () => {
     expect(databaseTarget(url)).toMatchObject({ database, server, user });
     expect(databaseLabel(url, "/unused")).toContain(`PostgreSQL database "${database}" on ${server}`);
     const missing = explainDatabaseError({ code: "3D000" }, url) as Error;
-    expect(missing.message).toContain(`DATABASE_URL names the database "${database}", which does not exist on ${server}.`);
+    expect(missing.message).toContain(
+      `DATABASE_URL names the database "${database}", which does not exist on ${server}.`,
+    );
     expect(missing.message).not.toContain("secret");
   });
 });

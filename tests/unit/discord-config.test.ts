@@ -42,19 +42,30 @@ describe("sign-in with Discord's settings", () => {
       DISCORD_TOKEN_URL: "http://127.0.0.1:9400/token",
       DISCORD_USERINFO_URL: "http://127.0.0.1:9400/userinfo",
     });
-    expect(cfg.discordSignIn).toMatchObject({ authorizationUrl: "http://127.0.0.1:9400/authorize", tokenUrl: "http://127.0.0.1:9400/token", userInfoUrl: "http://127.0.0.1:9400/userinfo" });
+    expect(cfg.discordSignIn).toMatchObject({
+      authorizationUrl: "http://127.0.0.1:9400/authorize",
+      tokenUrl: "http://127.0.0.1:9400/token",
+      userInfoUrl: "http://127.0.0.1:9400/userinfo",
+    });
     expect(discordFormOrigins(cfg)).toEqual(["http://127.0.0.1:9400"]);
   });
 
   it("names the missing half of a configuration", () => {
     expect(problems({ DISCORD_CLIENT_ID: "id" })).toMatch(/DISCORD_CLIENT_SECRET: is needed with DISCORD_CLIENT_ID/);
-    expect(problems({ DISCORD_CLIENT_SECRET: "secret" })).toMatch(/DISCORD_CLIENT_ID: is needed with DISCORD_CLIENT_SECRET/);
-    expect(problems({ DISCORD_TOKEN_URL: "http://127.0.0.1:9400/token" })).toMatch(/DISCORD_CLIENT_ID: is needed when DISCORD_AUTHORIZATION_URL, DISCORD_TOKEN_URL or DISCORD_USERINFO_URL is set/);
-    expect(problems({ DISCORD_CLIENT_ID: "id", DISCORD_CLIENT_SECRET: "secret", DISCORD_USERINFO_URL: "discord.com/api" })).toMatch(/DISCORD_USERINFO_URL: must be an http:\/\/ or https:\/\/ URL/);
+    expect(problems({ DISCORD_CLIENT_SECRET: "secret" })).toMatch(
+      /DISCORD_CLIENT_ID: is needed with DISCORD_CLIENT_SECRET/,
+    );
+    expect(problems({ DISCORD_TOKEN_URL: "http://127.0.0.1:9400/token" })).toMatch(
+      /DISCORD_CLIENT_ID: is needed when DISCORD_AUTHORIZATION_URL, DISCORD_TOKEN_URL or DISCORD_USERINFO_URL is set/,
+    );
+    expect(
+      problems({ DISCORD_CLIENT_ID: "id", DISCORD_CLIENT_SECRET: "secret", DISCORD_USERINFO_URL: "discord.com/api" }),
+    ).toMatch(/DISCORD_USERINFO_URL: must be an http:\/\/ or https:\/\/ URL/);
   });
 
   it("lets forms go to Discord's origin and nowhere else", () => {
-    const policy = (formTargets: string[]) => contentSecurityPolicy({ inline: { nonce: "n" }, frameSources: ["'self'"], formTargets, secure: true });
+    const policy = (formTargets: string[]) =>
+      contentSecurityPolicy({ inline: { nonce: "n" }, frameSources: ["'self'"], formTargets, secure: true });
     expect(policy([])).toContain("form-action 'self';");
     expect(policy(["https://discord.com"])).toContain("form-action 'self' https://discord.com;");
   });

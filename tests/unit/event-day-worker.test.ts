@@ -12,8 +12,18 @@ const ORIGIN = "https://hopewell.test";
 const SHEET = `${ORIGIN}/tools/event-day/5b0e7a52-2f2b-4c55-9d2e-0c1d6f3b9a10`;
 
 type Build = { css: string; font: string; scripts: string[]; sprite: string };
-const BUILD_A: Build = { css: "/assets/app-AAAA.css", font: "/assets/rye-AAAA.woff2", scripts: ["/assets/entry.client-AAAA.js", "/assets/event-day-AAAA.js"], sprite: "/assets/icons-AAAA.svg" };
-const BUILD_B: Build = { css: "/assets/app-BBBB.css", font: "/assets/rye-BBBB.woff2", scripts: ["/assets/entry.client-BBBB.js", "/assets/event-day-BBBB.js"], sprite: "/assets/icons-BBBB.svg" };
+const BUILD_A: Build = {
+  css: "/assets/app-AAAA.css",
+  font: "/assets/rye-AAAA.woff2",
+  scripts: ["/assets/entry.client-AAAA.js", "/assets/event-day-AAAA.js"],
+  sprite: "/assets/icons-AAAA.svg",
+};
+const BUILD_B: Build = {
+  css: "/assets/app-BBBB.css",
+  font: "/assets/rye-BBBB.woff2",
+  scripts: ["/assets/entry.client-BBBB.js", "/assets/event-day-BBBB.js"],
+  sprite: "/assets/icons-BBBB.svg",
+};
 
 function sheetHtml(build: Build, body = "<h1>Event-Day Sheet</h1>") {
   return [
@@ -40,12 +50,20 @@ class Site {
     const path = new URL(url).pathname;
     if (path === new URL(SHEET).pathname) {
       if (!this.manager) return new Response("Not found", { status: 404 });
-      return new Response(sheetHtml(this.build, this.sheetBody), { headers: { "Content-Type": "text/html", [SHEET_HEADER]: "manager" } });
+      return new Response(sheetHtml(this.build, this.sheetBody), {
+        headers: { "Content-Type": "text/html", [SHEET_HEADER]: "manager" },
+      });
     }
-    if (path === this.build.css) return new Response(`@font-face{font-family:Rye;src:url(${this.build.font}) format("woff2")}body{background:url("data:image/png;base64,AA")}`, { headers: { "Content-Type": "text/css" } });
+    if (path === this.build.css)
+      return new Response(
+        `@font-face{font-family:Rye;src:url(${this.build.font}) format("woff2")}body{background:url("data:image/png;base64,AA")}`,
+        { headers: { "Content-Type": "text/css" } },
+      );
     if (path === this.build.font) return new Response("font", { headers: { "Content-Type": "font/woff2" } });
-    if (this.build.scripts.includes(path)) return new Response(`// ${path}`, { headers: { "Content-Type": "text/javascript" } });
-    if (path === "/favicon.svg" || path === this.build.sprite) return new Response("<svg/>", { headers: { "Content-Type": "image/svg+xml" } });
+    if (this.build.scripts.includes(path))
+      return new Response(`// ${path}`, { headers: { "Content-Type": "text/javascript" } });
+    if (path === "/favicon.svg" || path === this.build.sprite)
+      return new Response("<svg/>", { headers: { "Content-Type": "image/svg+xml" } });
     return new Response("Not found", { status: 404 });
   };
 }
@@ -57,7 +75,11 @@ class MemoryCache {
     return new URL(typeof request === "string" ? request : request.url, ORIGIN).href;
   }
   async put(request: Request | string, response: Response) {
-    this.entries.set(MemoryCache.url(request), { body: await response.arrayBuffer(), status: response.status, headers: [...response.headers] });
+    this.entries.set(MemoryCache.url(request), {
+      body: await response.arrayBuffer(),
+      status: response.status,
+      headers: [...response.headers],
+    });
   }
   async match(request: Request | string) {
     const kept = this.entries.get(MemoryCache.url(request));
@@ -122,7 +144,10 @@ function startWorker(site: Site, storage: MemoryCacheStorage) {
     load: (path: string) => request(`${ORIGIN}${path}`, path.endsWith(".css") ? "no-cors" : "cors"),
     forget: async () => {
       const extended: Promise<unknown>[] = [];
-      listeners.get("message")!({ data: { type: "forget" }, waitUntil: (promise: Promise<unknown>) => extended.push(promise) });
+      listeners.get("message")!({
+        data: { type: "forget" },
+        waitUntil: (promise: Promise<unknown>) => extended.push(promise),
+      });
       await Promise.all(extended);
     },
   };
@@ -159,7 +184,7 @@ describe("the event-day sheet's offline worker", () => {
       expect(file, path).toBeInstanceOf(Response);
       expect((file as Response).status).toBe(200);
     }
-    expect(await (await worker.load(BUILD_A.css) as Response).text()).toContain(BUILD_A.font);
+    expect(await ((await worker.load(BUILD_A.css)) as Response).text()).toContain(BUILD_A.font);
     // Not kept, and no network: the page's request fails as it would without the worker.
     expect(await worker.load("/assets/other.js")).toBe("network error");
   });
@@ -172,7 +197,8 @@ describe("the event-day sheet's offline worker", () => {
     expect((await site.fetch(`${ORIGIN}${BUILD_A.css}`)).status).toBe(404);
     site.online = false;
     expect(await ((await worker.openSheet()) as Response).text()).toBe(sheetHtml(BUILD_A));
-    for (const path of [BUILD_A.css, BUILD_A.font, ...BUILD_A.scripts]) expect(((await worker.load(path)) as Response).status, path).toBe(200);
+    for (const path of [BUILD_A.css, BUILD_A.font, ...BUILD_A.scripts])
+      expect(((await worker.load(path)) as Response).status, path).toBe(200);
 
     // Back online, the sheet of the new build is kept with the new build's files, and the old ones are dropped.
     site.online = true;
@@ -180,7 +206,8 @@ describe("the event-day sheet's offline worker", () => {
     expect(keptPaths(storage)).toEqual(pathsOf(BUILD_B));
     site.online = false;
     expect(await ((await worker.openSheet()) as Response).text()).toBe(sheetHtml(BUILD_B));
-    for (const path of [BUILD_B.css, BUILD_B.font, ...BUILD_B.scripts]) expect(((await worker.load(path)) as Response).status, path).toBe(200);
+    for (const path of [BUILD_B.css, BUILD_B.font, ...BUILD_B.scripts])
+      expect(((await worker.load(path)) as Response).status, path).toBe(200);
   });
 
   it("drops the sheet and its files when the site answers anything but a manager's sheet, and everything when told to forget", async () => {

@@ -40,10 +40,12 @@ describe("an event's weekend", () => {
   });
 
   it("adds days across months, leap days and years, the same however often it is asked (answers are kept)", () => {
-    const reference = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    const reference = (day: string, days: number) =>
+      new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
     for (let round = 0; round < 2; round++) {
       for (const day of ["2028-02-28", "2028-02-29", "2027-02-28", "2026-12-31", "2027-01-01"]) {
-        for (const days of [-400, -366, -31, -14, -1, 0, 1, 11, 14, 29, 365, 366]) expect(addDays(day, days), `${day} ${days}`).toBe(reference(day, days));
+        for (const days of [-400, -366, -31, -14, -1, 0, 1, 11, 14, 29, 365, 366])
+          expect(addDays(day, days), `${day} ${days}`).toBe(reference(day, days));
       }
     }
     expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
@@ -51,13 +53,34 @@ describe("an event's weekend", () => {
   });
 
   it("makes a member's status from their rows on a given day", () => {
-    const row: MemberEventRow = { eventId: "e", title: "T", date: "2027-03-12", attendance: "paid", orders: 2, orderCents: 2850, ordersHandedOut: 1, pelSent: false };
+    const row: MemberEventRow = {
+      eventId: "e",
+      title: "T",
+      date: "2027-03-12",
+      attendance: "paid",
+      orders: 2,
+      orderCents: 2850,
+      ordersHandedOut: 1,
+      pelSent: false,
+    };
     const before = memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-02-01");
-    expect(before).toEqual({ registration: "registered", costumePhotoDue: "2027-02-26", costumePhoto: "waiting", orders: { count: 2, totalCents: 2850, handedOut: 1 }, pel: null });
+    expect(before).toEqual({
+      registration: "registered",
+      costumePhotoDue: "2027-02-26",
+      costumePhoto: "waiting",
+      orders: { count: 2, totalCents: 2850, handedOut: 1 },
+      pel: null,
+    });
     // On Sunday the weekend is still on; on Monday the letter is due, until it is sent.
     expect(memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-03-14").pel).toBeNull();
     expect(memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-03-15").pel).toBe("due");
-    expect(memberEventStatus({ date: "2027-03-12" }, { ...row, pelSent: true }, "waiting", "2027-03-15").pel).toBe("sent");
-    expect(memberEventStatus({ date: "2027-03-12" }, undefined, "waiting", "2027-03-15")).toMatchObject({ registration: "not registered", pel: null, orders: { count: 0, totalCents: 0 } });
+    expect(memberEventStatus({ date: "2027-03-12" }, { ...row, pelSent: true }, "waiting", "2027-03-15").pel).toBe(
+      "sent",
+    );
+    expect(memberEventStatus({ date: "2027-03-12" }, undefined, "waiting", "2027-03-15")).toMatchObject({
+      registration: "not registered",
+      pel: null,
+      orders: { count: 0, totalCents: 0 },
+    });
   });
 });

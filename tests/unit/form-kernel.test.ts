@@ -11,7 +11,10 @@ async function refusal(promise: Promise<unknown>) {
     (error: unknown) => error,
   );
   // React Router's data(), thrown, becomes the route's error page with this status.
-  return { status: (thrown as { init?: { status?: number } })?.init?.status, data: (thrown as { data?: unknown })?.data };
+  return {
+    status: (thrown as { init?: { status?: number } })?.init?.status,
+    data: (thrown as { data?: unknown })?.data,
+  };
 }
 
 describe("the form kernel", () => {
@@ -21,7 +24,9 @@ describe("the form kernel", () => {
       expect(field.safeParse(bad).error?.issues[0]?.message, JSON.stringify(bad)).toBe(FORM_MESSAGES.controlCharacters);
     }
     expect(field.parse(" Dear Ma,\n\tall is well.\r\n ")).toBe("Dear Ma,\n\tall is well.");
-    expect(field.safeParse("x".repeat(101)).error?.issues[0]?.message).toBe("Please keep this to 100 characters or fewer");
+    expect(field.safeParse("x".repeat(101)).error?.issues[0]?.message).toBe(
+      "Please keep this to 100 characters or fewer",
+    );
   });
 
   it("cuts a search to 100 characters and refuses control characters in it", () => {
@@ -31,14 +36,27 @@ describe("the form kernel", () => {
 
   it("reads urlencoded and multipart forms, and checks them with the form's schema", async () => {
     const key = crypto.randomUUID();
-    const urlencoded = await parseForm(post(new URLSearchParams({ submissionKey: key, recipient: "Ma", body: "Hello" }), "application/x-www-form-urlencoded;charset=UTF-8"), LetterForm);
+    const urlencoded = await parseForm(
+      post(
+        new URLSearchParams({ submissionKey: key, recipient: "Ma", body: "Hello" }),
+        "application/x-www-form-urlencoded;charset=UTF-8",
+      ),
+      LetterForm,
+    );
     expect(urlencoded).toMatchObject({ ok: true, data: { recipient: "Ma" } });
     const form = new FormData();
     form.set("submissionKey", key);
     form.set("recipient", "Ma\u0000");
     form.set("body", "Hello");
-    const multipart = await parseForm(new Request("http://localhost/letters", { method: "POST", body: form }), LetterForm);
-    expect(multipart).toMatchObject({ ok: false, errors: { recipient: FORM_MESSAGES.controlCharacters }, values: { recipient: "Ma\u0000" } });
+    const multipart = await parseForm(
+      new Request("http://localhost/letters", { method: "POST", body: form }),
+      LetterForm,
+    );
+    expect(multipart).toMatchObject({
+      ok: false,
+      errors: { recipient: FORM_MESSAGES.controlCharacters },
+      values: { recipient: "Ma\u0000" },
+    });
   });
 
   it("answers a body that is not a form with one 400 and its message", async () => {
@@ -51,7 +69,10 @@ describe("the form kernel", () => {
       [null, undefined],
     ];
     for (const [body, type] of cases) {
-      expect(await refusal(readForm(post(body, type))), `${type}`).toEqual({ status: 400, data: FORM_MESSAGES.unreadable });
+      expect(await refusal(readForm(post(body, type))), `${type}`).toEqual({
+        status: 400,
+        data: FORM_MESSAGES.unreadable,
+      });
     }
   });
 });

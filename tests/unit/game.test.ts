@@ -11,7 +11,12 @@ import {
 
 describe("factions and jobs", () => {
   it("lists the game's four factions", () => {
-    expect(FACTIONS).toEqual(["US Survey Corp", "Northwest Mineral Corporation", "Union Research Initiative", "Homesteader"]);
+    expect(FACTIONS).toEqual([
+      "US Survey Corp",
+      "Northwest Mineral Corporation",
+      "Union Research Initiative",
+      "Homesteader",
+    ]);
   });
 
   it("gives Soldier only to the US Survey Corp and Natural Scientist only to the Union Research Initiative", () => {

@@ -7,7 +7,10 @@ import { ICON_SHAPES, iconSprite } from "~/components/icon-shapes";
 
 describe("the icons' sprite", () => {
   it("is the one made from the list of icons (npm run icons makes it again)", () => {
-    expect(fs.readFileSync("app/components/icons.svg", "utf8"), "app/components/icons.svg is out of date: run npm run icons").toBe(iconSprite());
+    expect(
+      fs.readFileSync("app/components/icons.svg", "utf8"),
+      "app/components/icons.svg is out of date: run npm run icons",
+    ).toBe(iconSprite());
   });
 
   it("holds one drawing for each icon of the list, under its name", () => {
@@ -23,6 +26,8 @@ describe("the icons' sprite", () => {
 
   it("is named by each icon on a page, which screen readers skip", () => {
     const markup = renderToStaticMarkup(createElement(Icon, { name: "ticket", className: "size-5" }));
-    expect(markup).toMatch(/^<svg width="24" height="24" stroke-width="2" class="size-5" aria-hidden="true" focusable="false"><use href="[^"#]*icons\.[^"#]*#ticket"><\/use><\/svg>$/);
+    expect(markup).toMatch(
+      /^<svg width="24" height="24" stroke-width="2" class="size-5" aria-hidden="true" focusable="false"><use href="[^"#]*icons\.[^"#]*#ticket"><\/use><\/svg>$/,
+    );
   });
 });

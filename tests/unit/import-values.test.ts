@@ -77,9 +77,18 @@ describe("reading the old export's cells", () => {
   });
 
   it("finds <user id>/<file> at the end of a research file's public URL, and nothing outside it", () => {
-    expect(bucketPath("https://x.supabase.co/storage/v1/object/public/research/u1/17-ore%20sample.png?t=1")).toEqual(["u1", "17-ore sample.png"]);
+    expect(bucketPath("https://x.supabase.co/storage/v1/object/public/research/u1/17-ore%20sample.png?t=1")).toEqual([
+      "u1",
+      "17-ore sample.png",
+    ]);
     expect(bucketPath("research/u1/a.pdf")).toEqual(["u1", "a.pdf"]);
-    for (const bad of ["https://x/research/u1/../../etc/passwd", "https://x/research/u1/%2e%2e", "https://x/research/u1/a%2Fb.png", "https://x/other/u1/a.png", "https://x/research/a.png"]) {
+    for (const bad of [
+      "https://x/research/u1/../../etc/passwd",
+      "https://x/research/u1/%2e%2e",
+      "https://x/research/u1/a%2Fb.png",
+      "https://x/other/u1/a.png",
+      "https://x/research/a.png",
+    ]) {
       expect(() => bucketPath(bad)).toThrow(Skip);
     }
   });

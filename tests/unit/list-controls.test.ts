@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ResultCount } from "~/features/member-admin/ListControls";
 
-const count = (total: number, search?: string) => renderToStaticMarkup(createElement(ResultCount, { total, noun: "letter", search }));
+const count = (total: number, search?: string) =>
+  renderToStaticMarkup(createElement(ResultCount, { total, noun: "letter", search }));
 
 describe("a list's count", () => {
   it("groups thousands, and says one or many", () => {

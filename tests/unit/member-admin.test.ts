@@ -10,21 +10,29 @@ describe("managers' work on members' accounts", () => {
   });
 
   it("takes the auth library's ids and imported UUIDs as member ids, and nothing else", () => {
-    for (const id of ["Wq3mX9aZ0bC1dE2fG3hI4jK5lM6nO7pQ", "00000000-0000-4000-8000-000000000000"]) expect(isWellFormedMemberId(id), id).toBe(true);
-    for (const id of ["", "a b", "x.y", "a/b", "a\u0000", "a".repeat(101), undefined]) expect(isWellFormedMemberId(id), String(id)).toBe(false);
+    for (const id of ["Wq3mX9aZ0bC1dE2fG3hI4jK5lM6nO7pQ", "00000000-0000-4000-8000-000000000000"])
+      expect(isWellFormedMemberId(id), id).toBe(true);
+    for (const id of ["", "a b", "x.y", "a/b", "a\u0000", "a".repeat(101), undefined])
+      expect(isWellFormedMemberId(id), String(id)).toBe(false);
   });
 
   it("invites as an applicant unless another role is chosen, with the email in lower case", () => {
     const parsed = InviteForm.parse({ firstName: " Ada ", lastName: "Lowe", email: "Ada@Example.COM" });
     expect(parsed).toEqual({ firstName: "Ada", lastName: "Lowe", email: "ada@example.com", role: "applicant" });
-    expect(InviteForm.safeParse({ firstName: "Ada", lastName: "Lowe", email: "ada@example.com", role: "sheriff" }).success).toBe(false);
+    expect(
+      InviteForm.safeParse({ firstName: "Ada", lastName: "Lowe", email: "ada@example.com", role: "sheriff" }).success,
+    ).toBe(false);
   });
 
   it("describes each audit entry without links or addresses", () => {
     expect(memberAdminAuditDetail("member.invite", { role: "cast" })).toBe("as Cast");
     expect(memberAdminAuditDetail("member.update", { changed: ["name", "email"] })).toBe("changed name and email");
-    expect(memberAdminAuditDetail("member.suspend", { reason: "Unpaid dues", sessionsEnded: 2 })).toBe("“Unpaid dues”, 2 sessions ended");
-    expect(memberAdminAuditDetail("member.factor_remove", { factor: "passkey", name: "Blue key" })).toBe("passkey “Blue key”");
+    expect(memberAdminAuditDetail("member.suspend", { reason: "Unpaid dues", sessionsEnded: 2 })).toBe(
+      "“Unpaid dues”, 2 sessions ended",
+    );
+    expect(memberAdminAuditDetail("member.factor_remove", { factor: "passkey", name: "Blue key" })).toBe(
+      "passkey “Blue key”",
+    );
     expect(memberAdminAuditDetail("member.factor_remove", { factor: "authenticator" })).toBe("authenticator app");
     expect(memberAdminAuditDetail("member.sessions_end", { count: 1 })).toBe("1 session");
     expect(memberAdminAuditDetail("member.reset_link", null)).toBe("");

@@ -34,13 +34,25 @@ export const render = renderToPipeableStream;
 `;
     const broken = await rulesBroken("app/web/planted.server.ts", planted);
     expect(broken).toHaveLength(1);
-    expect(broken[0]).toMatch(/^no-restricted-imports: 'react-dom\/server\.bun' import is restricted .*A build published for another runtime/);
+    expect(broken[0]).toMatch(
+      /^no-restricted-imports: 'react-dom\/server\.bun' import is restricted .*A build published for another runtime/,
+    );
   });
 
   it("exempts no file of the site, the two that once used them included", async () => {
-    for (const file of ["app/platform/db/pglite-statements.server.ts", "app/web/render-whole.server.ts", "app/root.tsx", "bench/run.ts"]) {
-      const { rules } = (await eslint.calculateConfigForFile(file)) as { rules: Record<string, [number | string, ...unknown[]]> };
-      expect(rules["no-restricted-syntax"], file).toEqual([2, expect.objectContaining({ selector: "MemberExpression[property.name=/^_[A-Za-z]/]" })]);
+    for (const file of [
+      "app/platform/db/pglite-statements.server.ts",
+      "app/web/render-whole.server.ts",
+      "app/root.tsx",
+      "bench/run.ts",
+    ]) {
+      const { rules } = (await eslint.calculateConfigForFile(file)) as {
+        rules: Record<string, [number | string, ...unknown[]]>;
+      };
+      expect(rules["no-restricted-syntax"], file).toEqual([
+        2,
+        expect.objectContaining({ selector: "MemberExpression[property.name=/^_[A-Za-z]/]" }),
+      ]);
       expect(rules["no-restricted-imports"]![0], file).toBe(2);
       expect(JSON.stringify(rules["no-restricted-imports"]), file).toContain("react-dom/server.bun");
     }

@@ -6,7 +6,12 @@ import { describe, expect, it } from "vitest";
 describe("the operators' files", () => {
   it("keeps backups, the site's user's npm cache and builds in progress out of git", () => {
     // `npm run backup` writes to ./backups by default: archives of every password hash must never be committed.
-    for (const file of ["backups/hopewell-backup-2026-05-02T18-04-11Z.tar.gz", "build.next/server/index.js", "build.old-4242/client/x.js", ".npm/_cacache/index"]) {
+    for (const file of [
+      "backups/hopewell-backup-2026-05-02T18-04-11Z.tar.gz",
+      "build.next/server/index.js",
+      "build.old-4242/client/x.js",
+      ".npm/_cacache/index",
+    ]) {
       expect(() => execFileSync("git", ["check-ignore", "-q", file]), file).not.toThrow();
     }
   });
@@ -14,7 +19,8 @@ describe("the operators' files", () => {
   it("keeps builds in progress, and those left by a build killed, out of the lint", async () => {
     const { ESLint } = await import("eslint");
     const eslint = new ESLint();
-    for (const file of ["build.next/server/index.js", "build.old-4242/client/x.js"]) expect(await eslint.isPathIgnored(file), file).toBe(true);
+    for (const file of ["build.next/server/index.js", "build.old-4242/client/x.js"])
+      expect(await eslint.isPathIgnored(file), file).toBe(true);
   });
 
   it("shows nginx's restarting page only when the site cannot be reached, saying a form sent then was lost", () => {

@@ -25,7 +25,17 @@ describe("pages drawn in turns", () => {
     expect(drawn).toEqual(["a", "b", "c"]);
     await new Promise((turn) => setImmediate(turn));
     // Each page's own follow-up work runs before the next page starts: nothing waits behind a stretch of pages.
-    expect(seen).toEqual(["a starts", "a ends", "after a", "b starts", "b ends", "after b", "c starts", "c ends", "after c"]);
+    expect(seen).toEqual([
+      "a starts",
+      "a ends",
+      "after a",
+      "b starts",
+      "b ends",
+      "after b",
+      "c starts",
+      "c ends",
+      "after c",
+    ]);
   });
 
   it("lets the next page start when one waits on something else longer than its lease, and that one still finishes", async () => {

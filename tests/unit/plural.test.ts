@@ -15,7 +15,9 @@ describe("countOf", () => {
     const plural = new Intl.PluralRules("en-US");
     const number = new Intl.NumberFormat("en-US");
     for (const n of [...Array.from({ length: 2201 }, (_, i) => i - 1100), 0.5, 1.5, -1.5, 1.25, 12345.5, 1e6]) {
-      expect(countOf(n, "entry", "entries"), String(n)).toBe(`${number.format(n)} ${plural.select(n) === "one" ? "entry" : "entries"}`);
+      expect(countOf(n, "entry", "entries"), String(n)).toBe(
+        `${number.format(n)} ${plural.select(n) === "one" ? "entry" : "entries"}`,
+      );
     }
   });
 });

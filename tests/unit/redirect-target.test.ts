@@ -23,7 +23,15 @@ describe("safeRedirectTarget", () => {
   });
 
   it("still refuses other sites, control characters and the sign-in pages", () => {
-    for (const value of ["https://evil.example/", "//evil.example", "/\\evil.example", "/a\nb", "/auth/two-factor", "/logout", 7]) {
+    for (const value of [
+      "https://evil.example/",
+      "//evil.example",
+      "/\\evil.example",
+      "/a\nb",
+      "/auth/two-factor",
+      "/logout",
+      7,
+    ]) {
       expect(safeRedirectTarget(value)).toBe("/");
     }
   });

@@ -21,7 +21,12 @@ function page(): ReactNode {
       null,
       h("h1", { className: "text-5xl", title: `"Quoted" <tag> & more` }, "Café ", 1877, " ", "✓"),
       h("p", null, long),
-      h(Suspense, { fallback: h("p", null, "Loading…") }, h(Waits, { promise: later("the post", 5) }), h(Waits, { promise: later("the stage", 15) })),
+      h(
+        Suspense,
+        { fallback: h("p", null, "Loading…") },
+        h(Waits, { promise: later("the post", 5) }),
+        h(Waits, { promise: later("the stage", 15) }),
+      ),
       h(Fragment, null, "a", "b", h("br"), "c"),
       h("script", { nonce: "n0nce", dangerouslySetInnerHTML: { __html: "window.x = 1;" } }),
     ),
@@ -49,7 +54,9 @@ describe("rendering a whole page", () => {
       throw new Error("no page");
     };
     const errors: boolean[] = [];
-    await expect(renderWhole(h(Broken), { timeoutMs: 5_000, onError: (_error, shellRendered) => errors.push(shellRendered) })).rejects.toThrow("no page");
+    await expect(
+      renderWhole(h(Broken), { timeoutMs: 5_000, onError: (_error, shellRendered) => errors.push(shellRendered) }),
+    ).rejects.toThrow("no page");
     expect(errors).toEqual([false]);
   });
 
@@ -58,10 +65,13 @@ describe("rendering a whole page", () => {
       throw new Error("part failed");
     };
     const errors: string[] = [];
-    const html = await renderWhole(h("main", null, h("h1", null, "Events"), h(Suspense, { fallback: h("p", null, "Loading…") }, h(Fails))), {
-      timeoutMs: 5_000,
-      onError: (error) => errors.push((error as Error).message),
-    });
+    const html = await renderWhole(
+      h("main", null, h("h1", null, "Events"), h(Suspense, { fallback: h("p", null, "Loading…") }, h(Fails))),
+      {
+        timeoutMs: 5_000,
+        onError: (error) => errors.push((error as Error).message),
+      },
+    );
     expect(errors).toEqual(["part failed"]);
     expect(Buffer.from(html).toString()).toContain("<h1>Events</h1>");
     expect(Buffer.from(html).toString()).toContain("Loading…");
@@ -71,10 +81,18 @@ describe("rendering a whole page", () => {
     const never = new Promise<string>(() => {});
     const started = Date.now();
     const errors: unknown[] = [];
-    const html = await renderWhole(h("main", null, h("h1", null, "Letters"), h(Suspense, { fallback: h("p", null, "Still coming") }, h(Waits, { promise: never }))), {
-      timeoutMs: 50,
-      onError: (error) => errors.push(error),
-    });
+    const html = await renderWhole(
+      h(
+        "main",
+        null,
+        h("h1", null, "Letters"),
+        h(Suspense, { fallback: h("p", null, "Still coming") }, h(Waits, { promise: never })),
+      ),
+      {
+        timeoutMs: 50,
+        onError: (error) => errors.push(error),
+      },
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(Buffer.from(html).toString()).toContain("Still coming");
     expect(errors).toHaveLength(1);

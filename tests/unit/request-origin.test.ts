@@ -4,11 +4,18 @@ import { isSameOrigin } from "~/web/middleware.server";
 import { requestOrigin } from "../../http/pipeline/request-url";
 
 function incoming(headers: Record<string, string>): http.IncomingMessage {
-  return { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])), socket: {} } as unknown as http.IncomingMessage;
+  return {
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    socket: {},
+  } as unknown as http.IncomingMessage;
 }
 
 describe("the scheme and host a request is taken to have", () => {
-  const proxied = incoming({ Host: "127.0.0.1:3000", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "hopewell.example" });
+  const proxied = incoming({
+    Host: "127.0.0.1:3000",
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "hopewell.example",
+  });
 
   it("come from the proxy's headers only behind a trusted proxy", () => {
     expect(requestOrigin(proxied, { trustProxy: true })).toEqual({ protocol: "https:", host: "hopewell.example" });
@@ -16,9 +23,17 @@ describe("the scheme and host a request is taken to have", () => {
   });
 
   it("take the value the proxy appended, and ignore values that are not a scheme or a host", () => {
-    const chained = incoming({ Host: "app:3000", "X-Forwarded-Proto": "http, https", "X-Forwarded-Host": "evil.example, hopewell.example:8443" });
+    const chained = incoming({
+      Host: "app:3000",
+      "X-Forwarded-Proto": "http, https",
+      "X-Forwarded-Host": "evil.example, hopewell.example:8443",
+    });
     expect(requestOrigin(chained, { trustProxy: true })).toEqual({ protocol: "https:", host: "hopewell.example:8443" });
-    const odd = incoming({ Host: "app:3000", "X-Forwarded-Proto": "gopher", "X-Forwarded-Host": "evil.example/path?x" });
+    const odd = incoming({
+      Host: "app:3000",
+      "X-Forwarded-Proto": "gopher",
+      "X-Forwarded-Host": "evil.example/path?x",
+    });
     expect(requestOrigin(odd, { trustProxy: true })).toEqual({ protocol: "http:", host: "app:3000" });
   });
 });

@@ -40,16 +40,18 @@ function parsedPath(target: string | undefined, origin: { protocol: string; host
 }
 
 describe("the path a request is handed to the app with", () => {
-  it.each(ORIGINS.flatMap((origin) => TARGETS.map((target) => [JSON.stringify(target), `${origin.protocol}//${origin.host}`, target, origin] as const)))(
-    "%s from %s is what parsing the address gives",
-    (_name, _origin, target, origin) => {
-      expect(requestPath(target, origin)).toBe(parsedPath(target, origin));
-    },
-  );
+  it.each(
+    ORIGINS.flatMap((origin) =>
+      TARGETS.map((target) => [JSON.stringify(target), `${origin.protocol}//${origin.host}`, target, origin] as const),
+    ),
+  )("%s from %s is what parsing the address gives", (_name, _origin, target, origin) => {
+    expect(requestPath(target, origin)).toBe(parsedPath(target, origin));
+  });
 
   it("refuses paths that name another host, and hosts no URL can hold", () => {
     const site = { protocol: "http:", host: "127.0.0.1:3000" };
-    for (const target of ["//evil.example/x", "/\\evil.example/x", "/\t/evil.example/x", "http://evil.example/x"]) expect(requestPath(target, site), target).toBeUndefined();
+    for (const target of ["//evil.example/x", "/\\evil.example/x", "/\t/evil.example/x", "http://evil.example/x"])
+      expect(requestPath(target, site), target).toBeUndefined();
     expect(requestPath("/events", { protocol: "http:", host: "[" })).toBeUndefined();
     expect(requestPath("/events?x=1", site)).toBe("/events?x=1");
     expect(requestPath("http://127.0.0.1:3000/events?x=1", site)).toBe("/events?x=1");

@@ -12,7 +12,10 @@ const KINDS = {
 export function Alert({ kind, children }: { kind: keyof typeof KINDS; children: ReactNode }) {
   const { glyph, box, icon } = KINDS[kind];
   return (
-    <div role={kind === "error" ? "alert" : "status"} className={`flex items-start gap-3 rounded-md border px-4 py-3 text-parchment ${box}`}>
+    <div
+      role={kind === "error" ? "alert" : "status"}
+      className={`flex items-start gap-3 rounded-md border px-4 py-3 text-parchment ${box}`}
+    >
       <Icon name={glyph} className={`mt-0.5 size-5 shrink-0 ${icon}`} />
       <p>{children}</p>
     </div>

@@ -14,13 +14,21 @@ export const inputClass =
 export function Field({ label, name, error, hint, id, className = "", ...input }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? `${name}-${autoId}`;
-  const describedBy = [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div data-field="" className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={inputId} className="font-bold text-parchment">
         {label}
       </label>
-      <input id={inputId} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
+      <input
+        id={inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={inputClass}
+        {...input}
+      />
       {hint ? (
         <p id={`${inputId}-hint`} className="text-sm text-dust">
           {hint}

@@ -6,10 +6,23 @@ import type { ComponentProps, MouseEvent } from "react";
  * then falls to the page's start, so a keyboard user who pressed "Take it" had to find their
  * place again. It stays focused and is announced as unavailable until the answer arrives.
  */
-export function SubmitButton({ busy, className = "", onClick, ...props }: Omit<ComponentProps<"button">, "type" | "disabled"> & { busy: boolean }) {
+export function SubmitButton({
+  busy,
+  className = "",
+  onClick,
+  ...props
+}: Omit<ComponentProps<"button">, "type" | "disabled"> & { busy: boolean }) {
   const ignoreWhileBusy = (event: MouseEvent<HTMLButtonElement>) => {
     if (busy) event.preventDefault();
     else onClick?.(event);
   };
-  return <button type="submit" aria-disabled={busy || undefined} className={`${className} aria-disabled:cursor-wait aria-disabled:opacity-60`} onClick={ignoreWhileBusy} {...props} />;
+  return (
+    <button
+      type="submit"
+      aria-disabled={busy || undefined}
+      className={`${className} aria-disabled:cursor-wait aria-disabled:opacity-60`}
+      onClick={ignoreWhileBusy}
+      {...props}
+    />
+  );
 }

@@ -1,12 +1,18 @@
 import { useId, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { FieldError } from "./Field";
 
-type Props = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: ReactNode; name: string; error?: string; hint?: ReactNode };
+type Props = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: ReactNode;
+  name: string;
+  error?: string;
+  hint?: ReactNode;
+};
 
 export function TextAreaField({ label, name, error, hint, id, ...textarea }: Props) {
   const autoId = useId();
   const fieldId = id ?? `${name}-${autoId}`;
-  const describedBy = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={fieldId} className="font-bold text-parchment">

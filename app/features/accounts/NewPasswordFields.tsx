@@ -11,7 +11,15 @@ const RULES_ID = "password-rules";
  * profile). The form's fields are `password` and `confirmPassword`. `data-password-rules`
  * lets a page without React tick the rules too (password-behaviour.ts).
  */
-export function NewPasswordFields({ errors, label = "Password", confirmLabel = "Confirm password" }: { errors?: FieldErrors; label?: string; confirmLabel?: string }) {
+export function NewPasswordFields({
+  errors,
+  label = "Password",
+  confirmLabel = "Confirm password",
+}: {
+  errors?: FieldErrors;
+  label?: string;
+  confirmLabel?: string;
+}) {
   return (
     <>
       <PasswordField
@@ -25,7 +33,13 @@ export function NewPasswordFields({ errors, label = "Password", confirmLabel = "
         onChange={(event) => showPasswordRules(document.getElementById(RULES_ID), event.currentTarget.value)}
       />
       <PasswordChecklist id={RULES_ID} />
-      <PasswordField label={confirmLabel} name="confirmPassword" autoComplete="new-password" required error={errors?.confirmPassword} />
+      <PasswordField
+        label={confirmLabel}
+        name="confirmPassword"
+        autoComplete="new-password"
+        required
+        error={errors?.confirmPassword}
+      />
     </>
   );
 }

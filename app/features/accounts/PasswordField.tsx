@@ -3,7 +3,12 @@ import { useId, type InputHTMLAttributes } from "react";
 import { FieldError, inputClass } from "~/components/ui/Field";
 import { togglePasswordVisibility } from "./password-behaviour";
 
-type Props = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string; describedBy?: string };
+type Props = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  name: string;
+  error?: string;
+  describedBy?: string;
+};
 
 /**
  * A password input with a show/hide toggle. The toggle is sent with the page and shown only
@@ -20,7 +25,15 @@ export function PasswordField({ label, name, error, describedBy, ...input }: Pro
         {label}
       </label>
       <div className="relative">
-        <input id={id} name={name} type="password" aria-invalid={error ? true : undefined} aria-describedby={describedByIds} className={`${inputClass} pr-12`} {...input} />
+        <input
+          id={id}
+          name={name}
+          type="password"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedByIds}
+          className={`${inputClass} pr-12`}
+          {...input}
+        />
         <button
           type="button"
           data-password-toggle=""

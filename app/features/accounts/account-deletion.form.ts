@@ -19,7 +19,8 @@ export const DELETION_MESSAGES = {
   failed: "Your account could not be deleted. Nothing was removed. Please try again in a moment.",
   alreadyDeleted: "This account has already been deleted.",
   lastManager: "The club's only manager cannot be deleted. Make another member a manager first.",
-  managerTarget: "A manager's account is not deleted from here. Change their role first, or they delete it themselves from their profile.",
+  managerTarget:
+    "A manager's account is not deleted from here. Change their role first, or they delete it themselves from their profile.",
 } as const;
 
 /** The one statement of what deleting does, shown on both pages. */

@@ -57,7 +57,6 @@ export const DELETED_EMAIL_DOMAIN = "deleted.invalid";
 export const DELETED_BAN_REASON = "account deleted";
 const FRESH_SESSION_MS = 10 * 60_000;
 
-
 /** Members' lists leave deleted accounts' placeholders out with this condition. */
 export function notDeletedAccount(): SQL {
   return sql`${profiles.email} not like ${`%@${DELETED_EMAIL_DOMAIN}`}`;
@@ -70,7 +69,10 @@ export function isDeletedAccount(profile: { email: string }): boolean {
 /** Whether the member has a password (else they re-authenticate by signing in anew). */
 export async function hasPassword(userId: string): Promise<boolean> {
   const db = await database();
-  const rows = await db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
+  const rows = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
   return rows.length > 0;
 }
 
@@ -81,10 +83,15 @@ export type ReauthOutcome = { ok: true } | { ok: false; status: number; message:
  * account's sign-in limit), or, for a member who has none (Discord or emailed codes only),
  * a session begun within the last 10 minutes.
  */
-export async function reauthenticate(request: Request, member: { id: string; email: string }, password: string): Promise<ReauthOutcome> {
+export async function reauthenticate(
+  request: Request,
+  member: { id: string; email: string },
+  password: string,
+): Promise<ReauthOutcome> {
   const auth = await getAuth();
   if (await hasPassword(member.id)) {
-    if (!password) return { ok: false, status: 400, message: DELETION_MESSAGES.passwordRequired, field: "currentPassword" };
+    if (!password)
+      return { ok: false, status: 400, message: DELETION_MESSAGES.passwordRequired, field: "currentPassword" };
     const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
     if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
     try {
@@ -92,7 +99,8 @@ export async function reauthenticate(request: Request, member: { id: string; ema
       return { ok: true };
     } catch (error) {
       const refusal = await authRefusal(error);
-      if (refusal?.code === "INVALID_PASSWORD") return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
+      if (refusal?.code === "INVALID_PASSWORD")
+        return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
       throw error;
     }
   }
@@ -104,11 +112,17 @@ export async function reauthenticate(request: Request, member: { id: string; ema
 
 /** The member's name, address and phone numbers as they may appear in JSON text, longest first. */
 function identifyingTexts(profile: typeof profiles.$inferSelect): { exact: string[]; words: string[] } {
-  const phones = [profile.twoFactorPhone, profile.twoFactorPhonePending, profile.emergencyContact?.phone].filter((v): v is string => Boolean(v && v.trim()));
-  const exact = [profile.email, ...phones];
-  const words = [`${profile.firstName} ${profile.lastName}`, profile.name, profile.firstName, profile.lastName, profile.emergencyContact?.name ?? ""].filter(
-    (v) => v.trim().length >= 2,
+  const phones = [profile.twoFactorPhone, profile.twoFactorPhonePending, profile.emergencyContact?.phone].filter(
+    (v): v is string => Boolean(v && v.trim()),
   );
+  const exact = [profile.email, ...phones];
+  const words = [
+    `${profile.firstName} ${profile.lastName}`,
+    profile.name,
+    profile.firstName,
+    profile.lastName,
+    profile.emergencyContact?.name ?? "",
+  ].filter((v) => v.trim().length >= 2);
   const inJson = (value: string) => JSON.stringify(value).slice(1, -1);
   const unique = (values: string[]) => [...new Set(values.map(inJson))].sort((a, b) => b.length - a.length);
   return { exact: unique(exact), words: unique(words) };
@@ -121,7 +135,13 @@ const literal = (text: string) => text.replace(/[^A-Za-z0-9 ]/g, (c) => `\\${c}`
  * Replaces the member's identifying texts in a JSON column of the rows `where` picks. Names
  * match as whole words only, so a short name does not eat into other words.
  */
-async function scrubJson(tx: Transaction, table: "audit_log" | "outbox", column: "details" | "payload", where: ReturnType<typeof sql>, texts: { exact: string[]; words: string[] }) {
+async function scrubJson(
+  tx: Transaction,
+  table: "audit_log" | "outbox",
+  column: "details" | "payload",
+  where: ReturnType<typeof sql>,
+  texts: { exact: string[]; words: string[] },
+) {
   const patterns = [...texts.exact.map(literal), ...texts.words.map((w) => `\\m${literal(w)}\\M`)];
   for (const pattern of patterns) {
     await tx.execute(
@@ -151,9 +171,15 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
         .limit(1);
       if (!other) return "last-manager" as const;
     }
-    const [character] = await tx.select({ name: characters.characterName }).from(characters).where(eq(characters.userId, userId));
+    const [character] = await tx
+      .select({ name: characters.characterName })
+      .from(characters)
+      .where(eq(characters.userId, userId));
     const papers = await tx.select({ key: research.fileKey }).from(research).where(eq(research.userId, userId));
-    const photos = await tx.select({ key: costumePhotos.fileKey, thumb: costumePhotos.thumbKey }).from(costumePhotos).where(eq(costumePhotos.userId, userId));
+    const photos = await tx
+      .select({ key: costumePhotos.fileKey, thumb: costumePhotos.thumbKey })
+      .from(costumePhotos)
+      .where(eq(costumePhotos.userId, userId));
     const exportFiles = await tx
       .select({ key: memberExports.fileKey })
       .from(memberExports)
@@ -162,16 +188,49 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
     const email = profile.email.toLowerCase();
     const like = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-    for (const table of [applications, characters, pels, merchantOrders, research, costumePhotos, costumeReviews, costumeReminders, reviewQueue, staffReplies, memberExports, sessions, accounts, twoFactors, passkeys]) {
+    for (const table of [
+      applications,
+      characters,
+      pels,
+      merchantOrders,
+      research,
+      costumePhotos,
+      costumeReviews,
+      costumeReminders,
+      reviewQueue,
+      staffReplies,
+      memberExports,
+      sessions,
+      accounts,
+      twoFactors,
+      passkeys,
+    ]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
     // Letters to the member: when they read them goes, and none waits any longer for release.
-    await tx.update(letters).set({ readAt: null }).where(and(eq(letters.recipientId, userId), isNotNull(letters.readAt)));
-    await tx.update(letters).set({ status: "filed" }).where(and(eq(letters.recipientId, userId), eq(letters.status, "held")));
+    await tx
+      .update(letters)
+      .set({ readAt: null })
+      .where(and(eq(letters.recipientId, userId), isNotNull(letters.readAt)));
+    await tx
+      .update(letters)
+      .set({ status: "filed" })
+      .where(and(eq(letters.recipientId, userId), eq(letters.status, "held")));
     // Nor does a letter of theirs to an NPC wait for an answer nobody could read.
-    await tx.update(letters).set({ status: "filed" }).where(and(eq(letters.userId, userId), eq(letters.status, "to_staff"), eq(letters.fromNpc, false)));
+    await tx
+      .update(letters)
+      .set({ status: "filed" })
+      .where(and(eq(letters.userId, userId), eq(letters.status, "to_staff"), eq(letters.fromNpc, false)));
     // One-time tokens (codes, links) and counters that name the address or the account.
-    await tx.delete(verifications).where(or(sql`lower(${verifications.identifier}) like ${like}`, sql`lower(${verifications.value}) like ${like}`, sql`${verifications.value} like ${`%${userId}%`}`));
+    await tx
+      .delete(verifications)
+      .where(
+        or(
+          sql`lower(${verifications.identifier}) like ${like}`,
+          sql`lower(${verifications.value}) like ${like}`,
+          sql`${verifications.value} like ${`%${userId}%`}`,
+        ),
+      );
     await tx.delete(rateLimits).where(sql`lower(${rateLimits.key}) like ${like}`);
     // Mail to the member (sent, waiting or failed) goes; messages to others lose the member's details.
     await tx.delete(outbox).where(eq(outbox.orderKey, emailOrderKey(email)));
@@ -180,9 +239,17 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
       if (phone) await tx.delete(outbox).where(eq(outbox.orderKey, smsOrderKey(phone)));
     }
     // Anywhere in the outbox, only the whole name: a first name alone may well be someone else's.
-    const fullNames = [...new Set([`${profile.firstName} ${profile.lastName}`, profile.name])].map((v) => JSON.stringify(v).slice(1, -1));
+    const fullNames = [...new Set([`${profile.firstName} ${profile.lastName}`, profile.name])].map((v) =>
+      JSON.stringify(v).slice(1, -1),
+    );
     await scrubJson(tx, "outbox", "payload", sql`true`, { exact: texts.exact, words: fullNames });
-    await scrubJson(tx, "audit_log", "details", sql`${auditLog.subjectId} = ${userId} or ${auditLog.actorId} = ${userId}`, texts);
+    await scrubJson(
+      tx,
+      "audit_log",
+      "details",
+      sql`${auditLog.subjectId} = ${userId} or ${auditLog.actorId} = ${userId}`,
+      texts,
+    );
     await scrubJson(tx, "audit_log", "details", sql`true`, { exact: texts.exact, words: [] });
 
     await tx
@@ -205,7 +272,12 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
         updatedAt: sql`now()`,
       })
       .where(eq(profiles.id, userId));
-    await audit(tx, { actorId: by.actorId, action: "account.delete", subjectId: userId, details: { by: by.actorId === userId ? "member" : "manager" } });
+    await audit(tx, {
+      actorId: by.actorId,
+      action: "account.delete",
+      subjectId: userId,
+      details: { by: by.actorId === userId ? "member" : "manager" },
+    });
     return [...papers, ...exportFiles, ...photos.flatMap((photo) => [{ key: photo.key }, { key: photo.thumb }])]
       .map((row) => row.key)
       .filter((key): key is string => Boolean(key));
@@ -240,11 +312,21 @@ async function removeFiles(keys: string[], waitsMs = [200, 1_000]): Promise<numb
 /** Whose account a manager is about to delete (a name to confirm with), one already deleted, or null (no such member). */
 export async function memberToDelete(
   userId: string,
-): Promise<{ deleted: false; id: string; firstName: string; lastName: string; role: string } | { deleted: true; id: string } | null> {
+): Promise<
+  | { deleted: false; id: string; firstName: string; lastName: string; role: string }
+  | { deleted: true; id: string }
+  | null
+> {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
   const db = await database();
   const [row] = await db
-    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, email: profiles.email })
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      role: profiles.role,
+      email: profiles.email,
+    })
     .from(profiles)
     .where(eq(profiles.id, userId));
   if (!row) return null;

@@ -41,7 +41,10 @@ function refusalMessage(refusal: AuthRefusal | null, fallback: string = MESSAGES
 
 export async function emailIsRegistered(email: string): Promise<boolean> {
   const db = await database();
-  const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
   return row !== undefined;
 }
 
@@ -76,7 +79,8 @@ export async function createAccount(input: NewAccount): Promise<AuthOutcome<{ us
   } catch (error) {
     const refusal = await authRefusal(error);
     logger.warn({ err: refusal ? refusal.code : error }, "sign-up failed");
-    if (!refusal || refusal.code === "FAILED_TO_CREATE_USER") return { ok: false, status: 500, message: MESSAGES.profileFailed };
+    if (!refusal || refusal.code === "FAILED_TO_CREATE_USER")
+      return { ok: false, status: 500, message: MESSAGES.profileFailed };
     // Another sign-up with this address won the race past the check above.
     if (refusal.code === "USER_ALREADY_EXISTS" || refusal.code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL") {
       return { ok: false, status: 409, message: SITE_MESSAGES.emailTaken };
@@ -107,20 +111,34 @@ export async function signIn(
   clientAddress: string,
 ): Promise<AuthOutcome<{ setCookies: string[]; secondStep: boolean; secondStepMethod?: SecondFactorKind }>> {
   const limitKeys = [`signin:address:${clientAddress}`, `signin:account:${input.email}`];
-  const [byAddress, byAccount] = await Promise.all([hit(limitKeys[0]!, signInPerAddress()), hit(limitKeys[1]!, signInPerAccount())]);
-  if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
+  const [byAddress, byAccount] = await Promise.all([
+    hit(limitKeys[0]!, signInPerAddress()),
+    hit(limitKeys[1]!, signInPerAccount()),
+  ]);
+  if (!byAddress.allowed || !byAccount.allowed)
+    return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const auth = await getAuth();
   try {
-    const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
-    const result = await auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
+    const headers = new Headers({
+      "user-agent": request.headers.get("user-agent") ?? "",
+      [CLIENT_ADDRESS_HEADER]: clientAddress,
+    });
+    const result = await auth.api.signInEmail({
+      body: { email: input.email, password: input.password },
+      headers,
+      returnHeaders: true,
+    });
     // A right password is no guess: only wrong ones use up the limits.
     await Promise.all(limitKeys.map(forgiveAttempt));
-    await upgradeImportedPassword(input.email, input.password).catch((error: unknown) => logger.error({ err: error }, "replacing an imported password hash failed"));
+    await upgradeImportedPassword(input.email, input.password).catch((error: unknown) =>
+      logger.error({ err: error }, "replacing an imported password hash failed"),
+    );
     // The two-factor plugin answers a right password with this flag instead of a session.
     const answer = result.response as { twoFactorRedirect?: boolean; twoFactorMethods?: string[] } | null;
     const secondStep = answer?.twoFactorRedirect === true;
     // Without an authenticator app the library's texted codes are the way.
-    const secondStepMethod = secondStep && !answer?.twoFactorMethods?.includes("totp") ? await secondStepMethodFor(input.email) : undefined;
+    const secondStepMethod =
+      secondStep && !answer?.twoFactorMethods?.includes("totp") ? await secondStepMethodFor(input.email) : undefined;
     return { ok: true, setCookies: result.headers.getSetCookie(), secondStep, secondStepMethod };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -133,7 +151,10 @@ export async function signIn(
 
 async function secondStepMethodFor(email: string): Promise<SecondFactorKind | undefined> {
   const db = await database();
-  const [member] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
+  const [member] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()));
   return member ? preferredSecondFactor(member.id) : undefined;
 }
 
@@ -186,11 +207,19 @@ export async function resetLinkState(token: string): Promise<ResetLinkState> {
   if (!token || token.length > 200) return "invalid";
   if (await invitationLinkReplaced(await database(), token)) return "replaced";
   const auth = await getAuth();
-  const answer = await auth.api.requestPasswordResetCallback({ params: { token }, query: { callbackURL: RESET_PAGE }, asResponse: true });
+  const answer = await auth.api.requestPasswordResetCallback({
+    params: { token },
+    query: { callbackURL: RESET_PAGE },
+    asResponse: true,
+  });
   const location = answer.headers.get("Location");
   if (!location) return "invalid";
   const target = new URL(location, siteOrigin());
-  return target.pathname === RESET_PAGE && !target.searchParams.has("error") && target.searchParams.get("token") === token ? "valid" : "invalid";
+  return target.pathname === RESET_PAGE &&
+    !target.searchParams.has("error") &&
+    target.searchParams.get("token") === token
+    ? "valid"
+    : "invalid";
 }
 
 /** True when `token` is a live password link. */
@@ -201,7 +230,8 @@ export async function resetTokenIsValid(token: string): Promise<boolean> {
 /** Sets the new password, uses up the token and ends the member's sessions everywhere. */
 export async function resetPassword(token: string, password: string): Promise<AuthOutcome> {
   const db = await database();
-  if (await invitationLinkReplaced(db, token)) return { ok: false, status: 400, message: SITE_MESSAGES.invitationReplaced };
+  if (await invitationLinkReplaced(db, token))
+    return { ok: false, status: 400, message: SITE_MESSAGES.invitationReplaced };
   const auth = await getAuth();
   try {
     await auth.api.resetPassword({ body: { token, newPassword: password } });
@@ -216,7 +246,8 @@ export async function resetPassword(token: string, password: string): Promise<Au
 }
 
 export type PasswordChange = { currentPassword: string; newPassword: string; signOutOthers: boolean };
-export type PasswordChangeOutcome = { ok: true; setCookies: string[] } | { ok: false; status: number; message: string; field?: "currentPassword" };
+export type PasswordChangeOutcome =
+  { ok: true; setCookies: string[] } | { ok: false; status: number; message: string; field?: "currentPassword" };
 
 /**
  * A signed-in member changes their password, knowing the current one. The attempts count
@@ -235,7 +266,11 @@ export async function changePassword(
   const auth = await getAuth();
   try {
     const result = await auth.api.changePassword({
-      body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: input.signOutOthers },
+      body: {
+        currentPassword: input.currentPassword,
+        newPassword: input.newPassword,
+        revokeOtherSessions: input.signOutOthers,
+      },
       headers: request.headers,
       returnHeaders: true,
     });
@@ -247,7 +282,8 @@ export async function changePassword(
     if (refusal?.code === "INVALID_PASSWORD") {
       return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
     }
-    if (refusal && refusal.status < 500) return { ok: false, status: 400, message: refusalMessage(refusal, SITE_MESSAGES.passwordChangeFailed) };
+    if (refusal && refusal.status < 500)
+      return { ok: false, status: 400, message: refusalMessage(refusal, SITE_MESSAGES.passwordChangeFailed) };
     throw error;
   }
 }
@@ -256,7 +292,14 @@ export async function changePassword(
 async function tellMemberPasswordChanged(member: { email: string; firstName: string }): Promise<void> {
   try {
     const db = await database();
-    await queueEmail(db, passwordChangedEmail({ to: member.email, firstName: member.firstName, resetLink: `${siteOrigin()}/forgot-password` }));
+    await queueEmail(
+      db,
+      passwordChangedEmail({
+        to: member.email,
+        firstName: member.firstName,
+        resetLink: `${siteOrigin()}/forgot-password`,
+      }),
+    );
   } catch (error) {
     logger.error({ err: error }, "queueing the password-changed email failed");
   }

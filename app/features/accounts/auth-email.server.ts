@@ -31,7 +31,10 @@ export const EMAIL_CODE_ATTEMPTS = 5;
 export const codeRequestContext = new AsyncLocalStorage<{ redirectTo?: string }>();
 
 async function firstNameOf(db: Database, email: string): Promise<string> {
-  const [row] = await db.select({ firstName: profiles.firstName }).from(profiles).where(sql`lower(${profiles.email}) = ${email.toLowerCase()}`);
+  const [row] = await db
+    .select({ firstName: profiles.firstName })
+    .from(profiles)
+    .where(sql`lower(${profiles.email}) = ${email.toLowerCase()}`);
   return row?.firstName ?? "there";
 }
 
@@ -58,7 +61,16 @@ export async function emailCodePlugin(db: Database, origin: () => string) {
       const redirectTo = codeRequestContext.getStore()?.redirectTo;
       if (redirectTo) query.set("redirectTo", redirectTo);
       const link = `${origin()}${EMAIL_CODE_PAGE}?${query}`;
-      await queueEmail(db, signInCodeEmail({ to: email, firstName: await firstNameOf(db, email), code: otp, link, expiresS: config().emailCode.expiresS }));
+      await queueEmail(
+        db,
+        signInCodeEmail({
+          to: email,
+          firstName: await firstNameOf(db, email),
+          code: otp,
+          link,
+          expiresS: config().emailCode.expiresS,
+        }),
+      );
     },
   });
 }
@@ -75,7 +87,10 @@ export function emailVerificationOptions(db: Database, origin: () => string) {
     sendVerificationEmail: async ({ user, token }: { user: { email: string; name: string }; token: string }) => {
       const link = `${origin()}${CONFIRM_EMAIL_PAGE}?${new URLSearchParams({ token })}`;
       const firstName = (user as { firstName?: string }).firstName ?? user.name;
-      await queueEmail(db, confirmNewEmailEmail({ to: user.email, firstName, link, expiresS: EMAIL_CHANGE_LINK_EXPIRES_S }));
+      await queueEmail(
+        db,
+        confirmNewEmailEmail({ to: user.email, firstName, link, expiresS: EMAIL_CHANGE_LINK_EXPIRES_S }),
+      );
     },
   };
 }

@@ -34,28 +34,44 @@ export const SignUpForm = z
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
   })
-  .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+  .refine((form) => form.password === form.confirmPassword, {
+    path: ["confirmPassword"],
+    message: MESSAGES.passwordsDontMatch,
+  });
 
 export const ForgotPasswordForm = z.object({ email });
 
 export const ResetPasswordForm = z
   .object({
-    token: z.string().min(1).max(200).refine((token) => !hasControlCharacters(token)),
+    token: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((token) => !hasControlCharacters(token)),
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
   })
-  .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+  .refine((form) => form.password === form.confirmPassword, {
+    path: ["confirmPassword"],
+    message: MESSAGES.passwordsDontMatch,
+  });
 
 /** A signed-in member's new password: the current one, the new one twice, and whether to end the other sessions. */
 export const ChangePasswordForm = z
   .object({
-    currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password to 128 characters or fewer"),
+    currentPassword: z
+      .string({ error: MESSAGES.required })
+      .min(1, MESSAGES.required)
+      .max(128, "Please keep your password to 128 characters or fewer"),
     password: newPassword,
     confirmPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
     // A checkbox: sent as "on" when checked, absent when not.
     signOutOthers: z.literal("on").optional(),
   })
-  .refine((form) => form.password === form.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsDontMatch });
+  .refine((form) => form.password === form.confirmPassword, {
+    path: ["confirmPassword"],
+    message: MESSAGES.passwordsDontMatch,
+  });
 
 /**
  * The message above a refused form that chooses a password: its rules when the password

@@ -39,7 +39,8 @@ export function assuranceLevelOf(endpointPath: string | undefined): AssuranceLev
 
 /** The member whose session the library's endpoint runs under (its documented `ctx.context.session`), if any. */
 function signedInAs(endpoint: unknown): string | undefined {
-  return (endpoint as { context?: { session?: { user?: { id?: string } } | null } } | null | undefined)?.context?.session?.user?.id;
+  return (endpoint as { context?: { session?: { user?: { id?: string } } | null } } | null | undefined)?.context
+    ?.session?.user?.id;
 }
 
 /** The site's public origin, for links in emails. */
@@ -140,7 +141,12 @@ async function createAuth(db: Database, secret: string) {
     plugins: [
       // The relying party is the site's host (APP_URL): a passkey works only there, over https
       // (or on localhost), and only answers made on the site's own origin are accepted.
-      passkey({ rpID: new URL(siteOrigin()).hostname, rpName: "Hopewell", origin: siteOrigin(), schema: { passkey: { modelName: "passkeys" } } }),
+      passkey({
+        rpID: new URL(siteOrigin()).hostname,
+        rpName: "Hopewell",
+        origin: siteOrigin(),
+        schema: { passkey: { modelName: "passkeys" } },
+      }),
       ...(await discordAuthPlugins(siteOrigin())),
       await emailCodePlugin(db, siteOrigin),
       twoFactor,
@@ -180,12 +186,19 @@ export type Auth = Awaited<ReturnType<typeof createAuth>>;
  * token (the row carries its own expiry). It creates no sessions and sets no cookies.
  */
 async function createInvitationAuth(db: Database, secret: string) {
-  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([import("better-auth/minimal"), import("better-auth/adapters/drizzle")]);
+  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([
+    import("better-auth/minimal"),
+    import("better-auth/adapters/drizzle"),
+  ]);
   return betterAuth({
     appName: "Hopewell",
     baseURL: siteOrigin(),
     secret,
-    database: drizzleAdapter(db, { provider: "pg", schema: { profiles, sessions, accounts, verifications }, transaction: true }),
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { profiles, sessions, accounts, verifications },
+      transaction: true,
+    }),
     user: { modelName: "profiles", additionalFields: PROFILE_FIELDS },
     session: { modelName: "sessions" },
     account: { modelName: "accounts" },
@@ -261,5 +274,9 @@ export type AuthRefusal = { status: number; code: string | undefined; message: s
 export async function authRefusal(error: unknown): Promise<AuthRefusal | null> {
   const { APIError } = await import("better-auth/api");
   if (!(error instanceof APIError)) return null;
-  return { status: error.statusCode, code: error.body?.code, message: error.body?.message || error.message || undefined };
+  return {
+    status: error.statusCode,
+    code: error.body?.code,
+    message: error.body?.message || error.message || undefined,
+  };
 }

@@ -22,14 +22,26 @@ export function describeUserAgent(userAgent: string | null | undefined): string 
 }
 
 /** What the library lists for the member: each session with its token, which stays on the server. */
-type ListedSession = { id: string; token: string; userAgent?: string | null; ipAddress?: string | null; updatedAt: Date; createdAt: Date };
+type ListedSession = {
+  id: string;
+  token: string;
+  userAgent?: string | null;
+  ipAddress?: string | null;
+  updatedAt: Date;
+  createdAt: Date;
+};
 
 export type DeviceList = { ok: true; devices: Device[] } | { ok: false; reason: "stale" };
 
-async function listedSessions(headers: Headers): Promise<{ sessions: ListedSession[]; currentId: string | undefined } | null> {
+async function listedSessions(
+  headers: Headers,
+): Promise<{ sessions: ListedSession[]; currentId: string | undefined } | null> {
   const auth = await getAuth();
   try {
-    const [sessions, current] = await Promise.all([auth.api.listSessions({ headers }), auth.api.getSession({ headers })]);
+    const [sessions, current] = await Promise.all([
+      auth.api.listSessions({ headers }),
+      auth.api.getSession({ headers }),
+    ]);
     return { sessions: sessions as ListedSession[], currentId: current?.session.id };
   } catch (error) {
     const refusal = await authRefusal(error);

@@ -18,16 +18,25 @@ import { hit, signInPerAccount } from "~/platform/rate-limit.server";
  */
 
 type Member = { id: string; email: string; firstName: string };
-export type EmailChangeOutcome = { ok: true } | { ok: false; status: number; message: string; field?: "newEmail" | "currentPassword" };
+export type EmailChangeOutcome =
+  { ok: true } | { ok: false; status: number; message: string; field?: "newEmail" | "currentPassword" };
 
 async function hasPassword(userId: string): Promise<boolean> {
   const db = await database();
-  const rows = await db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
+  const rows = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
   return rows.length > 0;
 }
 
-export async function requestEmailChange(request: Request, member: Member, input: { newEmail: string; currentPassword: string }): Promise<EmailChangeOutcome> {
-  if (input.newEmail === member.email.toLowerCase()) return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.sameEmail, field: "newEmail" };
+export async function requestEmailChange(
+  request: Request,
+  member: Member,
+  input: { newEmail: string; currentPassword: string },
+): Promise<EmailChangeOutcome> {
+  if (input.newEmail === member.email.toLowerCase())
+    return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.sameEmail, field: "newEmail" };
   // The password is checked here too: the attempts count against the account's sign-in limit.
   const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
   if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
@@ -37,19 +46,26 @@ export async function requestEmailChange(request: Request, member: Member, input
     await auth.api.verifyPassword({ body: { password: input.currentPassword }, headers: request.headers });
   } catch (error) {
     const refusal = await authRefusal(error);
-    if (refusal?.code === "INVALID_PASSWORD") return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
+    if (refusal?.code === "INVALID_PASSWORD")
+      return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
     throw error;
   }
   // Only after the password: whether an address has an account is told to its holder alone.
-  if (await emailIsRegistered(input.newEmail)) return { ok: false, status: 409, message: EMAIL_CHANGE_MESSAGES.taken, field: "newEmail" };
+  if (await emailIsRegistered(input.newEmail))
+    return { ok: false, status: 409, message: EMAIL_CHANGE_MESSAGES.taken, field: "newEmail" };
   await auth.api.changeEmail({ body: { newEmail: input.newEmail }, headers: request.headers });
   return { ok: true };
 }
 
-export type EmailConfirmOutcome = { ok: true; newEmail: string; setCookies: string[] } | { ok: false; status: number; message: string };
+export type EmailConfirmOutcome =
+  { ok: true; newEmail: string; setCookies: string[] } | { ok: false; status: number; message: string };
 
 /** Makes the change the link's token carries, for the signed-in member it was made for, and tells the old address. */
-export async function confirmEmailChange(request: Request, member: Member, token: string): Promise<EmailConfirmOutcome> {
+export async function confirmEmailChange(
+  request: Request,
+  member: Member,
+  token: string,
+): Promise<EmailConfirmOutcome> {
   if (!token || token.length > 2000) return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.linkInvalid };
   const auth = await getAuth();
   let result;
@@ -57,8 +73,10 @@ export async function confirmEmailChange(request: Request, member: Member, token
     result = await auth.api.verifyEmail({ query: { token }, headers: request.headers, returnHeaders: true });
   } catch (error) {
     const refusal = await authRefusal(error);
-    if (refusal?.code === "TOKEN_EXPIRED") return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.linkExpired };
-    if (refusal?.code === "INVALID_USER") return { ok: false, status: 403, message: EMAIL_CHANGE_MESSAGES.otherAccount };
+    if (refusal?.code === "TOKEN_EXPIRED")
+      return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.linkExpired };
+    if (refusal?.code === "INVALID_USER")
+      return { ok: false, status: 403, message: EMAIL_CHANGE_MESSAGES.otherAccount };
     if (refusal && refusal.status < 500) return { ok: false, status: 400, message: EMAIL_CHANGE_MESSAGES.linkInvalid };
     // The new address was taken by another account since the link was sent (the unique index refuses it).
     if (isUniqueViolation(error)) return { ok: false, status: 409, message: EMAIL_CHANGE_MESSAGES.taken };

@@ -18,14 +18,17 @@ export const EMAIL_CODE_MESSAGES = {
 } as const;
 
 export const EMAIL_CHANGE_MESSAGES = {
-  sent: (address: string) => `We have emailed a confirmation link to ${address}. Your email address changes when you follow it.`,
+  sent: (address: string) =>
+    `We have emailed a confirmation link to ${address}. Your email address changes when you follow it.`,
   sameEmail: "That is already your email address",
   taken: "That email address is already used by another account",
-  noPassword: "Your account has no password yet. Set one with \"Forgot Password?\" on the sign-in page, then change your email here.",
+  noPassword:
+    'Your account has no password yet. Set one with "Forgot Password?" on the sign-in page, then change your email here.',
   failed: "Your email address could not be changed. Please try again.",
   changed: (address: string) => `Your email address is now ${address}. A notice went to your old address.`,
   linkExpired: "This link has expired. Ask for a new one on your profile's Email page.",
-  linkInvalid: "This link is not valid or has already been used. Ask for a new one on your profile's Email page if you need to.",
+  linkInvalid:
+    "This link is not valid or has already been used. Ask for a new one on your profile's Email page if you need to.",
   otherAccount: "This link was sent for another account. Sign in as the member who asked for it to confirm it.",
 } as const;
 
@@ -44,10 +47,18 @@ export const EmailCodeForm = z.object({
     .string({ error: MESSAGES.required })
     // Spaces and dashes a member may type or paste between the digits are ignored.
     .transform((value) => value.replace(/[\s-]/g, ""))
-    .pipe(z.string().min(1, MESSAGES.required).regex(/^\d{6}$/, EMAIL_CODE_MESSAGES.codeFormat)),
+    .pipe(
+      z
+        .string()
+        .min(1, MESSAGES.required)
+        .regex(/^\d{6}$/, EMAIL_CODE_MESSAGES.codeFormat),
+    ),
 });
 
 export const ChangeEmailForm = z.object({
   newEmail: email,
-  currentPassword: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(128, "Please keep your password to 128 characters or fewer"),
+  currentPassword: z
+    .string({ error: MESSAGES.required })
+    .min(1, MESSAGES.required)
+    .max(128, "Please keep your password to 128 characters or fewer"),
 });

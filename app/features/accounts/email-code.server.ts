@@ -31,7 +31,11 @@ const REQUEST_ANSWER_MS = 600;
 
 export type CodeRequestOutcome = { ok: true } | { ok: false; status: number; message: string };
 
-export async function requestSignInCode(email: string, clientAddress: string, redirectTo?: string): Promise<CodeRequestOutcome> {
+export async function requestSignInCode(
+  email: string,
+  clientAddress: string,
+  redirectTo?: string,
+): Promise<CodeRequestOutcome> {
   const byClient = await hit(`email-code:client:${clientAddress}`, PER_CLIENT);
   if (!byClient.allowed) return waitBeforeResend(byClient.retryAfterMs);
   const resendMs = config().emailCode.resendS * 1000;
@@ -46,7 +50,9 @@ export async function requestSignInCode(email: string, clientAddress: string, re
   try {
     const auth = await getAuth();
     // No headers: the request's own checks (origin, CAPTCHA, limits) are made by the page.
-    await codeRequestContext.run({ redirectTo }, () => auth.api.sendVerificationOTP({ body: { email, type: "sign-in" } }));
+    await codeRequestContext.run({ redirectTo }, () =>
+      auth.api.sendVerificationOTP({ body: { email, type: "sign-in" } }),
+    );
     return { ok: true };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -81,7 +87,9 @@ async function wasUsed(email: string, code: string): Promise<boolean> {
 }
 
 /** The account of `email`: whether it has a password and a confirmed address, before the library acts. */
-async function accountState(email: string): Promise<{ id: string; hasPassword: boolean; emailVerified: boolean } | null> {
+async function accountState(
+  email: string,
+): Promise<{ id: string; hasPassword: boolean; emailVerified: boolean } | null> {
   const db = await database();
   const [profile] = await db
     .select({ id: profiles.id, emailVerified: profiles.emailVerified })
@@ -108,8 +116,7 @@ async function waysInToKeep(request: Request, before: Awaited<ReturnType<typeof 
 }
 
 export type CodeSignInOutcome =
-  | { ok: true; setCookies: string[]; passwordRemoved: boolean }
-  | { ok: false; status: number; message: string };
+  { ok: true; setCookies: string[]; passwordRemoved: boolean } | { ok: false; status: number; message: string };
 
 /**
  * Signs in with the code, which is used up. The attempts also count against the client's
@@ -118,18 +125,31 @@ export type CodeSignInOutcome =
  * with this address): `passwordRemoved` says so, for the page to tell the member. In the
  * browser that made the account, the password is kept (sign-up-browser.server.ts).
  */
-export async function signInWithCode(input: { email: string; code: string }, request: Request, clientAddress: string): Promise<CodeSignInOutcome> {
+export async function signInWithCode(
+  input: { email: string; code: string },
+  request: Request,
+  clientAddress: string,
+): Promise<CodeSignInOutcome> {
   const byAddress = await hit(`signin:address:${clientAddress}`, signInPerAddress());
   if (!byAddress.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManySignIns };
   const before = await accountState(input.email);
   const kept = await waysInToKeep(request, before);
   const auth = await getAuth();
   try {
-    const headers = new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress });
-    const result = await auth.api.signInEmailOTP({ body: { email: input.email, otp: input.code }, headers, returnHeaders: true });
+    const headers = new Headers({
+      "user-agent": request.headers.get("user-agent") ?? "",
+      [CLIENT_ADDRESS_HEADER]: clientAddress,
+    });
+    const result = await auth.api.signInEmailOTP({
+      body: { email: input.email, otp: input.code },
+      headers,
+      returnHeaders: true,
+    });
     await Promise.all([rememberUsedCode(input.email, input.code), forgiveAttempt(`signin:address:${clientAddress}`)]);
     if (kept && kept.length > 0) await (await database()).insert(accounts).values(kept).onConflictDoNothing();
-    const passwordRemoved = Boolean(before && before.hasPassword && !before.emailVerified && !(await accountState(input.email))?.hasPassword);
+    const passwordRemoved = Boolean(
+      before && before.hasPassword && !before.emailVerified && !(await accountState(input.email))?.hasPassword,
+    );
     return { ok: true, setCookies: result.headers.getSetCookie(), passwordRemoved };
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -139,8 +159,10 @@ export async function signInWithCode(input: { email: string; code: string }, req
     }
     if (refusal.code === ACCOUNT_SUSPENDED_CODE) return { ok: false, status: 403, message: ACCOUNT_SUSPENDED_MESSAGE };
     if (refusal.code === "OTP_EXPIRED") return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.expiredCode };
-    if (refusal.code === "TOO_MANY_ATTEMPTS") return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.tooManyTries };
-    if (await wasUsed(input.email, input.code)) return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.usedCode };
+    if (refusal.code === "TOO_MANY_ATTEMPTS")
+      return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.tooManyTries };
+    if (await wasUsed(input.email, input.code))
+      return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.usedCode };
     // A wrong code, or none was sent to this address (it has no account): the same answer.
     return { ok: false, status: 400, message: EMAIL_CODE_MESSAGES.wrongCode };
   }

@@ -19,7 +19,11 @@ let setupToken: string | undefined;
 
 export async function hasManager(): Promise<boolean> {
   const db = await database();
-  const [row] = await db.select({ id: profiles.id }).from(profiles).where(inArray(profiles.role, rolesWhere(isManager))).limit(1);
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(inArray(profiles.role, rolesWhere(isManager)))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -50,7 +54,10 @@ export async function setupIsOpen(token: string): Promise<boolean> {
  * Creates the first manager. The token is taken before any await, so two requests racing
  * with it cannot both succeed; a failure (say, the email is taken) gives it back.
  */
-export async function createFirstManager(token: string, input: z.infer<typeof SignUpForm>): Promise<AuthOutcome | { ok: false; status: 404 }> {
+export async function createFirstManager(
+  token: string,
+  input: z.infer<typeof SignUpForm>,
+): Promise<AuthOutcome | { ok: false; status: 404 }> {
   if (!tokenMatches(token)) return { ok: false, status: 404 };
   const claimed = setupToken;
   setupToken = undefined;
@@ -65,7 +72,10 @@ export async function createFirstManager(token: string, input: z.infer<typeof Si
       return created;
     }
     const db = await database();
-    const [manager] = await db.select({ id: profiles.id }).from(profiles).where(eq(sql`lower(${profiles.email})`, input.email.toLowerCase()));
+    const [manager] = await db
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(eq(sql`lower(${profiles.email})`, input.email.toLowerCase()));
     // The new member makes themself manager: one audited entry says it was the set-up link.
     await changeRole(manager!, manager!, "manager", { action: "first_manager.create" });
     logger.info({ managerId: manager!.id }, "first manager created with the set-up link");

@@ -19,7 +19,10 @@ const tokenHash = (token: string) => createHash("sha256").update(token).digest("
 export async function recordInvitationLink(db: Database, memberId: string, token: string): Promise<void> {
   const lifetimeOver = new Date(Date.now() - INVITATION_LINK_DAYS * 24 * 3600_000);
   await db.transaction(async (tx) => {
-    await tx.update(invitationLinks).set({ replacedAt: new Date() }).where(and(eq(invitationLinks.memberId, memberId), isNull(invitationLinks.replacedAt)));
+    await tx
+      .update(invitationLinks)
+      .set({ replacedAt: new Date() })
+      .where(and(eq(invitationLinks.memberId, memberId), isNull(invitationLinks.replacedAt)));
     await tx.insert(invitationLinks).values({ tokenHash: tokenHash(token), memberId });
     // Links past their lifetime no longer work anyway: nothing to keep them for. A replaced link's
     // row is kept until then even after the newest link is used, since the library would still take it.
@@ -29,6 +32,9 @@ export async function recordInvitationLink(db: Database, memberId: string, token
 
 /** True when `token` is an invitation link a newer invitation to the same member replaced. */
 export async function invitationLinkReplaced(db: Database, token: string): Promise<boolean> {
-  const [row] = await db.select({ replacedAt: invitationLinks.replacedAt }).from(invitationLinks).where(eq(invitationLinks.tokenHash, tokenHash(token)));
+  const [row] = await db
+    .select({ replacedAt: invitationLinks.replacedAt })
+    .from(invitationLinks)
+    .where(eq(invitationLinks.tokenHash, tokenHash(token)));
   return Boolean(row?.replacedAt);
 }

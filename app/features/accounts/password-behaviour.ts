@@ -45,6 +45,7 @@ export function enhancePasswordFields(root: Document | HTMLElement = document) {
   });
   root.addEventListener("input", (event) => {
     const input = event.target;
-    if (input instanceof HTMLInputElement && input.dataset.passwordRules) showPasswordRules(document.getElementById(input.dataset.passwordRules), input.value);
+    if (input instanceof HTMLInputElement && input.dataset.passwordRules)
+      showPasswordRules(document.getElementById(input.dataset.passwordRules), input.value);
   });
 }

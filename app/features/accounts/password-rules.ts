@@ -5,7 +5,11 @@
 import { PASSWORD_MIN_LENGTH, PASSWORD_SPECIAL_CHARACTERS } from "~/game/rules";
 
 export const PASSWORD_RULES = [
-  { id: "length", label: `At least ${PASSWORD_MIN_LENGTH} characters`, test: (p: string) => p.length >= PASSWORD_MIN_LENGTH },
+  {
+    id: "length",
+    label: `At least ${PASSWORD_MIN_LENGTH} characters`,
+    test: (p: string) => p.length >= PASSWORD_MIN_LENGTH,
+  },
   { id: "upper", label: "One uppercase letter", test: (p: string) => /[A-Z]/.test(p) },
   { id: "lower", label: "One lowercase letter", test: (p: string) => /[a-z]/.test(p) },
   { id: "digit", label: "One number", test: (p: string) => /\d/.test(p) },

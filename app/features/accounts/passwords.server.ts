@@ -4,7 +4,12 @@ import { hash, verify } from "@node-rs/argon2";
  * Argon2id with OWASP's recommended minimum (19 MiB of memory, 2 passes, 1 lane).
  * The auth library's default (scrypt N=2^14, r=16) is below OWASP's scrypt guidance.
  */
-const OPTIONS = { algorithm: 2 /* Argon2id (a const enum the compiler cannot import) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const OPTIONS = {
+  algorithm: 2 /* Argon2id (a const enum the compiler cannot import) */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 /** A bcrypt hash as the old site's auth service stored it ($2a$ or $2b$; $2y$ is the same algorithm). */
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;

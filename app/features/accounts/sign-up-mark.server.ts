@@ -6,7 +6,9 @@ import { authSecret } from "./auth.server";
  * account's id with an HMAC of it under the site's secret, so it cannot be made for another.
  */
 async function signature(userId: string): Promise<string> {
-  return createHmac("sha256", await authSecret()).update(`signed-up-here\n${userId}`).digest("base64url");
+  return createHmac("sha256", await authSecret())
+    .update(`signed-up-here\n${userId}`)
+    .digest("base64url");
 }
 
 export async function signUpMark(userId: string): Promise<string> {

@@ -12,7 +12,13 @@ import { database, type Transaction } from "~/platform/db/client.server";
 import { applications, characters, eventAttendance, events, profiles } from "~/platform/db/schema";
 import { memberMatches } from "~/platform/db/search.server";
 
-export type UserMatch = { id: string; firstName: string; lastName: string; email: string; characterName: string | null };
+export type UserMatch = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  characterName: string | null;
+};
 
 /** Members whose first name, last name or email contains the term (at least 2 characters), at most 10. */
 export async function searchUsers(term: string): Promise<UserMatch[]> {
@@ -20,7 +26,13 @@ export async function searchUsers(term: string): Promise<UserMatch[]> {
   if (typed.length < USER_SEARCH_MIN_CHARS) return [];
   const db = await database();
   return db
-    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, characterName: characters.characterName })
+    .select({
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      email: profiles.email,
+      characterName: characters.characterName,
+    })
     .from(profiles)
     .leftJoin(characters, eq(characters.userId, profiles.id))
     .where(memberMatches(typed))
@@ -30,13 +42,19 @@ export async function searchUsers(term: string): Promise<UserMatch[]> {
 
 export async function listAttendanceEvents() {
   const db = await database();
-  return db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(ne(events.status, "cancelled")).orderBy(desc(events.date));
+  return db
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(ne(events.status, "cancelled"))
+    .orderBy(desc(events.date));
 }
 
 /** Why a member needs the manager's second look before being registered. */
 export type RegistrationWarning = "applicant" | "rejected";
 
-export type AddOutcome = { outcome: "added" | "duplicate" | "not-found" } | { outcome: "unconfirmed"; warning: RegistrationWarning; name: string };
+export type AddOutcome =
+  | { outcome: "added" | "duplicate" | "not-found" }
+  | { outcome: "unconfirmed"; warning: RegistrationWarning; name: string };
 
 /**
  * Records a member at an event as paid, keeping their character's name as it is now.
@@ -44,26 +62,53 @@ export type AddOutcome = { outcome: "added" | "duplicate" | "not-found" } | { ou
  * An applicant, or anyone whose application was rejected, is only registered once the
  * manager has confirmed it: such a registration is nearly always a mis-click in the list.
  */
-export async function addAttendance(actor: SessionUser, input: { eventId: string; userId: string; cabin: Cabin | null; confirmed?: boolean }): Promise<AddOutcome> {
+export async function addAttendance(
+  actor: SessionUser,
+  input: { eventId: string; userId: string; cabin: Cabin | null; confirmed?: boolean },
+): Promise<AddOutcome> {
   const db = await database();
   return db.transaction(async (tx: Transaction) => {
     const [member] = await tx
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, application: applications.status, characterName: characters.characterName })
+      .select({
+        id: profiles.id,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        role: profiles.role,
+        application: applications.status,
+        characterName: characters.characterName,
+      })
       .from(profiles)
       .leftJoin(characters, eq(characters.userId, profiles.id))
       .leftJoin(applications, eq(applications.userId, profiles.id))
       .where(eq(profiles.id, input.userId));
-    const [event] = await tx.select({ id: events.id }).from(events).where(and(eq(events.id, input.eventId), ne(events.status, "cancelled")));
+    const [event] = await tx
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.id, input.eventId), ne(events.status, "cancelled")));
     if (!member || !event) return { outcome: "not-found" };
-    const warning: RegistrationWarning | null = member.application === "rejected" ? "rejected" : member.role === "applicant" ? "applicant" : null;
-    if (warning && !input.confirmed) return { outcome: "unconfirmed", warning, name: `${member.firstName} ${member.lastName}` };
+    const warning: RegistrationWarning | null =
+      member.application === "rejected" ? "rejected" : member.role === "applicant" ? "applicant" : null;
+    if (warning && !input.confirmed)
+      return { outcome: "unconfirmed", warning, name: `${member.firstName} ${member.lastName}` };
     const inserted = await tx
       .insert(eventAttendance)
-      .values({ eventId: event.id, userId: member.id, cabin: input.cabin, paymentStatus: "paid", characterName: member.characterName, createdBy: actor.id })
+      .values({
+        eventId: event.id,
+        userId: member.id,
+        cabin: input.cabin,
+        paymentStatus: "paid",
+        characterName: member.characterName,
+        createdBy: actor.id,
+      })
       .onConflictDoNothing({ target: [eventAttendance.userId, eventAttendance.eventId] })
       .returning({ id: eventAttendance.id });
     if (inserted.length === 0) return { outcome: "duplicate" };
-    await audit(tx, { actorId: actor.id, action: "attendance.add", subjectId: member.id, details: { eventId: event.id, cabin: input.cabin, ...(warning ? { confirmed: warning } : {}) } });
+    await audit(tx, {
+      actorId: actor.id,
+      action: "attendance.add",
+      subjectId: member.id,
+      details: { eventId: event.id, cabin: input.cabin, ...(warning ? { confirmed: warning } : {}) },
+    });
     return { outcome: "added" };
   });
 }
@@ -79,16 +124,33 @@ export async function attendanceSummary() {
     .orderBy(desc(events.date));
 }
 
-export type AttendanceRow = { userId: string; lastName: string; firstName: string; characterName: string | null; cabin: string | null };
+export type AttendanceRow = {
+  userId: string;
+  lastName: string;
+  firstName: string;
+  characterName: string | null;
+  cabin: string | null;
+};
 
 /** An event's paid attendees, by last name then first name. */
-export async function paidAttendees(eventId: string): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
+export async function paidAttendees(
+  eventId: string,
+): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
   if (!isUuid(eventId)) return null;
   const db = await database();
-  const [event] = await db.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
+  const [event] = await db
+    .select({ title: events.title, date: events.date })
+    .from(events)
+    .where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
-    .select({ userId: eventAttendance.userId, lastName: profiles.lastName, firstName: profiles.firstName, characterName: eventAttendance.characterName, cabin: eventAttendance.cabin })
+    .select({
+      userId: eventAttendance.userId,
+      lastName: profiles.lastName,
+      firstName: profiles.firstName,
+      characterName: eventAttendance.characterName,
+      cabin: eventAttendance.cabin,
+    })
     .from(eventAttendance)
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
@@ -112,10 +174,15 @@ export type SheetAttendee = {
  * their names, the character recorded with them, their cabin, email and emergency contact.
  * Reading the contacts is the caller's to audit.
  */
-export async function eventDayAttendees(eventId: string): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
+export async function eventDayAttendees(
+  eventId: string,
+): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
   if (!isUuid(eventId)) return null;
   const db = await database();
-  const [event] = await db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(eq(events.id, eventId));
+  const [event] = await db
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
     .select({
@@ -152,13 +219,23 @@ export type AttendancePayment = { amountCents: number | null; paidAt: Date | nul
  * amount and time of a ticket bought on the site, or "Recorded by a manager".
  */
 export function attendanceCsv(rows: AttendanceRow[], payments?: ReadonlyMap<string, AttendancePayment>): string {
-  const columns = ["Last Name", "First Name", "Character Name", "Cabin", ...(payments ? ["Payment", "Amount", "Paid At"] : [])];
+  const columns = [
+    "Last Name",
+    "First Name",
+    "Character Name",
+    "Cabin",
+    ...(payments ? ["Payment", "Amount", "Paid At"] : []),
+  ];
   return stringify(
     rows.map((row) => {
       const cells = [row.lastName, row.firstName, row.characterName || "No character", row.cabin || "Not assigned"];
       if (payments) {
         const paid = payments.get(row.userId);
-        cells.push(paid ? "Ticket bought on the site" : "Recorded by a manager", paid?.amountCents != null ? formatDollars(paid.amountCents) : "", paid?.paidAt ? formatClubTime(paid.paidAt) : "");
+        cells.push(
+          paid ? "Ticket bought on the site" : "Recorded by a manager",
+          paid?.amountCents != null ? formatDollars(paid.amountCents) : "",
+          paid?.paidAt ? formatClubTime(paid.paidAt) : "",
+        );
       }
       return cells.map(spreadsheetSafe);
     }),
@@ -171,7 +248,11 @@ export function attendanceCsv(rows: AttendanceRow[], payments?: ReadonlyMap<stri
  * The date tells apart the files of two events with the same title (a yearly event keeps its name).
  */
 export function attendanceFileName(title: string, date: string): string {
-  const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, " ").replace(/\s+/g, " ").trim() || "event";
+  const safe =
+    title
+      .replace(/[^\p{L}\p{N} ._-]+/gu, " ")
+      .replace(/\s+/g, " ")
+      .trim() || "event";
   return `${safe} ${date} attendance.csv`;
 }
 
@@ -183,18 +264,37 @@ export type UnpaidSettled = { outcome: "done"; name: string } | { outcome: "not-
  * Stripe, say): takes them off the list, or records that they paid another way (cash at the
  * gate), which counts them as attending again. Only an unpaid registration can be settled here.
  */
-export async function settleUnpaidRegistration(actor: SessionUser, input: { eventId: string; userId: string; settle: "remove" | "record-payment" }): Promise<UnpaidSettled> {
+export async function settleUnpaidRegistration(
+  actor: SessionUser,
+  input: { eventId: string; userId: string; settle: "remove" | "record-payment" },
+): Promise<UnpaidSettled> {
   if (!isUuid(input.eventId)) return { outcome: "not-found" };
   const db = await database();
   return db.transaction(async (tx: Transaction) => {
-    const onList = and(eq(eventAttendance.eventId, input.eventId), eq(eventAttendance.userId, input.userId), ne(eventAttendance.paymentStatus, "paid"));
+    const onList = and(
+      eq(eventAttendance.eventId, input.eventId),
+      eq(eventAttendance.userId, input.userId),
+      ne(eventAttendance.paymentStatus, "paid"),
+    );
     const changed =
       input.settle === "remove"
         ? await tx.delete(eventAttendance).where(onList).returning({ userId: eventAttendance.userId })
-        : await tx.update(eventAttendance).set({ paymentStatus: "paid" }).where(onList).returning({ userId: eventAttendance.userId });
+        : await tx
+            .update(eventAttendance)
+            .set({ paymentStatus: "paid" })
+            .where(onList)
+            .returning({ userId: eventAttendance.userId });
     if (changed.length === 0) return { outcome: "not-found" };
-    await audit(tx, { actorId: actor.id, action: input.settle === "remove" ? "attendance.remove_unpaid" : "attendance.record_payment", subjectId: input.userId, details: { eventId: input.eventId } });
-    const [member] = await tx.select({ firstName: profiles.firstName, lastName: profiles.lastName }).from(profiles).where(eq(profiles.id, input.userId));
+    await audit(tx, {
+      actorId: actor.id,
+      action: input.settle === "remove" ? "attendance.remove_unpaid" : "attendance.record_payment",
+      subjectId: input.userId,
+      details: { eventId: input.eventId },
+    });
+    const [member] = await tx
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(eq(profiles.id, input.userId));
     return { outcome: "done", name: member ? `${member.firstName} ${member.lastName}` : "The member" };
   });
 }

@@ -9,7 +9,11 @@ import { openFile } from "~/platform/storage/storage.server";
  * else gets 404. The type is the one judged at upload (and the file was encoded again by the
  * site), and the CSP sandbox and nosniff stop it from ever running as a page of this site.
  */
-export async function costumePhotoResponse(viewer: SessionUser, id: string, variant: "photo" | "thumb"): Promise<Response> {
+export async function costumePhotoResponse(
+  viewer: SessionUser,
+  id: string,
+  variant: "photo" | "thumb",
+): Promise<Response> {
   const file = await costumePhotoFor(viewer, id, variant);
   const stored = file ? await openFile(file.key) : null;
   if (!file || !stored) throw data("Not found", { status: 404 });

@@ -14,7 +14,14 @@ import { canBuildCharacter, rolesWhere } from "~/game/roles";
 import { clubToday, formatEventDate } from "~/lib/dates";
 import { siteOrigin } from "~/features/accounts/auth.server";
 import { database } from "~/platform/db/client.server";
-import { costumePhotos, costumeReminders, costumeReviews, eventAttendance, events, profiles } from "~/platform/db/schema";
+import {
+  costumePhotos,
+  costumeReminders,
+  costumeReviews,
+  eventAttendance,
+  events,
+  profiles,
+} from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
 import type { TimerJob } from "~/platform/jobs.server";
 import { layout } from "~/platform/mail/templates.server";
@@ -47,12 +54,21 @@ export function reminderDue(left: number): CostumeReminderDays | null {
 }
 
 const STATUS_LINES: Record<Exclude<CostumeStatus, "approved">, string> = {
-  missing: "We have no costume photo from you yet. Please send one or more photos of your full costume, so staff can help with anything that needs changing.",
-  waiting: "Your photos are with staff, waiting for their review. You will see their verdict on the same page; there is nothing more to do unless they ask for changes.",
-  changes_requested: "Staff asked for changes to your costume. Their note is on your costume photos page: please send a new photo once you have made them.",
+  missing:
+    "We have no costume photo from you yet. Please send one or more photos of your full costume, so staff can help with anything that needs changing.",
+  waiting:
+    "Your photos are with staff, waiting for their review. You will see their verdict on the same page; there is nothing more to do unless they ask for changes.",
+  changes_requested:
+    "Staff asked for changes to your costume. Their note is on your costume photos page: please send a new photo once you have made them.",
 };
 
-function reminderEmail(input: { to: string; firstName: string; event: { title: string; date: string }; status: Exclude<CostumeStatus, "approved">; today: string }): EmailMessage {
+function reminderEmail(input: {
+  to: string;
+  firstName: string;
+  event: { title: string; date: string };
+  status: Exclude<CostumeStatus, "approved">;
+  today: string;
+}): EmailMessage {
   const due = costumeDueDate(input.event.date);
   const countdown = costumeCountdown(due, input.today);
   const link = `${siteOrigin()}/costume`;
@@ -100,13 +116,22 @@ export async function sendCostumeReminders(now = new Date()): Promise<number> {
         .select({ userId: profiles.id, email: profiles.email, firstName: profiles.firstName })
         .from(eventAttendance)
         .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
-        .where(and(eq(eventAttendance.eventId, event.id), inArray(profiles.role, rolesWhere(canBuildCharacter)), eq(profiles.banned, false), notApproved(event.id)));
+        .where(
+          and(
+            eq(eventAttendance.eventId, event.id),
+            inArray(profiles.role, rolesWhere(canBuildCharacter)),
+            eq(profiles.banned, false),
+            notApproved(event.id),
+          ),
+        );
       if (due.length === 0) return 0;
       // The unique key picks who has not had this reminder yet; another instance's rows wait for its commit.
       const fresh = await tx
         .insert(costumeReminders)
         .values(due.map((member) => ({ userId: member.userId, eventId: event.id, daysBefore: reminder })))
-        .onConflictDoNothing({ target: [costumeReminders.userId, costumeReminders.eventId, costumeReminders.daysBefore] })
+        .onConflictDoNothing({
+          target: [costumeReminders.userId, costumeReminders.eventId, costumeReminders.daysBefore],
+        })
         .returning({ userId: costumeReminders.userId });
       if (fresh.length === 0) return 0;
       const ids = fresh.map((row) => row.userId);
@@ -116,16 +141,32 @@ export async function sendCostumeReminders(now = new Date()): Promise<number> {
           .from(costumePhotos)
           .where(and(eq(costumePhotos.eventId, event.id), inArray(costumePhotos.userId, ids))),
         tx
-          .select({ userId: costumeReviews.userId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt })
+          .select({
+            userId: costumeReviews.userId,
+            verdict: costumeReviews.verdict,
+            reviewedAt: costumeReviews.reviewedAt,
+          })
           .from(costumeReviews)
           .where(and(eq(costumeReviews.eventId, event.id), inArray(costumeReviews.userId, ids))),
       ]);
       for (const { userId } of fresh) {
         const member = due.find((m) => m.userId === userId)!;
         const theirs = photos.filter((p) => p.userId === userId);
-        const newest = theirs.reduce<Date | null>((latest, p) => (!latest || p.createdAt > latest ? p.createdAt : latest), null);
+        const newest = theirs.reduce<Date | null>(
+          (latest, p) => (!latest || p.createdAt > latest ? p.createdAt : latest),
+          null,
+        );
         const status = costumeStatus(theirs.length, newest, reviews.find((r) => r.userId === userId) ?? null);
-        await queueEmail(tx, reminderEmail({ to: member.email, firstName: member.firstName, event, status: status === "approved" ? "waiting" : status, today }));
+        await queueEmail(
+          tx,
+          reminderEmail({
+            to: member.email,
+            firstName: member.firstName,
+            event,
+            status: status === "approved" ? "waiting" : status,
+            today,
+          }),
+        );
       }
       return fresh.length;
     });
@@ -138,7 +179,14 @@ export async function sendCostumeReminders(now = new Date()): Promise<number> {
  * Looks for reminders to send a minute after start-up and then hourly. `clock` gives the time
  * each run reads (tests set the day).
  */
-export function costumeRemindersJob(options: { everyMs?: number; firstRunMs?: number; clock?: () => Date } = {}): TimerJob {
+export function costumeRemindersJob(
+  options: { everyMs?: number; firstRunMs?: number; clock?: () => Date } = {},
+): TimerJob {
   const { everyMs = COSTUME_REMINDER_EVERY_MS, firstRunMs = FIRST_RUN_MS, clock = () => new Date() } = options;
-  return { name: "sending costume reminders", firstAfterMs: firstRunMs, everyMs, run: () => sendCostumeReminders(clock()) };
+  return {
+    name: "sending costume reminders",
+    firstAfterMs: firstRunMs,
+    everyMs,
+    run: () => sendCostumeReminders(clock()),
+  };
 }

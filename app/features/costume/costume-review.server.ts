@@ -29,7 +29,12 @@ export async function costumeReviewEvents(now = new Date()): Promise<ReviewEvent
         ne(events.status, "cancelled"),
         or(
           and(eq(events.status, "future"), gte(events.date, clubToday(now))),
-          exists(db.select({ one: sql`1` }).from(costumePhotos).where(eq(costumePhotos.eventId, events.id))),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(costumePhotos)
+              .where(eq(costumePhotos.eventId, events.id)),
+          ),
         ),
       ),
     )
@@ -57,17 +62,29 @@ export async function costumeEntries(eventId: string): Promise<CostumeEntry[]> {
   const db = await database();
   const [attendees, photos, reviews] = await Promise.all([
     db
-      .select({ userId: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: eventAttendance.characterName })
+      .select({
+        userId: profiles.id,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        characterName: eventAttendance.characterName,
+      })
       .from(eventAttendance)
       .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
       .where(and(eq(eventAttendance.eventId, eventId), inArray(profiles.role, ACCEPTED_ROLES))),
-    db.select().from(costumePhotos).where(eq(costumePhotos.eventId, eventId)).orderBy(asc(costumePhotos.createdAt), asc(costumePhotos.id)),
+    db
+      .select()
+      .from(costumePhotos)
+      .where(eq(costumePhotos.eventId, eventId))
+      .orderBy(asc(costumePhotos.createdAt), asc(costumePhotos.id)),
     db.select().from(costumeReviews).where(eq(costumeReviews.eventId, eventId)),
   ]);
   const people = new Map(attendees.map((a) => [a.userId, a]));
   const unlisted = [...new Set(photos.map((p) => p.userId))].filter((id) => !people.has(id));
   if (unlisted.length > 0) {
-    const others = await db.select({ userId: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName }).from(profiles).where(inArray(profiles.id, unlisted));
+    const others = await db
+      .select({ userId: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(inArray(profiles.id, unlisted));
     for (const other of others) people.set(other.userId, { ...other, characterName: null });
   }
   const entries = [...people.values()].map((person) => {
@@ -81,12 +98,19 @@ export async function costumeEntries(eventId: string): Promise<CostumeEntry[]> {
     };
   });
   return entries.sort(
-    (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName) || a.userId.localeCompare(b.userId),
+    (a, b) =>
+      STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+      a.lastName.localeCompare(b.lastName) ||
+      a.firstName.localeCompare(b.firstName) ||
+      a.userId.localeCompare(b.userId),
   );
 }
 
 /** What the review page loads: a page of events and the opened event's costumes. */
-export async function loadCostumeReview({ event, groups }: { event: string | null; groups: number | null }, now = new Date()) {
+export async function loadCostumeReview(
+  { event, groups }: { event: string | null; groups: number | null },
+  now = new Date(),
+) {
   const all = await costumeReviewEvents(now);
   const opened = event && all.some((g) => g.id === event) ? event : null;
   const entries = opened ? await costumeEntries(opened) : [];
@@ -117,16 +141,28 @@ export async function recordCostumeVerdict(staff: SessionUser, input: CostumeVer
       .where(and(eq(costumePhotos.userId, input.userId), eq(costumePhotos.eventId, input.eventId)))
       .orderBy(desc(costumePhotos.createdAt), desc(costumePhotos.id));
     if (photos.length === 0) return { ok: false, status: 409, message: COSTUME_MESSAGES.noPhotos } as const;
-    if (photos[0]!.id !== input.latestPhotoId) return { ok: false, status: 409, message: COSTUME_MESSAGES.newPhotos } as const;
+    if (photos[0]!.id !== input.latestPhotoId)
+      return { ok: false, status: 409, message: COSTUME_MESSAGES.newPhotos } as const;
     const [current] = await tx
-      .select({ verdict: costumeReviews.verdict, note: costumeReviews.note, reviewedBy: costumeReviews.reviewedBy, reviewedAt: costumeReviews.reviewedAt })
+      .select({
+        verdict: costumeReviews.verdict,
+        note: costumeReviews.note,
+        reviewedBy: costumeReviews.reviewedBy,
+        reviewedAt: costumeReviews.reviewedAt,
+      })
       .from(costumeReviews)
       .where(and(eq(costumeReviews.userId, input.userId), eq(costumeReviews.eventId, input.eventId)));
     if ((current?.reviewedAt.toISOString() ?? "") !== input.decidedOver) {
-      const sentAgain = current && current.reviewedBy === staff.id && current.verdict === input.verdict && current.note === input.note;
-      return sentAgain ? ({ ok: true } as const) : ({ ok: false, status: 409, message: COSTUME_MESSAGES.decidedSince } as const);
+      const sentAgain =
+        current && current.reviewedBy === staff.id && current.verdict === input.verdict && current.note === input.note;
+      return sentAgain
+        ? ({ ok: true } as const)
+        : ({ ok: false, status: 409, message: COSTUME_MESSAGES.decidedSince } as const);
     }
-    const [event] = await tx.select({ title: events.title, date: events.date }).from(events).where(eq(events.id, input.eventId));
+    const [event] = await tx
+      .select({ title: events.title, date: events.date })
+      .from(events)
+      .where(eq(events.id, input.eventId));
     const decided = { verdict: input.verdict, note: input.note, reviewedBy: staff.id, reviewedAt: sql`now()` };
     await tx
       .insert(costumeReviews)
@@ -144,7 +180,11 @@ export async function recordCostumeVerdict(staff: SessionUser, input: CostumeVer
 }
 
 /** The costume review page with its queue: the opened event's entries that pass the filter, and where each stands. */
-export async function loadCostumeQueue(query: { event: string | null; groups: number | null }, filter: QueueFilter, viewerId: string) {
+export async function loadCostumeQueue(
+  query: { event: string | null; groups: number | null },
+  filter: QueueFilter,
+  viewerId: string,
+) {
   const review = await loadCostumeReview(query);
   const open = review.open;
   const idOf = (entry: CostumeEntry) => (open ? costumeEntryId(open, entry.userId) : "");

@@ -21,7 +21,8 @@ export const COSTUME_MESSAGES = {
   noteRequired: "Please write a note saying what to change",
   noPhotos: "There is no photo to review for this member.",
   newPhotos: "New photos arrived since you opened this page. Please look at them before deciding.",
-  decidedSince: "Someone gave a verdict on these photos since you opened this page. Please look at it before deciding again.",
+  decidedSince:
+    "Someone gave a verdict on these photos since you opened this page. Please look at it before deciding again.",
   approved: "Approved. The player sees it on their costume page.",
   changesRequested: "Changes requested. The player sees your note on their costume page.",
   reviewFailed: "The verdict could not be saved. Please try again.",
@@ -50,7 +51,13 @@ export const CostumeVerdictForm = z
     latestPhotoId: z.string().refine(isUuid, COSTUME_MESSAGES.newPhotos),
     /** When the verdict staff saw was given ("" for none): a later one means someone decided since. */
     decidedOver: z.string().max(40, COSTUME_MESSAGES.decidedSince).default(""),
-    note: optionalTextField(COSTUME_NOTE_MAX, `Please keep the note to ${COSTUME_NOTE_MAX.toLocaleString("en-US")} characters or fewer`),
+    note: optionalTextField(
+      COSTUME_NOTE_MAX,
+      `Please keep the note to ${COSTUME_NOTE_MAX.toLocaleString("en-US")} characters or fewer`,
+    ),
   })
-  .refine((form) => form.verdict !== "changes_requested" || form.note.length > 0, { message: COSTUME_MESSAGES.noteRequired, path: ["note"] });
+  .refine((form) => form.verdict !== "changes_requested" || form.note.length > 0, {
+    message: COSTUME_MESSAGES.noteRequired,
+    path: ["note"],
+  });
 export type CostumeVerdictInput = z.infer<typeof CostumeVerdictForm>;

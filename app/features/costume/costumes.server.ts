@@ -37,12 +37,20 @@ export const ACCEPTED_ROLES = rolesWhere(canBuildCharacter);
 export type CostumePhoto = { id: string; createdAt: string; width: number; height: number };
 export type CostumeReview = { verdict: CostumeVerdict; note: string; reviewedAt: string };
 
-export function reviewOf(row: { verdict: CostumeVerdict; note: string; reviewedAt: Date } | undefined): CostumeReview | null {
+export function reviewOf(
+  row: { verdict: CostumeVerdict; note: string; reviewedAt: Date } | undefined,
+): CostumeReview | null {
   return row ? { verdict: row.verdict, note: row.note, reviewedAt: row.reviewedAt.toISOString() } : null;
 }
 
-export function statusOf(photos: { createdAt: Date }[], review: { verdict: CostumeVerdict; reviewedAt: Date } | undefined): CostumeStatus {
-  const newest = photos.reduce<Date | null>((latest, p) => (!latest || p.createdAt > latest ? p.createdAt : latest), null);
+export function statusOf(
+  photos: { createdAt: Date }[],
+  review: { verdict: CostumeVerdict; reviewedAt: Date } | undefined,
+): CostumeStatus {
+  const newest = photos.reduce<Date | null>(
+    (latest, p) => (!latest || p.createdAt > latest ? p.createdAt : latest),
+    null,
+  );
   return costumeStatus(photos.length, newest, review ?? null);
 }
 
@@ -53,7 +61,14 @@ async function registeredUpcomingEvents(userId: string, today: string, eventId?:
     .select({ id: events.id, title: events.title, date: events.date })
     .from(eventAttendance)
     .innerJoin(events, eq(events.id, eventAttendance.eventId))
-    .where(and(eq(eventAttendance.userId, userId), eq(events.status, "future"), gte(events.date, today), eventId ? eq(events.id, eventId) : undefined))
+    .where(
+      and(
+        eq(eventAttendance.userId, userId),
+        eq(events.status, "future"),
+        gte(events.date, today),
+        eventId ? eq(events.id, eventId) : undefined,
+      ),
+    )
     .orderBy(asc(events.date), asc(events.title));
 }
 
@@ -81,7 +96,10 @@ export async function memberCostumeEvents(userId: string, now = new Date()): Pro
       .from(costumePhotos)
       .where(and(eq(costumePhotos.userId, userId), inArray(costumePhotos.eventId, ids)))
       .orderBy(asc(costumePhotos.createdAt), asc(costumePhotos.id)),
-    db.select().from(costumeReviews).where(and(eq(costumeReviews.userId, userId), inArray(costumeReviews.eventId, ids))),
+    db
+      .select()
+      .from(costumeReviews)
+      .where(and(eq(costumeReviews.userId, userId), inArray(costumeReviews.eventId, ids))),
   ]);
   return upcoming.map((event) => {
     const mine = photos.filter((p) => p.eventId === event.id);
@@ -105,7 +123,11 @@ export type UploadOutcome = { ok: true } | { ok: false; status: number; message:
  * type is judged by its content (JPG or PNG); it is decoded and encoded again without its
  * metadata, a thumbnail is made, both are stored, and the row is written only once they are.
  */
-export async function addCostumePhoto(user: SessionUser, { values, file }: CostumeUpload, now = new Date()): Promise<UploadOutcome> {
+export async function addCostumePhoto(
+  user: SessionUser,
+  { values, file }: CostumeUpload,
+  now = new Date(),
+): Promise<UploadOutcome> {
   const eventId = values.eventId;
   if (!isUuid(eventId) || (await registeredUpcomingEvents(user.id, clubToday(now), eventId)).length === 0) {
     return { ok: false, status: 400, message: COSTUME_MESSAGES.notRegistered };
@@ -114,7 +136,8 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
   // Loaded with the first upload: about 10 MB an idle server need not hold.
   const sniffed = await (await import("file-type")).fileTypeFromFile(file.path);
   const type = sniffed?.mime;
-  if (type !== "image/jpeg" && type !== "image/png") return { ok: false, status: 400, message: COSTUME_MESSAGES.fileType };
+  if (type !== "image/jpeg" && type !== "image/png")
+    return { ok: false, status: 400, message: COSTUME_MESSAGES.fileType };
 
   const db = await database();
   const [{ n } = { n: 0 }] = await db
@@ -125,7 +148,12 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
 
   // libvips reads the photo from disk: it is never copied whole into this process's memory.
   const outcome = await processPhoto(file.path, type);
-  if (!outcome.ok) return { ok: false, status: 400, message: outcome.reason === "too-many-pixels" ? COSTUME_MESSAGES.tooManyPixels : COSTUME_MESSAGES.unreadable };
+  if (!outcome.ok)
+    return {
+      ok: false,
+      status: 400,
+      message: outcome.reason === "too-many-pixels" ? COSTUME_MESSAGES.tooManyPixels : COSTUME_MESSAGES.unreadable,
+    };
   const { photo, thumb, width, height } = outcome.processed;
 
   const { fileKey, thumbKey } = costumeKeys(user.id, PHOTO_TYPES[type]);
@@ -133,7 +161,16 @@ export async function addCostumePhoto(user: SessionUser, { values, file }: Costu
     await saveFile(fileKey, photo, { contentType: type });
     await saveFile(thumbKey, thumb, { contentType: "image/jpeg" });
     await db.transaction(async (tx) => {
-      await tx.insert(costumePhotos).values({ userId: user.id, eventId, fileKey, thumbKey, fileType: type, fileSize: photo.byteLength, width, height });
+      await tx.insert(costumePhotos).values({
+        userId: user.id,
+        eventId,
+        fileKey,
+        thumbKey,
+        fileType: type,
+        fileSize: photo.byteLength,
+        width,
+        height,
+      });
       // A photo sent after a verdict puts the member's entry back in the staff's queue.
       await reopenAnswered(tx, "costume", costumeEntryId(eventId, user.id));
     });
@@ -161,11 +198,20 @@ export async function removeCostumePhoto(userId: string, photoId: string): Promi
 }
 
 /** A photo (or its thumbnail) for its owner, cast and managers; null for anyone else. */
-export async function costumePhotoFor(viewer: SessionUser, id: string, variant: "photo" | "thumb"): Promise<{ key: string; type: string } | null> {
+export async function costumePhotoFor(
+  viewer: SessionUser,
+  id: string,
+  variant: "photo" | "thumb",
+): Promise<{ key: string; type: string } | null> {
   if (!isUuid(id)) return null;
   const db = await database();
   const [row] = await db
-    .select({ userId: costumePhotos.userId, fileKey: costumePhotos.fileKey, thumbKey: costumePhotos.thumbKey, fileType: costumePhotos.fileType })
+    .select({
+      userId: costumePhotos.userId,
+      fileKey: costumePhotos.fileKey,
+      thumbKey: costumePhotos.thumbKey,
+      fileType: costumePhotos.fileType,
+    })
     .from(costumePhotos)
     .where(eq(costumePhotos.id, id));
   if (!row || (row.userId !== viewer.id && !hasStaffRights(viewer))) return null;
@@ -182,26 +228,59 @@ async function readStandings(by: { userId: string } | { eventId: string }): Prom
   const db = await database();
   const [photos, reviews] = await Promise.all([
     "userId" in by
-      ? db.select({ key: costumePhotos.eventId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.userId, by.userId))
-      : db.select({ key: costumePhotos.userId, createdAt: costumePhotos.createdAt }).from(costumePhotos).where(eq(costumePhotos.eventId, by.eventId)),
+      ? db
+          .select({ key: costumePhotos.eventId, createdAt: costumePhotos.createdAt })
+          .from(costumePhotos)
+          .where(eq(costumePhotos.userId, by.userId))
+      : db
+          .select({ key: costumePhotos.userId, createdAt: costumePhotos.createdAt })
+          .from(costumePhotos)
+          .where(eq(costumePhotos.eventId, by.eventId)),
     "userId" in by
-      ? db.select({ key: costumeReviews.eventId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt }).from(costumeReviews).where(eq(costumeReviews.userId, by.userId))
-      : db.select({ key: costumeReviews.userId, verdict: costumeReviews.verdict, reviewedAt: costumeReviews.reviewedAt }).from(costumeReviews).where(eq(costumeReviews.eventId, by.eventId)),
+      ? db
+          .select({
+            key: costumeReviews.eventId,
+            verdict: costumeReviews.verdict,
+            reviewedAt: costumeReviews.reviewedAt,
+          })
+          .from(costumeReviews)
+          .where(eq(costumeReviews.userId, by.userId))
+      : db
+          .select({
+            key: costumeReviews.userId,
+            verdict: costumeReviews.verdict,
+            reviewedAt: costumeReviews.reviewedAt,
+          })
+          .from(costumeReviews)
+          .where(eq(costumeReviews.eventId, by.eventId)),
   ]);
   const photosOf = new Map<string, { createdAt: Date }[]>();
   for (const photo of photos) photosOf.set(photo.key, [...(photosOf.get(photo.key) ?? []), photo]);
   const reviewOf = new Map(reviews.map((review) => [review.key, review]));
-  return new Map([...new Set([...photosOf.keys(), ...reviewOf.keys()])].map((key) => [key, statusOf(photosOf.get(key) ?? [], reviewOf.get(key))]));
+  return new Map(
+    [...new Set([...photosOf.keys(), ...reviewOf.keys()])].map((key) => [
+      key,
+      statusOf(photosOf.get(key) ?? [], reviewOf.get(key)),
+    ]),
+  );
 }
 
 /**
  * A member's costume standing for every event, kept until a write to either table is announced:
  * the events page, the busiest signed-in page, shows it on every visit.
  */
-const keptMemberCostumes = new ChangeAwareCache<Map<string, CostumeStatus>>({ name: "members' costume photos", tables: ["costume_photos", "costume_reviews"], maxAgeMs: 60_000, maxEntries: 1_000 });
+const keptMemberCostumes = new ChangeAwareCache<Map<string, CostumeStatus>>({
+  name: "members' costume photos",
+  tables: ["costume_photos", "costume_reviews"],
+  maxAgeMs: 60_000,
+  maxEntries: 1_000,
+});
 
 /** Where one member's costume stands for each of these events. */
-export async function memberCostumeStatuses(userId: string, eventIds: readonly string[]): Promise<Map<string, CostumeStatus>> {
+export async function memberCostumeStatuses(
+  userId: string,
+  eventIds: readonly string[],
+): Promise<Map<string, CostumeStatus>> {
   if (eventIds.length === 0) return new Map();
   const standings = await keptMemberCostumes.get(userId, () => readStandings({ userId }));
   return new Map(eventIds.map((id) => [id, standings.get(id) ?? "missing"]));

@@ -35,7 +35,8 @@ export type PhotoType = "image/jpeg" | "image/png";
 
 export type ProcessedPhoto = { photo: Buffer; thumb: Buffer; width: number; height: number; type: PhotoType };
 
-export type PhotoOutcome = { ok: true; processed: ProcessedPhoto } | { ok: false; reason: "unreadable" | "too-many-pixels" };
+export type PhotoOutcome =
+  { ok: true; processed: ProcessedPhoto } | { ok: false; reason: "unreadable" | "too-many-pixels" };
 
 /**
  * Decodes the photo in the file at `input` (already judged JPEG or PNG by content; libvips reads

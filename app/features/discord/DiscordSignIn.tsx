@@ -26,7 +26,9 @@ export function DiscordSignInButton({ redirectTo }: { redirectTo: string }) {
           Sign in with Discord
         </button>
       </form>
-      <p className="text-center text-sm text-dust">For members who have linked Discord under Profile, Sign-in methods.</p>
+      <p className="text-center text-sm text-dust">
+        For members who have linked Discord under Profile, Sign-in methods.
+      </p>
     </div>
   );
 }

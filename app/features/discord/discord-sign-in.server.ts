@@ -62,13 +62,25 @@ async function startAllowed(clientAddress: string): Promise<boolean> {
  * Starts signing in: Discord's address to send the browser to, and the cookie that ties
  * Discord's answer to this browser (the library keeps the rest of the flow's state).
  */
-export async function startDiscordSignIn(request: Request, clientAddress: string, redirectTo: unknown): Promise<DiscordStart> {
+export async function startDiscordSignIn(
+  request: Request,
+  clientAddress: string,
+  redirectTo: unknown,
+): Promise<DiscordStart> {
   if (!(await startAllowed(clientAddress))) return { ok: false, notice: "too-many" };
   const target = returnTarget(redirectTo);
   const auth = await getAuth();
   const result = await auth.api.signInSocial({
-    body: { provider: DISCORD_PROVIDER_ID, callbackURL: target, errorCallbackURL: failureAddress("signin", target), disableRedirect: true },
-    headers: new Headers({ "user-agent": request.headers.get("user-agent") ?? "", [CLIENT_ADDRESS_HEADER]: clientAddress }),
+    body: {
+      provider: DISCORD_PROVIDER_ID,
+      callbackURL: target,
+      errorCallbackURL: failureAddress("signin", target),
+      disableRedirect: true,
+    },
+    headers: new Headers({
+      "user-agent": request.headers.get("user-agent") ?? "",
+      [CLIENT_ADDRESS_HEADER]: clientAddress,
+    }),
     returnHeaders: true,
   });
   if (!result.response.url) throw new Error("the auth library gave no Discord address");
@@ -119,7 +131,11 @@ export type DiscordCallbackOutcome = { to: string; setCookies: string[] };
  * in the member whose account it is linked to, or links it to the signed-in member; it
  * answers with a redirect, to the flow's page or to its failure address.
  */
-export async function completeDiscordCallback(request: Request, clientAddress: string, signedIn: boolean): Promise<DiscordCallbackOutcome> {
+export async function completeDiscordCallback(
+  request: Request,
+  clientAddress: string,
+  signedIn: boolean,
+): Promise<DiscordCallbackOutcome> {
   const guessedFlow: Flow = signedIn ? "link" : "signin";
   const throttle = await hit(`discord:callback:${clientAddress}`, DISCORD_LIMITS.callback);
   if (!throttle.allowed) return { to: discordNoticeAddress(guessedFlow, "too-many"), setCookies: [] };
@@ -134,7 +150,12 @@ export async function completeDiscordCallback(request: Request, clientAddress: s
   }
 
   const auth = await getAuth();
-  const answer = await auth.api.callbackOAuth({ params: { id: DISCORD_PROVIDER_ID }, query, headers: request.headers, asResponse: true });
+  const answer = await auth.api.callbackOAuth({
+    params: { id: DISCORD_PROVIDER_ID },
+    query,
+    headers: request.headers,
+    asResponse: true,
+  });
   const setCookies = answer.headers.getSetCookie();
   const location = answer.headers.get("Location");
   if (answer.status < 300 || answer.status >= 400 || !location) {
@@ -204,9 +225,12 @@ export async function unlinkDiscord(request: Request): Promise<UnlinkOutcome> {
     return { ok: true };
   } catch (error) {
     const refusal = await authRefusal(error);
-    if (refusal?.code === "FAILED_TO_UNLINK_LAST_ACCOUNT") return { ok: false, status: 409, message: DISCORD_UNLINK_MESSAGES.onlyWay };
-    if (refusal?.code === "SESSION_NOT_FRESH") return { ok: false, status: 403, message: DISCORD_UNLINK_MESSAGES.signInAgain };
-    if (refusal?.code === "ACCOUNT_NOT_FOUND") return { ok: false, status: 404, message: DISCORD_UNLINK_MESSAGES.notLinked };
+    if (refusal?.code === "FAILED_TO_UNLINK_LAST_ACCOUNT")
+      return { ok: false, status: 409, message: DISCORD_UNLINK_MESSAGES.onlyWay };
+    if (refusal?.code === "SESSION_NOT_FRESH")
+      return { ok: false, status: 403, message: DISCORD_UNLINK_MESSAGES.signInAgain };
+    if (refusal?.code === "ACCOUNT_NOT_FOUND")
+      return { ok: false, status: 404, message: DISCORD_UNLINK_MESSAGES.notLinked };
     throw error;
   }
 }

@@ -6,8 +6,10 @@
 export const DISCORD_NOTICES = {
   "not-linked":
     "This Discord account is not linked to a Hopewell account. Sign in with your email and password, then link Discord under Profile, Sign-in methods.",
-  "linked-elsewhere": "This Discord account is already linked to another Hopewell account. Unlink it there first, or link a different Discord account.",
-  expired: "This Discord sign-in could not be checked: it has expired, was started in another browser, or its address was changed. Please start again.",
+  "linked-elsewhere":
+    "This Discord account is already linked to another Hopewell account. Unlink it there first, or link a different Discord account.",
+  expired:
+    "This Discord sign-in could not be checked: it has expired, was started in another browser, or its address was changed. Please start again.",
   cancelled: "Signing in with Discord was cancelled.",
   failed: "Discord could not confirm who you are. Please try again.",
   "link-failed": "Discord could not be linked. Please try again.",
@@ -36,8 +38,10 @@ export const DISCORD_CALLBACK_PATH = "/auth/discord/callback";
 /** The answers to "Unlink Discord" on the profile's "Sign-in methods". */
 export const DISCORD_UNLINK_MESSAGES = {
   unlinked: "Discord is unlinked. You can no longer sign in with it.",
-  onlyWay: "Discord is your only way to sign in, so it cannot be unlinked. Set a password first (with a link by email), then unlink Discord.",
-  signInAgain: "For your safety, a sign-in method can be removed only within a day of signing in. Sign out, sign in again, then unlink Discord.",
+  onlyWay:
+    "Discord is your only way to sign in, so it cannot be unlinked. Set a password first (with a link by email), then unlink Discord.",
+  signInAgain:
+    "For your safety, a sign-in method can be removed only within a day of signing in. Sign out, sign in again, then unlink Discord.",
   notLinked: "No Discord account is linked to yours.",
   failed: "Discord could not be unlinked. Please try again.",
 } as const;

@@ -9,7 +9,13 @@ import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER } from "./event-day-offline";
 import type { SheetAttendee } from "./event-day.server";
 
 /** What was just done to an attendee's orders, as the address notes it (the route reads it). */
-export type SheetNote = { done: "handedOut" | "undone"; userId: string; name: string; left: number; orderId: string | null };
+export type SheetNote = {
+  done: "handedOut" | "undone";
+  userId: string;
+  name: string;
+  left: number;
+  orderId: string | null;
+};
 
 /** The id of an attendee's row, which marking an order returns to. */
 export function attendeeAnchor(userId: string): string {
@@ -27,7 +33,9 @@ export function useOfflineCopy(fetchedAt: string) {
   const firstReading = useRef(fetchedAt);
   useEffect(() => {
     if (fetchedAt === firstReading.current || !("serviceWorker" in navigator) || !navigator.onLine) return;
-    void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "keep", url: location.pathname })).catch(() => {});
+    void navigator.serviceWorker.ready
+      .then((registration) => registration.active?.postMessage({ type: "keep", url: location.pathname }))
+      .catch(() => {});
   }, [fetchedAt]);
   useEffect(() => {
     if (!("serviceWorker" in navigator) || !navigator.onLine) return;
@@ -40,7 +48,11 @@ export function useOfflineCopy(fetchedAt: string) {
       })
       .catch(() => {});
   }, []);
-  return useSyncExternalStore(subscribeToNetwork, () => !navigator.onLine, () => false);
+  return useSyncExternalStore(
+    subscribeToNetwork,
+    () => !navigator.onLine,
+    () => false,
+  );
 }
 
 /**
@@ -104,7 +116,12 @@ export function Contact({ attendee }: { attendee: SheetAttendee }) {
       {contact ? (
         <>
           <span className="font-bold">{contact.name}</span>
-          <CallLink name={contact.name} phone={contact.phone} className="inline-flex items-center gap-1 tabular-nums" iconClassName="size-4 print:hidden" />
+          <CallLink
+            name={contact.name}
+            phone={contact.phone}
+            className="inline-flex items-center gap-1 tabular-nums"
+            iconClassName="size-4 print:hidden"
+          />
         </>
       ) : (
         <span className="font-bold text-blood">No emergency contact</span>
@@ -123,12 +140,22 @@ export function Contact({ attendee }: { attendee: SheetAttendee }) {
  * it given; after a press, the attendee's row says the order was marked, with an Undo for a
  * press on the wrong row, and after Undo that it no longer is.
  */
-export function Orders({ attendee, note, unsentOrder }: { attendee: SheetAttendee; note: SheetNote | null; unsentOrder: string | null }) {
+export function Orders({
+  attendee,
+  note,
+  unsentOrder,
+}: {
+  attendee: SheetAttendee;
+  note: SheetNote | null;
+  unsentOrder: string | null;
+}) {
   return (
     <div className="flex flex-col gap-2">
       {note ? (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 print:hidden">
-          <p className="font-bold text-sage">{note.done === "handedOut" ? HANDED_OUT_MESSAGES.handedOut : HANDED_OUT_MESSAGES.undone}</p>
+          <p className="font-bold text-sage">
+            {note.done === "handedOut" ? HANDED_OUT_MESSAGES.handedOut : HANDED_OUT_MESSAGES.undone}
+          </p>
           {note.done === "handedOut" && note.orderId ? (
             <Form method="post">
               <input type="hidden" name="orderId" value={note.orderId} />
@@ -152,11 +179,20 @@ export function Orders({ attendee, note, unsentOrder }: { attendee: SheetAttende
               </ul>
               <Form method="post" className="print:hidden">
                 <input type="hidden" name="orderId" value={order.id} />
-                <button type="submit" id={handOutButtonId(order.id)} name="intent" value="hand_out" className="btn btn-secondary px-3 py-1 text-sm">
-                  Handed out<span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
+                <button
+                  type="submit"
+                  id={handOutButtonId(order.id)}
+                  name="intent"
+                  value="hand_out"
+                  className="btn btn-secondary px-3 py-1 text-sm"
+                >
+                  Handed out
+                  <span className="sr-only">{`: ${attendee.name}'s order${attendee.orders.length > 1 ? ` ${index + 1} of ${attendee.orders.length}` : ""}`}</span>
                 </button>
               </Form>
-              {order.id === unsentOrder ? <p className="font-bold text-blood print:hidden">{HANDED_OUT_MESSAGES.offline}</p> : null}
+              {order.id === unsentOrder ? (
+                <p className="font-bold text-blood print:hidden">{HANDED_OUT_MESSAGES.offline}</p>
+              ) : null}
             </li>
           ))}
         </ul>

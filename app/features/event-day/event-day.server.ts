@@ -47,7 +47,15 @@ type KeptSheet = Omit<EventDaySheet, "fetchedAt"> & { withContacts: number };
  */
 const keptSheets = new ChangeAwareCache<KeptSheet | null>({
   name: "event-day sheets",
-  tables: ["events", "event_attendance", "profiles", "characters", "merchant_orders", "costume_photos", "costume_reviews"],
+  tables: [
+    "events",
+    "event_attendance",
+    "profiles",
+    "characters",
+    "merchant_orders",
+    "costume_photos",
+    "costume_reviews",
+  ],
   maxAgeMs: 60_000,
   maxEntries: 20,
 });
@@ -57,10 +65,18 @@ const keptSheets = new ChangeAwareCache<KeptSheet | null>({
  * without one), each with their character, emergency contact, orders to hand out with what they
  * owe, and costume-photo standing. Every reading is audited, kept or not.
  */
-export async function eventDaySheet(viewer: SessionUser, eventId: string, now = new Date()): Promise<EventDaySheet | null> {
+export async function eventDaySheet(
+  viewer: SessionUser,
+  eventId: string,
+  now = new Date(),
+): Promise<EventDaySheet | null> {
   if (!isUuid(eventId)) return null;
   // An unknown event is answered, not kept.
-  const sheet = await keptSheets.get(eventId, () => readSheet(eventId), (kept) => kept !== null);
+  const sheet = await keptSheets.get(
+    eventId,
+    () => readSheet(eventId),
+    (kept) => kept !== null,
+  );
   if (!sheet) return null;
   const { withContacts, ...shown } = sheet;
   await auditReading(viewer, shown.event.id, withContacts, now);
@@ -89,7 +105,11 @@ async function auditReading(viewer: SessionUser, eventId: string, withContacts: 
     )
     .limit(1);
   if (recent) return;
-  await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { eventId, members: withContacts, sheet: "event-day" } });
+  await audit(db, {
+    actorId: viewer.id,
+    action: "emergency_contacts.view",
+    details: { eventId, members: withContacts, sheet: "event-day" },
+  });
 }
 
 /** One query per kind of data, whatever the head count, each found by the event's indexes. */
@@ -120,9 +140,17 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
       costume: costumes.get(row.userId) ?? "missing",
     });
   }
-  const cabins = [...byCabin].filter(([, attendees]) => attendees.length > 0).map(([cabin, attendees]) => ({ cabin, attendees }));
+  const cabins = [...byCabin]
+    .filter(([, attendees]) => attendees.length > 0)
+    .map(([cabin, attendees]) => ({ cabin, attendees }));
   const withContacts = attendance.rows.filter((row) => row.email !== null).length;
-  return { event: { id: attendance.id, title: attendance.title, date: attendance.date }, cabins, attendees: attendance.rows.length, totalCents, withContacts };
+  return {
+    event: { id: attendance.id, title: attendance.title, date: attendance.date },
+    cabins,
+    attendees: attendance.rows.length,
+    totalCents,
+    withContacts,
+  };
 }
 
 /**
@@ -132,7 +160,13 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
 export async function ordersToHandOut(eventId: string) {
   const db = await database();
   return db
-    .select({ id: merchantOrders.id, userId: merchantOrders.userId, items: merchantOrders.items, totalPrice: merchantOrders.totalPrice, createdAt: merchantOrders.createdAt })
+    .select({
+      id: merchantOrders.id,
+      userId: merchantOrders.userId,
+      items: merchantOrders.items,
+      totalPrice: merchantOrders.totalPrice,
+      createdAt: merchantOrders.createdAt,
+    })
     .from(merchantOrders)
     .where(and(eq(merchantOrders.eventId, eventId), isNull(merchantOrders.handedOutAt)))
     .orderBy(merchantOrders.createdAt, merchantOrders.id);

@@ -46,7 +46,8 @@ export function EventGroups({
   passing?: Record<string, number>;
   before?: ReactNode;
   children: ReactNode;
-} & GroupsPaging & Kept) {
+} & GroupsPaging &
+  Kept) {
   const opened = groups.find((g) => g.id === open);
   // Closing an event stays on its page of events.
   const closed = groupsPage > 0 ? `?groups=${groupsPage}${keep}` : `?${keep.slice(1)}`;
@@ -63,13 +64,20 @@ export function EventGroups({
             <li key={group.id} className="panel p-4">
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <h2 className="text-xl">
-                  <Link to={isOpen ? closed : `?event=${group.id}${keep}`} aria-expanded={isOpen} preventScrollReset className="font-display text-brass no-underline hover:underline">
+                  <Link
+                    to={isOpen ? closed : `?event=${group.id}${keep}`}
+                    aria-expanded={isOpen}
+                    preventScrollReset
+                    className="font-display text-brass no-underline hover:underline"
+                  >
                     {group.title}
                     {/* Two events may share a title: the date (shown beside it) names each link apart. */}
                     <span className="sr-only">{`, ${formatEventDate(group.date)}`}</span>
                   </Link>
                 </h2>
-                <span className="text-sm text-dust">{groupNote(group, isOpen ? total : undefined, passing, noun, plural)}</span>
+                <span className="text-sm text-dust">
+                  {groupNote(group, isOpen ? total : undefined, passing, noun, plural)}
+                </span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
             </li>
@@ -82,7 +90,13 @@ export function EventGroups({
 }
 
 /** An event's date, and how many entries it has when open, or how many pass the queue's filter when filtered. */
-function groupNote(group: Group, openTotal: number | undefined, passing: Record<string, number> | undefined, noun: string, plural: string): string {
+function groupNote(
+  group: Group,
+  openTotal: number | undefined,
+  passing: Record<string, number> | undefined,
+  noun: string,
+  plural: string,
+): string {
   const date = formatEventDate(group.date);
   if (passing) {
     const n = openTotal ?? passing[group.id] ?? 0;
@@ -96,7 +110,11 @@ function GroupsPager({ groupsPage, groupsLastPage, keep = "" }: GroupsPaging & K
   if (groupsLastPage <= 0) return null;
   return (
     <nav aria-label="Events" className="mt-6 flex items-center justify-between">
-      {groupsPage > 0 ? <Link to={groupsPage > 1 ? `?groups=${groupsPage - 1}${keep}` : `?${keep.slice(1)}`}>Newer events</Link> : <span />}
+      {groupsPage > 0 ? (
+        <Link to={groupsPage > 1 ? `?groups=${groupsPage - 1}${keep}` : `?${keep.slice(1)}`}>Newer events</Link>
+      ) : (
+        <span />
+      )}
       <span className="text-sm text-dust">{`Events page ${groupsPage + 1} of ${groupsLastPage + 1}`}</span>
       {groupsPage < groupsLastPage ? <Link to={`?groups=${groupsPage + 1}${keep}`}>Older events</Link> : <span />}
     </nav>
@@ -108,7 +126,17 @@ export function EntryPager({ page, total, pageSize }: { page: number; total: num
 }
 
 /** Who sent an entry and when; the entry's heading where nothing else names it (an order, a paper). */
-export function Author({ firstName, lastName, at, heading = false }: { firstName: string; lastName: string; at: string | Date; heading?: boolean }) {
+export function Author({
+  firstName,
+  lastName,
+  at,
+  heading = false,
+}: {
+  firstName: string;
+  lastName: string;
+  at: string | Date;
+  heading?: boolean;
+}) {
   const Line = heading ? "h3" : "p";
   return (
     <Line className="font-serif text-sm font-normal tracking-normal text-dust">

@@ -4,7 +4,19 @@ import { formatEventDate } from "~/lib/dates";
 type EventOption = { id: string; title: string; date: string };
 
 /** A labelled choice of event, showing each event's title and date. */
-export function EventSelect({ events, defaultValue, error, emptyText, onChange }: { events: EventOption[]; defaultValue?: string; error?: string; emptyText: string; onChange?: (event: React.ChangeEvent<HTMLSelectElement>) => void }) {
+export function EventSelect({
+  events,
+  defaultValue,
+  error,
+  emptyText,
+  onChange,
+}: {
+  events: EventOption[];
+  defaultValue?: string;
+  error?: string;
+  emptyText: string;
+  onChange?: (event: React.ChangeEvent<HTMLSelectElement>) => void;
+}) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor="eventId" className="font-bold">

@@ -24,27 +24,41 @@ const KEY_LABEL = "hopewell calendar feed v1";
 
 async function feedKey(memberId: string, generation: number): Promise<Buffer> {
   // The first address of each member signs the id alone, as every address given before new ones could be asked for.
-  const signed = generation === 0 ? `${KEY_LABEL}\u0000${memberId}` : `${KEY_LABEL}\u0000${memberId}\u0000${generation}`;
-  return crypto.createHmac("sha256", await authSecret()).update(signed, "utf8").digest();
+  const signed =
+    generation === 0 ? `${KEY_LABEL}\u0000${memberId}` : `${KEY_LABEL}\u0000${memberId}\u0000${generation}`;
+  return crypto
+    .createHmac("sha256", await authSecret())
+    .update(signed, "utf8")
+    .digest();
 }
 
 /**
  * Members' current feed addresses, kept until a write to profiles: the events page shows the
  * address on every visit, and making it afresh (an HMAC) cost about a twentieth of a millisecond each time.
  */
-const keptFeedPaths = new ChangeAwareCache<string>({ name: "calendar feed addresses", tables: ["profiles"], maxAgeMs: 60_000, maxEntries: 10_000 });
+const keptFeedPaths = new ChangeAwareCache<string>({
+  name: "calendar feed addresses",
+  tables: ["profiles"],
+  maxAgeMs: 60_000,
+  maxEntries: 10_000,
+});
 
 /** The member's current feed address, as a path. */
 export async function calendarFeedPath(memberId: string): Promise<string> {
   return keptFeedPaths.get(memberId, async () => {
     const db = await database();
-    const [member] = await db.select({ generation: profiles.calendarFeedGeneration }).from(profiles).where(eq(profiles.id, memberId));
+    const [member] = await db
+      .select({ generation: profiles.calendarFeedGeneration })
+      .from(profiles)
+      .where(eq(profiles.id, memberId));
     return feedPathFor(memberId, member?.generation ?? 0);
   });
 }
 
 function feedPathFor(memberId: string, generation: number): Promise<string> {
-  return feedKey(memberId, generation).then((key) => `/events/calendar/${encodeURIComponent(memberId)}/${key.toString("base64url")}.ics`);
+  return feedKey(memberId, generation).then(
+    (key) => `/events/calendar/${encodeURIComponent(memberId)}/${key.toString("base64url")}.ics`,
+  );
 }
 
 /** Whether `given` ("<key>.ics" from the address) is the member's current key, compared in constant time. */
@@ -81,7 +95,12 @@ export async function feedReaderAllowed(memberId: string | undefined, key: strin
   if (!isMemberId(memberId) || typeof key !== "string") return false;
   const db = await database();
   const [member] = await db
-    .select({ role: profiles.role, banned: profiles.banned, email: profiles.email, generation: profiles.calendarFeedGeneration })
+    .select({
+      role: profiles.role,
+      banned: profiles.banned,
+      email: profiles.email,
+      generation: profiles.calendarFeedGeneration,
+    })
     .from(profiles)
     .where(eq(profiles.id, memberId));
   if (!member || !(await isMembersKey(memberId, member.generation, key))) return false;

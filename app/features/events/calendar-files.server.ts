@@ -51,7 +51,10 @@ function description(event: CalendarEvent, siteUrl: string): string {
  * escapes text and folds long lines. DTSTAMP is when the event was added, so the same events
  * always make the same file (and the same ETag).
  */
-export function eventsCalendar(events: readonly CalendarEvent[], options: { timeZone: string; siteUrl: string; feed: boolean }): string {
+export function eventsCalendar(
+  events: readonly CalendarEvent[],
+  options: { timeZone: string; siteUrl: string; feed: boolean },
+): string {
   const { timeZone, siteUrl } = options;
   const utc = isUtc(timeZone);
   const calendar = ical({
@@ -116,6 +119,7 @@ export function calendarResponse(request: Request, body: string, fileName: strin
     "Cache-Control": CALENDAR_CACHE_CONTROL,
     ETag: etag,
   };
-  if (clientHasCopy(request, etag)) return new Response(null, { status: 304, headers: { "Cache-Control": headers["Cache-Control"], ETag: etag } });
+  if (clientHasCopy(request, etag))
+    return new Response(null, { status: 304, headers: { "Cache-Control": headers["Cache-Control"], ETag: etag } });
   return new Response(request.method === "HEAD" ? null : body, { headers });
 }

@@ -90,10 +90,16 @@ export function costumePhotoDueDate(eventDate: string): string {
 }
 
 /** One event's status for a member, from their row for it (if any), on the club's `today`. */
-export function memberEventStatus(event: { date: string }, row: MemberEventRow | undefined, costumePhoto: CostumeStatus, today: string): MemberEventStatus {
+export function memberEventStatus(
+  event: { date: string },
+  row: MemberEventRow | undefined,
+  costumePhoto: CostumeStatus,
+  today: string,
+): MemberEventStatus {
   const over = today >= dayAfterEvent(event.date);
   return {
-    registration: row?.attendance === "paid" ? "registered" : row?.attendance === "unpaid" ? "unpaid" : "not registered",
+    registration:
+      row?.attendance === "paid" ? "registered" : row?.attendance === "unpaid" ? "unpaid" : "not registered",
     costumePhotoDue: today <= event.date ? costumePhotoDueDate(event.date) : null,
     costumePhoto,
     orders: { count: row?.orders ?? 0, totalCents: row?.orderCents ?? 0, handedOut: row?.ordersHandedOut ?? 0 },
@@ -105,14 +111,22 @@ export function memberEventStatus(event: { date: string }, row: MemberEventRow |
  * The signed-in member's status for each listed event, and the letters due for events held
  * lately that are not listed: one query and the costume photos' two, each kept per member.
  */
-export async function memberEventStatuses(userId: string, listed: readonly { id: string; date: string }[], today: string): Promise<MemberEventStatuses> {
+export async function memberEventStatuses(
+  userId: string,
+  listed: readonly { id: string; date: string }[],
+  today: string,
+): Promise<MemberEventStatuses> {
   const [rows, photos] = await Promise.all([
     memberEventRows.get(userId, () => readMemberEventRows(userId)),
-    memberCostumeStatuses(userId, listed.map((event) => event.id)),
+    memberCostumeStatuses(
+      userId,
+      listed.map((event) => event.id),
+    ),
   ]);
   const rowOf = new Map(rows.map((row) => [row.eventId, row]));
   const byEvent: Record<string, MemberEventStatus> = {};
-  for (const event of listed) byEvent[event.id] = memberEventStatus(event, rowOf.get(event.id), photos.get(event.id) ?? "missing", today);
+  for (const event of listed)
+    byEvent[event.id] = memberEventStatus(event, rowOf.get(event.id), photos.get(event.id) ?? "missing", today);
   const listedIds = new Set(listed.map((event) => event.id));
   const lettersDue = rows
     .filter((row) => !listedIds.has(row.eventId) && row.attendance !== null && !row.pelSent)

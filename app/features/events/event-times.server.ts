@@ -36,7 +36,16 @@ const CLOCKS = new Map<string, Intl.DateTimeFormat>();
 /** "2:00 PM EDT": the time on the club's clocks with the zone's short name, which says whether it is summer time. */
 export function formatClubClock(at: Date, timeZone: string): string {
   let format = CLOCKS.get(timeZone);
-  if (!format) CLOCKS.set(timeZone, (format = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" })));
+  if (!format)
+    CLOCKS.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat("en-US", {
+        hour: "numeric",
+        minute: "2-digit",
+        timeZone,
+        timeZoneName: "short",
+      })),
+    );
   return format.format(at);
 }
 
@@ -56,7 +65,11 @@ export function eventTimeLabels(isoDate: string, timeZone: string): EventTimeLab
   if (!labels) {
     const times = eventTimes(isoDate, timeZone);
     const shown = (at: TZDate) => ({ iso: isoWithOffset(at), text: formatClubClock(at, timeZone) });
-    labels = { venueOpens: shown(times.venueOpens), gameStarts: shown(times.gameStarts), arriveBy: shown(times.arriveBy) };
+    labels = {
+      venueOpens: shown(times.venueOpens),
+      gameStarts: shown(times.gameStarts),
+      arriveBy: shown(times.arriveBy),
+    };
     // Dates are few (the upcoming events'); a bound keeps a long-running server's map small regardless.
     if (LABELS.size >= 1_000) LABELS.clear();
     LABELS.set(key, labels);

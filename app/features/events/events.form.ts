@@ -35,12 +35,18 @@ const ticketPrice = z
   .trim()
   .refine((value) => value === "" || /^\$?\d{1,6}(\.\d{2})?$/.test(value), TICKET_PRICE_FORMAT)
   .transform((value) => (value === "" ? null : Math.round(Number(value.replace("$", "")) * 100)))
-  .refine((cents) => cents === null || (cents >= TICKET_PRICE_MIN_CENTS && cents <= TICKET_PRICE_MAX_CENTS), TICKET_PRICE_RANGE);
+  .refine(
+    (cents) => cents === null || (cents >= TICKET_PRICE_MIN_CENTS && cents <= TICKET_PRICE_MAX_CENTS),
+    TICKET_PRICE_RANGE,
+  );
 
 const ticketPlaces = z
   .string()
   .trim()
-  .refine((value) => value === "" || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= TICKET_PLACES_MAX), TICKET_PLACES_RANGE)
+  .refine(
+    (value) => value === "" || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= TICKET_PLACES_MAX),
+    TICKET_PLACES_RANGE,
+  )
   .transform((value) => (value === "" ? null : Number(value)));
 
 export const EventForm = z.object({
@@ -50,7 +56,12 @@ export const EventForm = z.object({
     .trim()
     .min(1, MESSAGES.required)
     .regex(/^\d{4}-\d{2}-\d{2}$/, "Please choose a date")
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "Please choose a real date"),
+    .refine(
+      (value) =>
+        !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+        new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+      "Please choose a real date",
+    ),
   status: z.enum(EVENT_STATUSES, { error: MESSAGES.required }),
   ticketUrl: z
     .string()

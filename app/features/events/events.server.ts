@@ -4,17 +4,38 @@ import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
 import { events } from "~/platform/db/schema";
 
-export type UpcomingEvent = { id: string; title: string; date: string; ticketUrl: string | null; ticketPriceCents: number | null; ticketPlaces: number | null; createdAt: Date };
+export type UpcomingEvent = {
+  id: string;
+  title: string;
+  date: string;
+  ticketUrl: string | null;
+  ticketPriceCents: number | null;
+  ticketPlaces: number | null;
+  createdAt: Date;
+};
 
 /** Every member's Events page reads the same list; it is read again after any change to events. */
-const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>({ name: "upcoming events", tables: ["events"], maxAgeMs: 60_000, maxEntries: 1 });
+const upcomingEvents = new ChangeAwareCache<readonly UpcomingEvent[]>({
+  name: "upcoming events",
+  tables: ["events"],
+  maxAgeMs: 60_000,
+  maxEntries: 1,
+});
 
 /** Events whose status is future, soonest first (docs/product.md#events). */
 export async function listUpcomingEvents(): Promise<readonly UpcomingEvent[]> {
   return upcomingEvents.get("upcoming", async () => {
     const db = await database();
     return db
-      .select({ id: events.id, title: events.title, date: events.date, ticketUrl: events.ticketUrl, ticketPriceCents: events.ticketPriceCents, ticketPlaces: events.ticketPlaces, createdAt: events.createdAt })
+      .select({
+        id: events.id,
+        title: events.title,
+        date: events.date,
+        ticketUrl: events.ticketUrl,
+        ticketPriceCents: events.ticketPriceCents,
+        ticketPlaces: events.ticketPlaces,
+        createdAt: events.createdAt,
+      })
       .from(events)
       .where(eq(events.status, "future"))
       .orderBy(asc(events.date), asc(events.title));
@@ -50,6 +71,10 @@ export async function updateEvent(id: string, input: EventInput): Promise<boolea
 /** Events are cancelled, never deleted: letters, orders and attendance refer to them. */
 export async function cancelEvent(id: string): Promise<boolean> {
   const db = await database();
-  const updated = await db.update(events).set({ status: "cancelled" }).where(eq(events.id, id)).returning({ id: events.id });
+  const updated = await db
+    .update(events)
+    .set({ status: "cancelled" })
+    .where(eq(events.id, id))
+    .returning({ id: events.id });
   return updated.length === 1;
 }

@@ -44,7 +44,10 @@ async function characterNamed(db: Db, name: string): Promise<{ userId: string; c
 
 /** How a member's letters are signed: their character's name, or null without one. */
 async function signatureOf(db: Db, userId: string): Promise<string | null> {
-  const [row] = await db.select({ name: characters.characterName }).from(characters).where(eq(characters.userId, userId));
+  const [row] = await db
+    .select({ name: characters.characterName })
+    .from(characters)
+    .where(eq(characters.userId, userId));
   return row?.name ?? null;
 }
 
@@ -53,11 +56,16 @@ type Delivery = LetterDelivery;
 /** Where a new letter to `recipientId` (null: an NPC) goes, under the club's setting. */
 function deliveryTo(recipientId: string | null): { status: Delivery; deliveredAt: SQL | null } {
   if (!recipientId) return { status: "to_staff", deliveredAt: null };
-  return config().letters.needRelease ? { status: "held", deliveredAt: null } : { status: "delivered", deliveredAt: sql`now()` };
+  return config().letters.needRelease
+    ? { status: "held", deliveredAt: null }
+    : { status: "delivered", deliveredAt: sql`now()` };
 }
 
 /** Sends a letter from the letter form. A resubmitted form saves nothing new. */
-export async function sendLetter(user: SessionUser, input: LetterInput): Promise<{ delivery: Delivery; recipient: string }> {
+export async function sendLetter(
+  user: SessionUser,
+  input: LetterInput,
+): Promise<{ delivery: Delivery; recipient: string }> {
   const db = await database();
   return db.transaction(async (tx) => {
     const character = await characterNamed(tx, input.recipient);
@@ -66,14 +74,23 @@ export async function sendLetter(user: SessionUser, input: LetterInput): Promise
     const delivery = deliveryTo(recipientId);
     await tx
       .insert(letters)
-      .values({ submissionKey: input.submissionKey, userId: user.id, recipient, body: input.body, recipientId, senderName: await signatureOf(tx, user.id), ...delivery })
+      .values({
+        submissionKey: input.submissionKey,
+        userId: user.id,
+        recipient,
+        body: input.body,
+        recipientId,
+        senderName: await signatureOf(tx, user.id),
+        ...delivery,
+      })
       .onConflictDoNothing({ target: letters.submissionKey });
     return { delivery: delivery.status, recipient };
   });
 }
 
 /** Letters delivered to a member: in their letter box. */
-const deliveredTo = (userId: string | Placeholder) => and(eq(letters.recipientId, userId), eq(letters.status, "delivered"))!;
+const deliveredTo = (userId: string | Placeholder) =>
+  and(eq(letters.recipientId, userId), eq(letters.status, "delivered"))!;
 /** Letters a member wrote as themself (not those staff wrote as an NPC). */
 const writtenBy = (userId: string | Placeholder) => and(eq(letters.userId, userId), eq(letters.fromNpc, false))!;
 
@@ -81,7 +98,12 @@ const writtenBy = (userId: string | Placeholder) => and(eq(letters.userId, userI
  * The signed-in member's unread letters, kept until a write to the letters is announced: the
  * navigation shows it on every page. Null when it cannot be read (the page still works).
  */
-const keptUnread = new ChangeAwareCache<number>({ name: "unread letters", tables: ["letters"], maxAgeMs: 60_000, maxEntries: 1_000 });
+const keptUnread = new ChangeAwareCache<number>({
+  name: "unread letters",
+  tables: ["letters"],
+  maxAgeMs: 60_000,
+  maxEntries: 1_000,
+});
 export async function unreadLetterCount(userId: string): Promise<number | null> {
   try {
     return await keptUnread.get(userId, async () => {
@@ -104,7 +126,15 @@ const preview = sql<string>`left(${letters.body}, ${sql.raw(String(PREVIEW_CHARS
 /** A page of the letters delivered to a member, each row with the count of them all. */
 const receivedLetters = preparedStatement("letter_box_received", (db, name) =>
   db
-    .select({ id: letters.id, from: letters.senderName, to: letters.recipient, preview, at: letters.deliveredAt, readAt: letters.readAt, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({
+      id: letters.id,
+      from: letters.senderName,
+      to: letters.recipient,
+      preview,
+      at: letters.deliveredAt,
+      readAt: letters.readAt,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
     .from(letters)
     .where(deliveredTo(sql.placeholder("userId")))
     .orderBy(desc(letters.deliveredAt), desc(letters.id))
@@ -143,7 +173,12 @@ type LetterBox = Awaited<ReturnType<typeof readLetterBox>>;
  * the one database visit left on a signed-in page under a throughput budget. Any letter
  * written, delivered, read or held anywhere drops them all, so none is ever out of date.
  */
-const keptLetterBoxes = new ChangeAwareCache<LetterBox>({ name: "letter boxes", tables: ["letters"], maxAgeMs: 60_000, maxEntries: 500 });
+const keptLetterBoxes = new ChangeAwareCache<LetterBox>({
+  name: "letter boxes",
+  tables: ["letters"],
+  maxAgeMs: 60_000,
+  maxEntries: 500,
+});
 
 async function readLetterBox(userId: string, page: number) {
   const db = await database();
@@ -152,12 +187,27 @@ async function readLetterBox(userId: string, page: number) {
     sentLetters(db).execute({ userId }),
   ]);
   // A page past the last has no rows to carry the count (an old link, a hand-typed address).
-  const total = received[0]?.total ?? (page === 0 ? 0 : ((await db.select({ n: count() }).from(letters).where(deliveredTo(userId)))[0]?.n ?? 0));
+  const total =
+    received[0]?.total ??
+    (page === 0 ? 0 : ((await db.select({ n: count() }).from(letters).where(deliveredTo(userId)))[0]?.n ?? 0));
   return {
     // Named field by field: destructuring the rest of each row cost V8 about 2 us a letter.
-    received: received.map((row) => ({ id: row.id, from: row.from ?? UNSIGNED, to: row.to, preview: previewOf(row.preview, PREVIEW_CHARS), at: row.at, unread: row.readAt === null })),
+    received: received.map((row) => ({
+      id: row.id,
+      from: row.from ?? UNSIGNED,
+      to: row.to,
+      preview: previewOf(row.preview, PREVIEW_CHARS),
+      at: row.at,
+      unread: row.readAt === null,
+    })),
     total,
-    sent: sent.map((row) => ({ id: row.id, to: row.to, preview: previewOf(row.preview, PREVIEW_CHARS), at: row.at, status: row.status })),
+    sent: sent.map((row) => ({
+      id: row.id,
+      to: row.to,
+      preview: previewOf(row.preview, PREVIEW_CHARS),
+      at: row.at,
+      status: row.status,
+    })),
   };
 }
 
@@ -168,7 +218,16 @@ function visibleTo(userId: string): SQL {
 
 const inThread = (root: string) => or(eq(letters.id, root), eq(letters.threadId, root))!;
 
-export type ThreadLetter = { id: string; mine: boolean; from: string; to: string; body: string; at: Date; status: LetterStatus | null; unread: boolean };
+export type ThreadLetter = {
+  id: string;
+  mine: boolean;
+  from: string;
+  to: string;
+  body: string;
+  at: Date;
+  status: LetterStatus | null;
+  unread: boolean;
+};
 
 /** The first letter of the thread of `letterId`, if that letter is the member's to see. */
 async function threadOf(db: Db, userId: string, letterId: string): Promise<string | null> {
@@ -260,12 +319,22 @@ function writerLeft(email: string | null): boolean {
  * delivered to them; "writer-gone" (nothing saved) when its writer has deleted their account.
  * A resubmitted form saves nothing new.
  */
-export async function replyToLetter(user: SessionUser, input: ReplyInput): Promise<{ delivery: Delivery; recipient: string } | "writer-gone" | null> {
+export async function replyToLetter(
+  user: SessionUser,
+  input: ReplyInput,
+): Promise<{ delivery: Delivery; recipient: string } | "writer-gone" | null> {
   if (!isUuid(input.replyTo)) return null;
   const db = await database();
   return db.transaction(async (tx) => {
     const [parent] = await tx
-      .select({ id: letters.id, threadId: letters.threadId, userId: letters.userId, fromNpc: letters.fromNpc, senderName: letters.senderName, writerEmail: profiles.email })
+      .select({
+        id: letters.id,
+        threadId: letters.threadId,
+        userId: letters.userId,
+        fromNpc: letters.fromNpc,
+        senderName: letters.senderName,
+        writerEmail: profiles.email,
+      })
       .from(letters)
       .leftJoin(profiles, eq(profiles.id, letters.userId))
       .where(and(eq(letters.id, input.replyTo), deliveredTo(user.id)));

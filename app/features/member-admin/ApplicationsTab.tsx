@@ -25,7 +25,14 @@ const FILTERS: { id: Filter; label: string }[] = [
   { id: "all", label: "All" },
 ];
 
-type Listing = { applications: Application[]; total: number; counts: Record<Filter, number>; status: Filter; page: number; lastPage: number };
+type Listing = {
+  applications: Application[];
+  total: number;
+  counts: Record<Filter, number>;
+  status: Filter;
+  page: number;
+  lastPage: number;
+};
 
 /**
  * Applications of one status, newest first: pending ones unless another status is chosen.
@@ -47,7 +54,9 @@ export function ApplicationsTab({ list }: { list: Listing }) {
                 to={`?tab=applications&status=${filter.id}`}
                 aria-current={filter.id === list.status ? "page" : undefined}
                 className={`inline-flex min-h-11 items-center gap-2 rounded-full border px-4 py-1 no-underline hover:no-underline ${
-                  filter.id === list.status ? "border-rust-dark bg-rust-dark text-parchment" : "border-timber text-parchment hover:bg-ash"
+                  filter.id === list.status
+                    ? "border-rust-dark bg-rust-dark text-parchment"
+                    : "border-timber text-parchment hover:bg-ash"
                 }`}
               >
                 {filter.label}
@@ -57,9 +66,14 @@ export function ApplicationsTab({ list }: { list: Listing }) {
           ))}
         </ul>
       </nav>
-      <ResultCount total={list.total} noun={list.status === "all" ? "application" : `${current.label.toLowerCase()} application`} />
+      <ResultCount
+        total={list.total}
+        noun={list.status === "all" ? "application" : `${current.label.toLowerCase()} application`}
+      />
       {list.applications.length === 0 && list.page === 0 ? (
-        <p className="text-dust">{list.status === "pending" ? "No applications are waiting for a decision." : "No applications here."}</p>
+        <p className="text-dust">
+          {list.status === "pending" ? "No applications are waiting for a decision." : "No applications here."}
+        </p>
       ) : null}
       <ul className="flex flex-col gap-4">
         {list.applications.map((application) => {
@@ -70,7 +84,8 @@ export function ApplicationsTab({ list }: { list: Listing }) {
                 <div>
                   <h3 className="text-xl">{name}</h3>
                   <p className="text-sm text-dust">
-                    {application.email} · applied {formatClubDay(application.createdAt)} · wants to join as {application.rolePreference}
+                    {application.email} · applied {formatClubDay(application.createdAt)} · wants to join as{" "}
+                    {application.rolePreference}
                   </p>
                 </div>
                 <StatusBadge status={application.status} />
@@ -87,7 +102,11 @@ export function ApplicationsTab({ list }: { list: Listing }) {
                     <Form key={intent} method="post" onSubmit={confirmed(applicationQuestion(intent, name))}>
                       <input type="hidden" name="intent" value={intent} />
                       <input type="hidden" name="applicationId" value={application.id} />
-                      <button type="submit" className={`btn ${intent === "accept" ? "btn-primary" : "btn-secondary"}`} disabled={busy}>
+                      <button
+                        type="submit"
+                        className={`btn ${intent === "accept" ? "btn-primary" : "btn-secondary"}`}
+                        disabled={busy}
+                      >
                         {intent === "accept" ? "Accept" : "Reject"}
                         <span className="sr-only"> {name}</span>
                       </button>

@@ -1,5 +1,9 @@
 import { formatClubTime } from "~/lib/dates";
-import { isMemberAdminAuditAction, MEMBER_ADMIN_AUDIT_ACTIONS, memberAdminAuditDetail } from "~/features/member-admin/member-admin-audit";
+import {
+  isMemberAdminAuditAction,
+  MEMBER_ADMIN_AUDIT_ACTIONS,
+  memberAdminAuditDetail,
+} from "~/features/member-admin/member-admin-audit";
 import { countOf } from "~/lib/plural";
 import { formatDollars } from "~/game/merchant";
 import { Pager, ResultCount } from "./ListControls";
@@ -51,27 +55,50 @@ function actorOf(entry: Entry): string {
 }
 
 /** An attendance the manager confirmed after the tool's warning (see addAttendance). */
-const CONFIRMED: Record<string, string> = { applicant: "confirmed although an applicant", rejected: "confirmed although their application was rejected" };
+const CONFIRMED: Record<string, string> = {
+  applicant: "confirmed although an applicant",
+  rejected: "confirmed although their application was rejected",
+};
 
 function detail(action: string, details: Record<string, unknown> | null): string {
   if (isMemberAdminAuditAction(action)) return memberAdminAuditDetail(action, details);
   if (!details) return "";
   if (action === "role.change") return `${String(details.from)} → ${String(details.to)}`;
   if (action === "application.decide") return String(details.decision ?? "");
-  if (action === "attendance.add") return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]].filter(Boolean).join(", ");
-  if (action === "outbox.retry" || action === "outbox.discard") return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
-  if (action === "import.run") return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
-  if (action === "costume.approve" || action === "costume.request_changes") return details.event ? `for ${String(details.event)}` : "";
+  if (action === "attendance.add")
+    return [details.cabin ? `cabin ${String(details.cabin)}` : "no cabin", CONFIRMED[String(details.confirmed)]]
+      .filter(Boolean)
+      .join(", ");
+  if (action === "outbox.retry" || action === "outbox.discard")
+    return `${String(details.kind)}, after ${countOf(Number(details.attempts), "attempt")}`;
+  if (action === "import.run")
+    return `${countOf(Number(details.imported), "row")} imported, ${Number(details.updated)} updated`;
+  if (action === "costume.approve" || action === "costume.request_changes")
+    return details.event ? `for ${String(details.event)}` : "";
   if (action === "letter.answer") return details.as ? `as ${String(details.as)}` : "";
   if (action.startsWith("queue.")) return `${String(details.kind)}: ${String(details.from)} → ${String(details.to)}`;
-  if (action === "ticket.paid") return typeof details.amountCents === "number" ? formatDollars(details.amountCents) : "";
-  if (action === "ticket.refunded") return [typeof details.amountRefundedCents === "number" ? formatDollars(details.amountRefundedCents) : "", REFUNDED_BECAUSE[String(details.reason)]].filter(Boolean).join(", ");
+  if (action === "ticket.paid")
+    return typeof details.amountCents === "number" ? formatDollars(details.amountCents) : "";
+  if (action === "ticket.refunded")
+    return [
+      typeof details.amountRefundedCents === "number" ? formatDollars(details.amountRefundedCents) : "",
+      REFUNDED_BECAUSE[String(details.reason)],
+    ]
+      .filter(Boolean)
+      .join(", ");
   if (action === "ticket.notice_dealt_with") return String(details.stripeEventId ?? "");
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }
 
-type Entry = { id: string; action: string; details: Record<string, unknown> | null; createdAt: string | Date; actorName: string | null; subjectName: string | null };
+type Entry = {
+  id: string;
+  action: string;
+  details: Record<string, unknown> | null;
+  createdAt: string | Date;
+  actorName: string | null;
+  subjectName: string | null;
+};
 
 /** Who did what to whom, and when: role changes, decisions, attendance and emergency-contact visits. */
 export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page: number; lastPage: number } }) {
@@ -82,7 +109,9 @@ export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page:
         {list.rows.map((entry) => (
           <li key={entry.id} className="py-3">
             <p>{`${actorOf(entry)} ${ACTIONS[entry.action] ?? entry.action}${entry.subjectName ? ` ${entry.subjectName}` : ""}`}</p>
-            <p className="text-sm text-dust">{[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}</p>
+            <p className="text-sm text-dust">
+              {[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}
+            </p>
           </li>
         ))}
       </ol>

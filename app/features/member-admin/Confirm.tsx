@@ -13,7 +13,8 @@ export type PendingConfirmation =
   | { intent: "accept" | "reject"; applicationId: string; name: string };
 
 export function confirmationQuestion(pending: PendingConfirmation): string {
-  if (pending.intent === "role") return `Are you sure you want to change ${pending.name}'s role from ${ROLE_LABELS[pending.from]} to ${ROLE_LABELS[pending.role]}?`;
+  if (pending.intent === "role")
+    return `Are you sure you want to change ${pending.name}'s role from ${ROLE_LABELS[pending.from]} to ${ROLE_LABELS[pending.role]}?`;
   return applicationQuestion(pending.intent, pending.name);
 }
 
@@ -43,8 +44,15 @@ export function useConfirmedSubmit() {
 export function ConfirmPanel({ pending, busy }: { pending: PendingConfirmation; busy: boolean }) {
   const { search } = useLocation();
   const fields: Record<string, string> =
-    pending.intent === "role" ? { intent: "role", userId: pending.userId, role: pending.role } : { intent: pending.intent, applicationId: pending.applicationId };
-  const yes = pending.intent === "role" ? `Yes, make them ${ROLE_LABELS[pending.role]}` : pending.intent === "accept" ? "Yes, accept" : "Yes, reject";
+    pending.intent === "role"
+      ? { intent: "role", userId: pending.userId, role: pending.role }
+      : { intent: pending.intent, applicationId: pending.applicationId };
+  const yes =
+    pending.intent === "role"
+      ? `Yes, make them ${ROLE_LABELS[pending.role]}`
+      : pending.intent === "accept"
+        ? "Yes, accept"
+        : "Yes, reject";
   return (
     <section aria-labelledby="confirm-title" className="flex flex-col gap-4 rounded-md border-2 border-brass p-4">
       <h3 id="confirm-title" className="text-xl">
@@ -57,7 +65,11 @@ export function ConfirmPanel({ pending, busy }: { pending: PendingConfirmation; 
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" className={`btn ${pending.intent === "reject" ? "btn-secondary" : "btn-primary"}`} disabled={busy}>
+          <button
+            type="submit"
+            className={`btn ${pending.intent === "reject" ? "btn-secondary" : "btn-primary"}`}
+            disabled={busy}
+          >
             {yes}
           </button>
         </Form>

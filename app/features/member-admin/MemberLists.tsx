@@ -1,7 +1,15 @@
 import { ROLE_LABELS, type Role } from "~/game/roles";
 import { Pager, ResultCount, SearchForm } from "./ListControls";
 
-type Player = { id: string; firstName: string; lastName: string; characterName: string | null; faction: string | null; job: string | null; backstory: string | null };
+type Player = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  characterName: string | null;
+  faction: string | null;
+  job: string | null;
+  backstory: string | null;
+};
 type CastMember = { id: string; firstName: string; lastName: string; role: Role; characterName: string | null };
 type Listing<T> = { rows: T[]; total: number; search: string; page: number; lastPage: number };
 

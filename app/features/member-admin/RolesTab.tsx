@@ -45,7 +45,13 @@ function RoleRow({ member }: { member: Member }) {
         </p>
         <p className="text-sm break-all text-dust">{member.email}</p>
       </div>
-      <Form method="post" className="flex items-center gap-2" onSubmit={confirmed(`Are you sure you want to change this user's role to ${chosen}?`, () => setChosen(member.role))}>
+      <Form
+        method="post"
+        className="flex items-center gap-2"
+        onSubmit={confirmed(`Are you sure you want to change this user's role to ${chosen}?`, () =>
+          setChosen(member.role),
+        )}
+      >
         <input type="hidden" name="intent" value="role" />
         <input type="hidden" name="userId" value={member.id} />
         <label htmlFor={`role-${member.id}`} className="sr-only">

@@ -51,7 +51,15 @@ async function sendInvitation(memberId: string, email: string): Promise<boolean>
     email,
     async (member, link) => {
       // `welcome` makes the page greet a new member instead of speaking of a new password (routes/auth/reset-password.tsx).
-      await queueEmail(db, invitationEmail({ to: member.email, firstName: member.firstName, link: `${link}&welcome=1`, days: INVITATION_LINK_DAYS }));
+      await queueEmail(
+        db,
+        invitationEmail({
+          to: member.email,
+          firstName: member.firstName,
+          link: `${link}&welcome=1`,
+          days: INVITATION_LINK_DAYS,
+        }),
+      );
       // Only once the new link is on its way: an invitation that could not be queued replaces nothing.
       await recordInvitationLink(db, memberId, new URL(link).searchParams.get("token") ?? "");
     },

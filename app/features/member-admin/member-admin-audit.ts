@@ -26,7 +26,10 @@ export function isMemberAdminAuditAction(action: string): action is MemberAdminA
 }
 
 /** The audit log's second line for one of these entries. */
-export function memberAdminAuditDetail(action: MemberAdminAuditAction, details: Record<string, unknown> | null): string {
+export function memberAdminAuditDetail(
+  action: MemberAdminAuditAction,
+  details: Record<string, unknown> | null,
+): string {
   if (!details) return "";
   switch (action) {
     case "member.invite":
@@ -34,11 +37,16 @@ export function memberAdminAuditDetail(action: MemberAdminAuditAction, details: 
     case "member.update":
       return Array.isArray(details.changed) ? `changed ${details.changed.map(String).join(" and ")}` : "";
     case "member.suspend":
-      return [details.reason ? `“${String(details.reason)}”` : "", details.sessionsEnded ? `${countOf(Number(details.sessionsEnded), "session")} ended` : ""]
+      return [
+        details.reason ? `“${String(details.reason)}”` : "",
+        details.sessionsEnded ? `${countOf(Number(details.sessionsEnded), "session")} ended` : "",
+      ]
         .filter(Boolean)
         .join(", ");
     case "member.factor_remove":
-      return details.factor === "passkey" ? `passkey “${String(details.name ?? "Unnamed passkey")}”` : "authenticator app";
+      return details.factor === "passkey"
+        ? `passkey “${String(details.name ?? "Unnamed passkey")}”`
+        : "authenticator app";
     case "member.sessions_end":
       return countOf(Number(details.count ?? 0), "session");
     default:

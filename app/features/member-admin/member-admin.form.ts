@@ -34,7 +34,11 @@ export const MEMBER_ADMIN_MESSAGES = {
 const role = z.enum(ROLES, { error: "Please choose a role" });
 
 /** Name and email, as a manager corrects them. */
-export const MemberDetailsForm = z.object({ firstName: textField(PERSON_NAME_MAX), lastName: textField(PERSON_NAME_MAX), email });
+export const MemberDetailsForm = z.object({
+  firstName: textField(PERSON_NAME_MAX),
+  lastName: textField(PERSON_NAME_MAX),
+  email,
+});
 
 /** A new member, invited by email: they set their own password from the link. */
 export const InviteForm = MemberDetailsForm.extend({ role: role.default("applicant") });
@@ -45,7 +49,18 @@ export const RoleForm = z.object({ role });
 export const SuspendForm = z.object({ reason: optionalTextField(300) });
 
 /** The member page's actions, each a button named `intent`. */
-export const MEMBER_INTENTS = ["details", "role", "suspend", "restore", "remove-authenticator", "remove-phone", "remove-passkey", "end-sessions", "reset-link", "resend-invite"] as const;
+export const MEMBER_INTENTS = [
+  "details",
+  "role",
+  "suspend",
+  "restore",
+  "remove-authenticator",
+  "remove-phone",
+  "remove-passkey",
+  "end-sessions",
+  "reset-link",
+  "resend-invite",
+] as const;
 export type MemberIntent = (typeof MEMBER_INTENTS)[number];
 
 export function memberIntentOf(value: unknown): MemberIntent | undefined {

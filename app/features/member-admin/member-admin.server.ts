@@ -65,10 +65,23 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
     .where(eq(profiles.id, id));
   if (!profile || !isRole(profile.role)) return undefined;
   const [methods, keys, [live], apps] = await Promise.all([
-    db.select({ providerId: accounts.providerId, password: sql<boolean>`${accounts.password} is not null` }).from(accounts).where(eq(accounts.userId, id)),
-    db.select({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt }).from(passkeys).where(eq(passkeys.userId, id)).orderBy(asc(passkeys.createdAt), asc(passkeys.id)),
-    db.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, id), gt(sessions.expiresAt, sql`now()`))),
-    db.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true))),
+    db
+      .select({ providerId: accounts.providerId, password: sql<boolean>`${accounts.password} is not null` })
+      .from(accounts)
+      .where(eq(accounts.userId, id)),
+    db
+      .select({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt })
+      .from(passkeys)
+      .where(eq(passkeys.userId, id))
+      .orderBy(asc(passkeys.createdAt), asc(passkeys.id)),
+    db
+      .select({ n: count() })
+      .from(sessions)
+      .where(and(eq(sessions.userId, id), gt(sessions.expiresAt, sql`now()`))),
+    db
+      .select({ id: twoFactors.id })
+      .from(twoFactors)
+      .where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true))),
   ]);
   return {
     id: profile.id,
@@ -85,22 +98,34 @@ export async function memberAccount(id: string): Promise<MemberAccount | undefin
     },
     authenticatorApp: profile.twoFactorEnabled && apps.length > 0,
     phone: profile.twoFactorPhone ? maskPhone(profile.twoFactorPhone) : null,
-    passkeys: keys.map((key) => ({ id: key.id, name: key.name?.trim() || "Unnamed passkey", addedAt: key.createdAt ? new Date(key.createdAt).toISOString() : null })),
+    passkeys: keys.map((key) => ({
+      id: key.id,
+      name: key.name?.trim() || "Unnamed passkey",
+      addedAt: key.createdAt ? new Date(key.createdAt).toISOString() : null,
+    })),
     sessions: live?.n ?? 0,
   };
 }
 
-type Locked = { id: string; firstName: string; lastName: string; email: string; role: string; banned: boolean; twoFactorEnabled: boolean; twoFactorPhone: string | null };
+type Locked = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: string;
+  banned: boolean;
+  twoFactorEnabled: boolean;
+  twoFactorPhone: string | null;
+};
 
 /** Runs `work` on the member's row, locked against other managers' changes; "not-found" when there is none. */
-async function withMember<T>(id: string, work: (tx: Transaction, member: Locked) => Promise<T>): Promise<T | "not-found"> {
+async function withMember<T>(
+  id: string,
+  work: (tx: Transaction, member: Locked) => Promise<T>,
+): Promise<T | "not-found"> {
   const db = await database();
   return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select(accountColumns)
-      .from(profiles)
-      .where(eq(profiles.id, id))
-      .for("update");
+    const [member] = await tx.select(accountColumns).from(profiles).where(eq(profiles.id, id)).for("update");
     if (!member) return "not-found";
     return work(tx, member);
   });
@@ -156,7 +181,10 @@ export async function updateMemberDetails(actor: Actor, id: string, input: Detai
         .where(eq(profiles.id, id));
       await audit(tx, { actorId: actor.id, action: "member.update", subjectId: id, details: { changed } });
       if (changed.includes("email")) {
-        await queueEmail(tx, emailChangedByManagerEmail({ to: member.email, firstName: input.firstName, newEmail: input.email }));
+        await queueEmail(
+          tx,
+          emailChangedByManagerEmail({ to: member.email, firstName: input.firstName, newEmail: input.email }),
+        );
       }
       return "saved" as const;
     });
@@ -188,14 +216,26 @@ export async function suspendMember(actor: Actor, id: string, reason: string): P
       .from(profiles)
       .where(inArray(profiles.role, rolesWhere(isManager)))
       .for("update");
-    const [member] = await tx.select({ id: profiles.id, role: profiles.role, banned: profiles.banned }).from(profiles).where(eq(profiles.id, id)).for("update");
+    const [member] = await tx
+      .select({ id: profiles.id, role: profiles.role, banned: profiles.banned })
+      .from(profiles)
+      .where(eq(profiles.id, id))
+      .for("update");
     if (!member) return { outcome: "not-found" };
     if (member.banned) return { outcome: "already" };
     const otherActiveManagers = managers.filter((m) => m.id !== id && !m.banned).length;
     if (isRole(member.role) && isManager(member.role) && otherActiveManagers === 0) return { outcome: "last-manager" };
-    await tx.update(profiles).set({ banned: true, banReason: reason || null, banExpires: null, updatedAt: sql`now()` }).where(eq(profiles.id, id));
+    await tx
+      .update(profiles)
+      .set({ banned: true, banReason: reason || null, banExpires: null, updatedAt: sql`now()` })
+      .where(eq(profiles.id, id));
     const sessionsEnded = await endSessions(tx, id);
-    await audit(tx, { actorId: actor.id, action: "member.suspend", subjectId: id, details: { ...(reason ? { reason } : {}), sessionsEnded } });
+    await audit(tx, {
+      actorId: actor.id,
+      action: "member.suspend",
+      subjectId: id,
+      details: { ...(reason ? { reason } : {}), sessionsEnded },
+    });
     return { outcome: "suspended", sessionsEnded };
   });
 }
@@ -204,7 +244,10 @@ export async function suspendMember(actor: Actor, id: string, reason: string): P
 export async function restoreMember(actor: Actor, id: string): Promise<"restored" | "not-suspended" | "not-found"> {
   return withMember(id, async (tx, member) => {
     if (!member.banned) return "not-suspended" as const;
-    await tx.update(profiles).set({ banned: false, banReason: null, banExpires: null, updatedAt: sql`now()` }).where(eq(profiles.id, id));
+    await tx
+      .update(profiles)
+      .set({ banned: false, banReason: null, banExpires: null, updatedAt: sql`now()` })
+      .where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.restore", subjectId: id });
     return "restored" as const;
   });
@@ -220,8 +263,17 @@ export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<
     const removed = await tx.delete(twoFactors).where(eq(twoFactors.userId, id)).returning({ id: twoFactors.id });
     const phone = member.twoFactorPhone !== null;
     if (removed.length === 0 && (!member.twoFactorEnabled || phone)) return "none" as const;
-    if (!phone) await tx.update(profiles).set({ twoFactorEnabled: false, updatedAt: sql`now()` }).where(eq(profiles.id, id));
-    await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "authenticator" } });
+    if (!phone)
+      await tx
+        .update(profiles)
+        .set({ twoFactorEnabled: false, updatedAt: sql`now()` })
+        .where(eq(profiles.id, id));
+    await audit(tx, {
+      actorId: actor.id,
+      action: "member.factor_remove",
+      subjectId: id,
+      details: { factor: "authenticator" },
+    });
     return "removed" as const;
   });
 }
@@ -234,10 +286,18 @@ export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<
 export async function removeMemberPhone(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
   return withMember(id, async (tx, member) => {
     if (!member.twoFactorPhone) return "none" as const;
-    const [app] = await tx.select({ id: twoFactors.id }).from(twoFactors).where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true)));
+    const [app] = await tx
+      .select({ id: twoFactors.id })
+      .from(twoFactors)
+      .where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true)));
     await tx
       .update(profiles)
-      .set({ twoFactorPhone: null, twoFactorPhonePending: null, ...(app ? {} : { twoFactorEnabled: false }), updatedAt: sql`now()` })
+      .set({
+        twoFactorPhone: null,
+        twoFactorPhonePending: null,
+        ...(app ? {} : { twoFactorEnabled: false }),
+        updatedAt: sql`now()`,
+      })
       .where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "phone" } });
     return "removed" as const;
@@ -245,7 +305,11 @@ export async function removeMemberPhone(actor: Actor, id: string): Promise<"remo
 }
 
 /** Removes one of the member's passkeys (a lost device): it no longer signs anyone in. */
-export async function removeMemberPasskey(actor: Actor, id: string, passkeyId: string): Promise<{ outcome: "removed"; name: string } | { outcome: "none" } | { outcome: "not-found" }> {
+export async function removeMemberPasskey(
+  actor: Actor,
+  id: string,
+  passkeyId: string,
+): Promise<{ outcome: "removed"; name: string } | { outcome: "none" } | { outcome: "not-found" }> {
   const result = await withMember(id, async (tx) => {
     const [removed] = await tx
       .delete(passkeys)
@@ -253,7 +317,12 @@ export async function removeMemberPasskey(actor: Actor, id: string, passkeyId: s
       .returning({ name: passkeys.name });
     if (!removed) return { outcome: "none" as const };
     const name = removed.name?.trim() || "Unnamed passkey";
-    await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "passkey", name } });
+    await audit(tx, {
+      actorId: actor.id,
+      action: "member.factor_remove",
+      subjectId: id,
+      details: { factor: "passkey", name },
+    });
     return { outcome: "removed" as const, name };
   });
   return result === "not-found" ? { outcome: "not-found" } : result;

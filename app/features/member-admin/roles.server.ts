@@ -8,7 +8,14 @@ import { memberMatches } from "~/platform/db/search.server";
 
 export const ROLES_PAGE_SIZE = 50;
 
-export type RoleListEntry = { id: string; firstName: string; lastName: string; email: string; role: Role; suspended: boolean };
+export type RoleListEntry = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: Role;
+  suspended: boolean;
+};
 
 /** Members by last then first name, optionally matching a name or email, a page at a time. */
 export async function listMembersWithRoles({ search = "", page = 0 }: { search?: string; page?: number }) {
@@ -18,7 +25,14 @@ export async function listMembersWithRoles({ search = "", page = 0 }: { search?:
   const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
   const [rows, [total]] = await Promise.all([
     db
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, role: profiles.role, suspended: profiles.banned })
+      .select({
+        id: profiles.id,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        email: profiles.email,
+        role: profiles.role,
+        suspended: profiles.banned,
+      })
       .from(profiles)
       .where(where)
       .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
@@ -32,7 +46,10 @@ export async function listMembersWithRoles({ search = "", page = 0 }: { search?:
 /** The member's name and current role, for the confirmation step before a change. */
 export async function memberForRoleChange(userId: string): Promise<{ name: string; role: Role } | undefined> {
   const db = await database();
-  const [row] = await db.select({ firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role }).from(profiles).where(eq(profiles.id, userId));
+  const [row] = await db
+    .select({ firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
   return row ? { name: `${row.firstName} ${row.lastName}`, role: row.role as Role } : undefined;
 }
 
@@ -61,16 +78,26 @@ export async function changeRole(
 ): Promise<RoleChange> {
   const db = await database();
   return db.transaction(async (tx) => {
-    const managers = await tx.select({ id: profiles.id }).from(profiles).where(inArray(profiles.role, rolesWhere(isManager))).for("update");
+    const managers = await tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(inArray(profiles.role, rolesWhere(isManager)))
+      .for("update");
     const [member] = await tx
       .select({ id: profiles.id, role: profiles.role })
       .from(profiles)
-      .where("id" in target ? eq(profiles.id, target.id) : eq(sql`lower(${profiles.email})`, target.email.toLowerCase()))
+      .where(
+        "id" in target ? eq(profiles.id, target.id) : eq(sql`lower(${profiles.email})`, target.email.toLowerCase()),
+      )
       .for("update");
     if (!member) return "not-found";
     if (member.role === role) return "unchanged";
-    if (isRole(member.role) && isManager(member.role) && !isManager(role) && managers.length <= 1) return "last-manager";
-    await tx.update(profiles).set({ role, updatedAt: sql`now()` }).where(eq(profiles.id, member.id));
+    if (isRole(member.role) && isManager(member.role) && !isManager(role) && managers.length <= 1)
+      return "last-manager";
+    await tx
+      .update(profiles)
+      .set({ role, updatedAt: sql`now()` })
+      .where(eq(profiles.id, member.id));
     await audit(tx, {
       actorId: "id" in actor ? actor.id : null,
       action,

@@ -1,10 +1,26 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import { type Database, type Transaction } from "~/platform/db/client.server";
-import { accounts, applications, auditLog, characters, costumePhotos, costumeReminders, costumeReviews, eventAttendance, events, letters, merchantOrders, passkeys, pels, profiles, research, staffReplies, sessions, ticketPurchases, twoFactors } from "~/platform/db/schema";
-
-
-
-
+import {
+  accounts,
+  applications,
+  auditLog,
+  characters,
+  costumePhotos,
+  costumeReminders,
+  costumeReviews,
+  eventAttendance,
+  events,
+  letters,
+  merchantOrders,
+  passkeys,
+  pels,
+  profiles,
+  research,
+  staffReplies,
+  sessions,
+  ticketPurchases,
+  twoFactors,
+} from "~/platform/db/schema";
 
 /**
  * What "Take it out" gives a member (member-data.server.ts builds the ZIP): every row the site
@@ -29,55 +45,80 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
   if (!profile) return null;
   const [application] = await db.select().from(applications).where(eq(applications.userId, userId));
   const [character] = await db.select().from(characters).where(eq(characters.userId, userId));
-  const [memberPels, orders, papers, sent, attendance, sessionRows, methods, factors, keys, audits] = await Promise.all([
-    db.select({ pel: pels, event: eventNamed }).from(pels).innerJoin(events, eq(events.id, pels.eventId)).where(eq(pels.userId, userId)).orderBy(asc(pels.createdAt)),
-    db
-      .select({ order: merchantOrders, event: eventNamed })
-      .from(merchantOrders)
-      .innerJoin(events, eq(events.id, merchantOrders.eventId))
-      .where(eq(merchantOrders.userId, userId))
-      .orderBy(asc(merchantOrders.createdAt)),
-    db
-      .select({ paper: research, event: eventNamed })
-      .from(research)
-      .innerJoin(events, eq(events.id, research.eventId))
-      .where(eq(research.userId, userId))
-      .orderBy(asc(research.createdAt), asc(research.id)),
-    db
-      .select({
-        id: letters.id,
-        recipient: letters.recipient,
-        signedAs: letters.senderName,
-        asNpc: letters.fromNpc,
-        status: letters.status,
-        threadId: letters.threadId,
-        body: letters.body,
-        createdAt: letters.createdAt,
-        deliveredAt: letters.deliveredAt,
-      })
-      .from(letters)
-      .where(eq(letters.userId, userId))
-      .orderBy(asc(letters.createdAt)),
-    db
-      .select({ attendance: eventAttendance, event: eventNamed })
-      .from(eventAttendance)
-      .innerJoin(events, eq(events.id, eventAttendance.eventId))
-      .where(eq(eventAttendance.userId, userId))
-      .orderBy(asc(events.date)),
-    db
-      .select({ createdAt: sessions.createdAt, updatedAt: sessions.updatedAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent, assuranceLevel: sessions.assuranceLevel })
-      .from(sessions)
-      .where(eq(sessions.userId, userId))
-      .orderBy(asc(sessions.createdAt)),
-    db.select({ providerId: accounts.providerId, createdAt: accounts.createdAt, updatedAt: accounts.updatedAt }).from(accounts).where(eq(accounts.userId, userId)),
-    db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, userId)),
-    db.select({ name: passkeys.name, deviceType: passkeys.deviceType, backedUp: passkeys.backedUp, createdAt: passkeys.createdAt }).from(passkeys).where(eq(passkeys.userId, userId)),
-    db
-      .select({ action: auditLog.action, createdAt: auditLog.createdAt, actorId: auditLog.actorId })
-      .from(auditLog)
-      .where(or(eq(auditLog.subjectId, userId), eq(auditLog.actorId, userId)))
-      .orderBy(asc(auditLog.createdAt)),
-  ]);
+  const [memberPels, orders, papers, sent, attendance, sessionRows, methods, factors, keys, audits] = await Promise.all(
+    [
+      db
+        .select({ pel: pels, event: eventNamed })
+        .from(pels)
+        .innerJoin(events, eq(events.id, pels.eventId))
+        .where(eq(pels.userId, userId))
+        .orderBy(asc(pels.createdAt)),
+      db
+        .select({ order: merchantOrders, event: eventNamed })
+        .from(merchantOrders)
+        .innerJoin(events, eq(events.id, merchantOrders.eventId))
+        .where(eq(merchantOrders.userId, userId))
+        .orderBy(asc(merchantOrders.createdAt)),
+      db
+        .select({ paper: research, event: eventNamed })
+        .from(research)
+        .innerJoin(events, eq(events.id, research.eventId))
+        .where(eq(research.userId, userId))
+        .orderBy(asc(research.createdAt), asc(research.id)),
+      db
+        .select({
+          id: letters.id,
+          recipient: letters.recipient,
+          signedAs: letters.senderName,
+          asNpc: letters.fromNpc,
+          status: letters.status,
+          threadId: letters.threadId,
+          body: letters.body,
+          createdAt: letters.createdAt,
+          deliveredAt: letters.deliveredAt,
+        })
+        .from(letters)
+        .where(eq(letters.userId, userId))
+        .orderBy(asc(letters.createdAt)),
+      db
+        .select({ attendance: eventAttendance, event: eventNamed })
+        .from(eventAttendance)
+        .innerJoin(events, eq(events.id, eventAttendance.eventId))
+        .where(eq(eventAttendance.userId, userId))
+        .orderBy(asc(events.date)),
+      db
+        .select({
+          createdAt: sessions.createdAt,
+          updatedAt: sessions.updatedAt,
+          expiresAt: sessions.expiresAt,
+          ipAddress: sessions.ipAddress,
+          userAgent: sessions.userAgent,
+          assuranceLevel: sessions.assuranceLevel,
+        })
+        .from(sessions)
+        .where(eq(sessions.userId, userId))
+        .orderBy(asc(sessions.createdAt)),
+      db
+        .select({ providerId: accounts.providerId, createdAt: accounts.createdAt, updatedAt: accounts.updatedAt })
+        .from(accounts)
+        .where(eq(accounts.userId, userId)),
+      db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, userId)),
+      db
+        .select({
+          name: passkeys.name,
+          deviceType: passkeys.deviceType,
+          backedUp: passkeys.backedUp,
+          createdAt: passkeys.createdAt,
+        })
+        .from(passkeys)
+        .where(eq(passkeys.userId, userId)),
+      db
+        .select({ action: auditLog.action, createdAt: auditLog.createdAt, actorId: auditLog.actorId })
+        .from(auditLog)
+        .where(or(eq(auditLog.subjectId, userId), eq(auditLog.actorId, userId)))
+        .orderBy(asc(auditLog.createdAt)),
+    ],
+  );
   const eventOf = { title: events.title, date: events.date };
   const [photos, costumeVerdicts, reminders, answers, tickets] = await Promise.all([
     db
@@ -87,7 +128,12 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .where(eq(costumePhotos.userId, userId))
       .orderBy(asc(costumePhotos.createdAt), asc(costumePhotos.id)),
     db
-      .select({ verdict: costumeReviews.verdict, note: costumeReviews.note, reviewedAt: costumeReviews.reviewedAt, event: eventOf })
+      .select({
+        verdict: costumeReviews.verdict,
+        note: costumeReviews.note,
+        reviewedAt: costumeReviews.reviewedAt,
+        event: eventOf,
+      })
       .from(costumeReviews)
       .innerJoin(events, eq(events.id, costumeReviews.eventId))
       .where(eq(costumeReviews.userId, userId))
@@ -100,7 +146,12 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       .orderBy(asc(costumeReminders.sentAt)),
     // Replies staff wrote to the member's entries; not who wrote them, as on the profile.
     db
-      .select({ about: staffReplies.kind, entryId: staffReplies.entryId, body: staffReplies.body, createdAt: staffReplies.createdAt })
+      .select({
+        about: staffReplies.kind,
+        entryId: staffReplies.entryId,
+        body: staffReplies.body,
+        createdAt: staffReplies.createdAt,
+      })
       .from(staffReplies)
       .where(eq(staffReplies.userId, userId))
       .orderBy(asc(staffReplies.createdAt), asc(staffReplies.id)),
@@ -129,7 +180,10 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
   const files = papers.map(({ paper }, index) => ({ key: paper.fileKey, name: zipName(index, paper.fileName) }));
   const photoFiles = photos.map(({ photo, event }, index) => ({
     key: photo.fileKey,
-    name: zipName(papers.length + index, `costume ${event.date} ${index + 1}.${photo.fileType === "image/png" ? "png" : "jpg"}`),
+    name: zipName(
+      papers.length + index,
+      `costume ${event.date} ${index + 1}.${photo.fileType === "image/png" ? "png" : "jpg"}`,
+    ),
   }));
   const json = {
     format: "Hopewell member data, version 1",
@@ -153,13 +207,26 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
         })()
       : null,
     character: character
-      ? { characterName: character.characterName, backstory: character.backstory, faction: character.faction, job: character.job, createdAt: iso(character.createdAt), updatedAt: iso(character.updatedAt) }
+      ? {
+          characterName: character.characterName,
+          backstory: character.backstory,
+          faction: character.faction,
+          job: character.job,
+          createdAt: iso(character.createdAt),
+          updatedAt: iso(character.updatedAt),
+        }
       : null,
     postEventLetters: memberPels.map(({ pel, event }) => {
       const { userId: _owner, submissionKey: _key, eventId: _event, ...rest } = pel;
       return { event, ...rest, createdAt: iso(rest.createdAt) };
     }),
-    merchantOrders: orders.map(({ order, event }) => ({ id: order.id, event, items: order.items, totalPrice: order.totalPrice, createdAt: iso(order.createdAt) })),
+    merchantOrders: orders.map(({ order, event }) => ({
+      id: order.id,
+      event,
+      items: order.items,
+      totalPrice: order.totalPrice,
+      createdAt: iso(order.createdAt),
+    })),
     researchPapers: papers.map(({ paper, event }, index) => ({
       id: paper.id,
       event,
@@ -181,7 +248,12 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       fileInThisZip: photoFiles[index]!.name,
       createdAt: iso(photo.createdAt),
     })),
-    costumeVerdicts: costumeVerdicts.map((v) => ({ event: v.event, verdict: v.verdict, note: v.note, reviewedAt: iso(v.reviewedAt) })),
+    costumeVerdicts: costumeVerdicts.map((v) => ({
+      event: v.event,
+      verdict: v.verdict,
+      note: v.note,
+      reviewedAt: iso(v.reviewedAt),
+    })),
     costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
     answersFromStaff: answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
     // Tickets bought on the site: what was paid and refunded, with Stripe's ids to quote to the club.
@@ -200,10 +272,28 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     })),
     lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
     lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
-    attendance: attendance.map(({ attendance: a, event }) => ({ event, cabin: a.cabin, paymentStatus: a.paymentStatus, characterName: a.characterName, recordedAt: iso(a.createdAt) })),
-    eventsCountedByTheOldSite: profile.oldSiteEventsAttended === null ? null : { events: profile.oldSiteEventsAttended, countedBefore: profile.oldSiteEventsAsOf },
-    signInHistory: sessionRows.map((s) => ({ ...s, createdAt: iso(s.createdAt), updatedAt: iso(s.updatedAt), expiresAt: iso(s.expiresAt) })),
-    signInMethods: methods.map((m) => ({ method: m.providerId === "credential" ? "password" : m.providerId, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) })),
+    attendance: attendance.map(({ attendance: a, event }) => ({
+      event,
+      cabin: a.cabin,
+      paymentStatus: a.paymentStatus,
+      characterName: a.characterName,
+      recordedAt: iso(a.createdAt),
+    })),
+    eventsCountedByTheOldSite:
+      profile.oldSiteEventsAttended === null
+        ? null
+        : { events: profile.oldSiteEventsAttended, countedBefore: profile.oldSiteEventsAsOf },
+    signInHistory: sessionRows.map((s) => ({
+      ...s,
+      createdAt: iso(s.createdAt),
+      updatedAt: iso(s.updatedAt),
+      expiresAt: iso(s.expiresAt),
+    })),
+    signInMethods: methods.map((m) => ({
+      method: m.providerId === "credential" ? "password" : m.providerId,
+      createdAt: iso(m.createdAt),
+      updatedAt: iso(m.updatedAt),
+    })),
     secondFactors: factors.map((f) => ({ kind: "authenticator app", confirmed: f.verified })),
     passkeys: keys.map((k) => ({ ...k, createdAt: iso(k.createdAt) })),
     auditLog: audits.map((a) => ({ action: a.action, createdAt: iso(a.createdAt), byYou: a.actorId === userId })),

@@ -58,7 +58,11 @@ async function buildZip(userId: string): Promise<{ file: string; size: number } 
       );
       zip.addReadStream(bytes, entry.name);
     }
-    if (missing.length > 0) zip.addBuffer(Buffer.from(`These files were missing from storage:\n${missing.join("\n")}\n`), "MISSING-FILES.txt");
+    if (missing.length > 0)
+      zip.addBuffer(
+        Buffer.from(`These files were missing from storage:\n${missing.join("\n")}\n`),
+        "MISSING-FILES.txt",
+      );
     zip.end();
     await pipeline(zip.outputStream, fs.createWriteStream(file));
     const { size } = await fs.promises.stat(file);
@@ -69,7 +73,17 @@ async function buildZip(userId: string): Promise<{ file: string; size: number } 
   }
 }
 
-function exportReadyEmail({ to, firstName, link, expiresAt }: { to: string; firstName: string; link: string; expiresAt: Date }): EmailMessage {
+function exportReadyEmail({
+  to,
+  firstName,
+  link,
+  expiresAt,
+}: {
+  to: string;
+  firstName: string;
+  link: string;
+  expiresAt: Date;
+}): EmailMessage {
   const until = expiresAt.toUTCString();
   const paragraphs = [
     `Howdy ${firstName},`,
@@ -88,7 +102,12 @@ function exportReadyEmail({ to, firstName, link, expiresAt }: { to: string; firs
 /** The member's newest export request, if any (the page shows its state). */
 export async function latestExport(userId: string): Promise<MemberExport | null> {
   const db = await database();
-  const [row] = await db.select().from(memberExports).where(eq(memberExports.userId, userId)).orderBy(desc(memberExports.createdAt)).limit(1);
+  const [row] = await db
+    .select()
+    .from(memberExports)
+    .where(eq(memberExports.userId, userId))
+    .orderBy(desc(memberExports.createdAt))
+    .limit(1);
   return row ?? null;
 }
 
@@ -117,14 +136,17 @@ export async function requestExport(userId: string): Promise<MemberExport> {
 /** Takes the oldest waiting request (or one whose builder died), marking it as being built. */
 async function claimExport(): Promise<MemberExport | null> {
   const db = await database();
-  const rows = await rawRows<{ id: string }>(db, sql`
+  const rows = await rawRows<{ id: string }>(
+    db,
+    sql`
     update member_exports set status = 'building', started_at = now()
     where id = (
       select id from member_exports
       where status = 'pending' or (status = 'building' and started_at < now() - ${`${BUILD_LEASE_MS} milliseconds`}::interval)
       order by created_at limit 1 for update skip locked
     )
-    returning id`);
+    returning id`,
+  );
   const id = rows[0]?.id;
   if (!id) return null;
   const [row] = await db.select().from(memberExports).where(eq(memberExports.id, id));
@@ -147,12 +169,30 @@ async function buildExport(job: MemberExport): Promise<void> {
         .where(and(eq(memberExports.id, job.id), eq(memberExports.status, "building")))
         .returning({ id: memberExports.id });
       if (!row) return false;
-      const [member] = await tx.select({ email: profiles.email, firstName: profiles.firstName }).from(profiles).where(eq(profiles.id, job.userId));
-      if (member) await queueEmail(tx, exportReadyEmail({ to: member.email, firstName: member.firstName, link: `${siteOrigin()}/profile/data`, expiresAt }));
+      const [member] = await tx
+        .select({ email: profiles.email, firstName: profiles.firstName })
+        .from(profiles)
+        .where(eq(profiles.id, job.userId));
+      if (member)
+        await queueEmail(
+          tx,
+          exportReadyEmail({
+            to: member.email,
+            firstName: member.firstName,
+            link: `${siteOrigin()}/profile/data`,
+            expiresAt,
+          }),
+        );
       return true;
     });
     // The request was withdrawn (the account deleted) while this was built: the file goes too.
-    if (!marked) await removeFile(key).catch((error: unknown) => logger.warn({ err: error, exportId: job.id }, "removing an unclaimed export file failed; the orphan sweep removes it"));
+    if (!marked)
+      await removeFile(key).catch((error: unknown) =>
+        logger.warn(
+          { err: error, exportId: job.id },
+          "removing an unclaimed export file failed; the orphan sweep removes it",
+        ),
+      );
     else logger.info({ exportId: job.id, bytes: built.size }, "member data export ready");
   } catch (error) {
     logger.error({ err: error, exportId: job.id }, "building a member data export failed");
@@ -168,10 +208,18 @@ export async function pruneExpiredExports(): Promise<number> {
   const db = await database();
   const gone = await db
     .delete(memberExports)
-    .where(or(lt(memberExports.expiresAt, sql`now()`), and(eq(memberExports.status, "failed"), lt(memberExports.createdAt, sql`now() - interval '7 days'`))))
+    .where(
+      or(
+        lt(memberExports.expiresAt, sql`now()`),
+        and(eq(memberExports.status, "failed"), lt(memberExports.createdAt, sql`now() - interval '7 days'`)),
+      ),
+    )
     .returning({ fileKey: memberExports.fileKey });
   for (const { fileKey } of gone) {
-    if (fileKey) await removeFile(fileKey).catch((error: unknown) => logger.warn({ err: error }, "removing an expired export file failed; the orphan sweep removes it"));
+    if (fileKey)
+      await removeFile(fileKey).catch((error: unknown) =>
+        logger.warn({ err: error }, "removing an expired export file failed; the orphan sweep removes it"),
+      );
   }
   return gone.length;
 }
@@ -215,12 +263,22 @@ export function exportJob(pollMs = EXPORT_POLL_MS): TimerJob {
 }
 
 /** The member's own ready, unexpired export, or null (someone else's is never found). */
-export async function ownExportFile(userId: string, exportId: string): Promise<{ fileKey: string; createdAt: Date } | null> {
+export async function ownExportFile(
+  userId: string,
+  exportId: string,
+): Promise<{ fileKey: string; createdAt: Date } | null> {
   if (!/^[0-9a-f-]{36}$/i.test(exportId)) return null;
   const db = await database();
   const [row] = await db
     .select({ fileKey: memberExports.fileKey, createdAt: memberExports.createdAt })
     .from(memberExports)
-    .where(and(eq(memberExports.id, exportId), eq(memberExports.userId, userId), eq(memberExports.status, "ready"), sql`${memberExports.expiresAt} > now()`));
+    .where(
+      and(
+        eq(memberExports.id, exportId),
+        eq(memberExports.userId, userId),
+        eq(memberExports.status, "ready"),
+        sql`${memberExports.expiresAt} > now()`,
+      ),
+    );
   return row?.fileKey ? { fileKey: row.fileKey, createdAt: row.createdAt } : null;
 }

@@ -16,7 +16,10 @@ const BADGE: Record<ApplicationStatus, string> = {
 
 export function StatusBadge({ status }: { status: ApplicationStatus }) {
   return (
-    <span className={`inline-block rounded-full border px-3 py-0.5 text-sm font-bold capitalize ${BADGE[status]}`} data-testid="application-status">
+    <span
+      className={`inline-block rounded-full border px-3 py-0.5 text-sm font-bold capitalize ${BADGE[status]}`}
+      data-testid="application-status"
+    >
       {status}
     </span>
   );
@@ -24,7 +27,9 @@ export function StatusBadge({ status }: { status: ApplicationStatus }) {
 
 /** Every answer of a submitted application, readable. */
 export function ApplicationAnswers({ application }: { application: ApplicationView }) {
-  const roleLabel = ROLE_PREFERENCE_QUESTION.options.find((o) => o.value === application.rolePreference)?.label ?? application.rolePreference;
+  const roleLabel =
+    ROLE_PREFERENCE_QUESTION.options.find((o) => o.value === application.rolePreference)?.label ??
+    application.rolePreference;
   const rows: [string, string][] = [
     [DISCORD_TAG_QUESTION.label, application.discordTag],
     [ROLE_PREFERENCE_QUESTION.label, roleLabel],

@@ -4,9 +4,23 @@ import { SideTabLinks } from "~/components/SideTabs";
 import type { loader as rootLoader } from "~/root";
 
 /** The sections of /profile: tabs of the page itself, or pages of their own (`to`). */
-export type ProfileSection = "profile" | "character" | "application" | "costume" | "devices" | "password" | "two-factor" | "passkeys" | "email" | "sign-in-methods" | "data";
+export type ProfileSection =
+  | "profile"
+  | "character"
+  | "application"
+  | "costume"
+  | "devices"
+  | "password"
+  | "two-factor"
+  | "passkeys"
+  | "email"
+  | "sign-in-methods"
+  | "data";
 
-export function profileSections(canHaveCharacter: boolean, discordSignIn = false): { id: ProfileSection; label: string; to?: string }[] {
+export function profileSections(
+  canHaveCharacter: boolean,
+  discordSignIn = false,
+): { id: ProfileSection; label: string; to?: string }[] {
   return [
     { id: "profile", label: "My Profile" },
     ...(canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
@@ -24,14 +38,24 @@ export function profileSections(canHaveCharacter: boolean, discordSignIn = false
     // A page of its own (routes/profile/email.tsx): the change is confirmed from the new address.
     { id: "email", label: "Email", to: "/profile/email" },
     // Only with sign-in with Discord configured (routes/profile/sign-in-methods.tsx).
-    ...(discordSignIn ? [{ id: "sign-in-methods" as const, label: "Sign-in methods", to: "/profile/sign-in-methods" }] : []),
+    ...(discordSignIn
+      ? [{ id: "sign-in-methods" as const, label: "Sign-in methods", to: "/profile/sign-in-methods" }]
+      : []),
     // A page of its own (routes/profile/data.tsx): take out a copy of one's data, or delete the account.
     { id: "data", label: "My data", to: "/profile/data" },
   ];
 }
 
 /** The profile's heading and section menu, around the open section. */
-export function ProfileLayout({ canHaveCharacter, active, children }: { canHaveCharacter: boolean; active: ProfileSection; children: ReactNode }) {
+export function ProfileLayout({
+  canHaveCharacter,
+  active,
+  children,
+}: {
+  canHaveCharacter: boolean;
+  active: ProfileSection;
+  children: ReactNode;
+}) {
   const all = profileSections(canHaveCharacter, useRouteLoaderData<typeof rootLoader>("root")?.discordSignIn);
   // From a page of its own, the tabs of /profile are addressed there.
   const onOwnPage = Boolean(all.find((s) => s.id === active)?.to);
@@ -43,7 +67,10 @@ export function ProfileLayout({ canHaveCharacter, active, children }: { canHaveC
       <div className="grid gap-6 md:grid-cols-[14rem_1fr]">
         {/* Wraps into rows on a phone, so the open section is always in sight; on wider screens
             a column only as tall as its links. */}
-        <nav aria-label="Profile sections" className="panel flex flex-row flex-wrap gap-1 p-2 md:flex-col md:flex-nowrap md:self-start">
+        <nav
+          aria-label="Profile sections"
+          className="panel flex flex-row flex-wrap gap-1 p-2 md:flex-col md:flex-nowrap md:self-start"
+        >
           <SideTabLinks tabs={sections} active={active} />
         </nav>
         {children}

@@ -3,7 +3,19 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 type Question = { key: string; label: string; hint?: string };
 
 /** A questionnaire's free-text answers (application, post-event letter), each a required text area. */
-export function QuestionFields({ questions, rows, maxLength, values, errors }: { questions: readonly Question[]; rows: number; maxLength: number; values: Record<string, string | undefined>; errors: Record<string, string | undefined> }) {
+export function QuestionFields({
+  questions,
+  rows,
+  maxLength,
+  values,
+  errors,
+}: {
+  questions: readonly Question[];
+  rows: number;
+  maxLength: number;
+  values: Record<string, string | undefined>;
+  errors: Record<string, string | undefined>;
+}) {
   return (
     <>
       {questions.map((question) => (

@@ -9,10 +9,9 @@ export const DISCORD_TAG_MAX = 100;
 /** A required answer: the kernel's text field with "This field is required" (docs/product.md#messages). */
 export const answer = (max: number) => textField(max);
 
-const textAnswers = Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q) => [q.key, answer(APPLICATION_ANSWER_MAX)])) as Record<
-  ApplicationTextKey,
-  ReturnType<typeof answer>
->;
+const textAnswers = Object.fromEntries(
+  APPLICATION_TEXT_QUESTIONS.map((q) => [q.key, answer(APPLICATION_ANSWER_MAX)]),
+) as Record<ApplicationTextKey, ReturnType<typeof answer>>;
 
 export const ApplicationForm = z.object({
   discordTag: answer(DISCORD_TAG_MAX),

@@ -26,7 +26,14 @@ export async function submitApplication(user: SessionUser, input: ApplicationInp
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(applications)
-      .values({ ...input, userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, status: "pending" })
+      .values({
+        ...input,
+        userId: user.id,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email: user.email,
+        status: "pending",
+      })
       .onConflictDoNothing({ target: applications.userId })
       .returning({ id: applications.id });
     if (inserted.length === 0) return { created: false };
@@ -55,7 +62,10 @@ export type ApplicationCounts = Record<ApplicationFilter, number>;
  * are of each status so the tab can show its filter's counts. The (status, created_at, id)
  * index serves both the filtered page and the counts.
  */
-export async function listApplications({ status = "pending", page = 0 }: { status?: ApplicationFilter; page?: number } = {}): Promise<{
+export async function listApplications({
+  status = "pending",
+  page = 0,
+}: { status?: ApplicationFilter; page?: number } = {}): Promise<{
   applications: Application[];
   total: number;
   counts: ApplicationCounts;
@@ -81,7 +91,9 @@ export async function listApplications({ status = "pending", page = 0 }: { statu
 }
 
 /** The applicant's name and the application's status, for the confirmation step before a decision. */
-export async function applicationForDecision(applicationId: string): Promise<{ name: string; status: ApplicationStatus } | undefined> {
+export async function applicationForDecision(
+  applicationId: string,
+): Promise<{ name: string; status: ApplicationStatus } | undefined> {
   const db = await database();
   const [row] = await db
     .select({ firstName: applications.firstName, lastName: applications.lastName, status: applications.status })
@@ -91,7 +103,10 @@ export async function applicationForDecision(applicationId: string): Promise<{ n
 }
 
 export type Decision = "accepted" | "rejected";
-export type DecisionOutcome = { outcome: "decided"; name: string; email: string } | { outcome: "already-decided"; status: string } | { outcome: "not-found" };
+export type DecisionOutcome =
+  | { outcome: "decided"; name: string; email: string }
+  | { outcome: "already-decided"; status: string }
+  | { outcome: "not-found" };
 
 /**
  * Decides a pending application in one transaction. Accepting makes the applicant
@@ -99,16 +114,29 @@ export type DecisionOutcome = { outcome: "decided"; name: string; email: string 
  * nothing. Only a pending application can be decided, so when two managers act at
  * once the first decision stands and the second is told.
  */
-export async function decideApplication(actor: SessionUser, applicationId: string, decision: Decision): Promise<DecisionOutcome> {
+export async function decideApplication(
+  actor: SessionUser,
+  applicationId: string,
+  decision: Decision,
+): Promise<DecisionOutcome> {
   const db = await database();
   return db.transaction(async (tx) => {
     const [decided] = await tx
       .update(applications)
       .set({ status: decision, decidedAt: sql`now()`, decidedBy: actor.id })
       .where(and(eq(applications.id, applicationId), eq(applications.status, "pending")))
-      .returning({ userId: applications.userId, rolePreference: applications.rolePreference, firstName: applications.firstName, lastName: applications.lastName, email: applications.email });
+      .returning({
+        userId: applications.userId,
+        rolePreference: applications.rolePreference,
+        firstName: applications.firstName,
+        lastName: applications.lastName,
+        email: applications.email,
+      });
     if (!decided) {
-      const [existing] = await tx.select({ status: applications.status }).from(applications).where(eq(applications.id, applicationId));
+      const [existing] = await tx
+        .select({ status: applications.status })
+        .from(applications)
+        .where(eq(applications.id, applicationId));
       return existing ? { outcome: "already-decided", status: existing.status } : { outcome: "not-found" };
     }
     if (decision === "accepted") {
@@ -117,9 +145,17 @@ export async function decideApplication(actor: SessionUser, applicationId: strin
         .update(profiles)
         .set({ role: decided.rolePreference === "cast" ? "cast" : "player", updatedAt: sql`now()` })
         .where(and(eq(profiles.id, decided.userId), eq(profiles.role, "applicant")));
-      await queueEmail(tx, acceptanceEmail({ to: decided.email, firstName: decided.firstName, asCast: decided.rolePreference === "cast" }));
+      await queueEmail(
+        tx,
+        acceptanceEmail({ to: decided.email, firstName: decided.firstName, asCast: decided.rolePreference === "cast" }),
+      );
     }
-    await audit(tx, { actorId: actor.id, action: "application.decide", subjectId: decided.userId, details: { applicationId, decision } });
+    await audit(tx, {
+      actorId: actor.id,
+      action: "application.decide",
+      subjectId: decided.userId,
+      details: { applicationId, decision },
+    });
     return { outcome: "decided", name: `${decided.firstName} ${decided.lastName}`, email: decided.email };
   });
 }

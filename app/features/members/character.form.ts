@@ -4,7 +4,6 @@ import { answer } from "./application.form";
 import { MESSAGES } from "~/web/forms/messages";
 import { BACKSTORY_MAX, CHARACTER_NAME_MAX, INVALID_JOB } from "./character.limits";
 
-
 export const CharacterForm = z
   .object({
     characterName: answer(CHARACTER_NAME_MAX),

@@ -22,7 +22,13 @@ export async function saveCharacter(user: SessionUser, input: CharacterInput): P
       .values({ ...input, userId: user.id })
       .onConflictDoUpdate({
         target: characters.userId,
-        set: { characterName: input.characterName, faction: input.faction, job: input.job, backstory: input.backstory, updatedAt: sql`now()` },
+        set: {
+          characterName: input.characterName,
+          faction: input.faction,
+          job: input.job,
+          backstory: input.backstory,
+          updatedAt: sql`now()`,
+        },
       })
       // xmax is 0 only for a freshly inserted row: PostgreSQL's way to tell an insert from an update.
       .returning({ created: sql<boolean>`(xmax = 0)` });

@@ -21,10 +21,21 @@ function nameOrEmail(db: Database, search: string) {
  * is a fifth of the cost on the embedded database, and without a search it is kept until
  * a write to the members is announced.
  */
-const keptMemberCounts = new ChangeAwareCache<number>({ name: "member counts", tables: ["profiles"], maxAgeMs: 60_000, maxEntries: 10 });
-async function countMembers(db: Database, kind: "players" | "cast", where: SQL | undefined, search: string): Promise<number> {
+const keptMemberCounts = new ChangeAwareCache<number>({
+  name: "member counts",
+  tables: ["profiles"],
+  maxAgeMs: 60_000,
+  maxEntries: 10,
+});
+async function countMembers(
+  db: Database,
+  kind: "players" | "cast",
+  where: SQL | undefined,
+  search: string,
+): Promise<number> {
   const query = db.select({ n: count() }).from(profiles);
-  if (search.trim()) return (await query.leftJoin(characters, eq(characters.userId, profiles.id)).where(where))[0]?.n ?? 0;
+  if (search.trim())
+    return (await query.leftJoin(characters, eq(characters.userId, profiles.id)).where(where))[0]?.n ?? 0;
   return keptMemberCounts.get(kind, async () => (await query.where(where))[0]?.n ?? 0);
 }
 
@@ -32,7 +43,12 @@ async function countMembers(db: Database, kind: "players" | "cast", where: SQL |
  * One page of a member list, by first name, searchable by member or character name, with the
  * list's total. `columns` picks what the list shows from profiles joined to characters.
  */
-async function memberListPage<Query extends PgSelect>(kind: "players" | "cast", ofKind: SQL, columns: (db: Database) => Query, { search = "", page = 0 }: { search?: string; page?: number }) {
+async function memberListPage<Query extends PgSelect>(
+  kind: "players" | "cast",
+  ofKind: SQL,
+  columns: (db: Database) => Query,
+  { search = "", page = 0 }: { search?: string; page?: number },
+) {
   const db = await database();
   const where = and(ofKind, nameOrEmail(db, search));
   const [rows, total] = await Promise.all([
@@ -53,7 +69,15 @@ export function listPlayers(query: { search?: string; page?: number }) {
     eq(profiles.role, "player"),
     (db) =>
       db
-        .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, characterName: characters.characterName, faction: characters.faction, job: characters.job, backstory: characters.backstory })
+        .select({
+          id: profiles.id,
+          firstName: profiles.firstName,
+          lastName: profiles.lastName,
+          characterName: characters.characterName,
+          faction: characters.faction,
+          job: characters.job,
+          backstory: characters.backstory,
+        })
         .from(profiles)
         .leftJoin(characters, eq(characters.userId, profiles.id))
         .$dynamic(),
@@ -68,7 +92,13 @@ export function listCast(query: { search?: string; page?: number }) {
     inArray(profiles.role, rolesWhere(isStaff)),
     (db) =>
       db
-        .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, role: profiles.role, characterName: characters.characterName })
+        .select({
+          id: profiles.id,
+          firstName: profiles.firstName,
+          lastName: profiles.lastName,
+          role: profiles.role,
+          characterName: characters.characterName,
+        })
         .from(profiles)
         .leftJoin(characters, eq(characters.userId, profiles.id))
         .$dynamic(),
@@ -76,20 +106,35 @@ export function listCast(query: { search?: string; page?: number }) {
   );
 }
 
-export type ContactRow = { id: string; firstName: string; lastName: string; email: string; emergencyContact: { name: string; phone: string } | null };
+export type ContactRow = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  emergencyContact: { name: string; phone: string } | null;
+};
 
 /**
  * Members with their emergency contacts, by last name, for managers. Each opening is
  * audited (who looked, and for what), never with the contacts themselves.
  */
-export async function listEmergencyContacts(viewer: { id: string }, { search = "", page = 0 }: { search?: string; page?: number }) {
+export async function listEmergencyContacts(
+  viewer: { id: string },
+  { search = "", page = 0 }: { search?: string; page?: number },
+) {
   const db = await database();
   const term = search.trim();
   // A deleted account's placeholder has no contact to show.
   const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
   const [rows, [total]] = await Promise.all([
     db
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName, email: profiles.email, emergencyContact: profiles.emergencyContact })
+      .select({
+        id: profiles.id,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        email: profiles.email,
+        emergencyContact: profiles.emergencyContact,
+      })
       .from(profiles)
       .where(where)
       .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))

@@ -3,7 +3,14 @@ import { clubToday } from "~/lib/dates";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
-import { applications, characters, eventAttendance, events, profiles, type EmergencyContact } from "~/platform/db/schema";
+import {
+  applications,
+  characters,
+  eventAttendance,
+  events,
+  profiles,
+  type EmergencyContact,
+} from "~/platform/db/schema";
 
 export type ProfileOverview = Omit<KeptOverview, "attendedDates" | "oldSite"> & {
   survived: number;
@@ -29,7 +36,10 @@ const recentOverviews = new ChangeAwareCache<KeptOverview>({
 });
 
 /** What the member's profile page shows: contact, application, character and events survived. */
-export async function profileOverview(userId: string, today: string = clubToday(new Date(), config().clubTimeZone)): Promise<ProfileOverview> {
+export async function profileOverview(
+  userId: string,
+  today: string = clubToday(new Date(), config().clubTimeZone),
+): Promise<ProfileOverview> {
   const { attendedDates, oldSite, ...overview } = await recentOverviews.get(userId, () => readProfileOverview(userId));
   return { ...overview, ...eventsSurvived(attendedDates, today, oldSite) };
 }
@@ -44,7 +54,11 @@ export type OldSiteEvents = { attended: number; asOf: string };
  * so an event is never counted twice and never fewer than the records show; events from that day
  * on are counted from the records as for everyone.
  */
-export function eventsSurvived(attendedDates: readonly string[], today: string, oldSite: OldSiteEvents | null = null): { survived: number; survivedOnOldSite: number } {
+export function eventsSurvived(
+  attendedDates: readonly string[],
+  today: string,
+  oldSite: OldSiteEvents | null = null,
+): { survived: number; survivedOnOldSite: number } {
   const passed = attendedDates.filter((date) => date < today);
   if (!oldSite) return { survived: passed.length, survivedOnOldSite: 0 };
   const recordedBefore = passed.filter((date) => date < oldSite.asOf).length;
@@ -61,7 +75,13 @@ async function readProfileOverview(userId: string) {
     .select({ dates: sql<string[]>`coalesce(array_agg(${events.date}::text), '{}')`.as("dates") })
     .from(eventAttendance)
     .innerJoin(events, eq(events.id, eventAttendance.eventId))
-    .where(and(eq(eventAttendance.userId, profiles.id), eq(eventAttendance.paymentStatus, "paid"), ne(events.status, "cancelled")));
+    .where(
+      and(
+        eq(eventAttendance.userId, profiles.id),
+        eq(eventAttendance.paymentStatus, "paid"),
+        ne(events.status, "cancelled"),
+      ),
+    );
   const [row] = await db
     .select({
       contact: profiles.emergencyContact,
@@ -75,12 +95,22 @@ async function readProfileOverview(userId: string) {
     .leftJoin(applications, eq(applications.userId, profiles.id))
     .leftJoin(characters, eq(characters.userId, profiles.id))
     .where(eq(profiles.id, userId));
-  const oldSite: OldSiteEvents | null = row?.oldSiteAttended != null && row.oldSiteAsOf ? { attended: row.oldSiteAttended, asOf: row.oldSiteAsOf } : null;
-  return { contact: row?.contact ?? null, application: row?.application ?? null, character: row?.character ?? null, attendedDates: row?.attendedDates ?? [], oldSite };
+  const oldSite: OldSiteEvents | null =
+    row?.oldSiteAttended != null && row.oldSiteAsOf ? { attended: row.oldSiteAttended, asOf: row.oldSiteAsOf } : null;
+  return {
+    contact: row?.contact ?? null,
+    application: row?.application ?? null,
+    character: row?.character ?? null,
+    attendedDates: row?.attendedDates ?? [],
+    oldSite,
+  };
 }
 
 /** Saves the member's own emergency contact. Nothing else on the profile changes here. */
 export async function saveEmergencyContact(userId: string, contact: EmergencyContact): Promise<void> {
   const db = await database();
-  await db.update(profiles).set({ emergencyContact: contact, updatedAt: sql`now()` }).where(eq(profiles.id, userId));
+  await db
+    .update(profiles)
+    .set({ emergencyContact: contact, updatedAt: sql`now()` })
+    .where(eq(profiles.id, userId));
 }

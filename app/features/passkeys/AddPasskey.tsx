@@ -43,13 +43,20 @@ export function AddPasskey({ suggestedName }: { suggestedName: string }) {
         Add a passkey
       </h3>
       <p className="text-sm text-dust">
-        Your browser or phone asks you to confirm with your fingerprint, face, screen lock or security key, and keeps the passkey for you.
+        Your browser or phone asks you to confirm with your fingerprint, face, screen lock or security key, and keeps
+        the passkey for you.
       </p>
       <noscript>
         <p className="font-bold">{PASSKEY_MESSAGES.needsJavaScript}</p>
       </noscript>
       {outcome && !outcome.field ? <Alert kind={outcome.ok ? "success" : "error"}>{outcome.message}</Alert> : null}
-      <Form method="post" noValidate onSubmit={hydrated ? onSubmit : undefined} className="flex max-w-md flex-col gap-4" key={formKey}>
+      <Form
+        method="post"
+        noValidate
+        onSubmit={hydrated ? onSubmit : undefined}
+        className="flex max-w-md flex-col gap-4"
+        key={formKey}
+      >
         <input type="hidden" name="intent" value="add" />
         <Field
           label="Name for this passkey"
@@ -60,7 +67,11 @@ export function AddPasskey({ suggestedName }: { suggestedName: string }) {
           hint="So you can tell your passkeys apart, e.g. “My phone”."
           error={outcome?.field ? outcome.message : undefined}
         />
-        <button type="submit" className="btn btn-primary disabled:cursor-not-allowed disabled:opacity-60" disabled={busy}>
+        <button
+          type="submit"
+          className="btn btn-primary disabled:cursor-not-allowed disabled:opacity-60"
+          disabled={busy}
+        >
           {busy ? "Waiting for your device…" : "Add a passkey"}
         </button>
       </Form>

@@ -1,4 +1,7 @@
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser";
 import { browserErrorMessage, PASSKEY_MESSAGES } from "./passkey-messages";
 
 /**
@@ -12,7 +15,11 @@ export type PasskeyOutcome<T = object> = ({ ok: true } & T) | { ok: false; messa
 type Json = Record<string, unknown>;
 
 /** POSTs JSON to one of our passkey routes; a refusal carries the server's message. */
-async function post(path: string, body: Json | undefined, fallback: string): Promise<{ ok: true; json: Json } | { ok: false; message: string }> {
+async function post(
+  path: string,
+  body: Json | undefined,
+  fallback: string,
+): Promise<{ ok: true; json: Json } | { ok: false; message: string }> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -42,11 +49,17 @@ export async function addPasskey(name: string): Promise<PasskeyOutcome<{ message
   if (!options.ok) return options;
   let response: unknown;
   try {
-    response = await browser.startRegistration({ optionsJSON: options.json.options as PublicKeyCredentialCreationOptionsJSON });
+    response = await browser.startRegistration({
+      optionsJSON: options.json.options as PublicKeyCredentialCreationOptionsJSON,
+    });
   } catch (error) {
     return { ok: false, message: browserErrorMessage(error) };
   }
-  const saved = await post("/profile/passkeys/verify", { response: response as Json, name }, PASSKEY_MESSAGES.registrationFailed);
+  const saved = await post(
+    "/profile/passkeys/verify",
+    { response: response as Json, name },
+    PASSKEY_MESSAGES.registrationFailed,
+  );
   if (!saved.ok) return saved;
   return { ok: true, message: typeof saved.json.message === "string" ? saved.json.message : PASSKEY_MESSAGES.added };
 }
@@ -59,11 +72,17 @@ export async function signInWithPasskey(redirectTo: string): Promise<PasskeyOutc
   if (!options.ok) return options;
   let response: unknown;
   try {
-    response = await browser.startAuthentication({ optionsJSON: options.json.options as PublicKeyCredentialRequestOptionsJSON });
+    response = await browser.startAuthentication({
+      optionsJSON: options.json.options as PublicKeyCredentialRequestOptionsJSON,
+    });
   } catch (error) {
     return { ok: false, message: browserErrorMessage(error) };
   }
-  const signedIn = await post("/auth/passkey/verify", { response: response as Json, redirectTo }, PASSKEY_MESSAGES.signInFailed);
+  const signedIn = await post(
+    "/auth/passkey/verify",
+    { response: response as Json, redirectTo },
+    PASSKEY_MESSAGES.signInFailed,
+  );
   if (!signedIn.ok) return signedIn;
   return { ok: true, redirectTo: typeof signedIn.json.redirectTo === "string" ? signedIn.json.redirectTo : "/" };
 }

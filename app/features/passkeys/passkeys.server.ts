@@ -80,15 +80,33 @@ async function readJson(request: Request): Promise<unknown> {
 }
 
 // The browser's answers, as @simplewebauthn/browser serialises them (base64url fields).
-const base64url = z.string().min(1).max(16_000).regex(/^[A-Za-z0-9_-]+={0,2}$/);
-const credential = { id: base64url.max(1_400), rawId: base64url.max(1_400), type: z.literal("public-key"), clientExtensionResults: z.record(z.string(), z.unknown()).default({}) };
+const base64url = z
+  .string()
+  .min(1)
+  .max(16_000)
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/);
+const credential = {
+  id: base64url.max(1_400),
+  rawId: base64url.max(1_400),
+  type: z.literal("public-key"),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+};
 const RegistrationResponse = z.looseObject({
   ...credential,
-  response: z.looseObject({ clientDataJSON: base64url, attestationObject: base64url, transports: z.array(z.string().max(40)).max(10).default([]) }),
+  response: z.looseObject({
+    clientDataJSON: base64url,
+    attestationObject: base64url,
+    transports: z.array(z.string().max(40)).max(10).default([]),
+  }),
 });
 const AuthenticationResponse = z.looseObject({
   ...credential,
-  response: z.looseObject({ clientDataJSON: base64url, authenticatorData: base64url, signature: base64url, userHandle: base64url.optional() }),
+  response: z.looseObject({
+    clientDataJSON: base64url,
+    authenticatorData: base64url,
+    signature: base64url,
+    userHandle: base64url.optional(),
+  }),
 });
 const RegistrationBody = z.object({ response: RegistrationResponse, name: passkeyName });
 const SignInBody = z.object({ response: AuthenticationResponse, redirectTo: z.string().max(2_000).optional() });
@@ -120,9 +138,17 @@ export async function verifyRegistration(request: Request, userId: string): Prom
   const auth = await getAuth();
   return asking(PASSKEY_MESSAGES.registrationFailed, async () => {
     const { response, name } = parsed.data;
-    const result = await auth.api.verifyPasskeyRegistration({ body: { response, name }, headers: request.headers, returnHeaders: true });
+    const result = await auth.api.verifyPasskeyRegistration({
+      body: { response, name },
+      headers: request.headers,
+      returnHeaders: true,
+    });
     await markSessionProven(request, userId);
-    return { status: 200, body: { message: PASSKEY_MESSAGES.added, id: result.response?.id }, setCookies: result.headers.getSetCookie() };
+    return {
+      status: 200,
+      body: { message: PASSKEY_MESSAGES.added, id: result.response?.id },
+      setCookies: result.headers.getSetCookie(),
+    };
   });
 }
 
@@ -135,7 +161,10 @@ export async function signInOptions(request: Request, clientAddress: string): Pr
   if (!limit.allowed) return refused(429, PASSKEY_MESSAGES.tooManyRequests);
   const auth = await getAuth();
   return asking(PASSKEY_MESSAGES.signInFailed, async () => {
-    const result = await auth.api.generatePasskeyAuthenticationOptions({ headers: request.headers, returnHeaders: true });
+    const result = await auth.api.generatePasskeyAuthenticationOptions({
+      headers: request.headers,
+      returnHeaders: true,
+    });
     return { status: 200, body: { options: result.response }, setCookies: result.headers.getSetCookie() };
   });
 }
@@ -152,19 +181,43 @@ export async function signInWithPasskey(request: Request, clientAddress: string)
   if (!parsed.success) return refused(400, PASSKEY_MESSAGES.unreadable);
   const auth = await getAuth();
   return asking(PASSKEY_MESSAGES.signInFailed, async () => {
-    const result = await auth.api.verifyPasskeyAuthentication({ body: { response: parsed.data.response }, headers: request.headers, returnHeaders: true });
+    const result = await auth.api.verifyPasskeyAuthentication({
+      body: { response: parsed.data.response },
+      headers: request.headers,
+      returnHeaders: true,
+    });
     // Only failed answers use up the address's sign-in limit.
     await forgiveAttempt(`signin:address:${clientAddress}`);
-    return { status: 200, body: { redirectTo: safeRedirectTarget(parsed.data.redirectTo) }, setCookies: result.headers.getSetCookie() };
+    return {
+      status: 200,
+      body: { redirectTo: safeRedirectTarget(parsed.data.redirectTo) },
+      setCookies: result.headers.getSetCookie(),
+    };
   });
 }
 
 /** One of the member's passkeys as the page shows it: never its public key or credential id. */
-export type PasskeyView = { id: string; name: string; authenticator: string | null; addedAt: string | null; synced: boolean };
+export type PasskeyView = {
+  id: string;
+  name: string;
+  authenticator: string | null;
+  addedAt: string | null;
+  synced: boolean;
+};
 
-type ListedPasskey = { id: string; name?: string | null; aaguid?: string | null; createdAt?: Date | string | null; deviceType?: string; backedUp?: boolean };
+type ListedPasskey = {
+  id: string;
+  name?: string | null;
+  aaguid?: string | null;
+  createdAt?: Date | string | null;
+  deviceType?: string;
+  backedUp?: boolean;
+};
 
-function view(passkey: ListedPasskey, authenticatorName: (aaguid: string | null | undefined) => string | undefined): PasskeyView {
+function view(
+  passkey: ListedPasskey,
+  authenticatorName: (aaguid: string | null | undefined) => string | undefined,
+): PasskeyView {
   return {
     id: passkey.id,
     name: passkey.name?.trim() || "Unnamed passkey",
@@ -183,7 +236,9 @@ async function listed(request: Request): Promise<ListedPasskey[]> {
 /** The signed-in member's passkeys, oldest first. */
 export async function listPasskeys(request: Request): Promise<PasskeyView[]> {
   const [{ getAuthenticatorName }, passkeys] = await Promise.all([import("@better-auth/passkey"), listed(request)]);
-  return passkeys.map((passkey) => view(passkey, getAuthenticatorName)).sort((a, b) => (a.addedAt ?? "").localeCompare(b.addedAt ?? ""));
+  return passkeys
+    .map((passkey) => view(passkey, getAuthenticatorName))
+    .sort((a, b) => (a.addedAt ?? "").localeCompare(b.addedAt ?? ""));
 }
 
 /**
@@ -213,14 +268,22 @@ export async function removePasskey(request: Request, id: string): Promise<boole
 
 /** Every passkey resource route answers POST alone. */
 export function methodNotAllowed(): Response {
-  return Response.json({ message: "Use POST." }, { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } });
+  return Response.json(
+    { message: "Use POST." },
+    { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } },
+  );
 }
 
 /**
  * A passkey resource route's action: POST only, the answer as JSON; a failure the member
  * cannot fix (the database, a bug) is logged once as "`what` failed" and answered 500.
  */
-export async function passkeyRoute(request: Request, what: string, failure: string, work: () => Promise<PasskeyAnswer>): Promise<Response> {
+export async function passkeyRoute(
+  request: Request,
+  what: string,
+  failure: string,
+  work: () => Promise<PasskeyAnswer>,
+): Promise<Response> {
   if (request.method !== "POST") return methodNotAllowed();
   try {
     return passkeyResponse(await work());

@@ -10,7 +10,10 @@ export function AnswersFromStaff({ answers }: { answers: MemberAnswer[] }) {
         Answers from staff
       </h2>
       {answers.length === 0 ? (
-        <p className="mt-2 text-dust">No answers yet. When staff reply to a post-event letter, an order or a research paper of yours, the reply appears here.</p>
+        <p className="mt-2 text-dust">
+          No answers yet. When staff reply to a post-event letter, an order or a research paper of yours, the reply
+          appears here.
+        </p>
       ) : (
         <ol className="mt-4 flex flex-col gap-3">
           {answers.map((answer) => (
@@ -18,9 +21,15 @@ export function AnswersFromStaff({ answers }: { answers: MemberAnswer[] }) {
               <h3 className="font-bold text-brass">
                 {QUEUE_KIND_LABELS[answer.kind]}
                 {answer.eventTitle ? ` · ${answer.eventTitle}` : ""}
-                {answer.eventDate ? <span className="font-normal text-dust">{` (${formatEventDate(answer.eventDate)})`}</span> : null}
+                {answer.eventDate ? (
+                  <span className="font-normal text-dust">{` (${formatEventDate(answer.eventDate)})`}</span>
+                ) : null}
               </h3>
-              <p className="text-sm text-dust">{answer.entrySentAt ? `${answer.kind === "order" ? "Placed" : "Sent"} ${formatClubTime(answer.entrySentAt)} · answered ${formatClubTime(answer.createdAt)}` : `Answered ${formatClubTime(answer.createdAt)}`}</p>
+              <p className="text-sm text-dust">
+                {answer.entrySentAt
+                  ? `${answer.kind === "order" ? "Placed" : "Sent"} ${formatClubTime(answer.entrySentAt)} · answered ${formatClubTime(answer.createdAt)}`
+                  : `Answered ${formatClubTime(answer.createdAt)}`}
+              </p>
               <p className="mt-1 whitespace-pre-wrap">{answer.body}</p>
             </li>
           ))}

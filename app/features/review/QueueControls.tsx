@@ -19,7 +19,10 @@ export const ANSWER_PARAM = "answer";
 /** The entry's status in words (the colour only repeats it). */
 export function QueueBadge({ status }: { status: QueueStatus }) {
   return (
-    <span className={`inline-block rounded-full border px-3 py-0.5 text-sm font-bold ${BADGE[status]}`} data-testid="queue-status">
+    <span
+      className={`inline-block rounded-full border px-3 py-0.5 text-sm font-bold ${BADGE[status]}`}
+      data-testid="queue-status"
+    >
       {QUEUE_STATUS_LABELS[status]}
     </span>
   );
@@ -28,7 +31,11 @@ export function QueueBadge({ status }: { status: QueueStatus }) {
 export function useBusy(entryId: string, intent?: string): boolean {
   const navigation = useNavigation();
   const form = navigation.formData;
-  return navigation.state === "submitting" && form?.get("entryId") === entryId && (intent === undefined || form?.get("intent") === intent);
+  return (
+    navigation.state === "submitting" &&
+    form?.get("entryId") === entryId &&
+    (intent === undefined || form?.get("intent") === intent)
+  );
 }
 
 /** The element an entry's queue section carries, so opening or closing its forms keeps it in view. */
@@ -93,11 +100,19 @@ export function QueueControls({
     if (answering) section.current?.querySelector<HTMLElement>("select, textarea")?.focus({ preventScroll: true });
   }, [answering]);
   return (
-    <section ref={section} id={anchor} aria-label={`Queue: ${about}`} className="flex flex-col gap-2 border-t border-timber/60 pt-3" data-testid="queue-controls">
+    <section
+      ref={section}
+      id={anchor}
+      aria-label={`Queue: ${about}`}
+      className="flex flex-col gap-2 border-t border-timber/60 pt-3"
+      data-testid="queue-controls"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <QueueBadge status={state.status} />
         <span className="text-sm text-dust" data-testid="queue-assignee">
-          {state.assigneeId ? `Taken by ${mine ? "you" : (state.assigneeName ?? "a former staff member")}` : "Nobody has taken it"}
+          {state.assigneeId
+            ? `Taken by ${mine ? "you" : (state.assigneeName ?? "a former staff member")}`
+            : "Nobody has taken it"}
         </span>
       </div>
       {result?.ok ? <Alert kind="success">{result.ok}</Alert> : null}
@@ -142,7 +157,13 @@ function StatusForm({ entryId, status, about }: { entryId: string; status: Queue
           Status<span className="sr-only">{` of ${about}`}</span>
         </label>
         {/* Made anew when the status changes, so it shows the saved one; the button stays, and keeps the focus. */}
-        <select key={status} id={statusId} name="status" defaultValue={status} className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment">
+        <select
+          key={status}
+          id={statusId}
+          name="status"
+          defaultValue={status}
+          className="min-h-11 rounded-md border border-timber bg-ink px-3 py-2 text-parchment"
+        >
           {QUEUE_STATUSES.map((option) => (
             <option key={option} value={option}>
               {QUEUE_STATUS_LABELS[option]}

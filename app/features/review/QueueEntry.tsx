@@ -22,7 +22,21 @@ export type QueueData = {
  * entry (a letter answered as its NPC), opened with the others; `open` keeps them open when that
  * form came back with a problem.
  */
-export function QueueEntry({ entryId, about, queue, result, answer, open = false }: { entryId: string; about: string; queue: QueueData; result?: QueueResult; answer?: ReactNode; open?: boolean }) {
+export function QueueEntry({
+  entryId,
+  about,
+  queue,
+  result,
+  answer,
+  open = false,
+}: {
+  entryId: string;
+  about: string;
+  queue: QueueData;
+  result?: QueueResult;
+  answer?: ReactNode;
+  open?: boolean;
+}) {
   const { search } = useLocation();
   const mine = result?.entryId === entryId ? result : undefined;
   const replies = queue.replies?.byEntry[entryId];
@@ -39,7 +53,16 @@ export function QueueEntry({ entryId, about, queue, result, answer, open = false
       answering={answering}
       canReply={queue.replies !== undefined || answer !== undefined}
     >
-      {replies && replyKey && (replies.length > 0 || answering) ? <StaffReply entryId={entryId} replies={replies} replyKey={replyKey} to={about} result={isReply ? mine : undefined} answering={answering} /> : null}
+      {replies && replyKey && (replies.length > 0 || answering) ? (
+        <StaffReply
+          entryId={entryId}
+          replies={replies}
+          replyKey={replyKey}
+          to={about}
+          result={isReply ? mine : undefined}
+          answering={answering}
+        />
+      ) : null}
       {answering ? answer : null}
     </QueueControls>
   );
@@ -58,7 +81,11 @@ export function QueueNotice({ result, shown }: { result?: QueueResult; shown: st
   if (!gone) return null;
   return (
     <div ref={notice} tabIndex={-1} className="rounded-md">
-      {gone.ok ? <Alert kind="success">{`${gone.ok} It no longer matches the filter.`}</Alert> : <Alert kind="error">{gone.message}</Alert>}
+      {gone.ok ? (
+        <Alert kind="success">{`${gone.ok} It no longer matches the filter.`}</Alert>
+      ) : (
+        <Alert kind="error">{gone.message}</Alert>
+      )}
     </div>
   );
 }

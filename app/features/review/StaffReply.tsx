@@ -16,7 +16,21 @@ export type { Reply };
  * write another: the member reads them on their profile, and sending one marks the entry
  * answered. Text only, shown as typed.
  */
-export function StaffReply({ entryId, replies, replyKey, to, result, answering }: { entryId: string; replies: Reply[]; replyKey: string; to: string; result?: QueueResult; answering: boolean }) {
+export function StaffReply({
+  entryId,
+  replies,
+  replyKey,
+  to,
+  result,
+  answering,
+}: {
+  entryId: string;
+  replies: Reply[];
+  replyKey: string;
+  to: string;
+  result?: QueueResult;
+  answering: boolean;
+}) {
   const busy = useBusy(entryId, "reply");
   const actionAt = useActionAt(queueAnchor(entryId));
   const failed = result && !result.ok ? result : undefined;

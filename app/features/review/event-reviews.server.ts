@@ -26,7 +26,15 @@ function keptPerTable<V>(what: string, alsoReads: readonly string[] = []): Map<s
   return new Map(
     [pels, merchantOrders, research].map((table) => {
       const name = getTableName(table);
-      return [name, new ChangeAwareCache<V>({ name: `${name}: ${what}`, tables: [name, "events", ...alsoReads], maxAgeMs: REVIEW_MAX_AGE_MS, maxEntries: 1_000 })];
+      return [
+        name,
+        new ChangeAwareCache<V>({
+          name: `${name}: ${what}`,
+          tables: [name, "events", ...alsoReads],
+          maxAgeMs: REVIEW_MAX_AGE_MS,
+          maxEntries: 1_000,
+        }),
+      ];
     }),
   );
 }
@@ -51,7 +59,14 @@ function eventsWithEntries(table: ByEvent) {
     return db
       .select({ id: events.id, title: events.title, date: events.date })
       .from(events)
-      .where(exists(db.select({ one: sql`1` }).from(table).where(eq(table.eventId, events.id))))
+      .where(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(table)
+            .where(eq(table.eventId, events.id)),
+        ),
+      )
       .orderBy(desc(events.date));
   });
 }
@@ -73,7 +88,13 @@ export const author = { firstName: profiles.firstName, lastName: profiles.lastNa
  * from that index first and only those rows are read: filtering while reading whole rows read
  * every row of an event of 20,000 letters to find none "mine" (146 ms; about 40 with ids first).
  */
-async function pageOfEvent(table: ByEvent & { createdAt: PgColumn }, eventId: string, page: number, size: number, only?: SQL) {
+async function pageOfEvent(
+  table: ByEvent & { createdAt: PgColumn },
+  eventId: string,
+  page: number,
+  size: number,
+  only?: SQL,
+) {
   if (!only) return { where: eq(table.eventId, eventId), offset: page * size };
   const db = await database();
   const ids = db
@@ -128,7 +149,14 @@ export async function researchForEvent(eventId: string, page: number, only?: SQL
   const db = await database();
   const rows = await pageOfEvent(research, eventId, page, REVIEW_PAGE_SIZE, only);
   return db
-    .select({ ...author, id: research.id, sources: research.sources, research: research.research, fileName: research.fileName, createdAt: research.createdAt })
+    .select({
+      ...author,
+      id: research.id,
+      sources: research.sources,
+      research: research.research,
+      fileName: research.fileName,
+      createdAt: research.createdAt,
+    })
     .from(research)
     .innerJoin(profiles, eq(profiles.id, research.userId))
     .where(rows.where)
@@ -155,11 +183,31 @@ export function reviewQuery(address: string | URL): ReviewQuery {
 type EventGroup = { id: string; title: string; date: string };
 
 /** A by-event review page: the table its entries live in and how a page of them is read. */
-type Review<T> = { kind: ReplyKind; table: ByEvent; entries: (eventId: string, page: number, only?: SQL) => Promise<T[]>; pageSize: number };
+type Review<T> = {
+  kind: ReplyKind;
+  table: ByEvent;
+  entries: (eventId: string, page: number, only?: SQL) => Promise<T[]>;
+  pageSize: number;
+};
 
-export const pelReview = { kind: "pel" as const, table: pels as unknown as ByEvent, entries: pelsForEvent, pageSize: PEL_REVIEW_PAGE_SIZE };
-export const orderReview = { kind: "order" as const, table: merchantOrders as unknown as ByEvent, entries: ordersForEvent, pageSize: REVIEW_PAGE_SIZE };
-export const researchReview = { kind: "research" as const, table: research as unknown as ByEvent, entries: researchForEvent, pageSize: REVIEW_PAGE_SIZE };
+export const pelReview = {
+  kind: "pel" as const,
+  table: pels as unknown as ByEvent,
+  entries: pelsForEvent,
+  pageSize: PEL_REVIEW_PAGE_SIZE,
+};
+export const orderReview = {
+  kind: "order" as const,
+  table: merchantOrders as unknown as ByEvent,
+  entries: ordersForEvent,
+  pageSize: REVIEW_PAGE_SIZE,
+};
+export const researchReview = {
+  kind: "research" as const,
+  table: research as unknown as ByEvent,
+  entries: researchForEvent,
+  pageSize: REVIEW_PAGE_SIZE,
+};
 
 /**
  * How many entries of each of these events pass a queue filter (events with none are absent):
@@ -167,7 +215,13 @@ export const researchReview = { kind: "research" as const, table: research as un
  * took 53-80 ms for the ten events of a page holding 20,000 letters; the join 12-22 ms), kept
  * until a write to the entries, the queue or the events.
  */
-function passingByEvent(kind: ReplyKind, table: ByEvent, eventIds: readonly string[], filter: QueueFilter, viewerId: string): Promise<Record<string, number>> {
+function passingByEvent(
+  kind: ReplyKind,
+  table: ByEvent,
+  eventIds: readonly string[],
+  filter: QueueFilter,
+  viewerId: string,
+): Promise<Record<string, number>> {
   const only = queueRowFilterSql(filter, viewerId);
   if (eventIds.length === 0 || !only) return Promise.resolve({});
   // "Mine" is a different count for each viewer; every other filter is the same for all staff.
@@ -195,7 +249,9 @@ export async function loadReview<T>(
   review: Review<T>,
   queue?: { filter: QueueFilter; viewerId: string },
 ) {
-  const only = queue ? queueFilterSql(review.kind, sql`${review.table.id}::text`, queue.filter, queue.viewerId) : undefined;
+  const only = queue
+    ? queueFilterSql(review.kind, sql`${review.table.id}::text`, queue.filter, queue.viewerId)
+    : undefined;
   const [all, opened, unfilteredTotal] = await Promise.all([
     eventsWithEntries(review.table),
     event ? review.entries(event, page, only) : Promise.resolve([] as T[]),
@@ -208,16 +264,32 @@ export async function loadReview<T>(
   // Filtered, each listed event says how many of its entries pass (the opened one too, listed or
   // not), so staff see where the work is without opening each.
   const counted = [...new Set([...shown.map((group) => group.id), ...(event ? [event] : [])])];
-  const passing = only && queue ? await passingByEvent(review.kind, review.table, counted, queue.filter, queue.viewerId) : undefined;
+  const passing =
+    only && queue ? await passingByEvent(review.kind, review.table, counted, queue.filter, queue.viewerId) : undefined;
   const total = passing ? (event ? (passing[event] ?? 0) : 0) : unfilteredTotal;
-  return { groups: shown, groupsPage, groupsLastPage, open: event, page, entries: opened, total, pageSize: review.pageSize, passing };
+  return {
+    groups: shown,
+    groupsPage,
+    groupsLastPage,
+    open: event,
+    page,
+    entries: opened,
+    total,
+    pageSize: review.pageSize,
+    passing,
+  };
 }
 
 /**
  * A by-event review page with its queue: the entries that pass the address's filter
  * (?status=, ?assignee=), where each stands, who can take them, and the replies sent.
  */
-export async function loadQueuedReview<T>(address: string, viewerId: string, review: Review<T>, idOf: (entry: T) => string) {
+export async function loadQueuedReview<T>(
+  address: string,
+  viewerId: string,
+  review: Review<T>,
+  idOf: (entry: T) => string,
+) {
   const filter = queueFilterOf(address);
   const loaded = await loadReview(reviewQuery(address), review, { filter, viewerId });
   const ids = loaded.entries.map(idOf);

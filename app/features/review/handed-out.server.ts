@@ -27,15 +27,27 @@ export async function setHandedOut(
     const [order] = await tx
       .select({ eventId: merchantOrders.eventId, userId: merchantOrders.userId })
       .from(merchantOrders)
-      .where(and(eq(merchantOrders.id, orderId), within.eventId ? eq(merchantOrders.eventId, within.eventId) : undefined));
+      .where(
+        and(eq(merchantOrders.id, orderId), within.eventId ? eq(merchantOrders.eventId, within.eventId) : undefined),
+      );
     if (!order) return null;
     const changed = await tx
       .update(merchantOrders)
       .set(handedOut ? { handedOutAt: new Date(), handedOutBy: staff.id } : { handedOutAt: null, handedOutBy: null })
-      .where(and(eq(merchantOrders.id, orderId), handedOut ? isNull(merchantOrders.handedOutAt) : isNotNull(merchantOrders.handedOutAt)))
+      .where(
+        and(
+          eq(merchantOrders.id, orderId),
+          handedOut ? isNull(merchantOrders.handedOutAt) : isNotNull(merchantOrders.handedOutAt),
+        ),
+      )
       .returning({ id: merchantOrders.id });
     if (changed.length === 0) return { ...order, changed: false };
-    await audit(tx, { actorId: staff.id, action: handedOut ? "order.hand_out" : "order.undo_hand_out", subjectId: order.userId, details: { orderId, eventId: order.eventId } });
+    await audit(tx, {
+      actorId: staff.id,
+      action: handedOut ? "order.hand_out" : "order.undo_hand_out",
+      subjectId: order.userId,
+      details: { orderId, eventId: order.eventId },
+    });
     return { ...order, changed: true };
   });
 }
@@ -48,10 +60,14 @@ export async function answerHandedOutForm(staff: SessionUser, values: FormValues
   const form = checkForm(HandedOutForm, values);
   const orderId = values.orderId;
   if (!form.ok) return data<HandedOutAnswer>({ orderId, message: HANDED_OUT_MESSAGES.noSuchOrder }, { status: 400 });
-  return failSafely<HandedOutAnswer>("marking an order handed out", { orderId, message: HANDED_OUT_MESSAGES.failed }, async () => {
-    const handOut = form.data.intent === "hand_out";
-    const marked = await setHandedOut(staff, form.data.orderId, handOut);
-    if (!marked) return data({ orderId, message: HANDED_OUT_MESSAGES.noSuchOrder }, { status: 404 });
-    return data({ orderId, ok: handOut ? HANDED_OUT_MESSAGES.handedOut : HANDED_OUT_MESSAGES.undone });
-  });
+  return failSafely<HandedOutAnswer>(
+    "marking an order handed out",
+    { orderId, message: HANDED_OUT_MESSAGES.failed },
+    async () => {
+      const handOut = form.data.intent === "hand_out";
+      const marked = await setHandedOut(staff, form.data.orderId, handOut);
+      if (!marked) return data({ orderId, message: HANDED_OUT_MESSAGES.noSuchOrder }, { status: 404 });
+      return data({ orderId, ok: handOut ? HANDED_OUT_MESSAGES.handedOut : HANDED_OUT_MESSAGES.undone });
+    },
+  );
 }

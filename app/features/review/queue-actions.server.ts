@@ -13,14 +13,16 @@ import { QUEUE_INTENTS, QUEUE_MESSAGES, QueueForms, type QueueInput, type QueueR
 import { markAnswered, ownerOf, setState } from "./review-queue.server";
 import { saveReply } from "./staff-replies.server";
 
-export type QueueOutcome = { ok: true } | { ok: false; status: number; problem: "notFound" | "notYours" | "expired" | "unknown" };
+export type QueueOutcome =
+  { ok: true } | { ok: false; status: number; problem: "notFound" | "notYours" | "expired" | "unknown" };
 
 /**
  * Takes an entry, hands it back, sets its status or replies to it, and audits that, in one
  * transaction. The entry's row is locked so two staff members acting at once leave one answer.
  */
 export async function queueAction(staff: SessionUser, kind: QueueKind, input: QueueInput): Promise<QueueOutcome> {
-  if (input.intent === "reply" && !(REPLY_KINDS as readonly string[]).includes(kind)) return { ok: false, status: 400, problem: "unknown" };
+  if (input.intent === "reply" && !(REPLY_KINDS as readonly string[]).includes(kind))
+    return { ok: false, status: 400, problem: "unknown" };
   const db = await database();
   const outcome = await db.transaction(async (tx): Promise<QueueOutcome> => {
     const userId = await ownerOf(tx, kind, input.entryId);
@@ -51,7 +53,8 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         },
       });
     } else if (input.intent === "hand_back") {
-      if (before.assigneeId !== null && before.assigneeId !== staff.id) return { ok: false, status: 409, problem: "notYours" } as const;
+      if (before.assigneeId !== null && before.assigneeId !== staff.id)
+        return { ok: false, status: 409, problem: "notYours" } as const;
       const status = before.status === "in_progress" ? "new" : before.status;
       await setState(tx, kind, input.entryId, userId, {
         status,
@@ -75,7 +78,14 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
         details: { ...details, to: input.status },
       });
     } else {
-      const saved = await saveReply(tx, { kind: kind as ReplyKind, entryId: input.entryId, userId, authorId: staff.id, body: input.body, submissionKey: input.submissionKey });
+      const saved = await saveReply(tx, {
+        kind: kind as ReplyKind,
+        entryId: input.entryId,
+        userId,
+        authorId: staff.id,
+        body: input.body,
+        submissionKey: input.submissionKey,
+      });
       // The same form sent again: its reply is already there, and already audited.
       if (saved === "already") return { ok: true } as const;
       if (saved === "expired") return { ok: false, status: 409, problem: "expired" } as const;
@@ -103,16 +113,26 @@ export async function queueAction(staff: SessionUser, kind: QueueKind, input: Qu
  * A review page's answer to one of the queue's forms (already read): the outcome for the
  * entry it was about, with the message staff see there, or the form's errors (400).
  */
-export async function answerQueueForm(staff: SessionUser, kind: QueueKind, values: FormValues): Promise<ActionAnswer<QueueResult>> {
+export async function answerQueueForm(
+  staff: SessionUser,
+  kind: QueueKind,
+  values: FormValues,
+): Promise<ActionAnswer<QueueResult>> {
   const form = checkForm(QueueForms, values);
   const { entryId, intent } = values;
   if (!form.ok) {
-    if (!QUEUE_INTENTS.includes(intent ?? "")) return data({ entryId, message: QUEUE_MESSAGES.unknown }, { status: 400 });
+    if (!QUEUE_INTENTS.includes(intent ?? ""))
+      return data({ entryId, message: QUEUE_MESSAGES.unknown }, { status: 400 });
     return data(
       {
         entryId,
         intent,
-        message: form.errors.body ?? form.errors.status ?? form.errors.entryId ?? form.errors.submissionKey ?? QUEUE_MESSAGES.failed,
+        message:
+          form.errors.body ??
+          form.errors.status ??
+          form.errors.entryId ??
+          form.errors.submissionKey ??
+          QUEUE_MESSAGES.failed,
         errors: form.errors,
         values,
       },
@@ -120,15 +140,20 @@ export async function answerQueueForm(staff: SessionUser, kind: QueueKind, value
     );
   }
   const input = form.data;
-  return failSafely<QueueResult>("changing a review queue entry", { entryId, intent, message: QUEUE_MESSAGES.failed, values }, async () => {
-    const outcome = await queueAction(staff, kind, input);
-    if (!outcome.ok) return data({ entryId, intent, message: QUEUE_MESSAGES[outcome.problem], values }, { status: outcome.status });
-    const done = {
-      take: QUEUE_MESSAGES.taken,
-      hand_back: QUEUE_MESSAGES.handedBack,
-      set_status: QUEUE_MESSAGES.statusSet,
-      reply: QUEUE_MESSAGES.replied,
-    }[input.intent];
-    return data({ entryId, intent, ok: done });
-  });
+  return failSafely<QueueResult>(
+    "changing a review queue entry",
+    { entryId, intent, message: QUEUE_MESSAGES.failed, values },
+    async () => {
+      const outcome = await queueAction(staff, kind, input);
+      if (!outcome.ok)
+        return data({ entryId, intent, message: QUEUE_MESSAGES[outcome.problem], values }, { status: outcome.status });
+      const done = {
+        take: QUEUE_MESSAGES.taken,
+        hand_back: QUEUE_MESSAGES.handedBack,
+        set_status: QUEUE_MESSAGES.statusSet,
+        reply: QUEUE_MESSAGES.replied,
+      }[input.intent];
+      return data({ entryId, intent, ok: done });
+    },
+  );
 }

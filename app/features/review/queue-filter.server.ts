@@ -23,7 +23,9 @@ export function queueFilterOf(address: string | URL): QueueFilter {
 
 /** The staff member an assignee filter names by id, or null for "any", "nobody" and "mine". */
 export function namedAssignee(filter: QueueFilter): string | null {
-  return filter.assignee === "any" || filter.assignee === "nobody" || filter.assignee === "mine" ? null : filter.assignee;
+  return filter.assignee === "any" || filter.assignee === "nobody" || filter.assignee === "mine"
+    ? null
+    : filter.assignee;
 }
 
 /** The person an assignee filter names, or null for "any" / "nobody". */
@@ -38,7 +40,8 @@ function assigneeOf(filter: QueueFilter, viewerId: string): string | null {
 export function queueFilterSql(kind: QueueKind, entryId: SQL, filter: QueueFilter, viewerId: string): SQL | undefined {
   const row = sql`from ${reviewQueue} where ${reviewQueue.kind} = ${kind} and ${reviewQueue.entryId} = ${entryId}`;
   const conditions: SQL[] = [];
-  if (filter.status !== "any") conditions.push(sql`coalesce((select ${reviewQueue.status} ${row}), 'new') = ${filter.status}`);
+  if (filter.status !== "any")
+    conditions.push(sql`coalesce((select ${reviewQueue.status} ${row}), 'new') = ${filter.status}`);
   const person = assigneeOf(filter, viewerId);
   if (filter.assignee === "nobody") conditions.push(sql`(select ${reviewQueue.assigneeId} ${row}) is null`);
   else if (person) conditions.push(sql`(select ${reviewQueue.assigneeId} ${row}) = ${person}`);

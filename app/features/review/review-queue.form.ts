@@ -13,7 +13,8 @@ export const QUEUE_MESSAGES = {
   notFound: "That entry is no longer there.",
   notYours: "Someone else has taken this entry since you opened the page.",
   // The page that says so is already drawn anew (with scripts too): sending again is all it takes, and the words are kept.
-  expired: "This reply was written on an older copy of the page, so it was not sent. The page is up to date now: please check your reply and send it again.",
+  expired:
+    "This reply was written on an older copy of the page, so it was not sent. The page is up to date now: please check your reply and send it again.",
   replyRequired: "Please write a reply",
   replyTooLong: `Please keep your reply to ${STAFF_REPLY_MAX.toLocaleString("en-US")} characters or fewer`,
   failed: "That could not be saved. Please try again.",

@@ -4,7 +4,16 @@ import { isStaff, rolesWhere } from "~/game/roles";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database, rawRows, type Database, type Transaction } from "~/platform/db/client.server";
-import { costumePhotos, eventAttendance, letters, merchantOrders, pels, profiles, research, reviewQueue } from "~/platform/db/schema";
+import {
+  costumePhotos,
+  eventAttendance,
+  letters,
+  merchantOrders,
+  pels,
+  profiles,
+  research,
+  reviewQueue,
+} from "~/platform/db/schema";
 import { namedAssignee, type QueueFilter } from "./queue-filter.server";
 
 /**
@@ -52,7 +61,12 @@ export async function queueStates(kind: QueueKind, entryIds: readonly string[]):
  * Who holds entries of each kind, by name: kept until a write to the queue or to a profile (a
  * name or a role may change) is announced.
  */
-const keptHolders = new ChangeAwareCache<readonly QueueHolder[]>({ name: "queue holders", tables: ["review_queue", "profiles"], maxAgeMs: 60_000, maxEntries: QUEUE_KINDS.length });
+const keptHolders = new ChangeAwareCache<readonly QueueHolder[]>({
+  name: "queue holders",
+  tables: ["review_queue", "profiles"],
+  maxAgeMs: 60_000,
+  maxEntries: QUEUE_KINDS.length,
+});
 
 export type QueueHolder = { id: string; name: string };
 
@@ -74,7 +88,10 @@ export async function queueHolders(kind: QueueKind, named: string | null): Promi
   });
   if (named === null || holders.some((holder) => holder.id === named)) return [...holders];
   const db = await database();
-  const [person] = await db.select({ firstName: profiles.firstName, lastName: profiles.lastName }).from(profiles).where(eq(profiles.id, named));
+  const [person] = await db
+    .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+    .from(profiles)
+    .where(eq(profiles.id, named));
   return person ? [...holders, { id: named, name: `${person.firstName} ${person.lastName}` }] : [...holders];
 }
 
@@ -107,7 +124,13 @@ export async function ownerOf(db: Database | Transaction, kind: QueueKind, entry
   return row?.userId ?? null;
 }
 
-export async function setState(tx: Transaction, kind: QueueKind, entryId: string, userId: string, state: { status: QueueStatus; assigneeId: string | null }) {
+export async function setState(
+  tx: Transaction,
+  kind: QueueKind,
+  entryId: string,
+  userId: string,
+  state: { status: QueueStatus; assigneeId: string | null },
+) {
   await tx
     .insert(reviewQueue)
     .values({ kind, entryId, userId, ...state })
@@ -138,7 +161,10 @@ export async function markAnswered(tx: Transaction, kind: QueueKind, entryId: st
 export async function reopenAnswered(tx: Transaction, kind: QueueKind, entryId: string): Promise<void> {
   await tx
     .update(reviewQueue)
-    .set({ status: sql`case when ${reviewQueue.assigneeId} is null then 'new' else 'in_progress' end`, updatedAt: sql`now()` })
+    .set({
+      status: sql`case when ${reviewQueue.assigneeId} is null then 'new' else 'in_progress' end`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(reviewQueue.kind, kind), eq(reviewQueue.entryId, entryId), eq(reviewQueue.status, "answered")));
 }
 

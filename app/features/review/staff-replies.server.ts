@@ -122,12 +122,21 @@ async function readAnswersForMember(userId: string, limit = 200): Promise<Member
  * by Back, perhaps with a new reply written in it), which must be drawn anew: "expired", so
  * nothing written is taken for sent.
  */
-export async function saveReply(tx: Transaction, reply: { kind: ReplyKind; entryId: string; userId: string; authorId: string; body: string; submissionKey: string }): Promise<{ id: string } | "already" | "expired"> {
-  const [saved] = await tx.insert(staffReplies).values(reply).onConflictDoNothing({ target: staffReplies.submissionKey }).returning({ id: staffReplies.id });
+export async function saveReply(
+  tx: Transaction,
+  reply: { kind: ReplyKind; entryId: string; userId: string; authorId: string; body: string; submissionKey: string },
+): Promise<{ id: string } | "already" | "expired"> {
+  const [saved] = await tx
+    .insert(staffReplies)
+    .values(reply)
+    .onConflictDoNothing({ target: staffReplies.submissionKey })
+    .returning({ id: staffReplies.id });
   if (saved) return saved;
   const [earlier] = await tx
     .select({ entryId: staffReplies.entryId, authorId: staffReplies.authorId, body: staffReplies.body })
     .from(staffReplies)
     .where(eq(staffReplies.submissionKey, reply.submissionKey));
-  return earlier?.entryId === reply.entryId && earlier.authorId === reply.authorId && earlier.body === reply.body ? "already" : "expired";
+  return earlier?.entryId === reply.entryId && earlier.authorId === reply.authorId && earlier.body === reply.body
+    ? "already"
+    : "expired";
 }

@@ -14,7 +14,12 @@ export type ReadUpload = ({ ok: true } & ResearchUpload) | { ok: false; status: 
  */
 export async function readResearchUpload(request: Request): Promise<ReadUpload> {
   // Its text fields are a few: a field past 256 KB is far past its own limit (20,000 characters).
-  const form = await readMultipartForm(request, { fileField: "file", maxFileBytes: UPLOAD_MAX_BYTES, maxFields: 9, maxFieldBytes: 256 * 1024 });
+  const form = await readMultipartForm(request, {
+    fileField: "file",
+    maxFileBytes: UPLOAD_MAX_BYTES,
+    maxFields: 9,
+    maxFieldBytes: 256 * 1024,
+  });
   if (form.ok) return { ok: true, values: form.values, file: form.file };
   if (form.problem === "too-large") return { ok: false, status: 413, message: RESEARCH_MESSAGES.fileSize };
   // A body that is not the multipart it claims to be: the form was not sent by the page.

@@ -16,7 +16,10 @@ export const ResearchForm = z.object({
     required: RESEARCH_MESSAGES.fillAll,
     tooLong: `Please keep the sources to ${RESEARCH_SOURCES_MAX.toLocaleString("en-US")} characters or fewer`,
   }),
-  research: textField(RESEARCH_NOTES_MAX, { required: RESEARCH_MESSAGES.fillAll, tooLong: `Please keep your notes to ${RESEARCH_NOTES_MAX.toLocaleString("en-US")} characters or fewer` }),
+  research: textField(RESEARCH_NOTES_MAX, {
+    required: RESEARCH_MESSAGES.fillAll,
+    tooLong: `Please keep your notes to ${RESEARCH_NOTES_MAX.toLocaleString("en-US")} characters or fewer`,
+  }),
 });
 
 /** The original file name's extension, if it is one we accept. */

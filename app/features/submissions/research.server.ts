@@ -12,7 +12,8 @@ import { database } from "~/platform/db/client.server";
 import { events, research } from "~/platform/db/schema";
 import { removeFile, researchKey, saveFile } from "~/platform/storage/storage.server";
 
-export type ResearchOutcome = { ok: true } | { ok: false; message: string; errors?: FieldErrors; values: Record<string, string> };
+export type ResearchOutcome =
+  { ok: true } | { ok: false; message: string; errors?: FieldErrors; values: Record<string, string> };
 
 /** A name safe to show and to put in a header: no path, no control characters. */
 export function displayName(name: string): string {
@@ -34,7 +35,8 @@ export async function submitResearch(user: SessionUser, { values, file }: Resear
     const errors = fieldErrors(parsed.error);
     return { ok: false, message: researchMessage(errors), errors, values };
   }
-  if (!file) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
+  if (!file)
+    return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { file: RESEARCH_MESSAGES.fillAll }, values };
   const extension = allowedExtension(file.name);
   // Loaded with the first upload: about 10 MB an idle server need not hold.
   const sniffed = await (await import("file-type")).fileTypeFromFile(file.path);
@@ -43,8 +45,17 @@ export async function submitResearch(user: SessionUser, { values, file }: Resear
   }
 
   const db = await database();
-  const [event] = await db.select({ id: events.id }).from(events).where(and(eq(events.id, parsed.data.eventId), ne(events.status, "cancelled")));
-  if (!event) return { ok: false, message: RESEARCH_MESSAGES.fillAll, errors: { eventId: "Please choose one of the listed events" }, values };
+  const [event] = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.id, parsed.data.eventId), ne(events.status, "cancelled")));
+  if (!event)
+    return {
+      ok: false,
+      message: RESEARCH_MESSAGES.fillAll,
+      errors: { eventId: "Please choose one of the listed events" },
+      values,
+    };
 
   const key = researchKey(user.id, extension);
   await saveFile(key, fs.createReadStream(file.path), { size: file.size, contentType: sniffed.mime });
@@ -78,7 +89,12 @@ export async function researchFileFor(viewer: SessionUser, id: string) {
   if (!isUuid(id)) return null;
   const db = await database();
   const [row] = await db
-    .select({ userId: research.userId, fileKey: research.fileKey, fileName: research.fileName, fileType: research.fileType })
+    .select({
+      userId: research.userId,
+      fileKey: research.fileKey,
+      fileName: research.fileName,
+      fileType: research.fileType,
+    })
     .from(research)
     .where(eq(research.id, id));
   if (!row) return null;

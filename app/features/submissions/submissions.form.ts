@@ -14,7 +14,10 @@ export const eventChoice = (message: string) => z.string({ error: message }).ref
 
 const LETTER_TOO_LONG = `Please keep your letter to ${LETTER_BODY_MAX.toLocaleString("en-US")} characters or fewer`;
 
-const pelAnswers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, answer(PEL_ANSWER_MAX)])) as Record<PelQuestionKey, ReturnType<typeof answer>>;
+const pelAnswers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, answer(PEL_ANSWER_MAX)])) as Record<
+  PelQuestionKey,
+  ReturnType<typeof answer>
+>;
 
 export const PelForm = z.object({
   submissionKey,
@@ -26,12 +29,18 @@ export type PelInput = z.infer<typeof PelForm>;
 
 export const LetterForm = z.object({
   submissionKey,
-  recipient: textField(CHARACTER_NAME_MAX, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: `Please keep the name to ${CHARACTER_NAME_MAX} characters or fewer` }),
+  recipient: textField(CHARACTER_NAME_MAX, {
+    required: SUBMISSION_MESSAGES.fillAllFields,
+    tooLong: `Please keep the name to ${CHARACTER_NAME_MAX} characters or fewer`,
+  }),
   body: textField(LETTER_BODY_MAX, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: LETTER_TOO_LONG }),
 });
 export type LetterInput = z.infer<typeof LetterForm>;
 
-const letterBody = textField(LETTER_BODY_MAX, { required: SUBMISSION_MESSAGES.fillAllFields, tooLong: LETTER_TOO_LONG });
+const letterBody = textField(LETTER_BODY_MAX, {
+  required: SUBMISSION_MESSAGES.fillAllFields,
+  tooLong: LETTER_TOO_LONG,
+});
 /** A letter's id as a form sends it; a malformed one is "no such letter" (404), not a field error. */
 const letterId = z.string({ error: LETTER_MESSAGES.notFound });
 

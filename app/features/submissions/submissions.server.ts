@@ -22,7 +22,11 @@ export async function listPelEvents(): Promise<EventOption[]> {
 /** Events research can be filed under: any that is not cancelled, latest first. */
 export async function listResearchEvents(): Promise<EventOption[]> {
   const db = await database();
-  return db.select({ id: events.id, title: events.title, date: events.date }).from(events).where(ne(events.status, "cancelled")).orderBy(desc(events.date));
+  return db
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(ne(events.status, "cancelled"))
+    .orderBy(desc(events.date));
 }
 
 /** Events the merchant takes orders for: those still to come, soonest first. */
@@ -57,20 +61,32 @@ export async function submitPel(user: SessionUser, input: PelInput): Promise<"sa
       .onConflictDoNothing({ target: pels.submissionKey })
       .returning({ id: pels.id });
     if (inserted.length === 0) return;
-    await queueDiscordPost(tx, `✨ A moment from **${event.title}**, as a settler remembers it:\n\n${input.favoriteMoments}`);
+    await queueDiscordPost(
+      tx,
+      `✨ A moment from **${event.title}**, as a settler remembers it:\n\n${input.favoriteMoments}`,
+    );
   });
   return "saved";
 }
 
 /** Saves an order with the total worked out here from the price list; posted prices are never read. */
-export async function submitOrder(user: SessionUser, input: OrderInput): Promise<{ outcome: "saved"; totalCents: number } | { outcome: "unknown-event" }> {
+export async function submitOrder(
+  user: SessionUser,
+  input: OrderInput,
+): Promise<{ outcome: "saved"; totalCents: number } | { outcome: "unknown-event" }> {
   const allowed = await listOrderEvents();
   if (!allowed.some((e) => e.id === input.eventId)) return { outcome: "unknown-event" };
   const totalCents = orderTotalCents(input.items);
   const db = await database();
   await db
     .insert(merchantOrders)
-    .values({ submissionKey: input.submissionKey, userId: user.id, eventId: input.eventId, items: input.items, totalPrice: (totalCents / 100).toFixed(2) })
+    .values({
+      submissionKey: input.submissionKey,
+      userId: user.id,
+      eventId: input.eventId,
+      items: input.items,
+      totalPrice: (totalCents / 100).toFixed(2),
+    })
     .onConflictDoNothing({ target: merchantOrders.submissionKey });
   return { outcome: "saved", totalCents };
 }

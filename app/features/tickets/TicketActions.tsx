@@ -9,7 +9,17 @@ import { buyTicketLabel, placesLeftText, type TicketOffer } from "./tickets.mess
  * left), the checkout the member left open (to go back to, or give up), the ticket they have, or
  * none left (saying when places held at checkout may come back).
  */
-export function TicketActions({ offer, eventId, eventName, busy }: { offer: TicketOffer; eventId: string; eventName: string; busy: boolean }) {
+export function TicketActions({
+  offer,
+  eventId,
+  eventName,
+  busy,
+}: {
+  offer: TicketOffer;
+  eventId: string;
+  eventName: string;
+  busy: boolean;
+}) {
   if (offer.state === "have") {
     return (
       <p className="flex items-center gap-2 font-semibold text-sage" data-testid="ticket-held">
@@ -22,7 +32,8 @@ export function TicketActions({ offer, eventId, eventName, busy }: { offer: Tick
     return (
       <div className="flex flex-col gap-2 sm:items-end">
         <p className="text-sm sm:text-right">
-          Your place is held until <time dateTime={offer.checkout.until}>{formatClubClockWithZone(offer.checkout.until)}</time> while you pay.
+          Your place is held until{" "}
+          <time dateTime={offer.checkout.until}>{formatClubClockWithZone(offer.checkout.until)}</time> while you pay.
         </p>
         <a href={offer.checkout.url} className="btn btn-primary">
           <Icon name="ticket" className="size-5" />

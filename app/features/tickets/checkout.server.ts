@@ -18,7 +18,14 @@ export type CheckoutStart =
   | { outcome: "preparing" }
   | { outcome: "failed" };
 
-type Reserved = { outcome: "reserved"; purchaseId: string; event: { id: string; title: string; date: string; priceCents: number }; holdExpiresAt: Date } | Exclude<CheckoutStart, { outcome: "failed" }>;
+type Reserved =
+  | {
+      outcome: "reserved";
+      purchaseId: string;
+      event: { id: string; title: string; date: string; priceCents: number };
+      holdExpiresAt: Date;
+    }
+  | Exclude<CheckoutStart, { outcome: "failed" }>;
 
 /**
  * Holds a place for the member in one transaction, the event's row locked so two buyers of
@@ -29,22 +36,62 @@ async function reservePlace(user: SessionUser, eventId: string, now: Date): Prom
   const db = await database();
   return db.transaction(async (tx: Transaction) => {
     const [event] = await tx
-      .select({ id: events.id, title: events.title, date: events.date, priceCents: events.ticketPriceCents, places: events.ticketPlaces })
+      .select({
+        id: events.id,
+        title: events.title,
+        date: events.date,
+        priceCents: events.ticketPriceCents,
+        places: events.ticketPlaces,
+      })
       .from(events)
       .where(and(eq(events.id, eventId), eq(events.status, "future")))
       .for("update");
     if (!event || event.priceCents === null) return { outcome: "not-for-sale" as const };
-    const [registered] = await tx.select({ id: eventAttendance.id }).from(eventAttendance).where(and(eq(eventAttendance.eventId, event.id), eq(eventAttendance.userId, user.id), eq(eventAttendance.paymentStatus, "paid")));
+    const [registered] = await tx
+      .select({ id: eventAttendance.id })
+      .from(eventAttendance)
+      .where(
+        and(
+          eq(eventAttendance.eventId, event.id),
+          eq(eventAttendance.userId, user.id),
+          eq(eventAttendance.paymentStatus, "paid"),
+        ),
+      );
     if (registered) return { outcome: "registered" as const };
-    const [live] = await tx.select().from(ticketPurchases).where(and(eq(ticketPurchases.eventId, event.id), eq(ticketPurchases.userId, user.id), inArray(ticketPurchases.status, ["held", "paid"])));
+    const [live] = await tx
+      .select()
+      .from(ticketPurchases)
+      .where(
+        and(
+          eq(ticketPurchases.eventId, event.id),
+          eq(ticketPurchases.userId, user.id),
+          inArray(ticketPurchases.status, ["held", "paid"]),
+        ),
+      );
     if (live?.status === "paid") return { outcome: "registered" as const };
-    if (live && live.holdExpiresAt > now) return live.checkoutUrl ? { outcome: "checkout" as const, url: live.checkoutUrl } : { outcome: "preparing" as const };
+    if (live && live.holdExpiresAt > now)
+      return live.checkoutUrl
+        ? { outcome: "checkout" as const, url: live.checkoutUrl }
+        : { outcome: "preparing" as const };
     // An expired hold whose expiry Stripe has not told us of yet: its place is free again.
-    if (live) await tx.update(ticketPurchases).set({ status: "released" }).where(and(eq(ticketPurchases.id, live.id), lte(ticketPurchases.holdExpiresAt, now)));
-    if (event.places !== null && (await placesTaken(tx, event.id, now)) >= event.places) return { outcome: "sold-out" as const };
+    if (live)
+      await tx
+        .update(ticketPurchases)
+        .set({ status: "released" })
+        .where(and(eq(ticketPurchases.id, live.id), lte(ticketPurchases.holdExpiresAt, now)));
+    if (event.places !== null && (await placesTaken(tx, event.id, now)) >= event.places)
+      return { outcome: "sold-out" as const };
     const holdExpiresAt = new Date(now.getTime() + (TICKET_HOLD_MINUTES * 60 + CHECKOUT_EXPIRY_MARGIN_SECONDS) * 1000);
-    const [purchase] = await tx.insert(ticketPurchases).values({ userId: user.id, eventId: event.id, status: "held", holdExpiresAt, priceCents: event.priceCents }).returning({ id: ticketPurchases.id });
-    return { outcome: "reserved" as const, purchaseId: purchase!.id, event: { id: event.id, title: event.title, date: event.date, priceCents: event.priceCents }, holdExpiresAt };
+    const [purchase] = await tx
+      .insert(ticketPurchases)
+      .values({ userId: user.id, eventId: event.id, status: "held", holdExpiresAt, priceCents: event.priceCents })
+      .returning({ id: ticketPurchases.id });
+    return {
+      outcome: "reserved" as const,
+      purchaseId: purchase!.id,
+      event: { id: event.id, title: event.title, date: event.date, priceCents: event.priceCents },
+      holdExpiresAt,
+    };
   });
 }
 
@@ -52,7 +99,12 @@ async function reservePlace(user: SessionUser, eventId: string, now: Date): Prom
  * "Buy a ticket": holds a place and opens a Stripe Checkout Session for it, or says why not.
  * A second press while the checkout is open sends the member to the same checkout.
  */
-export async function startCheckout(user: SessionUser, eventId: string, siteUrl: string, now = new Date()): Promise<CheckoutStart> {
+export async function startCheckout(
+  user: SessionUser,
+  eventId: string,
+  siteUrl: string,
+  now = new Date(),
+): Promise<CheckoutStart> {
   const stripe = await stripeClient();
   if (!stripe) return { outcome: "not-for-sale" };
   // Cast and staff are registered by the managers; tickets are for accepted players.
@@ -64,13 +116,27 @@ export async function startCheckout(user: SessionUser, eventId: string, siteUrl:
   const db = await database();
   // Stripe counts its 30 minutes from when it makes the session: the expiry is taken again here,
   // after the database step, and the hold follows it if that pushed it later.
-  const expiresAt = Math.max(reserved.holdExpiresAt.getTime(), Date.now() + (TICKET_HOLD_MINUTES * 60 + CHECKOUT_EXPIRY_MARGIN_SECONDS) * 1000);
+  const expiresAt = Math.max(
+    reserved.holdExpiresAt.getTime(),
+    Date.now() + (TICKET_HOLD_MINUTES * 60 + CHECKOUT_EXPIRY_MARGIN_SECONDS) * 1000,
+  );
   try {
     const metadata = { purchase_id: reserved.purchaseId, member_id: user.id, event_id: reserved.event.id };
     const session = await stripe.checkout.sessions.create(
       {
         mode: "payment",
-        line_items: [{ quantity: 1, price_data: { currency: TICKET_CURRENCY, unit_amount: reserved.event.priceCents, product_data: { name: `Hopewell ticket: ${reserved.event.title}, ${formatEventDate(reserved.event.date)}` } } }],
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: TICKET_CURRENCY,
+              unit_amount: reserved.event.priceCents,
+              product_data: {
+                name: `Hopewell ticket: ${reserved.event.title}, ${formatEventDate(reserved.event.date)}`,
+              },
+            },
+          },
+        ],
         client_reference_id: `${user.id}:${reserved.event.id}`,
         customer_email: user.email,
         metadata,
@@ -87,7 +153,11 @@ export async function startCheckout(user: SessionUser, eventId: string, siteUrl:
     if (!session.url) throw new Error("Stripe returned a Checkout Session without a page to send the member to");
     await db
       .update(ticketPurchases)
-      .set({ checkoutSessionId: session.id, checkoutUrl: session.url, holdExpiresAt: new Date(Math.ceil(expiresAt / 1000) * 1000) })
+      .set({
+        checkoutSessionId: session.id,
+        checkoutUrl: session.url,
+        holdExpiresAt: new Date(Math.ceil(expiresAt / 1000) * 1000),
+      })
       .where(eq(ticketPurchases.id, reserved.purchaseId));
     return { outcome: "checkout", url: session.url };
   } catch (error) {
@@ -136,7 +206,8 @@ async function expireSession(sessionId: string): Promise<boolean> {
   }
 }
 
-export type CheckoutCancel = { outcome: "released"; title: string } | { outcome: "paid" } | { outcome: "unknown" } | { outcome: "failed" };
+export type CheckoutCancel =
+  { outcome: "released"; title: string } | { outcome: "paid" } | { outcome: "unknown" } | { outcome: "failed" };
 
 /**
  * The member came back from Stripe's page without paying (its back link), or gave up their place
@@ -147,15 +218,24 @@ export async function cancelCheckout(user: SessionUser, purchaseId: string): Pro
   if (!isUuid(purchaseId)) return { outcome: "unknown" };
   const db = await database();
   const [purchase] = await db
-    .select({ id: ticketPurchases.id, status: ticketPurchases.status, sessionId: ticketPurchases.checkoutSessionId, title: events.title })
+    .select({
+      id: ticketPurchases.id,
+      status: ticketPurchases.status,
+      sessionId: ticketPurchases.checkoutSessionId,
+      title: events.title,
+    })
     .from(ticketPurchases)
     .innerJoin(events, eq(events.id, ticketPurchases.eventId))
     .where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.userId, user.id)));
   if (!purchase) return { outcome: "unknown" };
-  if (purchase.status === "paid" || purchase.status === "refunding" || purchase.status === "refunded") return { outcome: "paid" };
+  if (purchase.status === "paid" || purchase.status === "refunding" || purchase.status === "refunded")
+    return { outcome: "paid" };
   if (purchase.status !== "held") return { outcome: "released", title: purchase.title };
   if (purchase.sessionId && !(await expireSession(purchase.sessionId))) return { outcome: "failed" };
-  await db.update(ticketPurchases).set({ status: "released" }).where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "held")));
+  await db
+    .update(ticketPurchases)
+    .set({ status: "released" })
+    .where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "held")));
   return { outcome: "released", title: purchase.title };
 }
 
@@ -171,11 +251,19 @@ export async function expireOpenCheckouts(which: { eventId: string } | { cancell
     .select({ id: ticketPurchases.id, sessionId: ticketPurchases.checkoutSessionId })
     .from(ticketPurchases)
     .innerJoin(events, eq(events.id, ticketPurchases.eventId))
-    .where(and(eq(ticketPurchases.status, "held"), "eventId" in which ? eq(ticketPurchases.eventId, which.eventId) : eq(events.status, "cancelled")));
+    .where(
+      and(
+        eq(ticketPurchases.status, "held"),
+        "eventId" in which ? eq(ticketPurchases.eventId, which.eventId) : eq(events.status, "cancelled"),
+      ),
+    );
   let ended = 0;
   for (const purchase of open) {
     if (purchase.sessionId && !(await expireSession(purchase.sessionId))) continue;
-    await db.update(ticketPurchases).set({ status: "released" }).where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "held")));
+    await db
+      .update(ticketPurchases)
+      .set({ status: "released" })
+      .where(and(eq(ticketPurchases.id, purchase.id), eq(ticketPurchases.status, "held")));
     ended++;
   }
   return ended;
@@ -187,7 +275,10 @@ export async function expireOpenCheckouts(which: { eventId: string } | { cancell
  */
 export async function paidTicketsWarning(eventId: string): Promise<string | undefined> {
   const db = await database();
-  const [row] = await db.select({ n: count() }).from(ticketPurchases).where(and(eq(ticketPurchases.eventId, eventId), eq(ticketPurchases.status, "paid")));
+  const [row] = await db
+    .select({ n: count() })
+    .from(ticketPurchases)
+    .where(and(eq(ticketPurchases.eventId, eventId), eq(ticketPurchases.status, "paid")));
   const paid = row?.n ?? 0;
   if (paid === 0) return undefined;
   return `${paid === 1 ? "1 ticket was" : `${paid} tickets were`} paid for this event on the site: refund ${paid === 1 ? "it" : "them"} from the attendance page, where each paid ticket has a Refund button.`;

@@ -4,7 +4,12 @@ import { isUuid } from "~/lib/ids";
 import { audit } from "~/platform/audit.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { eventAttendance, events, profiles, stripeEvents, ticketPurchases } from "~/platform/db/schema";
-import { STRIPE_EVENTS_TO_LOOK_AT, type RefundReason, type StripeEventOutcome, type TicketStatus } from "~/game/tickets";
+import {
+  STRIPE_EVENTS_TO_LOOK_AT,
+  type RefundReason,
+  type StripeEventOutcome,
+  type TicketStatus,
+} from "~/game/tickets";
 
 /** A ticket paid, being refunded or refunded, as the managers' list shows it. */
 export type LedgerRow = {
@@ -36,10 +41,17 @@ export type TicketLedger = {
  * An event's tickets for the managers: who paid, how much and when, refunded or not, the total
  * taken and the places left. Undefined for an event that never sold a ticket on the site.
  */
-export async function ticketLedger(eventId: string, paidAttendees: number, now = new Date()): Promise<TicketLedger | undefined> {
+export async function ticketLedger(
+  eventId: string,
+  paidAttendees: number,
+  now = new Date(),
+): Promise<TicketLedger | undefined> {
   if (!isUuid(eventId)) return undefined;
   const db = await database();
-  const [event] = await db.select({ priceCents: events.ticketPriceCents, places: events.ticketPlaces }).from(events).where(eq(events.id, eventId));
+  const [event] = await db
+    .select({ priceCents: events.ticketPriceCents, places: events.ticketPlaces })
+    .from(events)
+    .where(eq(events.id, eventId));
   if (!event) return undefined;
   const purchases = await db
     .select({
@@ -56,7 +68,12 @@ export async function ticketLedger(eventId: string, paidAttendees: number, now =
     })
     .from(ticketPurchases)
     .leftJoin(profiles, eq(profiles.id, ticketPurchases.userId))
-    .where(and(eq(ticketPurchases.eventId, eventId), inArray(ticketPurchases.status, ["held", "paid", "refunding", "refunded"])))
+    .where(
+      and(
+        eq(ticketPurchases.eventId, eventId),
+        inArray(ticketPurchases.status, ["held", "paid", "refunding", "refunded"]),
+      ),
+    )
     .orderBy(asc(ticketPurchases.paidAt), asc(ticketPurchases.createdAt));
   if (event.priceCents === null && purchases.length === 0) return undefined;
   const held = purchases.filter((row) => row.status === "held" && row.holdExpiresAt > now).length;
@@ -90,23 +107,47 @@ export async function ticketLedger(eventId: string, paidAttendees: number, now =
 }
 
 /** Each paid ticket's amount and time by member, for the attendance export's payment columns. */
-export async function paymentsByMember(eventId: string): Promise<Map<string, { amountCents: number | null; paidAt: Date | null }>> {
+export async function paymentsByMember(
+  eventId: string,
+): Promise<Map<string, { amountCents: number | null; paidAt: Date | null }>> {
   const db = await database();
   const rows = await db
-    .select({ userId: ticketPurchases.userId, amountCents: ticketPurchases.amountCents, paidAt: ticketPurchases.paidAt })
+    .select({
+      userId: ticketPurchases.userId,
+      amountCents: ticketPurchases.amountCents,
+      paidAt: ticketPurchases.paidAt,
+    })
     .from(ticketPurchases)
     .where(and(eq(ticketPurchases.eventId, eventId), eq(ticketPurchases.status, "paid")));
-  return new Map(rows.filter((row) => row.userId !== null).map((row) => [row.userId!, { amountCents: row.amountCents, paidAt: row.paidAt }]));
+  return new Map(
+    rows
+      .filter((row) => row.userId !== null)
+      .map((row) => [row.userId!, { amountCents: row.amountCents, paidAt: row.paidAt }]),
+  );
 }
 
 /** A notice from Stripe the site could not act on, as the managers' warning lists it. */
-export type NoticeToLookAt = { id: string; type: string; outcome: StripeEventOutcome; receivedAt: Date; sessionId: string | null; amountCents: number | null; currency: string | null };
+export type NoticeToLookAt = {
+  id: string;
+  type: string;
+  outcome: StripeEventOutcome;
+  receivedAt: Date;
+  sessionId: string | null;
+  amountCents: number | null;
+  currency: string | null;
+};
 
 /** The notices Stripe sent that the site could not act on and no manager has marked dealt with, newest first. */
 export async function stripeNoticesToLookAt(): Promise<NoticeToLookAt[]> {
   const db = await database();
   const rows = await db
-    .select({ id: stripeEvents.id, type: stripeEvents.type, outcome: stripeEvents.outcome, receivedAt: stripeEvents.receivedAt, payload: stripeEvents.payload })
+    .select({
+      id: stripeEvents.id,
+      type: stripeEvents.type,
+      outcome: stripeEvents.outcome,
+      receivedAt: stripeEvents.receivedAt,
+      payload: stripeEvents.payload,
+    })
     .from(stripeEvents)
     .where(and(inArray(stripeEvents.outcome, [...STRIPE_EVENTS_TO_LOOK_AT]), isNull(stripeEvents.dealtWithAt)))
     .orderBy(desc(stripeEvents.receivedAt))
@@ -140,24 +181,51 @@ export async function markNoticeDealtWith(manager: SessionUser, eventId: string)
     const marked = await tx
       .update(stripeEvents)
       .set({ dealtWithAt: new Date(), dealtWithBy: manager.id })
-      .where(and(eq(stripeEvents.id, eventId), inArray(stripeEvents.outcome, [...STRIPE_EVENTS_TO_LOOK_AT]), isNull(stripeEvents.dealtWithAt)))
+      .where(
+        and(
+          eq(stripeEvents.id, eventId),
+          inArray(stripeEvents.outcome, [...STRIPE_EVENTS_TO_LOOK_AT]),
+          isNull(stripeEvents.dealtWithAt),
+        ),
+      )
       .returning({ id: stripeEvents.id, type: stripeEvents.type });
     if (marked.length === 0) return false;
-    await audit(tx, { actorId: manager.id, action: "ticket.notice_dealt_with", details: { stripeEventId: eventId, type: marked[0]!.type } });
+    await audit(tx, {
+      actorId: manager.id,
+      action: "ticket.notice_dealt_with",
+      details: { stripeEventId: eventId, type: marked[0]!.type },
+    });
     return true;
   });
 }
 
 /** A paid ticket as the refund's confirmation names it: the member, the amount and the event. */
-export async function refundableTicket(purchaseId: string): Promise<{ purchaseId: string; name: string; amountCents: number; eventTitle: string; eventDate: string } | undefined> {
+export async function refundableTicket(
+  purchaseId: string,
+): Promise<
+  { purchaseId: string; name: string; amountCents: number; eventTitle: string; eventDate: string } | undefined
+> {
   if (!isUuid(purchaseId)) return undefined;
   const db = await database();
   const [row] = await db
-    .select({ purchaseId: ticketPurchases.id, firstName: profiles.firstName, lastName: profiles.lastName, amountCents: ticketPurchases.amountCents, eventTitle: events.title, eventDate: events.date })
+    .select({
+      purchaseId: ticketPurchases.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      amountCents: ticketPurchases.amountCents,
+      eventTitle: events.title,
+      eventDate: events.date,
+    })
     .from(ticketPurchases)
     .innerJoin(events, eq(events.id, ticketPurchases.eventId))
     .leftJoin(profiles, eq(profiles.id, ticketPurchases.userId))
     .where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.status, "paid")));
   if (!row) return undefined;
-  return { purchaseId: row.purchaseId, name: row.firstName === null ? "A deleted account" : `${row.firstName} ${row.lastName}`, amountCents: row.amountCents ?? 0, eventTitle: row.eventTitle, eventDate: row.eventDate };
+  return {
+    purchaseId: row.purchaseId,
+    name: row.firstName === null ? "A deleted account" : `${row.firstName} ${row.lastName}`,
+    amountCents: row.amountCents ?? 0,
+    eventTitle: row.eventTitle,
+    eventDate: row.eventDate,
+  };
 }

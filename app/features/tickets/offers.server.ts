@@ -21,12 +21,27 @@ async function ownPurchases(userId: string, eventIds: string[], now: Date) {
       refundedCents: ticketPurchases.refundedCents,
     })
     .from(ticketPurchases)
-    .where(and(eq(ticketPurchases.userId, userId), inArray(ticketPurchases.eventId, eventIds), inArray(ticketPurchases.status, ["held", "refunded"])));
+    .where(
+      and(
+        eq(ticketPurchases.userId, userId),
+        inArray(ticketPurchases.eventId, eventIds),
+        inArray(ticketPurchases.status, ["held", "refunded"]),
+      ),
+    );
   const open = new Map<string, { url: string; purchaseId: string; until: string }>();
   const refunds = new Map<string, TicketRefund>();
   for (const row of rows) {
-    if (row.status === "held" && row.checkoutUrl && row.holdExpiresAt > now) open.set(row.eventId, { url: row.checkoutUrl, purchaseId: row.purchaseId, until: row.holdExpiresAt.toISOString() });
-    if (row.status === "refunded" && row.refundedAt && (refunds.get(row.eventId)?.at ?? "") < row.refundedAt.toISOString()) {
+    if (row.status === "held" && row.checkoutUrl && row.holdExpiresAt > now)
+      open.set(row.eventId, {
+        url: row.checkoutUrl,
+        purchaseId: row.purchaseId,
+        until: row.holdExpiresAt.toISOString(),
+      });
+    if (
+      row.status === "refunded" &&
+      row.refundedAt &&
+      (refunds.get(row.eventId)?.at ?? "") < row.refundedAt.toISOString()
+    ) {
       refunds.set(row.eventId, { at: row.refundedAt.toISOString(), cents: row.refundedCents });
     }
   }
@@ -38,24 +53,46 @@ async function ownPurchases(userId: string, eventIds: string[], now: Date) {
  * set), keyed by event; the others keep their payment link. Places are counted for all the
  * listed events in two queries, and the member's own purchases in a third.
  */
-export async function ticketOffers(user: SessionUser, listed: readonly OfferedEvent[], registeredEventIds: ReadonlySet<string>, now = new Date()): Promise<Record<string, TicketOffer>> {
+export async function ticketOffers(
+  user: SessionUser,
+  listed: readonly OfferedEvent[],
+  registeredEventIds: ReadonlySet<string>,
+  now = new Date(),
+): Promise<Record<string, TicketOffer>> {
   // Tickets are for accepted players; the managers register cast and staff as before.
-  const onSale = ticketSalesEnabled() && user.role === "player" ? listed.filter((event) => event.ticketPriceCents !== null) : [];
+  const onSale =
+    ticketSalesEnabled() && user.role === "player" ? listed.filter((event) => event.ticketPriceCents !== null) : [];
   if (onSale.length === 0) return {};
   const limited = onSale.filter((event) => event.ticketPlaces !== null).map((event) => event.id);
   const taken = new Map<string, number>();
   const holds = new Map<string, { n: number; firstEnds: Date | null }>();
   const db = await database();
   const [paid, held, own] = await Promise.all([
-    limited.length ? db.select({ eventId: eventAttendance.eventId, n: count() }).from(eventAttendance).where(and(inArray(eventAttendance.eventId, limited), eq(eventAttendance.paymentStatus, "paid"))).groupBy(eventAttendance.eventId) : [],
+    limited.length
+      ? db
+          .select({ eventId: eventAttendance.eventId, n: count() })
+          .from(eventAttendance)
+          .where(and(inArray(eventAttendance.eventId, limited), eq(eventAttendance.paymentStatus, "paid")))
+          .groupBy(eventAttendance.eventId)
+      : [],
     limited.length
       ? db
           .select({ eventId: ticketPurchases.eventId, n: count(), firstEnds: min(ticketPurchases.holdExpiresAt) })
           .from(ticketPurchases)
-          .where(and(inArray(ticketPurchases.eventId, limited), eq(ticketPurchases.status, "held"), gt(ticketPurchases.holdExpiresAt, now)))
+          .where(
+            and(
+              inArray(ticketPurchases.eventId, limited),
+              eq(ticketPurchases.status, "held"),
+              gt(ticketPurchases.holdExpiresAt, now),
+            ),
+          )
           .groupBy(ticketPurchases.eventId)
       : [],
-    ownPurchases(user.id, onSale.map((event) => event.id), now),
+    ownPurchases(
+      user.id,
+      onSale.map((event) => event.id),
+      now,
+    ),
   ]);
   for (const row of paid) taken.set(row.eventId, (taken.get(row.eventId) ?? 0) + row.n);
   for (const row of held) {
@@ -64,14 +101,27 @@ export async function ticketOffers(user: SessionUser, listed: readonly OfferedEv
   }
   return Object.fromEntries(
     onSale.map((event): [string, TicketOffer] => {
-      const base = { priceCents: event.ticketPriceCents!, places: event.ticketPlaces, refund: own.refunds.get(event.id) ?? null };
+      const base = {
+        priceCents: event.ticketPriceCents!,
+        places: event.ticketPlaces,
+        refund: own.refunds.get(event.id) ?? null,
+      };
       if (registeredEventIds.has(event.id)) return [event.id, { ...base, state: "have" }];
       const checkout = own.open.get(event.id);
       if (checkout) return [event.id, { ...base, state: "checkout", checkout }];
-      const placesLeft = event.ticketPlaces === null ? null : Math.max(0, event.ticketPlaces - (taken.get(event.id) ?? 0));
+      const placesLeft =
+        event.ticketPlaces === null ? null : Math.max(0, event.ticketPlaces - (taken.get(event.id) ?? 0));
       if (placesLeft === 0) {
         const hold = holds.get(event.id);
-        return [event.id, { ...base, state: "sold-out", heldAtCheckout: hold?.n ?? 0, firstHoldEnds: hold?.firstEnds?.toISOString() ?? null }];
+        return [
+          event.id,
+          {
+            ...base,
+            state: "sold-out",
+            heldAtCheckout: hold?.n ?? 0,
+            firstHoldEnds: hold?.firstEnds?.toISOString() ?? null,
+          },
+        ];
       }
       return [event.id, { ...base, state: "buy", placesLeft }];
     }),

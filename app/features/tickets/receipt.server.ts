@@ -7,7 +7,14 @@ import { layout } from "~/platform/mail/templates.server";
 const SIGNATURE = "Hopewell · a western survival and horror larp";
 
 /** The receipt a member gets when Stripe confirms their ticket. */
-export function ticketReceiptEmail(input: { to: string; firstName: string; eventTitle: string; eventDate: string; amountCents: number; eventsUrl: string }): EmailMessage {
+export function ticketReceiptEmail(input: {
+  to: string;
+  firstName: string;
+  eventTitle: string;
+  eventDate: string;
+  amountCents: number;
+  eventsUrl: string;
+}): EmailMessage {
   const paragraphs = [
     `Dear ${input.firstName},`,
     `Your payment of ${formatDollars(input.amountCents)} was received: you are registered for ${input.eventTitle} on ${formatEventDate(input.eventDate)}.`,
@@ -36,9 +43,21 @@ function refundExplained(reason: RefundReason, amount: string, event: string): s
 }
 
 /** Tells a member their ticket's payment was refunded, and why. */
-export function memberRefundEmail(input: { to: string; firstName: string; eventTitle: string; eventDate: string; amountCents: number; reason: RefundReason; eventsUrl: string }): EmailMessage {
+export function memberRefundEmail(input: {
+  to: string;
+  firstName: string;
+  eventTitle: string;
+  eventDate: string;
+  amountCents: number;
+  reason: RefundReason;
+  eventsUrl: string;
+}): EmailMessage {
   const event = `${input.eventTitle} on ${formatEventDate(input.eventDate)}`;
-  const paragraphs = [`Dear ${input.firstName},`, refundExplained(input.reason, formatDollars(input.amountCents), event), "If a place is free, the events page will offer a ticket again."];
+  const paragraphs = [
+    `Dear ${input.firstName},`,
+    refundExplained(input.reason, formatDollars(input.amountCents), event),
+    "If a place is free, the events page will offer a ticket again.",
+  ];
   return {
     to: input.to,
     subject: `Your payment for ${input.eventTitle} was refunded`,
@@ -52,7 +71,15 @@ export function memberRefundEmail(input: { to: string; firstName: string; eventT
  * member stays on the list marked unpaid, and the attendance page offers what to do), or a
  * payment the site sent back because its event was cancelled or its account deleted.
  */
-export function paymentRefundedForManagersEmail(input: { to: string; eventTitle: string; eventDate: string; amountCents: number; reason: RefundReason; memberName: string | null; attendanceUrl: string }): EmailMessage {
+export function paymentRefundedForManagersEmail(input: {
+  to: string;
+  eventTitle: string;
+  eventDate: string;
+  amountCents: number;
+  reason: RefundReason;
+  memberName: string | null;
+  attendanceUrl: string;
+}): EmailMessage {
   const event = `${input.eventTitle} on ${formatEventDate(input.eventDate)}`;
   const who = input.memberName ?? "a deleted account";
   const amount = formatDollars(input.amountCents);
@@ -74,7 +101,13 @@ export function paymentRefundedForManagersEmail(input: { to: string; eventTitle:
 }
 
 /** Tells a member their bank debit for a ticket did not go through. */
-export function failedDebitEmail(input: { to: string; firstName: string; eventTitle: string; eventDate: string; eventsUrl: string }): EmailMessage {
+export function failedDebitEmail(input: {
+  to: string;
+  firstName: string;
+  eventTitle: string;
+  eventDate: string;
+  eventsUrl: string;
+}): EmailMessage {
   const paragraphs = [
     `Dear ${input.firstName},`,
     `Your bank payment for ${input.eventTitle} on ${formatEventDate(input.eventDate)} did not go through, so you are not registered and nothing was taken.`,

@@ -28,7 +28,10 @@ export async function reconcileWithStripe(now = new Date()): Promise<Reconciled 
   const db = await database();
   const done: Reconciled = { registered: 0, refunded: 0, released: 0 };
   const owed: string[] = [];
-  for await (const session of stripe.checkout.sessions.list({ created: { gte: Math.floor((now.getTime() - LOOK_BACK_MS) / 1000) }, limit: 100 })) {
+  for await (const session of stripe.checkout.sessions.list({
+    created: { gte: Math.floor((now.getTime() - LOOK_BACK_MS) / 1000) },
+    limit: 100,
+  })) {
     if (session.payment_status !== "paid" || !session.metadata?.purchase_id) continue;
     const acted = await db.transaction((tx: Transaction) => recordPayment(tx, session, now));
     if (acted.registered) done.registered++;
@@ -40,12 +43,23 @@ export async function reconcileWithStripe(now = new Date()): Promise<Reconciled 
   const released = await db
     .update(ticketPurchases)
     .set({ status: "released" })
-    .where(and(eq(ticketPurchases.status, "held"), lt(ticketPurchases.holdExpiresAt, new Date(now.getTime() - RELEASE_GRACE_MS))))
+    .where(
+      and(
+        eq(ticketPurchases.status, "held"),
+        lt(ticketPurchases.holdExpiresAt, new Date(now.getTime() - RELEASE_GRACE_MS)),
+      ),
+    )
     .returning({ id: ticketPurchases.id });
   done.released = released.length;
-  if (done.registered || done.refunded || done.released) logger.info(done, "checked with Stripe: recorded what its notices missed");
+  if (done.registered || done.refunded || done.released)
+    logger.info(done, "checked with Stripe: recorded what its notices missed");
   return done;
 }
 
 /** The check, every 15 minutes while tickets are sold on the site. */
-export const ticketReconciliationJob: TimerJob = { name: "checking ticket payments with Stripe", firstAfterMs: 60_000, everyMs: RECONCILE_EVERY_MS, run: () => reconcileWithStripe() };
+export const ticketReconciliationJob: TimerJob = {
+  name: "checking ticket payments with Stripe",
+  firstAfterMs: 60_000,
+  everyMs: RECONCILE_EVERY_MS,
+  run: () => reconcileWithStripe(),
+};

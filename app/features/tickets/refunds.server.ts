@@ -34,12 +34,21 @@ function attendancePageUrl(eventId: string): string {
  * dashboard leaves them on it, marked unpaid, for the managers to decide (the attendance page
  * offers both); the others never registered anyone.
  */
-export async function finishRefund(tx: Transaction, purchaseId: string, refund: { refundedCents: number | null; reason?: RefundReason }, now = new Date()): Promise<boolean> {
+export async function finishRefund(
+  tx: Transaction,
+  purchaseId: string,
+  refund: { refundedCents: number | null; reason?: RefundReason },
+  now = new Date(),
+): Promise<boolean> {
   const [purchase] = await tx.select().from(ticketPurchases).where(eq(ticketPurchases.id, purchaseId)).for("update");
   if (!purchase || (purchase.status !== "paid" && purchase.status !== "refunding")) return false;
-  const reason: RefundReason = purchase.status === "refunding" && purchase.refundReason ? purchase.refundReason : (refund.reason ?? "stripe");
+  const reason: RefundReason =
+    purchase.status === "refunding" && purchase.refundReason ? purchase.refundReason : (refund.reason ?? "stripe");
   const refundedCents = refund.refundedCents ?? purchase.amountCents;
-  await tx.update(ticketPurchases).set({ status: "refunded", refundedAt: now, refundReason: reason, refundedCents }).where(eq(ticketPurchases.id, purchase.id));
+  await tx
+    .update(ticketPurchases)
+    .set({ status: "refunded", refundedAt: now, refundReason: reason, refundedCents })
+    .where(eq(ticketPurchases.id, purchase.id));
   if (purchase.userId) {
     const onList = and(eq(eventAttendance.eventId, purchase.eventId), eq(eventAttendance.userId, purchase.userId));
     if (reason === "manager") await tx.delete(eventAttendance).where(onList);
@@ -51,37 +60,83 @@ export async function finishRefund(tx: Transaction, purchaseId: string, refund: 
     subjectId: purchase.userId,
     details: { eventId: purchase.eventId, purchaseId: purchase.id, amountRefundedCents: refundedCents, reason },
   });
-  const [event] = await tx.select({ id: events.id, title: events.title, date: events.date }).from(events).where(eq(events.id, purchase.eventId));
+  const [event] = await tx
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(eq(events.id, purchase.eventId));
   const [member] = purchase.userId
-    ? await tx.select({ email: profiles.email, firstName: profiles.firstName, lastName: profiles.lastName }).from(profiles).where(eq(profiles.id, purchase.userId))
+    ? await tx
+        .select({ email: profiles.email, firstName: profiles.firstName, lastName: profiles.lastName })
+        .from(profiles)
+        .where(eq(profiles.id, purchase.userId))
     : [];
   const amountCents = refundedCents ?? 0;
   if (member && event && !isDeletedAccount(member)) {
-    await queueEmail(tx, memberRefundEmail({ to: member.email, firstName: member.firstName, eventTitle: event.title, eventDate: event.date, amountCents, reason, eventsUrl: eventsPageUrl() }));
+    await queueEmail(
+      tx,
+      memberRefundEmail({
+        to: member.email,
+        firstName: member.firstName,
+        eventTitle: event.title,
+        eventDate: event.date,
+        amountCents,
+        reason,
+        eventsUrl: eventsPageUrl(),
+      }),
+    );
   }
   // The managers hear of what none of them did on the site: a refund at Stripe, or a payment the site had to send back.
   if (event && reason !== "manager" && reason !== "event-full") {
-    const managers = await tx.select({ email: profiles.email }).from(profiles).where(and(eq(profiles.role, "manager"), eq(profiles.banned, false)));
+    const managers = await tx
+      .select({ email: profiles.email })
+      .from(profiles)
+      .where(and(eq(profiles.role, "manager"), eq(profiles.banned, false)));
     const memberName = member && !isDeletedAccount(member) ? `${member.firstName} ${member.lastName}` : null;
     for (const manager of managers) {
-      await queueEmail(tx, paymentRefundedForManagersEmail({ to: manager.email, eventTitle: event.title, eventDate: event.date, amountCents, reason, memberName, attendanceUrl: attendancePageUrl(event.id) }));
+      await queueEmail(
+        tx,
+        paymentRefundedForManagersEmail({
+          to: manager.email,
+          eventTitle: event.title,
+          eventDate: event.date,
+          amountCents,
+          reason,
+          memberName,
+          attendanceUrl: attendancePageUrl(event.id),
+        }),
+      );
     }
   }
   return true;
 }
 
 /** What asking Stripe for a refund came to. */
-type StripeRefundAnswer = { outcome: "refunded"; refundedCents: number | null } | { outcome: "unreachable" } | { outcome: "refused"; message: string };
+type StripeRefundAnswer =
+  | { outcome: "refunded"; refundedCents: number | null }
+  | { outcome: "unreachable" }
+  | { outcome: "refused"; message: string };
 
 /** Errors that say Stripe may answer otherwise later: the request is asked again. */
-const TRANSIENT_STRIPE_ERRORS = new Set(["StripeConnectionError", "StripeAPIError", "StripeRateLimitError", "StripeIdempotencyError"]);
+const TRANSIENT_STRIPE_ERRORS = new Set([
+  "StripeConnectionError",
+  "StripeAPIError",
+  "StripeRateLimitError",
+  "StripeIdempotencyError",
+]);
 
-async function askStripeToRefund(purchase: { id: string; paymentIntentId: string | null; refundReason: RefundReason | null }): Promise<StripeRefundAnswer> {
+async function askStripeToRefund(purchase: {
+  id: string;
+  paymentIntentId: string | null;
+  refundReason: RefundReason | null;
+}): Promise<StripeRefundAnswer> {
   const stripe = await stripeClient();
   if (!stripe || !purchase.paymentIntentId) return { outcome: "unreachable" };
   try {
     const refund = await stripe.refunds.create(
-      { payment_intent: purchase.paymentIntentId, metadata: { purchase_id: purchase.id, reason: purchase.refundReason ?? "manager" } },
+      {
+        payment_intent: purchase.paymentIntentId,
+        metadata: { purchase_id: purchase.id, reason: purchase.refundReason ?? "manager" },
+      },
       { idempotencyKey: refundIdempotencyKey(purchase.id) },
     );
     return { outcome: "refunded", refundedCents: refund.amount ?? null };
@@ -89,8 +144,12 @@ async function askStripeToRefund(purchase: { id: string; paymentIntentId: string
     const stripeError = error as Partial<Stripe.errors.StripeError>;
     // Refunded already, in Stripe's dashboard or by an earlier request: the same end.
     if (stripeError.code === "charge_already_refunded") return { outcome: "refunded", refundedCents: null };
-    if (stripeError.type && !TRANSIENT_STRIPE_ERRORS.has(stripeError.type)) return { outcome: "refused", message: stripeError.message ?? "Stripe refused the refund." };
-    logger.error({ err: error, purchase: purchase.id }, "Stripe refund could not be made; the reconciliation job asks again");
+    if (stripeError.type && !TRANSIENT_STRIPE_ERRORS.has(stripeError.type))
+      return { outcome: "refused", message: stripeError.message ?? "Stripe refused the refund." };
+    logger.error(
+      { err: error, purchase: purchase.id },
+      "Stripe refund could not be made; the reconciliation job asks again",
+    );
     return { outcome: "unreachable" };
   }
 }
@@ -102,12 +161,21 @@ async function askStripeToRefund(purchase: { id: string; paymentIntentId: string
  */
 export async function settleRefund(purchaseId: string, now = new Date()): Promise<boolean> {
   const db = await database();
-  const [purchase] = await db.select().from(ticketPurchases).where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.status, "refunding")));
+  const [purchase] = await db
+    .select()
+    .from(ticketPurchases)
+    .where(and(eq(ticketPurchases.id, purchaseId), eq(ticketPurchases.status, "refunding")));
   if (!purchase) return false;
   const answer = await askStripeToRefund(purchase);
-  if (answer.outcome === "refused") logger.error({ purchase: purchase.id, reason: answer.message }, "Stripe refused a refund the site owes; the reconciliation job asks again");
+  if (answer.outcome === "refused")
+    logger.error(
+      { purchase: purchase.id, reason: answer.message },
+      "Stripe refused a refund the site owes; the reconciliation job asks again",
+    );
   if (answer.outcome !== "refunded") return false;
-  return db.transaction((tx: Transaction) => finishRefund(tx, purchase.id, { refundedCents: answer.refundedCents }, now));
+  return db.transaction((tx: Transaction) =>
+    finishRefund(tx, purchase.id, { refundedCents: answer.refundedCents }, now),
+  );
 }
 
 export type ManagerRefund =
@@ -124,14 +192,22 @@ export type ManagerRefund =
  * meanwhile in Stripe's dashboard ends the same way. Stripe refusing (a balance too low, say)
  * puts the ticket back as paid and says why.
  */
-export async function refundFromSite(manager: SessionUser, purchaseId: string, now = new Date()): Promise<ManagerRefund> {
+export async function refundFromSite(
+  manager: SessionUser,
+  purchaseId: string,
+  now = new Date(),
+): Promise<ManagerRefund> {
   if (!isUuid(purchaseId)) return { outcome: "not-found" };
   const db = await database();
   const started = await db.transaction(async (tx: Transaction) => {
     const [purchase] = await tx.select().from(ticketPurchases).where(eq(ticketPurchases.id, purchaseId)).for("update");
     if (!purchase) return undefined;
     if (purchase.status === "paid") {
-      const [marked] = await tx.update(ticketPurchases).set({ status: "refunding", refundReason: "manager", refundedBy: manager.id }).where(eq(ticketPurchases.id, purchase.id)).returning();
+      const [marked] = await tx
+        .update(ticketPurchases)
+        .set({ status: "refunding", refundReason: "manager", refundedBy: manager.id })
+        .where(eq(ticketPurchases.id, purchase.id))
+        .returning();
       return marked;
     }
     return purchase;
@@ -145,17 +221,33 @@ export async function refundFromSite(manager: SessionUser, purchaseId: string, n
     await db
       .update(ticketPurchases)
       .set({ status: "paid", refundReason: null, refundedBy: null })
-      .where(and(eq(ticketPurchases.id, started.id), eq(ticketPurchases.status, "refunding"), eq(ticketPurchases.refundReason, "manager")));
+      .where(
+        and(
+          eq(ticketPurchases.id, started.id),
+          eq(ticketPurchases.status, "refunding"),
+          eq(ticketPurchases.refundReason, "manager"),
+        ),
+      );
     return { outcome: "refused", message: answer.message };
   }
   await db.transaction((tx: Transaction) => finishRefund(tx, started.id, { refundedCents: answer.refundedCents }, now));
   const [shown] = await db
-    .select({ firstName: profiles.firstName, lastName: profiles.lastName, title: events.title, refundedCents: ticketPurchases.refundedCents })
+    .select({
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      title: events.title,
+      refundedCents: ticketPurchases.refundedCents,
+    })
     .from(ticketPurchases)
     .innerJoin(events, eq(events.id, ticketPurchases.eventId))
     .leftJoin(profiles, eq(profiles.id, ticketPurchases.userId))
     .where(eq(ticketPurchases.id, started.id));
-  return { outcome: "refunded", name: shown?.firstName ? `${shown.firstName} ${shown.lastName}` : "A deleted account", amountCents: shown?.refundedCents ?? 0, eventTitle: shown?.title ?? "" };
+  return {
+    outcome: "refunded",
+    name: shown?.firstName ? `${shown.firstName} ${shown.lastName}` : "A deleted account",
+    amountCents: shown?.refundedCents ?? 0,
+    eventTitle: shown?.title ?? "",
+  };
 }
 
 /**
@@ -163,10 +255,17 @@ export async function refundFromSite(manager: SessionUser, purchaseId: string, n
  * site was refunding itself is finished with its own reason. A partial refund (a discount given
  * in the dashboard) leaves the ticket paid: the member still holds their place.
  */
-export async function recordRefund(tx: Transaction, charge: Stripe.Charge, now = new Date()): Promise<{ outcome: "recorded" | "unmatched" | "ignored"; purchaseId?: string }> {
+export async function recordRefund(
+  tx: Transaction,
+  charge: Stripe.Charge,
+  now = new Date(),
+): Promise<{ outcome: "recorded" | "unmatched" | "ignored"; purchaseId?: string }> {
   const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
   if (!intent) return { outcome: "unmatched" };
-  const [purchase] = await tx.select({ id: ticketPurchases.id }).from(ticketPurchases).where(eq(ticketPurchases.paymentIntentId, intent));
+  const [purchase] = await tx
+    .select({ id: ticketPurchases.id })
+    .from(ticketPurchases)
+    .where(eq(ticketPurchases.paymentIntentId, intent));
   if (!purchase) return { outcome: "unmatched" };
   if (charge.refunded === false) return { outcome: "ignored", purchaseId: purchase.id };
   await finishRefund(tx, purchase.id, { refundedCents: charge.amount_refunded, reason: "stripe" }, now);
@@ -176,6 +275,9 @@ export async function recordRefund(tx: Transaction, charge: Stripe.Charge, now =
 /** Purchases whose refund the site still owes, for the reconciliation job. */
 export async function refundsOwed(): Promise<string[]> {
   const db = await database();
-  const rows = await db.select({ id: ticketPurchases.id }).from(ticketPurchases).where(inArray(ticketPurchases.status, ["refunding"]));
+  const rows = await db
+    .select({ id: ticketPurchases.id })
+    .from(ticketPurchases)
+    .where(inArray(ticketPurchases.status, ["refunding"]));
   return rows.map((row) => row.id);
 }

@@ -28,7 +28,13 @@ async function makeClient(settings: Settings): Promise<Stripe> {
     maxNetworkRetries: 2,
     timeout: 15_000,
     appInfo: { name: "Hopewell members' site" },
-    ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === "https:" ? 443 : 80),
+          protocol: api.protocol === "https:" ? "https" : "http",
+        }
+      : {}),
   });
 }
 

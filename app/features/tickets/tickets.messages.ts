@@ -28,28 +28,34 @@ export const TICKET_MESSAGES = {
   failed: "Stripe could not be reached, and nothing was charged. Please try again in a few minutes.",
   paid: "Payment received: you are registered",
   confirming: "We are confirming your payment",
-  confirmingHint: "Stripe tells the site of each payment within moments. Refresh this page to see it; nothing more is needed from you.",
+  confirmingHint:
+    "Stripe tells the site of each payment within moments. Refresh this page to see it; nothing more is needed from you.",
   refunded: "Your payment was refunded",
   refunding: "Your payment is being refunded",
   debitFailed: "Your payment did not go through",
-  debitFailedHint: "Your bank did not complete the payment, so nothing was taken and you are not registered. To attend, buy a ticket again from the events page, by card or from another account.",
+  debitFailedHint:
+    "Your bank did not complete the payment, so nothing was taken and you are not registered. To attend, buy a ticket again from the events page, by card or from another account.",
   checkoutEnded: "This checkout ended without a payment",
   checkoutEndedHint: "Nothing was charged. If you still want to come, buy a ticket from the events page.",
   unknownCheckout: "This checkout is not one of yours. Your tickets are on the events page.",
-  cancelled: (title: string) => `You left Stripe's checkout: nothing was charged, and your place at ${title} is given back.`,
+  cancelled: (title: string) =>
+    `You left Stripe's checkout: nothing was charged, and your place at ${title} is given back.`,
   cancelPaid: "That checkout was paid: your ticket is below.",
-  cancelFailed: "Stripe could not be reached to end your checkout. Nothing was charged; your place is held until the checkout ends by itself.",
+  cancelFailed:
+    "Stripe could not be reached to end your checkout. Nothing was charged; your place is held until the checkout ends by itself.",
   unmatched: (count: number) =>
     `Stripe told the site of ${countOf(count, "payment event")} that the site could not act on: ${count === 1 ? "it names" : "each names"} no purchase the site knows, or does not agree with the purchase it names. Look ${count === 1 ? "it" : "each"} up in Stripe's dashboard by its id, then mark it dealt with.`,
   dealtWith: "Marked as dealt with.",
-  keyRefused: "Stripe refused the site's key: STRIPE_SECRET_KEY is wrong, revoked, or lacks the rights the site needs (Checkout Sessions and Refunds). The operators' guide says how to set it.",
+  keyRefused:
+    "Stripe refused the site's key: STRIPE_SECRET_KEY is wrong, revoked, or lacks the rights the site needs (Checkout Sessions and Refunds). The operators' guide says how to set it.",
 } as const;
 
 /** Why the member's payment came back, as the page after checkout and the events page say it. */
 export const REFUND_REASON_WORDS: Record<RefundReason, string> = {
   manager: "The organisers refunded your ticket, and your place was given up.",
   stripe: "Your ticket was refunded through Stripe. The organisers will be in touch about your place.",
-  "event-full": "Your payment arrived after your checkout's hold on a place had ended, and the event had filled by then.",
+  "event-full":
+    "Your payment arrived after your checkout's hold on a place had ended, and the event had filled by then.",
   "event-cancelled": "Your payment arrived after the event was cancelled.",
   "account-deleted": "Your payment arrived after the account was deleted.",
 };
@@ -61,7 +67,9 @@ export function checkedWithStripeMessage(done: { registered: number; refunded: n
     done.refunded ? `${done.refunded} refund${done.refunded === 1 ? "" : "s"} made` : "",
     done.released ? `${done.released} unpaid checkout${done.released === 1 ? "" : "s"} given back` : "",
   ].filter(Boolean);
-  return found.length ? `Checked with Stripe: ${found.join(", ")}.` : "Checked with Stripe: everything was already recorded.";
+  return found.length
+    ? `Checked with Stripe: ${found.join(", ")}.`
+    : "Checked with Stripe: everything was already recorded.";
 }
 
 export function buyTicketLabel(priceCents: number): string {

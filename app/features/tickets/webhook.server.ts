@@ -39,9 +39,13 @@ export async function receiveStripeWebhook(rawBody: string, signature: string | 
     if (!signature) throw new Error("no Stripe-Signature header");
     event = stripe.webhooks.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
     const at = signedAt(signature);
-    if (at === undefined || Math.abs(Date.now() / 1000 - at) > SIGNATURE_TOLERANCE_SECONDS) throw new Error("signed more than five minutes from now");
+    if (at === undefined || Math.abs(Date.now() / 1000 - at) > SIGNATURE_TOLERANCE_SECONDS)
+      throw new Error("signed more than five minutes from now");
   } catch (error) {
-    logger.warn({ reason: error instanceof Error ? error.message : String(error) }, "Stripe webhook refused: not signed by Stripe");
+    logger.warn(
+      { reason: error instanceof Error ? error.message : String(error) },
+      "Stripe webhook refused: not signed by Stripe",
+    );
     return { status: 400, body: "The signature does not match." };
   }
   const db = await database();
@@ -53,14 +57,25 @@ export async function receiveStripeWebhook(rawBody: string, signature: string | 
       .returning({ id: stripeEvents.id });
     if (!fresh) return undefined;
     const acted = await actOn(tx, event);
-    await tx.update(stripeEvents).set({ outcome: acted.outcome, purchaseId: acted.purchaseId ?? null }).where(eq(stripeEvents.id, event.id));
+    await tx
+      .update(stripeEvents)
+      .set({ outcome: acted.outcome, purchaseId: acted.purchaseId ?? null })
+      .where(eq(stripeEvents.id, event.id));
     return acted;
   });
   // A payment that found no place is refunded once the event is kept (a failure is retried by the reconciliation job).
   if (result?.refund) await settleRefund(result.refund);
   const outcome = result?.outcome ?? "already received";
-  if (outcome === "unmatched") logger.warn({ event: event.id, type: event.type }, "Stripe event names no purchase the site knows: kept for a manager");
-  if (outcome === "mismatch") logger.warn({ event: event.id, type: event.type }, "Stripe event does not agree with the purchase it names: kept for a manager");
+  if (outcome === "unmatched")
+    logger.warn(
+      { event: event.id, type: event.type },
+      "Stripe event names no purchase the site knows: kept for a manager",
+    );
+  if (outcome === "mismatch")
+    logger.warn(
+      { event: event.id, type: event.type },
+      "Stripe event does not agree with the purchase it names: kept for a manager",
+    );
   return { status: 200, body: outcome };
 }
 
@@ -70,15 +85,32 @@ export async function receiveStripeWebhook(rawBody: string, signature: string | 
  */
 function summary(event: Stripe.Event): Record<string, unknown> {
   const object = event.data.object as unknown as Record<string, unknown>;
-  const keep = ["id", "object", "status", "payment_status", "client_reference_id", "metadata", "amount_total", "amount_refunded", "currency", "payment_intent"];
-  return { id: event.id, type: event.type, created: event.created, object: Object.fromEntries(keep.filter((key) => key in object).map((key) => [key, object[key]])) };
+  const keep = [
+    "id",
+    "object",
+    "status",
+    "payment_status",
+    "client_reference_id",
+    "metadata",
+    "amount_total",
+    "amount_refunded",
+    "currency",
+    "payment_intent",
+  ];
+  return {
+    id: event.id,
+    type: event.type,
+    created: event.created,
+    object: Object.fromEntries(keep.filter((key) => key in object).map((key) => [key, object[key]])),
+  };
 }
 
 async function actOn(tx: Transaction, event: Stripe.Event): Promise<Acted> {
   if (PAID_EVENTS.has(event.type)) return recordPayment(tx, event.data.object as Stripe.Checkout.Session);
   // An expired checkout, or a bank debit that failed, frees the place it held.
   if (event.type === "checkout.session.expired") return releaseHold(tx, event.data.object as Stripe.Checkout.Session);
-  if (event.type === "checkout.session.async_payment_failed") return recordFailedDebit(tx, event.data.object as Stripe.Checkout.Session);
+  if (event.type === "checkout.session.async_payment_failed")
+    return recordFailedDebit(tx, event.data.object as Stripe.Checkout.Session);
   if (event.type === "charge.refunded") return recordRefund(tx, event.data.object as Stripe.Charge);
   return { outcome: "ignored" };
 }

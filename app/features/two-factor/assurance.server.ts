@@ -16,7 +16,12 @@ function accessFor(pattern: string, method: string): Access | undefined {
 }
 
 /** Whether a member of `role` (with a factor of their own, `hasFactor`) needs an aal2 session for what `access` guards. */
-function levelNeedsSecondFactor(access: Access | undefined, role: Role, policy: SecondFactorPolicy, hasFactor: boolean): boolean {
+function levelNeedsSecondFactor(
+  access: Access | undefined,
+  role: Role,
+  policy: SecondFactorPolicy,
+  hasFactor: boolean,
+): boolean {
   if (hasFactor && access !== undefined && access !== "anyone") return true;
   if (access !== "staff" && access !== "manager") return false;
   if (isManager(role)) return policy.requireManager;
@@ -32,7 +37,13 @@ function levelNeedsSecondFactor(access: Access | undefined, role: Role, policy: 
  * it). Pages open to anyone, /auth/two-factor among them, never do, so a member can always give
  * their code; one without a factor can always reach /profile/two-factor to set one up.
  */
-export function requiresSecondFactor(pattern: string, role: Role, method: string, policy: SecondFactorPolicy, hasFactor = false): boolean {
+export function requiresSecondFactor(
+  pattern: string,
+  role: Role,
+  method: string,
+  policy: SecondFactorPolicy,
+  hasFactor = false,
+): boolean {
   return levelNeedsSecondFactor(accessFor(pattern, method), role, policy, hasFactor);
 }
 

@@ -29,7 +29,11 @@ async function withinAccountLimit(email: string): Promise<{ allowed: boolean; su
  * Enrolment, step one: the password is checked and the library makes a secret (stored
  * encrypted, unconfirmed) and answers with its otpauth:// address for the QR code.
  */
-export async function startEnrolment(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ uri: string }>> {
+export async function startEnrolment(
+  request: Request,
+  member: { email: string },
+  password: string,
+): Promise<TwoFactorOutcome<{ uri: string }>> {
   const limit = await withinAccountLimit(member.email);
   if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
@@ -41,7 +45,8 @@ export async function startEnrolment(request: Request, member: { email: string }
   } catch (error) {
     const refusal = await authRefusal(error);
     if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
-    if (refusal?.code === "TOTP_ALREADY_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.alreadyOn };
+    if (refusal?.code === "TOTP_ALREADY_ENABLED")
+      return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.alreadyOn };
     throw error;
   }
 }
@@ -66,7 +71,8 @@ export async function confirmEnrolment(
     await limit.succeeded();
   } catch (error) {
     const refusal = await authRefusal(error);
-    if (refusal?.code === "INVALID_CODE") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongCode, field: "code" };
+    if (refusal?.code === "INVALID_CODE")
+      return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.wrongCode, field: "code" };
     if (refusal?.code === "TOTP_NOT_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
     throw error;
   }
@@ -75,7 +81,11 @@ export async function confirmEnrolment(
 }
 
 /** Ten new backup codes, after the password; the old ones stop working. */
-export async function regenerateBackupCodes(request: Request, member: { email: string }, password: string): Promise<TwoFactorOutcome<{ backupCodes: string[] }>> {
+export async function regenerateBackupCodes(
+  request: Request,
+  member: { email: string },
+  password: string,
+): Promise<TwoFactorOutcome<{ backupCodes: string[] }>> {
   const limit = await withinAccountLimit(member.email);
   if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
@@ -86,21 +96,33 @@ export async function regenerateBackupCodes(request: Request, member: { email: s
   } catch (error) {
     const refusal = await authRefusal(error);
     if (refusal?.code === "INVALID_PASSWORD") return wrongPassword();
-    if (refusal?.code === "TWO_FACTOR_NOT_ENABLED") return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
+    if (refusal?.code === "TWO_FACTOR_NOT_ENABLED")
+      return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.failed };
     throw error;
   }
 }
 
 /** Removes every factor after the password (the app, its backup codes, the phone). The library replaces the session (aal1 now). */
-export async function removeSecondFactor(request: Request, member: { id: string; email: string }, password: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+export async function removeSecondFactor(
+  request: Request,
+  member: { id: string; email: string },
+  password: string,
+): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   const limit = await withinAccountLimit(member.email);
   if (!limit.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   try {
-    const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
+    const { headers } = await auth.api.disableTwoFactor({
+      body: { password },
+      headers: request.headers,
+      returnHeaders: true,
+    });
     // The library's codes stop with the factor, so a phone for them has no use any more.
     const db = await database();
-    await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
+    await db
+      .update(profiles)
+      .set({ twoFactorPhone: null, twoFactorPhonePending: null })
+      .where(eq(profiles.id, member.id));
     await limit.succeeded();
     return { ok: true, setCookies: cookiesOf(headers) };
   } catch (error) {

@@ -32,7 +32,10 @@ export async function hasAuthenticatorApp(userId: string): Promise<boolean> {
 /** The member's numbers for texted codes (E.164): the confirmed one, and one being added, waiting for its first code. */
 export async function phoneFactorOf(userId: string): Promise<{ confirmed: string | null; pending: string | null }> {
   const db = await database();
-  const [row] = await db.select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending }).from(profiles).where(eq(profiles.id, userId));
+  const [row] = await db
+    .select({ confirmed: profiles.twoFactorPhone, pending: profiles.twoFactorPhonePending })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
   return { confirmed: row?.confirmed ?? null, pending: row?.pending ?? null };
 }
 
@@ -49,8 +52,17 @@ export type TwoFactorStatus = {
 
 /** What /profile/two-factor shows: on or off, which factors, and how many backup codes are left. */
 export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
-  const [enabled, app, phone] = await Promise.all([hasSecondFactor(userId), hasAuthenticatorApp(userId), phoneFactorOf(userId)]);
-  const shown = { enabled, app, phone: enabled && phone.confirmed ? maskPhone(phone.confirmed) : null, sms: smsEnabled() };
+  const [enabled, app, phone] = await Promise.all([
+    hasSecondFactor(userId),
+    hasAuthenticatorApp(userId),
+    phoneFactorOf(userId),
+  ]);
+  const shown = {
+    enabled,
+    app,
+    phone: enabled && phone.confirmed ? maskPhone(phone.confirmed) : null,
+    sms: smsEnabled(),
+  };
   if (!enabled || !app) return { ...shown, backupCodesLeft: null };
   const auth = await getAuth();
   try {
@@ -78,7 +90,11 @@ export async function hasPasskey(userId: string): Promise<boolean> {
 export type SecondFactorWays = { app: boolean; phone: boolean; passkey: boolean };
 
 export async function secondFactorWaysOf(userId: string): Promise<SecondFactorWays> {
-  const [app, phone, passkey] = await Promise.all([hasAuthenticatorApp(userId), phoneFactorOf(userId), hasPasskey(userId)]);
+  const [app, phone, passkey] = await Promise.all([
+    hasAuthenticatorApp(userId),
+    phoneFactorOf(userId),
+    hasPasskey(userId),
+  ]);
   return { app, phone: phone.confirmed !== null && smsEnabled(), passkey };
 }
 

@@ -25,8 +25,13 @@ async function withinAccountLimit(email: string): Promise<boolean> {
 }
 
 /** The password, checked by the library; attempts count against the account's sign-in limit. */
-async function passwordRefusal(request: Request, member: Member, password: string): Promise<Extract<TwoFactorOutcome, { ok: false }> | null> {
-  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+async function passwordRefusal(
+  request: Request,
+  member: Member,
+  password: string,
+): Promise<Extract<TwoFactorOutcome, { ok: false }> | null> {
+  if (!(await withinAccountLimit(member.email)))
+    return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   try {
     await auth.api.verifyPassword({ body: { password }, headers: request.headers });
@@ -62,7 +67,8 @@ export async function startPhoneEnrolment(
   if (current.confirmed) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.phoneAlready };
   const byAccount = await hit(`two-factor-sms:account:${member.id}`, LIMITS.resetPerAddress);
   const byAddress = await hit(`two-factor-sms:address:${clientAddress}`, LIMITS.resetPerAddress);
-  if (!byAccount.allowed || !byAddress.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  if (!byAccount.allowed || !byAddress.allowed)
+    return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
 
   const db = await database();
   await db.update(profiles).set({ twoFactorPhonePending: input.phone }).where(eq(profiles.id, member.id));
@@ -79,16 +85,25 @@ export async function startPhoneEnrolment(
  * minutes); then the number is confirmed. The cookies are the library's new session when this
  * turned two-factor authentication on.
  */
-export async function confirmPhoneEnrolment(request: Request, member: Member, code: string): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+export async function confirmPhoneEnrolment(
+  request: Request,
+  member: Member,
+  code: string,
+): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   if (!smsEnabled()) return unavailable();
-  if (!(await withinAccountLimit(member.email))) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  if (!(await withinAccountLimit(member.email)))
+    return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const { confirmed, pending } = await phoneFactorOf(member.id);
   if (confirmed) return { ok: false, status: 409, message: TWO_FACTOR_MESSAGES.phoneAlready };
   if (!pending) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.phoneNotStarted };
   const auth = await getAuth();
   let setCookies: string[];
   try {
-    const { headers } = await auth.api.verifyTwoFactorOTP({ body: { code }, headers: request.headers, returnHeaders: true });
+    const { headers } = await auth.api.verifyTwoFactorOTP({
+      body: { code },
+      headers: request.headers,
+      returnHeaders: true,
+    });
     setCookies = headers.getSetCookie();
   } catch (error) {
     const refusal = await authRefusal(error);
@@ -117,7 +132,11 @@ export async function confirmPhoneEnrolment(request: Request, member: Member, co
  * on; without one the phone was the only factor, so two-factor authentication goes off with it
  * (through the library, which replaces the session: the cookies to pass on).
  */
-export async function removePhoneFactor(request: Request, member: Member, password: string): Promise<TwoFactorOutcome<{ setCookies: string[]; turnedOff: boolean }>> {
+export async function removePhoneFactor(
+  request: Request,
+  member: Member,
+  password: string,
+): Promise<TwoFactorOutcome<{ setCookies: string[]; turnedOff: boolean }>> {
   const wrong = await passwordRefusal(request, member, password);
   if (wrong) return wrong;
   const db = await database();
@@ -127,10 +146,17 @@ export async function removePhoneFactor(request: Request, member: Member, passwo
   let turnedOff = false;
   if (phone.confirmed && !(await hasAuthenticatorApp(member.id))) {
     const auth = await getAuth();
-    const { headers } = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true });
+    const { headers } = await auth.api.disableTwoFactor({
+      body: { password },
+      headers: request.headers,
+      returnHeaders: true,
+    });
     setCookies = headers.getSetCookie();
     turnedOff = true;
   }
-  await db.update(profiles).set({ twoFactorPhone: null, twoFactorPhonePending: null }).where(eq(profiles.id, member.id));
+  await db
+    .update(profiles)
+    .set({ twoFactorPhone: null, twoFactorPhonePending: null })
+    .where(eq(profiles.id, member.id));
   return { ok: true, setCookies, turnedOff };
 }

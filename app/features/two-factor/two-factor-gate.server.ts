@@ -38,7 +38,13 @@ function stripDataParams(search: string): string {
  * asked for it on every signed-in page already (assurance.server.ts); this covers a member
  * whose only factor is a passkey.
  */
-const FACTOR_PAGES = new Set(["/profile/two-factor", "/profile/two-factor/backup-codes", "/profile/passkeys", "/profile/passkeys/options", "/profile/passkeys/verify"]);
+const FACTOR_PAGES = new Set([
+  "/profile/two-factor",
+  "/profile/two-factor/backup-codes",
+  "/profile/passkeys",
+  "/profile/passkeys/options",
+  "/profile/passkeys/verify",
+]);
 
 export async function needsSecondFactorToManageFactors(pattern: string, user: SessionUser): Promise<boolean> {
   if (user.assuranceLevel === "aal2" || !FACTOR_PAGES.has(pattern)) return false;

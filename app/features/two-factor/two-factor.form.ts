@@ -9,7 +9,8 @@ export const TWO_FACTOR_MESSAGES = {
   backupCodeFormat: "Please enter a backup code: 10 letters and digits, like abcde-12345",
   wrongCode: "That code is not right. Enter the newest code your app shows (check that your phone's clock is right).",
   codeUsed: "That code has just been used. Wait for your app to show the next one and enter that.",
-  codeUsedSignIn: "That code has just been used, so it cannot sign in again. Please sign in again and enter the next code your app shows.",
+  codeUsedSignIn:
+    "That code has just been used, so it cannot sign in again. Please sign in again and enter the next code your app shows.",
   wrongBackupCode: "That backup code is not right, or it has already been used. Each backup code works only once.",
   stepExpired: "Your sign-in took too long (more than 10 minutes) or was already finished. Please sign in again.",
   tooManyTries: "Too many wrong codes for this sign-in. Please sign in again.",
@@ -17,13 +18,16 @@ export const TWO_FACTOR_MESSAGES = {
   tooManyAttempts: "Too many attempts. Please wait a few minutes and try again.",
   noFactor: "This account has no second factor. Please sign in again.",
   enrolled: "Two-factor authentication is on. Keep these backup codes somewhere safe: they are shown only this once.",
-  regenerated: "New backup codes made: the old ones no longer work. Keep these somewhere safe: they are shown only this once.",
+  regenerated:
+    "New backup codes made: the old ones no longer work. Keep these somewhere safe: they are shown only this once.",
   removed: "Two-factor authentication is off: signing in needs only your password.",
   alreadyOn: "Two-factor authentication is already on.",
   wrongPassword: "Your password is not correct",
   failed: "That did not work. Please try again.",
-  managerRequired: "Managers must sign in with a second factor to use the staff tools, because they can read every member's details. Set up an authenticator app below to continue.",
-  castRequired: "Cast must sign in with a second factor to use the staff tools. Set up an authenticator app below to continue.",
+  managerRequired:
+    "Managers must sign in with a second factor to use the staff tools, because they can read every member's details. Set up an authenticator app below to continue.",
+  castRequired:
+    "Cast must sign in with a second factor to use the staff tools. Set up an authenticator app below to continue.",
   stepUpRequired: "The staff tools need a second factor. Enter a code to continue.",
   refused: "This page needs a sign-in with a second factor.",
   smsSent: "We have texted you a code. It works once, within 10 minutes.",
@@ -36,14 +40,16 @@ export const TWO_FACTOR_MESSAGES = {
     "Codes cannot be texted from the site at the moment. Use your authenticator app, a backup code or a passkey; if you have none of these, ask a manager to switch off your second factor.",
   passkeyInstead: "Or use a passkey this device or your phone holds for Hopewell:",
   passkeyOnly: "Use a passkey this device or your phone holds for Hopewell:",
-  passkeyLost: "Lost the device that holds your passkey? Ask a manager to remove the passkey from your account; then sign in again.",
+  passkeyLost:
+    "Lost the device that holds your passkey? Ask a manager to remove the passkey from your account; then sign in again.",
   phoneRequired: "Please enter your mobile phone number",
   phoneInvalid: "Please enter a mobile number that can receive text messages, e.g. (860) 555-0142 or +44 7911 123456",
   phoneAlready: "This account already has a phone number. Remove it first to use another.",
   phoneNotStarted: "Enter your phone number first: we text the code to it.",
   phoneAdded: "Your phone is confirmed: signing in can now ask for a code texted to it.",
   phoneRemoved: "Your phone number is removed: no more codes are texted to it.",
-  phoneRemovedAndOff: "Your phone number is removed, and two-factor authentication with it: signing in needs only your password.",
+  phoneRemovedAndOff:
+    "Your phone number is removed, and two-factor authentication with it: signing in needs only your password.",
 } as const;
 
 /** Where a code was texted, as the page says it: the last two digits only. */
@@ -55,7 +61,12 @@ export function phoneCodeSentMessage(masked: string): string {
 const sixDigits = z
   .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
   .transform((value) => value.replace(/[\s-]/g, ""))
-  .pipe(z.string().min(1, TWO_FACTOR_MESSAGES.codeRequired).regex(/^\d{6}$/, TWO_FACTOR_MESSAGES.codeFormat));
+  .pipe(
+    z
+      .string()
+      .min(1, TWO_FACTOR_MESSAGES.codeRequired)
+      .regex(/^\d{6}$/, TWO_FACTOR_MESSAGES.codeFormat),
+  );
 
 /** A backup code as the library makes it (abcde-12345); typed with or without its dash, any spaces dropped. */
 const backupCode = z
@@ -113,5 +124,10 @@ export const BackupCodesDownloadForm = z.object({
     .string()
     .max(400)
     .transform((value) => value.split(/\s+/).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/)).min(1).max(10)),
+    .pipe(
+      z
+        .array(z.string().regex(/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/))
+        .min(1)
+        .max(10),
+    ),
 });

@@ -20,12 +20,16 @@ import { ACCOUNT_SUSPENDED_CODE } from "~/features/accounts/suspension.server";
  * in factors.server.ts, adding and removing them in enrolment.server.ts.
  */
 
-export type TwoFactorOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string; restart?: boolean; field?: "password" | "code" };
+export type TwoFactorOutcome<T = object> =
+  ({ ok: true } & T) | { ok: false; status: number; message: string; restart?: boolean; field?: "password" | "code" };
 
 /** The page that asks for the second factor, keeping where the member was going, on the way to offer first (the app unless named). */
 export function secondStepUrl(redirectTo: unknown, method?: SecondFactorKind): string {
   const target = safeRedirectTarget(redirectTo, "");
-  const params = new URLSearchParams({ ...(method && method !== "totp" ? { method } : {}), ...(target ? { redirectTo: target } : {}) });
+  const params = new URLSearchParams({
+    ...(method && method !== "totp" ? { method } : {}),
+    ...(target ? { redirectTo: target } : {}),
+  });
   return params.size > 0 ? `/auth/two-factor?${params}` : "/auth/two-factor";
 }
 
@@ -35,10 +39,16 @@ export function cookiesOf(headers: Headers): string[] {
 }
 
 /** What a refused code means for the member, by the library's error code. */
-function codeRefusal(code: string | undefined, kind: SecondFactorKind): { status: number; message: string; restart?: boolean } | null {
+function codeRefusal(
+  code: string | undefined,
+  kind: SecondFactorKind,
+): { status: number; message: string; restart?: boolean } | null {
   switch (code) {
     case "INVALID_CODE":
-      return { status: 400, message: kind === "sms" ? TWO_FACTOR_MESSAGES.wrongSmsCode : TWO_FACTOR_MESSAGES.wrongCode };
+      return {
+        status: 400,
+        message: kind === "sms" ? TWO_FACTOR_MESSAGES.wrongSmsCode : TWO_FACTOR_MESSAGES.wrongCode,
+      };
     case "INVALID_BACKUP_CODE":
       return { status: 400, message: TWO_FACTOR_MESSAGES.wrongBackupCode };
     case "INVALID_TWO_FACTOR_COOKIE":
@@ -127,7 +137,8 @@ export async function verifySecondFactor(
   const throttleKey = stepUp ? `signin:account:${stepUp.email.toLowerCase()}` : `two-factor:address:${clientAddress}`;
   const throttle = await hit(throttleKey, stepUp ? signInPerAccount() : signInPerAddress());
   if (!throttle.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
-  if (kind === "totp" && stepUp && (await totpCodeWasUsed(stepUp.userId, code))) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" };
+  if (kind === "totp" && stepUp && (await totpCodeWasUsed(stepUp.userId, code)))
+    return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" };
   const auth = await getAuth();
   const headers = secondStepHeaders(request, clientAddress);
   let answer: { headers: Headers; response: { user?: { id: string } } };
@@ -149,8 +160,17 @@ export async function verifySecondFactor(
   const userId = stepUp?.userId ?? answer.response.user?.id;
   if (kind === "totp" && userId && !(await claimTotpCode(userId, code))) {
     // Given again (by someone else, or twice at once): the session the library just made for it is ended.
-    if (!stepUp) await auth.api.signOut({ headers: new Headers({ cookie: cookiesOf(answer.headers).map((cookie) => cookie.split(";")[0]).join("; ") }) });
-    return stepUp ? { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" } : { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsedSignIn, restart: true };
+    if (!stepUp)
+      await auth.api.signOut({
+        headers: new Headers({
+          cookie: cookiesOf(answer.headers)
+            .map((cookie) => cookie.split(";")[0])
+            .join("; "),
+        }),
+      });
+    return stepUp
+      ? { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsed, field: "code" }
+      : { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.codeUsedSignIn, restart: true };
   }
   await forgiveAttempt(throttleKey);
   if (stepUp) await markSessionProven(request, stepUp.userId);
@@ -171,7 +191,11 @@ export async function markSessionProven(request: Request, userId: string): Promi
 }
 
 /** Texts a one-time code to the member's confirmed phone (through the outbox, never logged); limited per client address and per account. */
-export async function textSecondFactorCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+export async function textSecondFactorCode(
+  request: Request,
+  clientAddress: string,
+  stepUp: StepUp | null,
+): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   if (!smsEnabled()) return { ok: false, status: 404, message: TWO_FACTOR_MESSAGES.noPhone };
   return sendTextedCode(request, clientAddress, stepUp);
 }
@@ -180,15 +204,24 @@ export async function textSecondFactorCode(request: Request, clientAddress: stri
  * The library makes the code (replacing any earlier one of this sign-in or session) and hands
  * it to its callback, which queues it as a text message (otp-delivery.server.ts).
  */
-async function sendTextedCode(request: Request, clientAddress: string, stepUp: StepUp | null): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
+async function sendTextedCode(
+  request: Request,
+  clientAddress: string,
+  stepUp: StepUp | null,
+): Promise<TwoFactorOutcome<{ setCookies: string[] }>> {
   const prefix = "two-factor-sms";
   const byAddress = await hit(`${prefix}:address:${clientAddress}`, LIMITS.resetPerAddress);
-  const byAccount = stepUp ? await hit(`${prefix}:account:${stepUp.userId}`, LIMITS.resetPerAddress) : { allowed: true };
-  if (!byAddress.allowed || !byAccount.allowed) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
+  const byAccount = stepUp
+    ? await hit(`${prefix}:account:${stepUp.userId}`, LIMITS.resetPerAddress)
+    : { allowed: true };
+  if (!byAddress.allowed || !byAccount.allowed)
+    return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooManyAttempts };
   const auth = await getAuth();
   const delivery: OtpDelivery = { channel: "sms" };
   try {
-    const answer = await otpDelivery.run(delivery, () => auth.api.sendTwoFactorOTP({ body: {}, headers: secondStepHeaders(request, clientAddress), returnHeaders: true }));
+    const answer = await otpDelivery.run(delivery, () =>
+      auth.api.sendTwoFactorOTP({ body: {}, headers: secondStepHeaders(request, clientAddress), returnHeaders: true }),
+    );
     if (delivery.outcome === "no-phone") return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.noPhone };
     if (delivery.outcome !== "queued") return { ok: false, status: 500, message: TWO_FACTOR_MESSAGES.failed };
     return { ok: true, setCookies: cookiesOf(answer.headers) };
@@ -204,7 +237,12 @@ async function sendTextedCode(request: Request, clientAddress: string, stepUp: S
 export async function qrCodeSvg(uri: string): Promise<string> {
   // A CommonJS package: its functions are on the module's default export.
   const { default: QRCode } = await import("qrcode");
-  return QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2, color: { dark: "#000000", light: "#ffffff" } });
+  return QRCode.toString(uri, {
+    type: "svg",
+    errorCorrectionLevel: "M",
+    margin: 2,
+    color: { dark: "#000000", light: "#ffffff" },
+  });
 }
 
 /** The secret of an otpauth:// address, in groups of four for typing into an app by hand. */
@@ -212,7 +250,11 @@ export function typedSecretOf(uri: string): string | null {
   try {
     const secret = new URL(uri).searchParams.get("secret");
     if (!secret || !/^[A-Z2-7]+=*$/i.test(secret)) return null;
-    return secret.replace(/=+$/, "").toUpperCase().match(/.{1,4}/g)!.join(" ");
+    return secret
+      .replace(/=+$/, "")
+      .toUpperCase()
+      .match(/.{1,4}/g)!
+      .join(" ");
   } catch {
     return null;
   }

@@ -6,7 +6,17 @@ import { rawRows, type Database, type Transaction } from "~/platform/db/client.s
 import { config } from "~/platform/config.server";
 import { holdingDatabase } from "~/platform/db/holds.server";
 import { storedKeys, readFile } from "~/platform/storage/storage.server";
-import { BackupError, FORMAT, FORMAT_VERSION, MIGRATIONS_TABLE, quoteName, schemaVersionOf, type Manifest, type ManifestFile, type ManifestTable } from "./format.server";
+import {
+  BackupError,
+  FORMAT,
+  FORMAT_VERSION,
+  MIGRATIONS_TABLE,
+  quoteName,
+  schemaVersionOf,
+  type Manifest,
+  type ManifestFile,
+  type ManifestTable,
+} from "./format.server";
 import { ensureBackupKey, signManifest, SIGNATURE_FILE } from "./signature.server";
 import { BACKUP_STAGE_PREFIX, makeStage, removeLeftoverStages, removeStage } from "./stages.server";
 
@@ -19,7 +29,10 @@ async function tablesToDump(tx: Transaction): Promise<string[]> {
     sql`select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and not c.relispartition and n.nspname = 'public' order by 1`,
   );
-  const journal = await rawRows<{ present: boolean }>(tx as unknown as Database, sql`select to_regclass(${MIGRATIONS_TABLE}) is not null as present`);
+  const journal = await rawRows<{ present: boolean }>(
+    tx as unknown as Database,
+    sql`select to_regclass(${MIGRATIONS_TABLE}) is not null as present`,
+  );
   return [...(journal[0]?.present ? [MIGRATIONS_TABLE] : []), ...rows.map((row) => row.name)];
 }
 
@@ -30,7 +43,11 @@ async function dumpTable(tx: Transaction, table: string, file: string): Promise<
   const out = await fs.promises.open(file, "wx");
   let rows = 0;
   try {
-    await db.execute(sql.raw(`declare backup_rows no scroll cursor for select row_to_json(t)::text as line from ${quoteName(table)} t`));
+    await db.execute(
+      sql.raw(
+        `declare backup_rows no scroll cursor for select row_to_json(t)::text as line from ${quoteName(table)} t`,
+      ),
+    );
     for (;;) {
       const batch = await rawRows<{ line: string }>(db, sql.raw(`fetch ${BATCH} from backup_rows`));
       if (batch.length === 0) break;
@@ -73,14 +90,20 @@ async function copyStoredFile(key: string, file: string): Promise<ManifestFile |
 
 /** `leftovers`: the stage folders of backups killed before they ended, removed before this one (stages.server.ts). */
 /** Every table into `stageDir`/db, in the transaction's one snapshot, and the last migration applied. */
-async function dumpTables(tx: Transaction, stageDir: string): Promise<{ tables: ManifestTable[]; lastAppliedAt: number | null }> {
+async function dumpTables(
+  tx: Transaction,
+  stageDir: string,
+): Promise<{ tables: ManifestTable[]; lastAppliedAt: number | null }> {
   const tables: ManifestTable[] = [];
   for (const name of await tablesToDump(tx)) {
     const file = `db/${name}.jsonl`;
     tables.push({ name, file, ...(await dumpTable(tx, name, path.join(stageDir, file))) });
   }
   const last = tables.some((table) => table.name === MIGRATIONS_TABLE)
-    ? await rawRows<{ at: string | null }>(tx as unknown as Database, sql.raw(`select max(created_at)::text as at from ${MIGRATIONS_TABLE}`))
+    ? await rawRows<{ at: string | null }>(
+        tx as unknown as Database,
+        sql.raw(`select max(created_at)::text as at from ${MIGRATIONS_TABLE}`),
+      )
     : [];
   return { tables, lastAppliedAt: last[0]?.at ? Number(last[0].at) : null };
 }

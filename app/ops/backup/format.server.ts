@@ -40,7 +40,9 @@ export class BackupError extends Error {
 export type JournalEntry = { idx: number; when: number; tag: string };
 
 export function migrationJournal(migrationsDir = DEFAULT_MIGRATIONS_DIR): JournalEntry[] {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, "meta", "_journal.json"), "utf8")) as { entries: JournalEntry[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, "meta", "_journal.json"), "utf8")) as {
+    entries: JournalEntry[];
+  };
   return journal.entries;
 }
 

@@ -40,7 +40,9 @@ async function openTarget(databaseUrl: string | undefined, dataDir: string): Pro
     release = acquireDataDirLock(dataDir);
   } catch (error) {
     if (error instanceof DataDirLockedError) {
-      throw new BackupError(`${error.message.replace(/ Stop it first.*$/, "")} The site must be stopped before a restore replaces its data.`);
+      throw new BackupError(
+        `${error.message.replace(/ Stop it first.*$/, "")} The site must be stopped before a restore replaces its data.`,
+      );
     }
     throw error;
   }
@@ -94,8 +96,13 @@ async function insertOrder(sql: Sql, tables: string[]): Promise<string[]> {
   const ordered: string[] = [];
   const pending = new Set(tables);
   while (pending.size > 0) {
-    const ready = [...pending].filter((table) => !rows.some((fk) => fk.child === table && fk.parent !== table && pending.has(fk.parent)));
-    if (ready.length === 0) throw new BackupError(`The tables ${[...pending].join(", ")} reference each other in a cycle; cannot order the restore.`);
+    const ready = [...pending].filter(
+      (table) => !rows.some((fk) => fk.child === table && fk.parent !== table && pending.has(fk.parent)),
+    );
+    if (ready.length === 0)
+      throw new BackupError(
+        `The tables ${[...pending].join(", ")} reference each other in a cycle; cannot order the restore.`,
+      );
     for (const table of ready) {
       pending.delete(table);
       ordered.push(table);
@@ -112,7 +119,9 @@ async function restoreTable(sql: Sql, table: string, file: string): Promise<void
     [table, quoteName(table)],
   );
   if (columns.length === 0) throw new BackupError(`The backup holds the table ${table}, which the schema lacks.`);
-  const names = columns.filter((column) => column.generated === "").map((column) => `"${column.name.replaceAll('"', '""')}"`);
+  const names = columns
+    .filter((column) => column.generated === "")
+    .map((column) => `"${column.name.replaceAll('"', '""')}"`);
   const overriding = columns.some((column) => column.identity === "a") ? " overriding system value" : "";
   const statement = `insert into ${quoteName(table)} (${names.join(", ")})${overriding} select ${names.join(", ")} from json_populate_recordset(null::${quoteName(table)}, $1::json)`;
   let batch: string[] = [];
@@ -130,14 +139,21 @@ async function restoreTable(sql: Sql, table: string, file: string): Promise<void
   // Sequences continue after the restored rows, so the next insert gets a fresh id.
   for (const column of columns.filter((candidate) => candidate.serial)) {
     const name = `"${column.name.replaceAll('"', '""')}"`;
-    await sql.query(`select setval(pg_get_serial_sequence($1, $2), coalesce(max(${name}), 1), max(${name}) is not null) from ${quoteName(table)}`, [
-      quoteName(table),
-      column.name,
-    ]);
+    await sql.query(
+      `select setval(pg_get_serial_sequence($1, $2), coalesce(max(${name}), 1), max(${name}) is not null) from ${quoteName(table)}`,
+      [quoteName(table), column.name],
+    );
   }
 }
 
-export type RestoreOptions = { file: string; databaseUrl?: string; dataDir: string; force?: boolean; trustUnsigned?: boolean; migrationsDir?: string };
+export type RestoreOptions = {
+  file: string;
+  databaseUrl?: string;
+  dataDir: string;
+  force?: boolean;
+  trustUnsigned?: boolean;
+  migrationsDir?: string;
+};
 /** `unchecked`: why the archive's signature did not hold, when the operator trusted it anyway. */
 export type RestoreResult = { manifest: Manifest; rows: number; files: number; ms: number; unchecked?: string };
 
@@ -154,7 +170,10 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   await removeLeftoverStages(os.tmpdir(), RESTORE_STAGE_PREFIX).catch(() => []);
   const unpacked = await makeStage(os.tmpdir(), RESTORE_STAGE_PREFIX);
   try {
-    const { manifest, unchecked } = await unpack(path.resolve(options.file), unpacked, { dataDir: options.dataDir, trustUnsigned: options.trustUnsigned });
+    const { manifest, unchecked } = await unpack(path.resolve(options.file), unpacked, {
+      dataDir: options.dataDir,
+      trustUnsigned: options.trustUnsigned,
+    });
     checkSchemaVersion(manifest, migrationsDir);
 
     const target = await openTarget(options.databaseUrl, options.dataDir);
@@ -165,7 +184,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       if (!options.force) {
         const filled: string[] = [];
         for (const table of existing) {
-          const { rows } = await sql.query<{ any: boolean }>(`select exists (select 1 from ${quoteName(table)}) as any`);
+          const { rows } = await sql.query<{ any: boolean }>(
+            `select exists (select 1 from ${quoteName(table)}) as any`,
+          );
           if (rows[0]?.any) filled.push(table);
         }
         const stored = await storedKeys();
@@ -190,7 +211,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
         }
         // The journal table as drizzle creates it; its rows come from the archive.
         await sql.query("create schema drizzle");
-        await sql.query(`create table ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`);
+        await sql.query(
+          `create table ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`,
+        );
 
         const known = new Set([MIGRATIONS_TABLE, ...(await appTables(sql))]);
         const unknown = manifest.tables.map((table) => table.name).filter((name) => !known.has(name));
@@ -206,7 +229,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
         for (const table of manifest.tables) {
           const { rows } = await sql.query<{ n: string }>(`select count(*)::text as n from ${quoteName(table.name)}`);
           if (Number(rows[0]?.n) !== table.rows) {
-            throw new BackupError(`${table.name} has ${rows[0]?.n} rows after the restore, the backup says ${table.rows}. Nothing was restored.`);
+            throw new BackupError(
+              `${table.name} has ${rows[0]?.n} rows after the restore, the backup says ${table.rows}. Nothing was restored.`,
+            );
           }
         }
         await sql.query("commit");
@@ -221,7 +246,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       try {
         const keep = new Set(manifest.files.map((stored) => stored.key));
         if (options.force) for (const key of await storedKeys()) if (!keep.has(key)) await removeFile(key);
-        for (const stored of manifest.files) await saveFile(stored.key, await fs.promises.readFile(path.join(unpacked, "files", stored.key)));
+        for (const stored of manifest.files)
+          await saveFile(stored.key, await fs.promises.readFile(path.join(unpacked, "files", stored.key)));
       } catch (error) {
         throw new BackupError(
           `The database was restored, but writing the uploaded files failed (${(error as Error).message}). Fix that (free space, permissions) and run the restore again with --force.`,

@@ -16,7 +16,8 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
 }
 
 function logLeftovers(dir: string, leftovers: string[]): void {
-  if (leftovers.length > 0) logger.warn({ dir, removed: leftovers }, "removed the unfinished backups of processes stopped during one");
+  if (leftovers.length > 0)
+    logger.warn({ dir, removed: leftovers }, "removed the unfinished backups of processes stopped during one");
 }
 
 /**
@@ -24,7 +25,10 @@ function logLeftovers(dir: string, leftovers: string[]): void {
  * the site carries on. At once, it removes what backups killed before they ended left in `dir`
  * (a plain copy of the database): the site's start is often the restart after that kill.
  */
-export function scheduledBackupsJob(handle: DatabaseHandle, options: { dir: string; everyMs: number; keep: number }): TimerJob {
+export function scheduledBackupsJob(
+  handle: DatabaseHandle,
+  options: { dir: string; everyMs: number; keep: number },
+): TimerJob {
   return {
     name: "scheduled backup",
     firstAfterMs: options.everyMs,
@@ -32,16 +36,32 @@ export function scheduledBackupsJob(handle: DatabaseHandle, options: { dir: stri
     atStart: () =>
       removeLeftoverStages(options.dir, BACKUP_STAGE_PREFIX, { earlierVersions: true }).then(
         (leftovers) => logLeftovers(options.dir, leftovers),
-        (error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error), dir: options.dir }, "removing unfinished backups failed"),
+        (error: unknown) =>
+          logger.error(
+            { reason: error instanceof Error ? error.message : String(error), dir: options.dir },
+            "removing unfinished backups failed",
+          ),
       ),
     run: async () => {
       try {
         const result = await createBackup(handle.db, handle.kind, path.join(options.dir, backupFileName()));
         logLeftovers(options.dir, result.leftovers);
         const pruned = await pruneBackups(options.dir, options.keep);
-        logger.info({ file: result.file, ms: result.ms, tables: result.manifest.tables.length, files: result.manifest.files.length, pruned: pruned.length }, "scheduled backup written");
+        logger.info(
+          {
+            file: result.file,
+            ms: result.ms,
+            tables: result.manifest.tables.length,
+            files: result.manifest.files.length,
+            pruned: pruned.length,
+          },
+          "scheduled backup written",
+        );
       } catch (error) {
-        logger.error({ reason: error instanceof Error ? error.message : String(error), dir: options.dir }, "scheduled backup failed");
+        logger.error(
+          { reason: error instanceof Error ? error.message : String(error), dir: options.dir },
+          "scheduled backup failed",
+        );
       }
     },
   };

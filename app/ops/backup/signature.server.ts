@@ -35,7 +35,10 @@ export function readBackupKey(dataDir: string): BackupKey | undefined {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new BackupError(`Could not read the backup key ${file}: ${(error as Error).message}.`);
   }
-  if (!KEY_TEXT.test(text)) throw new BackupError(`${file} is not a backup key (64 hexadecimal characters). Put back the key the site made, or remove the file to make a new one.`);
+  if (!KEY_TEXT.test(text))
+    throw new BackupError(
+      `${file} is not a backup key (64 hexadecimal characters). Put back the key the site made, or remove the file to make a new one.`,
+    );
   const secret = Buffer.from(text, "hex");
   return { secret, id: keyIdOf(secret), file };
 }
@@ -49,7 +52,10 @@ export function ensureBackupKey(dataDir: string): { key: BackupKey; made: boolea
   if (existing) return { key: existing, made: false };
   fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   try {
-    fs.writeFileSync(backupKeyPath(dataDir), `${crypto.randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
+    fs.writeFileSync(backupKeyPath(dataDir), `${crypto.randomBytes(32).toString("hex")}\n`, {
+      flag: "wx",
+      mode: 0o600,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     // Another process made it a moment ago; its key is the one.
@@ -75,23 +81,42 @@ export function signManifest(key: BackupKey, manifestBytes: Buffer): string {
  * signature, another key, no key here) leave the operator to judge where the archive has been.
  * `dataDir` is where this site's key is.
  */
-export function signatureProblem(manifestBytes: Buffer, signatureText: string | undefined, dataDir: string): { reason: string; altered: boolean } | undefined {
+export function signatureProblem(
+  manifestBytes: Buffer,
+  signatureText: string | undefined,
+  dataDir: string,
+): { reason: string; altered: boolean } | undefined {
   const unverifiable = (reason: string) => ({ reason, altered: false });
   const altered = (reason: string) => ({ reason: `${reason}: it was altered after it was made`, altered: true });
-  if (signatureText === undefined) return unverifiable("it carries no signature (it was made before backups were signed, or its signature was removed)");
+  if (signatureText === undefined)
+    return unverifiable(
+      "it carries no signature (it was made before backups were signed, or its signature was removed)",
+    );
   let signature: Partial<Signature>;
   try {
     signature = JSON.parse(signatureText) as Partial<Signature>;
   } catch {
     return altered(`its ${SIGNATURE_FILE} cannot be read`);
   }
-  if (signature?.algorithm !== ALGORITHM || typeof signature.keyId !== "string" || typeof signature.signature !== "string") return altered(`its ${SIGNATURE_FILE} is not a signature this site makes`);
+  if (
+    signature?.algorithm !== ALGORITHM ||
+    typeof signature.keyId !== "string" ||
+    typeof signature.signature !== "string"
+  )
+    return altered(`its ${SIGNATURE_FILE} is not a signature this site makes`);
   const key = readBackupKey(dataDir);
-  if (!key) return unverifiable(`there is no backup key at ${backupKeyPath(dataDir)} to check its signature with (copy there the backup.key of the site that made it)`);
-  if (signature.keyId !== key.id) return unverifiable(`it was signed with another key (${signature.keyId}) than this site's ${key.file} (${key.id}): copy there the backup.key of the site that made it`);
+  if (!key)
+    return unverifiable(
+      `there is no backup key at ${backupKeyPath(dataDir)} to check its signature with (copy there the backup.key of the site that made it)`,
+    );
+  if (signature.keyId !== key.id)
+    return unverifiable(
+      `it was signed with another key (${signature.keyId}) than this site's ${key.file} (${key.id}): copy there the backup.key of the site that made it`,
+    );
   const expected = Buffer.from(hmac(key.secret, manifestBytes), "hex");
   const given = Buffer.from(signature.signature, "hex");
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return altered("its signature does not match its contents under this site's key");
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
+    return altered("its signature does not match its contents under this site's key");
   return undefined;
 }
 
@@ -100,10 +125,17 @@ export function signatureProblem(manifestBytes: Buffer, signatureText: string | 
  * copy (operators.md, "Backups"). A key file that cannot be read is logged and the site serves on;
  * its backups fail, naming it, until it is put right.
  */
-export function prepareBackupKey(dataDir: string, log: { info: (fields: object, message: string) => void; error: (fields: object, message: string) => void }): void {
+export function prepareBackupKey(
+  dataDir: string,
+  log: { info: (fields: object, message: string) => void; error: (fields: object, message: string) => void },
+): void {
   try {
     const { key, made } = ensureBackupKey(dataDir);
-    if (made) log.info({ file: key.file, keyId: key.id }, "made the key that signs backups: keep a copy apart from the backups");
+    if (made)
+      log.info(
+        { file: key.file, keyId: key.id },
+        "made the key that signs backups: keep a copy apart from the backups",
+      );
   } catch (error) {
     log.error({ reason: (error as Error).message }, "the key that signs backups is unusable");
   }

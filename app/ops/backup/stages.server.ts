@@ -51,7 +51,10 @@ const guards = new Map<string, ChildProcessByStdio<Writable, null, null>>();
  */
 function guard(stage: string): void {
   try {
-    const child = spawn("sh", ["-c", 'trap "" TERM INT HUP; cat >/dev/null; rm -rf -- "$0"', stage], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    const child = spawn("sh", ["-c", 'trap "" TERM INT HUP; cat >/dev/null; rm -rf -- "$0"', stage], {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+    });
     child.on("error", () => {});
     child.stdin.on("error", () => {});
     // Neither the guard nor its pipe keeps this process running.

@@ -13,12 +13,25 @@ const SHA256 = /^[0-9a-f]{64}$/;
 function isManifest(value: unknown): value is Manifest {
   const manifest = value as Partial<Manifest> | null;
   if (manifest === null || typeof manifest !== "object" || manifest.format !== FORMAT) return false;
-  if (typeof manifest.schemaVersion !== "string" || typeof manifest.schemaVersionAt !== "number" || !Array.isArray(manifest.tables) || !Array.isArray(manifest.files)) return false;
+  if (
+    typeof manifest.schemaVersion !== "string" ||
+    typeof manifest.schemaVersionAt !== "number" ||
+    !Array.isArray(manifest.tables) ||
+    !Array.isArray(manifest.files)
+  )
+    return false;
   const names = new Set<string>();
   for (const table of manifest.tables as unknown[]) {
     const { name, file, rows, sha256 } = (table ?? {}) as Partial<Manifest["tables"][number]>;
     if (typeof name !== "string" || !TABLE_NAME.test(name) || names.has(name)) return false;
-    if (typeof file !== "string" || !Number.isSafeInteger(rows) || rows! < 0 || typeof sha256 !== "string" || !SHA256.test(sha256)) return false;
+    if (
+      typeof file !== "string" ||
+      !Number.isSafeInteger(rows) ||
+      rows! < 0 ||
+      typeof sha256 !== "string" ||
+      !SHA256.test(sha256)
+    )
+      return false;
     names.add(name);
   }
   return (manifest.files as unknown[]).every((stored) => {
@@ -36,9 +49,14 @@ export type SignatureCheck = { dataDir: string; trustUnsigned?: boolean };
  * key's, no key here) is not a refusal: `unchecked` says why. An archive altered after this site
  * signed it is refused all the same: the flag is for archives the operator kept, not changed ones.
  */
-export async function unpack(file: string, into: string, check: SignatureCheck): Promise<{ manifest: Manifest; unchecked?: string }> {
+export async function unpack(
+  file: string,
+  into: string,
+  check: SignatureCheck,
+): Promise<{ manifest: Manifest; unchecked?: string }> {
   if (!fs.existsSync(file)) throw new BackupError(`No backup file at ${file}.`);
-  const damaged = (detail: string) => new BackupError(`${file} is not a usable backup: ${detail}. Nothing was restored.`);
+  const damaged = (detail: string) =>
+    new BackupError(`${file} is not a usable backup: ${detail}. Nothing was restored.`);
   try {
     const tar = await import("tar");
     await tar.x({ file, cwd: into, strict: true });
@@ -56,7 +74,10 @@ export async function unpack(file: string, into: string, check: SignatureCheck):
   if (!isManifest(manifest)) throw damaged("its manifest is not a Hopewell backup manifest");
   const signature = await fs.promises.readFile(path.join(into, SIGNATURE_FILE), "utf8").catch(() => undefined);
   const problem = signatureProblem(manifestBytes, signature, check.dataDir);
-  if (problem?.altered) throw new BackupError(`${file} cannot be trusted: ${problem.reason}, and must not be restored. Nothing was restored.`);
+  if (problem?.altered)
+    throw new BackupError(
+      `${file} cannot be trusted: ${problem.reason}, and must not be restored. Nothing was restored.`,
+    );
   if (problem && !check.trustUnsigned) {
     throw new BackupError(
       `${file} cannot be trusted: ${problem.reason}. Nothing was restored. If you made it yourself and kept it where no one else could change it (an archive from before backups were signed), add --trust-unsigned.`,
@@ -65,7 +86,8 @@ export async function unpack(file: string, into: string, check: SignatureCheck):
   const parts = [
     ...manifest.tables.map((table) => ({ file: table.file, sha256: table.sha256 })),
     ...manifest.files.map((stored) => {
-      if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.[a-z0-9]+$/.test(stored.key)) throw damaged(`it names a file with a bad key (${stored.key})`);
+      if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.[a-z0-9]+$/.test(stored.key))
+        throw damaged(`it names a file with a bad key (${stored.key})`);
       return { file: `files/${stored.key}`, sha256: stored.sha256 };
     }),
   ];
@@ -87,5 +109,7 @@ export function checkSchemaVersion(manifest: Manifest, migrationsDir: string): v
       `This backup is from a newer version of the site (schema ${manifest.schemaVersion}; this code knows up to ${latest?.tag ?? "none"}). Update the site, then restore.`,
     );
   }
-  throw new BackupError(`This backup's schema version ${manifest.schemaVersion} is unknown to this version of the site.`);
+  throw new BackupError(
+    `This backup's schema version ${manifest.schemaVersion} is unknown to this version of the site.`,
+  );
 }

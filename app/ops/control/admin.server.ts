@@ -11,7 +11,8 @@ const OPERATOR = { operator: "cli" } as const;
 /** What the command says when a role could not be set. */
 function roleRefusal(outcome: RoleChange, email: string): string | undefined {
   if (outcome === "not-found") return `No account has the email ${email}.`;
-  if (outcome === "last-manager") return `${email} is the only manager. There must always be at least one manager: make someone else a manager first.`;
+  if (outcome === "last-manager")
+    return `${email} is the only manager. There must always be at least one manager: make someone else a manager first.`;
   return undefined;
 }
 
@@ -31,7 +32,13 @@ export async function runAdminCommand(argv: string[]): Promise<AdminOutcome> {
   try {
     values = parseArgs({
       args: rest,
-      options: { email: { type: "string" }, password: { type: "string" }, first: { type: "string" }, last: { type: "string" }, role: { type: "string" } },
+      options: {
+        email: { type: "string" },
+        password: { type: "string" },
+        first: { type: "string" },
+        last: { type: "string" },
+        role: { type: "string" },
+      },
       strict: true,
     }).values;
   } catch (error) {
@@ -59,13 +66,17 @@ export async function runAdminCommand(argv: string[]): Promise<AdminOutcome> {
     const refused = roleRefusal(await changeRole(OPERATOR, { email: parsed.data.email }, role), parsed.data.email);
     if (refused) return fail(refused);
     out.push(`Created ${parsed.data.email} (${role}).`);
-    out.push("Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password.");
+    out.push(
+      "Its address counts as confirmed, since you typed it: signing in with an emailed code keeps its password.",
+    );
   } else {
     if (!values.email || !values.role) return fail(ADMIN_USAGE);
     const outcome = await changeRole(OPERATOR, { email: values.email }, values.role as Role);
     const refused = roleRefusal(outcome, values.email);
     if (refused) return fail(refused);
-    out.push(outcome === "unchanged" ? `${values.email} is already ${values.role}.` : `${values.email} is now ${values.role}.`);
+    out.push(
+      outcome === "unchanged" ? `${values.email} is already ${values.role}.` : `${values.email} is now ${values.role}.`,
+    );
   }
   return { code: 0, out, err: [] };
 }

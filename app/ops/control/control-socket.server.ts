@@ -24,7 +24,10 @@ export function controlSocketPath(dataDir: string): string {
   return path.join(dataDir, CONTROL_SOCKET);
 }
 
-export async function startControlSocket(dataDir: string, handlers: ControlHandlers): Promise<{ close: () => Promise<void> }> {
+export async function startControlSocket(
+  dataDir: string,
+  handlers: ControlHandlers,
+): Promise<{ close: () => Promise<void> }> {
   const socketPath = controlSocketPath(dataDir);
   const server = http.createServer((req, res) => {
     const handler = req.method === "POST" ? handlers[req.url ?? ""] : undefined;
@@ -74,20 +77,24 @@ export async function startControlSocket(dataDir: string, handlers: ControlHandl
 export async function askRunningServer<T>(dataDir: string, command: string, body: unknown): Promise<T> {
   const socketPath = controlSocketPath(dataDir);
   return new Promise<T>((resolve, reject) => {
-    const req = http.request({ socketPath, path: command, method: "POST", headers: { "Content-Type": "application/json" } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => {
-        try {
-          const parsed = JSON.parse(text) as T & { error?: string };
-          if (res.statusCode !== 200) reject(new ControlSocketError(parsed.error ?? `The running server answered ${res.statusCode}.`));
-          else resolve(parsed);
-        } catch {
-          reject(new ControlSocketError(`The running server gave an unreadable answer (${res.statusCode}).`));
-        }
-      });
-    });
+    const req = http.request(
+      { socketPath, path: command, method: "POST", headers: { "Content-Type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => {
+          try {
+            const parsed = JSON.parse(text) as T & { error?: string };
+            if (res.statusCode !== 200)
+              reject(new ControlSocketError(parsed.error ?? `The running server answered ${res.statusCode}.`));
+            else resolve(parsed);
+          } catch {
+            reject(new ControlSocketError(`The running server gave an unreadable answer (${res.statusCode}).`));
+          }
+        });
+      },
+    );
     req.on("error", (error) =>
       reject(
         new ControlSocketError(

@@ -28,7 +28,10 @@ export function controlSocketJob(handle: DatabaseHandle, cfg: Config): ServiceJo
         },
       }).catch((error: unknown) => {
         // The site still serves; only the tools cannot reach it (e.g. a DATA_DIR path too long for a socket).
-        logger.warn({ reason: (error as Error).message, socket: controlSocketPath(cfg.dataDir) }, "control socket unavailable: npm run admin and backup need the site stopped");
+        logger.warn(
+          { reason: (error as Error).message, socket: controlSocketPath(cfg.dataDir) },
+          "control socket unavailable: npm run admin and backup need the site stopped",
+        );
         return undefined;
       });
       return { stop: async () => await socket?.close() };

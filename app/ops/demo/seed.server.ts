@@ -16,16 +16,43 @@ import {
   recentDate,
   researchValues,
 } from "~/platform/db/factories";
-import { accounts, applications, characters, costumePhotos, costumeReviews, eventAttendance, events, letters, merchantOrders, pels, profiles, research } from "~/platform/db/schema";
+import {
+  accounts,
+  applications,
+  characters,
+  costumePhotos,
+  costumeReviews,
+  eventAttendance,
+  events,
+  letters,
+  merchantOrders,
+  pels,
+  profiles,
+  research,
+} from "~/platform/db/schema";
 import { hashPassword } from "~/features/accounts/passwords.server";
 import { costumeKeys, researchKey, saveFile } from "~/platform/storage/storage.server";
 
-export type DemoSize = { members: number; events: number; pels: number; orders: number; letters: number; research: number };
+export type DemoSize = {
+  members: number;
+  events: number;
+  pels: number;
+  orders: number;
+  letters: number;
+  research: number;
+};
 
 /** Enough to try every page. */
 export const DEMO_SMALL: DemoSize = { members: 60, events: 6, pels: 150, orders: 80, letters: 40, research: 12 };
 /** The benchmark's data set: a club several years old. */
-export const DEMO_LARGE: DemoSize = { members: 2_000, events: 50, pels: 20_000, orders: 10_000, letters: 5_000, research: 500 };
+export const DEMO_LARGE: DemoSize = {
+  members: 2_000,
+  events: 50,
+  pels: 20_000,
+  orders: 10_000,
+  letters: 5_000,
+  research: 500,
+};
 
 /**
  * The busiest pages of the large data set, the same size at every --scale: the next event with
@@ -48,7 +75,10 @@ export const DEMO_ACCOUNTS: Record<Role, string> = {
 const BATCH = 400;
 const DAY = 86_400_000;
 /** The smallest valid PNG (1×1, transparent), so demo research files open. */
-const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 
 async function insertInBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
@@ -83,23 +113,50 @@ export async function demoIsSeeded(db: Database): Promise<boolean> {
  * Fills the database with a club's worth of realistic members and submissions,
  * made by the same factories as the tests. Returns what it made.
  */
-export async function seedDemo(db: Database, size: DemoSize, log: (message: string) => void = () => {}, busiest?: DemoBusiest) {
+export async function seedDemo(
+  db: Database,
+  size: DemoSize,
+  log: (message: string) => void = () => {},
+  busiest?: DemoBusiest,
+) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = Date.now();
 
   // Members: the four named accounts first, then the rest.
   const named = (Object.entries(DEMO_ACCOUNTS) as [Role, string][]).map(([role, email], i) =>
-    profileValues({ role, email, firstName: ["Ada", "Bartholomew", "Clara", "Dale"][i], lastName: "Demo", emailVerified: true }),
+    profileValues({
+      role,
+      email,
+      firstName: ["Ada", "Bartholomew", "Clara", "Dale"][i],
+      lastName: "Demo",
+      emailVerified: true,
+    }),
   );
   // Made by the operator, as with npm run admin: their addresses count as confirmed, so an emailed code keeps the demo password.
   const memberRows = [
     ...named,
-    ...Array.from({ length: Math.max(0, size.members - named.length) }, (_, i) => profileValues({ role: roleFor(i), emailVerified: true })),
+    ...Array.from({ length: Math.max(0, size.members - named.length) }, (_, i) =>
+      profileValues({ role: roleFor(i), emailVerified: true }),
+    ),
   ];
-  const members = memberRows.map((m) => ({ id: m.id!, firstName: m.firstName, lastName: m.lastName, email: m.email, role: m.role as Role }));
+  const members = memberRows.map((m) => ({
+    id: m.id!,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    email: m.email,
+    role: m.role as Role,
+  }));
   await insertInBatches(memberRows, (batch) => db.insert(profiles).values(batch));
   await insertInBatches(members, (batch) =>
-    db.insert(accounts).values(batch.map((m) => ({ id: crypto.randomUUID(), userId: m.id, accountId: m.id, providerId: "credential", password: passwordHash }))),
+    db.insert(accounts).values(
+      batch.map((m) => ({
+        id: crypto.randomUUID(),
+        userId: m.id,
+        accountId: m.id,
+        providerId: "credential",
+        password: passwordHash,
+      })),
+    ),
   );
   log(countOf(members.length, "member"));
 
@@ -121,7 +178,9 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   await insertInBatches(applicationRows, (batch) => db.insert(applications).values(batch));
 
   // Nine in ten accepted members have built a character.
-  const withCharacters = members.filter((m) => m.role !== "applicant" && (m.email.endsWith(".test") || crypto.randomInt(10) > 0));
+  const withCharacters = members.filter(
+    (m) => m.role !== "applicant" && (m.email.endsWith(".test") || crypto.randomInt(10) > 0),
+  );
   const characterRows = withCharacters.map((m) => characterValues(m.id));
   const characterName = new Map(characterRows.map((c) => [c.userId, c.characterName]));
   await insertInBatches(characterRows, (batch) => db.insert(characters).values(batch));
@@ -138,7 +197,10 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
       ticketUrl: offset > 0 ? `https://tickets.example.com/hopewell/${date}` : null,
     });
   });
-  const inserted = await db.insert(events).values(eventRows).returning({ id: events.id, date: events.date, status: events.status });
+  const inserted = await db
+    .insert(events)
+    .values(eventRows)
+    .returning({ id: events.id, date: events.date, status: events.status });
   const past = inserted.filter((e) => e.status === "past");
   const eventsForSubmissions = past.length > 0 ? past : inserted;
   log(countOf(inserted.length, "event"));
@@ -148,20 +210,31 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   const attendanceRows = past.flatMap((event) => {
     const who = sample(withCharacters, Math.min(150, withCharacters.length)).map((m) => m.id);
     attendees.set(event.id, who);
-    return who.map((userId) => attendanceValues(userId, event.id, { characterName: characterName.get(userId) ?? null, createdBy: decidedBy, createdAt: new Date(Date.parse(event.date) - DAY) }));
+    return who.map((userId) =>
+      attendanceValues(userId, event.id, {
+        characterName: characterName.get(userId) ?? null,
+        createdBy: decidedBy,
+        createdAt: new Date(Date.parse(event.date) - DAY),
+      }),
+    );
   });
   await insertInBatches(attendanceRows, (batch) => db.insert(eventAttendance).values(batch));
   log(countOf(attendanceRows.length, "attendance record"));
 
   const writers = withCharacters.length > 0 ? withCharacters.map((m) => m.id) : members.map((m) => m.id);
-  const afterEvent = (eventDate: string) => new Date(Math.min(now, Date.parse(eventDate) + crypto.randomInt(1, 14 * 24) * 3_600_000));
-  const beforeEvent = (eventDate: string) => new Date(Math.min(now, Date.parse(eventDate) - crypto.randomInt(1, 21 * 24) * 3_600_000));
+  const afterEvent = (eventDate: string) =>
+    new Date(Math.min(now, Date.parse(eventDate) + crypto.randomInt(1, 14 * 24) * 3_600_000));
+  const beforeEvent = (eventDate: string) =>
+    new Date(Math.min(now, Date.parse(eventDate) - crypto.randomInt(1, 21 * 24) * 3_600_000));
   const authorAt = (eventId: string) => pick(attendees.get(eventId) ?? writers);
 
   const pelRows = Array.from({ length: size.pels }, () => {
     const event = pick(eventsForSubmissions);
     const userId = authorAt(event.id);
-    return pelValues(userId, event.id, { characterName: characterName.get(userId) ?? "No character", createdAt: afterEvent(event.date) });
+    return pelValues(userId, event.id, {
+      characterName: characterName.get(userId) ?? "No character",
+      createdAt: afterEvent(event.date),
+    });
   });
   await insertInBatches(pelRows, (batch) => db.insert(pels).values(batch));
   log(countOf(pelRows.length, "post-event letter"));
@@ -173,7 +246,8 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   await insertInBatches(orderRows, (batch) => db.insert(merchantOrders).values(batch));
   log(countOf(orderRows.length, "merchant order"));
 
-  if (busiest) await seedBusiest(db, busiest, { inserted, past, withCharacters, characterName, decidedBy, afterEvent }, log);
+  if (busiest)
+    await seedBusiest(db, busiest, { inserted, past, withCharacters, characterName, decidedBy, afterEvent }, log);
 
   // Letters: half to players' characters (delivered, most read, a few held for release; the demo
   // player's letter box gets the first), a quarter to NPCs (answered or waiting for staff), and a
@@ -187,9 +261,17 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
     const kind = i % 4;
     if ((kind === 0 || kind === 1) && characterList.length > 0) {
       const to = (i < 24 && characterList.find((c) => c.userId === demoPlayer)) || pick(characterList);
-      if (i % 20 === 1) return letterValues(userId, { ...signed, recipient: to.name, recipientId: to.userId, status: "held" });
+      if (i % 20 === 1)
+        return letterValues(userId, { ...signed, recipient: to.name, recipientId: to.userId, status: "held" });
       const deliveredAt = new Date(Math.min(now, createdAt.getTime() + DAY));
-      return letterValues(userId, { ...signed, recipient: to.name, recipientId: to.userId, status: "delivered", deliveredAt, readAt: i % 3 === 0 ? null : deliveredAt });
+      return letterValues(userId, {
+        ...signed,
+        recipient: to.name,
+        recipientId: to.userId,
+        status: "delivered",
+        deliveredAt,
+        readAt: i % 3 === 0 ? null : deliveredAt,
+      });
     }
     if (kind === 2) return letterValues(userId, { ...signed, status: i % 8 === 2 ? "to_staff" : "answered" });
     return letterValues(userId, { createdAt });
@@ -203,7 +285,14 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
     const userId = authorAt(event.id);
     const key = researchKey(userId, "png");
     await saveFile(key, TINY_PNG);
-    researchRows.push(researchValues(userId, event.id, { key, name: `field-notes-${i + 1}.png`, type: "image/png", size: TINY_PNG.length }, { createdAt: afterEvent(event.date) }));
+    researchRows.push(
+      researchValues(
+        userId,
+        event.id,
+        { key, name: `field-notes-${i + 1}.png`, type: "image/png", size: TINY_PNG.length },
+        { createdAt: afterEvent(event.date) },
+      ),
+    );
   }
   await insertInBatches(researchRows, (batch) => db.insert(research).values(batch));
   log(`${countOf(researchRows.length, "research paper")} with files`);
@@ -211,7 +300,14 @@ export async function seedDemo(db: Database, size: DemoSize, log: (message: stri
   // Fresh statistics and visibility maps, as autovacuum (or the embedded database's
   // maintenance) would leave them, so the planner sees the tables as they now are.
   await db.execute(sql`vacuum analyze`);
-  return { members: members.length, events: inserted.length, pels: pelRows.length, orders: orderRows.length, letters: letterRows.length, research: researchRows.length };
+  return {
+    members: members.length,
+    events: inserted.length,
+    pels: pelRows.length,
+    orders: orderRows.length,
+    letters: letterRows.length,
+    research: researchRows.length,
+  };
 }
 
 type SeededSoFar = {
@@ -230,10 +326,20 @@ async function seedBusiest(db: Database, busiest: DemoBusiest, made: SeededSoFar
   const demoPlayer = withCharacters.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
   const nextEvent = upcoming[0];
   if (nextEvent) {
-    const others = sample(withCharacters.filter((m) => m.id !== demoPlayer), busiest.eventDayAttendees - 1).map((m) => m.id);
+    const others = sample(
+      withCharacters.filter((m) => m.id !== demoPlayer),
+      busiest.eventDayAttendees - 1,
+    ).map((m) => m.id);
     const who = demoPlayer ? [demoPlayer, ...others] : others;
     await insertInBatches(who, (batch) =>
-      db.insert(eventAttendance).values(batch.map((userId) => attendanceValues(userId, nextEvent.id, { characterName: characterName.get(userId) ?? null, createdBy: decidedBy }))),
+      db.insert(eventAttendance).values(
+        batch.map((userId) =>
+          attendanceValues(userId, nextEvent.id, {
+            characterName: characterName.get(userId) ?? null,
+            createdBy: decidedBy,
+          }),
+        ),
+      ),
     );
     // A third have sent a costume photo: most approved, some asked for changes.
     const photos = [];
@@ -241,7 +347,14 @@ async function seedBusiest(db: Database, busiest: DemoBusiest, made: SeededSoFar
     for (const [i, userId] of who.entries()) {
       if (i % 3 !== 0) continue;
       photos.push(await demoCostumePhoto(userId, nextEvent.id));
-      if (i % 9 !== 6) verdicts.push({ userId, eventId: nextEvent.id, verdict: i % 9 === 3 ? ("changes_requested" as const) : ("approved" as const), note: i % 9 === 3 ? "A hat, please." : "", reviewedBy: decidedBy });
+      if (i % 9 !== 6)
+        verdicts.push({
+          userId,
+          eventId: nextEvent.id,
+          verdict: i % 9 === 3 ? ("changes_requested" as const) : ("approved" as const),
+          note: i % 9 === 3 ? "A hat, please." : "",
+          reviewedBy: decidedBy,
+        });
     }
     await insertInBatches(photos, (batch) => db.insert(costumePhotos).values(batch));
     await insertInBatches(verdicts, (batch) => db.insert(costumeReviews).values(batch));
@@ -250,7 +363,12 @@ async function seedBusiest(db: Database, busiest: DemoBusiest, made: SeededSoFar
   // The demo player is registered for every later upcoming event too, with a photo and an order for each.
   if (demoPlayer) {
     for (const event of upcoming.slice(1)) {
-      await db.insert(eventAttendance).values(attendanceValues(demoPlayer, event.id, { characterName: characterName.get(demoPlayer) ?? null, createdBy: decidedBy }));
+      await db.insert(eventAttendance).values(
+        attendanceValues(demoPlayer, event.id, {
+          characterName: characterName.get(demoPlayer) ?? null,
+          createdBy: decidedBy,
+        }),
+      );
       await db.insert(costumePhotos).values(await demoCostumePhoto(demoPlayer, event.id));
     }
     for (const event of upcoming) await db.insert(merchantOrders).values(orderValues(demoPlayer, event.id));
@@ -260,7 +378,10 @@ async function seedBusiest(db: Database, busiest: DemoBusiest, made: SeededSoFar
     const writers = withCharacters.map((m) => m.id);
     const rows = Array.from({ length: busiest.queuePels }, () => {
       const userId = pick(writers);
-      return pelValues(userId, newestPast.id, { characterName: characterName.get(userId) ?? "No character", createdAt: afterEvent(newestPast.date) });
+      return pelValues(userId, newestPast.id, {
+        characterName: characterName.get(userId) ?? "No character",
+        createdAt: afterEvent(newestPast.date),
+      });
     });
     await insertInBatches(rows, (batch) => db.insert(pels).values(batch));
     log(`${countOf(rows.length, "post-event letter")} for the newest past event`);

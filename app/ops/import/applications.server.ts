@@ -44,12 +44,18 @@ export async function importApplications(ctx: ImportContext, csv: CsvTable): Pro
     const id = requiredUuid(row.cells.id ?? null, "id");
     const userId = refs.member(row);
     const status = oneOf<ApplicationStatus>(APPLICATION_STATUSES, row.cells.status ?? null, "status");
-    const rolePreference = oneOf<RolePreference>(ROLE_PREFERENCES, row.cells.role_preference ?? null, "role_preference");
+    const rolePreference = oneOf<RolePreference>(
+      ROLE_PREFERENCES,
+      row.cells.role_preference ?? null,
+      "role_preference",
+    );
     const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
-    const answers = Object.fromEntries(Object.entries(ANSWER_FIELDS).map(([column, field]) => [field, limitedText(row.cells[column] ?? null, column, APPLICATION_ANSWER_MAX)])) as Record<
-      (typeof ANSWER_FIELDS)[keyof typeof ANSWER_FIELDS],
-      string
-    >;
+    const answers = Object.fromEntries(
+      Object.entries(ANSWER_FIELDS).map(([column, field]) => [
+        field,
+        limitedText(row.cells[column] ?? null, column, APPLICATION_ANSWER_MAX),
+      ]),
+    ) as Record<(typeof ANSWER_FIELDS)[keyof typeof ANSWER_FIELDS], string>;
     const values = {
       userId,
       firstName: limitedText(row.cells.first_name ?? null, "first_name", PERSON_NAME_MAX),
@@ -65,7 +71,8 @@ export async function importApplications(ctx: ImportContext, csv: CsvTable): Pro
       .select({ id: applications.id, userId: applications.userId, stamp: applications.createdAt })
       .from(applications)
       .where(or(eq(applications.id, id), eq(applications.userId, userId)));
-    if (found.some((other) => other.id === id && other.userId !== userId)) throw new Skip("the id belongs to another member's application");
+    if (found.some((other) => other.id === id && other.userId !== userId))
+      throw new Skip("the id belongs to another member's application");
     const existing = found.find((other) => other.userId === userId);
     return saveVersioned(existing, createdAt, {
       insert: () => ctx.tx.insert(applications).values({ id, ...values }),

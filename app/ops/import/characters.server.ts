@@ -4,7 +4,16 @@ import { characters, profiles } from "~/platform/db/schema";
 import { eachRow, saveVersioned, type ImportContext } from "./context.server";
 import type { CsvTable } from "./csv.server";
 import { referencesOf } from "./owners.server";
-import { jobFitsFaction, limitedText, matchFaction, matchJob, parseTimestamp, requiredUuid, shown, Skip } from "./values.server";
+import {
+  jobFitsFaction,
+  limitedText,
+  matchFaction,
+  matchJob,
+  parseTimestamp,
+  requiredUuid,
+  shown,
+  Skip,
+} from "./values.server";
 
 /**
  * Imports the characters (one per member), their faction and job matched to the game's
@@ -23,8 +32,12 @@ export async function importCharacters(ctx: ImportContext, csv: CsvTable): Promi
     if (!faction) throw new Skip("unknown faction", shown(row.cells.faction ?? null));
     const job = matchJob(row.cells.job ?? null);
     if (!job) throw new Skip("unknown job", shown(row.cells.job ?? null));
-    if (!jobFitsFaction(faction, job)) throw new Skip("job not open to the faction", `${shown(job)} for ${shown(faction)}`);
-    const [owner] = await ctx.tx.select({ createdAt: profiles.createdAt }).from(profiles).where(eq(profiles.id, userId));
+    if (!jobFitsFaction(faction, job))
+      throw new Skip("job not open to the faction", `${shown(job)} for ${shown(faction)}`);
+    const [owner] = await ctx.tx
+      .select({ createdAt: profiles.createdAt })
+      .from(profiles)
+      .where(eq(profiles.id, userId));
     const createdAt = parseTimestamp(row.cells.created_at ?? null) ?? owner!.createdAt;
     const stamp = parseTimestamp(row.cells.updated_at ?? null) ?? createdAt;
     const values = { userId, characterName, backstory, faction, job, updatedAt: stamp };
@@ -32,7 +45,8 @@ export async function importCharacters(ctx: ImportContext, csv: CsvTable): Promi
       .select({ id: characters.id, userId: characters.userId, stamp: characters.updatedAt })
       .from(characters)
       .where(or(eq(characters.id, id), eq(characters.userId, userId)));
-    if (found.some((other) => other.id === id && other.userId !== userId)) throw new Skip("the id belongs to another member's character");
+    if (found.some((other) => other.id === id && other.userId !== userId))
+      throw new Skip("the id belongs to another member's character");
     const existing = found.find((other) => other.userId === userId);
     return saveVersioned(existing, stamp, {
       insert: () => ctx.tx.insert(characters).values({ id, createdAt, ...values }),

@@ -24,7 +24,8 @@ export type ImportContext = {
  */
 export function databaseReason(error: unknown): string {
   let innermost = error;
-  for (let depth = 0; depth < 5 && innermost instanceof Error && innermost.cause instanceof Error; depth++) innermost = innermost.cause;
+  for (let depth = 0; depth < 5 && innermost instanceof Error && innermost.cause instanceof Error; depth++)
+    innermost = innermost.cause;
   const message = innermost instanceof Error ? innermost.message : String(innermost);
   return withoutParameters(message).replace(/\nparams: \[not logged\]$/, "");
 }
@@ -37,7 +38,14 @@ export function skipRow(ctx: ImportContext, table: ReportTable, file: string, li
   ctx.report.skipped.push({ table, file, line, reason: skip.reason, message: skip.message });
 }
 
-export function flagRow(ctx: ImportContext, table: ReportTable, file: string, line: number, reason: string, message: string): void {
+export function flagRow(
+  ctx: ImportContext,
+  table: ReportTable,
+  file: string,
+  line: number,
+  reason: string,
+  message: string,
+): void {
   ctx.report.flagged.push({ table, file, line, reason, message });
 }
 
@@ -50,7 +58,12 @@ export function count(ctx: ImportContext, table: ReportTable, outcome: Outcome):
  * out with its reason; any other failure (the database refusing a row) stops the run,
  * naming the file and line, and the transaction takes back everything.
  */
-export async function eachRow(ctx: ImportContext, table: ReportTable, csv: CsvTable, each: (row: CsvRow) => Promise<Outcome>): Promise<void> {
+export async function eachRow(
+  ctx: ImportContext,
+  table: ReportTable,
+  csv: CsvTable,
+  each: (row: CsvRow) => Promise<Outcome>,
+): Promise<void> {
   for (const row of csv.rows) {
     await letOtherWorkIn();
     let outcome: Outcome;
@@ -62,7 +75,10 @@ export async function eachRow(ctx: ImportContext, table: ReportTable, csv: CsvTa
         continue;
       }
       if (error instanceof ImportError) throw error;
-      throw new ImportError(`${csv.file} line ${row.line}: the database refused the row (${databaseReason(error)}). Nothing was imported.`, { cause: error });
+      throw new ImportError(
+        `${csv.file} line ${row.line}: the database refused the row (${databaseReason(error)}). Nothing was imported.`,
+        { cause: error },
+      );
     }
     count(ctx, table, outcome);
   }

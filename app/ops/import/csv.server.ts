@@ -29,7 +29,9 @@ function headerProblem(header: string[], spec: ExportFile): string | null {
     missing.length > 0 ? `missing ${missing.map((c) => `"${c}"`).join(", ")}` : "",
     unknown.length > 0 ? `unknown ${unknown.map((c) => `"${c}"`).join(", ")}` : "",
   ].filter(Boolean);
-  return problems.length > 0 ? `the header row is wrong: ${problems.join("; ")} (expected ${spec.required.join(", ")})` : null;
+  return problems.length > 0
+    ? `the header row is wrong: ${problems.join("; ")} (expected ${spec.required.join(", ")})`
+    : null;
 }
 
 /** What is wrong with the CSV, in words an operator can act on, and where. */

@@ -11,7 +11,8 @@ import { limitedText, overLimit, parseTimestamp, requiredUuid, shown, Skip, tooL
 function eventDate(row: CsvRow): string {
   const cell = row.cells.date ?? null;
   const day = cell?.trim().slice(0, 10) ?? "";
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !parseTimestamp(day)) throw new Skip(cell === null ? "no date" : "unreadable date", shown(cell));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !parseTimestamp(day))
+    throw new Skip(cell === null ? "no date" : "unreadable date", shown(cell));
   return day;
 }
 
@@ -19,7 +20,14 @@ function eventDate(row: CsvRow): string {
 function eventStatus(ctx: ImportContext, file: string, row: CsvRow): EventStatus {
   const cell = row.cells.status?.trim().toLowerCase() ?? null;
   if (cell !== null && (EVENT_STATUSES as readonly string[]).includes(cell)) return cell as EventStatus;
-  flagRow(ctx, "events", file, row.line, "status read as past", `status ${shown(row.cells.status ?? null)} read as past`);
+  flagRow(
+    ctx,
+    "events",
+    file,
+    row.line,
+    "status read as past",
+    `status ${shown(row.cells.status ?? null)} read as past`,
+  );
   return "past";
 }
 
@@ -28,7 +36,14 @@ function ticketUrl(ctx: ImportContext, file: string, row: CsvRow): string | null
   const cell = row.cells.stripe?.trim() ?? null;
   if (cell === null) return null;
   if (tooLong(cell, TICKET_URL_MAX)) {
-    flagRow(ctx, "events", file, row.line, "ticket link left out", `stripe is too long ${overLimit(cell, TICKET_URL_MAX)}: left out`);
+    flagRow(
+      ctx,
+      "events",
+      file,
+      row.line,
+      "ticket link left out",
+      `stripe is too long ${overLimit(cell, TICKET_URL_MAX)}: left out`,
+    );
     return null;
   }
   try {
@@ -36,7 +51,14 @@ function ticketUrl(ctx: ImportContext, file: string, row: CsvRow): string | null
   } catch {
     // Flagged below.
   }
-  flagRow(ctx, "events", file, row.line, "ticket link left out", `stripe ${shown(cell)} is not an https link: left out`);
+  flagRow(
+    ctx,
+    "events",
+    file,
+    row.line,
+    "ticket link left out",
+    `stripe ${shown(cell)} is not an https link: left out`,
+  );
   return null;
 }
 
@@ -50,8 +72,17 @@ export async function importEvents(ctx: ImportContext, csv: CsvTable): Promise<v
     const title = limitedText(row.cells.title?.trim() ?? null, "title", EVENT_TITLE_MAX);
     if (!title) throw new Skip("no title");
     const date = eventDate(row);
-    const stamp = parseTimestamp(row.cells.updated_at ?? null) ?? parseTimestamp(row.cells.created_at ?? null) ?? parseTimestamp(date)!;
-    const values = { title, date, status: eventStatus(ctx, csv.file, row), ticketUrl: ticketUrl(ctx, csv.file, row), createdAt: stamp };
+    const stamp =
+      parseTimestamp(row.cells.updated_at ?? null) ??
+      parseTimestamp(row.cells.created_at ?? null) ??
+      parseTimestamp(date)!;
+    const values = {
+      title,
+      date,
+      status: eventStatus(ctx, csv.file, row),
+      ticketUrl: ticketUrl(ctx, csv.file, row),
+      createdAt: stamp,
+    };
     const [existing] = await ctx.tx.select({ stamp: events.createdAt }).from(events).where(eq(events.id, id));
     return saveVersioned(existing, stamp, {
       insert: () => ctx.tx.insert(events).values({ id, ...values }),
@@ -66,7 +97,10 @@ export async function existingEvents(ctx: ImportContext, ids: string[]): Promise
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))].filter(isUuid);
   const found = new Set<string>();
   for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await ctx.tx.select({ id: events.id }).from(events).where(inArray(events.id, unique.slice(i, i + 1000)));
+    const rows = await ctx.tx
+      .select({ id: events.id })
+      .from(events)
+      .where(inArray(events.id, unique.slice(i, i + 1000)));
     for (const row of rows) found.add(row.id);
   }
   return found;

@@ -106,7 +106,10 @@ export function readExportFile(root: string, parts: readonly string[]): string {
 }
 
 /** Opens a file of the export for reading (a research file), refusing links and anything outside it. The caller closes it. */
-export async function openExportFile(root: string, parts: readonly string[]): Promise<{ handle: fs.promises.FileHandle; size: number }> {
+export async function openExportFile(
+  root: string,
+  parts: readonly string[],
+): Promise<{ handle: fs.promises.FileHandle; size: number }> {
   const relative = parts.join("/");
   const full = checkedPath(root, parts);
   let handle: fs.promises.FileHandle;

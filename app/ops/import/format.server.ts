@@ -56,12 +56,35 @@ export const PEL_ANSWERS = [
 
 /** Every file of an export, in the order the import reads them (a row's owner before the row). */
 export const EXPORT_FILES = {
-  auth_users: { file: "auth_users.csv", required: ["id", "email", "encrypted_password", "created_at", "raw_user_meta_data"], optional: ["updated_at"] },
-  profiles: { file: "profiles.csv", required: ["id", "first_name", "last_name", "email", "role", "emergency_contact"], optional: ["created_at", "updated_at"] },
-  events: { file: "events.csv", required: ["id", "title", "date", "status", "stripe"], optional: ["created_at", "updated_at"] },
+  auth_users: {
+    file: "auth_users.csv",
+    required: ["id", "email", "encrypted_password", "created_at", "raw_user_meta_data"],
+    optional: ["updated_at"],
+  },
+  profiles: {
+    file: "profiles.csv",
+    required: ["id", "first_name", "last_name", "email", "role", "emergency_contact"],
+    optional: ["created_at", "updated_at"],
+  },
+  events: {
+    file: "events.csv",
+    required: ["id", "title", "date", "status", "stripe"],
+    optional: ["created_at", "updated_at"],
+  },
   applications: {
     file: "applications.csv",
-    required: ["id", "user_id", "first_name", "last_name", "email", "status", "created_at", "discord_tag", "role_preference", ...APPLICATION_ANSWERS],
+    required: [
+      "id",
+      "user_id",
+      "first_name",
+      "last_name",
+      "email",
+      "status",
+      "created_at",
+      "discord_tag",
+      "role_preference",
+      ...APPLICATION_ANSWERS,
+    ],
     optional: ["updated_at"],
   },
   characters: {
@@ -71,9 +94,21 @@ export const EXPORT_FILES = {
     optional: ["events_attended", "created_at", "updated_at"],
   },
   pels: { file: "pels.csv", required: ["user_id", "event_id", ...PEL_ANSWERS, "created_at"], optional: ["id"] },
-  merchant_orders: { file: "merchant_orders.csv", required: ["user_id", "event_id", "items", "total_price", "created_at"], optional: ["id"] },
-  event_attendance: { file: "event_attendance.csv", required: ["user_id", "event_id", "cabin", "payment_status", "character_name"], optional: ["id", "created_at"] },
-  research: { file: "research.csv", required: ["user_id", "event_id", "sources", "research", "file_url", "created_at"], optional: ["id"] },
+  merchant_orders: {
+    file: "merchant_orders.csv",
+    required: ["user_id", "event_id", "items", "total_price", "created_at"],
+    optional: ["id"],
+  },
+  event_attendance: {
+    file: "event_attendance.csv",
+    required: ["user_id", "event_id", "cabin", "payment_status", "character_name"],
+    optional: ["id", "created_at"],
+  },
+  research: {
+    file: "research.csv",
+    required: ["user_id", "event_id", "sources", "research", "file_url", "created_at"],
+    optional: ["id"],
+  },
   letters: { file: "letters.csv", required: ["user_id", "recipient", "body", "created_at"], optional: ["id"] },
 } as const satisfies Record<string, ExportFile>;
 

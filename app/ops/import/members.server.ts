@@ -9,7 +9,18 @@ import { isBcryptHash } from "~/features/accounts/passwords.server";
 import { count, databaseReason, flagRow, saveVersioned, skipRow, type ImportContext } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
-import { isEmail, limitedText, overLimit, parseJson, parseTimestamp, requiredTimestamp, requiredUuid, shown, Skip, tooLong } from "./values.server";
+import {
+  isEmail,
+  limitedText,
+  overLimit,
+  parseJson,
+  parseTimestamp,
+  requiredTimestamp,
+  requiredUuid,
+  shown,
+  Skip,
+  tooLong,
+} from "./values.server";
 
 /** A member as the export describes them: the auth service's user and their profile row, if any. */
 type Member = {
@@ -30,7 +41,9 @@ type Member = {
 
 function metadataNames(row: CsvRow): { first_name?: unknown; last_name?: unknown } {
   const meta = parseJson(row.cells.raw_user_meta_data ?? null, "raw_user_meta_data");
-  return meta !== null && typeof meta === "object" && !Array.isArray(meta) ? (meta as { first_name?: unknown; last_name?: unknown }) : {};
+  return meta !== null && typeof meta === "object" && !Array.isArray(meta)
+    ? (meta as { first_name?: unknown; last_name?: unknown })
+    : {};
 }
 
 /** The emergency contact as the site keeps it, or null (flagged) when the old cell holds something else. */
@@ -40,21 +53,40 @@ function emergencyContact(ctx: ImportContext, file: string, row: CsvRow): Emerge
     value = parseJson(row.cells.emergency_contact ?? null, "emergency_contact");
   } catch (error) {
     if (!(error instanceof Skip)) throw error;
-    flagRow(ctx, "profiles", file, row.line, "emergency contact left out", `emergency_contact is not JSON ${shown(row.cells.emergency_contact ?? null)}: left out`);
+    flagRow(
+      ctx,
+      "profiles",
+      file,
+      row.line,
+      "emergency contact left out",
+      `emergency_contact is not JSON ${shown(row.cells.emergency_contact ?? null)}: left out`,
+    );
     return null;
   }
   if (value === null) return null;
-  const { name, phone } = (typeof value === "object" && !Array.isArray(value) ? value : {}) as { name?: unknown; phone?: unknown };
+  const { name, phone } = (typeof value === "object" && !Array.isArray(value) ? value : {}) as {
+    name?: unknown;
+    phone?: unknown;
+  };
   if ((name === undefined || typeof name === "string") && (phone === undefined || typeof phone === "string")) {
     if (!name && !phone) return null;
     if (tooLong(name ?? null, CONTACT_NAME_MAX) || tooLong(phone ?? null, CONTACT_PHONE_MAX)) {
-      const long = tooLong(name ?? null, CONTACT_NAME_MAX) ? `its name is too long ${overLimit(name!, CONTACT_NAME_MAX)}` : `its phone is too long ${overLimit(phone!, CONTACT_PHONE_MAX)}`;
+      const long = tooLong(name ?? null, CONTACT_NAME_MAX)
+        ? `its name is too long ${overLimit(name!, CONTACT_NAME_MAX)}`
+        : `its phone is too long ${overLimit(phone!, CONTACT_PHONE_MAX)}`;
       flagRow(ctx, "profiles", file, row.line, "emergency contact left out", `emergency_contact: ${long}: left out`);
       return null;
     }
     return { name: name ?? "", phone: phone ?? "" };
   }
-  flagRow(ctx, "profiles", file, row.line, "emergency contact left out", "emergency_contact is not a name and a phone: left out");
+  flagRow(
+    ctx,
+    "profiles",
+    file,
+    row.line,
+    "emergency contact left out",
+    "emergency_contact is not a name and a phone: left out",
+  );
   return null;
 }
 
@@ -87,15 +119,33 @@ function readMembers(ctx: ImportContext, users: CsvTable, profileRows: CsvTable)
       if (emails.has(email)) throw new Skip("email used by another user in the file", shown(email));
       const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
       const meta = metadataNames(row);
-      const firstName = limitedText((profile?.cells.first_name ?? (typeof meta.first_name === "string" ? meta.first_name : "")).trim(), "first_name", PERSON_NAME_MAX);
-      const lastName = limitedText((profile?.cells.last_name ?? (typeof meta.last_name === "string" ? meta.last_name : "")).trim(), "last_name", PERSON_NAME_MAX);
+      const firstName = limitedText(
+        (profile?.cells.first_name ?? (typeof meta.first_name === "string" ? meta.first_name : "")).trim(),
+        "first_name",
+        PERSON_NAME_MAX,
+      );
+      const lastName = limitedText(
+        (profile?.cells.last_name ?? (typeof meta.last_name === "string" ? meta.last_name : "")).trim(),
+        "last_name",
+        PERSON_NAME_MAX,
+      );
       const roleCell = profile?.cells.role?.trim().toLowerCase() ?? null;
       let role: Role = "applicant";
       if (roleCell !== null && isRole(roleCell)) role = roleCell;
       else if (roleCell !== null && profile) {
-        flagRow(ctx, "profiles", profileRows.file, profile.line, "unknown role", `unknown role ${shown(profile.cells.role ?? null)}: imported as applicant`);
+        flagRow(
+          ctx,
+          "profiles",
+          profileRows.file,
+          profile.line,
+          "unknown role",
+          `unknown role ${shown(profile.cells.role ?? null)}: imported as applicant`,
+        );
       }
-      const stamp = parseTimestamp(profile?.cells.updated_at ?? null) ?? parseTimestamp(profile?.cells.created_at ?? null) ?? createdAt;
+      const stamp =
+        parseTimestamp(profile?.cells.updated_at ?? null) ??
+        parseTimestamp(profile?.cells.created_at ?? null) ??
+        createdAt;
       ids.add(id);
       emails.add(email);
       members.push({
@@ -117,7 +167,14 @@ function readMembers(ctx: ImportContext, users: CsvTable, profileRows: CsvTable)
     }
   }
   // A profile row with no auth user has no account to sign in to.
-  for (const row of byId.values()) skipRow(ctx, "profiles", profileRows.file, row.line, new Skip("missing user", `(no user ${row.cells.id} in ${users.file})`));
+  for (const row of byId.values())
+    skipRow(
+      ctx,
+      "profiles",
+      profileRows.file,
+      row.line,
+      new Skip("missing user", `(no user ${row.cells.id} in ${users.file})`),
+    );
   return members;
 }
 
@@ -130,7 +187,13 @@ async function saveProfile(ctx: ImportContext, member: Member): Promise<"saved" 
     .where(or(eq(profiles.id, member.id), eq(sql`lower(${profiles.email})`, member.email.toLowerCase())));
   const same = found.find((row) => row.id === member.id);
   if (found.some((row) => row.id !== member.id)) {
-    skipRow(ctx, "profiles", "auth_users.csv", member.line, new Skip("email already used by another account on this site", shown(member.email)));
+    skipRow(
+      ctx,
+      "profiles",
+      "auth_users.csv",
+      member.line,
+      new Skip("email already used by another account on this site", shown(member.email)),
+    );
     return "skipped";
   }
   const values = {
@@ -149,7 +212,14 @@ async function saveProfile(ctx: ImportContext, member: Member): Promise<"saved" 
   count(ctx, "profiles", outcome);
   // The export carries no signature (decision 0035): the one row that hands out power is named for the operator to check.
   if (member.role === "manager" && (outcome === "imported" || outcome === "updated")) {
-    flagRow(ctx, "profiles", "auth_users.csv", member.line, "manager", `${member.email} is a manager: check that the old site made them one`);
+    flagRow(
+      ctx,
+      "profiles",
+      "auth_users.csv",
+      member.line,
+      "manager",
+      `${member.email} is a manager: check that the old site made them one`,
+    );
   }
   return "saved";
 }
@@ -163,11 +233,23 @@ async function savePassword(ctx: ImportContext, member: Member): Promise<void> {
   const { tx } = ctx;
   const hash = member.passwordHash;
   if (hash === null) {
-    skipRow(ctx, "passwords", "auth_users.csv", member.line, new Skip("no password (the member can use Forgot password)"));
+    skipRow(
+      ctx,
+      "passwords",
+      "auth_users.csv",
+      member.line,
+      new Skip("no password (the member can use Forgot password)"),
+    );
     return;
   }
   if (!isBcryptHash(hash)) {
-    skipRow(ctx, "passwords", "auth_users.csv", member.line, new Skip("not a bcrypt hash (the member can use Forgot password)"));
+    skipRow(
+      ctx,
+      "passwords",
+      "auth_users.csv",
+      member.line,
+      new Skip("not a bcrypt hash (the member can use Forgot password)"),
+    );
     return;
   }
   const [account] = await tx
@@ -189,7 +271,10 @@ async function savePassword(ctx: ImportContext, member: Member): Promise<void> {
     count(ctx, "passwords", "unchanged");
   } else if (account.password && isBcryptHash(account.password) && member.passwordStamp > account.updatedAt) {
     // Still an old hash (never signed in here) and the old site's is newer: the member changed it there.
-    await tx.update(accounts).set({ password: hash, updatedAt: member.passwordStamp }).where(eq(accounts.id, account.id));
+    await tx
+      .update(accounts)
+      .set({ password: hash, updatedAt: member.passwordStamp })
+      .where(eq(accounts.id, account.id));
     count(ctx, "passwords", "updated");
   } else {
     count(ctx, "passwords", "kept");
@@ -204,7 +289,10 @@ export async function importMembers(ctx: ImportContext, users: CsvTable, profile
       if ((await saveProfile(ctx, member)) === "skipped") continue;
       await savePassword(ctx, member);
     } catch (error) {
-      throw new ImportError(`auth_users.csv line ${member.line}: the database refused the member (${databaseReason(error)}). Nothing was imported.`, { cause: error });
+      throw new ImportError(
+        `auth_users.csv line ${member.line}: the database refused the member (${databaseReason(error)}). Nothing was imported.`,
+        { cause: error },
+      );
     }
   }
 }
@@ -214,7 +302,10 @@ export async function existingMembers(ctx: ImportContext, ids: string[]): Promis
   const unique = [...new Set(ids)];
   const found = new Set<string>();
   for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await ctx.tx.select({ id: profiles.id }).from(profiles).where(inArray(profiles.id, unique.slice(i, i + 1000)));
+    const rows = await ctx.tx
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(inArray(profiles.id, unique.slice(i, i + 1000)));
     for (const row of rows) found.add(row.id);
   }
   return found;

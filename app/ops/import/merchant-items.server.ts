@@ -29,7 +29,8 @@ export function orderItems(items: unknown): Record<MerchantItemKey, number> {
     const key = matchMerchantItem(raw);
     if (!key) throw new Skip("unknown merchant item", shown(raw));
     const quantity = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value;
-    if (typeof quantity !== "number" || !Number.isSafeInteger(quantity) || quantity < 0) throw new Skip("bad quantity for", shown(raw));
+    if (typeof quantity !== "number" || !Number.isSafeInteger(quantity) || quantity < 0)
+      throw new Skip("bad quantity for", shown(raw));
     if (quantity > 0) out[key] = (out[key] ?? 0) + quantity;
   }
   if (Object.keys(out).length === 0) throw new Skip("no items ordered");

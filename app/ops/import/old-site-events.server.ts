@@ -40,30 +40,53 @@ export async function importOldSiteEvents(ctx: ImportContext, csv: CsvTable): Pr
     }
     const attended = /^\d{1,9}$/.test(cell) ? Number(cell) : Number.NaN;
     if (!(attended <= MOST_EVENTS)) {
-      flagRow(ctx, "characters", csv.file, row.line, "events_attended left out", `events_attended ${shown(cell)} is not a count of events: left out`);
+      flagRow(
+        ctx,
+        "characters",
+        csv.file,
+        row.line,
+        "events_attended left out",
+        `events_attended ${shown(cell)} is not a count of events: left out`,
+      );
       continue;
     }
     if (counted.has(userId)) {
-      flagRow(ctx, "characters", csv.file, row.line, "events_attended left out", "a second events_attended for the same member: the first is kept");
+      flagRow(
+        ctx,
+        "characters",
+        csv.file,
+        row.line,
+        "events_attended left out",
+        "a second events_attended for the same member: the first is kept",
+      );
       continue;
     }
     counted.add(userId);
     try {
       await keepCount(ctx, userId, attended, today);
     } catch (error) {
-      throw new ImportError(`${csv.file} line ${row.line}: the database refused the member's events_attended (${databaseReason(error)}). Nothing was imported.`, { cause: error });
+      throw new ImportError(
+        `${csv.file} line ${row.line}: the database refused the member's events_attended (${databaseReason(error)}). Nothing was imported.`,
+        { cause: error },
+      );
     }
   }
 }
 
 async function keepCount(ctx: ImportContext, userId: string, attended: number, today: string): Promise<void> {
-  const [held] = await ctx.tx.select({ attended: profiles.oldSiteEventsAttended }).from(profiles).where(eq(profiles.id, userId));
+  const [held] = await ctx.tx
+    .select({ attended: profiles.oldSiteEventsAttended })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
   if (held?.attended === attended) {
     ctx.report.oldSiteEvents.alreadyHere++;
     return;
   }
   // Nothing to start from, and nothing here to correct.
   if (attended === 0 && held?.attended == null) return;
-  await ctx.tx.update(profiles).set({ oldSiteEventsAttended: attended, oldSiteEventsAsOf: today }).where(eq(profiles.id, userId));
+  await ctx.tx
+    .update(profiles)
+    .set({ oldSiteEventsAttended: attended, oldSiteEventsAsOf: today })
+    .where(eq(profiles.id, userId));
   ctx.report.oldSiteEvents.taken++;
 }

@@ -9,8 +9,12 @@ import { requiredUuid, Skip } from "./values.server";
  * before): a row naming anyone or anything else is skipped as "missing user" or "missing event".
  */
 export async function referencesOf(ctx: ImportContext, csv: CsvTable, { events = false } = {}) {
-  const cells = (column: string) => csv.rows.map((row) => row.cells[column]).filter((value): value is string => typeof value === "string");
-  const members = await existingMembers(ctx, cells("user_id").map((id) => id.toLowerCase()));
+  const cells = (column: string) =>
+    csv.rows.map((row) => row.cells[column]).filter((value): value is string => typeof value === "string");
+  const members = await existingMembers(
+    ctx,
+    cells("user_id").map((id) => id.toLowerCase()),
+  );
   const knownEvents = events ? await existingEvents(ctx, cells("event_id")) : new Set<string>();
   return {
     /** The row's member, or a Skip. */

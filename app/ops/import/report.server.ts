@@ -37,16 +37,25 @@ export type ImportReport = {
 };
 
 export function emptyReport(dir: string): ImportReport {
-  const tables = Object.fromEntries(REPORT_TABLES.map((table) => [table, { imported: 0, updated: 0, unchanged: 0, kept: 0, skipped: 0 }])) as Record<
-    ReportTable,
-    TableCounts
-  >;
-  return { dir, tables, skipped: [], flagged: [], files: { copied: 0, alreadyStored: 0 }, oldSiteEvents: { taken: 0, alreadyHere: 0 } };
+  const tables = Object.fromEntries(
+    REPORT_TABLES.map((table) => [table, { imported: 0, updated: 0, unchanged: 0, kept: 0, skipped: 0 }]),
+  ) as Record<ReportTable, TableCounts>;
+  return {
+    dir,
+    tables,
+    skipped: [],
+    flagged: [],
+    files: { copied: 0, alreadyStored: 0 },
+    oldSiteEvents: { taken: 0, alreadyHere: 0 },
+  };
 }
 
 /** True when the run wrote anything. */
 export function reportChanged(report: ImportReport): boolean {
-  return report.oldSiteEvents.taken > 0 || Object.values(report.tables).some((counts) => counts.imported + counts.updated > 0);
+  return (
+    report.oldSiteEvents.taken > 0 ||
+    Object.values(report.tables).some((counts) => counts.imported + counts.updated > 0)
+  );
 }
 
 /** How often each reason skipped a row of `table`. */
@@ -73,15 +82,20 @@ export function formatReport(report: ImportReport, options: { check?: boolean } 
     return [table, c.imported, c.updated, c.unchanged, c.kept, c.skipped].map(String);
   });
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   const out = [
-    options.check ? `Checked ${report.dir}: every file is readable. Nothing was imported; this is what the import would do.` : `Imported ${report.dir} in one transaction.`,
+    options.check
+      ? `Checked ${report.dir}: every file is readable. Nothing was imported; this is what the import would do.`
+      : `Imported ${report.dir} in one transaction.`,
     "",
     line(header),
     ...rows.map(line),
     "",
   ];
-  out.push(`Research files: ${report.files.copied} ${options.check ? "to copy" : "copied"} into the site's storage, ${report.files.alreadyStored} already there.`);
+  out.push(
+    `Research files: ${report.files.copied} ${options.check ? "to copy" : "copied"} into the site's storage, ${report.files.alreadyStored} already there.`,
+  );
   out.push(
     `Events attended on the old site (events_attended): taken for ${countOf(report.oldSiteEvents.taken, "member")} as the start of their Events Survived, ${report.oldSiteEvents.alreadyHere} already here.`,
   );
@@ -93,7 +107,8 @@ export function formatReport(report: ImportReport, options: { check?: boolean } 
     }
     out.push(...listed(report.skipped));
   }
-  if (report.flagged.length > 0) out.push("", `Flagged ${report.flagged.length} rows (imported as recorded):`, ...listed(report.flagged));
+  if (report.flagged.length > 0)
+    out.push("", `Flagged ${report.flagged.length} rows (imported as recorded):`, ...listed(report.flagged));
   if (!reportChanged(report)) out.push("", "Nothing changed: everything in the export was already here.");
   return out.join("\n");
 }

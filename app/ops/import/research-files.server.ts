@@ -14,7 +14,11 @@ import { referencesOf } from "./owners.server";
 import { limitedText, requiredTimestamp, shown, Skip, stableUuid } from "./values.server";
 import { submissionId, submissionKey } from "./submissions.server";
 
-const EXTENSIONS: Record<(typeof UPLOAD_MIME_TYPES)[number], string> = { "image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf" };
+const EXTENSIONS: Record<(typeof UPLOAD_MIME_TYPES)[number], string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "application/pdf": "pdf",
+};
 
 /** A path segment that names a file or folder inside its parent, and nothing else. */
 function safeSegment(segment: string): boolean {
@@ -43,7 +47,8 @@ export function bucketPath(fileUrl: string | null): [string, string] {
   } catch {
     decoded = [];
   }
-  if (decoded.length !== 2 || !decoded.every(safeSegment)) throw new Skip("file_url does not end in /research/<user id>/<file>", shown(fileUrl));
+  if (decoded.length !== 2 || !decoded.every(safeSegment))
+    throw new Skip("file_url does not end in /research/<user id>/<file>", shown(fileUrl));
   return decoded as [string, string];
 }
 
@@ -76,7 +81,11 @@ async function exportedFile(ctx: ImportContext, row: CsvRow): Promise<ExportedFi
   }
   try {
     // The research form's limit: a larger file is one no member could have sent.
-    if (opened.size > UPLOAD_MAX_BYTES) throw new Skip("file larger than the site takes", `(${name.slice(0, 60)}: ${opened.size.toLocaleString("en-US")} bytes; at most ${UPLOAD_MAX_BYTES.toLocaleString("en-US")})`);
+    if (opened.size > UPLOAD_MAX_BYTES)
+      throw new Skip(
+        "file larger than the site takes",
+        `(${name.slice(0, 60)}: ${opened.size.toLocaleString("en-US")} bytes; at most ${UPLOAD_MAX_BYTES.toLocaleString("en-US")})`,
+      );
     const start = Buffer.alloc(Math.min(SNIFFED_BYTES, opened.size));
     await opened.handle.read(start, 0, start.length, 0);
     const sniffed = await fileTypeFromBuffer(start);
@@ -100,7 +109,10 @@ async function storeOnce(ctx: ImportContext, key: string, file: ExportedFile): P
     return;
   }
   ctx.writtenFiles.push(key);
-  await saveFile(key, file.handle.createReadStream({ start: 0, autoClose: false }), { size: file.size, contentType: file.mime });
+  await saveFile(key, file.handle.createReadStream({ start: 0, autoClose: false }), {
+    size: file.size,
+    contentType: file.mime,
+  });
   ctx.report.files.copied++;
 }
 

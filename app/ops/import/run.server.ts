@@ -36,7 +36,9 @@ function readExport(root: string): Record<ExportTable, CsvTable> {
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) {
     const lines = problems.map((problem) => `  ${problem.message.replace(/ Nothing was imported\.$/, "")}`);
-    throw new ImportError([`${problems.length} files of the export have problems; nothing was imported:`, ...lines].join("\n"));
+    throw new ImportError(
+      [`${problems.length} files of the export have problems; nothing was imported:`, ...lines].join("\n"),
+    );
   }
   return tables as Record<ExportTable, CsvTable>;
 }
@@ -94,7 +96,10 @@ export async function importExport(dir: string, options: { check?: boolean } = {
       }),
     );
   } catch (error) {
-    for (const key of writtenFiles) await removeFile(key).catch((cleanup: unknown) => logger.error({ err: cleanup, key }, "removing an imported file after a failed import failed"));
+    for (const key of writtenFiles)
+      await removeFile(key).catch((cleanup: unknown) =>
+        logger.error({ err: cleanup, key }, "removing an imported file after a failed import failed"),
+      );
     if (!(error instanceof CheckOnly)) throw error;
   }
   return report;
@@ -111,6 +116,10 @@ export async function runImportCommand(dir: string, options: { check?: boolean }
   } catch (error) {
     if (error instanceof ImportError) return { code: 1, out: [], err: [error.message] };
     logger.error({ err: error }, "import failed");
-    return { code: 1, out: [], err: [`Nothing was imported: ${error instanceof Error ? error.message : String(error)}`] };
+    return {
+      code: 1,
+      out: [],
+      err: [`Nothing was imported: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
 }

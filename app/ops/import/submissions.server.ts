@@ -9,7 +9,17 @@ import { EXPORT_FILES, type ExportTable } from "./format.server";
 import { orderItems, parseAmountCents, priceListTotalCents } from "./merchant-items.server";
 import { referencesOf } from "./owners.server";
 import { dollars, type ReportTable } from "./report.server";
-import { limitedText, matchCabin, parseJson, parseTimestamp, requiredTimestamp, requiredUuid, shown, Skip, stableUuid } from "./values.server";
+import {
+  limitedText,
+  matchCabin,
+  parseJson,
+  parseTimestamp,
+  requiredTimestamp,
+  requiredUuid,
+  shown,
+  Skip,
+  stableUuid,
+} from "./values.server";
 
 /**
  * A submission's id: its own when the export has the column, else one made from its cells,
@@ -17,9 +27,19 @@ import { limitedText, matchCabin, parseJson, parseTimestamp, requiredTimestamp, 
  */
 export function submissionId(table: ExportTable, row: CsvRow, seen: Map<string, number>): string {
   const own = row.cells.id ?? null;
-  const id = own !== null ? requiredUuid(own, "id") : stableUuid("hopewell-import", table, JSON.stringify((EXPORT_FILES[table].required as readonly string[]).map((column) => row.cells[column] ?? null)));
+  const id =
+    own !== null
+      ? requiredUuid(own, "id")
+      : stableUuid(
+          "hopewell-import",
+          table,
+          JSON.stringify(
+            (EXPORT_FILES[table].required as readonly string[]).map((column) => row.cells[column] ?? null),
+          ),
+        );
   const first = seen.get(id);
-  if (first !== undefined) throw new Skip(own !== null ? "the id appears twice in the file" : "the same as an earlier row", `(line ${first})`);
+  if (first !== undefined)
+    throw new Skip(own !== null ? "the id appears twice in the file" : "the same as an earlier row", `(line ${first})`);
   seen.set(id, row.line);
   return id;
 }
@@ -72,13 +92,27 @@ function orderTotal(ctx: ImportContext, table: ReportTable, file: string, row: C
   const cell = row.cells.total_price ?? null;
   const recorded = parseAmountCents(cell);
   if (cell === null) {
-    flagRow(ctx, table, file, row.line, "no total_price", `no total_price: the price list's ${dollars(listCents)} used`);
+    flagRow(
+      ctx,
+      table,
+      file,
+      row.line,
+      "no total_price",
+      `no total_price: the price list's ${dollars(listCents)} used`,
+    );
     return listCents;
   }
   if (recorded === null) throw new Skip("unreadable total_price", shown(cell));
   if (recorded <= 0) throw new Skip("total_price not above zero", shown(cell));
   if (recorded !== listCents) {
-    flagRow(ctx, table, file, row.line, "total differs from the price list", `total_price ${dollars(recorded)} differs from the price list's ${dollars(listCents)} (kept as recorded)`);
+    flagRow(
+      ctx,
+      table,
+      file,
+      row.line,
+      "total differs from the price list",
+      `total_price ${dollars(recorded)} differs from the price list's ${dollars(listCents)} (kept as recorded)`,
+    );
   }
   return recorded;
 }
@@ -93,8 +127,18 @@ export const importMerchantOrders: Importer = async (ctx, csv) => {
     const items = orderItems(parseJson(row.cells.items ?? null, "items"));
     const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
     const totalCents = orderTotal(ctx, "merchant_orders", csv.file, row, priceListTotalCents(items));
-    const values = { id, submissionKey: submissionKey("merchant_orders", id), userId, eventId, items, totalPrice: (totalCents / 100).toFixed(2), createdAt };
-    return insertOnce(() => ctx.tx.insert(merchantOrders).values(values).onConflictDoNothing().returning({ id: merchantOrders.id }));
+    const values = {
+      id,
+      submissionKey: submissionKey("merchant_orders", id),
+      userId,
+      eventId,
+      items,
+      totalPrice: (totalCents / 100).toFixed(2),
+      createdAt,
+    };
+    return insertOnce(() =>
+      ctx.tx.insert(merchantOrders).values(values).onConflictDoNothing().returning({ id: merchantOrders.id }),
+    );
   });
 };
 
@@ -106,11 +150,21 @@ export const importAttendance: Importer = async (ctx, csv) => {
     const userId = refs.member(row);
     const eventId = refs.event(row);
     const payment = row.cells.payment_status?.trim().toLowerCase() ?? "paid";
-    if (!(PAYMENT_STATUSES as readonly string[]).includes(payment)) throw new Skip("unknown payment_status", shown(row.cells.payment_status ?? null));
-    const characterName = limitedText(row.cells.character_name?.trim() ?? null, "character_name", CHARACTER_NAME_MAX) || null;
+    if (!(PAYMENT_STATUSES as readonly string[]).includes(payment))
+      throw new Skip("unknown payment_status", shown(row.cells.payment_status ?? null));
+    const characterName =
+      limitedText(row.cells.character_name?.trim() ?? null, "character_name", CHARACTER_NAME_MAX) || null;
     const cabinCell = row.cells.cabin ?? null;
     const cabin = matchCabin(cabinCell);
-    if (cabinCell !== null && !cabin) flagRow(ctx, "event_attendance", csv.file, row.line, "unknown cabin", `unknown cabin ${shown(cabinCell)}: left unassigned`);
+    if (cabinCell !== null && !cabin)
+      flagRow(
+        ctx,
+        "event_attendance",
+        csv.file,
+        row.line,
+        "unknown cabin",
+        `unknown cabin ${shown(cabinCell)}: left unassigned`,
+      );
     const values = {
       id,
       userId,
@@ -119,10 +173,14 @@ export const importAttendance: Importer = async (ctx, csv) => {
       paymentStatus: payment as PaymentStatus,
       characterName,
       // The record's date is not shown anywhere; without one in the export, the run's.
-      ...(parseTimestamp(row.cells.created_at ?? null) ? { createdAt: parseTimestamp(row.cells.created_at ?? null)! } : {}),
+      ...(parseTimestamp(row.cells.created_at ?? null)
+        ? { createdAt: parseTimestamp(row.cells.created_at ?? null)! }
+        : {}),
     };
     // Once per member per event: a registration already made here stands.
-    return insertOnce(() => ctx.tx.insert(eventAttendance).values(values).onConflictDoNothing().returning({ id: eventAttendance.id }));
+    return insertOnce(() =>
+      ctx.tx.insert(eventAttendance).values(values).onConflictDoNothing().returning({ id: eventAttendance.id }),
+    );
   });
 };
 

@@ -31,7 +31,14 @@ export function parseTimestamp(value: string | null): Date | null {
   const match = TIMESTAMP.exec(value.trim());
   if (!match) return null;
   const [, day, time = "00:00:00", zone = "Z"] = match;
-  const offset = zone.toUpperCase() === "Z" ? "Z" : zone.length === 3 ? `${zone}:00` : zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const offset =
+    zone.toUpperCase() === "Z"
+      ? "Z"
+      : zone.length === 3
+        ? `${zone}:00`
+        : zone.includes(":")
+          ? zone
+          : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   // Date keeps milliseconds: microseconds are cut the same way on every run.
   const seconds = time.length === 5 ? `${time}:00` : time.replace(/(\.\d{3})\d+$/, "$1");
   const date = new Date(`${day}T${seconds}${offset}`);

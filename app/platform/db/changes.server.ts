@@ -60,7 +60,9 @@ export function followDatabaseChanges(handle: Promise<DatabaseHandle>, retryMs =
   };
   async function connect() {
     try {
-      const stop = await (await handle).listen(CHANGES_CHANNEL, announce, (error) => {
+      const stop = await (
+        await handle
+      ).listen(CHANGES_CHANNEL, announce, (error) => {
         unlisten = undefined;
         setLive(false);
         logger.warn({ err: error }, "lost the database's change announcements; reconnecting");
@@ -140,7 +142,8 @@ export class ChangeAwareCache<V> {
   #generation = 0;
 
   constructor(options: ChangeAwareCacheOptions) {
-    if (!(Number.isFinite(options.maxAgeMs) && options.maxAgeMs > 0)) throw new Error(`${options.name}: maxAgeMs must be a positive number of milliseconds`);
+    if (!(Number.isFinite(options.maxAgeMs) && options.maxAgeMs > 0))
+      throw new Error(`${options.name}: maxAgeMs must be a positive number of milliseconds`);
     this.name = options.name;
     this.tables = options.tables;
     this.maxAgeMs = options.maxAgeMs;

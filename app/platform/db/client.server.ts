@@ -15,7 +15,11 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Follows a notification channel until the returned function is called; `onLost` when the connection carrying it fails. */
-export type Listen = (channel: string, onNotify: (payload: string) => void, onLost: (error: unknown) => void) => Promise<() => Promise<void>>;
+export type Listen = (
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost: (error: unknown) => void,
+) => Promise<() => Promise<void>>;
 
 /**
  * Takes a session-level advisory lock on the two keys and holds it for as long as this process
@@ -23,7 +27,10 @@ export type Listen = (channel: string, onNotify: (payload: string) => void, onLo
  * other processes can tell from `pg_locks` whether the holder still runs. Undefined when
  * another session holds it. `onLost` when the connection carrying it fails (the lock is gone).
  */
-export type HoldLock = (keys: readonly [number, number], onLost: (error: unknown) => void) => Promise<(() => Promise<void>) | undefined>;
+export type HoldLock = (
+  keys: readonly [number, number],
+  onLost: (error: unknown) => void,
+) => Promise<(() => Promise<void>) | undefined>;
 
 export type DatabaseHandle = {
   db: Database;
@@ -72,7 +79,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const release = acquireDataDirLock(options.dataDir);
   try {
     const pgdata = await embeddedDatabaseFolder(options.dataDir, migrationsFolder);
-    const client = await PGliteWithPreparedStatements.open({ dataDir: pgdata, extensions: PGLITE_EXTENSIONS, postgresqlconf: PGLITE_SETTINGS });
+    const client = await PGliteWithPreparedStatements.open({
+      dataDir: pgdata,
+      extensions: PGLITE_EXTENSIONS,
+      postgresqlconf: PGLITE_SETTINGS,
+    });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
@@ -105,7 +116,10 @@ export function pgliteListener(client: PGlite): Listen {
 /** The embedded database has one session, which lasts as long as the process has it open. */
 export function pgliteLockHolder(client: PGlite): HoldLock {
   return async ([first, second]) => {
-    const { rows } = await client.query<{ held: boolean }>("select pg_try_advisory_lock($1, $2) as held", [first, second]);
+    const { rows } = await client.query<{ held: boolean }>("select pg_try_advisory_lock($1, $2) as held", [
+      first,
+      second,
+    ]);
     if (!rows[0]?.held) return undefined;
     return async () => {
       await client.query("select pg_advisory_unlock($1, $2)", [first, second]);

@@ -12,7 +12,7 @@ export class DatabaseSettingError extends Error {
   }
 }
 
-const SEE = "See \"PostgreSQL: the role and the database\" in docs/operators.md.";
+const SEE = 'See "PostgreSQL: the role and the database" in docs/operators.md.';
 
 /** The error to report for `error`, met while connecting to `databaseUrl` or migrating it; other errors as they are. */
 export function explainDatabaseError(error: unknown, databaseUrl: string): unknown {
@@ -27,18 +27,24 @@ export function explainDatabaseError(error: unknown, databaseUrl: string): unkno
       );
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return new DatabaseSettingError(`DATABASE_URL: the host "${target.host}" is not known. Check the host name in DATABASE_URL.`);
+      return new DatabaseSettingError(
+        `DATABASE_URL: the host "${target.host}" is not known. Check the host name in DATABASE_URL.`,
+      );
     case "ETIMEDOUT":
     case "EHOSTUNREACH":
     case "ENETUNREACH":
-      return new DatabaseSettingError(`DATABASE_URL: ${server} cannot be reached (${code}). Check the host and port in DATABASE_URL, and any firewall between this machine and PostgreSQL.`);
+      return new DatabaseSettingError(
+        `DATABASE_URL: ${server} cannot be reached (${code}). Check the host and port in DATABASE_URL, and any firewall between this machine and PostgreSQL.`,
+      );
     case "3D000":
       return new DatabaseSettingError(
         `DATABASE_URL names the database "${database}", which does not exist on ${server}. Create it, owned by the site's role (sudo -u postgres createdb -O ${user} ${database}), or correct the database's name at the end of DATABASE_URL. ${SEE}`,
       );
     case "28P01":
     case "28000":
-      return new DatabaseSettingError(`DATABASE_URL: PostgreSQL at ${server} refused the user "${user}" (${message}). Check the user and password in DATABASE_URL, and that the role exists. ${SEE}`);
+      return new DatabaseSettingError(
+        `DATABASE_URL: PostgreSQL at ${server} refused the user "${user}" (${message}). Check the user and password in DATABASE_URL, and that the role exists. ${SEE}`,
+      );
     case "42501":
       return new DatabaseSettingError(
         `DATABASE_URL: the user "${user}" may not create the site's tables in the database "${database}" (${message}). Make that role the database's owner (sudo -u postgres psql -c 'ALTER DATABASE ${database} OWNER TO ${user}'). ${SEE}`,

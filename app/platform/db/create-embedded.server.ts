@@ -34,14 +34,19 @@ export async function embeddedDatabaseFolder(dataDir: string, migrationsFolder: 
   const pgdata = path.join(dataDir, "pgdata");
   if (fs.existsSync(path.join(pgdata, "PG_VERSION"))) return pgdata;
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ["--input-type=module", "-e", CREATE_DATABASE, pgdata, path.resolve(migrationsFolder)], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--input-type=module", "-e", CREATE_DATABASE, pgdata, path.resolve(migrationsFolder)],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4_000)));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (exitCode, signal) => resolve(signal ? null : exitCode));
   });
-  if (code !== 0) throw new Error(`Making the new database in ${pgdata} failed${stderr.trim() ? `: ${stderr.trim()}` : ""}`);
+  if (code !== 0)
+    throw new Error(`Making the new database in ${pgdata} failed${stderr.trim() ? `: ${stderr.trim()}` : ""}`);
   logger.info({ ms: Math.round(performance.now() - startedAt) }, "new embedded database made");
   return pgdata;
 }

@@ -6,18 +6,92 @@ import { MERCHANT_ITEMS, orderTotalCents } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import type { Role } from "~/game/roles";
 import type { Database } from "./client.server";
-import { type applications, type characters, type eventAttendance, events, type letters, type merchantOrders, type pels, profiles, type research } from "./schema";
+import {
+  type applications,
+  type characters,
+  type eventAttendance,
+  events,
+  type letters,
+  type merchantOrders,
+  type pels,
+  profiles,
+  type research,
+} from "./schema";
 
 /**
  * Builders of realistic rows, shared by the tests and the demo data (`npm run seed:demo`).
  * The `*Values` builders return rows to insert (so the demo can insert thousands at once);
  * `create*` insert one and return it. Each takes overrides for the fields a caller cares about.
  */
-const FIRST_NAMES = ["Abigail", "Amos", "Clara", "Ezra", "Hattie", "Jeb", "Lottie", "Silas", "Nell", "Wyatt", "Josiah", "Mercy", "Obadiah", "Prudence", "Eli", "Temperance", "Caleb", "Winifred", "Boone", "Cora"];
-const LAST_NAMES = ["Bright", "Calloway", "Dunmore", "Fairweather", "Holt", "Marsh", "Pickett", "Quill", "Tanner", "Voss", "Ashby", "Blackwood", "Crane", "Delacroix", "Everett", "Greaves", "Hollis", "Kettering", "Lowry", "Mercer"];
+const FIRST_NAMES = [
+  "Abigail",
+  "Amos",
+  "Clara",
+  "Ezra",
+  "Hattie",
+  "Jeb",
+  "Lottie",
+  "Silas",
+  "Nell",
+  "Wyatt",
+  "Josiah",
+  "Mercy",
+  "Obadiah",
+  "Prudence",
+  "Eli",
+  "Temperance",
+  "Caleb",
+  "Winifred",
+  "Boone",
+  "Cora",
+];
+const LAST_NAMES = [
+  "Bright",
+  "Calloway",
+  "Dunmore",
+  "Fairweather",
+  "Holt",
+  "Marsh",
+  "Pickett",
+  "Quill",
+  "Tanner",
+  "Voss",
+  "Ashby",
+  "Blackwood",
+  "Crane",
+  "Delacroix",
+  "Everett",
+  "Greaves",
+  "Hollis",
+  "Kettering",
+  "Lowry",
+  "Mercer",
+];
 const NICKNAMES = ["One-Eye", "Lucky", "Doc", "Whistlin'", "Iron", "Dusty", "Preacher", "Red", "Silver", "Quiet"];
-const EVENT_TITLES = ["The Long Dark", "Silver Fever", "Blood Moon", "First Frost", "The Deep Seam", "Hollow Creek", "The Lantern Wake", "Black Powder", "Ghost Shift", "The Thaw"];
-const PLACES = ["the assay office", "the Deep Seam", "the chapel", "the company store", "Taber Creek", "the saloon", "the north shaft", "the survey camp", "the old mill", "the graveyard"];
+const EVENT_TITLES = [
+  "The Long Dark",
+  "Silver Fever",
+  "Blood Moon",
+  "First Frost",
+  "The Deep Seam",
+  "Hollow Creek",
+  "The Lantern Wake",
+  "Black Powder",
+  "Ghost Shift",
+  "The Thaw",
+];
+const PLACES = [
+  "the assay office",
+  "the Deep Seam",
+  "the chapel",
+  "the company store",
+  "Taber Creek",
+  "the saloon",
+  "the north shaft",
+  "the survey camp",
+  "the old mill",
+  "the graveyard",
+];
 const HAPPENINGS = [
   "the lanterns all went out at once",
   "something knocked back from inside the shaft",
@@ -30,7 +104,14 @@ const HAPPENINGS = [
   "the homesteaders held the barn against the fog",
   "a letter arrived addressed to a man who died in '76",
 ];
-const FEELINGS = ["It was terrifying in the best way.", "I have not been that scared in years.", "The crafting kept me busy all weekend.", "Every scene felt alive.", "I want more of this next time.", "The cast outdid themselves."];
+const FEELINGS = [
+  "It was terrifying in the best way.",
+  "I have not been that scared in years.",
+  "The crafting kept me busy all weekend.",
+  "Every scene felt alive.",
+  "I want more of this next time.",
+  "The cast outdid themselves.",
+];
 
 /** One element of the list, at random. */
 export function pick<T>(list: readonly T[]): T {
@@ -39,7 +120,9 @@ export function pick<T>(list: readonly T[]): T {
 
 /** A few sentences of play, varied enough that searches find some rows and not others. */
 export function prose(sentences = 3): string {
-  return Array.from({ length: sentences }, () => `At ${pick(PLACES)}, ${pick(HAPPENINGS)}. ${pick(FEELINGS)}`).join(" ");
+  return Array.from({ length: sentences }, () => `At ${pick(PLACES)}, ${pick(HAPPENINGS)}. ${pick(FEELINGS)}`).join(
+    " ",
+  );
 }
 
 /** A moment between `daysAgo` days ago and now, for created-at columns. */
@@ -47,7 +130,9 @@ export function recentDate(daysAgo = 365): Date {
   return new Date(Date.now() - crypto.randomInt(Math.max(1, daysAgo * 86_400)) * 1000);
 }
 
-export function profileValues(overrides: Partial<typeof profiles.$inferInsert> & { role?: Role } = {}): typeof profiles.$inferInsert {
+export function profileValues(
+  overrides: Partial<typeof profiles.$inferInsert> & { role?: Role } = {},
+): typeof profiles.$inferInsert {
   const id = overrides.id ?? crypto.randomUUID();
   const firstName = overrides.firstName ?? pick(FIRST_NAMES);
   const lastName = overrides.lastName ?? pick(LAST_NAMES);
@@ -62,7 +147,10 @@ export function profileValues(overrides: Partial<typeof profiles.$inferInsert> &
   };
 }
 
-export async function createProfile(db: Database, overrides: Partial<typeof profiles.$inferInsert> & { role?: Role } = {}) {
+export async function createProfile(
+  db: Database,
+  overrides: Partial<typeof profiles.$inferInsert> & { role?: Role } = {},
+) {
   const [row] = await db.insert(profiles).values(profileValues(overrides)).returning();
   return row!;
 }
@@ -82,7 +170,10 @@ export async function createEvent(db: Database, overrides: Partial<typeof events
   return row!;
 }
 
-export function characterValues(userId: string, overrides: Partial<typeof characters.$inferInsert> = {}): typeof characters.$inferInsert {
+export function characterValues(
+  userId: string,
+  overrides: Partial<typeof characters.$inferInsert> = {},
+): typeof characters.$inferInsert {
   const faction = overrides.faction ?? pick(FACTIONS);
   return {
     userId,
@@ -111,7 +202,11 @@ export function applicationValues(
   };
 }
 
-export function pelValues(userId: string, eventId: string, overrides: Partial<typeof pels.$inferInsert> = {}): typeof pels.$inferInsert {
+export function pelValues(
+  userId: string,
+  eventId: string,
+  overrides: Partial<typeof pels.$inferInsert> = {},
+): typeof pels.$inferInsert {
   const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, prose(2)]));
   return {
     submissionKey: crypto.randomUUID(),
@@ -124,7 +219,11 @@ export function pelValues(userId: string, eventId: string, overrides: Partial<ty
 }
 
 /** An order of one to four items; the total comes from the price list, as the server computes it. */
-export function orderValues(userId: string, eventId: string, overrides: Partial<typeof merchantOrders.$inferInsert> = {}): typeof merchantOrders.$inferInsert {
+export function orderValues(
+  userId: string,
+  eventId: string,
+  overrides: Partial<typeof merchantOrders.$inferInsert> = {},
+): typeof merchantOrders.$inferInsert {
   const items: Record<string, number> = {};
   for (let i = 0, n = 1 + crypto.randomInt(4); i < n; i++) items[pick(MERCHANT_ITEMS).key] = 1 + crypto.randomInt(6);
   return {
@@ -137,7 +236,10 @@ export function orderValues(userId: string, eventId: string, overrides: Partial<
   };
 }
 
-export function letterValues(userId: string, overrides: Partial<typeof letters.$inferInsert> = {}): typeof letters.$inferInsert {
+export function letterValues(
+  userId: string,
+  overrides: Partial<typeof letters.$inferInsert> = {},
+): typeof letters.$inferInsert {
   return {
     submissionKey: crypto.randomUUID(),
     userId,
@@ -168,7 +270,11 @@ export function researchValues(
   };
 }
 
-export function attendanceValues(userId: string, eventId: string, overrides: Partial<typeof eventAttendance.$inferInsert> = {}): typeof eventAttendance.$inferInsert {
+export function attendanceValues(
+  userId: string,
+  eventId: string,
+  overrides: Partial<typeof eventAttendance.$inferInsert> = {},
+): typeof eventAttendance.$inferInsert {
   return {
     userId,
     eventId,

@@ -26,7 +26,9 @@ import { processIsAlive, processState } from "../processes.server";
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number, how = "") {
     const still = how ? ` It ${how} after ${DYING_HOLDER_WAIT_MS / 1000} s.` : "";
-    super(`The data directory ${dir} is in use by another process (pid ${pid}).${still} Stop it first, or set DATA_DIR to another directory.`);
+    super(
+      `The data directory ${dir} is in use by another process (pid ${pid}).${still} Stop it first, or set DATA_DIR to another directory.`,
+    );
     this.name = "DataDirLockedError";
   }
 }
@@ -53,7 +55,7 @@ export function acquireDataDirLock(dir: string): () => void {
   const guardPath = `${lockPath}.takeover`;
   const watch = new Watch();
   // The monotonic clock: a step of the wall clock must not make a fresh empty lock look old.
-  for (let deadline = performance.now() + ACQUIRE_MS, dyingSince: number | undefined; performance.now() < deadline; ) {
+  for (let deadline = performance.now() + ACQUIRE_MS, dyingSince: number | undefined; performance.now() < deadline;) {
     if (createNamingThisProcess(lockPath)) return releaser(lockPath);
     const holder = readHolder(lockPath);
     // Released between our attempt and our look: try again.
@@ -69,7 +71,8 @@ export function acquireDataDirLock(dir: string): () => void {
       if (holder !== process.pid && processIsAlive(holder)) {
         if (processState(holder) !== "exiting") throw new DataDirLockedError(dir, holder);
         dyingSince ??= performance.now();
-        if (performance.now() - dyingSince > DYING_HOLDER_WAIT_MS) throw new DataDirLockedError(dir, holder, "is still exiting");
+        if (performance.now() - dyingSince > DYING_HOLDER_WAIT_MS)
+          throw new DataDirLockedError(dir, holder, "is still exiting");
         deadline = Math.max(deadline, performance.now() + ACQUIRE_MS);
         pause(20);
         continue;

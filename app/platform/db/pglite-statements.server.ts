@@ -1,4 +1,12 @@
-import { parse, PGlite, type PGliteOptions, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import {
+  parse,
+  PGlite,
+  type PGliteOptions,
+  protocol,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from "@electric-sql/pglite";
 
 /**
  * How many statements the embedded database keeps prepared; beyond it the one used longest ago
@@ -17,7 +25,10 @@ export const PREPARED_STATEMENTS_KEPT = 100;
 const KEPT_AT_MOST = { params: 100, chars: 8_000 };
 
 /** SQLSTATEs that mean a kept statement no longer fits the database (a table's columns changed under it). */
-const STALE_STATEMENT = new Set(["0A000" /* cached plan must not change result type */, "26000" /* no such prepared statement */]);
+const STALE_STATEMENT = new Set([
+  "0A000" /* cached plan must not change result type */,
+  "26000" /* no such prepared statement */,
+]);
 
 type Prepared = { name: string; paramTypes: number[] };
 
@@ -111,7 +122,12 @@ export class PGliteWithPreparedStatements extends PGlite {
     if (!this.ready) throw new Error(this.closed ? "PGlite is closed" : "PGlite is closing");
   }
 
-  async #run<T>(text: string, params: unknown[], options: QueryOptions | undefined, mayRetry: boolean): Promise<Results<T>> {
+  async #run<T>(
+    text: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+    mayRetry: boolean,
+  ): Promise<Results<T>> {
     return this.runExclusive(async () => {
       // The database may have begun to close while this statement waited its turn.
       if (!this.ready) throw new Error(this.closed ? "PGlite is closed" : "PGlite is closing");
@@ -142,13 +158,20 @@ export class PGliteWithPreparedStatements extends PGlite {
     if (oldest !== undefined) await this.#forget(oldest);
     const name = `hopewell_${++this.#counter}`;
     // Parse and Describe in one crossing; Sync ends it, so a statement that fails to parse leaves the session ready.
-    const { messages } = await this.execProtocol(joined([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]), { syncToFs: false });
+    const { messages } = await this.execProtocol(
+      joined([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]),
+      { syncToFs: false },
+    );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     this.#prepared.set(text, statement);
     return statement;
   }
 
-  async #bindAndExecute<T>(statement: Prepared, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
+  async #bindAndExecute<T>(
+    statement: Prepared,
+    params: unknown[],
+    options: QueryOptions | undefined,
+  ): Promise<Results<T>> {
     // Parameters are written as PGlite's own query writes them: by the parameter's type, or as text.
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
@@ -157,7 +180,12 @@ export class PGliteWithPreparedStatements extends PGlite {
       return write ? write(param) : String(param);
     });
     const { messages } = await this.execProtocol(
-      joined([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]),
+      joined([
+        serialize.bind({ statement: statement.name, values: values as string[] }),
+        serialize.describe({ type: "P" }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
       { syncToFs: false },
     );
     // PGlite's parseResults copies its ~320 type parsers into a new object with the caller's own on
@@ -171,14 +199,22 @@ export class PGliteWithPreparedStatements extends PGlite {
     const statement = this.#prepared.get(text);
     if (!statement) return;
     this.#prepared.delete(text);
-    await this.execProtocol(joined([serialize.close({ type: "S", name: statement.name }), serialize.sync()]), { syncToFs: false, throwOnError: false });
+    await this.execProtocol(joined([serialize.close({ type: "S", name: statement.name }), serialize.sync()]), {
+      syncToFs: false,
+      throwOnError: false,
+    });
   }
 }
 
 function nothing(): void {}
 
 function preparable(text: string, params: unknown[] | undefined, options: QueryOptions | undefined): boolean {
-  return !options?.blob && !options?.paramTypes && (params?.length ?? 0) <= KEPT_AT_MOST.params && text.length <= KEPT_AT_MOST.chars;
+  return (
+    !options?.blob &&
+    !options?.paramTypes &&
+    (params?.length ?? 0) <= KEPT_AT_MOST.params &&
+    text.length <= KEPT_AT_MOST.chars
+  );
 }
 
 /** The statement and its parameters on the error, as PGlite's own query puts them there. */

@@ -31,7 +31,13 @@ export async function openPostgres(databaseUrl: string, migrationsFolder: string
     const explained = explainDatabaseError(cause, databaseUrl);
     throw explained === cause ? error : explained;
   }
-  return { db, kind: "postgres", listen: postgresListener(databaseUrl), holdLock: postgresLockHolder(databaseUrl), close: () => pool.end() };
+  return {
+    db,
+    kind: "postgres",
+    listen: postgresListener(databaseUrl),
+    holdLock: postgresLockHolder(databaseUrl),
+    close: () => pool.end(),
+  };
 }
 
 /**
@@ -84,7 +90,10 @@ export function postgresLockHolder(databaseUrl: string): HoldLock {
     let held = false;
     try {
       await client.connect();
-      const { rows } = await client.query<{ held: boolean }>("select pg_try_advisory_lock($1, $2) as held", [first, second]);
+      const { rows } = await client.query<{ held: boolean }>("select pg_try_advisory_lock($1, $2) as held", [
+        first,
+        second,
+      ]);
       held = rows[0]?.held === true;
     } finally {
       if (!held) await client.end().catch(() => {});

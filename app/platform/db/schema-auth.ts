@@ -43,7 +43,10 @@ export const accounts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("accounts_user_id_idx").on(t.userId), uniqueIndex("accounts_provider_account_unique").on(t.providerId, t.accountId)],
+  (t) => [
+    index("accounts_user_id_idx").on(t.userId),
+    uniqueIndex("accounts_provider_account_unique").on(t.providerId, t.accountId),
+  ],
 );
 
 /** One-time tokens such as password-reset links (auth library). */

@@ -81,6 +81,9 @@ export const costumeReminders = pgTable(
   (t) => [
     uniqueIndex("costume_reminders_user_event_days_unique").on(t.userId, t.eventId, t.daysBefore),
     index("costume_reminders_event_id_idx").on(t.eventId),
-    check("costume_reminders_days_before_check", sql`${t.daysBefore} in (${sql.raw(COSTUME_REMINDER_DAYS.join(", "))})`),
+    check(
+      "costume_reminders_days_before_check",
+      sql`${t.daysBefore} in (${sql.raw(COSTUME_REMINDER_DAYS.join(", "))})`,
+    ),
   ],
 );

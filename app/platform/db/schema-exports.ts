@@ -31,7 +31,9 @@ export const memberExports = pgTable(
   (t) => [
     check("member_exports_status_check", oneOf(t.status, MEMBER_EXPORT_STATUSES)),
     index("member_exports_user_id_created_at_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
-    index("member_exports_unfinished_idx").on(t.createdAt).where(sql`${t.status} in ('pending', 'building')`),
+    index("member_exports_unfinished_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('pending', 'building')`),
     index("member_exports_expires_at_idx").on(t.expiresAt),
   ],
 );

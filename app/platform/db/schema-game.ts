@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { CABINS } from "~/game/cabins";
 import { LETTER_STATUSES } from "~/game/letters";
 import { EVENT_STATUSES, PAYMENT_STATUSES } from "~/game/roles";
@@ -41,8 +55,14 @@ export const events = pgTable(
   (t) => [
     check("events_status_check", oneOf(t.status, EVENT_STATUSES)),
     check("events_ticket_url_https_check", sql`${t.ticketUrl} is null or ${t.ticketUrl} like 'https://%'`),
-    check("events_ticket_price_check", sql`${t.ticketPriceCents} is null or ${t.ticketPriceCents} between ${sql.raw(String(TICKET_PRICE_MIN_CENTS))} and ${sql.raw(String(TICKET_PRICE_MAX_CENTS))}`),
-    check("events_ticket_places_check", sql`${t.ticketPlaces} is null or ${t.ticketPlaces} between 1 and ${sql.raw(String(TICKET_PLACES_MAX))}`),
+    check(
+      "events_ticket_price_check",
+      sql`${t.ticketPriceCents} is null or ${t.ticketPriceCents} between ${sql.raw(String(TICKET_PRICE_MIN_CENTS))} and ${sql.raw(String(TICKET_PRICE_MAX_CENTS))}`,
+    ),
+    check(
+      "events_ticket_places_check",
+      sql`${t.ticketPlaces} is null or ${t.ticketPlaces} between 1 and ${sql.raw(String(TICKET_PLACES_MAX))}`,
+    ),
     index("events_status_date_idx").on(t.status, t.date),
     index("events_date_idx").on(t.date),
   ],
@@ -95,7 +115,11 @@ export const merchantOrders = pgTable(
   (t) => [
     check("merchant_orders_total_positive_check", sql`${t.totalPrice} > 0`),
     uniqueIndex("merchant_orders_submission_key_unique").on(t.submissionKey),
-    index("merchant_orders_event_id_created_at_idx").on(t.eventId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("merchant_orders_event_id_created_at_idx").on(
+      t.eventId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index("merchant_orders_user_id_idx").on(t.userId),
     index("merchant_orders_handed_out_by_idx").on(t.handedOutBy),
   ],
@@ -192,10 +216,16 @@ export const letters = pgTable(
     index("letters_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
     check("letters_status_check", oneOf(t.status, LETTER_STATUSES)),
     // A member's letter box, newest first, and its unread letters (counted on every page).
-    index("letters_letter_box_idx").on(t.recipientId, t.deliveredAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.status} = 'delivered'`),
-    index("letters_unread_idx").on(t.recipientId).where(sql`${t.status} = 'delivered' and ${t.readAt} is null`),
+    index("letters_letter_box_idx")
+      .on(t.recipientId, t.deliveredAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.status} = 'delivered'`),
+    index("letters_unread_idx")
+      .on(t.recipientId)
+      .where(sql`${t.status} = 'delivered' and ${t.readAt} is null`),
     index("letters_thread_id_idx").on(t.threadId),
     // The staff's two queues (to release, to answer) are small parts of all letters.
-    index("letters_queue_idx").on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.status} in ('held', 'to_staff')`),
+    index("letters_queue_idx")
+      .on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.status} in ('held', 'to_staff')`),
   ],
 );

@@ -66,10 +66,16 @@ export const outbox = pgTable(
   (t) => [
     check("outbox_kind_check", oneOf(t.kind, OUTBOX_KINDS)),
     check("outbox_status_check", oneOf(t.status, OUTBOX_STATUSES)),
-    index("outbox_pending_run_at_idx").on(t.runAt).where(sql`${t.status} = 'pending'`),
-    index("outbox_pending_order_key_sequence_idx").on(t.orderKey, t.sequence).where(sql`${t.status} = 'pending'`),
+    index("outbox_pending_run_at_idx")
+      .on(t.runAt)
+      .where(sql`${t.status} = 'pending'`),
+    index("outbox_pending_order_key_sequence_idx")
+      .on(t.orderKey, t.sequence)
+      .where(sql`${t.status} = 'pending'`),
     // The managers' Outbox page lists only what is not sent; sent rows are most of the table.
-    index("outbox_unsent_sequence_idx").on(t.sequence).where(sql`${t.status} in ('pending', 'failed')`),
+    index("outbox_unsent_sequence_idx")
+      .on(t.sequence)
+      .where(sql`${t.status} in ('pending', 'failed')`),
     index("outbox_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );

@@ -43,7 +43,9 @@ export const ticketPurchases = pgTable(
   (t) => [
     uniqueIndex("ticket_purchases_checkout_session_unique").on(t.checkoutSessionId),
     // One live purchase per member per event: a double press, or two tabs, cannot buy twice.
-    uniqueIndex("ticket_purchases_live_unique").on(t.userId, t.eventId).where(sql`${t.status} in ('held', 'paid')`),
+    uniqueIndex("ticket_purchases_live_unique")
+      .on(t.userId, t.eventId)
+      .where(sql`${t.status} in ('held', 'paid')`),
     index("ticket_purchases_event_id_status_idx").on(t.eventId, t.status),
     check("ticket_purchases_status_check", oneOf(t.status, TICKET_STATUSES)),
     // A check passes on null: a purchase not refunded has no reason.
@@ -71,5 +73,8 @@ export const stripeEvents = pgTable(
     dealtWithAt: timestamp("dealt_with_at", { withTimezone: true }),
     dealtWithBy: text("dealt_with_by").references(() => profiles.id, { onDelete: "set null" }),
   },
-  (t) => [index("stripe_events_outcome_idx").on(t.outcome, t.receivedAt), check("stripe_events_outcome_check", oneOf(t.outcome, STRIPE_EVENT_OUTCOMES))],
+  (t) => [
+    index("stripe_events_outcome_idx").on(t.outcome, t.receivedAt),
+    check("stripe_events_outcome_check", oneOf(t.outcome, STRIPE_EVENT_OUTCOMES)),
+  ],
 );

@@ -24,8 +24,14 @@ export function memberMatches(term: string): SQL {
  */
 export function memberOrCharacterMatches(db: Database, term: string): SQL {
   const pattern = likePattern(term);
-  const byMember = db.select({ id: profiles.id }).from(profiles).where(ilike(memberSearchText(profiles), pattern));
-  const byCharacter = db.select({ id: characters.userId }).from(characters).where(ilike(characters.characterName, pattern));
+  const byMember = db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(ilike(memberSearchText(profiles), pattern));
+  const byCharacter = db
+    .select({ id: characters.userId })
+    .from(characters)
+    .where(ilike(characters.characterName, pattern));
   return inArray(profiles.id, byMember.union(byCharacter));
 }
 
@@ -36,6 +42,9 @@ export function memberOrCharacterMatches(db: Database, term: string): SQL {
  */
 export function letterMatches(db: Database, term: string): SQL {
   const pattern = likePattern(term);
-  const senders = db.select({ id: profiles.id }).from(profiles).where(ilike(memberSearchText(profiles), pattern));
+  const senders = db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(ilike(memberSearchText(profiles), pattern));
   return or(like(letters.searchText, sql`lower(${pattern})`), sql`${letters.userId} = any(array(${senders}))`)!;
 }

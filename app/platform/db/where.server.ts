@@ -17,7 +17,12 @@ export function databaseLabel(databaseUrl: string | undefined, dataDir: string):
  * left out), the database (the user's name when left out, as libpq does) and the user, if any.
  * The one reading of it for every message that names them; the password is left out.
  */
-export function databaseTarget(databaseUrl: string): { host: string; server: string; database: string; user: string | undefined } {
+export function databaseTarget(databaseUrl: string): {
+  host: string;
+  server: string;
+  database: string;
+  user: string | undefined;
+} {
   const url = new URL(databaseUrl);
   const host = url.hostname || "localhost";
   const user = decodeURIComponent(url.username) || undefined;

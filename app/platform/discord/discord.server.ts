@@ -22,7 +22,9 @@ export function chunkContent(content: string, limit = WEBHOOK_MESSAGE_LIMIT): st
   let rest = content.trim();
   while (rest.length > limit) {
     const window = rest.slice(0, limit);
-    const breakAt = [window.lastIndexOf("\n\n"), window.lastIndexOf("\n"), window.lastIndexOf(" ")].find((i) => i > limit * 0.5);
+    const breakAt = [window.lastIndexOf("\n\n"), window.lastIndexOf("\n"), window.lastIndexOf(" ")].find(
+      (i) => i > limit * 0.5,
+    );
     const end = breakAt ?? limit;
     chunks.push(rest.slice(0, end).trimEnd());
     rest = rest.slice(end).trimStart();
@@ -39,7 +41,12 @@ export async function queueDiscordPost(tx: Database | Transaction, content: stri
     kind: "discord" as const,
     // One channel: its notices, and the chunks of each, are posted in the order they were queued.
     orderKey: "discord",
-    payload: { content: chunk, username, ...(avatarUrl ? { avatar_url: avatarUrl } : {}), allowed_mentions: { parse: [] } } satisfies DiscordPayload,
+    payload: {
+      content: chunk,
+      username,
+      ...(avatarUrl ? { avatar_url: avatarUrl } : {}),
+      allowed_mentions: { parse: [] },
+    } satisfies DiscordPayload,
   }));
   if (rows.length > 0) await tx.insert(outbox).values(rows);
 }

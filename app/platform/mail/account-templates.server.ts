@@ -13,7 +13,19 @@ function minutes(seconds: number): string {
   return m === 1 ? "1 minute" : `${m} minutes`;
 }
 
-export function signInCodeEmail({ to, firstName, code, link, expiresS }: { to: string; firstName: string; code: string; link: string; expiresS: number }): EmailMessage {
+export function signInCodeEmail({
+  to,
+  firstName,
+  code,
+  link,
+  expiresS,
+}: {
+  to: string;
+  firstName: string;
+  code: string;
+  link: string;
+  expiresS: number;
+}): EmailMessage {
   const paragraphs = [
     `Howdy ${firstName},`,
     `Your code to sign in to Hopewell is ${code}`,
@@ -29,7 +41,17 @@ export function signInCodeEmail({ to, firstName, code, link, expiresS }: { to: s
   };
 }
 
-export function confirmNewEmailEmail({ to, firstName, link, expiresS }: { to: string; firstName: string; link: string; expiresS: number }): EmailMessage {
+export function confirmNewEmailEmail({
+  to,
+  firstName,
+  link,
+  expiresS,
+}: {
+  to: string;
+  firstName: string;
+  link: string;
+  expiresS: number;
+}): EmailMessage {
   const paragraphs = [
     `Howdy ${firstName},`,
     "You asked to use this address for your Hopewell account. Follow the link below to confirm it: your account keeps its old address until you do.",
@@ -46,7 +68,15 @@ export function confirmNewEmailEmail({ to, firstName, link, expiresS }: { to: st
 }
 
 /** Sent to the old address once the change is made, so a change the member did not make does not go unnoticed. */
-export function emailChangedEmail({ to, firstName, newEmail }: { to: string; firstName: string; newEmail: string }): EmailMessage {
+export function emailChangedEmail({
+  to,
+  firstName,
+  newEmail,
+}: {
+  to: string;
+  firstName: string;
+  newEmail: string;
+}): EmailMessage {
   const paragraphs = [
     `Howdy ${firstName},`,
     `The email address of your Hopewell account was just changed to ${newEmail}. Letters from the members' site now go there, and you sign in with it.`,

@@ -48,11 +48,19 @@ export const deliverEmail: Deliverer = async (row) => {
     });
   } catch (error) {
     const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };
-    const permanent = typeof responseCode === "number" && responseCode >= 500 && responseCode < 600 && typeof command === "string" && MESSAGE_COMMANDS.has(command);
+    const permanent =
+      typeof responseCode === "number" &&
+      responseCode >= 500 &&
+      responseCode < 600 &&
+      typeof command === "string" &&
+      MESSAGE_COMMANDS.has(command);
     if (permanent) throw new GiveUp((error as Error).message);
     // The mail server refused the site's login: no retry mends that until SMTP_URL is fixed.
     if ((error as { code?: unknown }).code === "EAUTH") {
-      throw new SettingRefused(`The mail server refused the user or password in SMTP_URL (${(error as Error).message}). Fix SMTP_URL and restart: the waiting emails are sent then.`, "SMTP_URL");
+      throw new SettingRefused(
+        `The mail server refused the user or password in SMTP_URL (${(error as Error).message}). Fix SMTP_URL and restart: the waiting emails are sent then.`,
+        "SMTP_URL",
+      );
     }
     throw error;
   }

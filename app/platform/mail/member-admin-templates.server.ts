@@ -8,7 +8,17 @@ import { layout } from "./templates.server";
 const SIGNATURE = "Hopewell · a western survival and horror larp";
 
 /** An invitation: the account exists, with no password yet; the link lets the member choose one. */
-export function invitationEmail({ to, firstName, link, days }: { to: string; firstName: string; link: string; days: number }): EmailMessage {
+export function invitationEmail({
+  to,
+  firstName,
+  link,
+  days,
+}: {
+  to: string;
+  firstName: string;
+  link: string;
+  days: number;
+}): EmailMessage {
   const within = days === 1 ? "within a day" : `within ${days} days`;
   const paragraphs = [
     `Howdy ${firstName},`,
@@ -25,7 +35,15 @@ export function invitationEmail({ to, firstName, link, days }: { to: string; fir
 }
 
 /** Tells the old address that a manager changed the account's email, so a change nobody asked for does not go unnoticed. */
-export function emailChangedByManagerEmail({ to, firstName, newEmail }: { to: string; firstName: string; newEmail: string }): EmailMessage {
+export function emailChangedByManagerEmail({
+  to,
+  firstName,
+  newEmail,
+}: {
+  to: string;
+  firstName: string;
+  newEmail: string;
+}): EmailMessage {
   const paragraphs = [
     `Howdy ${firstName},`,
     `One of the club's managers changed the email address of your Hopewell account to ${newEmail}. Letters from the members' site now go there, and you sign in with it.`,

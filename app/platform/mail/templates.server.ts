@@ -1,7 +1,10 @@
 import type { EmailMessage } from "../outbox/outbox.server";
 
 function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 }
 
 /** A plain, readable HTML letter in the site's colours; every email has a plain-text twin. Shared by the other template modules. */
@@ -18,7 +21,15 @@ export function layout(title: string, paragraphs: string[], action?: { label: st
 </div></body></html>`;
 }
 
-export function passwordResetEmail({ to, firstName, link }: { to: string; firstName: string; link: string }): EmailMessage {
+export function passwordResetEmail({
+  to,
+  firstName,
+  link,
+}: {
+  to: string;
+  firstName: string;
+  link: string;
+}): EmailMessage {
   const paragraphs = [
     `Howdy ${firstName},`,
     "Someone, hopefully you, asked to reset the password for your Hopewell account. Follow the link below within the hour to choose a new one.",
@@ -34,7 +45,15 @@ export function passwordResetEmail({ to, firstName, link }: { to: string; firstN
 }
 
 /** Tells the member their password changed, so a change they did not make does not go unnoticed. */
-export function passwordChangedEmail({ to, firstName, resetLink }: { to: string; firstName: string; resetLink: string }): EmailMessage {
+export function passwordChangedEmail({
+  to,
+  firstName,
+  resetLink,
+}: {
+  to: string;
+  firstName: string;
+  resetLink: string;
+}): EmailMessage {
   const paragraphs = [
     `Howdy ${firstName},`,
     "The password for your Hopewell account was just changed on the members' site.",
@@ -48,7 +67,15 @@ export function passwordChangedEmail({ to, firstName, resetLink }: { to: string;
   };
 }
 
-export function acceptanceEmail({ to, firstName, asCast }: { to: string; firstName: string; asCast: boolean }): EmailMessage {
+export function acceptanceEmail({
+  to,
+  firstName,
+  asCast,
+}: {
+  to: string;
+  firstName: string;
+  asCast: boolean;
+}): EmailMessage {
   const paragraphs = [
     `Dear ${firstName},`,
     asCast
@@ -63,4 +90,3 @@ export function acceptanceEmail({ to, firstName, asCast }: { to: string; firstNa
     html: layout("Welcome to Hopewell", paragraphs),
   };
 }
-

@@ -48,7 +48,11 @@ export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[
     db.select({ n: count() }).from(outbox).where(unsent),
   ]);
   return {
-    rows: rows.map(({ runAt, ...row }) => ({ ...row, status: row.status as OutboxEntry["status"], nextTry: row.status === "pending" ? runAt : null })),
+    rows: rows.map(({ runAt, ...row }) => ({
+      ...row,
+      status: row.status as OutboxEntry["status"],
+      nextTry: row.status === "pending" ? runAt : null,
+    })),
     total: total?.n ?? 0,
   };
 }
@@ -67,8 +71,15 @@ export async function retryMessage(manager: { id: string }, id: string): Promise
       .for("update");
     if (!before) return false;
     // Free of any worker's lease: a worker that claimed it before no longer sends it, the next round does.
-    await tx.update(outbox).set({ status: "pending", attempts: 0, runAt: sql`now()`, leasedBy: null }).where(eq(outbox.id, id));
-    await audit(tx, { actorId: manager.id, action: "outbox.retry", details: { message: id, kind: before.kind, status: before.status, attempts: before.attempts } });
+    await tx
+      .update(outbox)
+      .set({ status: "pending", attempts: 0, runAt: sql`now()`, leasedBy: null })
+      .where(eq(outbox.id, id));
+    await audit(tx, {
+      actorId: manager.id,
+      action: "outbox.retry",
+      details: { message: id, kind: before.kind, status: before.status, attempts: before.attempts },
+    });
     return true;
   });
 }
@@ -83,7 +94,11 @@ export async function discardMessage(manager: { id: string }, id: string): Promi
       .where(and(eq(outbox.id, id), inArray(outbox.status, ["pending", "failed"])))
       .returning({ kind: outbox.kind, attempts: outbox.attempts });
     if (!before) return false;
-    await audit(tx, { actorId: manager.id, action: "outbox.discard", details: { message: id, kind: before.kind, attempts: before.attempts } });
+    await audit(tx, {
+      actorId: manager.id,
+      action: "outbox.discard",
+      details: { message: id, kind: before.kind, attempts: before.attempts },
+    });
     return true;
   });
 }

@@ -6,7 +6,15 @@ import { config } from "../config.server";
 import { database, databaseHandle, type Transaction } from "../db/client.server";
 import { outbox } from "../db/schema";
 import { logger } from "../logger.server";
-import { backoffMs, type Deliverer, type Deliverers, GiveUp, type OutboxRow, RetryLater, SettingRefused } from "./outbox.server";
+import {
+  backoffMs,
+  type Deliverer,
+  type Deliverers,
+  GiveUp,
+  type OutboxRow,
+  RetryLater,
+  SettingRefused,
+} from "./outbox.server";
 
 const MAX_ATTEMPTS = 12;
 /**
@@ -109,7 +117,12 @@ async function claimDueMessages(lanes: Lane[], owner: number | null, limit = ROU
       const rows = await tx
         .update(outbox)
         .set({ runAt: leaseEnd(), leasedBy: owner })
-        .where(inArray(outbox.id, due.map((row) => row.id)))
+        .where(
+          inArray(
+            outbox.id,
+            due.map((row) => row.id),
+          ),
+        )
         .returning();
       claimed.push(...rows);
     }
@@ -134,26 +147,45 @@ function byLane(rows: OutboxRow[]): Map<string, OutboxRow[]> {
  * attempts marks it failed at once, with the error kept for managers to read. `attempts`
  * counts real delivery tries only. Once `stopping` says so, what is not yet tried is given back.
  */
-async function deliverLane(rows: OutboxRow[], deliverer: Deliverer, owner: number | null, stopping: () => boolean): Promise<void> {
+async function deliverLane(
+  rows: OutboxRow[],
+  deliverer: Deliverer,
+  owner: number | null,
+  stopping: () => boolean,
+): Promise<void> {
   const db = await database();
   // Still pending and still leased to this worker: since the claim, a manager may have
   // discarded or retried it, or another worker taken it back (this one's lock lost).
   const stillOurs = (row: OutboxRow) =>
-    and(eq(outbox.id, row.id), eq(outbox.status, "pending"), owner === null ? isNull(outbox.leasedBy) : eq(outbox.leasedBy, owner));
+    and(
+      eq(outbox.id, row.id),
+      eq(outbox.status, "pending"),
+      owner === null ? isNull(outbox.leasedBy) : eq(outbox.leasedBy, owner),
+    );
   const blockedKeys = new Set<string>();
   for (const row of rows) {
     if (stopping() || blockedKeys.has(row.orderKey)) {
       // Not tried: released as it was, without an attempt (to wait behind the one that failed).
-      await db.update(outbox).set({ runAt: sql`now()`, leasedBy: null }).where(stillOurs(row));
+      await db
+        .update(outbox)
+        .set({ runAt: sql`now()`, leasedBy: null })
+        .where(stillOurs(row));
       continue;
     }
     // The lease starts again for this attempt, however long the messages before it took.
-    const [ours] = await db.update(outbox).set({ runAt: leaseEnd() }).where(stillOurs(row)).returning({ id: outbox.id });
+    const [ours] = await db
+      .update(outbox)
+      .set({ runAt: leaseEnd() })
+      .where(stillOurs(row))
+      .returning({ id: outbox.id });
     if (!ours) continue;
     const attempts = row.attempts + 1;
     try {
       await deliverer(row);
-      await db.update(outbox).set({ status: "sent", sentAt: sql`now()`, attempts, lastError: null, leasedBy: null }).where(eq(outbox.id, row.id));
+      await db
+        .update(outbox)
+        .set({ status: "sent", sentAt: sql`now()`, attempts, lastError: null, leasedBy: null })
+        .where(eq(outbox.id, row.id));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const giveUp = error instanceof GiveUp || attempts >= MAX_ATTEMPTS;
@@ -163,12 +195,25 @@ async function deliverLane(rows: OutboxRow[], deliverer: Deliverer, owner: numbe
         .set(
           giveUp
             ? { status: "failed", attempts, lastError: message, leasedBy: null }
-            : { attempts, lastError: message, runAt: sql`now() + ${`${waitMs} milliseconds`}::interval`, leasedBy: null },
+            : {
+                attempts,
+                lastError: message,
+                runAt: sql`now() + ${`${waitMs} milliseconds`}::interval`,
+                leasedBy: null,
+              },
         )
         .where(eq(outbox.id, row.id));
       // The kept error is for managers; the log gets it without addresses (SMTP replies quote them).
-      if (error instanceof SettingRefused) logger.error({ id: row.id, kind: row.kind, attempts, setting: error.setting, error: withoutAddresses(message) }, `outbox delivery failed: ${error.setting} needs fixing; the message waits`);
-      else logger.warn({ id: row.id, kind: row.kind, attempts, giveUp, error: withoutAddresses(message) }, "outbox delivery failed");
+      if (error instanceof SettingRefused)
+        logger.error(
+          { id: row.id, kind: row.kind, attempts, setting: error.setting, error: withoutAddresses(message) },
+          `outbox delivery failed: ${error.setting} needs fixing; the message waits`,
+        );
+      else
+        logger.warn(
+          { id: row.id, kind: row.kind, attempts, giveUp, error: withoutAddresses(message) },
+          "outbox delivery failed",
+        );
       // Later messages of this key wait, so they cannot overtake the one that failed; a
       // message that failed for good no longer holds anything back.
       if (!giveUp) blockedKeys.add(row.orderKey);
@@ -183,7 +228,9 @@ async function deliverLane(rows: OutboxRow[], deliverer: Deliverer, owner: numbe
  */
 export async function deliverDueMessages(deliverers: Deliverers): Promise<number> {
   const claimed = await claimDueMessages(lanesOf(deliverers), null);
-  await Promise.all([...byLane(claimed).values()].map((rows) => deliverLane(rows, deliverers[rows[0]!.kind]!, null, () => false)));
+  await Promise.all(
+    [...byLane(claimed).values()].map((rows) => deliverLane(rows, deliverers[rows[0]!.kind]!, null, () => false)),
+  );
   return claimed.length;
 }
 
@@ -202,10 +249,17 @@ function leaseOwner() {
       // A key another process holds already is skipped (a chance of one in two billion).
       for (;;) {
         const key = crypto.randomInt(1, 2 ** 31 - 1);
-        const mine: { key: number; lost: boolean; release: () => Promise<void> } = { key, lost: false, release: async () => {} };
+        const mine: { key: number; lost: boolean; release: () => Promise<void> } = {
+          key,
+          lost: false,
+          release: async () => {},
+        };
         const release = await handle.holdLock([LEASE_OWNERS, key], (error) => {
           mine.lost = true;
-          logger.warn({ err: error }, "the outbox worker lost its database lock; it claims again once it has a new one");
+          logger.warn(
+            { err: error },
+            "the outbox worker lost its database lock; it claims again once it has a new one",
+          );
         });
         if (!release) continue;
         mine.release = release;
@@ -258,7 +312,9 @@ export function startOutboxWorker(deliverers: Deliverers, pollMs = config().outb
       clearTimeout(timer);
       await claiming;
       await Promise.all(busy.values());
-      await owner.release().catch((error: unknown) => logger.warn({ err: error }, "releasing the outbox worker's lock failed"));
+      await owner
+        .release()
+        .catch((error: unknown) => logger.warn({ err: error }, "releasing the outbox worker's lock failed"));
     },
   };
 }

@@ -12,7 +12,10 @@ export type OutboxRow = typeof outbox.$inferSelect;
 
 /** What a delivery attempt can say beyond "sent". */
 export class RetryLater extends Error {
-  constructor(message: string, public readonly afterMs?: number) {
+  constructor(
+    message: string,
+    public readonly afterMs?: number,
+  ) {
     super(message);
   }
 }
@@ -23,7 +26,10 @@ export class GiveUp extends Error {}
  * naming the setting, so whoever watches the errors hears of it.
  */
 export class SettingRefused extends Error {
-  constructor(message: string, public readonly setting: string) {
+  constructor(
+    message: string,
+    public readonly setting: string,
+  ) {
     super(message);
   }
 }
@@ -41,7 +47,10 @@ export function emailOrderKey(to: string): string {
 /** Queues an email in the caller's transaction: it is sent only if that transaction commits. */
 export async function queueEmail(tx: Database | Transaction, message: EmailMessage, { logText = false } = {}) {
   const { urgent = false, ...payload } = message;
-  const [row] = await tx.insert(outbox).values({ kind: "email", orderKey: emailOrderKey(message.to), urgent, payload }).returning({ id: outbox.id });
+  const [row] = await tx
+    .insert(outbox)
+    .values({ kind: "email", orderKey: emailOrderKey(message.to), urgent, payload })
+    .returning({ id: outbox.id });
   if (!config().mail.smtpUrl) {
     // Without SMTP the message waits in the outbox, where managers see it. Logs never carry the
     // recipient; outside production the text is logged so a developer can follow its links.

@@ -69,7 +69,10 @@ export const deliverSms: Deliverer = async (row) => {
   if (response.ok) return;
   if (response.status === 429) {
     const seconds = Number(response.headers.get("Retry-After"));
-    throw new RetryLater("the SMS gateway is rate limiting (429)", Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : undefined);
+    throw new RetryLater(
+      "the SMS gateway is rate limiting (429)",
+      Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : undefined,
+    );
   }
   if (response.status >= 500 || response.status === 408) throw new Error(`the SMS gateway answered ${response.status}`);
   const body = withoutNumbers((await response.text().catch(() => "")).slice(0, 200));

@@ -11,7 +11,16 @@ const PARTIAL = ".partial-";
 
 type SdkError = { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
 
-const NETWORK_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "TimeoutError"]);
+const NETWORK_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "TimeoutError",
+]);
 
 /**
  * The AWS SDK, loaded when S3 storage is first used: it is about 20 MB of code that a site
@@ -49,7 +58,10 @@ export function explainS3Failure(error: unknown, settings: S3Settings): string {
   const status = e.$metadata?.httpStatusCode;
   const code = e.code ?? e.name ?? "";
   const lead = "Cannot use the S3 storage for uploaded files:";
-  if (NETWORK_ERRORS.has(code) || (status === undefined && /connect|socket|timed? ?out|getaddrinfo/i.test(e.message ?? ""))) {
+  if (
+    NETWORK_ERRORS.has(code) ||
+    (status === undefined && /connect|socket|timed? ?out|getaddrinfo/i.test(e.message ?? ""))
+  ) {
     return `${lead} S3_ENDPOINT: cannot reach ${where} (${code || e.message}).`;
   }
   if (e.name === "CredentialsProviderError") {
@@ -92,9 +104,18 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
         cut.abort(error);
       });
       try {
-        await client.send(new s3.PutObjectCommand({ Bucket, Key: partial, Body: source, ContentLength: size, ContentType: contentType }), {
-          abortSignal: cut.signal,
-        });
+        await client.send(
+          new s3.PutObjectCommand({
+            Bucket,
+            Key: partial,
+            Body: source,
+            ContentLength: size,
+            ContentType: contentType,
+          }),
+          {
+            abortSignal: cut.signal,
+          },
+        );
       } catch (error) {
         body.destroy();
         // Whatever a service kept is removed now or, if it lands later, by the sweep of stale partials.
@@ -102,7 +123,9 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
         throw failure ?? error;
       }
       try {
-        await client.send(new s3.CopyObjectCommand({ Bucket, Key: objectKey(key), CopySource: encodeURI(`${Bucket}/${partial}`) }));
+        await client.send(
+          new s3.CopyObjectCommand({ Bucket, Key: objectKey(key), CopySource: encodeURI(`${Bucket}/${partial}`) }),
+        );
       } finally {
         await client.send(new s3.DeleteObjectCommand({ Bucket, Key: partial })).catch(() => {});
       }
@@ -126,7 +149,9 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
       const { s3, client } = await ready();
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }));
+        const page = await client.send(
+          new s3.ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }),
+        );
         for (const object of page.Contents ?? []) {
           const key = object.Key?.slice(settings.prefix.length);
           if (!key || !isKey(key)) continue;
@@ -140,7 +165,9 @@ export function s3Backend(settings: S3Settings, isKey: (key: string) => boolean)
       const removed: string[] = [];
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }));
+        const page = await client.send(
+          new s3.ListObjectsV2Command({ Bucket, Prefix: settings.prefix, ContinuationToken }),
+        );
         for (const object of page.Contents ?? []) {
           if (!object.Key?.includes(PARTIAL) || (object.LastModified ?? new Date(0)) >= before) continue;
           await client.send(new s3.DeleteObjectCommand({ Bucket, Key: object.Key }));

@@ -39,7 +39,9 @@ async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
  * `graceMs` are considered, so an upload in flight is never touched, but for uploads in
  * DATA_DIR/uploads whose process is known to be gone.
  */
-export async function sweepOrphanFiles(options: { now?: number; graceMs?: number } = {}): Promise<{ partials: string[]; orphans: string[] }> {
+export async function sweepOrphanFiles(
+  options: { now?: number; graceMs?: number } = {},
+): Promise<{ partials: string[]; orphans: string[] }> {
   const before = new Date((options.now ?? Date.now()) - (options.graceMs ?? ORPHAN_GRACE_MS));
   const partials = [...(await removeStaleSpooled(before)), ...(await removeStalePartials(before))];
   const orphans: string[] = [];
@@ -54,7 +56,10 @@ export async function sweepOrphanFiles(options: { now?: number; graceMs?: number
   }
   orphans.push(...(await removeUnreferenced(batch)));
   if (partials.length > 0 || orphans.length > 0) {
-    logger.info({ partials, orphans }, `removed ${partials.length} unfinished and ${orphans.length} unreferenced upload files`);
+    logger.info(
+      { partials, orphans },
+      `removed ${partials.length} unfinished and ${orphans.length} unreferenced upload files`,
+    );
   }
   return { partials, orphans };
 }
@@ -63,4 +68,9 @@ export async function sweepOrphanFiles(options: { now?: number; graceMs?: number
  * Sweeps at start-up (the restart after a crash clears that crash's uploads in DATA_DIR/uploads at
  * once) and then hourly. Several instances may sweep at once: removing is idempotent.
  */
-export const orphanSweepJob: TimerJob = { name: "sweeping orphan upload files", firstAfterMs: 0, everyMs: SWEEP_EVERY_MS, run: () => sweepOrphanFiles() };
+export const orphanSweepJob: TimerJob = {
+  name: "sweeping orphan upload files",
+  firstAfterMs: 0,
+  everyMs: SWEEP_EVERY_MS,
+  run: () => sweepOrphanFiles(),
+};

@@ -9,8 +9,8 @@ export default function AccountDeleted() {
       <section className="panel flex flex-col gap-3">
         <p>Your account has been deleted and you are signed out. Your personal data and files are removed.</p>
         <p>
-          The club keeps attendance and payment records and its audit log without your name or contact, and the letters you wrote to other characters stay signed with
-          your character's name only.
+          The club keeps attendance and payment records and its audit log without your name or contact, and the letters
+          you wrote to other characters stay signed with your character's name only.
         </p>
         <p>
           You are welcome back at any time: <a href="/auth">sign up</a> again with any address, this one included.

@@ -33,7 +33,12 @@ function enhanceAuthForm(form: HTMLFormElement) {
     hint?.toggleAttribute("hidden", solved);
   };
   onCaptcha(false);
-  const captcha: CaptchaHandle = startCaptcha(captchaSlot, JSON.parse(captchaBox.dataset.captcha ?? "{}") as CaptchaSettings, onCaptcha, captchaBox.querySelector<HTMLElement>("[data-captcha-loading]"));
+  const captcha: CaptchaHandle = startCaptcha(
+    captchaSlot,
+    JSON.parse(captchaBox.dataset.captcha ?? "{}") as CaptchaSettings,
+    onCaptcha,
+    captchaBox.querySelector<HTMLElement>("[data-captcha-loading]"),
+  );
 
   form.addEventListener("submit", (event) => {
     if (!check) {

@@ -36,12 +36,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   // The passkey button posts here only when the page's JavaScript did not run (features/passkeys/PasskeySignIn.tsx).
-  if (fields.intent === "passkey") return data<ActionData>({ mode: "signin", message: PASSKEY_MESSAGES.signInNeedsJavaScript }, { status: 400 });
+  if (fields.intent === "passkey")
+    return data<ActionData>({ mode: "signin", message: PASSKEY_MESSAGES.signInNeedsJavaScript }, { status: 400 });
   const mode: Mode = fields.intent === "signup" ? "signup" : "signin";
   const { clientAddress } = context.get(requestInfoContext);
   // Keep what was typed (never the passwords) so a refused form comes back filled in.
   const values = { firstName: fields.firstName ?? "", lastName: fields.lastName ?? "", email: fields.email ?? "" };
-  const fail = (status: number, body: Omit<ActionData, "mode" | "values">) => data<ActionData>({ mode, values, ...body }, { status });
+  const fail = (status: number, body: Omit<ActionData, "mode" | "values">) =>
+    data<ActionData>({ mode, values, ...body }, { status });
 
   if (mode === "signup") {
     const parsed = SignUpForm.safeParse(fields);
@@ -49,7 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const errors = fieldErrors(parsed.error);
       return fail(400, { errors, message: newPasswordMessage(errors) });
     }
-    if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress))) return fail(400, { message: MESSAGES.captcha });
+    if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress)))
+      return fail(400, { message: MESSAGES.captcha });
     const outcome = await signUp(parsed.data, clientAddress);
     if (!outcome.ok) return fail(outcome.status, { message: outcome.message });
     throw redirect("/auth?created=1", { headers: { "Set-Cookie": await signedUpHereCookie(outcome.userId) } });
@@ -57,7 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const parsed = SignInForm.safeParse(fields);
   if (!parsed.success) return fail(400, { errors: fieldErrors(parsed.error) });
-  if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress))) return fail(400, { message: MESSAGES.captcha });
+  if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress)))
+    return fail(400, { message: MESSAGES.captcha });
   const outcome = await signIn(parsed.data, request, clientAddress);
   if (!outcome.ok) return fail(outcome.status, { message: outcome.message });
   const headers = new Headers();
@@ -113,23 +117,51 @@ export default function Auth({ actionData }: Route.ComponentProps) {
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           {mode === "signup" ? (
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="First name" name="firstName" autoComplete="given-name" required defaultValue={values.firstName} error={errors.firstName} />
-              <Field label="Last name" name="lastName" autoComplete="family-name" required defaultValue={values.lastName} error={errors.lastName} />
+              <Field
+                label="First name"
+                name="firstName"
+                autoComplete="given-name"
+                required
+                defaultValue={values.firstName}
+                error={errors.firstName}
+              />
+              <Field
+                label="Last name"
+                name="lastName"
+                autoComplete="family-name"
+                required
+                defaultValue={values.lastName}
+                error={errors.lastName}
+              />
             </div>
           ) : null}
-          <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={values.email} error={errors.email} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={values.email}
+            error={errors.email}
+          />
           {mode === "signup" ? (
             <NewPasswordFields errors={errors} />
           ) : (
-            <PasswordField label="Password" name="password" autoComplete="current-password" required error={errors.password} />
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              required
+              error={errors.password}
+            />
           )}
 
           <CaptchaBox settings={captcha} />
 
           {mode === "signup" ? (
             <p className="text-sm text-dust">
-              By creating an account you agree to play by the <a href="/rulebook">rulebook</a> and the club&apos;s code of conduct, and to
-              the club keeping the details you give us to run the game. We never share them.
+              By creating an account you agree to play by the <a href="/rulebook">rulebook</a> and the club&apos;s code
+              of conduct, and to the club keeping the details you give us to run the game. We never share them.
             </p>
           ) : null}
 
@@ -143,7 +175,9 @@ export default function Auth({ actionData }: Route.ComponentProps) {
           <>
             <p className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-center">
               <a href="/forgot-password">Forgot Password?</a>
-              <a href={`/auth/email-code${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>Email me a sign-in code</a>
+              <a href={`/auth/email-code${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>
+                Email me a sign-in code
+              </a>
             </p>
             <div className="mt-6 border-t border-ash pt-6">
               <PasskeySignIn redirectTo={redirectTo} />

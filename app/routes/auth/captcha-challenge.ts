@@ -9,7 +9,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { clientAddress } = context.get(requestInfoContext);
   const limit = await hit(`captcha:${clientAddress}`, LIMITS.captchaChallengePerAddress);
   if (!limit.allowed) {
-    throw data("Too many requests", { status: 429, headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) } });
+    throw data("Too many requests", {
+      status: 429,
+      headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) },
+    });
   }
   return Response.json(await newChallenge(), { headers: { "Cache-Control": "no-store" } });
 }

@@ -11,7 +11,11 @@ import { optionalUser } from "~/web/guards.server";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireDiscordSignIn();
-  const outcome = await completeDiscordCallback(request, context.get(requestInfoContext).clientAddress, optionalUser(context) !== null);
+  const outcome = await completeDiscordCallback(
+    request,
+    context.get(requestInfoContext).clientAddress,
+    optionalUser(context) !== null,
+  );
   const headers = new Headers();
   for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
   throw redirect(outcome.to, { headers });

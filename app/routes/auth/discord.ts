@@ -2,7 +2,11 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/discord";
 import { readForm } from "~/web/forms/kernel";
 import { requestInfoContext } from "~/web/request-context";
-import { discordNoticeAddress, requireDiscordSignIn, startDiscordSignIn } from "~/features/discord/discord-sign-in.server";
+import {
+  discordNoticeAddress,
+  requireDiscordSignIn,
+  startDiscordSignIn,
+} from "~/features/discord/discord-sign-in.server";
 import { optionalUser } from "~/web/guards.server";
 
 /** "Sign in with Discord" posts here (a plain form, so it works without JavaScript). */

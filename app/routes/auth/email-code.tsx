@@ -39,7 +39,9 @@ type ActionData = {
 };
 
 function pageUrl(params: Record<string, string | undefined>): string {
-  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const query = new URLSearchParams(
+    Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])),
+  );
   const text = query.toString();
   return text ? `${PAGE}?${text}` : PAGE;
 }
@@ -56,7 +58,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const user = optionalUser(context);
   if (user) {
     // Just signed in with a code that also removed the account's old password: say so once.
-    if (url.searchParams.get("notice") === PASSWORD_REMOVED) return { notice: PASSWORD_REMOVED, redirectTo: redirectTo ?? "/" } as const;
+    if (url.searchParams.get("notice") === PASSWORD_REMOVED)
+      return { notice: PASSWORD_REMOVED, redirectTo: redirectTo ?? "/" } as const;
     throw redirect(redirectTo ?? "/");
   }
   const email = emailSchema.safeParse(url.searchParams.get("email") ?? "");
@@ -80,11 +83,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!parsed.success) {
       // Without a usable address there is no code step to return to.
       const errors = fieldErrors(parsed.error);
-      if (errors.email) return data<ActionData>({ step: "request", errors: { email: errors.email }, email: fields.email }, { status: 400 });
+      if (errors.email)
+        return data<ActionData>(
+          { step: "request", errors: { email: errors.email }, email: fields.email },
+          { status: 400 },
+        );
       return data<ActionData>({ step: "code", errors, email: fields.email, code: fields.code }, { status: 400 });
     }
     const outcome = await signInWithCode(parsed.data, request, clientAddress);
-    if (!outcome.ok) return data<ActionData>({ step: "code", errors: { code: outcome.message }, email: parsed.data.email, code: fields.code }, { status: outcome.status });
+    if (!outcome.ok)
+      return data<ActionData>(
+        { step: "code", errors: { code: outcome.message }, email: parsed.data.email, code: fields.code },
+        { status: outcome.status },
+      );
     const headers = new Headers();
     for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
     if (outcome.passwordRemoved) throw redirect(pageUrl({ notice: PASSWORD_REMOVED, redirectTo }), { headers });
@@ -93,15 +104,28 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const step: Step = fields.intent === "resend" ? "code" : "request";
   const parsed = EmailCodeRequestForm.safeParse(fields);
-  if (!parsed.success) return data<ActionData>({ step: "request", errors: fieldErrors(parsed.error), email: fields.email }, { status: 400 });
+  if (!parsed.success)
+    return data<ActionData>(
+      { step: "request", errors: fieldErrors(parsed.error), email: fields.email },
+      { status: 400 },
+    );
   const fail = (status: number, message: string) =>
-    data<ActionData>(step === "code" ? { step, email: parsed.data.email, resent: { ok: false, message } } : { step, message, email: fields.email }, { status });
+    data<ActionData>(
+      step === "code"
+        ? { step, email: parsed.data.email, resent: { ok: false, message } }
+        : { step, message, email: fields.email },
+      { status },
+    );
   if (!(await verifyCaptcha(fields, clientAddress))) return fail(400, MESSAGES.captcha);
   const outcome = await requestSignInCode(parsed.data.email, clientAddress, redirectTo);
   if (!outcome.ok) return fail(outcome.status, outcome.message);
   // The first request moves on to the code step; "Send again" stays on it.
   if (step === "request") throw redirect(pageUrl({ email: parsed.data.email, sent: "1", redirectTo }));
-  return data<ActionData>({ step, email: parsed.data.email, resent: { ok: true, message: EMAIL_CODE_MESSAGES.sent(parsed.data.email) } });
+  return data<ActionData>({
+    step,
+    email: parsed.data.email,
+    resent: { ok: true, message: EMAIL_CODE_MESSAGES.sent(parsed.data.email) },
+  });
 }
 
 /** A submit button that waits for the CAPTCHA once JavaScript runs (without it, the server says so). */
@@ -112,19 +136,41 @@ function useCaptchaGate() {
   return { onChange, solved, blocked: hydrated && !solved };
 }
 
-function RequestStep({ actionData, redirectTo, busy }: { actionData?: ActionData; redirectTo?: string; busy: boolean }) {
+function RequestStep({
+  actionData,
+  redirectTo,
+  busy,
+}: {
+  actionData?: ActionData;
+  redirectTo?: string;
+  busy: boolean;
+}) {
   const gate = useCaptchaGate();
   return (
     <>
       <h1 className="text-center text-3xl">Sign in with a code</h1>
-      <p className="mt-4 text-center text-dust">Enter your account&apos;s email address and we will send you a 6-digit code to sign in with: no password needed.</p>
+      <p className="mt-4 text-center text-dust">
+        Enter your account&apos;s email address and we will send you a 6-digit code to sign in with: no password needed.
+      </p>
       <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         <input type="hidden" name="intent" value="request" />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={actionData?.errors?.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={actionData?.email}
+          error={actionData?.errors?.email}
+        />
         <Captcha onChange={gate.onChange} answer={actionData} />
-        <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={gate.blocked || busy}>
+        <button
+          type="submit"
+          className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60"
+          disabled={gate.blocked || busy}
+        >
           {busy ? "Sending…" : "Email me a code"}
         </button>
         <CaptchaHint solved={gate.solved} />
@@ -133,7 +179,21 @@ function RequestStep({ actionData, redirectTo, busy }: { actionData?: ActionData
   );
 }
 
-function CodeStep({ email, code, sent, actionData, redirectTo, busy }: { email: string; code: string; sent: boolean; actionData?: ActionData; redirectTo?: string; busy: boolean }) {
+function CodeStep({
+  email,
+  code,
+  sent,
+  actionData,
+  redirectTo,
+  busy,
+}: {
+  email: string;
+  code: string;
+  sent: boolean;
+  actionData?: ActionData;
+  redirectTo?: string;
+  busy: boolean;
+}) {
   const gate = useCaptchaGate();
   const navigation = useNavigation();
   const intent = navigation.formData?.get("intent");
@@ -142,7 +202,9 @@ function CodeStep({ email, code, sent, actionData, redirectTo, busy }: { email: 
       <h1 className="text-center text-3xl">Enter your code</h1>
       <div className="mt-6 flex flex-col gap-3">
         {sent && !actionData ? <Alert kind="success">{EMAIL_CODE_MESSAGES.sent(email)}</Alert> : null}
-        {!sent && code && !actionData ? <p className="text-dust">Press &ldquo;Sign in&rdquo; to use the code from your email.</p> : null}
+        {!sent && code && !actionData ? (
+          <p className="text-dust">Press &ldquo;Sign in&rdquo; to use the code from your email.</p>
+        ) : null}
       </div>
       <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
         <input type="hidden" name="intent" value="verify" />
@@ -160,7 +222,11 @@ function CodeStep({ email, code, sent, actionData, redirectTo, busy }: { email: 
           error={actionData?.errors?.code}
           hint={`Sent to ${email}. A code works once, for a short time.`}
         />
-        <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={busy}>
+        <button
+          type="submit"
+          className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60"
+          disabled={busy}
+        >
           {busy && intent === "verify" ? "Signing in…" : "Sign in"}
         </button>
       </Form>
@@ -169,14 +235,23 @@ function CodeStep({ email, code, sent, actionData, redirectTo, busy }: { email: 
         <h2 id="resend-heading" className="text-xl">
           No email?
         </h2>
-        <p className="mt-2 text-sm text-dust">It can take a minute, and may land in your spam folder. You can ask for a new code: the old one then stops working.</p>
+        <p className="mt-2 text-sm text-dust">
+          It can take a minute, and may land in your spam folder. You can ask for a new code: the old one then stops
+          working.
+        </p>
         <Form method="post" noValidate className="mt-4 flex flex-col gap-4">
-          {actionData?.resent ? <Alert kind={actionData.resent.ok ? "success" : "error"}>{actionData.resent.message}</Alert> : null}
+          {actionData?.resent ? (
+            <Alert kind={actionData.resent.ok ? "success" : "error"}>{actionData.resent.message}</Alert>
+          ) : null}
           <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="email" value={email} />
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <Captcha onChange={gate.onChange} answer={actionData} />
-          <button type="submit" className="btn btn-secondary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={gate.blocked || busy}>
+          <button
+            type="submit"
+            className="btn btn-secondary w-full disabled:cursor-not-allowed disabled:opacity-60"
+            disabled={gate.blocked || busy}
+          >
             {busy && intent === "resend" ? "Sending…" : "Send again"}
           </button>
           <CaptchaHint solved={gate.solved}>Complete the CAPTCHA to send again.</CaptchaHint>
@@ -201,11 +276,13 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
           <h1 className="text-center text-3xl">You are signed in</h1>
           <Alert kind="success">Your email address is now confirmed.</Alert>
           <p>
-            This was the first time your address was proven, so for your safety the password your account had was removed and its other devices were
-            signed out: if someone else had set up an account with your address, they can no longer get in.
+            This was the first time your address was proven, so for your safety the password your account had was
+            removed and its other devices were signed out: if someone else had set up an account with your address, they
+            can no longer get in.
           </p>
           <p>
-            Keep signing in with a code, or choose a new password with <Link to="/forgot-password">Forgot Password?</Link>
+            Keep signing in with a code, or choose a new password with{" "}
+            <Link to="/forgot-password">Forgot Password?</Link>
           </p>
           <Link to={loaderData.redirectTo} className="btn btn-primary text-center">
             Continue
@@ -222,12 +299,21 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel">
         {step === "code" && email ? (
-          <CodeStep email={email} code={loaderData.code} sent={loaderData.sent} actionData={actionData} redirectTo={redirectTo} busy={busy} />
+          <CodeStep
+            email={email}
+            code={loaderData.code}
+            sent={loaderData.sent}
+            actionData={actionData}
+            redirectTo={redirectTo}
+            busy={busy}
+          />
         ) : (
           <RequestStep actionData={actionData} redirectTo={redirectTo} busy={busy} />
         )}
         <p className="mt-6 text-center">
-          <Link to={`/auth${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>Sign in with your password instead</Link>
+          <Link to={`/auth${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`}>
+            Sign in with your password instead
+          </Link>
         </p>
       </div>
     </div>

@@ -19,10 +19,13 @@ type ActionData = { sent?: boolean; message?: string; errors?: FieldErrors; emai
 export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   const parsed = ForgotPasswordForm.safeParse(fields);
-  if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error), email: fields.email }, { status: 400 });
-  if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress))) return data<ActionData>({ message: MESSAGES.captcha, email: fields.email }, { status: 400 });
+  if (!parsed.success)
+    return data<ActionData>({ errors: fieldErrors(parsed.error), email: fields.email }, { status: 400 });
+  if (!(await verifyCaptcha(fields, context.get(requestInfoContext).clientAddress)))
+    return data<ActionData>({ message: MESSAGES.captcha, email: fields.email }, { status: 400 });
   const outcome = await requestPasswordReset(parsed.data.email, context.get(requestInfoContext).clientAddress);
-  if (!outcome.ok) return data<ActionData>({ message: outcome.message, email: fields.email }, { status: outcome.status });
+  if (!outcome.ok)
+    return data<ActionData>({ message: outcome.message, email: fields.email }, { status: outcome.status });
   return data<ActionData>({ sent: true });
 }
 
@@ -38,7 +41,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel">
         <h1 className="text-center text-3xl">Reset Password</h1>
-        <p className="mt-4 text-center text-dust">Enter the email you signed up with and we will send you a link to choose a new password.</p>
+        <p className="mt-4 text-center text-dust">
+          Enter the email you signed up with and we will send you a link to choose a new password.
+        </p>
         {actionData?.sent ? (
           <div className="mt-6">
             <Alert kind="success">{MESSAGES.resetEmailSent}</Alert>
@@ -46,9 +51,21 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         ) : (
           <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
             {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-            <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} error={actionData?.errors?.email} />
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              defaultValue={actionData?.email}
+              error={actionData?.errors?.email}
+            />
             <Captcha onChange={onCaptcha} answer={actionData} />
-            <button type="submit" className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60" disabled={(hydrated && !captchaSolved) || submitting}>
+            <button
+              type="submit"
+              className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60"
+              disabled={(hydrated && !captchaSolved) || submitting}
+            >
               {submitting ? "Sending…" : "Send Reset Link"}
             </button>
             <CaptchaHint solved={captchaSolved} />

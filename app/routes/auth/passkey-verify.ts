@@ -10,5 +10,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { clientAddress } = context.get(requestInfoContext);
-  return passkeyRoute(request, "passkey sign-in", PASSKEY_MESSAGES.signInFailed, () => signInWithPasskey(request, clientAddress));
+  return passkeyRoute(request, "passkey sign-in", PASSKEY_MESSAGES.signInFailed, () =>
+    signInWithPasskey(request, clientAddress),
+  );
 }

@@ -35,12 +35,17 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = ResetPasswordForm.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
-    if (errors.token) return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });
+    if (errors.token)
+      return data<ActionData>({ message: SITE_MESSAGES.resetLinkInvalid, linkInvalid: true }, { status: 400 });
     return data<ActionData>({ errors, message: newPasswordMessage(errors) }, { status: 400 });
   }
   const welcome = fields.welcome === "1";
   const outcome = await resetPassword(parsed.data.token, parsed.data.password);
-  if (!outcome.ok) return data<ActionData>({ message: outcome.message, linkInvalid: outcome.status === 400 }, { status: outcome.status });
+  if (!outcome.ok)
+    return data<ActionData>(
+      { message: outcome.message, linkInvalid: outcome.status === 400 },
+      { status: outcome.status },
+    );
   return data<ActionData>({ done: true, welcome });
 }
 
@@ -83,7 +88,11 @@ function NewPasswordForm({ token, welcome, actionData }: { token: string; welcom
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
       <input type="hidden" name="token" value={token} />
       {welcome ? <input type="hidden" name="welcome" value="1" /> : null}
-      <NewPasswordFields errors={actionData?.errors} label={welcome ? "Password" : "New password"} confirmLabel={welcome ? "Confirm password" : "Confirm new password"} />
+      <NewPasswordFields
+        errors={actionData?.errors}
+        label={welcome ? "Password" : "New password"}
+        confirmLabel={welcome ? "Confirm password" : "Confirm new password"}
+      />
       <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
         {submitting ? "Saving…" : welcome ? "Set My Password" : "Set New Password"}
       </button>
@@ -102,9 +111,21 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         ) : actionData?.linkInvalid ? (
           <InvalidLink message={actionData.message ?? SITE_MESSAGES.resetLinkInvalid} />
         ) : (
-          <Suspense fallback={<p role="status" className="mt-6 text-center text-dust">{MESSAGES.validatingToken}</p>}>
+          <Suspense
+            fallback={
+              <p role="status" className="mt-6 text-center text-dust">
+                {MESSAGES.validatingToken}
+              </p>
+            }
+          >
             <Await resolve={loaderData.state}>
-              {(state) => (state === "valid" ? <NewPasswordForm token={loaderData.token} welcome={welcome} actionData={actionData} /> : <InvalidLink message={LINK_REFUSALS[state]} />)}
+              {(state) =>
+                state === "valid" ? (
+                  <NewPasswordForm token={loaderData.token} welcome={welcome} actionData={actionData} />
+                ) : (
+                  <InvalidLink message={LINK_REFUSALS[state]} />
+                )
+              }
             </Await>
           </Suspense>
         )}
@@ -113,7 +134,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.welcome ? "Choose Your Password" : "Choose a New Password"} · Hopewell` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.welcome ? "Choose Your Password" : "Choose a New Password"} · Hopewell` },
+];
 
 /**
  * The site's error page, from this route's own boundary rather than the root's: after a failed

@@ -40,7 +40,10 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel">
         <h1 className="text-center text-3xl">Create the First Manager</h1>
-        <p className="mt-4 text-dust">This site has no manager yet. The account made here can accept applications and give other members their roles.</p>
+        <p className="mt-4 text-dust">
+          This site has no manager yet. The account made here can accept applications and give other members their
+          roles.
+        </p>
         <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
           {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
           <input type="hidden" name="token" value={loaderData.token} />
@@ -57,7 +60,10 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Create the First Manager · Hopewell" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create the First Manager · Hopewell" },
+  { name: "robots", content: "noindex" },
+];
 
 /** A used, wrong or expired link says so plainly (status 404). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -7,13 +7,22 @@ import { Field } from "~/components/ui/Field";
 import { PasskeySignIn } from "~/features/passkeys/PasskeySignIn";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
-import { SecondFactorCodeForm, TWO_FACTOR_MESSAGES, type SecondFactorKind } from "~/features/two-factor/two-factor.form";
+import {
+  SecondFactorCodeForm,
+  TWO_FACTOR_MESSAGES,
+  type SecondFactorKind,
+} from "~/features/two-factor/two-factor.form";
 import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
 import { optionalUser } from "~/web/guards.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
 import { textSecondFactorCode, verifySecondFactor } from "~/features/two-factor/two-factor.server";
-import { hasAnyFactor, preferredSecondFactor, secondFactorWaysOf, type SecondFactorWays } from "~/features/two-factor/factors.server";
+import {
+  hasAnyFactor,
+  preferredSecondFactor,
+  secondFactorWaysOf,
+  type SecondFactorWays,
+} from "~/features/two-factor/factors.server";
 
 /**
  * The second step of signing in, for a member with a second factor: the password was right
@@ -27,7 +36,14 @@ import { hasAnyFactor, preferredSecondFactor, secondFactorWaysOf, type SecondFac
  */
 
 type Mode = "sign-in" | "step-up";
-type ActionData = { method: SecondFactorKind; redirectTo?: string; message?: string; restart?: boolean; sent?: string; errors?: FieldErrors };
+type ActionData = {
+  method: SecondFactorKind;
+  redirectTo?: string;
+  message?: string;
+  restart?: boolean;
+  sent?: string;
+  errors?: FieldErrors;
+};
 
 function methodOf(value: unknown): SecondFactorKind {
   if (value === "sms") return smsEnabled() ? "sms" : "totp";
@@ -78,18 +94,29 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (fields.intent === "send-sms") {
     const outcome = await textSecondFactorCode(request, clientAddress, stepUp);
-    if (!outcome.ok) return data<ActionData>({ method: "sms", redirectTo, message: outcome.message, restart: outcome.restart }, { status: outcome.status });
-    return data<ActionData>({ method: "sms", sent: TWO_FACTOR_MESSAGES.smsSent }, { headers: withCookies(outcome.setCookies) });
+    if (!outcome.ok)
+      return data<ActionData>(
+        { method: "sms", redirectTo, message: outcome.message, restart: outcome.restart },
+        { status: outcome.status },
+      );
+    return data<ActionData>(
+      { method: "sms", sent: TWO_FACTOR_MESSAGES.smsSent },
+      { headers: withCookies(outcome.setCookies) },
+    );
   }
 
   // The passkey button posts here only when the page's JavaScript did not run (features/passkeys/PasskeySignIn.tsx).
-  if (fields.intent === "passkey") return data<ActionData>({ method, redirectTo, message: PASSKEY_MESSAGES.signInNeedsJavaScript }, { status: 400 });
+  if (fields.intent === "passkey")
+    return data<ActionData>({ method, redirectTo, message: PASSKEY_MESSAGES.signInNeedsJavaScript }, { status: 400 });
 
   const parsed = SecondFactorCodeForm.safeParse({ ...fields, method });
   if (!parsed.success) return data<ActionData>({ method, errors: fieldErrors(parsed.error) }, { status: 400 });
   const outcome = await verifySecondFactor(request, clientAddress, parsed.data.method, parsed.data.code, stepUp);
   if (!outcome.ok) {
-    const body: ActionData = outcome.field === "code" ? { method, errors: { code: outcome.message } } : { method, redirectTo, message: outcome.message, restart: outcome.restart };
+    const body: ActionData =
+      outcome.field === "code"
+        ? { method, errors: { code: outcome.message } }
+        : { method, redirectTo, message: outcome.message, restart: outcome.restart };
     return data<ActionData>(body, { status: outcome.status });
   }
   throw redirect(redirectTo || "/", { headers: withCookies(outcome.setCookies) });
@@ -110,7 +137,8 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
   const method = actionData?.method ?? loaderData.method;
   const errors = actionData?.errors ?? {};
   const restartLink = `/auth${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`;
-  const methodLink = (target: SecondFactorKind) => `/auth/two-factor?${new URLSearchParams({ ...(target === "totp" ? {} : { method: target }), ...(redirectTo ? { redirectTo } : {}) })}`;
+  const methodLink = (target: SecondFactorKind) =>
+    `/auth/two-factor?${new URLSearchParams({ ...(target === "totp" ? {} : { method: target }), ...(redirectTo ? { redirectTo } : {}) })}`;
   const codeLabel = method === "backup" ? "Backup code" : method === "sms" ? "Texted code" : "Authenticator code";
   const { ways } = loaderData;
   // A member whose only factor is a phone, while the site cannot text, has no code to give here.
@@ -120,8 +148,16 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel flex flex-col gap-6">
         <h1 className="text-center text-3xl">{mode === "step-up" ? "Confirm It's You" : "Two-Step Sign In"}</h1>
-        {mode === "step-up" ? <p>{TWO_FACTOR_MESSAGES.stepUpRequired}</p> : <p>Your password was right. One more step: this account has two-factor authentication.</p>}
-        {codeOffered ? <p className="text-dust">{INTROS[method]}</p> : ways.passkey ? null : <Alert kind="warning">{TWO_FACTOR_MESSAGES.noTexts}</Alert>}
+        {mode === "step-up" ? (
+          <p>{TWO_FACTOR_MESSAGES.stepUpRequired}</p>
+        ) : (
+          <p>Your password was right. One more step: this account has two-factor authentication.</p>
+        )}
+        {codeOffered ? (
+          <p className="text-dust">{INTROS[method]}</p>
+        ) : ways.passkey ? null : (
+          <Alert kind="warning">{TWO_FACTOR_MESSAGES.noTexts}</Alert>
+        )}
 
         {actionData?.sent ? <Alert kind="success">{actionData.sent}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
@@ -166,9 +202,13 @@ export default function AuthTwoFactor({ loaderData, actionData }: Route.Componen
 
         {ways.passkey ? (
           <div className="flex flex-col gap-2">
-            <p className="text-dust">{codeOffered ? TWO_FACTOR_MESSAGES.passkeyInstead : TWO_FACTOR_MESSAGES.passkeyOnly}</p>
+            <p className="text-dust">
+              {codeOffered ? TWO_FACTOR_MESSAGES.passkeyInstead : TWO_FACTOR_MESSAGES.passkeyOnly}
+            </p>
             <PasskeySignIn redirectTo={redirectTo} />
-            {mode === "step-up" && !ways.app && !ways.phone ? <p className="text-sm text-dust">{TWO_FACTOR_MESSAGES.passkeyLost}</p> : null}
+            {mode === "step-up" && !ways.app && !ways.phone ? (
+              <p className="text-sm text-dust">{TWO_FACTOR_MESSAGES.passkeyLost}</p>
+            ) : null}
           </div>
         ) : null}
 

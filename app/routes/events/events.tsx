@@ -41,7 +41,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
   // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
   const feed = `${siteUrl(request)}${await calendarFeedPath(user.id)}`;
-  const registered = new Set(listed.filter((event) => mine.byEvent[event.id]?.registration === "registered").map((event) => event.id));
+  const registered = new Set(
+    listed.filter((event) => mine.byEvent[event.id]?.registration === "registered").map((event) => event.id),
+  );
   const tickets = await ticketOffers(user, listed, registered);
   return {
     events: listed.map((event) => ({
@@ -64,7 +66,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const FEED_MESSAGES = {
-  renewed: "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
+  renewed:
+    "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
   failed: "A new address could not be made. Please try again.",
   unknown: "That action is not available here.",
 } as const;
@@ -76,16 +79,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const fields = await readForm(request);
   if (fields.intent === "buy_ticket") {
-    const started = await startCheckout(user, typeof fields.eventId === "string" ? fields.eventId : "", siteUrl(request));
+    const started = await startCheckout(
+      user,
+      typeof fields.eventId === "string" ? fields.eventId : "",
+      siteUrl(request),
+    );
     // To Stripe's checkout page; back on /events/ticket once paid.
     if (started.outcome === "checkout") throw redirect(started.url);
-    return data<ActionData>({ ticket: TICKET_MESSAGES[started.outcome] }, { status: started.outcome === "failed" ? 503 : 409 });
+    return data<ActionData>(
+      { ticket: TICKET_MESSAGES[started.outcome] },
+      { status: started.outcome === "failed" ? 503 : 409 },
+    );
   }
   if (fields.intent === "cancel_checkout") {
     const cancelled = await cancelCheckout(user, typeof fields.purchaseId === "string" ? fields.purchaseId : "");
-    if (cancelled.outcome === "released") return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelled(cancelled.title) });
+    if (cancelled.outcome === "released")
+      return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelled(cancelled.title) });
     if (cancelled.outcome === "paid") return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelPaid });
-    return data<ActionData>({ ticket: cancelled.outcome === "failed" ? TICKET_MESSAGES.cancelFailed : TICKET_MESSAGES.unknownCheckout }, { status: cancelled.outcome === "failed" ? 503 : 404 });
+    return data<ActionData>(
+      { ticket: cancelled.outcome === "failed" ? TICKET_MESSAGES.cancelFailed : TICKET_MESSAGES.unknownCheckout },
+      { status: cancelled.outcome === "failed" ? 503 : 404 },
+    );
   }
   if (fields.intent !== "renew_feed") return data<ActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
   return failSafely<ActionData>("renewing a calendar feed address", { message: FEED_MESSAGES.failed }, async () => {
@@ -114,7 +128,8 @@ function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: s
       </dd>
       <dt className="text-dust">Game starts</dt>
       <dd>
-        <time dateTime={gameStarts.iso}>{gameStarts.text}</time>; arrive by <time dateTime={arriveBy.iso}>{arriveBy.text}</time>
+        <time dateTime={gameStarts.iso}>{gameStarts.text}</time>; arrive by{" "}
+        <time dateTime={arriveBy.iso}>{arriveBy.text}</time>
       </dd>
       <dt className="text-dust">Place</dt>
       <dd>
@@ -149,12 +164,17 @@ function MyStatus({ event }: { event: ListedEvent }) {
       </h3>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
         <dt className="text-dust">Registration</dt>
-        <dd>{status.registration !== "registered" && event.ticket?.refund ? refundedText(event.ticket.refund, formatClubDay) : REGISTRATION[status.registration]}</dd>
+        <dd>
+          {status.registration !== "registered" && event.ticket?.refund
+            ? refundedText(event.ticket.refund, formatClubDay)
+            : REGISTRATION[status.registration]}
+        </dd>
         {status.costumePhotoDue && status.registration !== "not registered" ? (
           <>
             <dt className="text-dust">Costume photo</dt>
             <dd>
-              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>; <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>
+              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>;{" "}
+              <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>
             </dd>
           </>
         ) : null}
@@ -215,19 +235,28 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           <ul className="mt-2 flex flex-col gap-2">
             {lettersDue.map((event) => (
               <li key={event.id}>
-                {event.title} (<time dateTime={event.date}>{formatEventDate(event.date)}</time>): <PelDue event={event} />
+                {event.title} (<time dateTime={event.date}>{formatEventDate(event.date)}</time>):{" "}
+                <PelDue event={event} />
               </li>
             ))}
           </ul>
         </section>
       ) : null}
       {actionData?.ticket || actionData?.ticketOk ? (
-        <div className="mb-6">{actionData.ticket ? <Alert kind="error">{actionData.ticket}</Alert> : <Alert kind="success">{actionData.ticketOk}</Alert>}</div>
+        <div className="mb-6">
+          {actionData.ticket ? (
+            <Alert kind="error">{actionData.ticket}</Alert>
+          ) : (
+            <Alert kind="success">{actionData.ticketOk}</Alert>
+          )}
+        </div>
       ) : null}
       {events.length === 0 ? (
         <div className="panel text-center">
           <h2 className="text-2xl">No Events Scheduled</h2>
-          <p className="mt-2 text-dust">New dates are announced to members by email and on our community channels. Check back soon.</p>
+          <p className="mt-2 text-dust">
+            New dates are announced to members by email and on our community channels. Check back soon.
+          </p>
         </div>
       ) : (
         <ul className="flex flex-col gap-4">
@@ -242,7 +271,14 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                   </p>
                 </div>
                 <div className="flex flex-col gap-2 sm:items-end">
-                  {event.ticket ? <TicketActions offer={event.ticket} eventId={event.id} eventName={eventName(event)} busy={sending === "buy_ticket" || sending === "cancel_checkout"} /> : null}
+                  {event.ticket ? (
+                    <TicketActions
+                      offer={event.ticket}
+                      eventId={event.id}
+                      eventName={eventName(event)}
+                      busy={sending === "buy_ticket" || sending === "cancel_checkout"}
+                    />
+                  ) : null}
                   {event.ticketUrl ? (
                     <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
                       <Icon name="ticket" className="size-5" />
@@ -269,17 +305,37 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           Calendar Feed
         </h2>
         <p className="mt-2">
-          Every upcoming event in your calendar app, kept up to date: <a href={feed.subscribe}>Subscribe to the calendar</a>, or add this
-          address as a calendar from a URL:
+          Every upcoming event in your calendar app, kept up to date:{" "}
+          <a href={feed.subscribe}>Subscribe to the calendar</a>, or add this address as a calendar from a URL:
         </p>
         <p className="mt-2 break-all">
           <code>{feed.url}</code>
         </p>
-        <p className="mt-2 text-dust">This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.</p>
-        {actionData && !actionData.ticket && !actionData.ticketOk ? <div className="mt-3">{actionData.ok ? <Alert kind="success">{actionData.ok}</Alert> : <Alert kind="error">{actionData.message}</Alert>}</div> : null}
+        <p className="mt-2 text-dust">
+          This address is yours alone: keep it to yourself, as anyone who has it can read the schedule.
+        </p>
+        {actionData && !actionData.ticket && !actionData.ticketOk ? (
+          <div className="mt-3">
+            {actionData.ok ? (
+              <Alert kind="success">{actionData.ok}</Alert>
+            ) : (
+              <Alert kind="error">{actionData.message}</Alert>
+            )}
+          </div>
+        ) : null}
         <Form method="post" preventScrollReset className="mt-4 flex flex-col gap-2">
-          <p id="renew-feed-note">If someone else may have it, get a new address: the one above then stops working, here and in any calendar app subscribed to it.</p>
-          <button type="submit" name="intent" value="renew_feed" className="btn btn-secondary self-start" aria-describedby="renew-feed-note" disabled={renewing}>
+          <p id="renew-feed-note">
+            If someone else may have it, get a new address: the one above then stops working, here and in any calendar
+            app subscribed to it.
+          </p>
+          <button
+            type="submit"
+            name="intent"
+            value="renew_feed"
+            className="btn btn-secondary self-start"
+            aria-describedby="renew-feed-note"
+            disabled={renewing}
+          >
             {renewing ? "Making a new address…" : "Get a new address"}
           </button>
         </Form>

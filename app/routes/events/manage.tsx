@@ -21,46 +21,90 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { events: await listAllEvents() };
 }
 
-type ActionData = { intent: string; id?: string; saved?: string; warning?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
+type ActionData = {
+  intent: string;
+  id?: string;
+  saved?: string;
+  warning?: string;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+  at?: number;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAccess(context, request, "manager");
   const fields = await readForm(request);
   const intent = fields.intent ?? "";
   const id = isUuid(fields.id) ? fields.id : undefined;
-  return failSafely<ActionData>("saving an event", { intent, id, message: "Failed to save the event. Please try again.", values: fields }, async () => {
-    if (intent === "cancel") {
-      if (!id || !(await cancelEvent(id))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
-      // Nobody pays for it from here on; a payment already on its way is refunded when it arrives.
-      await expireOpenCheckouts({ eventId: id });
-      return data({ intent, saved: "Event cancelled.", warning: await paidTicketsWarning(id), at: Date.now() });
-    }
-    if (intent !== "create" && intent !== "update") return data({ intent, message: "That action is not available here." }, { status: 400 });
-    const form = checkForm(EventForm, fields);
-    if (!form.ok) return data({ intent, id, errors: form.errors, values: fields }, { status: 400 });
-    if (intent === "create") {
-      await createEvent(form.data);
-      return data({ intent, saved: "Event added.", warning: notAFridayWarning(form.data.date), at: Date.now() });
-    }
-    if (!id || !(await updateEvent(id, form.data))) return data({ intent, message: "That event no longer exists." }, { status: 404 });
-    if (form.data.status === "cancelled") await expireOpenCheckouts({ eventId: id });
-    const warning = form.data.status === "cancelled" ? await paidTicketsWarning(id) : notAFridayWarning(form.data.date);
-    return data({ intent, saved: "Changes saved successfully!", warning, at: Date.now() });
-  });
+  return failSafely<ActionData>(
+    "saving an event",
+    { intent, id, message: "Failed to save the event. Please try again.", values: fields },
+    async () => {
+      if (intent === "cancel") {
+        if (!id || !(await cancelEvent(id)))
+          return data({ intent, message: "That event no longer exists." }, { status: 404 });
+        // Nobody pays for it from here on; a payment already on its way is refunded when it arrives.
+        await expireOpenCheckouts({ eventId: id });
+        return data({ intent, saved: "Event cancelled.", warning: await paidTicketsWarning(id), at: Date.now() });
+      }
+      if (intent !== "create" && intent !== "update")
+        return data({ intent, message: "That action is not available here." }, { status: 400 });
+      const form = checkForm(EventForm, fields);
+      if (!form.ok) return data({ intent, id, errors: form.errors, values: fields }, { status: 400 });
+      if (intent === "create") {
+        await createEvent(form.data);
+        return data({ intent, saved: "Event added.", warning: notAFridayWarning(form.data.date), at: Date.now() });
+      }
+      if (!id || !(await updateEvent(id, form.data)))
+        return data({ intent, message: "That event no longer exists." }, { status: 404 });
+      if (form.data.status === "cancelled") await expireOpenCheckouts({ eventId: id });
+      const warning =
+        form.data.status === "cancelled" ? await paidTicketsWarning(id) : notAFridayWarning(form.data.date);
+      return data({ intent, saved: "Changes saved successfully!", warning, at: Date.now() });
+    },
+  );
 }
 
-const inputClass = "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood";
+const inputClass =
+  "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment focus:border-brass aria-[invalid=true]:border-blood";
 
-function EventFields({ values, errors }: { values: Partial<Record<string, string | null | undefined>>; errors?: FieldErrors }) {
+function EventFields({
+  values,
+  errors,
+}: {
+  values: Partial<Record<string, string | null | undefined>>;
+  errors?: FieldErrors;
+}) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <Field label="Title" name="title" required defaultValue={values.title ?? ""} error={errors?.title} className="sm:col-span-2" />
-      <Field label="Date" name="date" type="date" required hint={EVENT_DATE_HINT} defaultValue={values.date ?? ""} error={errors?.date} />
+      <Field
+        label="Title"
+        name="title"
+        required
+        defaultValue={values.title ?? ""}
+        error={errors?.title}
+        className="sm:col-span-2"
+      />
+      <Field
+        label="Date"
+        name="date"
+        type="date"
+        required
+        hint={EVENT_DATE_HINT}
+        defaultValue={values.date ?? ""}
+        error={errors?.date}
+      />
       <div className="flex flex-col gap-1">
         <label className="font-bold" htmlFor={`status-${values.id ?? "new"}`}>
           Status
         </label>
-        <select id={`status-${values.id ?? "new"}`} name="status" defaultValue={values.status ?? "future"} className={inputClass}>
+        <select
+          id={`status-${values.id ?? "new"}`}
+          name="status"
+          defaultValue={values.status ?? "future"}
+          className={inputClass}
+        >
           {EVENT_STATUSES.map((status) => (
             <option key={status} value={status}>
               {status[0]!.toUpperCase() + status.slice(1)}
@@ -104,7 +148,8 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const editing = actionData?.intent === "update" && !actionData.saved ? actionData.id : (params.get("edit") ?? undefined);
+  const editing =
+    actionData?.intent === "update" && !actionData.saved ? actionData.id : (params.get("edit") ?? undefined);
   const createFailed = actionData?.intent === "create" && !actionData.saved;
 
   return (
@@ -120,9 +165,17 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
           <h2 id="new-event" className="text-2xl">
             Add an event
           </h2>
-          <Form method="post" noValidate className="mt-4 flex flex-col gap-4" key={actionData?.intent === "create" && actionData.saved ? actionData.at : "new"}>
+          <Form
+            method="post"
+            noValidate
+            className="mt-4 flex flex-col gap-4"
+            key={actionData?.intent === "create" && actionData.saved ? actionData.at : "new"}
+          >
             <input type="hidden" name="intent" value="create" />
-            <EventFields values={createFailed ? (actionData?.values ?? {}) : {}} errors={createFailed ? actionData?.errors : undefined} />
+            <EventFields
+              values={createFailed ? (actionData?.values ?? {}) : {}}
+              errors={createFailed ? actionData?.errors : undefined}
+            />
             <button type="submit" className="btn btn-primary self-start" disabled={busy}>
               Add Event
             </button>
@@ -141,7 +194,23 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                   <Form method="post" noValidate className="flex flex-col gap-4">
                     <input type="hidden" name="intent" value="update" />
                     <input type="hidden" name="id" value={event.id} />
-                    <EventFields values={actionData?.intent === "update" && actionData.values ? { ...actionData.values, id: event.id } : { id: event.id, title: event.title, date: event.date, status: event.status, ticketUrl: event.ticketUrl, ticketPriceCents: event.ticketPriceCents === null ? "" : (event.ticketPriceCents / 100).toFixed(2), ticketPlaces: event.ticketPlaces === null ? "" : String(event.ticketPlaces) }} errors={actionData?.intent === "update" ? actionData.errors : undefined} />
+                    <EventFields
+                      values={
+                        actionData?.intent === "update" && actionData.values
+                          ? { ...actionData.values, id: event.id }
+                          : {
+                              id: event.id,
+                              title: event.title,
+                              date: event.date,
+                              status: event.status,
+                              ticketUrl: event.ticketUrl,
+                              ticketPriceCents:
+                                event.ticketPriceCents === null ? "" : (event.ticketPriceCents / 100).toFixed(2),
+                              ticketPlaces: event.ticketPlaces === null ? "" : String(event.ticketPlaces),
+                            }
+                      }
+                      errors={actionData?.intent === "update" ? actionData.errors : undefined}
+                    />
                     <div className="flex gap-3">
                       <button type="submit" className="btn btn-primary" disabled={busy}>
                         Save
@@ -156,9 +225,12 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                     <div>
                       <h3 className="text-xl">{event.title}</h3>
                       <p className="text-dust">
-                        <time dateTime={event.date}>{formatEventDate(event.date)}</time> · <span className="capitalize">{event.status}</span>
+                        <time dateTime={event.date}>{formatEventDate(event.date)}</time> ·{" "}
+                        <span className="capitalize">{event.status}</span>
                         {event.ticketUrl ? " · ticket link set" : " · no ticket link"}
-                        {event.ticketPriceCents !== null ? ` · tickets ${formatDollars(event.ticketPriceCents)}${event.ticketPlaces !== null ? `, ${event.ticketPlaces} places` : ""}` : null}
+                        {event.ticketPriceCents !== null
+                          ? ` · tickets ${formatDollars(event.ticketPriceCents)}${event.ticketPlaces !== null ? `, ${event.ticketPlaces} places` : ""}`
+                          : null}
                       </p>
                     </div>
                     <div className="flex gap-2">
@@ -169,12 +241,18 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                         <Form
                           method="post"
                           onSubmit={(e) => {
-                            if (!window.confirm(`Cancel ${event.title}? Members will no longer see it.`)) e.preventDefault();
+                            if (!window.confirm(`Cancel ${event.title}? Members will no longer see it.`))
+                              e.preventDefault();
                           }}
                         >
                           <input type="hidden" name="intent" value="cancel" />
                           <input type="hidden" name="id" value={event.id} />
-                          <button type="submit" className="btn btn-secondary" aria-label={`Cancel event: ${event.title}`} disabled={busy}>
+                          <button
+                            type="submit"
+                            className="btn btn-secondary"
+                            aria-label={`Cancel event: ${event.title}`}
+                            disabled={busy}
+                          >
                             Cancel event
                           </button>
                         </Form>

@@ -13,8 +13,15 @@ import { listUpcomingEvents } from "~/features/events/events.server";
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   if (!(await feedReaderAllowed(params.memberId, params.key))) {
-    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
+    });
   }
-  const body = eventsCalendar(await listUpcomingEvents(), { timeZone: config().clubTimeZone, siteUrl: siteUrl(request), feed: true });
+  const body = eventsCalendar(await listUpcomingEvents(), {
+    timeZone: config().clubTimeZone,
+    siteUrl: siteUrl(request),
+    feed: true,
+  });
   return calendarResponse(request, body, "hopewell-events.ics");
 }

@@ -17,22 +17,39 @@ import { requireAccess } from "~/web/guards.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
-  const purchase = /^cs_[A-Za-z0-9_]{1,250}$/.test(sessionId) ? await purchaseAfterCheckout(user, sessionId) : undefined;
+  const purchase = /^cs_[A-Za-z0-9_]{1,250}$/.test(sessionId)
+    ? await purchaseAfterCheckout(user, sessionId)
+    : undefined;
   return { purchase: purchase ?? null, refresh: `/events/ticket?session_id=${encodeURIComponent(sessionId)}` };
 }
 
 /** What the page says of a purchase that did not end in a ticket: its heading and its explanation. */
-function endedWithout(purchase: NonNullable<Route.ComponentProps["loaderData"]["purchase"]>): { heading: string; text: string } | undefined {
+function endedWithout(
+  purchase: NonNullable<Route.ComponentProps["loaderData"]["purchase"]>,
+): { heading: string; text: string } | undefined {
   const refunded = purchase.refundedCents ?? purchase.amountCents;
   const amount = refunded !== null ? ` (${formatDollars(refunded)})` : "";
   const reason = purchase.refundReason ? REFUND_REASON_WORDS[purchase.refundReason] : "";
   if (purchase.status === "refunded") {
     const on = purchase.refundedAt ? ` on ${formatClubDay(purchase.refundedAt)}` : "";
-    return { heading: TICKET_MESSAGES.refunded, text: [`Refunded${on}${amount}.`, reason, "Stripe says when the money reaches your account."].filter(Boolean).join(" ") };
+    return {
+      heading: TICKET_MESSAGES.refunded,
+      text: [`Refunded${on}${amount}.`, reason, "Stripe says when the money reaches your account."]
+        .filter(Boolean)
+        .join(" "),
+    };
   }
-  if (purchase.status === "refunding") return { heading: TICKET_MESSAGES.refunding, text: [reason, `The whole payment${amount} is being refunded; you will have an email when it is done.`].filter(Boolean).join(" ") };
-  if (purchase.status === "failed") return { heading: TICKET_MESSAGES.debitFailed, text: TICKET_MESSAGES.debitFailedHint };
-  if (purchase.status === "released") return { heading: TICKET_MESSAGES.checkoutEnded, text: TICKET_MESSAGES.checkoutEndedHint };
+  if (purchase.status === "refunding")
+    return {
+      heading: TICKET_MESSAGES.refunding,
+      text: [reason, `The whole payment${amount} is being refunded; you will have an email when it is done.`]
+        .filter(Boolean)
+        .join(" "),
+    };
+  if (purchase.status === "failed")
+    return { heading: TICKET_MESSAGES.debitFailed, text: TICKET_MESSAGES.debitFailedHint };
+  if (purchase.status === "released")
+    return { heading: TICKET_MESSAGES.checkoutEnded, text: TICKET_MESSAGES.checkoutEndedHint };
   return undefined;
 }
 
@@ -54,7 +71,8 @@ export default function TicketAfterCheckout({ loaderData }: Route.ComponentProps
           <div className="panel" role="status">
             <p>
               {purchase.title}, <time dateTime={purchase.date}>{formatEventDate(purchase.date)}</time>
-              {purchase.amountCents !== null ? ` · ${formatDollars(purchase.amountCents)} paid` : null}. A receipt is on its way to your email.
+              {purchase.amountCents !== null ? ` · ${formatDollars(purchase.amountCents)} paid` : null}. A receipt is on
+              its way to your email.
             </p>
           </div>
         </>
@@ -75,7 +93,8 @@ export default function TicketAfterCheckout({ loaderData }: Route.ComponentProps
           <hr className="divider my-6" />
           <div className="panel" role="status">
             <p>
-              {purchase.title}, <time dateTime={purchase.date}>{formatEventDate(purchase.date)}</time>. {TICKET_MESSAGES.confirmingHint}
+              {purchase.title}, <time dateTime={purchase.date}>{formatEventDate(purchase.date)}</time>.{" "}
+              {TICKET_MESSAGES.confirmingHint}
             </p>
             <p className="mt-4">
               <a href={refresh} className="btn btn-secondary">

@@ -11,7 +11,12 @@ import { ApplicationForm } from "~/features/members/application.form";
 import { type FieldErrors, parseForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
-import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
+import {
+  APPLICATION_ANSWER_MAX,
+  APPLICATION_TEXT_QUESTIONS,
+  DISCORD_TAG_QUESTION,
+  ROLE_PREFERENCE_QUESTION,
+} from "~/game/application";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/web/forms/use-form-validation";
 import { getApplication, submitApplication } from "~/features/members/applications.server";
@@ -25,12 +30,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { application: (await getApplication(user.id)) ?? null };
 }
 
-type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = {
+  submitted?: boolean;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, ApplicationForm);
-  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
+  if (!form.ok)
+    return data<ActionData>(
+      { message: MESSAGES.requiredAll, errors: form.errors, values: form.values },
+      { status: 400 },
+    );
   return failSafely<ActionData>("saving an application", { message: FAILED, values: form.values }, async () => {
     await submitApplication(user, form.data);
     return data({ submitted: true });
@@ -51,18 +65,36 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
     setLocal(event.defaultPrevented ? {} : null);
   }
   return (
-    <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={onSubmit} className="flex flex-col gap-6">
+    <Form
+      method="post"
+      noValidate
+      onBlur={validation.onBlur}
+      onChange={validation.onChange}
+      onSubmit={onSubmit}
+      className="flex flex-col gap-6"
+    >
       <ErrorSummary message={message} answer={local ?? actionData} />
       <section className="panel flex flex-col gap-5" aria-labelledby="about-you">
         <h2 id="about-you" className="text-2xl">
           About you
         </h2>
-        <Field label={DISCORD_TAG_QUESTION.label} hint={DISCORD_TAG_QUESTION.hint} name="discordTag" autoComplete="off" required defaultValue={values.discordTag} error={errors.discordTag} />
+        <Field
+          label={DISCORD_TAG_QUESTION.label}
+          hint={DISCORD_TAG_QUESTION.hint}
+          name="discordTag"
+          autoComplete="off"
+          required
+          defaultValue={values.discordTag}
+          error={errors.discordTag}
+        />
         <fieldset aria-describedby={errors.rolePreference ? "rolePreference-error" : undefined}>
           <legend className="font-bold text-parchment">{ROLE_PREFERENCE_QUESTION.label}</legend>
           <div className="mt-2 grid gap-3 sm:grid-cols-2">
             {ROLE_PREFERENCE_QUESTION.options.map((option) => (
-              <label key={option.value} className="flex cursor-pointer gap-3 rounded-md border border-timber bg-ink p-3 has-[:checked]:border-brass">
+              <label
+                key={option.value}
+                className="flex cursor-pointer gap-3 rounded-md border border-timber bg-ink p-3 has-[:checked]:border-brass"
+              >
                 <input
                   type="radio"
                   name="rolePreference"
@@ -85,7 +117,13 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
         <h2 id="how-you-play" className="text-2xl">
           How you play
         </h2>
-        <QuestionFields questions={APPLICATION_TEXT_QUESTIONS} rows={TEXTAREA_ROWS.application} maxLength={APPLICATION_ANSWER_MAX} values={values} errors={errors} />
+        <QuestionFields
+          questions={APPLICATION_TEXT_QUESTIONS}
+          rows={TEXTAREA_ROWS.application}
+          maxLength={APPLICATION_ANSWER_MAX}
+          values={values}
+          errors={errors}
+        />
       </section>
       <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
         {submitting ? "Sending…" : "Submit Application"}
@@ -112,13 +150,16 @@ export default function Application({ loaderData, actionData }: Route.ComponentP
             </h2>
             <StatusBadge status={application.status} />
           </div>
-          <p className="mt-2 mb-6 text-dust">You have already applied; here is what you sent. A manager will be in touch.</p>
+          <p className="mt-2 mb-6 text-dust">
+            You have already applied; here is what you sent. A manager will be in touch.
+          </p>
           <ApplicationAnswers application={application} />
         </section>
       ) : (
         <>
           <p className="mb-6 text-center text-dust">
-            Tell us about yourself and how you like to play. Every question needs an answer; a few honest sentences are plenty.
+            Tell us about yourself and how you like to play. Every question needs an answer; a few honest sentences are
+            plenty.
           </p>
           <ApplicationFormView actionData={actionData} />
         </>

@@ -25,16 +25,33 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "character");
   const character = await getCharacter(user.id);
   return {
-    character: character ? { characterName: character.characterName, faction: character.faction, job: character.job, backstory: character.backstory } : null,
+    character: character
+      ? {
+          characterName: character.characterName,
+          faction: character.faction,
+          job: character.job,
+          backstory: character.backstory,
+        }
+      : null,
   };
 }
 
-type ActionData = { saved?: boolean; created?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = {
+  saved?: boolean;
+  created?: boolean;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
   const form = await parseForm(request, CharacterForm);
-  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
+  if (!form.ok)
+    return data<ActionData>(
+      { message: MESSAGES.requiredAll, errors: form.errors, values: form.values },
+      { status: 400 },
+    );
   return failSafely<ActionData>("saving a character", { message: FAILED, values: form.values }, async () => {
     const { created } = await saveCharacter(user, form.data);
     return data({ saved: true, created });
@@ -67,7 +84,11 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
   if (actionData?.saved) {
     return (
       <div className="mx-auto max-w-3xl px-4 py-10">
-        <SuccessPanel title={actionData.created ? "Character Created!" : "Character Saved!"} to="/profile" destination="your profile">
+        <SuccessPanel
+          title={actionData.created ? "Character Created!" : "Character Saved!"}
+          to="/profile"
+          destination="your profile"
+        >
           <p>Your settler's papers are in order. See you in Hopewell.</p>
         </SuccessPanel>
       </div>
@@ -78,16 +99,40 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Character Builder</h1>
       <hr className="divider my-6" />
-      <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
-        {loaderData.character ? <p className="text-dust">You already have a character; saving here updates them.</p> : null}
+      <Form
+        method="post"
+        noValidate
+        onBlur={validation.onBlur}
+        onChange={validation.onChange}
+        onSubmit={validation.onSubmit}
+        className="panel flex flex-col gap-5"
+      >
+        {loaderData.character ? (
+          <p className="text-dust">You already have a character; saving here updates them.</p>
+        ) : null}
         {message ? <Alert kind="error">{message}</Alert> : null}
-        <Field label="Character name" name="characterName" required maxLength={100} defaultValue={initial.characterName} error={errors.characterName} />
+        <Field
+          label="Character name"
+          name="characterName"
+          required
+          maxLength={100}
+          defaultValue={initial.characterName}
+          error={errors.characterName}
+        />
         <div className="grid gap-5 sm:grid-cols-2">
           <div className="flex flex-col gap-1">
             <label htmlFor="faction" className="font-bold">
               Faction
             </label>
-            <select id="faction" name="faction" value={faction} onChange={(e) => chooseFaction(e.currentTarget.value)} aria-invalid={errors.faction ? true : undefined} aria-describedby={errors.faction ? "faction-error" : undefined} className={selectClass}>
+            <select
+              id="faction"
+              name="faction"
+              value={faction}
+              onChange={(e) => chooseFaction(e.currentTarget.value)}
+              aria-invalid={errors.faction ? true : undefined}
+              aria-describedby={errors.faction ? "faction-error" : undefined}
+              className={selectClass}
+            >
               <option value="">Choose a faction…</option>
               {FACTIONS.map((f) => (
                 <option key={f}>{f}</option>

@@ -13,7 +13,12 @@ import { COSTUME_PHOTO_WEEKS_BEFORE } from "~/game/setting";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { failSafely } from "~/web/actions.server";
-import { addCostumePhoto, memberCostumeEvents, removeCostumePhoto, type MemberCostumeEvent } from "~/features/costume/costumes.server";
+import {
+  addCostumePhoto,
+  memberCostumeEvents,
+  removeCostumePhoto,
+  type MemberCostumeEvent,
+} from "~/features/costume/costumes.server";
 import { requireAccess } from "~/web/guards.server";
 
 /**
@@ -57,12 +62,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const eventId = upload.values.eventId;
     if (!upload.ok) return data<ActionData>({ eventId, message: upload.message }, { status: upload.status });
     try {
-      if (upload.values.intent !== "upload") return data<ActionData>({ eventId, message: "That action is not available here." }, { status: 400 });
-      return await failSafely<ActionData>("saving a costume photo", { eventId, message: COSTUME_MESSAGES.failed }, async () => {
-        const outcome = await addCostumePhoto(user, upload);
-        if (!outcome.ok) return data({ eventId, message: outcome.message }, { status: outcome.status });
-        return doneAt(eventId, "uploaded");
-      });
+      if (upload.values.intent !== "upload")
+        return data<ActionData>({ eventId, message: "That action is not available here." }, { status: 400 });
+      return await failSafely<ActionData>(
+        "saving a costume photo",
+        { eventId, message: COSTUME_MESSAGES.failed },
+        async () => {
+          const outcome = await addCostumePhoto(user, upload);
+          if (!outcome.ok) return data({ eventId, message: outcome.message }, { status: outcome.status });
+          return doneAt(eventId, "uploaded");
+        },
+      );
     } finally {
       // Stored by now, or refused: the copy the upload was written to goes.
       await upload.file?.discard();
@@ -71,13 +81,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   const eventId = fields.eventId;
   // The upload form sent without its file (a client that cannot send files).
-  if (fields.intent === "upload") return data<ActionData>({ eventId, message: COSTUME_MESSAGES.chooseFile }, { status: 400 });
+  if (fields.intent === "upload")
+    return data<ActionData>({ eventId, message: COSTUME_MESSAGES.chooseFile }, { status: 400 });
   const parsed = checkForm(RemovePhotoForm, fields);
-  if (!parsed.ok) return data<ActionData>({ eventId, message: fields.intent === "remove" ? COSTUME_MESSAGES.noSuchPhoto : "That action is not available here." }, { status: 400 });
-  return failSafely<ActionData>("removing a costume photo", { eventId, message: "The photo could not be removed. Please try again." }, async () => {
-    if (!(await removeCostumePhoto(user.id, parsed.data.photoId))) return data({ eventId, message: COSTUME_MESSAGES.noSuchPhoto }, { status: 404 });
-    return doneAt(eventId, "removed");
-  });
+  if (!parsed.ok)
+    return data<ActionData>(
+      {
+        eventId,
+        message: fields.intent === "remove" ? COSTUME_MESSAGES.noSuchPhoto : "That action is not available here.",
+      },
+      { status: 400 },
+    );
+  return failSafely<ActionData>(
+    "removing a costume photo",
+    { eventId, message: "The photo could not be removed. Please try again." },
+    async () => {
+      if (!(await removeCostumePhoto(user.id, parsed.data.photoId)))
+        return data({ eventId, message: COSTUME_MESSAGES.noSuchPhoto }, { status: 404 });
+      return doneAt(eventId, "removed");
+    },
+  );
 }
 
 /** The id of an event's section, which its forms return to (an anchor in their address). */
@@ -92,7 +115,10 @@ const forEvent = (event: MemberCostumeEvent) => ` for ${event.title}, ${formatEv
 function UploadForm({ event }: { event: MemberCostumeEvent }) {
   const navigation = useNavigation();
   const [problem, setProblem] = useState<string | null>(null);
-  const busy = navigation.state === "submitting" && navigation.formData?.get("eventId") === event.id && navigation.formData.get("intent") === "upload";
+  const busy =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("eventId") === event.id &&
+    navigation.formData.get("intent") === "upload";
   const full = event.photos.length >= COSTUME_PHOTOS_PER_EVENT;
   const inputId = `photo-${event.id}`;
 
@@ -106,7 +132,16 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
   if (full) return <p className="text-sm text-dust">{COSTUME_MESSAGES.tooMany}</p>;
   return (
     // Made anew after each photo, so the chosen file is not sent twice.
-    <Form key={event.photos.length} method="post" action={eventAction(event.id)} preventScrollReset encType="multipart/form-data" noValidate onSubmit={onSubmit} className="flex flex-col gap-3 border-t border-timber pt-4">
+    <Form
+      key={event.photos.length}
+      method="post"
+      action={eventAction(event.id)}
+      preventScrollReset
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={onSubmit}
+      className="flex flex-col gap-3 border-t border-timber pt-4"
+    >
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="eventId" value={event.id} />
       <div className="flex flex-col gap-1">
@@ -139,11 +174,19 @@ function UploadForm({ event }: { event: MemberCostumeEvent }) {
 
 function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: ActionData }) {
   const navigation = useNavigation();
-  const removing = navigation.state === "submitting" && navigation.formData?.get("intent") === "remove" ? navigation.formData.get("photoId") : null;
+  const removing =
+    navigation.state === "submitting" && navigation.formData?.get("intent") === "remove"
+      ? navigation.formData.get("photoId")
+      : null;
   const anchor = eventAnchor(event.id);
   return (
     // Named by its title and date: two events may share a title.
-    <section id={anchor} aria-labelledby={`${anchor}-title ${anchor}-date`} className="panel flex flex-col gap-4" data-testid="costume-event">
+    <section
+      id={anchor}
+      aria-labelledby={`${anchor}-title ${anchor}-date`}
+      className="panel flex flex-col gap-4"
+      data-testid="costume-event"
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 id={`${anchor}-title`} className="text-2xl">
           {event.title}
@@ -159,7 +202,10 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
           {event.status === "approved" ? null : (
             <>
               {" · "}
-              <strong className={event.countdown.startsWith("overdue") ? "text-blood" : "text-brass"} data-testid="costume-countdown">
+              <strong
+                className={event.countdown.startsWith("overdue") ? "text-blood" : "text-brass"}
+                data-testid="costume-countdown"
+              >
                 {event.countdown}
               </strong>
             </>
@@ -186,7 +232,12 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="eventId" value={event.id} />
             <input type="hidden" name="photoId" value={photo.id} />
-            <button type="submit" className="btn btn-secondary w-full text-sm" disabled={removing === photo.id} aria-label={`Remove photo ${place}, sent ${formatClubTime(photo.createdAt)},${forEvent(event)}`}>
+            <button
+              type="submit"
+              className="btn btn-secondary w-full text-sm"
+              disabled={removing === photo.id}
+              aria-label={`Remove photo ${place}, sent ${formatClubTime(photo.createdAt)},${forEvent(event)}`}
+            >
               {removing === photo.id ? "Removing…" : "Remove"}
             </button>
           </Form>
@@ -211,22 +262,29 @@ export default function Costume({ loaderData, actionData: refused }: Route.Compo
             Costume photos
           </h2>
           <p>
-            Send a photo of your costume at least {COSTUME_PHOTO_WEEKS_BEFORE} weeks before each event you are registered for. Staff look at it and approve it, or
-            ask for changes with a note you will see here. Western clothing of the 1870s: no visible logos or brands, and nothing obviously modern.
+            Send a photo of your costume at least {COSTUME_PHOTO_WEEKS_BEFORE} weeks before each event you are
+            registered for. Staff look at it and approve it, or ask for changes with a note you will see here. Western
+            clothing of the 1870s: no visible logos or brands, and nothing obviously modern.
           </p>
           <p className="text-sm text-dust">
-            Only you, cast and managers see your photos. Location and camera details are removed from every photo when it arrives.
+            Only you, cast and managers see your photos. Location and camera details are removed from every photo when
+            it arrives.
           </p>
           {orphanAnswer?.ok ? <Alert kind="success">{orphanAnswer.ok}</Alert> : null}
           {orphanAnswer?.message ? <Alert kind="error">{orphanAnswer.message}</Alert> : null}
           {events.length === 0 ? (
             <p data-testid="costume-none">
-              You are not registered for any upcoming event. Once a manager records your registration, the event appears here with its due date.
+              You are not registered for any upcoming event. Once a manager records your registration, the event appears
+              here with its due date.
             </p>
           ) : null}
         </section>
         {events.map((event) => (
-          <EventCostume key={event.id} event={event} answer={actionData?.eventId === event.id ? actionData : undefined} />
+          <EventCostume
+            key={event.id}
+            event={event}
+            answer={actionData?.eventId === event.id ? actionData : undefined}
+          />
         ))}
       </div>
     </ProfileLayout>

@@ -39,21 +39,36 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { ...thread, submissionKey: crypto.randomUUID() };
 }
 
-type ActionData = { sent?: boolean; delivery?: LetterDelivery; recipient?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = {
+  sent?: boolean;
+  delivery?: LetterDelivery;
+  recipient?: string;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, ReplyForm);
   if (!form.ok) {
-    if (form.values.intent !== "reply") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
-    return data<ActionData>({ message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields, errors: form.errors, values: form.values }, { status: 400 });
+    if (form.values.intent !== "reply")
+      return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
+    return data<ActionData>(
+      { message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields, errors: form.errors, values: form.values },
+      { status: 400 },
+    );
   }
-  return failSafely<ActionData>("saving a reply to a letter", { message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
-    const sent = await replyToLetter(user, form.data);
-    if (!sent) return data({ message: LETTER_MESSAGES.notFound }, { status: 404 });
-    if (sent === "writer-gone") return data({ message: LETTER_MESSAGES.writerGone }, { status: 409 });
-    return data({ sent: true, delivery: sent.delivery, recipient: sent.recipient });
-  });
+  return failSafely<ActionData>(
+    "saving a reply to a letter",
+    { message: SUBMISSION_MESSAGES.letterFailed, values: form.values },
+    async () => {
+      const sent = await replyToLetter(user, form.data);
+      if (!sent) return data({ message: LETTER_MESSAGES.notFound }, { status: 404 });
+      if (sent === "writer-gone") return data({ message: LETTER_MESSAGES.writerGone }, { status: 409 });
+      return data({ sent: true, delivery: sent.delivery, recipient: sent.recipient });
+    },
+  );
 }
 
 export default function LetterThread({ loaderData, actionData }: Route.ComponentProps) {
@@ -70,12 +85,20 @@ export default function LetterThread({ loaderData, actionData }: Route.Component
       <ol className="flex flex-col gap-4" aria-label="The letters of this thread, oldest first">
         {letters.map((letter) => (
           <li key={letter.id}>
-            <article className={`panel p-4 ${letter.mine ? "md:ml-12" : "md:mr-12"}`} aria-labelledby={`letter-${letter.id}`}>
+            <article
+              className={`panel p-4 ${letter.mine ? "md:ml-12" : "md:mr-12"}`}
+              aria-labelledby={`letter-${letter.id}`}
+            >
               <h2 id={`letter-${letter.id}`} className="text-xl">
                 {letter.mine ? `You wrote to ${letter.to}` : `From ${letter.from}`}
               </h2>
               <p className="text-sm text-dust">
-                {[letter.mine ? `Signed ${letter.from}` : `To ${letter.to}`, formatClubTime(letter.at), letter.status ? LETTER_STATUS_FOR_WRITER[letter.status] : null, letter.unread ? "New" : null]
+                {[
+                  letter.mine ? `Signed ${letter.from}` : `To ${letter.to}`,
+                  formatClubTime(letter.at),
+                  letter.status ? LETTER_STATUS_FOR_WRITER[letter.status] : null,
+                  letter.unread ? "New" : null,
+                ]
                   .filter(Boolean)
                   .join(" · ")}
               </p>
@@ -100,7 +123,15 @@ export default function LetterThread({ loaderData, actionData }: Route.Component
           <input type="hidden" name="intent" value="reply" />
           <input type="hidden" name="replyTo" value={replyTo.id} />
           {/* A fresh key after each reply sent, so the next one is a new letter. */}
-          <input type="hidden" name="submissionKey" value={actionData?.sent ? loaderData.submissionKey : (actionData?.values?.submissionKey ?? loaderData.submissionKey)} />
+          <input
+            type="hidden"
+            name="submissionKey"
+            value={
+              actionData?.sent
+                ? loaderData.submissionKey
+                : (actionData?.values?.submissionKey ?? loaderData.submissionKey)
+            }
+          />
           <TextAreaField
             key={actionData?.sent ? loaderData.submissionKey : "reply"}
             label="Your reply"

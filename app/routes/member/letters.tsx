@@ -46,12 +46,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await parseForm(request, LetterForm);
   if (!form.ok) {
     const onlyBlanks = Object.values(form.errors).every((e) => e === SUBMISSION_MESSAGES.fillAllFields);
-    return data<ActionData>({ message: onlyBlanks ? SUBMISSION_MESSAGES.fillAllFields : undefined, errors: form.errors, values: form.values }, { status: 400 });
+    return data<ActionData>(
+      { message: onlyBlanks ? SUBMISSION_MESSAGES.fillAllFields : undefined, errors: form.errors, values: form.values },
+      { status: 400 },
+    );
   }
-  return failSafely<ActionData>("saving a letter", { message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
-    const sent = await sendLetter(user, form.data);
-    return data({ submitted: true, delivery: sent.delivery, recipient: sent.recipient });
-  });
+  return failSafely<ActionData>(
+    "saving a letter",
+    { message: SUBMISSION_MESSAGES.letterFailed, values: form.values },
+    async () => {
+      const sent = await sendLetter(user, form.data);
+      return data({ submitted: true, delivery: sent.delivery, recipient: sent.recipient });
+    },
+  );
 }
 
 /** Suggests existing characters' names as the member types (any name is still allowed). */
@@ -64,7 +71,11 @@ function RecipientField({ defaultValue, error }: { defaultValue?: string; error?
     setTyped(value);
     clearTimeout(timer.current);
     // Ask after a pause in typing, not on every key.
-    if (value.trim().length > 0) timer.current = setTimeout(() => fetcher.load(`/letters/recipients?${new URLSearchParams({ q: value })}`), USER_SEARCH_DEBOUNCE_MS);
+    if (value.trim().length > 0)
+      timer.current = setTimeout(
+        () => fetcher.load(`/letters/recipients?${new URLSearchParams({ q: value })}`),
+        USER_SEARCH_DEBOUNCE_MS,
+      );
   }
   const names = typed.trim().length === 0 ? [] : (fetcher.data?.names ?? []);
   return (
@@ -104,8 +115,12 @@ function LetterBox({ box }: { box: NonNullable<Route.ComponentProps["loaderData"
             <li key={letter.id} className="py-3">
               <Link to={`/letters/${letter.id}`} className="flex flex-col gap-1 no-underline hover:no-underline">
                 <span className="flex flex-wrap items-baseline gap-x-3">
-                  <span className={letter.unread ? "font-bold text-brass" : "text-parchment"}>{`From ${letter.from}`}</span>
-                  {letter.unread ? <span className="rounded bg-rust-dark px-2 text-sm text-parchment">Unread</span> : null}
+                  <span
+                    className={letter.unread ? "font-bold text-brass" : "text-parchment"}
+                  >{`From ${letter.from}`}</span>
+                  {letter.unread ? (
+                    <span className="rounded bg-rust-dark px-2 text-sm text-parchment">Unread</span>
+                  ) : null}
                   <span className="text-sm text-dust">{`To ${letter.to} · ${letter.at ? formatClubTime(letter.at) : ""}`}</span>
                 </span>
                 <span className="line-clamp-2 text-dust">{letter.preview}</span>
@@ -119,7 +134,11 @@ function LetterBox({ box }: { box: NonNullable<Route.ComponentProps["loaderData"
         <h2 id="sent" className="text-2xl">
           Letters you sent
         </h2>
-        {box.sent.length === 0 ? <p className="text-dust">You have not sent any letters yet.</p> : <p className="text-sm text-dust">Your latest letters, newest first.</p>}
+        {box.sent.length === 0 ? (
+          <p className="text-dust">You have not sent any letters yet.</p>
+        ) : (
+          <p className="text-sm text-dust">Your latest letters, newest first.</p>
+        )}
         <ul className="flex flex-col divide-y divide-timber/60">
           {box.sent.map((letter) => (
             <li key={letter.id} className="py-3">
@@ -155,7 +174,11 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
         <SideTabLinks
           tabs={[
             { id: "write" as const, label: "Write a Letter", to: "/letters" },
-            { id: "box" as const, label: unread > 0 ? `Letter box (${unread} unread)` : "Letter box", to: "/letters?tab=box" },
+            {
+              id: "box" as const,
+              label: unread > 0 ? `Letter box (${unread} unread)` : "Letter box",
+              to: "/letters?tab=box",
+            },
           ]}
           active={tab}
         />
@@ -182,7 +205,15 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
           {message ? <Alert kind="error">{message}</Alert> : null}
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
           <RecipientField defaultValue={values.recipient} error={errors.recipient} />
-          <TextAreaField label="Letter" name="body" rows={TEXTAREA_ROWS.letter} maxLength={10_000} required defaultValue={values.body} error={errors.body} />
+          <TextAreaField
+            label="Letter"
+            name="body"
+            rows={TEXTAREA_ROWS.letter}
+            maxLength={10_000}
+            required
+            defaultValue={values.body}
+            error={errors.body}
+          />
           <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
             {submitting ? "Sending…" : "Send Letter"}
           </button>
@@ -192,7 +223,9 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.tab === "box" ? "Letter Box" : "Write a Letter"} · Hopewell` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.tab === "box" ? "Letter Box" : "Write a Letter"} · Hopewell` },
+];
 
 /** A form that could not be read, or a failure, keeps the page's heading and the member's navigation. */
 export const ErrorBoundary = pageErrorBoundary("Write a Letter", SUBMISSION_MESSAGES.letterFailed);

@@ -18,7 +18,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { events: await listOrderEvents(), submissionKey: crypto.randomUUID() };
 }
 
-type ActionData = { submitted?: boolean; totalCents?: number; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = {
+  submitted?: boolean;
+  totalCents?: number;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};
 
 /** The first problem to show at the top: the form's messages (docs/product.md#member-forms), in the order a member meets them. */
 function topMessage(errors: FieldErrors): string {
@@ -31,17 +37,30 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const fields = await readForm(request);
   const unknown = Object.keys(fields).filter((name) => name.startsWith("qty_") && !merchantItem(name.slice(4)));
-  if (unknown.length > 0) return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
+  if (unknown.length > 0)
+    return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
   const parsed = OrderForm.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     return data<ActionData>({ message: topMessage(errors), errors, values: fields }, { status: 400 });
   }
-  return failSafely<ActionData>("saving an order", { message: SUBMISSION_MESSAGES.orderFailed, values: fields }, async () => {
-    const saved = await submitOrder(user, parsed.data);
-    if (saved.outcome === "unknown-event") return data({ message: SUBMISSION_MESSAGES.selectEvent, errors: { eventId: SUBMISSION_MESSAGES.selectEvent }, values: fields }, { status: 400 });
-    return data({ submitted: true, totalCents: saved.totalCents });
-  });
+  return failSafely<ActionData>(
+    "saving an order",
+    { message: SUBMISSION_MESSAGES.orderFailed, values: fields },
+    async () => {
+      const saved = await submitOrder(user, parsed.data);
+      if (saved.outcome === "unknown-event")
+        return data(
+          {
+            message: SUBMISSION_MESSAGES.selectEvent,
+            errors: { eventId: SUBMISSION_MESSAGES.selectEvent },
+            values: fields,
+          },
+          { status: 400 },
+        );
+      return data({ submitted: true, totalCents: saved.totalCents });
+    },
+  );
 }
 
 function parseQuantity(value: string | undefined): number {
@@ -49,7 +68,8 @@ function parseQuantity(value: string | undefined): number {
 }
 
 type Quantities = Record<string, string>;
-const orderTotal = (quantities: Quantities) => MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
+const orderTotal = (quantities: Quantities) =>
+  MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
 const isBadQuantity = (value: string | undefined) => (value ?? "").trim() !== "" && !WHOLE_QUANTITY.test(value!.trim());
 const hasBadQuantity = (quantities: Quantities) => MERCHANT_ITEMS.some((item) => isBadQuantity(quantities[item.key]));
 
@@ -64,7 +84,9 @@ function checkInPage(form: HTMLFormElement, quantities: Quantities): string | nu
 export default function MerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const values = actionData?.values ?? {};
-  const [quantities, setQuantities] = useState<Quantities>(() => Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])));
+  const [quantities, setQuantities] = useState<Quantities>(() =>
+    Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])),
+  );
   // The page's own refusal, a new object each time so the summary takes focus again.
   const [local, setLocal] = useState<{ message: string } | null>(null);
   // Messages the member has since put right, for the refusal they belong to.
@@ -75,16 +97,23 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
   const isResolved = (message: string) => resolved.answer === answer && resolved.messages.includes(message);
   const candidate = local?.message ?? actionData?.message;
   const message = candidate && !isResolved(candidate) ? candidate : undefined;
-  const eventError = actionData?.errors?.eventId && !isResolved(SUBMISSION_MESSAGES.selectEvent) ? actionData.errors.eventId : undefined;
+  const eventError =
+    actionData?.errors?.eventId && !isResolved(SUBMISSION_MESSAGES.selectEvent) ? actionData.errors.eventId : undefined;
 
   function resolve(...messages: string[]) {
-    setResolved((current) => ({ answer, messages: [...(current.answer === answer ? current.messages : []), ...messages] }));
+    setResolved((current) => ({
+      answer,
+      messages: [...(current.answer === answer ? current.messages : []), ...messages],
+    }));
   }
 
   function onQuantity(key: string, value: string) {
     const next = { ...quantities, [key]: value };
     setQuantities(next);
-    const fixed = [...(orderTotal(next) > 0 ? [SUBMISSION_MESSAGES.addItem] : []), ...(hasBadQuantity(next) ? [] : [SUBMISSION_MESSAGES.quantity])];
+    const fixed = [
+      ...(orderTotal(next) > 0 ? [SUBMISSION_MESSAGES.addItem] : []),
+      ...(hasBadQuantity(next) ? [] : [SUBMISSION_MESSAGES.quantity]),
+    ];
     if (fixed.length > 0) resolve(...fixed);
   }
 
@@ -93,7 +122,8 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
       <div className="mx-auto max-w-3xl px-4 py-10">
         <SuccessPanel title="Order Placed!" to="/profile" destination="your profile">
           <p>
-            Your total is <strong>{formatDollars(actionData.totalCents ?? 0)}</strong> {CURRENCY_NAME}. Bring it to the event to collect your goods.
+            Your total is <strong>{formatDollars(actionData.totalCents ?? 0)}</strong> {CURRENCY_NAME}. Bring it to the
+            event to collect your goods.
           </p>
         </SuccessPanel>
       </div>
@@ -115,7 +145,8 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
         }}
       >
         <p className="text-dust">
-          Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total to the event to collect your goods.
+          Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total
+          to the event to collect your goods.
         </p>
         <ErrorSummary message={message} answer={answer} />
         <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
@@ -167,7 +198,9 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
                     value={quantities[item.key]}
                     placeholder="0"
                     onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
-                    aria-invalid={message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined}
+                    aria-invalid={
+                      message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined
+                    }
                     className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
                   />
                 </td>

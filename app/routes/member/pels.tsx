@@ -25,18 +25,38 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
 }
 
-type ActionData = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> };
+type ActionData = {
+  submitted?: boolean;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, PelForm);
-  if (!form.ok) return data<ActionData>({ message: MESSAGES.requiredAll, errors: form.errors, values: form.values }, { status: 400 });
-  return failSafely<ActionData>("saving a PEL", { message: SUBMISSION_MESSAGES.pelFailed, values: form.values }, async () => {
-    if ((await submitPel(user, form.data)) === "unknown-event") {
-      return data({ message: MESSAGES.requiredAll, errors: { eventId: "Please choose one of the listed events" }, values: form.values }, { status: 400 });
-    }
-    return data({ submitted: true });
-  });
+  if (!form.ok)
+    return data<ActionData>(
+      { message: MESSAGES.requiredAll, errors: form.errors, values: form.values },
+      { status: 400 },
+    );
+  return failSafely<ActionData>(
+    "saving a PEL",
+    { message: SUBMISSION_MESSAGES.pelFailed, values: form.values },
+    async () => {
+      if ((await submitPel(user, form.data)) === "unknown-event") {
+        return data(
+          {
+            message: MESSAGES.requiredAll,
+            errors: { eventId: "Please choose one of the listed events" },
+            values: form.values,
+          },
+          { status: 400 },
+        );
+      }
+      return data({ submitted: true });
+    },
+  );
 }
 
 export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
@@ -56,15 +76,41 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
           <p>Thank you. Your letter shapes what happens next in Hopewell.</p>
         </SuccessPanel>
       ) : (
-        <Form method="post" noValidate onBlur={validation.onBlur} onChange={validation.onChange} onSubmit={validation.onSubmit} className="panel flex flex-col gap-5">
+        <Form
+          method="post"
+          noValidate
+          onBlur={validation.onBlur}
+          onChange={validation.onChange}
+          onSubmit={validation.onSubmit}
+          className="panel flex flex-col gap-5"
+        >
           <p className="text-dust" data-testid="pel-count">
             {`You have written ${countOf(loaderData.written, "post-event letter")}.`}
           </p>
           {message ? <Alert kind="error">{message}</Alert> : null}
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
-          <EventSelect events={loaderData.events} defaultValue={values.eventId} error={errors.eventId} emptyText="No events have been held yet" onChange={() => validation.clear("eventId")} />
-          <Field label="Character name" name="characterName" required maxLength={100} defaultValue={values.characterName ?? loaderData.characterName} error={errors.characterName} />
-          <QuestionFields questions={PEL_QUESTIONS} rows={TEXTAREA_ROWS.pel} maxLength={PEL_ANSWER_MAX} values={values} errors={errors} />
+          <EventSelect
+            events={loaderData.events}
+            defaultValue={values.eventId}
+            error={errors.eventId}
+            emptyText="No events have been held yet"
+            onChange={() => validation.clear("eventId")}
+          />
+          <Field
+            label="Character name"
+            name="characterName"
+            required
+            maxLength={100}
+            defaultValue={values.characterName ?? loaderData.characterName}
+            error={errors.characterName}
+          />
+          <QuestionFields
+            questions={PEL_QUESTIONS}
+            rows={TEXTAREA_ROWS.pel}
+            maxLength={PEL_ANSWER_MAX}
+            values={values}
+            errors={errors}
+          />
           <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
             {submitting ? "Sending…" : "Submit Letter"}
           </button>

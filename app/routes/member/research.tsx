@@ -33,11 +33,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const upload = await readResearchUpload(request);
   if (!upload.ok) return data<Result>({ message: upload.message }, { status: upload.status });
   try {
-    return await failSafely<Result>("saving research", { message: RESEARCH_MESSAGES.failed, values: upload.values }, async () => {
-      const outcome = await submitResearch(user, upload);
-      if (outcome.ok) return data({ submitted: true });
-      return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: 400 });
-    });
+    return await failSafely<Result>(
+      "saving research",
+      { message: RESEARCH_MESSAGES.failed, values: upload.values },
+      async () => {
+        const outcome = await submitResearch(user, upload);
+        if (outcome.ok) return data({ submitted: true });
+        return data({ message: outcome.message, errors: outcome.errors, values: outcome.values }, { status: 400 });
+      },
+    );
   } finally {
     // Stored by now, or refused: the copy the upload was written to goes.
     await upload.file?.discard();
@@ -96,7 +100,10 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
     return (
       <div className="mx-auto max-w-3xl px-4 py-10">
         <SuccessPanel title="Research Submitted!" to="/profile" destination="your profile">
-          <p>Your findings are with the Union Research Initiative&apos;s clerks. Staff will read them before the next event.</p>
+          <p>
+            Your findings are with the Union Research Initiative&apos;s clerks. Staff will read them before the next
+            event.
+          </p>
         </SuccessPanel>
       </div>
     );
@@ -106,13 +113,42 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Research</h1>
       <hr className="divider my-6" />
-      <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="panel flex flex-col gap-5">
-        <p className="text-dust">File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up to 5 MB).</p>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        onSubmit={onSubmit}
+        className="panel flex flex-col gap-5"
+      >
+        <p className="text-dust">
+          File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up
+          to 5 MB).
+        </p>
         <ErrorSummary message={shown?.message} answer={shown} />
         <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
-        <EventSelect events={loaderData.events} defaultValue={values.eventId} error={shown?.errors?.eventId} emptyText="No events yet" />
-        <TextAreaField label="Sources" hint="Books, people, places or experiments your character drew on." name="sources" rows={4} maxLength={10_000} required defaultValue={values.sources} />
-        <TextAreaField label="Research notes" name="research" rows={10} maxLength={20_000} required defaultValue={values.research} />
+        <EventSelect
+          events={loaderData.events}
+          defaultValue={values.eventId}
+          error={shown?.errors?.eventId}
+          emptyText="No events yet"
+        />
+        <TextAreaField
+          label="Sources"
+          hint="Books, people, places or experiments your character drew on."
+          name="sources"
+          rows={4}
+          maxLength={10_000}
+          required
+          defaultValue={values.sources}
+        />
+        <TextAreaField
+          label="Research notes"
+          name="research"
+          rows={10}
+          maxLength={20_000}
+          required
+          defaultValue={values.research}
+        />
         <div className="flex flex-col gap-1">
           <label htmlFor="file" className="font-bold">
             File

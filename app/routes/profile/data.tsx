@@ -12,7 +12,12 @@ import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages
 import { canBuildCharacter } from "~/game/roles";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";
-import { clearedSessionCookies, deleteAccount, hasPassword, reauthenticate } from "~/features/accounts/account-deletion.server";
+import {
+  clearedSessionCookies,
+  deleteAccount,
+  hasPassword,
+  reauthenticate,
+} from "~/features/accounts/account-deletion.server";
 import { requireAccess } from "~/web/guards.server";
 import { EXPORT_KEEP_MS, latestExport, requestExport } from "~/features/member-data/member-data.server";
 
@@ -28,7 +33,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canHaveCharacter: canBuildCharacter(user.role),
     withPassword,
     keepDays: Math.round(EXPORT_KEEP_MS / (24 * 60 * 60_000)),
-    latest: latest && !expired ? { id: latest.id, status: latest.status, createdAt: latest.createdAt.toISOString(), expiresAt: latest.expiresAt?.toISOString() ?? null, fileSize: latest.fileSize } : null,
+    latest:
+      latest && !expired
+        ? {
+            id: latest.id,
+            status: latest.status,
+            createdAt: latest.createdAt.toISOString(),
+            expiresAt: latest.expiresAt?.toISOString() ?? null,
+            fileSize: latest.fileSize,
+          }
+        : null,
   };
 }
 
@@ -38,17 +52,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const fields = await readForm(request);
   if (fields.intent === "export") {
-    return failSafely<ActionData>("requesting a data export", { message: "Your data could not be prepared. Please try again in a moment." }, async () => {
-      await requestExport(user.id);
-      return data({ ok: "Your data is being prepared. We will email you when it is ready to download here." });
-    });
+    return failSafely<ActionData>(
+      "requesting a data export",
+      { message: "Your data could not be prepared. Please try again in a moment." },
+      async () => {
+        await requestExport(user.id);
+        return data({ ok: "Your data is being prepared. We will email you when it is ready to download here." });
+      },
+    );
   }
-  if (fields.intent !== "delete") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
+  if (fields.intent !== "delete")
+    return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
   const parsed = checkForm(DeleteAccountForm, fields);
   if (!parsed.ok) {
     // Both fields' messages at once: an unticked box and a missing password.
     const errors = { ...parsed.errors };
-    if (!fields.currentPassword && (await hasPassword(user.id))) errors.currentPassword = DELETION_MESSAGES.passwordRequired;
+    if (!fields.currentPassword && (await hasPassword(user.id)))
+      errors.currentPassword = DELETION_MESSAGES.passwordRequired;
     return data<ActionData>({ errors }, { status: 400 });
   }
   return failSafely<ActionData>("deleting an account", { message: DELETION_MESSAGES.failed }, async () => {
@@ -67,10 +87,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 function size(bytes: number | null): string {
   if (bytes === null) return "";
-  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return bytes < 1024 * 1024
+    ? `${Math.max(1, Math.round(bytes / 1024))} KB`
+    : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function ExportSection({ latest, keepDays, busy }: { latest: Route.ComponentProps["loaderData"]["latest"]; keepDays: number; busy: boolean }) {
+function ExportSection({
+  latest,
+  keepDays,
+  busy,
+}: {
+  latest: Route.ComponentProps["loaderData"]["latest"];
+  keepDays: number;
+  busy: boolean;
+}) {
   const preparing = latest !== null && (latest.status === "pending" || latest.status === "building");
   return (
     <section aria-labelledby="export-heading" className="panel flex flex-col gap-4">
@@ -78,20 +108,23 @@ function ExportSection({ latest, keepDays, busy }: { latest: Route.ComponentProp
         Take out your data
       </h2>
       <p>
-        Download everything this site holds about you as one ZIP file: your profile and emergency contact, your application and character, your post-event letters,
-        merchant orders and research papers with their files, your costume photos with staff&apos;s verdicts, the letters you sent and those addressed to your character, your attendance and cabins, and your sign-in
-        history (devices, addresses and times). Your sign-in methods, second factor and passkeys are listed by name and date only, never their secrets.
+        Download everything this site holds about you as one ZIP file: your profile and emergency contact, your
+        application and character, your post-event letters, merchant orders and research papers with their files, your
+        costume photos with staff&apos;s verdicts, the letters you sent and those addressed to your character, your
+        attendance and cabins, and your sign-in history (devices, addresses and times). Your sign-in methods, second
+        factor and passkeys are listed by name and date only, never their secrets.
       </p>
       <p className="text-sm text-dust">
-        The file is prepared in the background; we email you when it is ready. Only you can download it, for {keepDays} days, after which it is deleted.
+        The file is prepared in the background; we email you when it is ready. Only you can download it, for {keepDays}{" "}
+        days, after which it is deleted.
       </p>
       {latest && preparing ? (
         <>
           {/* Without JavaScript too: the page reloads itself until the file is ready. */}
           <meta httpEquiv="refresh" content="10" />
           <p role="status" data-testid="export-status">
-            <strong>Being prepared</strong> since {formatClubTime(latest.createdAt)}. This page refreshes itself every 10 seconds; you can also leave and come back
-            when the email arrives.
+            <strong>Being prepared</strong> since {formatClubTime(latest.createdAt)}. This page refreshes itself every
+            10 seconds; you can also leave and come back when the email arrives.
           </p>
         </>
       ) : null}
@@ -105,10 +138,20 @@ function ExportSection({ latest, keepDays, busy }: { latest: Route.ComponentProp
           </a>
         </div>
       ) : null}
-      {latest?.status === "failed" ? <Alert kind="error">Your last copy could not be prepared. Please ask again; if it keeps failing, tell a manager.</Alert> : null}
+      {latest?.status === "failed" ? (
+        <Alert kind="error">
+          Your last copy could not be prepared. Please ask again; if it keeps failing, tell a manager.
+        </Alert>
+      ) : null}
       {preparing ? null : (
         <Form method="post">
-          <button type="submit" name="intent" value="export" className={`btn ${latest?.status === "ready" ? "btn-secondary" : "btn-primary"}`} disabled={busy}>
+          <button
+            type="submit"
+            name="intent"
+            value="export"
+            className={`btn ${latest?.status === "ready" ? "btn-secondary" : "btn-primary"}`}
+            disabled={busy}
+          >
             {latest?.status === "ready" ? "Prepare a new copy" : "Prepare my data"}
           </button>
         </Form>
@@ -127,16 +170,28 @@ function DeleteSection({ withPassword, errors, busy }: { withPassword: boolean; 
       <DeletionStatement whose="your" />
       <Form method="post" noValidate className="flex max-w-md flex-col gap-4">
         {withPassword ? (
-          <PasswordField label="Your password" name="currentPassword" autoComplete="current-password" required error={errors?.currentPassword} />
+          <PasswordField
+            label="Your password"
+            name="currentPassword"
+            autoComplete="current-password"
+            required
+            error={errors?.currentPassword}
+          />
         ) : (
           <p className="text-sm text-dust">
-            You sign in without a password (with Discord or an emailed code). To confirm it is you, your account can be deleted only within 10 minutes of signing in:
-            if it is longer ago, sign out and sign in again first.
+            You sign in without a password (with Discord or an emailed code). To confirm it is you, your account can be
+            deleted only within 10 minutes of signing in: if it is longer ago, sign out and sign in again first.
           </p>
         )}
         <div className="flex flex-col gap-1">
           <label className="flex items-start gap-2">
-            <input type="checkbox" name="confirm" className="mt-1 size-5 shrink-0" aria-invalid={errors?.confirm ? true : undefined} aria-describedby={errors?.confirm ? "confirm-error" : undefined} />
+            <input
+              type="checkbox"
+              name="confirm"
+              className="mt-1 size-5 shrink-0"
+              aria-invalid={errors?.confirm ? true : undefined}
+              aria-describedby={errors?.confirm ? "confirm-error" : undefined}
+            />
             I understand that my account and the data listed above are deleted for good.
           </label>
           {errors?.confirm ? <FieldError id="confirm-error">{errors.confirm}</FieldError> : null}

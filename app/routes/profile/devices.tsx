@@ -8,7 +8,14 @@ import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages
 import { canBuildCharacter } from "~/game/roles";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";
-import { listDevices, signOutDevice, signOutEverywhere, signOutOtherDevices, signOutThisDevice, type Device } from "~/features/accounts/devices.server";
+import {
+  listDevices,
+  signOutDevice,
+  signOutEverywhere,
+  signOutOtherDevices,
+  signOutThisDevice,
+  type Device,
+} from "~/features/accounts/devices.server";
 import { requireAccess } from "~/web/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -33,22 +40,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   const intent = INTENTS.find((i) => i === fields.intent);
   if (!intent) return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
-  return failSafely<ActionData>("signing out devices", { message: "Failed to sign out. Please try again." }, async () => {
-    if (intent === "this") toSignIn(await signOutThisDevice(request));
-    if (intent === "everywhere") toSignIn(await signOutEverywhere(request));
-    if (intent === "others") {
-      await signOutOtherDevices(request);
-      return data({ ok: "You are signed out on every other device." });
-    }
-    const id = fields.id ?? "";
-    const done = SESSION_ID.test(id) ? await signOutDevice(request, id) : false;
-    if (done === "stale") return data({ message: STALE }, { status: 403 });
-    if (!done) return data({ message: "That device is no longer signed in." }, { status: 404 });
-    return data({ ok: "That device is signed out." });
-  });
+  return failSafely<ActionData>(
+    "signing out devices",
+    { message: "Failed to sign out. Please try again." },
+    async () => {
+      if (intent === "this") toSignIn(await signOutThisDevice(request));
+      if (intent === "everywhere") toSignIn(await signOutEverywhere(request));
+      if (intent === "others") {
+        await signOutOtherDevices(request);
+        return data({ ok: "You are signed out on every other device." });
+      }
+      const id = fields.id ?? "";
+      const done = SESSION_ID.test(id) ? await signOutDevice(request, id) : false;
+      if (done === "stale") return data({ message: STALE }, { status: 403 });
+      if (!done) return data({ message: "That device is no longer signed in." }, { status: 404 });
+      return data({ ok: "That device is signed out." });
+    },
+  );
 }
 
-const STALE = "For your safety, the list of devices is shown only within a day of signing in. Sign out and sign in again to see it.";
+const STALE =
+  "For your safety, the list of devices is shown only within a day of signing in. Sign out and sign in again to see it.";
 
 function DeviceRow({ device, busy }: { device: Device; busy: boolean }) {
   return (
@@ -67,7 +79,11 @@ function DeviceRow({ device, busy }: { device: Device; busy: boolean }) {
         <Form method="post">
           <input type="hidden" name="id" value={device.id} />
           <button type="submit" name="intent" value="one" className="btn btn-secondary" disabled={busy}>
-            Sign out<span className="sr-only"> {device.browser}, last seen {formatClubTime(device.lastSeen)}</span>
+            Sign out
+            <span className="sr-only">
+              {" "}
+              {device.browser}, last seen {formatClubTime(device.lastSeen)}
+            </span>
           </button>
         </Form>
       )}
@@ -85,7 +101,10 @@ export default function ProfileDevices({ loaderData, actionData }: Route.Compone
         <h2 id="devices" className="text-2xl">
           Signed-in devices
         </h2>
-        <p className="text-sm text-dust">Where you are signed in. The address is the one each device signed in from, which tells roughly where it was; the time it was last seen is brought up to date at most once a day.</p>
+        <p className="text-sm text-dust">
+          Where you are signed in. The address is the one each device signed in from, which tells roughly where it was;
+          the time it was last seen is brought up to date at most once a day.
+        </p>
         {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         {list.ok ? (

@@ -47,8 +47,8 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
         {actionData?.message ? null : loaderData.token ? (
           <>
             <p>
-              Your account&apos;s address is now <strong className="break-all">{loaderData.email}</strong>. Press the button to change it to the address
-              this link was sent to.
+              Your account&apos;s address is now <strong className="break-all">{loaderData.email}</strong>. Press the
+              button to change it to the address this link was sent to.
             </p>
             <Form method="post" noValidate className="flex flex-col gap-4">
               <input type="hidden" name="token" value={loaderData.token} />

@@ -16,7 +16,11 @@ import { requireAccess } from "~/web/guards.server";
 export function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const url = new URL(request.url);
-  return { canHaveCharacter: canBuildCharacter(user.role), email: user.email, changed: url.searchParams.get("changed") === "1" };
+  return {
+    canHaveCharacter: canBuildCharacter(user.role),
+    email: user.email,
+    changed: url.searchParams.get("changed") === "1",
+  };
 }
 
 type ActionData = { ok?: string; message?: string; errors?: FieldErrors; newEmail?: string };
@@ -26,15 +30,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, ChangeEmailForm);
   if (!parsed.ok) return data<ActionData>({ errors: parsed.errors, newEmail: parsed.values.newEmail }, { status: 400 });
   const { newEmail, currentPassword } = parsed.data;
-  return failSafely<ActionData>("asking to change an email address", { message: EMAIL_CHANGE_MESSAGES.failed, newEmail }, async () => {
-    const outcome = await requestEmailChange(request, user, { newEmail, currentPassword });
-    if (!outcome.ok) {
-      // A message about one field is shown under it, once; any other above the form.
-      if (outcome.field) return data<ActionData>({ errors: { [outcome.field]: outcome.message }, newEmail }, { status: outcome.status });
-      return data<ActionData>({ message: outcome.message, newEmail }, { status: outcome.status });
-    }
-    return data<ActionData>({ ok: EMAIL_CHANGE_MESSAGES.sent(newEmail) });
-  });
+  return failSafely<ActionData>(
+    "asking to change an email address",
+    { message: EMAIL_CHANGE_MESSAGES.failed, newEmail },
+    async () => {
+      const outcome = await requestEmailChange(request, user, { newEmail, currentPassword });
+      if (!outcome.ok) {
+        // A message about one field is shown under it, once; any other above the form.
+        if (outcome.field)
+          return data<ActionData>(
+            { errors: { [outcome.field]: outcome.message }, newEmail },
+            { status: outcome.status },
+          );
+        return data<ActionData>({ message: outcome.message, newEmail }, { status: outcome.status });
+      }
+      return data<ActionData>({ ok: EMAIL_CHANGE_MESSAGES.sent(newEmail) });
+    },
+  );
 }
 
 export default function ProfileEmail({ loaderData, actionData }: Route.ComponentProps) {
@@ -47,14 +59,17 @@ export default function ProfileEmail({ loaderData, actionData }: Route.Component
           Email address
         </h2>
         <p>
-          You sign in with <strong className="break-all">{loaderData.email}</strong>, and the site&apos;s letters go there.
+          You sign in with <strong className="break-all">{loaderData.email}</strong>, and the site&apos;s letters go
+          there.
         </p>
-        {loaderData.changed && !actionData ? <Alert kind="success">{EMAIL_CHANGE_MESSAGES.changed(loaderData.email)}</Alert> : null}
+        {loaderData.changed && !actionData ? (
+          <Alert kind="success">{EMAIL_CHANGE_MESSAGES.changed(loaderData.email)}</Alert>
+        ) : null}
         {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         <p className="text-dust">
-          To use another address, enter it with your current password. We send a link to the new address; your address changes only when you follow
-          it (within the hour, signed in), and we then tell your old address.
+          To use another address, enter it with your current password. We send a link to the new address; your address
+          changes only when you follow it (within the hour, signed in), and we then tell your old address.
         </p>
         {/* Keyed on the outcome, so a success empties the fields. */}
         <Form key={actionData?.ok ? "sent" : "form"} method="post" noValidate className="flex max-w-md flex-col gap-4">
@@ -67,7 +82,13 @@ export default function ProfileEmail({ loaderData, actionData }: Route.Component
             defaultValue={actionData?.ok ? "" : actionData?.newEmail}
             error={actionData?.errors?.newEmail}
           />
-          <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required error={actionData?.errors?.currentPassword} />
+          <PasswordField
+            label="Current password"
+            name="currentPassword"
+            autoComplete="current-password"
+            required
+            error={actionData?.errors?.currentPassword}
+          />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? "Sending…" : "Send confirmation link"}
           </button>

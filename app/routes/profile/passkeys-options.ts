@@ -12,5 +12,7 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   requireAccess(context, request, "member");
   const { clientAddress } = context.get(requestInfoContext);
-  return passkeyRoute(request, "passkey registration options", PASSKEY_MESSAGES.registrationFailed, () => registrationOptions(request, clientAddress));
+  return passkeyRoute(request, "passkey registration options", PASSKEY_MESSAGES.registrationFailed, () =>
+    registrationOptions(request, clientAddress),
+  );
 }

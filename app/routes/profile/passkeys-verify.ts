@@ -10,5 +10,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  return passkeyRoute(request, "adding a passkey", PASSKEY_MESSAGES.registrationFailed, () => verifyRegistration(request, user.id));
+  return passkeyRoute(request, "adding a passkey", PASSKEY_MESSAGES.registrationFailed, () =>
+    verifyRegistration(request, user.id),
+  );
 }

@@ -39,13 +39,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "rename") {
     const parsed = checkForm(RenamePasskeyForm, fields);
     if (!parsed.ok) {
-      if (parsed.errors.name && !parsed.errors.id) return data<ActionData>({ renameErrors: { id: fields.id ?? "", name: parsed.errors.name } }, { status: 400 });
+      if (parsed.errors.name && !parsed.errors.id)
+        return data<ActionData>({ renameErrors: { id: fields.id ?? "", name: parsed.errors.name } }, { status: 400 });
       return data<ActionData>({ message: PASSKEY_MESSAGES.gone }, { status: 404 });
     }
   }
   return failSafely<ActionData>("changing a passkey", { message: PASSKEY_MESSAGES.failed }, async () => {
     const id = fields.id ?? "";
-    const done = intent === "rename" ? await renamePasskey(request, id, RenamePasskeyForm.parse(fields).name) : await removePasskey(request, id);
+    const done =
+      intent === "rename"
+        ? await renamePasskey(request, id, RenamePasskeyForm.parse(fields).name)
+        : await removePasskey(request, id);
     if (!done) return data({ message: PASSKEY_MESSAGES.gone }, { status: 404 });
     return data({ ok: intent === "rename" ? PASSKEY_MESSAGES.renamed : PASSKEY_MESSAGES.removed });
   });
@@ -70,7 +74,15 @@ function PasskeyRow({ passkey, busy, renameError }: { passkey: PasskeyView; busy
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Form method="post" noValidate className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-end">
           <input type="hidden" name="id" value={passkey.id} />
-          <Field label={`New name for ${passkey.name}`} name="name" required maxLength={PASSKEY_NAME_MAX} defaultValue={passkey.name} error={renameError} className="flex-1" />
+          <Field
+            label={`New name for ${passkey.name}`}
+            name="name"
+            required
+            maxLength={PASSKEY_NAME_MAX}
+            defaultValue={passkey.name}
+            error={renameError}
+            className="flex-1"
+          />
           <button type="submit" name="intent" value="rename" className="btn btn-secondary" disabled={busy}>
             Rename
           </button>
@@ -97,15 +109,21 @@ export default function ProfilePasskeys({ loaderData, actionData }: Route.Compon
           Passkeys
         </h2>
         <p className="text-sm text-dust">
-          A passkey signs you in without a password: your device confirms it is you with your fingerprint, face, screen lock or a security key.
-          Signing in with a passkey also counts as the stronger sign-in that managers&apos; tools ask for.
+          A passkey signs you in without a password: your device confirms it is you with your fingerprint, face, screen
+          lock or a security key. Signing in with a passkey also counts as the stronger sign-in that managers&apos;
+          tools ask for.
         </p>
         {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         {passkeys.length ? (
           <ul className="divide-y divide-ash">
             {passkeys.map((passkey) => (
-              <PasskeyRow key={passkey.id} passkey={passkey} busy={busy} renameError={actionData?.renameErrors?.id === passkey.id ? actionData.renameErrors.name : undefined} />
+              <PasskeyRow
+                key={passkey.id}
+                passkey={passkey}
+                busy={busy}
+                renameError={actionData?.renameErrors?.id === passkey.id ? actionData.renameErrors.name : undefined}
+              />
             ))}
           </ul>
         ) : (

@@ -31,7 +31,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return failSafely<ActionData>("changing a password", { message: SITE_MESSAGES.passwordChangeFailed }, async () => {
     const { currentPassword, password, signOutOthers } = parsed.data;
-    const outcome = await changePassword(request, user, { currentPassword, newPassword: password, signOutOthers: signOutOthers === "on" });
+    const outcome = await changePassword(request, user, {
+      currentPassword,
+      newPassword: password,
+      signOutOthers: signOutOthers === "on",
+    });
     if (!outcome.ok) {
       // A message about one field is shown under it, once; any other above the form.
       if (outcome.field) return data({ errors: { [outcome.field]: outcome.message } }, { status: outcome.status });
@@ -47,7 +51,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 function PasswordForm({ errors, busy }: { errors?: FieldErrors; busy: boolean }) {
   return (
     <Form method="post" noValidate className="flex max-w-md flex-col gap-4">
-      <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required error={errors?.currentPassword} />
+      <PasswordField
+        label="Current password"
+        name="currentPassword"
+        autoComplete="current-password"
+        required
+        error={errors?.currentPassword}
+      />
       <NewPasswordFields errors={errors} label="New password" confirmLabel="Confirm new password" />
       <label className="flex items-center gap-2">
         <input type="checkbox" name="signOutOthers" defaultChecked className="size-5" />

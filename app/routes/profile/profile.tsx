@@ -30,7 +30,10 @@ type Tab = ProfileSection;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const canHaveCharacter = canBuildCharacter(user.role);
-  const [{ contact, application, character, survived, survivedOnOldSite }, answers] = await Promise.all([profileOverview(user.id), answersForMember(user.id)]);
+  const [{ contact, application, character, survived, survivedOnOldSite }, answers] = await Promise.all([
+    profileOverview(user.id),
+    answersForMember(user.id),
+  ]);
   return {
     answers,
     user,
@@ -43,26 +46,43 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { intent: string; saved?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined>; at?: number };
+type ActionData = {
+  intent: string;
+  saved?: boolean;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+  at?: number;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, ProfileForms);
   const intent = form.values.intent;
-  if (intent !== "contact" && intent !== "backstory") return data<ActionData>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
+  if (intent !== "contact" && intent !== "backstory")
+    return data<ActionData>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
   if (intent === "backstory") requireAccess(context, request, "character");
   if (!form.ok) return data<ActionData>({ intent, errors: form.errors, values: form.values }, { status: 400 });
   const saved = form.data;
   if (saved.intent === "contact") {
-    return failSafely<ActionData>("saving an emergency contact", { intent, message: "Failed to save emergency contact. Please try again.", values: form.values }, async () => {
-      await saveEmergencyContact(user.id, { name: saved.name, phone: saved.phone });
-      return data({ intent, saved: true, at: Date.now() });
-    });
+    return failSafely<ActionData>(
+      "saving an emergency contact",
+      { intent, message: "Failed to save emergency contact. Please try again.", values: form.values },
+      async () => {
+        await saveEmergencyContact(user.id, { name: saved.name, phone: saved.phone });
+        return data({ intent, saved: true, at: Date.now() });
+      },
+    );
   }
-  return failSafely<ActionData>("saving a backstory", { intent, message: "Failed to save backstory. Please try again.", values: form.values }, async () => {
-    if (!(await updateBackstory(user, saved.backstory))) return data({ intent, message: "You have no character yet. Create one first." }, { status: 404 });
-    return data({ intent, saved: true, at: Date.now() });
-  });
+  return failSafely<ActionData>(
+    "saving a backstory",
+    { intent, message: "Failed to save backstory. Please try again.", values: form.values },
+    async () => {
+      if (!(await updateBackstory(user, saved.backstory)))
+        return data({ intent, message: "You have no character yet. Create one first." }, { status: 404 });
+      return data({ intent, saved: true, at: Date.now() });
+    },
+  );
 }
 
 function Detail({ term, children }: { term: string; children: React.ReactNode }) {
@@ -89,7 +109,9 @@ function Submit({ label }: { label: string }) {
  * successful save that happened after it was opened. A refused save keeps it open.
  */
 function useEditor(result: ActionData | undefined, openAtFirst: boolean) {
-  const [openedAfter, setOpenedAfter] = useState<{ at: number | undefined } | null>(openAtFirst ? { at: undefined } : null);
+  const [openedAfter, setOpenedAfter] = useState<{ at: number | undefined } | null>(
+    openAtFirst ? { at: undefined } : null,
+  );
   const savedSinceOpening = Boolean(result?.saved && openedAfter && result.at !== openedAfter.at);
   return {
     open: openedAfter !== null && !savedSinceOpening,
@@ -98,7 +120,13 @@ function useEditor(result: ActionData | undefined, openAtFirst: boolean) {
   };
 }
 
-function EmergencyContactSection({ contact, actionData }: { contact: { name: string; phone: string } | null; actionData?: ActionData }) {
+function EmergencyContactSection({
+  contact,
+  actionData,
+}: {
+  contact: { name: string; phone: string } | null;
+  actionData?: ActionData;
+}) {
   const [params] = useSearchParams();
   const mine = actionData?.intent === "contact" ? actionData : undefined;
   const editor = useEditor(mine, params.get("edit") === "contact" || Boolean(mine && !mine.saved));
@@ -109,15 +137,32 @@ function EmergencyContactSection({ contact, actionData }: { contact: { name: str
       <h2 id="emergency" className="text-2xl">
         Emergency contact
       </h2>
-      <p className="mt-1 text-sm text-dust">Who we call if something happens to you at an event. Only managers can see it.</p>
+      <p className="mt-1 text-sm text-dust">
+        Who we call if something happens to you at an event. Only managers can see it.
+      </p>
       <div className="mt-4 flex flex-col gap-4">
         {mine?.saved && !editing ? <SavedNotice key={mine.at} message={SAVED} /> : null}
         {mine?.message ? <Alert kind="error">{mine.message}</Alert> : null}
         {editing ? (
           <Form method="post" noValidate className="flex flex-col gap-4">
             <input type="hidden" name="intent" value="contact" />
-            <Field label="Contact name" name="name" autoComplete="off" required defaultValue={values.name} error={mine?.errors?.name} />
-            <Field label="Contact phone" name="phone" type="tel" autoComplete="off" required defaultValue={values.phone} error={mine?.errors?.phone} />
+            <Field
+              label="Contact name"
+              name="name"
+              autoComplete="off"
+              required
+              defaultValue={values.name}
+              error={mine?.errors?.name}
+            />
+            <Field
+              label="Contact phone"
+              name="phone"
+              type="tel"
+              autoComplete="off"
+              required
+              defaultValue={values.phone}
+              error={mine?.errors?.phone}
+            />
             <div className="flex gap-3">
               <Submit label="Save" />
               <Link to="?tab=profile" onClick={editor.cancel} className="btn btn-secondary" replace>
@@ -131,14 +176,22 @@ function EmergencyContactSection({ contact, actionData }: { contact: { name: str
               <Detail term="Name">{contact.name}</Detail>
               <Detail term="Phone">{contact.phone}</Detail>
             </dl>
-            <Link to="?tab=profile&edit=contact" onClick={(e) => (e.preventDefault(), editor.start())} className="btn btn-secondary self-start">
+            <Link
+              to="?tab=profile&edit=contact"
+              onClick={(e) => (e.preventDefault(), editor.start())}
+              className="btn btn-secondary self-start"
+            >
               Edit
             </Link>
           </>
         ) : (
           <>
             <p>No emergency contact yet.</p>
-            <Link to="?tab=profile&edit=contact" onClick={(e) => (e.preventDefault(), editor.start())} className="btn btn-primary self-start">
+            <Link
+              to="?tab=profile&edit=contact"
+              onClick={(e) => (e.preventDefault(), editor.start())}
+              className="btn btn-primary self-start"
+            >
               Add emergency contact
             </Link>
           </>
@@ -160,7 +213,15 @@ function BackstorySection({ backstory, actionData }: { backstory: string; action
       {editing ? (
         <Form method="post" noValidate className="flex flex-col gap-3">
           <input type="hidden" name="intent" value="backstory" />
-          <TextAreaField label="Backstory" name="backstory" rows={TEXTAREA_ROWS.backstory} maxLength={BACKSTORY_MAX} required defaultValue={mine?.values?.backstory ?? backstory} error={mine?.errors?.backstory} />
+          <TextAreaField
+            label="Backstory"
+            name="backstory"
+            rows={TEXTAREA_ROWS.backstory}
+            maxLength={BACKSTORY_MAX}
+            required
+            defaultValue={mine?.values?.backstory ?? backstory}
+            error={mine?.errors?.backstory}
+          />
           <div className="flex gap-3">
             <Submit label="Save" />
             <Link to="?tab=character" onClick={editor.cancel} className="btn btn-secondary" replace>
@@ -172,7 +233,11 @@ function BackstorySection({ backstory, actionData }: { backstory: string; action
         <>
           <h3 className="text-xl">Backstory</h3>
           <p className="whitespace-pre-wrap">{backstory}</p>
-          <Link to="?tab=character&edit=backstory" onClick={(e) => (e.preventDefault(), editor.start())} className="btn btn-secondary self-start">
+          <Link
+            to="?tab=character&edit=backstory"
+            onClick={(e) => (e.preventDefault(), editor.start())}
+            className="btn btn-secondary self-start"
+          >
             Edit backstory
           </Link>
         </>
@@ -203,7 +268,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const [params] = useSearchParams();
   const tabs = profileSections(loaderData.canHaveCharacter);
   const requested = params.get("tab") as Exclude<Tab, "devices" | "password"> | null;
-  const tab: Tab = tabs.some((t) => t.id === requested && !t.to) ? requested! : actionData?.intent === "backstory" ? "character" : "profile";
+  const tab: Tab = tabs.some((t) => t.id === requested && !t.to)
+    ? requested!
+    : actionData?.intent === "backstory"
+      ? "character"
+      : "profile";
   const { user } = loaderData;
 
   return (
@@ -233,7 +302,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <h2 id="no-character" className="text-2xl">
                   Character Creation Unavailable
                 </h2>
-                <p className="mt-2 text-dust">Character creation becomes available once your application has been accepted.</p>
+                <p className="mt-2 text-dust">
+                  Character creation becomes available once your application has been accepted.
+                </p>
               </section>
             ) : null}
           </>
@@ -251,7 +322,10 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                   <Detail term="Events Survived">
                     <span data-testid="events-survived">{loaderData.survived}</span>
                     {loaderData.survivedOnOldSite > 0 ? (
-                      <span className="ml-2 text-sm text-dust">(including the {countOf(loaderData.survivedOnOldSite, "event")} counted on the club&apos;s old site)</span>
+                      <span className="ml-2 text-sm text-dust">
+                        (including the {countOf(loaderData.survivedOnOldSite, "event")} counted on the club&apos;s old
+                        site)
+                      </span>
                     ) : null}
                   </Detail>
                 </dl>

@@ -8,10 +8,20 @@ import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
-import { DISCORD_NOTICES, DISCORD_UNLINK_MESSAGES, discordNoticeOf, isGoodDiscordNotice } from "~/features/discord/discord-sign-in";
+import {
+  DISCORD_NOTICES,
+  DISCORD_UNLINK_MESSAGES,
+  discordNoticeOf,
+  isGoodDiscordNotice,
+} from "~/features/discord/discord-sign-in";
 import { requestInfoContext } from "~/web/request-context";
 import { failSafely } from "~/web/actions.server";
-import { listSignInMethods, requireDiscordSignIn, startDiscordLink, unlinkDiscord } from "~/features/discord/discord-sign-in.server";
+import {
+  listSignInMethods,
+  requireDiscordSignIn,
+  startDiscordLink,
+  unlinkDiscord,
+} from "~/features/discord/discord-sign-in.server";
 import { requireAccess } from "~/web/guards.server";
 
 const PAGE = "/profile/sign-in-methods";
@@ -69,19 +79,25 @@ export default function ProfileSignInMethods({ loaderData, actionData }: Route.C
         <h2 id="sign-in-methods" className="text-2xl">
           Sign-in methods
         </h2>
-        <p className="text-sm text-dust">The ways you can sign in to Hopewell. Keep at least one: the last one cannot be removed.</p>
-        {notice ? <Alert kind={isGoodDiscordNotice(notice) ? "success" : "error"}>{DISCORD_NOTICES[notice]}</Alert> : null}
+        <p className="text-sm text-dust">
+          The ways you can sign in to Hopewell. Keep at least one: the last one cannot be removed.
+        </p>
+        {notice ? (
+          <Alert kind={isGoodDiscordNotice(notice) ? "success" : "error"}>{DISCORD_NOTICES[notice]}</Alert>
+        ) : null}
         {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         <ul className="divide-y divide-ash">
           <Method title="Password">
             {methods.password ? (
               <p>
-                Set: you can sign in with your email and password. <Link to="/profile/password">Change your password</Link>
+                Set: you can sign in with your email and password.{" "}
+                <Link to="/profile/password">Change your password</Link>
               </p>
             ) : (
               <p>
-                Not set: you cannot sign in with a password yet. <Link to="/forgot-password">Set one with a link by email</Link>
+                Not set: you cannot sign in with a password yet.{" "}
+                <Link to="/forgot-password">Set one with a link by email</Link>
               </p>
             )}
           </Method>
@@ -107,7 +123,9 @@ export default function ProfileSignInMethods({ loaderData, actionData }: Route.C
               </>
             ) : (
               <>
-                <p data-testid="discord-status">Not linked. Link your Discord account to sign in with it instead of your password.</p>
+                <p data-testid="discord-status">
+                  Not linked. Link your Discord account to sign in with it instead of your password.
+                </p>
                 {/* A whole-page submission: the answer is a redirect to Discord. */}
                 <Form method="post" action={PAGE} reloadDocument>
                   <button type="submit" name="intent" value="link" className="btn btn-primary" disabled={busy}>

@@ -67,8 +67,8 @@ export default function Home() {
           </p>
           <p>
             Now the seams run deeper than any map, the winters come early, and miners swear they hear something knocking
-            back from beneath the rock. Supplies are short, the company's prices climb, and every family in town is
-            one bad week from ruin.
+            back from beneath the rock. Supplies are short, the company's prices climb, and every family in town is one
+            bad week from ruin.
           </p>
           <p>
             You are one of the people who stayed. Work a trade, make what the town needs, keep your neighbours alive and

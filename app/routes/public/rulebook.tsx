@@ -51,5 +51,8 @@ export default function Rulebook({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => [
   { title: "Rulebook · Hopewell" },
-  { name: "description", content: "The Hopewell rulebook: safety, combat, crafting, the economy and the factions of 1877 Dakota Territory." },
+  {
+    name: "description",
+    content: "The Hopewell rulebook: safety, combat, crafting, the economy and the factions of 1877 Dakota Territory.",
+  },
 ];

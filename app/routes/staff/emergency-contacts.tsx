@@ -43,7 +43,12 @@ function ContactCard({ member }: { member: Member }) {
             <span className="block text-sm text-dust">Emergency contact</span>
             <span className="text-lg font-bold">{contact.name}</span>
           </p>
-          <CallLink name={contact.name} phone={contact.phone} className="btn btn-primary self-start font-serif text-lg tabular-nums" iconClassName="size-5" />
+          <CallLink
+            name={contact.name}
+            phone={contact.phone}
+            className="btn btn-primary self-start font-serif text-lg tabular-nums"
+            iconClassName="size-5"
+          />
         </div>
       ) : (
         <p className="font-bold text-blood">No emergency contact</p>

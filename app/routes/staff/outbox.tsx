@@ -11,7 +11,13 @@ import { isUuid } from "~/lib/ids";
 import { config } from "~/platform/config.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { discardMessage, listUnsentMessages, OUTBOX_PAGE_SIZE, retryMessage, type OutboxEntry } from "~/platform/outbox/outbox-view.server";
+import {
+  discardMessage,
+  listUnsentMessages,
+  OUTBOX_PAGE_SIZE,
+  retryMessage,
+  type OutboxEntry,
+} from "~/platform/outbox/outbox-view.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
@@ -26,14 +32,23 @@ type ActionData = { ok?: string; message?: string; at?: number };
 export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
   const fields = await readForm(request);
-  if (fields.intent !== "retry" && fields.intent !== "discard") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
-  if (!isUuid(fields.id)) return data<ActionData>({ message: "That message is no longer in the outbox." }, { status: 404 });
+  if (fields.intent !== "retry" && fields.intent !== "discard")
+    return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
+  if (!isUuid(fields.id))
+    return data<ActionData>({ message: "That message is no longer in the outbox." }, { status: 404 });
   const id = fields.id;
-  return failSafely<ActionData>("changing an outbox message", { message: "Failed to update the message. Please try again." }, async () => {
-    const done = fields.intent === "retry" ? await retryMessage(manager, id) : await discardMessage(manager, id);
-    if (!done) return data({ message: "That message is no longer in the outbox." }, { status: 404 });
-    return data({ ok: fields.intent === "retry" ? "The message will be sent again shortly." : "The message was discarded.", at: Date.now() });
-  });
+  return failSafely<ActionData>(
+    "changing an outbox message",
+    { message: "Failed to update the message. Please try again." },
+    async () => {
+      const done = fields.intent === "retry" ? await retryMessage(manager, id) : await discardMessage(manager, id);
+      if (!done) return data({ message: "That message is no longer in the outbox." }, { status: 404 });
+      return data({
+        ok: fields.intent === "retry" ? "The message will be sent again shortly." : "The message was discarded.",
+        at: Date.now(),
+      });
+    },
+  );
 }
 
 function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
@@ -41,15 +56,21 @@ function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
   return (
     <li className="flex flex-col gap-2 py-4">
       <div className="flex flex-wrap items-baseline gap-x-3">
-        <span className={`rounded px-2 py-0.5 text-sm font-bold ${entry.status === "failed" ? "bg-blood/20 text-parchment" : "bg-ash text-dust"}`}>
+        <span
+          className={`rounded px-2 py-0.5 text-sm font-bold ${entry.status === "failed" ? "bg-blood/20 text-parchment" : "bg-ash text-dust"}`}
+        >
           {entry.status === "failed" ? "Failed" : "Waiting"}
         </span>
-        <span className="text-sm text-dust">{entry.kind === "email" ? "Email" : entry.kind === "sms" ? "Text message" : "Discord"}</span>
+        <span className="text-sm text-dust">
+          {entry.kind === "email" ? "Email" : entry.kind === "sms" ? "Text message" : "Discord"}
+        </span>
       </div>
       <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
         <dt className="text-dust">{entry.kind === "discord" ? "Channel" : "Recipient"}</dt>
         <dd className="break-all">{entry.recipient}</dd>
-        <dt className="text-dust">{entry.kind === "email" ? "Subject" : entry.kind === "sms" ? "Message" : "Opening"}</dt>
+        <dt className="text-dust">
+          {entry.kind === "email" ? "Subject" : entry.kind === "sms" ? "Message" : "Opening"}
+        </dt>
         <dd className="break-words">{entry.subject}</dd>
         <dt className="text-dust">Attempts</dt>
         <dd>{entry.attempts}</dd>
@@ -88,8 +109,9 @@ export default function Outbox({ loaderData, actionData }: Route.ComponentProps)
       <hr className="divider my-6" />
       <div className="panel flex flex-col gap-4">
         <p className="text-sm text-dust">
-          Emails and Discord notices that have not been sent yet. Failed messages are not tried again until you retry them; waiting messages are
-          tried again on their own. Message texts are not shown, because emails can hold password-reset links.
+          Emails and Discord notices that have not been sent yet. Failed messages are not tried again until you retry
+          them; waiting messages are tried again on their own. Message texts are not shown, because emails can hold
+          password-reset links.
         </p>
         {loaderData.smtpConfigured ? null : (
           <Alert kind="error">No SMTP server is configured (SMTP_URL), so emails wait here until one is.</Alert>

@@ -107,12 +107,15 @@ export function unreadableForm() {
   return data(FORM_MESSAGES.unreadable, { status: 400 });
 }
 
-export type ParsedForm<T> = { ok: true; data: T; values: FormValues } | { ok: false; errors: FieldErrors; values: FormValues };
+export type ParsedForm<T> =
+  { ok: true; data: T; values: FormValues } | { ok: false; errors: FieldErrors; values: FormValues };
 
 /** Checks fields already read (by `readForm`, or a multipart parser) with the form's schema. */
 export function checkForm<S extends z.ZodType>(schema: S, values: FormValues): ParsedForm<z.output<S>> {
   const parsed = schema.safeParse(values);
-  return parsed.success ? { ok: true, data: parsed.data, values } : { ok: false, errors: fieldErrors(parsed.error), values };
+  return parsed.success
+    ? { ok: true, data: parsed.data, values }
+    : { ok: false, errors: fieldErrors(parsed.error), values };
 }
 
 /** Reads the posted form and checks it with `schema`: the first two steps of every action. */

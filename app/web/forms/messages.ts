@@ -23,7 +23,8 @@ export const SITE_MESSAGES = {
   tooManySignIns: "Too many sign-in attempts. Please wait a few minutes and try again.",
   tooManyResets: "Too many reset requests from this connection. Please wait a while and try again.",
   resetLinkInvalid: "This reset link is invalid, has expired or has already been used.",
-  invitationReplaced: "A newer invitation was sent to you, so this link no longer works. Please use the link in the most recent invitation email.",
+  invitationReplaced:
+    "A newer invitation was sent to you, so this link no longer works. Please use the link in the most recent invitation email.",
   welcomeHeading: "Welcome to Hopewell: choose your password",
   accountReady: "Your account is ready. Taking you to sign in...",
   passwordChanged: "Password updated.",

@@ -40,7 +40,12 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
       // Browsers send a file's name in UTF-8.
       defParamCharset: "utf8",
       // busboy flags a file when it reaches fileSize: one byte more than the largest taken.
-      limits: { files: 1, fileSize: limits.maxFileBytes + 1, fields: limits.maxFields, fieldSize: limits.maxFieldBytes },
+      limits: {
+        files: 1,
+        fileSize: limits.maxFileBytes + 1,
+        fields: limits.maxFields,
+        fieldSize: limits.maxFieldBytes,
+      },
     });
   } catch {
     // No boundary, or a content type busboy does not read.

@@ -16,7 +16,10 @@ export function AccountPanel({ member }: { member: MemberAccount }) {
           ["Email", <span className="break-all">{member.email}</span>],
           ["Role", ROLE_LABELS[member.role]],
           ["Created", formatClubTime(member.createdAt)],
-          ["Status", member.suspended ? `Suspended${member.suspendReason ? `: ${member.suspendReason}` : ""}` : "Active"],
+          [
+            "Status",
+            member.suspended ? `Suspended${member.suspendReason ? `: ${member.suspendReason}` : ""}` : "Active",
+          ],
         ]}
       />
     </Section>
@@ -39,7 +42,12 @@ export function SignInMethodsPanel({ member, name, busy }: PanelProps) {
         busy={busy}
       />
       {!member.signInMethods.password ? (
-        <ActionForm intent="resend-invite" question={`Send the invitation to ${name} again, to ${member.email}? The link in the earlier invitation will stop working.`} label="Send the invitation again" busy={busy} />
+        <ActionForm
+          intent="resend-invite"
+          question={`Send the invitation to ${name} again, to ${member.email}? The link in the earlier invitation will stop working.`}
+          label="Send the invitation again"
+          busy={busy}
+        />
       ) : null}
     </Section>
   );
@@ -52,13 +60,32 @@ export function SecondFactorsPanel({ member, name, busy, sms }: PanelProps & { s
       <Facts
         rows={[
           ["Authenticator app", member.authenticatorApp ? "On" : "Off"],
-          ...(sms || member.phone ? [["Text messages", member.phone ? `To the number ending in ${member.phone.replace(/^[•\s]+/, "")}` : "No phone"] as [string, string]] : []),
+          ...(sms || member.phone
+            ? [
+                [
+                  "Text messages",
+                  member.phone ? `To the number ending in ${member.phone.replace(/^[•\s]+/, "")}` : "No phone",
+                ] as [string, string],
+              ]
+            : []),
         ]}
       />
       {member.authenticatorApp ? (
-        <ActionForm intent="remove-authenticator" question={`Remove ${name}'s authenticator app and its backup codes?`} label="Remove the authenticator app" busy={busy} />
+        <ActionForm
+          intent="remove-authenticator"
+          question={`Remove ${name}'s authenticator app and its backup codes?`}
+          label="Remove the authenticator app"
+          busy={busy}
+        />
       ) : null}
-      {member.phone ? <ActionForm intent="remove-phone" question={`Remove ${name}'s phone for text messages?`} label="Remove the phone" busy={busy} /> : null}
+      {member.phone ? (
+        <ActionForm
+          intent="remove-phone"
+          question={`Remove ${name}'s phone for text messages?`}
+          label="Remove the phone"
+          busy={busy}
+        />
+      ) : null}
       <h3 className="text-xl">Passkeys</h3>
       {member.passkeys.length === 0 ? (
         <p className="text-dust">No passkeys.</p>
@@ -91,7 +118,12 @@ export function SessionsPanel({ member, name, busy, self }: PanelProps & { self:
   return (
     <Section id="sessions" title="Signed-in sessions">
       <p>{member.sessions === 0 ? "Not signed in anywhere." : `Signed in on ${countOf(member.sessions, "device")}.`}</p>
-      <ActionForm intent="end-sessions" question={`Sign ${name} out on every device?${self ? " This signs you out here too." : ""}`} label="End all sessions" busy={busy} />
+      <ActionForm
+        intent="end-sessions"
+        question={`Sign ${name} out on every device?${self ? " This signs you out here too." : ""}`}
+        label="End all sessions"
+        busy={busy}
+      />
     </Section>
   );
 }

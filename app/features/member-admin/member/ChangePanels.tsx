@@ -15,11 +15,42 @@ export function DetailsPanel({ member, name, busy, values, errors }: PanelProps 
   return (
     <Section id="details" title="Name and email">
       {/* Keyed by the saved values, so the fields start again from them once a change is saved. */}
-      <ActionForm key={`${member.firstName}|${member.lastName}|${member.email}`} intent="details" question={`Save the changes to ${name}'s name and email?`} label="Save details" busy={busy}>
+      <ActionForm
+        key={`${member.firstName}|${member.lastName}|${member.email}`}
+        intent="details"
+        question={`Save the changes to ${name}'s name and email?`}
+        label="Save details"
+        busy={busy}
+      >
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First name" name="firstName" required maxLength={80} autoComplete="off" defaultValue={values?.firstName ?? member.firstName} error={errors?.firstName} />
-          <Field label="Last name" name="lastName" required maxLength={80} autoComplete="off" defaultValue={values?.lastName ?? member.lastName} error={errors?.lastName} />
-          <Field label="Email" name="email" type="email" required autoComplete="off" defaultValue={values?.email ?? member.email} error={errors?.email} className="sm:col-span-2" />
+          <Field
+            label="First name"
+            name="firstName"
+            required
+            maxLength={80}
+            autoComplete="off"
+            defaultValue={values?.firstName ?? member.firstName}
+            error={errors?.firstName}
+          />
+          <Field
+            label="Last name"
+            name="lastName"
+            required
+            maxLength={80}
+            autoComplete="off"
+            defaultValue={values?.lastName ?? member.lastName}
+            error={errors?.lastName}
+          />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="off"
+            defaultValue={values?.email ?? member.email}
+            error={errors?.email}
+            className="sm:col-span-2"
+          />
         </div>
       </ActionForm>
     </Section>
@@ -54,15 +85,35 @@ export function SuspensionPanel({ member, name, busy, self, values, errors }: Pa
       {member.suspended ? (
         <>
           <p>This account is suspended: the member cannot sign in by any way.</p>
-          <ActionForm intent="restore" question={`Restore ${name}'s account? They can sign in again.`} label="Restore the account" busy={busy} primary />
+          <ActionForm
+            intent="restore"
+            question={`Restore ${name}'s account? They can sign in again.`}
+            label="Restore the account"
+            busy={busy}
+            primary
+          />
         </>
       ) : self ? (
         <p className="text-dust">You cannot suspend your own account.</p>
       ) : (
         <>
-          <p>A suspended member is signed out everywhere at once and cannot sign in by any way (password, emailed code, passkey or Discord) until restored.</p>
-          <ActionForm intent="suspend" question={`Suspend ${name}? They are signed out everywhere at once.`} label="Suspend the account" busy={busy}>
-            <Field label="Reason (for managers only)" name="reason" maxLength={300} defaultValue={values?.reason ?? ""} error={errors?.reason} />
+          <p>
+            A suspended member is signed out everywhere at once and cannot sign in by any way (password, emailed code,
+            passkey or Discord) until restored.
+          </p>
+          <ActionForm
+            intent="suspend"
+            question={`Suspend ${name}? They are signed out everywhere at once.`}
+            label="Suspend the account"
+            busy={busy}
+          >
+            <Field
+              label="Reason (for managers only)"
+              name="reason"
+              maxLength={300}
+              defaultValue={values?.reason ?? ""}
+              error={errors?.reason}
+            />
           </ActionForm>
         </>
       )}

@@ -9,13 +9,20 @@ export function PasswordLinkPanel({ name, link }: { name: string; link: string }
         One-time password link
       </h2>
       <p>
-        Hand this link to {name} yourself, in person or by a message you trust. It lets them choose a new password, works once, within{" "}
-        {PASSWORD_LINK_HOURS === 1 ? "the hour" : `${PASSWORD_LINK_HOURS} hours`}, and is shown only now: it is not emailed, logged or kept.
+        Hand this link to {name} yourself, in person or by a message you trust. It lets them choose a new password,
+        works once, within {PASSWORD_LINK_HOURS === 1 ? "the hour" : `${PASSWORD_LINK_HOURS} hours`}, and is shown only
+        now: it is not emailed, logged or kept.
       </p>
       <label htmlFor="password-link" className="font-bold">
         Link for {name}
       </label>
-      <input id="password-link" readOnly value={link} className={`${inputClass} font-mono text-sm`} onFocus={(event) => event.currentTarget.select()} />
+      <input
+        id="password-link"
+        readOnly
+        value={link}
+        className={`${inputClass} font-mono text-sm`}
+        onFocus={(event) => event.currentTarget.select()}
+      />
     </section>
   );
 }

@@ -33,7 +33,21 @@ export function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 /** A form posting one action, asking first with the browser's dialog when JavaScript runs. */
-export function ActionForm({ intent, question, label, busy, primary = false, children }: { intent: string; question: string; label: string; busy: boolean; primary?: boolean; children?: ReactNode }) {
+export function ActionForm({
+  intent,
+  question,
+  label,
+  busy,
+  primary = false,
+  children,
+}: {
+  intent: string;
+  question: string;
+  label: string;
+  busy: boolean;
+  primary?: boolean;
+  children?: ReactNode;
+}) {
   const confirmed = useConfirmedSubmit();
   return (
     <Form method="post" className="flex flex-col gap-3" onSubmit={confirmed(question)}>
@@ -49,7 +63,21 @@ export function ActionForm({ intent, question, label, busy, primary = false, chi
 }
 
 /** A button posting one action on one item (`extra` names it); `hidden` tells screen readers which item. */
-export function ConfirmedButton({ intent, extra, question, label, hidden, busy }: { intent: string; extra: Record<string, string>; question: string; label: string; hidden: string; busy: boolean }) {
+export function ConfirmedButton({
+  intent,
+  extra,
+  question,
+  label,
+  hidden,
+  busy,
+}: {
+  intent: string;
+  extra: Record<string, string>;
+  question: string;
+  label: string;
+  hidden: string;
+  busy: boolean;
+}) {
   const confirmed = useConfirmedSubmit();
   return (
     <Form method="post" onSubmit={confirmed(question)}>

@@ -11,7 +11,12 @@ import { readForm, searchTermOf } from "~/web/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
 import { formatEventDate } from "~/lib/dates";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
-import { addAttendance, listAttendanceEvents, searchUsers, type RegistrationWarning } from "~/features/attendance/attendance.server";
+import {
+  addAttendance,
+  listAttendanceEvents,
+  searchUsers,
+  type RegistrationWarning,
+} from "~/features/attendance/attendance.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
@@ -47,21 +52,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
   const fields = await readForm(request);
   const posted: Choices = { eventId: fields.eventId ?? "", userId: fields.userId ?? "", cabin: fields.cabin ?? "" };
-  const reply = (body: Omit<ActionData, "choices" | "at">, status = 200, choices = posted) => data<ActionData>({ ...body, choices, at: Date.now() }, { status });
+  const reply = (body: Omit<ActionData, "choices" | "at">, status = 200, choices = posted) =>
+    data<ActionData>({ ...body, choices, at: Date.now() }, { status });
   // A malformed event id is treated like none chosen, never passed to the database.
   if (!isUuid(fields.eventId) || !isMemberId(fields.userId)) return reply({ message: BOTH }, 400);
   const cabin = fields.cabin && isCabin(fields.cabin) ? fields.cabin : null;
   if (fields.cabin && !cabin) return reply({ message: "Please choose a cabin from the list." }, 400);
   const entry = { eventId: fields.eventId, userId: fields.userId, cabin, confirmed: fields.confirm === "yes" };
-  return failSafely<ActionData>("adding attendance", { message: DUPLICATE, choices: posted, at: Date.now() }, async () => {
-    const added = await addAttendance(manager, entry);
-    if (added.outcome === "not-found") return reply({ message: BOTH }, 400);
-    if (added.outcome === "duplicate") return reply({ message: DUPLICATE }, 409);
-    // Nothing is recorded until the manager confirms: the answer says why and offers the button.
-    if (added.outcome === "unconfirmed") return reply({ warning: { text: WARNINGS[added.warning](added.name), name: added.name } }, 409);
-    // The next member is searched for and chosen afresh; the event usually stays the same.
-    return reply({ ok: true }, 200, { eventId: posted.eventId, userId: "", cabin: "" });
-  });
+  return failSafely<ActionData>(
+    "adding attendance",
+    { message: DUPLICATE, choices: posted, at: Date.now() },
+    async () => {
+      const added = await addAttendance(manager, entry);
+      if (added.outcome === "not-found") return reply({ message: BOTH }, 400);
+      if (added.outcome === "duplicate") return reply({ message: DUPLICATE }, 409);
+      // Nothing is recorded until the manager confirms: the answer says why and offers the button.
+      if (added.outcome === "unconfirmed")
+        return reply({ warning: { text: WARNINGS[added.warning](added.name), name: added.name } }, 409);
+      // The next member is searched for and chosen afresh; the event usually stays the same.
+      return reply({ ok: true }, 200, { eventId: posted.eventId, userId: "", cabin: "" });
+    },
+  );
 }
 
 export default function AttendanceTool({ loaderData, actionData }: Route.ComponentProps) {
@@ -80,7 +91,9 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
       <div className="panel flex flex-col gap-5">
         {actionData?.ok ? <SavedNotice key={actionData.at} message="Attendance added successfully!" /> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-        {actionData?.warning ? <ConfirmRegistration warning={actionData.warning} choices={actionData.choices} busy={busy} /> : null}
+        {actionData?.warning ? (
+          <ConfirmRegistration warning={actionData.warning} choices={actionData.choices} busy={busy} />
+        ) : null}
         {/* One form: Search sends everything by GET, so without JavaScript a search keeps the event and cabin. */}
         <Form method="post" className="flex flex-col gap-5">
           <EventSelect events={loaderData.events} defaultValue={choices.eventId} emptyText="No events yet" />
@@ -101,7 +114,10 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
                   const form = event.currentTarget.form!;
                   clearTimeout(timer.current);
                   // Search as the manager types, after a pause, keeping the page's other choices.
-                  timer.current = setTimeout(() => submit(form, { method: "get", replace: true, preventScrollReset: true }), USER_SEARCH_DEBOUNCE_MS);
+                  timer.current = setTimeout(
+                    () => submit(form, { method: "get", replace: true, preventScrollReset: true }),
+                    USER_SEARCH_DEBOUNCE_MS,
+                  );
                 }}
               />
               {/* First in the form, so Enter in the search box searches rather than adds. */}
@@ -124,7 +140,13 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
                 {loaderData.matches.map((match) => (
                   <li key={match.id}>
                     <label className="flex cursor-pointer gap-3 rounded-md border border-timber bg-ink p-3 has-[:checked]:border-brass">
-                      <input type="radio" name="userId" value={match.id} defaultChecked={match.id === choices.userId} className="mt-1.5" />
+                      <input
+                        type="radio"
+                        name="userId"
+                        value={match.id}
+                        defaultChecked={match.id === choices.userId}
+                        className="mt-1.5"
+                      />
                       <span>
                         <span className="font-bold">{`${match.firstName} ${match.lastName}`}</span>
                         <span className="block text-sm text-dust">{`${match.characterName ?? "No character"} · ${match.email}`}</span>
@@ -139,7 +161,13 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
             <label htmlFor="cabin" className="font-bold">
               Cabin (optional)
             </label>
-            <select key={`cabin-${drawn}`} id="cabin" name="cabin" defaultValue={isCabin(choices.cabin) ? choices.cabin : ""} className="w-full rounded-md border border-timber bg-ink px-3 py-2">
+            <select
+              key={`cabin-${drawn}`}
+              id="cabin"
+              name="cabin"
+              defaultValue={isCabin(choices.cabin) ? choices.cabin : ""}
+              className="w-full rounded-md border border-timber bg-ink px-3 py-2"
+            >
               <option value="">Not assigned</option>
               {CABINS.map((cabin) => (
                 <option key={cabin}>{cabin}</option>
@@ -160,7 +188,9 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
             {loaderData.events.map((event) => (
               <li key={event.id}>
                 {/* A whole-page load, so the sheet's offline copy is kept. */}
-                <a href={`/tools/event-day/${event.id}`}>{`Event-day sheet: ${event.title} (${formatEventDate(event.date)})`}</a>
+                <a
+                  href={`/tools/event-day/${event.id}`}
+                >{`Event-day sheet: ${event.title} (${formatEventDate(event.date)})`}</a>
               </li>
             ))}
           </ul>
@@ -173,7 +203,10 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
 /** The second step for an applicant or a rejected applicant: a form of its own, so it works without JavaScript. */
 function ConfirmRegistration({ warning, choices, busy }: { warning: Warning; choices: Choices; busy: boolean }) {
   return (
-    <div role="alert" className="flex flex-col gap-3 rounded-md border border-brass/70 bg-brass/10 px-4 py-3 text-parchment">
+    <div
+      role="alert"
+      className="flex flex-col gap-3 rounded-md border border-brass/70 bg-brass/10 px-4 py-3 text-parchment"
+    >
       <p className="flex items-start gap-3">
         <Icon name="triangle-alert" className="mt-0.5 size-5 shrink-0 text-brass" />
         <span>{`${warning.text} Nothing was recorded. Register ${warning.name} anyway?`}</span>

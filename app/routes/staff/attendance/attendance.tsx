@@ -7,7 +7,13 @@ import { attendanceSummary, paidAttendees, settleUnpaidRegistration } from "~/fe
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { requireAccess } from "~/web/guards.server";
 import { isManager } from "~/game/roles";
-import { lastStripeNoticeAt, markNoticeDealtWith, refundableTicket, stripeNoticesToLookAt, ticketLedger } from "~/features/tickets/ledger.server";
+import {
+  lastStripeNoticeAt,
+  markNoticeDealtWith,
+  refundableTicket,
+  stripeNoticesToLookAt,
+  ticketLedger,
+} from "~/features/tickets/ledger.server";
 import { reconcileWithStripe } from "~/features/tickets/reconcile.server";
 import { refundFromSite } from "~/features/tickets/refunds.server";
 import { ticketSalesEnabled } from "~/features/tickets/stripe.server";
@@ -31,7 +37,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Who paid and how much are for the managers.
   const manager = isManager(user.role);
   const tickets = manager && opened && isUuid(open) ? ((await ticketLedger(open, opened.rows.length)) ?? null) : null;
-  const stripe = manager && ticketSalesEnabled() ? { notices: await stripeNoticesToLookAt(), lastNoticeAt: await lastStripeNoticeAt() } : null;
+  const stripe =
+    manager && ticketSalesEnabled()
+      ? { notices: await stripeNoticesToLookAt(), lastNoticeAt: await lastStripeNoticeAt() }
+      : null;
   return {
     upcoming: events.filter((event) => event.date >= today).reverse(),
     past: events.filter((event) => event.date < today),
@@ -49,21 +58,45 @@ async function refundTicket(manager: SessionUser, fields: FormValues) {
   const purchaseId = typeof fields.purchaseId === "string" ? fields.purchaseId : "";
   if (fields.confirm !== "yes") {
     const ticket = await refundableTicket(purchaseId);
-    if (!ticket) return data<ActionData>({ error: "That ticket is not paid (any more): it may have been refunded already." }, { status: 404 });
-    return data<ActionData>({ confirm: { question: refundQuestion(ticket), yes: `Refund ${formatDollars(ticket.amountCents)}`, fields: { intent: "refund_ticket", purchaseId } } });
+    if (!ticket)
+      return data<ActionData>(
+        { error: "That ticket is not paid (any more): it may have been refunded already." },
+        { status: 404 },
+      );
+    return data<ActionData>({
+      confirm: {
+        question: refundQuestion(ticket),
+        yes: `Refund ${formatDollars(ticket.amountCents)}`,
+        fields: { intent: "refund_ticket", purchaseId },
+      },
+    });
   }
   const refunded = await refundFromSite(manager, purchaseId);
   switch (refunded.outcome) {
     case "refunded":
-      return data<ActionData>({ ok: `Refunded ${formatDollars(refunded.amountCents)} to ${refunded.name} for ${refunded.eventTitle}; they have been emailed.` });
+      return data<ActionData>({
+        ok: `Refunded ${formatDollars(refunded.amountCents)} to ${refunded.name} for ${refunded.eventTitle}; they have been emailed.`,
+      });
     case "already":
       return data<ActionData>({ ok: "That ticket was refunded already." });
     case "pending":
-      return data<ActionData>({ error: "Stripe could not be reached. The refund is asked for again within 15 minutes; the ticket reads “Being refunded” until then." }, { status: 503 });
+      return data<ActionData>(
+        {
+          error:
+            "Stripe could not be reached. The refund is asked for again within 15 minutes; the ticket reads “Being refunded” until then.",
+        },
+        { status: 503 },
+      );
     case "refused":
-      return data<ActionData>({ error: `Stripe refused the refund: ${refunded.message} The ticket is still paid.` }, { status: 409 });
+      return data<ActionData>(
+        { error: `Stripe refused the refund: ${refunded.message} The ticket is still paid.` },
+        { status: 409 },
+      );
     default:
-      return data<ActionData>({ error: "That ticket is not paid (any more): it may have been refunded already." }, { status: 404 });
+      return data<ActionData>(
+        { error: "That ticket is not paid (any more): it may have been refunded already." },
+        { status: 404 },
+      );
   }
 }
 
@@ -71,19 +104,26 @@ async function refundTicket(manager: SessionUser, fields: FormValues) {
 async function settleUnpaid(manager: SessionUser, fields: FormValues, eventId: string | null) {
   const settle = fields.intent === "remove_unpaid" ? "remove" : "record-payment";
   const userId = typeof fields.userId === "string" ? fields.userId : "";
-  if (!eventId || !isMemberId(userId)) return data<ActionData>({ error: "That member is not on this event's list without a payment." }, { status: 404 });
+  if (!eventId || !isMemberId(userId))
+    return data<ActionData>({ error: "That member is not on this event's list without a payment." }, { status: 404 });
   if (fields.confirm !== "yes") {
     return data<ActionData>({
       confirm: {
-        question: settle === "remove" ? "Take this member off the event's list?" : "Record that this member paid another way? They count as attending again.",
+        question:
+          settle === "remove"
+            ? "Take this member off the event's list?"
+            : "Record that this member paid another way? They count as attending again.",
         yes: settle === "remove" ? "Remove from the list" : "Record a payment",
         fields: { intent: String(fields.intent), userId },
       },
     });
   }
   const settled = await settleUnpaidRegistration(manager, { eventId, userId, settle });
-  if (settled.outcome !== "done") return data<ActionData>({ error: "That member is not on this event's list without a payment." }, { status: 404 });
-  return data<ActionData>({ ok: settle === "remove" ? `${settled.name} was taken off the list.` : `${settled.name} is recorded as paid.` });
+  if (settled.outcome !== "done")
+    return data<ActionData>({ error: "That member is not on this event's list without a payment." }, { status: 404 });
+  return data<ActionData>({
+    ok: settle === "remove" ? `${settled.name} was taken off the list.` : `${settled.name} is recorded as paid.`,
+  });
 }
 
 /** "Check with Stripe now": the reconciliation job's check, at once, for a manager who wonders where a payment is. */
@@ -95,8 +135,13 @@ async function checkWithStripe(manager: SessionUser) {
     return data<ActionData>({ checked: checkedWithStripeMessage(done) });
   } catch (error) {
     // A key Stripe does not accept is the operator's to fix, not a moment's outage.
-    const refusedKey = (error as { type?: string }).type === "StripeAuthenticationError" || (error as { type?: string }).type === "StripePermissionError";
-    return data<ActionData>({ checkError: refusedKey ? TICKET_MESSAGES.keyRefused : TICKET_MESSAGES.failed }, { status: 503 });
+    const refusedKey =
+      (error as { type?: string }).type === "StripeAuthenticationError" ||
+      (error as { type?: string }).type === "StripePermissionError";
+    return data<ActionData>(
+      { checkError: refusedKey ? TICKET_MESSAGES.keyRefused : TICKET_MESSAGES.failed },
+      { status: 503 },
+    );
   }
 }
 
@@ -133,7 +178,12 @@ export default function Attendance({ loaderData, actionData }: Route.ComponentPr
     return (
       <li key={event.id} className="panel p-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <Link to={isOpen ? "?" : `?event=${event.id}`} aria-expanded={Boolean(isOpen)} className="font-display text-xl text-brass no-underline hover:underline" preventScrollReset>
+          <Link
+            to={isOpen ? "?" : `?event=${event.id}`}
+            aria-expanded={Boolean(isOpen)}
+            className="font-display text-xl text-brass no-underline hover:underline"
+            preventScrollReset
+          >
             {event.title}
           </Link>
           <span className="text-sm text-dust">{`${formatEventDate(event.date)} · ${event.attendees} paid`}</span>
@@ -149,9 +199,15 @@ export default function Attendance({ loaderData, actionData }: Route.ComponentPr
               <table className="w-full border-collapse text-left">
                 <thead>
                   <tr className="border-b border-timber text-dust">
-                    <th scope="col" className="py-2 pr-3">Name</th>
-                    <th scope="col" className="py-2 pr-3">Character</th>
-                    <th scope="col" className="py-2">Cabin</th>
+                    <th scope="col" className="py-2 pr-3">
+                      Name
+                    </th>
+                    <th scope="col" className="py-2 pr-3">
+                      Character
+                    </th>
+                    <th scope="col" className="py-2">
+                      Cabin
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -165,7 +221,15 @@ export default function Attendance({ loaderData, actionData }: Route.ComponentPr
                 </tbody>
               </table>
             )}
-            {tickets ? <TicketLedgerSection ledger={tickets} eventId={event.id} eventTitle={event.title} eventDate={event.date} busy={Boolean(sending)} /> : null}
+            {tickets ? (
+              <TicketLedgerSection
+                ledger={tickets}
+                eventId={event.id}
+                eventTitle={event.title}
+                eventDate={event.date}
+                busy={Boolean(sending)}
+              />
+            ) : null}
             <a href={`/attendance/${event.id}/csv`} className="btn btn-secondary self-start" download>
               Export CSV<span className="sr-only"> for {event.title}</span>
             </a>
@@ -185,7 +249,9 @@ export default function Attendance({ loaderData, actionData }: Route.ComponentPr
             <button type="submit" className="btn btn-secondary" disabled={checking}>
               {checking ? "Checking with Stripe…" : "Check with Stripe now"}
             </button>
-            <span className="text-sm text-dust">Payments whose notice from Stripe was lost are also looked for every 15 minutes.</span>
+            <span className="text-sm text-dust">
+              Payments whose notice from Stripe was lost are also looked for every 15 minutes.
+            </span>
           </Form>
           <p className="text-sm" data-testid="last-stripe-notice">
             {stripe.lastNoticeAt ? (

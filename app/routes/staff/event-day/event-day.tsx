@@ -11,7 +11,15 @@ import { SHEET_HEADER } from "~/features/event-day/event-day-offline";
 import { HANDED_OUT_MESSAGES, HandedOutForm } from "~/features/review/handed-out.form";
 import { parseForm } from "~/web/forms/kernel";
 import { eventDaySheet, type SheetAttendee } from "~/features/event-day/event-day.server";
-import { attendeeAnchor, Contact, Orders, type SheetNote, useFocusAfterHandingOut, useOfflineCopy, useUnsentWhileOffline } from "~/features/event-day/SheetParts";
+import {
+  attendeeAnchor,
+  Contact,
+  Orders,
+  type SheetNote,
+  useFocusAfterHandingOut,
+  useOfflineCopy,
+  useUnsentWhileOffline,
+} from "~/features/event-day/SheetParts";
 import { requireAccess } from "~/web/guards.server";
 import { setHandedOut } from "~/features/review/handed-out.server";
 
@@ -20,7 +28,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const sheet = await eventDaySheet(manager, params.eventId);
   if (!sheet) throw data("Not found", { status: 404 });
   // Marks a manager's sheet: the offline copy (public/event-day-sw.js) keeps nothing else.
-  return data({ ...sheet, note: sheetNote(sheet.cabins, new URL(request.url).searchParams) }, { headers: { [SHEET_HEADER]: "manager" } });
+  return data(
+    { ...sheet, note: sheetNote(sheet.cabins, new URL(request.url).searchParams) },
+    { headers: { [SHEET_HEADER]: "manager" } },
+  );
 }
 
 /**
@@ -49,7 +60,9 @@ function sheetNote(cabins: { attendees: SheetAttendee[] }[], params: URLSearchPa
 /** What is said (politely, to a screen reader) once an order is marked or unmarked: whose, and how many of theirs are left, so two presses in a row are two different messages. */
 function noteText({ done, name, left }: SheetNote): string {
   const toHandOut = `${left === 0 ? "No more orders" : countOf(left, done === "handedOut" ? "more order" : "order")} to hand out to them.`;
-  return done === "handedOut" ? `Handed out: ${name}'s order. ${toHandOut}` : `No longer marked as handed out: ${name}'s order. ${toHandOut}`;
+  return done === "handedOut"
+    ? `Handed out: ${name}'s order. ${toHandOut}`
+    : `No longer marked as handed out: ${name}'s order. ${toHandOut}`;
 }
 
 /**
@@ -65,8 +78,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const handOut = form.data.intent === "hand_out";
   const marked = await setHandedOut(manager, form.data.orderId, handOut, { eventId: params.eventId });
   if (!marked) throw data(HANDED_OUT_MESSAGES.noSuchOrder, { status: 404 });
-  const note = { [handOut ? NOTE_PARAMS.handedOut : NOTE_PARAMS.undone]: marked.userId, [NOTE_PARAMS.order]: form.data.orderId };
-  return redirect(`/tools/event-day/${marked.eventId}?${new URLSearchParams(note)}#${attendeeAnchor(marked.userId)}`, 303);
+  const note = {
+    [handOut ? NOTE_PARAMS.handedOut : NOTE_PARAMS.undone]: marked.userId,
+    [NOTE_PARAMS.order]: form.data.orderId,
+  };
+  return redirect(
+    `/tools/event-day/${marked.eventId}?${new URLSearchParams(note)}#${attendeeAnchor(marked.userId)}`,
+    303,
+  );
 }
 
 /** The loader's mark reaches the page's own response (not only its data requests). */
@@ -106,14 +125,18 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         <p className="text-sm text-dust print:hidden">
-          For managers at the event. Each visit is recorded. Once opened, this page stays readable on this device without signal until you sign out.
+          For managers at the event. Each visit is recorded. Once opened, this page stays readable on this device
+          without signal until you sign out.
         </p>
         {/* Always on the page, so a change of its words is read out (with JavaScript; a page loaded without it is not read out by itself, and the row says so to the eye). */}
         <p role="status" className="sr-only" data-testid="sheet-status">
           {note ? noteText(note) : unsentOrder ? HANDED_OUT_MESSAGES.offline : ""}
         </p>
       </div>
-      <section aria-labelledby="sheet-totals" className="panel my-6 flex flex-wrap justify-center gap-x-8 gap-y-2 p-4 text-center">
+      <section
+        aria-labelledby="sheet-totals"
+        className="panel my-6 flex flex-wrap justify-center gap-x-8 gap-y-2 p-4 text-center"
+      >
         <h2 id="sheet-totals" className="sr-only">
           Totals
         </h2>
@@ -123,10 +146,15 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
         </p>
         <p>
           <span className="block text-sm text-dust">To collect in all</span>
-          <span className="text-2xl font-bold" data-testid="total-to-collect">{`${formatDollars(totalCents)} ${CURRENCY_NAME}`}</span>
+          <span
+            className="text-2xl font-bold"
+            data-testid="total-to-collect"
+          >{`${formatDollars(totalCents)} ${CURRENCY_NAME}`}</span>
         </p>
       </section>
-      {cabins.length === 0 ? <p className="panel text-center text-dust">Nobody is recorded for this event yet.</p> : null}
+      {cabins.length === 0 ? (
+        <p className="panel text-center text-dust">Nobody is recorded for this event yet.</p>
+      ) : null}
       {cabins.map(({ cabin, attendees: inCabin }) => (
         <section key={cabin} aria-labelledby={`cabin-${cabin}`} className="sheet-cabin mb-8">
           <h2 id={`cabin-${cabin}`} className="mb-3 text-2xl">
@@ -135,16 +163,30 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
           <table className="sheet-table w-full table-fixed border-collapse text-left">
             <thead>
               <tr className="border-b border-timber text-sm text-dust">
-                <th scope="col" className="w-[22%] py-2 pr-3">Attendee</th>
-                <th scope="col" className="w-[28%] py-2 pr-3">Emergency contact</th>
-                <th scope="col" className="w-[22%] py-2 pr-3">Orders to hand out</th>
-                <th scope="col" className="w-[12%] py-2 pr-3">To collect</th>
-                <th scope="col" className="py-2">Costume photo</th>
+                <th scope="col" className="w-[22%] py-2 pr-3">
+                  Attendee
+                </th>
+                <th scope="col" className="w-[28%] py-2 pr-3">
+                  Emergency contact
+                </th>
+                <th scope="col" className="w-[22%] py-2 pr-3">
+                  Orders to hand out
+                </th>
+                <th scope="col" className="w-[12%] py-2 pr-3">
+                  To collect
+                </th>
+                <th scope="col" className="py-2">
+                  Costume photo
+                </th>
               </tr>
             </thead>
             <tbody>
               {inCabin.map((attendee) => (
-                <tr key={attendee.userId} id={attendeeAnchor(attendee.userId)} className="scroll-mt-4 border-b border-timber/40 align-top">
+                <tr
+                  key={attendee.userId}
+                  id={attendeeAnchor(attendee.userId)}
+                  className="scroll-mt-4 border-b border-timber/40 align-top"
+                >
                   <th scope="row" tabIndex={-1} className="py-2 pr-3 text-left font-normal" data-label="Attendee">
                     <span className="block font-bold">{attendee.name}</span>
                     <span className="block text-dust">{attendee.characterName ?? "No character"}</span>
@@ -153,7 +195,11 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
                     <Contact attendee={attendee} />
                   </td>
                   <td className="py-2 pr-3" data-label="Orders to hand out">
-                    <Orders attendee={attendee} note={note?.userId === attendee.userId ? note : null} unsentOrder={unsentOrder} />
+                    <Orders
+                      attendee={attendee}
+                      note={note?.userId === attendee.userId ? note : null}
+                      unsentOrder={unsentOrder}
+                    />
                   </td>
                   <td className="py-2 pr-3 tabular-nums" data-label="To collect">
                     {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}
@@ -175,9 +221,13 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
  * The icons' sprite, named in the head so the offline copy keeps it with the sheet (its worker
  * keeps the files the head names, public/event-day-sw.js); the page's icons point into it.
  */
-export const links: Route.LinksFunction = () => [{ rel: "prefetch", href: ICON_SPRITE_URL, as: "image", type: "image/svg+xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "prefetch", href: ICON_SPRITE_URL, as: "image", type: "image/svg+xml" },
+];
 
-export const meta: Route.MetaFunction = ({ loaderData: sheet }) => [{ title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" }];
+export const meta: Route.MetaFunction = ({ loaderData: sheet }) => [
+  { title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" },
+];
 
 /** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Event-Day Sheet", "Failed to load the event-day sheet");

@@ -17,14 +17,18 @@ export default function EventDayIndex({ loaderData }: Route.ComponentProps) {
       <hr className="divider my-6" />
       <div className="panel flex flex-col gap-4">
         <p className="text-sm text-dust">
-          One sheet per event: attendees by cabin, emergency contacts, orders to hand out and what to collect. Open it before leaving for the venue: it stays readable on this device without signal until you sign out.
+          One sheet per event: attendees by cabin, emergency contacts, orders to hand out and what to collect. Open it
+          before leaving for the venue: it stays readable on this device without signal until you sign out.
         </p>
         {loaderData.events.length === 0 ? (
           <p className="text-dust">No events yet.</p>
         ) : (
           <ul className="flex flex-col gap-2">
             {loaderData.events.map((event) => (
-              <li key={event.id} className="flex flex-wrap items-baseline justify-between gap-2 rounded-md border border-timber/70 p-3">
+              <li
+                key={event.id}
+                className="flex flex-wrap items-baseline justify-between gap-2 rounded-md border border-timber/70 p-3"
+              >
                 <a href={`/tools/event-day/${event.id}`} className="font-display text-lg">
                   {event.title}
                 </a>

@@ -35,7 +35,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return loadCostumeQueue({ event, groups }, queueFilterOf(request.url), staff.id);
 }
 
-type ActionData = { userId?: string; ok?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> } & QueueResult;
+type ActionData = {
+  userId?: string;
+  ok?: string;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+} & QueueResult;
 
 /** A verdict on a member's photos, or one of the queue's forms (take, hand back, set status). */
 export async function action({ request, context }: Route.ActionArgs): Promise<ActionAnswer<ActionData>> {
@@ -48,11 +54,19 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     const message = form.errors.note ?? form.errors.latestPhotoId ?? form.errors.verdict ?? COSTUME_MESSAGES.noPhotos;
     return data<ActionData>({ userId, message, errors: form.errors, values: form.values }, { status: 400 });
   }
-  return failSafely<ActionData>("recording a costume verdict", { userId, message: COSTUME_MESSAGES.reviewFailed, values: form.values }, async () => {
-    const outcome = await recordCostumeVerdict(staff, form.data);
-    if (!outcome.ok) return data({ userId, message: outcome.message, values: form.values }, { status: outcome.status });
-    return data({ userId, ok: form.data.verdict === "approved" ? COSTUME_MESSAGES.approved : COSTUME_MESSAGES.changesRequested });
-  });
+  return failSafely<ActionData>(
+    "recording a costume verdict",
+    { userId, message: COSTUME_MESSAGES.reviewFailed, values: form.values },
+    async () => {
+      const outcome = await recordCostumeVerdict(staff, form.data);
+      if (!outcome.ok)
+        return data({ userId, message: outcome.message, values: form.values }, { status: outcome.status });
+      return data({
+        userId,
+        ok: form.data.verdict === "approved" ? COSTUME_MESSAGES.approved : COSTUME_MESSAGES.changesRequested,
+      });
+    },
+  );
 }
 
 /** New photos arrived, or the photos are gone (409): the next verdict names the photo now latest. */
@@ -67,12 +81,26 @@ function Summary({ entries }: { entries: CostumeEntry[] }) {
   if (entries.length === 0) return <p className="text-dust">Nobody accepted is registered for this event yet.</p>;
   return (
     <p className="text-sm text-dust" data-testid="costume-summary">
-      {SUMMARY_ORDER.map((status) => `${COSTUME_STATUS_LABELS[status]}: ${entries.filter((e) => e.status === status).length}`).join(" · ")}
+      {SUMMARY_ORDER.map(
+        (status) => `${COSTUME_STATUS_LABELS[status]}: ${entries.filter((e) => e.status === status).length}`,
+      ).join(" · ")}
     </p>
   );
 }
 
-function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry; eventId: string; answer?: ActionData; queue: QueueData; queued?: QueueResult }) {
+function Entry({
+  entry,
+  eventId,
+  answer,
+  queue,
+  queued,
+}: {
+  entry: CostumeEntry;
+  eventId: string;
+  answer?: ActionData;
+  queue: QueueData;
+  queued?: QueueResult;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("userId") === entry.userId;
   const name = `${entry.firstName} ${entry.lastName}`;
@@ -90,7 +118,12 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
     if (answer?.ok && note instanceof HTMLTextAreaElement) note.value = "";
   }, [answer?.ok, noteId, reviewedAt]);
   return (
-    <article id={anchor} aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4" data-testid="costume-entry">
+    <article
+      id={anchor}
+      aria-labelledby={headingId}
+      className="flex flex-col gap-3 rounded-md border border-timber/70 p-4"
+      data-testid="costume-entry"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="font-bold text-parchment">
           {name}
@@ -101,13 +134,19 @@ function Entry({ entry, eventId, answer, queue, queued }: { entry: CostumeEntry;
       {entry.review ? (
         <p className="text-sm text-dust">
           {`${entry.review.verdict === "approved" ? "Approved" : "Changes asked for"} ${formatClubTime(entry.review.reviewedAt)}`}
-          {entry.review.note ? <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span> : null}
+          {entry.review.note ? (
+            <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span>
+          ) : null}
         </p>
       ) : null}
       <QueueEntry entryId={`${eventId}:${entry.userId}`} about={about} queue={queue} result={queued} />
       {answer?.ok ? <Alert kind="success">{answer.ok}</Alert> : null}
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
-      {entry.photos.length === 0 ? <p className="text-sm text-dust">No photo sent yet.</p> : <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />}
+      {entry.photos.length === 0 ? (
+        <p className="text-sm text-dust">No photo sent yet.</p>
+      ) : (
+        <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />
+      )}
       {latest ? (
         // Sent back to this page at the entry, so without JavaScript the answer opens there; the
         // latest photo follows the page's data.
@@ -145,7 +184,10 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
   // A verdict's answer, as the queue's notice takes it, for an entry the filter no longer shows.
   // Made once per answer: the notice takes the keyboard when it is given a new one.
   const verdict = useMemo(
-    () => (open && actionData?.userId && !actionData.entryId ? { entryId: `${open}:${actionData.userId}`, ok: actionData.ok, message: actionData.message } : undefined),
+    () =>
+      open && actionData?.userId && !actionData.entryId
+        ? { entryId: `${open}:${actionData.userId}`, ok: actionData.ok, message: actionData.message }
+        : undefined,
     [actionData, open],
   );
   return (
@@ -161,7 +203,10 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
       before={
         <>
           <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />
-          <QueueNotice result={actionData?.entryId ? actionData : verdict} shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []} />
+          <QueueNotice
+            result={actionData?.entryId ? actionData : verdict}
+            shown={open ? entries.map((entry) => `${open}:${entry.userId}`) : []}
+          />
         </>
       }
     >

@@ -26,7 +26,14 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { reviewQuery } from "~/features/review/event-reviews.server";
-import { answerLetter, type LetterQueue, letterQueues, letterThreadForStaff, listLetters, releaseLetter } from "~/features/review/letter-review.server";
+import {
+  answerLetter,
+  type LetterQueue,
+  letterQueues,
+  letterThreadForStaff,
+  listLetters,
+  releaseLetter,
+} from "~/features/review/letter-review.server";
 
 function queueOf(url: string): LetterQueue {
   const tab = new URL(url).searchParams.get("tab");
@@ -40,7 +47,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = queueFilterOf(request.url);
   const thread = new URL(request.url).searchParams.get("thread");
   const [found, queues, threadLetters] = await Promise.all([
-    isUuid(thread) ? Promise.resolve(null) : listLetters({ search, page, queue, filter: { filter, viewerId: staff.id } }),
+    isUuid(thread)
+      ? Promise.resolve(null)
+      : listLetters({ search, page, queue, filter: { filter, viewerId: staff.id } }),
     letterQueues(),
     isUuid(thread) ? letterThreadForStaff(thread) : Promise.resolve(null),
   ]);
@@ -70,7 +79,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { done?: "released" | "answered"; letterId?: string; message?: string; errors?: FieldErrors; values?: Record<string, string | undefined> } & QueueResult;
+type ActionData = {
+  done?: "released" | "answered";
+  letterId?: string;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+} & QueueResult;
 
 export async function action({ request, context }: Route.ActionArgs): Promise<ActionAnswer<ActionData>> {
   const staff = requireAccess(context, request, "staff");
@@ -79,24 +94,41 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   const form = checkForm(StaffLetterForms, values);
   const letterId = form.values.letterId;
   if (!form.ok) {
-    if (form.values.intent !== "release" && form.values.intent !== "answer") return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
-    return data<ActionData>({ letterId, message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields, errors: form.errors, values: form.values }, { status: 400 });
+    if (form.values.intent !== "release" && form.values.intent !== "answer")
+      return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
+    return data<ActionData>(
+      {
+        letterId,
+        message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields,
+        errors: form.errors,
+        values: form.values,
+      },
+      { status: 400 },
+    );
   }
   const input = form.data;
   if (input.intent === "release") {
-    return failSafely<ActionData>("releasing a letter", { letterId, message: "Failed to release the letter. Please try again." }, async () => {
-      const outcome = await releaseLetter(staff, input.letterId);
-      if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
-      if (outcome === "not-held") return data({ letterId, message: LETTER_MESSAGES.notHeld }, { status: 409 });
-      return data({ done: "released" as const, letterId });
-    });
+    return failSafely<ActionData>(
+      "releasing a letter",
+      { letterId, message: "Failed to release the letter. Please try again." },
+      async () => {
+        const outcome = await releaseLetter(staff, input.letterId);
+        if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
+        if (outcome === "not-held") return data({ letterId, message: LETTER_MESSAGES.notHeld }, { status: 409 });
+        return data({ done: "released" as const, letterId });
+      },
+    );
   }
-  return failSafely<ActionData>("answering a letter", { letterId, message: SUBMISSION_MESSAGES.letterFailed, values: form.values }, async () => {
-    const outcome = await answerLetter(staff, input);
-    if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
-    if (outcome === "not-waiting") return data({ letterId, message: LETTER_MESSAGES.notWaiting }, { status: 409 });
-    return data({ done: "answered" as const, letterId });
-  });
+  return failSafely<ActionData>(
+    "answering a letter",
+    { letterId, message: SUBMISSION_MESSAGES.letterFailed, values: form.values },
+    async () => {
+      const outcome = await answerLetter(staff, input);
+      if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
+      if (outcome === "not-waiting") return data({ letterId, message: LETTER_MESSAGES.notWaiting }, { status: 409 });
+      return data({ done: "answered" as const, letterId });
+    },
+  );
 }
 
 type Letter = Route.ComponentProps["loaderData"]["rows"][number];
@@ -112,7 +144,17 @@ function Busy({ idle, busy, about }: { idle: string; busy: string; about?: strin
   );
 }
 
-function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Letter; actionData?: ActionData; threadShown: boolean; queue: QueueData }) {
+function LetterEntry({
+  letter,
+  actionData,
+  threadShown,
+  queue,
+}: {
+  letter: Letter;
+  actionData?: ActionData;
+  threadShown: boolean;
+  queue: QueueData;
+}) {
   const mine = actionData?.letterId === letter.id ? actionData : undefined;
   const signed = letter.senderName ?? UNSIGNED;
   // Names the letter's controls for screen readers: one member may write twice to the same character.
@@ -138,13 +180,21 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
       </Form>
     ) : undefined;
   return (
-    <article className="panel p-4" aria-labelledby={`letter-${letter.id}`} aria-describedby={`letter-${letter.id}-from`}>
+    <article
+      className="panel p-4"
+      aria-labelledby={`letter-${letter.id}`}
+      aria-describedby={`letter-${letter.id}-from`}
+    >
       <div id={`letter-${letter.id}-from`}>
         <Author firstName={letter.firstName} lastName={letter.lastName} at={letter.createdAt} />
       </div>
       <h2 id={`letter-${letter.id}`} className="mt-1 text-xl">{`To ${letter.recipient}`}</h2>
       <p className="text-sm text-dust">
-        {[letter.fromNpc ? `Answered as ${signed}` : letter.senderName ? `Signed ${signed}` : null, letter.toPlayer ? "to a player's character" : null, LETTER_STATUS_FOR_STAFF[letter.status as LetterStatus]]
+        {[
+          letter.fromNpc ? `Answered as ${signed}` : letter.senderName ? `Signed ${signed}` : null,
+          letter.toPlayer ? "to a player's character" : null,
+          LETTER_STATUS_FOR_STAFF[letter.status as LetterStatus],
+        ]
           .filter(Boolean)
           .join(" · ")}
       </p>
@@ -170,7 +220,14 @@ function LetterEntry({ letter, actionData, threadShown, queue }: { letter: Lette
       ) : null}
       {letter.fromNpc ? null : (
         <div className="mt-3">
-          <QueueEntry entryId={letter.id} about={about} queue={queue} result={actionData} answer={answer} open={Boolean(answer && mine?.values)} />
+          <QueueEntry
+            entryId={letter.id}
+            about={about}
+            queue={queue}
+            result={actionData}
+            answer={answer}
+            open={Boolean(answer && mine?.values)}
+          />
         </div>
       )}
     </article>
@@ -198,9 +255,20 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
         <nav aria-label="Letter queues" className="panel flex flex-row flex-wrap gap-1 p-2">
           <SideTabLinks tabs={tabs} active={loaderData.queue} />
         </nav>
-        {actionData?.done ? <Alert kind="success">{actionData.done === "released" ? LETTER_MESSAGES.released : LETTER_MESSAGES.answered}</Alert> : null}
-        {actionData?.message && !actionData.entryId && !loaderData.rows.some((letter) => letter.id === actionData.letterId) ? <Alert kind="error">{actionData.message}</Alert> : null}
-        <QueueNotice result={actionData?.entryId ? actionData : undefined} shown={loaderData.rows.map((letter) => letter.id)} />
+        {actionData?.done ? (
+          <Alert kind="success">
+            {actionData.done === "released" ? LETTER_MESSAGES.released : LETTER_MESSAGES.answered}
+          </Alert>
+        ) : null}
+        {actionData?.message &&
+        !actionData.entryId &&
+        !loaderData.rows.some((letter) => letter.id === actionData.letterId) ? (
+          <Alert kind="error">{actionData.message}</Alert>
+        ) : null}
+        <QueueNotice
+          result={actionData?.entryId ? actionData : undefined}
+          shown={loaderData.rows.map((letter) => letter.id)}
+        />
         {loaderData.thread ? (
           <>
             <h2 className="text-2xl">A thread of letters, oldest first</h2>
@@ -214,7 +282,11 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
               label="Search by sender, recipient or text"
               keep={filterFields(loaderData.filter)}
             />
-            <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ tab: loaderData.queue === "all" ? null : loaderData.queue, q: loaderData.search }} />
+            <QueueFilters
+              filter={loaderData.filter}
+              staff={loaderData.staff}
+              keep={{ tab: loaderData.queue === "all" ? null : loaderData.queue, q: loaderData.search }}
+            />
             {loaderData.moreThanCap ? (
               <p className="text-sm text-dust" aria-live="polite">
                 {`More than ${LETTER_COUNT_CAP.toLocaleString("en-US")} letters match “${loaderData.search}”`}
@@ -225,7 +297,13 @@ export default function ViewLetters({ loaderData, actionData }: Route.ComponentP
           </>
         )}
         {loaderData.rows.map((letter) => (
-          <LetterEntry key={letter.id} letter={letter} actionData={actionData} threadShown={Boolean(loaderData.thread)} queue={loaderData} />
+          <LetterEntry
+            key={letter.id}
+            letter={letter}
+            actionData={actionData}
+            threadShown={Boolean(loaderData.thread)}
+            queue={loaderData}
+          />
         ))}
         {loaderData.thread ? null : <Pager page={loaderData.page} lastPage={loaderData.lastPage} />}
       </div>

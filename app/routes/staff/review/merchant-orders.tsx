@@ -23,11 +23,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireAccess(context, request, "staff");
   const values = await readForm(request);
-  return isHandedOutIntent(values.intent) ? answerHandedOutForm(staff, values) : answerQueueForm(staff, "order", values);
+  return isHandedOutIntent(values.intent)
+    ? answerHandedOutForm(staff, values)
+    : answerQueueForm(staff, "order", values);
 }
 
 /** An order's name for screen readers: a member may place two for one event, even in one minute, so it says when and for how much. */
-function orderName(order: { firstName: string; lastName: string; createdAt: string | Date; totalPrice: string | number }): string {
+function orderName(order: {
+  firstName: string;
+  lastName: string;
+  createdAt: string | Date;
+  totalPrice: string | number;
+}): string {
   return `${order.firstName} ${order.lastName}'s order of ${formatClubTime(order.createdAt)} for ${formatDollars(storedTotalCents(order.totalPrice))}`;
 }
 

@@ -24,7 +24,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ViewPels({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <QueuedEventGroups title="Post-Event Letters" noun="letter" review={loaderData} shown={loaderData.entries.map((row) => row.entry.id)} result={actionData}>
+    <QueuedEventGroups
+      title="Post-Event Letters"
+      noun="letter"
+      review={loaderData}
+      shown={loaderData.entries.map((row) => row.entry.id)}
+      result={actionData}
+    >
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
         <article key={entry.id} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4">
           <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
@@ -37,7 +43,12 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
               </div>
             ))}
           </dl>
-          <QueueEntry entryId={entry.id} about={`${firstName} ${lastName}'s letter of ${formatClubTime(entry.createdAt)}`} queue={loaderData} result={actionData} />
+          <QueueEntry
+            entryId={entry.id}
+            about={`${firstName} ${lastName}'s letter of ${formatClubTime(entry.createdAt)}`}
+            queue={loaderData}
+            result={actionData}
+          />
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

@@ -23,7 +23,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ViewResearch({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <QueuedEventGroups title="Research Papers" noun="paper" review={loaderData} shown={loaderData.entries.map((row) => row.id)} result={actionData}>
+    <QueuedEventGroups
+      title="Research Papers"
+      noun="paper"
+      review={loaderData}
+      shown={loaderData.entries.map((row) => row.id)}
+      result={actionData}
+    >
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
           <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} heading />
@@ -38,7 +44,12 @@ export default function ViewResearch({ loaderData, actionData }: Route.Component
             </a>
           </p>
           <div className="mt-3 flex flex-col gap-3">
-            <QueueEntry entryId={paper.id} about={`${paper.firstName} ${paper.lastName}'s paper of ${formatClubTime(paper.createdAt)}`} queue={loaderData} result={actionData} />
+            <QueueEntry
+              entryId={paper.id}
+              about={`${paper.firstName} ${paper.lastName}'s paper of ${formatClubTime(paper.createdAt)}`}
+              queue={loaderData}
+              result={actionData}
+            />
           </div>
         </article>
       ))}

@@ -28,20 +28,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = checkForm(InviteForm, fields);
   if (!form.ok) return data<ActionData>({ errors: form.errors, values: fields }, { status: 400 });
   const { firstName, lastName, email, role } = form.data;
-  return failSafely<ActionData>("inviting a member", { message: MEMBER_ADMIN_MESSAGES.inviteFailed, values: fields }, async () => {
-    if (fields.confirm !== "yes") {
-      return data({
-        confirm: {
-          question: `Invite ${firstName} ${lastName} as ${ROLE_LABELS[role]}? An account is made for ${email}, and an email there lets them choose their password.`,
-          yes: "Yes, send the invitation",
-          fields: { firstName, lastName, email, role },
-        },
-      });
-    }
-    const result = await inviteMember(actor, form.data);
-    if (result.outcome === "email-taken") return data({ errors: { email: MEMBER_ADMIN_MESSAGES.emailTaken }, values: fields }, { status: 409 });
-    throw redirect(`/tools/members/${encodeURIComponent(result.id)}?invited=${result.outcome === "invited" ? "sent" : "not-sent"}`);
-  });
+  return failSafely<ActionData>(
+    "inviting a member",
+    { message: MEMBER_ADMIN_MESSAGES.inviteFailed, values: fields },
+    async () => {
+      if (fields.confirm !== "yes") {
+        return data({
+          confirm: {
+            question: `Invite ${firstName} ${lastName} as ${ROLE_LABELS[role]}? An account is made for ${email}, and an email there lets them choose their password.`,
+            yes: "Yes, send the invitation",
+            fields: { firstName, lastName, email, role },
+          },
+        });
+      }
+      const result = await inviteMember(actor, form.data);
+      if (result.outcome === "email-taken")
+        return data({ errors: { email: MEMBER_ADMIN_MESSAGES.emailTaken }, values: fields }, { status: 409 });
+      throw redirect(
+        `/tools/members/${encodeURIComponent(result.id)}?invited=${result.outcome === "invited" ? "sent" : "not-sent"}`,
+      );
+    },
+  );
 }
 
 export default function ToolsInvite({ loaderData, actionData }: Route.ComponentProps) {
@@ -65,14 +72,44 @@ export default function ToolsInvite({ loaderData, actionData }: Route.ComponentP
             New account
           </h2>
           <p>
-            The account is made at once, with no password. The member is emailed a link to choose one, which works once, within{" "}
-            {loaderData.days === 1 ? "a day" : `${loaderData.days} days`}; after that they can ask for a new one with “Forgot Password?”, or you can send the invitation again from their page.
+            The account is made at once, with no password. The member is emailed a link to choose one, which works once,
+            within {loaderData.days === 1 ? "a day" : `${loaderData.days} days`}; after that they can ask for a new one
+            with “Forgot Password?”, or you can send the invitation again from their page.
           </p>
-          <Form method="post" className="flex flex-col gap-4" onSubmit={confirmed("Make this account and send the invitation?")}>
+          <Form
+            method="post"
+            className="flex flex-col gap-4"
+            onSubmit={confirmed("Make this account and send the invitation?")}
+          >
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="First name" name="firstName" required maxLength={80} autoComplete="off" defaultValue={values?.firstName ?? ""} error={errors?.firstName} />
-              <Field label="Last name" name="lastName" required maxLength={80} autoComplete="off" defaultValue={values?.lastName ?? ""} error={errors?.lastName} />
-              <Field label="Email" name="email" type="email" required autoComplete="off" defaultValue={values?.email ?? ""} error={errors?.email} className="sm:col-span-2" />
+              <Field
+                label="First name"
+                name="firstName"
+                required
+                maxLength={80}
+                autoComplete="off"
+                defaultValue={values?.firstName ?? ""}
+                error={errors?.firstName}
+              />
+              <Field
+                label="Last name"
+                name="lastName"
+                required
+                maxLength={80}
+                autoComplete="off"
+                defaultValue={values?.lastName ?? ""}
+                error={errors?.lastName}
+              />
+              <Field
+                label="Email"
+                name="email"
+                type="email"
+                required
+                autoComplete="off"
+                defaultValue={values?.email ?? ""}
+                error={errors?.email}
+                className="sm:col-span-2"
+              />
               <div className="flex flex-col gap-1">
                 <label htmlFor="invite-role" className="font-bold">
                   Role

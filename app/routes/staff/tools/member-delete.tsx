@@ -27,7 +27,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const member = await memberToDelete(params.id);
   if (!member) return data<ActionData>({ message: "There is no such member." }, { status: 404 });
   if (member.deleted) return data<ActionData>({ message: DELETION_MESSAGES.alreadyDeleted }, { status: 409 });
-  if (member.id === manager.id) return data<ActionData>({ message: "Your own account is deleted from your profile's My data page." }, { status: 400 });
+  if (member.id === manager.id)
+    return data<ActionData>(
+      { message: "Your own account is deleted from your profile's My data page." },
+      { status: 400 },
+    );
   if (member.role === "manager") return data<ActionData>({ message: DELETION_MESSAGES.managerTarget }, { status: 409 });
   const parsed = await parseForm(request, ManagerDeleteForm);
   if (!parsed.ok) return data<ActionData>({ errors: parsed.errors }, { status: 400 });
@@ -51,7 +55,11 @@ export default function MemberDelete({ loaderData, actionData }: Route.Component
           <h2 id="delete-heading" className="text-2xl">
             Account deleted
           </h2>
-          {actionData?.deleted ? <Alert kind="success">The account is deleted. This is recorded in the audit log.</Alert> : <p>{DELETION_MESSAGES.alreadyDeleted}</p>}
+          {actionData?.deleted ? (
+            <Alert kind="success">The account is deleted. This is recorded in the audit log.</Alert>
+          ) : (
+            <p>{DELETION_MESSAGES.alreadyDeleted}</p>
+          )}
           <Link to="/tools" className="btn btn-secondary self-start">
             Back to Tools
           </Link>
@@ -66,44 +74,46 @@ export default function MemberDelete({ loaderData, actionData }: Route.Component
       <hr className="divider my-6" />
       <section aria-labelledby="delete-heading" className="panel flex flex-col gap-4">
         <>
-            <h2 id="delete-heading" className="text-2xl">
-              Delete the account of {fullName}?
-            </h2>
-            {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-            <p>This cannot be undone, and it is recorded in the audit log under your name.</p>
-            <DeletionStatement whose="their" />
-            {self ? (
-              <p>
-                This is your own account: delete it from your profile's <Link to="/profile/data">My data</Link> page.
-              </p>
-            ) : member.role === "manager" ? (
-              <p>{DELETION_MESSAGES.managerTarget}</p>
-            ) : (
-              <Form method="post" noValidate className="flex flex-col gap-4">
-                <div className="flex flex-col gap-1">
-                  <label className="flex items-start gap-2">
-                    <input
-                      type="checkbox"
-                      name="confirm"
-                      className="mt-1 size-5 shrink-0"
-                      aria-invalid={actionData?.errors?.confirm ? true : undefined}
-                      aria-describedby={actionData?.errors?.confirm ? "confirm-error" : undefined}
-                    />
-                    I confirm that the account of {fullName} and the data listed above are to be deleted for good.
-                  </label>
-                  {actionData?.errors?.confirm ? <FieldError id="confirm-error">{actionData.errors.confirm}</FieldError> : null}
-                </div>
-                <div className="flex flex-wrap gap-2">
-                  <button type="submit" className="btn btn-primary" disabled={busy}>
-                    Delete this account
-                  </button>
-                  <Link to="/tools" className="btn btn-secondary">
-                    Cancel
-                  </Link>
-                </div>
-              </Form>
-            )}
-          </>
+          <h2 id="delete-heading" className="text-2xl">
+            Delete the account of {fullName}?
+          </h2>
+          {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+          <p>This cannot be undone, and it is recorded in the audit log under your name.</p>
+          <DeletionStatement whose="their" />
+          {self ? (
+            <p>
+              This is your own account: delete it from your profile's <Link to="/profile/data">My data</Link> page.
+            </p>
+          ) : member.role === "manager" ? (
+            <p>{DELETION_MESSAGES.managerTarget}</p>
+          ) : (
+            <Form method="post" noValidate className="flex flex-col gap-4">
+              <div className="flex flex-col gap-1">
+                <label className="flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    name="confirm"
+                    className="mt-1 size-5 shrink-0"
+                    aria-invalid={actionData?.errors?.confirm ? true : undefined}
+                    aria-describedby={actionData?.errors?.confirm ? "confirm-error" : undefined}
+                  />
+                  I confirm that the account of {fullName} and the data listed above are to be deleted for good.
+                </label>
+                {actionData?.errors?.confirm ? (
+                  <FieldError id="confirm-error">{actionData.errors.confirm}</FieldError>
+                ) : null}
+              </div>
+              <div className="flex flex-wrap gap-2">
+                <button type="submit" className="btn btn-primary" disabled={busy}>
+                  Delete this account
+                </button>
+                <Link to="/tools" className="btn btn-secondary">
+                  Cancel
+                </Link>
+              </div>
+            </Form>
+          )}
+        </>
       </section>
     </div>
   );

@@ -13,13 +13,24 @@ import { ToolsMenu } from "~/features/member-admin/ToolsMenu";
 import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/web/forms/kernel";
 import { isManager as isManagerRole, isRole } from "~/game/roles";
-import { APPLICATIONS_PAGE_SIZE, applicationForDecision, decideApplication, isApplicationFilter, listApplications } from "~/features/members/applications.server";
+import {
+  APPLICATIONS_PAGE_SIZE,
+  applicationForDecision,
+  decideApplication,
+  isApplicationFilter,
+  listApplications,
+} from "~/features/members/applications.server";
 import { AUDIT_PAGE_SIZE, listAudit } from "~/platform/audit.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { newEntryCounts } from "~/features/review/review-queue.server";
 import { listCast, listPlayers, MEMBER_LIST_PAGE_SIZE } from "~/features/members/members.server";
-import { changeRole, listMembersWithRoles, memberForRoleChange, ROLES_PAGE_SIZE } from "~/features/member-admin/roles.server";
+import {
+  changeRole,
+  listMembersWithRoles,
+  memberForRoleChange,
+  ROLES_PAGE_SIZE,
+} from "~/features/member-admin/roles.server";
 
 type TabId = "players" | "cast" | "applications" | "roles" | "audit";
 const TABS: { id: TabId; label: string; managerOnly?: boolean }[] = [
@@ -36,10 +47,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "staff");
   const isManager = isManagerRole(user.role);
   const url = new URL(request.url);
-  const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ?? "players") as TabId;
+  const tab = (TABS.find((t) => t.id === url.searchParams.get("tab") && (!t.managerOnly || isManager))?.id ??
+    "players") as TabId;
   const search = searchTermOf(url);
   const page = pageParam(request.url);
-  const base = { isManager, tab, players: null, cast: null, applications: null, roles: null, audit: null, newCounts: await newEntryCounts() };
+  const base = {
+    isManager,
+    tab,
+    players: null,
+    cast: null,
+    applications: null,
+    roles: null,
+    audit: null,
+    newCounts: await newEntryCounts(),
+  };
   if (tab === "players") {
     const found = await listPlayers({ search, page });
     return { ...base, players: { ...found, search, page, lastPage: lastPageOf(found.total, MEMBER_LIST_PAGE_SIZE) } };
@@ -53,7 +74,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const requested = url.searchParams.get("status");
     const status = isApplicationFilter(requested) ? requested : "pending";
     const found = await listApplications({ status, page });
-    return { ...base, applications: { ...found, status, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) } };
+    return {
+      ...base,
+      applications: { ...found, status, page, lastPage: lastPageOf(found.total, APPLICATIONS_PAGE_SIZE) },
+    };
   }
   if (tab === "audit") {
     const found = await listAudit(page);
@@ -74,51 +98,83 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireAccess(context, request, "manager");
   const fields = await readForm(request);
   const confirmed = fields.confirm === "yes";
-  if (fields.intent === "accept" || fields.intent === "reject") return decide(actor, fields.applicationId, fields.intent, confirmed);
+  if (fields.intent === "accept" || fields.intent === "reject")
+    return decide(actor, fields.applicationId, fields.intent, confirmed);
   if (fields.intent !== "role" || !isMemberId(fields.userId) || !fields.role || !isRole(fields.role)) {
     return data<ActionData>({ message: "Please choose a member and a role." }, { status: 400 });
   }
   const { userId, role } = fields;
-  return failSafely<ActionData>("changing a role", { message: "The role could not be changed. Please try again." }, async () => {
-    if (!confirmed) {
-      const member = await memberForRoleChange(userId);
-      if (!member) return data({ message: "That member no longer exists." }, { status: 404 });
-      if (member.role === role) return data({ ok: `That member is already ${role}.`, at: Date.now() });
-      return data({ confirm: { intent: "role", userId, role, name: member.name, from: member.role } });
-    }
-    const outcome = await changeRole(actor, { id: userId }, role);
-    if (outcome === "not-found") return data({ message: "That member no longer exists." }, { status: 404 });
-    if (outcome === "last-manager") {
-      return data({ message: "There must always be at least one manager. Make someone else a manager first." }, { status: 409 });
-    }
-    return data({ ok: outcome === "changed" ? `Role changed to ${role}.` : `That member is already ${role}.`, at: Date.now() });
-  });
+  return failSafely<ActionData>(
+    "changing a role",
+    { message: "The role could not be changed. Please try again." },
+    async () => {
+      if (!confirmed) {
+        const member = await memberForRoleChange(userId);
+        if (!member) return data({ message: "That member no longer exists." }, { status: 404 });
+        if (member.role === role) return data({ ok: `That member is already ${role}.`, at: Date.now() });
+        return data({ confirm: { intent: "role", userId, role, name: member.name, from: member.role } });
+      }
+      const outcome = await changeRole(actor, { id: userId }, role);
+      if (outcome === "not-found") return data({ message: "That member no longer exists." }, { status: 404 });
+      if (outcome === "last-manager") {
+        return data(
+          { message: "There must always be at least one manager. Make someone else a manager first." },
+          { status: 409 },
+        );
+      }
+      return data({
+        ok: outcome === "changed" ? `Role changed to ${role}.` : `That member is already ${role}.`,
+        at: Date.now(),
+      });
+    },
+  );
 }
 
-async function decide(actor: Parameters<typeof decideApplication>[0], applicationId: string | undefined, intent: "accept" | "reject", confirmed: boolean) {
-  if (!isUuid(applicationId)) return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
-  return failSafely<ActionData>("deciding an application", { message: "The application could not be updated. Please try again." }, async () => {
-    if (!confirmed) {
-      const application = await applicationForDecision(applicationId);
-      if (!application) return data({ message: "That application no longer exists." }, { status: 404 });
-      if (application.status !== "pending") {
-        return data({ message: `Another manager has already ${application.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
+async function decide(
+  actor: Parameters<typeof decideApplication>[0],
+  applicationId: string | undefined,
+  intent: "accept" | "reject",
+  confirmed: boolean,
+) {
+  if (!isUuid(applicationId))
+    return data<ActionData>({ message: "That application no longer exists." }, { status: 404 });
+  return failSafely<ActionData>(
+    "deciding an application",
+    { message: "The application could not be updated. Please try again." },
+    async () => {
+      if (!confirmed) {
+        const application = await applicationForDecision(applicationId);
+        if (!application) return data({ message: "That application no longer exists." }, { status: 404 });
+        if (application.status !== "pending") {
+          return data(
+            {
+              message: `Another manager has already ${application.status === "accepted" ? "accepted" : "rejected"} this application.`,
+            },
+            { status: 409 },
+          );
+        }
+        return data({ confirm: { intent, applicationId, name: application.name } });
       }
-      return data({ confirm: { intent, applicationId, name: application.name } });
-    }
-    const result = await decideApplication(actor, applicationId, intent === "accept" ? "accepted" : "rejected");
-    if (result.outcome === "not-found") return data({ message: "That application no longer exists." }, { status: 404 });
-    if (result.outcome === "already-decided") {
-      return data({ message: `Another manager has already ${result.status === "accepted" ? "accepted" : "rejected"} this application.` }, { status: 409 });
-    }
-    return data({
-      ok:
-        intent === "accept"
-          ? `Accepted ${result.name}. The acceptance email is on its way to ${result.email}.`
-          : `Rejected ${result.name}. No email is sent: please write to ${result.email} yourself.`,
-      at: Date.now(),
-    });
-  });
+      const result = await decideApplication(actor, applicationId, intent === "accept" ? "accepted" : "rejected");
+      if (result.outcome === "not-found")
+        return data({ message: "That application no longer exists." }, { status: 404 });
+      if (result.outcome === "already-decided") {
+        return data(
+          {
+            message: `Another manager has already ${result.status === "accepted" ? "accepted" : "rejected"} this application.`,
+          },
+          { status: 409 },
+        );
+      }
+      return data({
+        ok:
+          intent === "accept"
+            ? `Accepted ${result.name}. The acceptance email is on its way to ${result.email}.`
+            : `Rejected ${result.name}. No email is sent: please write to ${result.email} yourself.`,
+        at: Date.now(),
+      });
+    },
+  );
 }
 
 /** How many entries of a review page are not answered yet, beside its link: " (12 new)". */
@@ -188,5 +244,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Tools · Hopewell" }];
 
 /** A failed read shows the page's own message (logged once by handleError; docs/product.md#pages-that-fail-to-load), which differs for applications. */
 export const ErrorBoundary = pageErrorBoundary("Tools", ({ search, role }) =>
-  search.get("tab") === "applications" && role !== null && isManagerRole(role) ? "Failed to load data" : "Failed to load user data",
+  search.get("tab") === "applications" && role !== null && isManagerRole(role)
+    ? "Failed to load data"
+    : "Failed to load user data",
 );
