@@ -35,7 +35,8 @@ async function main() {
 
   let result: Pick<BackupResult, "file" | "ms" | "manifest" | "leftovers">;
   try {
-    const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    // As it is: a backup taken after a `git pull`, before the restart, must not migrate the live database.
+    const handle = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, migrate: false });
     try {
       result = await createBackup(handle.db, handle.kind, target);
     } finally {

@@ -307,6 +307,39 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     expect(fs.readdirSync(empty)).toEqual([]);
   }, 60_000);
 
+  it("backs up a database at the schema it has, without applying the code's newer migrations", async () => {
+    // A database one migration behind the code, as after a `git pull` before the restart.
+    const olderMigrations = tempDir("backup-older-migrations");
+    fs.cpSync("drizzle", olderMigrations, { recursive: true });
+    const journalFile = path.join(olderMigrations, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    const newest = journal.entries.pop()!;
+    const previous = journal.entries.at(-1)!;
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    const dataDir = tempDir("backup-behind");
+    const countMigrations = async () => {
+      const handle = await openDatabase({ dataDir, migrationsDir: olderMigrations, migrate: false });
+      try {
+        const rows = await rawRows<{ n: number }>(
+          handle.db,
+          sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+        );
+        return rows[0]!.n;
+      } finally {
+        await handle.close();
+      }
+    };
+    await (await openDatabase({ dataDir, migrationsDir: olderMigrations })).close();
+    expect(await countMigrations()).toBe(journal.entries.length);
+
+    const file = path.join(tempDir("backup-behind-out"), "behind.tar.gz");
+    const backup = await cli("backup", ["--out", file], { DATA_DIR: dataDir });
+    expect(backup.output).toContain(`schema ${previous.tag},`);
+    expect(backup.output).not.toContain(newest.tag);
+    expect(backup.code).toBe(0);
+    expect(await countMigrations()).toBe(journal.entries.length);
+  }, 120_000);
+
   it("says clearly when the backup cannot be written, and leaves nothing", async () => {
     const blocker = path.join(tempDir("backup-blocked"), "not-a-folder");
     fs.writeFileSync(blocker, "");

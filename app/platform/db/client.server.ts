@@ -45,6 +45,13 @@ export type OpenOptions = {
   databaseUrl?: string;
   dataDir: string;
   migrationsDir?: string;
+  /**
+   * False to use the database at the schema it has. A backup takes it so: run with a newer
+   * version's code before that version has started (after a `git pull`, before the restart), it
+   * would otherwise move the live database to the new schema under the running site, and write a
+   * backup the previous version refuses to restore.
+   */
+  migrate?: boolean;
 };
 
 /** The PostgreSQL extensions the migrations use, which PGlite must load itself (create-embedded.server.ts loads the same). */
@@ -67,13 +74,14 @@ const PGLITE_SETTINGS = [
 
 export const DEFAULT_MIGRATIONS_DIR = path.resolve("drizzle");
 
-/** Opens the database, applies pending migrations in this process, and returns it. */
+/** Opens the database, applies pending migrations in this process (unless told not to), and returns it. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR;
+  const migrate = options.migrate ?? true;
   if (options.databaseUrl) {
     // PostgreSQL's driver is loaded only for a site that uses it (about 3 MB of memory otherwise held for nothing).
     const { openPostgres } = await import("./postgres.server");
-    return openPostgres(options.databaseUrl, migrationsFolder);
+    return openPostgres(options.databaseUrl, migrate ? migrationsFolder : null);
   }
 
   const release = acquireDataDirLock(options.dataDir);
@@ -85,7 +93,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       postgresqlconf: PGLITE_SETTINGS,
     });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
-    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    if (migrate) await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
       db,
       kind: "pglite",

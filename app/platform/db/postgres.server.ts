@@ -11,19 +11,14 @@ import * as schema from "./schema";
  * The site on a PostgreSQL server (DATABASE_URL): its pool, its migrations, and the connections
  * of its own that notifications and session locks need. Loaded by `openDatabase` only then.
  */
-export async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<DatabaseHandle> {
+export async function openPostgres(databaseUrl: string, migrationsFolder: string | null): Promise<DatabaseHandle> {
   const pool = createPool(databaseUrl);
   const db = drizzlePg(pool, { schema }) as unknown as Database;
-  // Several app instances may start together: one migrates while the others wait.
+  // Several app instances may start together: one migrates while the others wait. Without
+  // migrations, one query still says at once whether the server can be reached.
   try {
-    const client = await pool.connect();
-    try {
-      await client.query("select pg_advisory_lock(727001)");
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
-    } finally {
-      await client.query("select pg_advisory_unlock(727001)").catch(() => {});
-      client.release();
-    }
+    if (migrationsFolder === null) await pool.query("select 1");
+    else await migrateOnce(pool, migrationsFolder);
   } catch (error) {
     await pool.end().catch(() => {});
     // drizzle wraps the driver's error in its own ("Failed query: ..."), the cause being PostgreSQL's.
@@ -38,6 +33,18 @@ export async function openPostgres(databaseUrl: string, migrationsFolder: string
     holdLock: postgresLockHolder(databaseUrl),
     close: () => pool.end(),
   };
+}
+
+/** Applies pending migrations while holding a session lock, so instances starting together take turns. */
+async function migrateOnce(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock(727001)");
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+  } finally {
+    await client.query("select pg_advisory_unlock(727001)").catch(() => {});
+    client.release();
+  }
 }
 
 /**
