@@ -12,6 +12,7 @@ import { checkStorage, StorageError, storageKind } from "~/platform/storage/stor
 import { createAppServer, type Development } from "./app";
 import { backgroundJobs } from "./background-jobs";
 import { listenProblem } from "./listen-check";
+import { builtVersionLabel } from "./site-version";
 
 /** While the site has no manager, a one-time link to make the first one in the browser. */
 async function printFirstManagerLink(origin: string) {
@@ -91,7 +92,9 @@ export async function start(options: { development?: Development } = {}): Promis
   });
   const shownHost = !cfg.host || cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host;
   logger.info({ port: cfg.port, host: cfg.host ?? "all interfaces" }, "listening");
-  console.log(`Hopewell is running at http://${shownHost}:${cfg.port} (Node.js ${process.versions.node})`);
+  // Which version runs, for an operator checking an upgrade or a way back (docs/operators.md, "Upgrading").
+  const running = [builtVersionLabel(), `Node.js ${process.versions.node}`].filter(Boolean).join(", ");
+  console.log(`Hopewell is running at http://${shownHost}:${cfg.port} (${running})`);
   await printFirstManagerLink(cfg.appUrl ?? `http://${shownHost}:${cfg.port}`);
 
   let stopping = false;

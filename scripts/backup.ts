@@ -18,12 +18,19 @@ import { DataDirLockedError } from "~/platform/db/lock.server";
 import { countOf } from "~/lib/plural";
 import { cliConfig, fail, failOn } from "./cli";
 
+const USAGE = "Usage: npm run backup [-- --out FILE.tar.gz|FOLDER]";
+
 async function main() {
   let out: string | undefined;
   try {
-    out = parseArgs({ options: { out: { type: "string" } }, strict: true }).values.out;
+    const { values } = parseArgs({ options: { out: { type: "string" }, help: { type: "boolean" } }, strict: true });
+    if (values.help) {
+      console.log(USAGE);
+      return;
+    }
+    out = values.out;
   } catch (error) {
-    fail(`${(error as Error).message}\nUsage: npm run backup [-- --out FILE.tar.gz|FOLDER]`);
+    fail(`${(error as Error).message}\n${USAGE}`);
   }
   const cfg = cliConfig();
   const given = path.resolve(out ?? cfg.backup.dir ?? "backups");

@@ -16,15 +16,19 @@ import { cliConfig, fail, failOn } from "./cli";
 const USAGE = "Usage: npm run restore -- FILE [--force] [--trust-unsigned]";
 
 async function main() {
-  let parsed: { values: { force?: boolean; "trust-unsigned"?: boolean }; positionals: string[] };
+  let parsed: { values: { force?: boolean; "trust-unsigned"?: boolean; help?: boolean }; positionals: string[] };
   try {
     parsed = parseArgs({
-      options: { force: { type: "boolean" }, "trust-unsigned": { type: "boolean" } },
+      options: { force: { type: "boolean" }, "trust-unsigned": { type: "boolean" }, help: { type: "boolean" } },
       allowPositionals: true,
       strict: true,
     });
   } catch (error) {
     fail(`${(error as Error).message}\n${USAGE}`);
+  }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return;
   }
   if (parsed.positionals.length !== 1) fail(USAGE);
   const cfg = cliConfig();

@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { runChild } from "./child.mjs";
 
@@ -26,6 +27,8 @@ const STAMP = path.join(BUILD, "sources.sha256");
 const NEXT = "build.next";
 /** The hashed files a build made itself (not those it kept from the build before it). */
 const OWN_FILES = "own-assets.json";
+/** The commit a build was made from (sourceVersion), read by the server at start. */
+export const VERSION_FILE = "version.json";
 const HASHED = ["client/assets", "server/assets"];
 
 function files(entry) {
@@ -104,6 +107,8 @@ export async function buildSite() {
     `${JSON.stringify(HASHED.flatMap((dir) => listFiles(path.join(next, dir)).map((file) => path.join(dir, file))))}\n`,
   );
   keepPreviousFiles(next);
+  const version = sourceVersion();
+  if (version) fs.writeFileSync(path.join(next, VERSION_FILE), `${JSON.stringify(version)}\n`);
   fs.writeFileSync(path.join(next, "sources.sha256"), `${hash}\n`);
   // Two renames: the folder a server reads is never half written.
   const old = `${BUILD}.old-${process.pid}`;
@@ -111,6 +116,24 @@ export async function buildSite() {
   fs.renameSync(next, BUILD);
   fs.rmSync(old, { recursive: true, force: true });
   return 0;
+}
+
+/**
+ * Which version of the site a build was made from: the git commit checked out, its date, and
+ * whether the build's inputs had changes not committed. The server names it when it starts, so an
+ * operator can tell which version runs (docs/operators.md, "Upgrading"). Null without git or
+ * outside a clone (a build made from a copied folder).
+ */
+export function sourceVersion() {
+  try {
+    const git = (...args) =>
+      execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const [commit, date] = git("log", "-1", "--format=%h %cs").split(" ");
+    const changed = git("status", "--porcelain", "--", ...INPUTS) !== "";
+    return commit ? { commit, date, changed } : null;
+  } catch {
+    return null;
+  }
 }
 
 function listFiles(dir) {

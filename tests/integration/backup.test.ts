@@ -297,6 +297,17 @@ describe.runIf(!PG_URL)("backups on the embedded database while the site runs", 
     expect(fs.readdirSync(fresh)).toEqual([]);
   }, 60_000);
 
+  it("prints its usage when asked, for backup and restore", async () => {
+    for (const [script, usage] of [
+      ["backup", "Usage: npm run backup [-- --out FILE.tar.gz|FOLDER]"],
+      ["restore", "Usage: npm run restore -- FILE [--force] [--trust-unsigned]"],
+    ] as const) {
+      const help = await cli(script, ["--help"], { DATA_DIR: tempDir(`help-${script}`) });
+      expect(help.output.trim()).toBe(usage);
+      expect(help.code).toBe(0);
+    }
+  }, 60_000);
+
   it("refuses to back up a data directory that holds no database", async () => {
     const empty = tempDir("backup-nothing");
     const refused = await cli("backup", ["--out", path.join(empty, "x.tar.gz")], {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -79,6 +80,13 @@ describe("npm start under a supervisor", () => {
     running.push(npm);
     await npm.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
     expect(npm.output()).toContain("The build is up to date");
+    // It names the version it runs: the commit the build was made from, and Node.js's version.
+    const commit = execFileSync("git", ["log", "-1", "--format=%h"], { encoding: "utf8" }).trim();
+    expect(npm.output()).toMatch(
+      new RegExp(
+        `running at http://localhost:${port} \\(version ${commit} of \\d{4}-\\d{2}-\\d{2}( with changes not committed)?, Node\\.js ${process.versions.node}\\)`,
+      ),
+    );
     const serverPid = Number(/"pid":(\d+)/.exec(npm.output())![1]);
     servers.push(serverPid);
     expect(fs.readFileSync(path.join(dataDir, "hopewell.lock"), "utf8")).toBe(String(serverPid));
