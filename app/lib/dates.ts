@@ -92,9 +92,29 @@ export function formatClubTimeWithZone(at: string | Date): string {
   return club.timeWithZone.format(new Date(at));
 }
 
-/** A time of day today with the zone's name: "8:15 PM EST". */
-export function formatClubClockWithZone(at: string | Date): string {
-  return club.clockWithZone.format(new Date(at));
+/**
+ * A time of day with the zone's name, which says whether it is summer time: "8:15 PM EST". On the
+ * club's clocks, or on `timeZone`'s where a caller keeps its answers by zone (the events page's times).
+ */
+export function formatClubClockWithZone(at: string | Date, timeZone?: string): string {
+  const format = timeZone === undefined || timeZone === club.timeZone ? club.clockWithZone : clockWithZoneIn(timeZone);
+  return format.format(new Date(at));
+}
+/** One formatter per other time zone asked for. */
+const CLOCKS_WITH_ZONE = new Map<string, Intl.DateTimeFormat>();
+function clockWithZoneIn(timeZone: string): Intl.DateTimeFormat {
+  let format = CLOCKS_WITH_ZONE.get(timeZone);
+  if (!format)
+    CLOCKS_WITH_ZONE.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat("en-US", {
+        hour: "numeric",
+        minute: "2-digit",
+        timeZone,
+        timeZoneName: "short",
+      })),
+    );
+  return format;
 }
 
 /** A day as the club reads it: "Nov 22, 2026". */
@@ -102,8 +122,8 @@ export function formatClubDay(at: string | Date): string {
   return club.day.format(new Date(at));
 }
 
-/** "7:42 PM on Friday, Nov 27": a recent moment, read off the club's clock. */
-export function formatClubClock(at: string | Date): string {
+/** "7:42 PM on Friday, Nov 27": a recent moment, read off the club's clock, with its day. */
+export function formatClubClockAndDay(at: string | Date): string {
   const moment = new Date(at);
   return `${club.clock.format(moment)} on ${club.weekday.format(moment)}`;
 }

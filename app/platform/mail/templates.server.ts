@@ -1,11 +1,5 @@
+import { escapeHtml } from "../html.server";
 import type { EmailMessage } from "../outbox/outbox.server";
-
-function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-}
 
 /** A plain, readable HTML letter in the site's colours; every email has a plain-text twin. Shared by the other template modules. */
 export function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
