@@ -51,7 +51,7 @@ test("signing in with an emailed code, with Send again throttled", async ({ page
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
     // The address was never proven before, but this is the browser that made the account a
-    // minute ago: the member keeps the password they chose (docs/decisions/0018).
+    // minute ago: the member keeps the password they chose (docs/decisions/0018-emailed-code-after-sign-up.md).
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("heading", { level: 1, name: "You are signed in" })).toHaveCount(0);
     await page.goto("/profile");

@@ -1,6 +1,6 @@
 /*
- * The event-day sheet's offline copy (app/routes/event-day.tsx registers this worker with the
- * scope /tools/event-day/ only). Each sheet is fetched from the network first; a copy is kept
+ * The event-day sheet's offline copy (the sheet, app/routes/staff/event-day/event-day.tsx, registers
+ * this worker in app/features/event-day/SheetParts.tsx with the scope /tools/event-day/ only). Each sheet is fetched from the network first; a copy is kept
  * only of a 200 response marked as a manager's sheet (X-Event-Day-Sheet), and any other answer
  * (signed out, no longer a manager, a missing event) deletes the kept copy of that address.
  * Without a network, the kept copy is shown. The copy holds emergency contacts: sign-out clears

@@ -30,12 +30,6 @@ function clubFormatters(timeZone: string) {
       timeZone,
       timeZoneName: "short",
     }),
-    clockWithZone: new Intl.DateTimeFormat("en-US", {
-      hour: "numeric",
-      minute: "2-digit",
-      timeZone,
-      timeZoneName: "short",
-    }),
     /** `time`'s answers by the minute they show: a list of letters formats the same moments on every visit, at about 3 us each. */
     timesByMinute: new Map<number, string>(),
   };
@@ -46,17 +40,24 @@ let club = clubFormatters(DEFAULT_CLUB_TIME_ZONE);
 export function setClubTimeZone(timeZone: string): void {
   if (timeZone !== club.timeZone) club = clubFormatters(timeZone);
 }
-/** The en-CA locale writes a day as YYYY-MM-DD, the form event dates are stored in; one formatter per time zone asked for. */
-const ISO_DAYS = new Map<string, Intl.DateTimeFormat>();
-function isoDayIn(timeZone: string): Intl.DateTimeFormat {
-  let format = ISO_DAYS.get(timeZone);
-  if (!format)
-    ISO_DAYS.set(
-      timeZone,
-      (format = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone })),
-    );
-  return format;
+/** `make`'s formatter for each time zone asked for, made once. */
+function perTimeZone(make: (timeZone: string) => Intl.DateTimeFormat): (timeZone: string) => Intl.DateTimeFormat {
+  const made = new Map<string, Intl.DateTimeFormat>();
+  return (timeZone) => {
+    let format = made.get(timeZone);
+    if (!format) made.set(timeZone, (format = make(timeZone)));
+    return format;
+  };
 }
+/** The en-CA locale writes a day as YYYY-MM-DD, the form event dates are stored in. */
+const isoDayIn = perTimeZone(
+  (timeZone) => new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }),
+);
+/** "8:15 PM EST". */
+const clockWithZoneIn = perTimeZone(
+  (timeZone) =>
+    new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
+);
 
 /** "2026-05-15" -> "Friday, May 15, 2026". Event dates are calendar days, so no time zone shifts them. */
 export function formatEventDate(isoDate: string): string {
@@ -92,9 +93,12 @@ export function formatClubTimeWithZone(at: string | Date): string {
   return club.timeWithZone.format(new Date(at));
 }
 
-/** A time of day today with the zone's name: "8:15 PM EST". */
-export function formatClubClockWithZone(at: string | Date): string {
-  return club.clockWithZone.format(new Date(at));
+/**
+ * A time of day with the zone's name, which says whether it is summer time: "8:15 PM EST". On the
+ * club's clocks, or on `timeZone`'s where a caller keeps its answers by zone (the events page's times).
+ */
+export function formatClubClockWithZone(at: string | Date, timeZone?: string): string {
+  return clockWithZoneIn(timeZone ?? club.timeZone).format(new Date(at));
 }
 
 /** A day as the club reads it: "Nov 22, 2026". */
@@ -102,8 +106,8 @@ export function formatClubDay(at: string | Date): string {
   return club.day.format(new Date(at));
 }
 
-/** "7:42 PM on Friday, Nov 27": a recent moment, read off the club's clock. */
-export function formatClubClock(at: string | Date): string {
+/** "7:42 PM on Friday, Nov 27": a recent moment, read off the club's clock, with its day. */
+export function formatClubClockAndDay(at: string | Date): string {
   const moment = new Date(at);
   return `${club.clock.format(moment)} on ${club.weekday.format(moment)}`;
 }

@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { escapeHtml } from "~/platform/html.server";
 import { logger } from "~/platform/logger.server";
 
 /** A short answer the server writes itself, without the app. */
@@ -33,8 +34,6 @@ export const REQUEST_FAILED: ErrorPage = {
   title: "Something Went Wrong",
   explanation: "Something went wrong on our side while answering. Please try again.",
 };
-
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The page in the site's dress (the build's stylesheet, when known), like the site's own error pages. */
 export function errorPageHtml(page: ErrorPage, stylesheet: string | undefined): string {

@@ -20,7 +20,7 @@ import { PERSON_NAME_MAX } from "~/features/accounts/auth.form";
 import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
 import { EVENT_TITLE_MAX, TICKET_URL_MAX } from "~/features/events/events.form";
 import { RESEARCH_SOURCES_MAX } from "~/features/submissions/research.form";
-import { LETTER_BODY_MAX } from "~/features/submissions/submissions.messages";
+import { LETTER_BODY_MAX } from "~/features/letters/letters.messages";
 import { PEL_ANSWER_MAX } from "~/game/pel";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
 import { clubToday } from "~/lib/dates";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LETTER_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
+import { LETTER_MESSAGES } from "~/features/letters/letters.messages";
+import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { config, overrideConfig } from "~/platform/config.server";
 import { SUBMISSION_REDIRECT_SECONDS } from "~/game/rules";
 import { deleteAccount } from "~/features/accounts/account-deletion.server";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ARRIVAL, EVENT_WEEKEND, formatClock } from "~/game/setting";
-import { addDays, clubToday } from "~/lib/dates";
+import { addDays, clubToday, formatClubClockWithZone } from "~/lib/dates";
 import { costumePhotoDueDate, memberEventStatus, type MemberEventRow } from "~/features/events/event-statuses.server";
-import { dayAfterEvent, eventTimes, formatClubClock, isoWithOffset } from "~/features/events/event-times.server";
+import { dayAfterEvent, eventTimes, isoWithOffset } from "~/features/events/event-times.server";
 
 describe("an event's weekend", () => {
   it("states the location page's arrival times from the same facts", () => {
@@ -19,12 +19,12 @@ describe("an event's weekend", () => {
     expect(new Date(summer.gameStarts.getTime()).toISOString()).toBe("2027-06-19T02:00:00.000Z");
     expect(new Date(summer.ends.getTime()).toISOString()).toBe("2027-06-21T04:00:00.000Z");
     expect(isoWithOffset(summer.venueOpens)).toBe("2027-06-18T14:00:00-04:00");
-    expect(formatClubClock(summer.venueOpens, "America/New_York")).toBe("2:00 PM EDT");
+    expect(formatClubClockWithZone(summer.venueOpens, "America/New_York")).toBe("2:00 PM EDT");
 
     const winter = eventTimes("2027-01-15", "America/New_York");
     expect(new Date(winter.venueOpens.getTime()).toISOString()).toBe("2027-01-15T19:00:00.000Z");
     expect(isoWithOffset(winter.gameStarts)).toBe("2027-01-15T22:00:00-05:00");
-    expect(formatClubClock(winter.gameStarts, "America/New_York")).toBe("10:00 PM EST");
+    expect(formatClubClockWithZone(winter.gameStarts, "America/New_York")).toBe("10:00 PM EST");
     // Clocks go forward on Sunday March 14, 2027: the weekend starts in winter time and ends in summer time.
     const spring = eventTimes("2027-03-12", "America/New_York");
     expect(new Date(spring.venueOpens.getTime()).toISOString()).toBe("2027-03-12T19:00:00.000Z");

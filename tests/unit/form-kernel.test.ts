@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LetterForm } from "~/features/submissions/submissions.form";
+import { LetterForm } from "~/features/letters/letters.form";
 import { FORM_MESSAGES, parseForm, readForm, searchTerm, textField } from "~/web/forms/kernel";
 
 const post = (body: BodyInit | null, type?: string) =>

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ResultCount } from "~/features/member-admin/ListControls";
+import { ResultCount } from "~/components/ListControls";
 
 const count = (total: number, search?: string) =>
   renderToStaticMarkup(createElement(ResultCount, { total, noun: "letter", search }));

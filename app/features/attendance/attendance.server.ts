@@ -40,15 +40,6 @@ export async function searchUsers(term: string): Promise<UserMatch[]> {
     .limit(USER_SEARCH_MAX_RESULTS);
 }
 
-export async function listAttendanceEvents() {
-  const db = await database();
-  return db
-    .select({ id: events.id, title: events.title, date: events.date })
-    .from(events)
-    .where(ne(events.status, "cancelled"))
-    .orderBy(desc(events.date));
-}
-
 /** Why a member needs the manager's second look before being registered. */
 export type RegistrationWarning = "applicant" | "rejected";
 

@@ -24,7 +24,7 @@ import {
 } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
 import type { TimerJob } from "~/platform/jobs.server";
-import { layout } from "~/platform/mail/templates.server";
+import { letterBodies } from "~/platform/mail/templates.server";
 import { queueEmail, type EmailMessage } from "~/platform/outbox/outbox.server";
 
 /**
@@ -81,8 +81,11 @@ function reminderEmail(input: {
   return {
     to: input.to,
     subject: `Your costume photo for ${input.event.title} is ${countdown}`,
-    text: `${paragraphs.join("\n\n")}\n\nCostume photos: ${link}\n\nHopewell · a western survival and horror larp\n`,
-    html: layout("Your costume photo", paragraphs, { label: "Open my costume photos", url: link }),
+    ...letterBodies("Your costume photo", paragraphs, {
+      label: "Open my costume photos",
+      url: link,
+      lead: "Costume photos",
+    }),
   };
 }
 

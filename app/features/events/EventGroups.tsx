@@ -1,6 +1,6 @@
 import { Link } from "~/components/Link";
 import type { ReactNode } from "react";
-import { Pager } from "~/features/member-admin/ListControls";
+import { Pager } from "~/components/ListControls";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { lastPage } from "~/lib/paging";
 import { countOf } from "~/lib/plural";

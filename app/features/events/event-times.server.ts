@@ -1,6 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { EVENT_WEEKEND, type ClockTime } from "~/game/setting";
-import { addDays } from "~/lib/dates";
+import { addDays, formatClubClockWithZone } from "~/lib/dates";
 
 /** The moments of one event's weekend, each an instant that reads as the club's clocks do. */
 export type EventTimes = { venueOpens: TZDate; arriveBy: TZDate; gameStarts: TZDate; ends: TZDate };
@@ -32,23 +32,6 @@ export function dayAfterEvent(isoDate: string): string {
   return addDays(isoDate, EVENT_WEEKEND.lastDayOffset + 1);
 }
 
-const CLOCKS = new Map<string, Intl.DateTimeFormat>();
-/** "2:00 PM EDT": the time on the club's clocks with the zone's short name, which says whether it is summer time. */
-export function formatClubClock(at: Date, timeZone: string): string {
-  let format = CLOCKS.get(timeZone);
-  if (!format)
-    CLOCKS.set(
-      timeZone,
-      (format = new Intl.DateTimeFormat("en-US", {
-        hour: "numeric",
-        minute: "2-digit",
-        timeZone,
-        timeZoneName: "short",
-      })),
-    );
-  return format.format(at);
-}
-
 /** "2027-03-19T14:00:00-04:00": the instant with the club's offset, for a <time> element. */
 export function isoWithOffset(at: TZDate): string {
   return at.toISOString().replace(/\.000(?=[+-]|Z)/, "");
@@ -64,7 +47,7 @@ export function eventTimeLabels(isoDate: string, timeZone: string): EventTimeLab
   let labels = LABELS.get(key);
   if (!labels) {
     const times = eventTimes(isoDate, timeZone);
-    const shown = (at: TZDate) => ({ iso: isoWithOffset(at), text: formatClubClock(at, timeZone) });
+    const shown = (at: TZDate) => ({ iso: isoWithOffset(at), text: formatClubClockWithZone(at, timeZone) });
     labels = {
       venueOpens: shown(times.venueOpens),
       gameStarts: shown(times.gameStarts),

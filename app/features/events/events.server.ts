@@ -1,4 +1,4 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq, ne } from "drizzle-orm";
 import type { EventInput } from "./events.form";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
@@ -45,6 +45,19 @@ export async function listUpcomingEvents(): Promise<readonly UpcomingEvent[]> {
 /** One listed event (for its calendar file), from the same kept list; undefined when not listed. */
 export async function findUpcomingEvent(id: string): Promise<UpcomingEvent | undefined> {
   return (await listUpcomingEvents()).find((event) => event.id === id);
+}
+
+/**
+ * Every event that is not cancelled, latest first, as a form's choice of event: the attendance
+ * tool's, and research filed under an event.
+ */
+export async function listEventsNotCancelled(): Promise<{ id: string; title: string; date: string }[]> {
+  const db = await database();
+  return db
+    .select({ id: events.id, title: events.title, date: events.date })
+    .from(events)
+    .where(ne(events.status, "cancelled"))
+    .orderBy(desc(events.date));
 }
 
 export type EventRow = typeof events.$inferSelect;

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
-import type { LetterInput, ReplyInput } from "~/features/submissions/submissions.form";
+import type { LetterInput, ReplyInput } from "./letters.form";
 import { type LetterDelivery, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";

@@ -4,7 +4,7 @@ import { Link } from "~/components/Link";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
 import type { ApplicationStatus } from "~/game/roles";
 import { applicationQuestion, useConfirmedSubmit } from "./Confirm";
-import { Pager, ResultCount } from "./ListControls";
+import { Pager, ResultCount } from "~/components/ListControls";
 
 type Application = {
   id: string;

@@ -6,7 +6,7 @@ import {
 } from "~/features/member-admin/member-admin-audit";
 import { countOf } from "~/lib/plural";
 import { formatDollars } from "~/game/merchant";
-import { Pager, ResultCount } from "./ListControls";
+import { Pager, ResultCount } from "~/components/ListControls";
 
 const ACTIONS: Record<string, string> = {
   ...MEMBER_ADMIN_AUDIT_ACTIONS,

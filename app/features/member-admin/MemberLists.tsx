@@ -1,5 +1,5 @@
 import { ROLE_LABELS, type Role } from "~/game/roles";
-import { Pager, ResultCount, SearchForm } from "./ListControls";
+import { Pager, ResultCount, SearchForm } from "~/components/ListControls";
 
 type Player = {
   id: string;

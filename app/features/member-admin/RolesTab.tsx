@@ -3,7 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
 import { useConfirmedSubmit } from "./Confirm";
-import { Pager, ResultCount, SearchForm } from "./ListControls";
+import { Pager, ResultCount, SearchForm } from "~/components/ListControls";
 
 type Member = { id: string; firstName: string; lastName: string; email: string; role: Role; suspended?: boolean };
 type Listing = { members: Member[]; total: number; search: string; page: number; lastPage: number };

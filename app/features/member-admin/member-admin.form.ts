@@ -66,10 +66,3 @@ export type MemberIntent = (typeof MEMBER_INTENTS)[number];
 export function memberIntentOf(value: unknown): MemberIntent | undefined {
   return MEMBER_INTENTS.find((intent) => intent === value);
 }
-
-/** Ids made by the auth library (letters and digits) and by imports (UUIDs); anything else names nobody. */
-const MEMBER_ID = /^[A-Za-z0-9_-]{1,100}$/;
-
-export function isWellFormedMemberId(value: unknown): value is string {
-  return typeof value === "string" && MEMBER_ID.test(value);
-}

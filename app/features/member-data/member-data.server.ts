@@ -10,7 +10,7 @@ import { memberExports, profiles } from "~/platform/db/schema";
 import { siteOrigin } from "~/features/accounts/auth.server";
 import { logger } from "~/platform/logger.server";
 import type { TimerJob } from "~/platform/jobs.server";
-import { layout } from "~/platform/mail/templates.server";
+import { letterBodies } from "~/platform/mail/templates.server";
 import { queueEmail, type EmailMessage } from "~/platform/outbox/outbox.server";
 import { exportKey, fileSize, openFile, removeFile, saveFile } from "~/platform/storage/storage.server";
 import { collectMemberData } from "./collect.server";
@@ -94,8 +94,7 @@ function exportReadyEmail({
   return {
     to,
     subject: "Your Hopewell data is ready to download",
-    text: `${paragraphs.join("\n\n")}\n\nMy data: ${link}\n\nHopewell · a western survival and horror larp\n`,
-    html: layout("Your data is ready", paragraphs, { label: "Open My data", url: link }),
+    ...letterBodies("Your data is ready", paragraphs, { label: "Open My data", url: link, lead: "My data" }),
   };
 }
 

@@ -1,7 +1,7 @@
 // /view-letters: every letter, or one queue's, for staff to release and answer, a letter's whole
 // thread with who really wrote each, and the release and answer themselves.
 import { and, asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
-import type { AnswerInput } from "~/features/submissions/submissions.form";
+import type { AnswerInput } from "~/features/letters/letters.form";
 import { UNSIGNED } from "~/game/letters";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";

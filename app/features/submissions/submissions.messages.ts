@@ -15,16 +15,6 @@ export const SUBMISSION_MESSAGES = {
   quantity: "Quantities must be whole numbers from 0 to 9,999",
 } as const;
 
-/** Messages of the letter box and the staff's letter queues. */
-export const LETTER_MESSAGES = {
-  notFound: "That letter is not there. It may not be yours, or not delivered yet.",
-  notHeld: "That letter has already been released.",
-  notWaiting: "That letter has already been answered.",
-  released: "The letter was released into its recipient's letter box.",
-  answered: "Your answer was delivered to the writer's letter box.",
-  writerGone: "The writer of this letter has left the club, so a reply cannot reach them.",
-} as const;
-
 export const RESEARCH_MESSAGES = {
   fillAll: "Please fill in all fields and upload a file",
   fileType: "Please upload only JPG, JPEG, PNG or PDF files",
@@ -34,6 +24,3 @@ export const RESEARCH_MESSAGES = {
 
 /** What a form drawn on a page too old to send again is answered with. */
 export const FORM_EXPIRED = "This form has expired. Please reload the page and try again.";
-
-/** The longest letter, in characters. */
-export const LETTER_BODY_MAX = 10_000;

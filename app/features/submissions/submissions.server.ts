@@ -19,16 +19,6 @@ export async function listPelEvents(): Promise<EventOption[]> {
     .orderBy(desc(events.date));
 }
 
-/** Events research can be filed under: any that is not cancelled, latest first. */
-export async function listResearchEvents(): Promise<EventOption[]> {
-  const db = await database();
-  return db
-    .select({ id: events.id, title: events.title, date: events.date })
-    .from(events)
-    .where(ne(events.status, "cancelled"))
-    .orderBy(desc(events.date));
-}
-
 /** Events the merchant takes orders for: those still to come, soonest first. */
 export async function listOrderEvents(): Promise<EventOption[]> {
   const db = await database();

@@ -2,9 +2,7 @@ import { formatEventDate } from "~/lib/dates";
 import { formatDollars } from "~/game/merchant";
 import type { RefundReason } from "~/game/tickets";
 import type { EmailMessage } from "~/platform/outbox/outbox.server";
-import { layout } from "~/platform/mail/templates.server";
-
-const SIGNATURE = "Hopewell · a western survival and horror larp";
+import { letterBodies } from "~/platform/mail/templates.server";
 
 /** The receipt a member gets when Stripe confirms their ticket. */
 export function ticketReceiptEmail(input: {
@@ -23,8 +21,11 @@ export function ticketReceiptEmail(input: {
   return {
     to: input.to,
     subject: `Your ticket for ${input.eventTitle}`,
-    text: `${paragraphs.join("\n\n")}\n\nThe events page: ${input.eventsUrl}\n\n${SIGNATURE}\n`,
-    html: layout("Your ticket", paragraphs, { label: "See your events", url: input.eventsUrl }),
+    ...letterBodies("Your ticket", paragraphs, {
+      label: "See your events",
+      url: input.eventsUrl,
+      lead: "The events page",
+    }),
   };
 }
 
@@ -61,8 +62,11 @@ export function memberRefundEmail(input: {
   return {
     to: input.to,
     subject: `Your payment for ${input.eventTitle} was refunded`,
-    text: `${paragraphs.join("\n\n")}\n\nThe events page: ${input.eventsUrl}\n\n${SIGNATURE}\n`,
-    html: layout("Your payment was refunded", paragraphs, { label: "See the events", url: input.eventsUrl }),
+    ...letterBodies("Your payment was refunded", paragraphs, {
+      label: "See the events",
+      url: input.eventsUrl,
+      lead: "The events page",
+    }),
   };
 }
 
@@ -95,8 +99,11 @@ export function paymentRefundedForManagersEmail(input: {
   return {
     to: input.to,
     subject: `A ticket for ${input.eventTitle} was refunded`,
-    text: `${paragraphs.join("\n\n")}\n\nThe attendance page: ${input.attendanceUrl}\n\n${SIGNATURE}\n`,
-    html: layout("A ticket was refunded", paragraphs, { label: "Open the attendance page", url: input.attendanceUrl }),
+    ...letterBodies("A ticket was refunded", paragraphs, {
+      label: "Open the attendance page",
+      url: input.attendanceUrl,
+      lead: "The attendance page",
+    }),
   };
 }
 
@@ -116,7 +123,10 @@ export function failedDebitEmail(input: {
   return {
     to: input.to,
     subject: `Your payment for ${input.eventTitle} did not go through`,
-    text: `${paragraphs.join("\n\n")}\n\nThe events page: ${input.eventsUrl}\n\n${SIGNATURE}\n`,
-    html: layout("Your payment did not go through", paragraphs, { label: "See the events", url: input.eventsUrl }),
+    ...letterBodies("Your payment did not go through", paragraphs, {
+      label: "See the events",
+      url: input.eventsUrl,
+      lead: "The events page",
+    }),
   };
 }

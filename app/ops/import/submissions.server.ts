@@ -1,5 +1,5 @@
 import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
-import { LETTER_BODY_MAX } from "~/features/submissions/submissions.messages";
+import { LETTER_BODY_MAX } from "~/features/letters/letters.messages";
 import { PEL_ANSWER_MAX } from "~/game/pel";
 import { PAYMENT_STATUSES, type PaymentStatus } from "~/game/roles";
 import { eventAttendance, letters, merchantOrders, pels } from "~/platform/db/schema";

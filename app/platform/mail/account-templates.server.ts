@@ -1,13 +1,11 @@
 import type { EmailMessage } from "../outbox/outbox.server";
-import { layout } from "./templates.server";
+import { letterBodies } from "./templates.server";
 
 /**
  * The emails of signing in with a code and of changing the account's email address. A code
  * or a link is in the body only, never in the subject: subjects are logged and shown to
  * managers on /outbox.
  */
-const SIGNATURE = "Hopewell · a western survival and horror larp";
-
 function minutes(seconds: number): string {
   const m = Math.round(seconds / 60);
   return m === 1 ? "1 minute" : `${m} minutes`;
@@ -36,8 +34,7 @@ export function signInCodeEmail({
     to,
     urgent: true,
     subject: "Your Hopewell sign-in code",
-    text: `${paragraphs.join("\n\n")}\n\nEnter the code: ${link}\n\n${SIGNATURE}\n`,
-    html: layout("Your sign-in code", paragraphs, { label: "Enter the code", url: link }),
+    ...letterBodies("Your sign-in code", paragraphs, { label: "Enter the code", url: link }),
   };
 }
 
@@ -62,8 +59,11 @@ export function confirmNewEmailEmail({
     to,
     urgent: true,
     subject: "Confirm your new Hopewell email address",
-    text: `${paragraphs.join("\n\n")}\n\nConfirm your new address: ${link}\n\n${SIGNATURE}\n`,
-    html: layout("Confirm your new email address", paragraphs, { label: "Confirm this address", url: link }),
+    ...letterBodies("Confirm your new email address", paragraphs, {
+      label: "Confirm this address",
+      url: link,
+      lead: "Confirm your new address",
+    }),
   };
 }
 
@@ -85,7 +85,6 @@ export function emailChangedEmail({
   return {
     to,
     subject: "Your Hopewell email address was changed",
-    text: `${paragraphs.join("\n\n")}\n\n${SIGNATURE}\n`,
-    html: layout("Your email address was changed", paragraphs),
+    ...letterBodies("Your email address was changed", paragraphs),
   };
 }

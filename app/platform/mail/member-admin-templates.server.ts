@@ -1,12 +1,10 @@
 import type { EmailMessage } from "../outbox/outbox.server";
-import { layout } from "./templates.server";
+import { letterBodies } from "./templates.server";
 
 /**
  * The emails of managers' work on members' accounts (member-admin.server.ts). A link is in
  * the body only, never in the subject: subjects are logged and shown to managers on /outbox.
  */
-const SIGNATURE = "Hopewell · a western survival and horror larp";
-
 /** An invitation: the account exists, with no password yet; the link lets the member choose one. */
 export function invitationEmail({
   to,
@@ -29,8 +27,7 @@ export function invitationEmail({
   return {
     to,
     subject: "You are invited to the Hopewell members' site",
-    text: `${paragraphs.join("\n\n")}\n\nChoose your password: ${link}\n\n${SIGNATURE}\n`,
-    html: layout("Welcome to Hopewell", paragraphs, { label: "Choose your password", url: link }),
+    ...letterBodies("Welcome to Hopewell", paragraphs, { label: "Choose your password", url: link }),
   };
 }
 
@@ -52,7 +49,6 @@ export function emailChangedByManagerEmail({
   return {
     to,
     subject: "Your Hopewell email address was changed by a manager",
-    text: `${paragraphs.join("\n\n")}\n\n${SIGNATURE}\n`,
-    html: layout("Your email address was changed", paragraphs),
+    ...letterBodies("Your email address was changed", paragraphs),
   };
 }

@@ -1,14 +1,10 @@
+import { escapeHtml } from "../html.server";
 import type { EmailMessage } from "../outbox/outbox.server";
 
-function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-}
+const SIGNATURE = "Hopewell · a western survival and horror larp";
 
-/** A plain, readable HTML letter in the site's colours; every email has a plain-text twin. Shared by the other template modules. */
-export function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+/** A plain, readable HTML letter in the site's colours; every email has a plain-text twin (letterBodies). */
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#7f3116;color:#efe4cc;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>
@@ -17,8 +13,25 @@ export function layout(title: string, paragraphs: string[], action?: { label: st
   return `<!doctype html><html lang="en"><body style="margin:0;background:#efe4cc;color:#241a10;font-family:Georgia,serif;font-size:16px;line-height:1.6">
 <div style="max-width:560px;margin:0 auto;padding:32px 24px">
 <h1 style="font-size:24px;color:#5c230f;margin:0 0 24px">${escapeHtml(title)}</h1>${body}${button}
-<p style="margin:32px 0 0;font-size:13px;color:#5a4530">Hopewell · a western survival and horror larp</p>
+<p style="margin:32px 0 0;font-size:13px;color:#5a4530">${SIGNATURE}</p>
 </div></body></html>`;
+}
+
+/**
+ * An email's two bodies, shared by every template module: the plain text (the paragraphs, the
+ * link on a line of its own after `lead`, the signature) and its HTML twin (the link as a button
+ * named `label`). `lead` is the button's label unless given.
+ */
+export function letterBodies(
+  title: string,
+  paragraphs: string[],
+  link?: { label: string; url: string; lead?: string },
+): Pick<EmailMessage, "text" | "html"> {
+  const linkLine = link ? `\n\n${link.lead ?? link.label}: ${link.url}` : "";
+  return {
+    text: `${paragraphs.join("\n\n")}${linkLine}\n\n${SIGNATURE}\n`,
+    html: layout(title, paragraphs, link && { label: link.label, url: link.url }),
+  };
 }
 
 export function passwordResetEmail({
@@ -39,8 +52,11 @@ export function passwordResetEmail({
     to,
     urgent: true,
     subject: "Reset your Hopewell password",
-    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${link}\n\nHopewell · a western survival and horror larp\n`,
-    html: layout("Reset your password", paragraphs, { label: "Choose a new password", url: link }),
+    ...letterBodies("Reset your password", paragraphs, {
+      label: "Choose a new password",
+      url: link,
+      lead: "Reset your password",
+    }),
   };
 }
 
@@ -62,8 +78,7 @@ export function passwordChangedEmail({
   return {
     to,
     subject: "Your Hopewell password was changed",
-    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${resetLink}\n\nHopewell · a western survival and horror larp\n`,
-    html: layout("Your password was changed", paragraphs, { label: "Reset your password", url: resetLink }),
+    ...letterBodies("Your password was changed", paragraphs, { label: "Reset your password", url: resetLink }),
   };
 }
 
@@ -86,7 +101,6 @@ export function acceptanceEmail({
   return {
     to,
     subject: "Welcome to Hopewell: your application has been accepted",
-    text: `${paragraphs.join("\n\n")}\n\nHopewell · a western survival and horror larp\n`,
-    html: layout("Welcome to Hopewell", paragraphs),
+    ...letterBodies("Welcome to Hopewell", paragraphs),
   };
 }

@@ -7,7 +7,7 @@ import { isManager as isManagerRole } from "~/game/roles";
 import { VENUE, VENUE_ADDRESS } from "~/game/setting";
 import { clubToday, formatClubDay, formatEventDate } from "~/lib/dates";
 import { countOf } from "~/lib/plural";
-import { Pager } from "~/features/member-admin/ListControls";
+import { Pager } from "~/components/ListControls";
 import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
 import { siteUrl } from "~/features/events/calendar-files.server";
 import { calendarFeedPath, renewCalendarFeed } from "~/features/events/calendar-feed.server";

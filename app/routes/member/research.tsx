@@ -14,11 +14,11 @@ import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/s
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { submitResearch } from "~/features/submissions/research.server";
-import { listResearchEvents } from "~/features/submissions/submissions.server";
+import { listEventsNotCancelled } from "~/features/events/events.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "member");
-  return { events: await listResearchEvents(), submissionKey: crypto.randomUUID() };
+  return { events: await listEventsNotCancelled(), submissionKey: crypto.randomUUID() };
 }
 
 type Result = { submitted?: boolean; message?: string; errors?: FieldErrors; values?: Record<string, string> };

@@ -3,7 +3,7 @@ import { pageParam } from "~/lib/paging";
 import { Fragment } from "react";
 import type { Route } from "./+types/emergency-contacts";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { Pager, ResultCount, SearchForm } from "~/features/member-admin/ListControls";
+import { Pager, ResultCount, SearchForm } from "~/components/ListControls";
 import { requireAccess } from "~/web/guards.server";
 import { listEmergencyContacts, MEMBER_LIST_PAGE_SIZE } from "~/features/members/members.server";
 import { searchTermOf } from "~/web/forms/kernel";

@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { pageParam } from "~/lib/paging";
 import type { Route } from "./+types/outbox";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { Pager, ResultCount } from "~/features/member-admin/ListControls";
+import { Pager, ResultCount } from "~/components/ListControls";
 import { SavedNotice } from "~/components/SavedNotice";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";

@@ -11,12 +11,8 @@ import { readForm, searchTermOf } from "~/web/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
 import { formatEventDate } from "~/lib/dates";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
-import {
-  addAttendance,
-  listAttendanceEvents,
-  searchUsers,
-  type RegistrationWarning,
-} from "~/features/attendance/attendance.server";
+import { addAttendance, searchUsers, type RegistrationWarning } from "~/features/attendance/attendance.server";
+import { listEventsNotCancelled } from "~/features/events/events.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
@@ -34,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = searchTermOf(url);
   const choices = choicesIn(url);
-  const [events, matches] = await Promise.all([listAttendanceEvents(), searchUsers(q)]);
+  const [events, matches] = await Promise.all([listEventsNotCancelled(), searchUsers(q)]);
   return { events, matches, q, choices };
 }
 

@@ -4,7 +4,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ICON_SPRITE_URL } from "~/components/Icon";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { CURRENCY_NAME, formatDollars } from "~/game/merchant";
-import { formatClubClock, formatEventDate } from "~/lib/dates";
+import { formatClubClockAndDay, formatEventDate } from "~/lib/dates";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { countOf } from "~/lib/plural";
 import { SHEET_HEADER } from "~/features/event-day/event-day-offline";
@@ -96,7 +96,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 /** "Fetched at 7:42 PM on Friday, Nov 27": when the club's clock read the sheet, on the server and in the browser alike. */
 function fetchedAtText(iso: string): string {
-  return `Fetched at ${formatClubClock(iso)}`;
+  return `Fetched at ${formatClubClockAndDay(iso)}`;
 }
 
 export default function EventDay({ loaderData }: Route.ComponentProps) {

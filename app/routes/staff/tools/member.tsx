@@ -15,7 +15,6 @@ import { MemberConfirmPanel, type MemberConfirmation } from "~/features/member-a
 import { Alert } from "~/components/ui/Alert";
 import { checkForm, readForm, type FieldErrors, type FormValues } from "~/web/forms/kernel";
 import {
-  isWellFormedMemberId,
   MEMBER_ADMIN_MESSAGES,
   MemberDetailsForm,
   memberIntentOf,
@@ -24,6 +23,7 @@ import {
 } from "~/features/member-admin/member-admin.form";
 import { PASSKEY_ID } from "~/features/passkeys/passkeys.form";
 import { ROLE_LABELS } from "~/game/roles";
+import { isMemberId } from "~/lib/ids";
 import { countOf } from "~/lib/plural";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
@@ -44,7 +44,7 @@ import { smsEnabled } from "~/platform/sms/sms.server";
 
 /** The member named by the address, or the page's 404: an id that cannot be one, or nobody's. */
 async function memberOf(id: string | undefined): Promise<MemberAccount> {
-  const member = isWellFormedMemberId(id) ? await memberAccount(id) : undefined;
+  const member = isMemberId(id) ? await memberAccount(id) : undefined;
   if (!member) throw data(MEMBER_ADMIN_MESSAGES.notFound, { status: 404 });
   return member;
 }
@@ -84,7 +84,7 @@ const fullName = (member: { firstName: string; lastName: string }) => `${member.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = requireAccess(context, request, "manager");
-  if (!isWellFormedMemberId(params.id)) throw data(MEMBER_ADMIN_MESSAGES.notFound, { status: 404 });
+  if (!isMemberId(params.id)) throw data(MEMBER_ADMIN_MESSAGES.notFound, { status: 404 });
   const id = params.id;
   const fields = await readForm(request);
   const intent = memberIntentOf(fields.intent);
