@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_SUSPENDED_MESSAGE, InviteForm, isWellFormedMemberId } from "~/features/member-admin/member-admin.form";
+import { InviteForm, isWellFormedMemberId } from "~/features/member-admin/member-admin.form";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 import { DISCORD_NOTICES } from "~/features/discord/discord-sign-in";
 import { memberAdminAuditDetail } from "~/features/member-admin/member-admin-audit";
 
