@@ -1,8 +1,8 @@
 // The import rules of app/ and http/, checked by `npm run lint:imports` (dependency-cruiser).
 // Which feature may import which is read from the table in docs/development.md ("Which features
 // may import which"), so the rules and the docs cannot say different things.
-const fs = require("node:fs");
-const path = require("node:path");
+import fs from "node:fs";
+import path from "node:path";
 
 const TABLE_HEADING = "Which features may import which";
 
@@ -10,7 +10,7 @@ const TABLE_HEADING = "Which features may import which";
  * The table under TABLE_HEADING in docs/development.md: each feature and the features it may
  * import ("—" for none), as a Map from a feature to those it may import.
  */
-function allowedFeatureImports(docsFile = path.join(__dirname, "docs", "development.md")) {
+function allowedFeatureImports(docsFile = path.join(import.meta.dirname, "docs", "development.md")) {
   const lines = fs.readFileSync(docsFile, "utf8").split("\n");
   const start = lines.findIndex((line) => /^#+ /.test(line) && line.includes(TABLE_HEADING));
   if (start < 0) throw new Error(`${docsFile} has no heading "${TABLE_HEADING}"`);
@@ -81,10 +81,10 @@ function rules(allowed = allowedFeatureImports()) {
   ];
 }
 
-module.exports = {
+export default {
   forbidden: rules(),
   options: {
-    tsConfig: { fileName: path.join(__dirname, "tsconfig.json") },
+    tsConfig: { fileName: path.join(import.meta.dirname, "tsconfig.json") },
     // Type-only imports count: a cycle of types is still two modules that know each other.
     tsPreCompilationDeps: true,
     doNotFollow: { path: "node_modules" },
