@@ -17,8 +17,9 @@ import { SiteHeader } from "~/components/SiteHeader";
 import { setClubTimeZone } from "~/lib/dates";
 import { config } from "~/platform/config.server";
 import { captchaWidgetSettings } from "~/platform/captcha.server";
-import { discordSignInEnabled } from "~/features/discord/discord-oauth.server";
+import { discordSignInEnabled } from "~/identity/discord-oauth.server";
 import { optionalUser } from "~/web/guards.server";
+import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
 import { unreadLetterCount } from "~/features/letters/letters.server";
 import { accessMiddleware } from "~/web/middleware.server";
 import { pageScriptOf } from "~/web/page-script";
@@ -85,7 +86,11 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader user={data?.user ?? null} unreadLetters={data?.unreadLetters ?? null} />
+        <SiteHeader
+          user={data?.user ?? null}
+          unreadLetters={data?.unreadLetters ?? null}
+          beforeSignOut={forgetOfflineSheets}
+        />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>

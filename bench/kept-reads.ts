@@ -16,7 +16,7 @@ import { closeDatabase, databaseHandle, openDatabase, setDatabase } from "~/plat
 import { createEvent } from "~/platform/db/factories";
 import { listUpcomingEvents } from "~/features/events/events.server";
 import { profileOverview } from "~/features/members/profiles.server";
-import { getSessionUser } from "~/web/session.server";
+import { getSessionUser } from "~/identity/session.server";
 
 const { values } = parseArgs({
   options: { calls: { type: "string", default: "2000" }, rounds: { type: "string", default: "5" } },

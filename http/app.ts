@@ -10,14 +10,13 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import sirv from "sirv";
 import type { ViteDevServer } from "vite";
 import * as build from "virtual:react-router/server-build";
-import { CLIENT_ADDRESS_HEADER, requestInfoContext, type RequestInfo } from "~/web/request-context";
+import { requestInfoContext, type RequestInfo } from "~/web/request-context";
+import { CLIENT_ADDRESS_HEADER } from "~/identity/auth.server";
 import type { Config } from "~/platform/config.server";
 import { followDatabaseChanges } from "~/platform/db/changes.server";
 import { databaseHandle, type setDatabase } from "~/platform/db/client.server";
 import { logger } from "~/platform/logger.server";
-import { discordFormOrigins } from "~/features/discord/discord-oauth.server";
-import { stripeCheckoutOrigins } from "~/features/tickets/stripe.server";
-import { frameOrigins, scriptOrigins } from "~/features/site/site.server";
+import { outsideOrigins } from "~/server-parts.server";
 import { logAccess } from "./pipeline/access-log";
 import { bodyForApp, closeUnreadBody, limitRequestBody } from "./pipeline/body-limit";
 import { createAnonymousPageCache } from "./pipeline/anonymous-cache";
@@ -153,9 +152,7 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     // request cost a signed-in page two thirds of its throughput).
     handleRequest = createRequestHandler(build as ServerBuild, mode);
   }
-  const frameSources = frameOrigins(cfg);
-  const scriptSources = scriptOrigins(cfg);
-  const formTargets = [...discordFormOrigins(cfg), ...stripeCheckoutOrigins(cfg)];
+  const { frameSources, scriptSources, formTargets } = outsideOrigins(cfg);
   const stylesheet = siteStylesheet();
   // The refusal page of an oversized body has no inline scripts or styles.
   const refusalPolicies = new Map(

@@ -1,7 +1,6 @@
 // Start-up: checks the configuration and storage, opens the database, starts the background
 // workers, serves the request pipeline (app.ts) and shuts all of it down in order on a signal.
 import type http from "node:http";
-import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
 import { prepareBackupKey } from "~/ops/backup/signature.server";
 import { config, ConfigError, type Config } from "~/platform/config.server";
 import { closeDatabase, openDatabase, setDatabase } from "~/platform/db/client.server";
@@ -10,7 +9,7 @@ import { startJobs } from "~/platform/jobs.server";
 import { logger } from "~/platform/logger.server";
 import { checkStorage, StorageError, storageKind } from "~/platform/storage/storage.server";
 import { createAppServer, type Development } from "./app";
-import { backgroundJobs } from "./background-jobs";
+import { backgroundJobs, openFirstManagerSetup } from "~/server-parts.server";
 import { listenProblem } from "./listen-check";
 import { builtVersionLabel } from "./site-version";
 

@@ -1,8 +1,13 @@
 import { isRouteErrorResponse, useRouteLoaderData, useSearchParams } from "react-router";
 import type { Role } from "~/game/roles";
-import type { loader as rootLoader } from "~/root";
 import { ErrorPage } from "./ErrorPage";
 import { Alert } from "./ui/Alert";
+
+/**
+ * The part of the root route's data (root.tsx's loader) read here. Named here rather than taken
+ * from root.tsx, which imports this module: the two would import each other.
+ */
+type RootData = { user: { role: Role } | null };
 
 /** What a page's failure message may depend on: the address it was asked for and who asked. */
 export type FailureContext = { search: URLSearchParams; role: Role | null };
@@ -18,7 +23,7 @@ export type FailureContext = { search: URLSearchParams; role: Role | null };
 export function pageErrorBoundary(title: string, message: string | ((context: FailureContext) => string)) {
   return function ErrorBoundary({ error }: { error: unknown }) {
     const [search] = useSearchParams();
-    const role = useRouteLoaderData<typeof rootLoader>("root")?.user?.role ?? null;
+    const role = useRouteLoaderData<RootData>("root")?.user?.role ?? null;
     if (isRouteErrorResponse(error) && error.status < 500) return <SiteErrorPage error={error} />;
     return (
       <div className="mx-auto max-w-3xl px-4 py-10">

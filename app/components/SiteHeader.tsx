@@ -2,7 +2,6 @@ import { Icon } from "~/components/Icon";
 import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import { Disclosure } from "~/components/Disclosure";
-import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
 import { canUseTools, formLinksFor, PUBLIC_LINKS, type NavLink as NavItem, type SessionUser } from "~/lib/navigation";
 
 const LINK_CLASS =
@@ -10,15 +9,19 @@ const LINK_CLASS =
 const CURRENT_LINK_CLASS = `${LINK_CLASS} text-brass underline decoration-2 underline-offset-8`;
 
 /**
- * Before the sign-out post leaves, deletes the event-day sheet's offline copy (a browser that
- * ignores the response's Clear-Site-Data keeps nothing either); at most a second's wait.
+ * What the browser must forget before the sign-out post leaves (root.tsx hands in the event-day
+ * sheet's offline copy, so a browser that ignores the response's Clear-Site-Data keeps nothing
+ * either). Handed in rather than imported: the shell knows no feature.
  */
-function signOutForgettingSheets(event: React.FormEvent<HTMLFormElement>) {
-  const form = event.currentTarget;
-  event.preventDefault();
-  void Promise.race([forgetOfflineSheets(), new Promise((resolve) => setTimeout(resolve, 1000))]).then(() =>
-    form.submit(),
-  );
+export type BeforeSignOut = () => Promise<unknown>;
+
+/** Runs `beforeSignOut`, then sends the sign-out post; at most a second's wait. */
+function signOutAfter(beforeSignOut: BeforeSignOut) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    event.preventDefault();
+    void Promise.race([beforeSignOut(), new Promise((resolve) => setTimeout(resolve, 1000))]).then(() => form.submit());
+  };
 }
 
 /** The page shown, or a page under it (so "Events" stays marked on /events/manage). */
@@ -93,11 +96,13 @@ function NavItems({
   unreadLetters,
   pathname,
   layout,
+  beforeSignOut,
 }: {
   user: SessionUser | null;
   unreadLetters: number | null;
   pathname: string;
   layout: "bar" | "stack";
+  beforeSignOut: BeforeSignOut;
 }) {
   const itemClass = layout === "bar" ? "" : "border-b border-timber/60 last:border-0";
   const links: NavItem[] = user ? [...PUBLIC_LINKS, { to: "/events", label: "Events" }] : PUBLIC_LINKS;
@@ -155,7 +160,7 @@ function NavItems({
           </li>
           <li className={itemClass}>
             {/* A whole-page post: signing out leaves nothing of the member's pages in the browser's memory. */}
-            <form method="post" action="/logout" onSubmit={signOutForgettingSheets}>
+            <form method="post" action="/logout" onSubmit={signOutAfter(beforeSignOut)}>
               <button
                 type="submit"
                 className="w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass"
@@ -179,9 +184,11 @@ function NavItems({
 export function SiteHeader({
   user,
   unreadLetters = null,
+  beforeSignOut,
 }: {
   user: SessionUser | null;
   unreadLetters?: number | null;
+  beforeSignOut: BeforeSignOut;
 }) {
   const { pathname } = useLocation();
   return (
@@ -191,7 +198,13 @@ export function SiteHeader({
           Hopewell
         </a>
         <nav aria-label="Main" className="hidden md:block">
-          <NavItems user={user} unreadLetters={unreadLetters} pathname={pathname} layout="bar" />
+          <NavItems
+            user={user}
+            unreadLetters={unreadLetters}
+            pathname={pathname}
+            layout="bar"
+            beforeSignOut={beforeSignOut}
+          />
         </nav>
         <Disclosure
           className="md:hidden"
@@ -207,7 +220,13 @@ export function SiteHeader({
           panelClassName="absolute inset-x-0 top-full border-b border-timber bg-soot px-2 pb-2 shadow-xl shadow-black/60"
         >
           <nav aria-label="Main">
-            <NavItems user={user} unreadLetters={unreadLetters} pathname={pathname} layout="stack" />
+            <NavItems
+              user={user}
+              unreadLetters={unreadLetters}
+              pathname={pathname}
+              layout="stack"
+              beforeSignOut={beforeSignOut}
+            />
           </nav>
         </Disclosure>
       </div>

@@ -27,7 +27,7 @@ export function canBuildCharacter(role: Role): boolean {
 
 /**
  * Cast and managers: read the staff tools and every member's submissions. A signed-in session
- * uses that right through `hasStaffRights` (app/features/two-factor/assurance.server.ts), which also asks for
+ * uses that right through `hasStaffRights` (app/web/assurance.server.ts), which also asks for
  * the second factor the staff pages ask for.
  */
 export function isStaff(role: Role): boolean {

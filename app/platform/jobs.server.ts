@@ -2,7 +2,7 @@ import { logger } from "./logger.server";
 
 /**
  * The server's background work. Every job is declared in one of two shapes and started and
- * stopped through startJobs, so start-up lists them in one place (http/background-jobs.ts), and a
+ * stopped through startJobs, so start-up lists them in one place (app/server-parts.server.ts), and a
  * stop waits for each one's work in progress before the database closes.
  */
 export type Job = TimerJob | ServiceJob;

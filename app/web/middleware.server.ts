@@ -2,13 +2,10 @@ import { data, redirect, type MiddlewareFunction } from "react-router";
 import { SITE_MESSAGES } from "~/web/forms/messages";
 import { requestInfoContext, userContext } from "./request-context";
 import { decideAccess, normalizePattern } from "./access.server";
-import { requiresSecondFactor } from "~/features/two-factor/assurance.server";
+import { requiresSecondFactor } from "./assurance.server";
 import { config } from "~/platform/config.server";
-import { getSessionUser } from "./session.server";
-import {
-  needsSecondFactorToManageFactors,
-  refuseWithoutSecondFactor,
-} from "~/features/two-factor/two-factor-gate.server";
+import { getSessionUser } from "~/identity/session.server";
+import { needsSecondFactorToManageFactors, refuseWithoutSecondFactor } from "./two-factor-gate.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

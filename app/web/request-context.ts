@@ -11,14 +11,6 @@ export type RequestInfo = {
   route?: string;
 };
 
-/**
- * The header the site's own server writes on every request it hands to the app, holding
- * `clientAddress`; any copy the client sent is replaced. The auth library reads the address
- * it records with a session from this header alone (auth.server.ts), so it follows the site's
- * rule (TRUST_PROXY) and never a client-sent X-Forwarded-For.
- */
-export const CLIENT_ADDRESS_HEADER = "x-hopewell-client-address";
-
 export const requestInfoContext = createContext<RequestInfo>({ nonce: "", clientAddress: "unknown" });
 
 /** The signed-in member for this request, set by the access middleware before any loader runs. */

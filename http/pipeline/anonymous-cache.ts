@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type http from "node:http";
 import zlib from "node:zlib";
 import Negotiator from "negotiator";
-import { carriesAuthCookie } from "~/web/auth-cookie.server";
+import { carriesAuthCookie } from "~/identity/auth-cookie.server";
 
 /**
  * Public pages whose HTML is the same for every signed-out visitor: it depends only

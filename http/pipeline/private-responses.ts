@@ -1,4 +1,4 @@
-import { hasSessionCookie } from "~/web/session.server";
+import { hasSessionCookie } from "~/identity/session.server";
 
 /** What a member's pages and anything setting a cookie may be kept as: nothing, by anyone. */
 export const PRIVATE_CACHE_CONTROL = "private, no-store";

@@ -2,11 +2,11 @@ import { makeSignature } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import type { Role } from "~/game/roles";
 import type { AssuranceLevel } from "~/lib/navigation";
-import { getAuth } from "~/features/accounts/auth.server";
+import { getAuth } from "~/identity/auth.server";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
 import { sessions } from "~/platform/db/schema";
-import { hashPassword } from "~/features/accounts/passwords.server";
+import { hashPassword } from "~/identity/passwords.server";
 import { enrolTotp } from "./two-factor";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS_PAGES } from "../../http/pipeline/anonymous-cache";
-import { AUTH_COOKIE_PREFIX } from "~/web/auth-cookie.server";
+import { AUTH_COOKIE_PREFIX } from "~/identity/auth-cookie.server";
 import { closeDatabase, setDatabase, type Database } from "~/platform/db/client.server";
 import { withAppServer } from "../helpers/app-server";
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { VENUE } from "~/game/setting";
 import { deleteAccount } from "~/features/accounts/account-deletion.server";
 import crypto from "node:crypto";
-import { authSecret } from "~/features/accounts/auth.server";
+import { authSecret } from "~/identity/auth.server";
 import { calendarFeedPath } from "~/features/events/calendar-feed.server";
 import { config, overrideConfig } from "~/platform/config.server";
 import { createEvent } from "~/platform/db/factories";

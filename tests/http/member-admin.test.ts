@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { ACCOUNT_SUSPENDED_MESSAGE, MEMBER_ADMIN_MESSAGES } from "~/features/member-admin/member-admin.form";
+import { MEMBER_ADMIN_MESSAGES } from "~/features/member-admin/member-admin.form";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
 import { resetPassword, resetTokenIsValid, signIn } from "~/features/accounts/accounts.server";
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLES, type Role } from "~/game/roles";
 import { decideAccess, ROUTE_ACCESS } from "~/web/access.server";
 import { SIGNED_BY_SENDER } from "~/web/middleware.server";
-import { requiresSecondFactor } from "~/features/two-factor/assurance.server";
+import { requiresSecondFactor } from "~/web/assurance.server";
 import { config, overrideConfig, parseConfig } from "~/platform/config.server";
 import { startAppServer } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";

@@ -8,8 +8,8 @@ import {
   signIn,
   signUp,
 } from "~/features/accounts/accounts.server";
-import { assuranceLevelOf, getAuth } from "~/features/accounts/auth.server";
-import { getSessionUser } from "~/web/session.server";
+import { assuranceLevelOf, getAuth } from "~/identity/auth.server";
+import { getSessionUser } from "~/identity/session.server";
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { newChallenge, verifyCaptcha } from "~/platform/captcha.server";

@@ -36,7 +36,7 @@ import { listCast, listPlayers } from "~/features/members/members.server";
 import { newEntryCounts, queueHolders } from "~/features/review/review-queue.server";
 import { loadReview, orderReview, pelReview, researchReview } from "~/features/review/event-reviews.server";
 import { letterQueues, listLetters } from "~/features/review/letter-review.server";
-import { getSessionUser } from "~/web/session.server";
+import { getSessionUser } from "~/identity/session.server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
 

@@ -10,7 +10,7 @@ import type { Role } from "~/game/roles";
 import { createAccount, signIn } from "~/features/accounts/accounts.server";
 import { closeDatabase, openDatabase, setDatabase, type Database } from "~/platform/db/client.server";
 import { createEvent } from "~/platform/db/factories";
-import { SESSION_ANSWER_MAX_AGE_MS } from "~/web/session.server";
+import { SESSION_ANSWER_MAX_AGE_MS } from "~/identity/session.server";
 import { profiles, research } from "~/platform/db/schema";
 import { solvedCaptcha } from "../helpers/captcha";
 import { withDatabaseName } from "../helpers/database-urls";

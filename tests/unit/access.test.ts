@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canBuildCharacter, isManager, isStaff, ROLES, rolesWhere } from "~/game/roles";
 import { formLinksFor, canUseTools } from "~/lib/navigation";
 import { ACCESS_RULES, decideAccess, ROUTE_ACCESS } from "~/web/access.server";
-import { requiresSecondFactor } from "~/features/two-factor/assurance.server";
+import { requiresSecondFactor } from "~/web/assurance.server";
 import { routePatterns } from "../helpers/route-patterns";
 
 describe("the route permission table", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { carriesAuthCookie } from "~/web/auth-cookie.server";
+import { carriesAuthCookie } from "~/identity/auth-cookie.server";
 
 /** Every source file of the app and its server. */
 function sources(): { file: string; text: string }[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "~/platform/config.server";
-import { discordFormOrigins, discordSignInEnabled } from "~/features/discord/discord-oauth.server";
+import { discordFormOrigins, discordSignInEnabled } from "~/identity/discord-oauth.server";
 import { contentSecurityPolicy } from "../../http/pipeline/security-headers";
 
 function problems(env: Record<string, string>): string {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { matchMerchantItem, orderItems, parseAmountCents } from "~/ops/import/merchant-items.server";
 import { bucketPath } from "~/ops/import/research-files.server";
 import { matchCabin, matchFaction, matchJob, parseTimestamp, Skip, stableUuid } from "~/ops/import/values.server";
-import { isBcryptHash, verifyPassword } from "~/features/accounts/passwords.server";
+import { isBcryptHash, verifyPassword } from "~/identity/passwords.server";
 import { isUuid } from "~/lib/ids";
 
 describe("reading the old export's cells", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_SUSPENDED_MESSAGE, InviteForm } from "~/features/member-admin/member-admin.form";
+import { InviteForm } from "~/features/member-admin/member-admin.form";
 import { isMemberId } from "~/lib/ids";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 import { DISCORD_NOTICES } from "~/features/discord/discord-sign-in";
 import { memberAdminAuditDetail } from "~/features/member-admin/member-admin-audit";
 

@@ -57,6 +57,16 @@ const NAMED_AS_GONE: (Pick<NamedPath, "file" | "path"> & { why: string })[] = [
     path: "tests/unit/route-table-once.test.ts",
     why: "went with the patch to React Router (0037), which superseded 0025",
   })),
+  ...["0023-layout-by-feature", "0042-identity-core-and-import-rules"].map((record) => ({
+    file: `docs/decisions/${record}.md`,
+    path: "http/background-jobs.ts",
+    why: "became app/server-parts.server.ts when http/ stopped importing features (0042)",
+  })),
+  {
+    file: "docs/decisions/0023-layout-by-feature.md",
+    path: "app/features/accounts/auth.server.ts",
+    why: "moved to the identity core, app/identity/ (0042)",
+  },
   {
     file: "docs/decisions/0039-libraries-kept-behind.md",
     path: "app/lib/version.cjs",

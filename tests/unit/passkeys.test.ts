@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { browserErrorMessage, PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
-import { assuranceLevelOf } from "~/features/accounts/auth.server";
+import { assuranceLevelOf } from "~/identity/auth.server";
 
 describe("passkey messages and labels", () => {
   it("tells a cancelled browser dialog from an authenticator that already holds the passkey, and from any other failure", () => {

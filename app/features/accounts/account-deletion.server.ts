@@ -2,7 +2,7 @@ import { and, eq, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { DELETION_MESSAGES } from "./account-deletion.form";
 import { SITE_MESSAGES } from "~/web/forms/messages";
 import { audit } from "~/platform/audit.server";
-import { authRefusal, getAuth } from "./auth.server";
+import { authRefusal, getAuth } from "~/identity/auth.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import {
   accounts,

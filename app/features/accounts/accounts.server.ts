@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
-import { ACCOUNT_SUSPENDED_MESSAGE } from "~/features/member-admin/member-admin.form";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
-import { CLIENT_ADDRESS_HEADER } from "~/web/request-context";
-import { authRefusal, getAuth, siteOrigin, type AuthRefusal } from "./auth.server";
+import { authRefusal, type AuthRefusal, CLIENT_ADDRESS_HEADER, getAuth, siteOrigin } from "~/identity/auth.server";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
@@ -13,9 +11,8 @@ import { passwordChangedEmail } from "~/platform/mail/templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
 import { upgradeImportedPassword } from "./password-upgrade.server";
 import { forgiveAttempt, hit, LIMITS, signInPerAccount, signInPerAddress } from "~/platform/rate-limit.server";
-import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
-import type { SecondFactorKind } from "~/features/two-factor/two-factor.form";
-import { preferredSecondFactor } from "~/features/two-factor/factors.server";
+import { ACCOUNT_SUSPENDED_CODE, ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
+import { preferredSecondFactor, type SecondFactorKind } from "~/identity/factors.server";
 
 export type AuthOutcome<T = object> = ({ ok: true } & T) | { ok: false; status: number; message: string };
 

@@ -1,5 +1,5 @@
 import Bowser from "bowser";
-import { authRefusal, getAuth } from "./auth.server";
+import { authRefusal, getAuth } from "~/identity/auth.server";
 
 /** One signed-in device as the page shows it. Never the session's token: that is the key to the session. */
 export type Device = {

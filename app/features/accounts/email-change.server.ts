@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { EMAIL_CHANGE_MESSAGES } from "./email-code.form";
 import { SITE_MESSAGES } from "~/web/forms/messages";
 import { emailIsRegistered } from "./accounts.server";
-import { authRefusal, getAuth } from "./auth.server";
+import { authRefusal, getAuth } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
 import { accounts } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";

@@ -2,18 +2,16 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { EMAIL_CODE_MESSAGES, waitText } from "./email-code.form";
-import { ACCOUNT_SUSPENDED_MESSAGE } from "~/features/member-admin/member-admin.form";
 import { SITE_MESSAGES } from "~/web/forms/messages";
-import { CLIENT_ADDRESS_HEADER } from "~/web/request-context";
-import { authRefusal, getAuth } from "./auth.server";
-import { codeRequestContext } from "./auth-email.server";
+import { authRefusal, CLIENT_ADDRESS_HEADER, getAuth } from "~/identity/auth.server";
+import { codeRequestContext } from "~/identity/auth-email.server";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
 import { accounts, profiles, rateLimits } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
 import { forgiveAttempt, hit, signInPerAddress, type Limit } from "~/platform/rate-limit.server";
 import { madeInThisBrowser } from "./sign-up-browser.server";
-import { ACCOUNT_SUSPENDED_CODE } from "./suspension.server";
+import { ACCOUNT_SUSPENDED_CODE, ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 
 /**
  * Signing in with a one-time code sent by email, through the auth library's email-otp plugin

@@ -7,7 +7,7 @@ import { createAccount, type AuthOutcome } from "./accounts.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
-import { changeRole } from "~/features/member-admin/roles.server";
+import { changeRole } from "~/identity/roles.server";
 
 /**
  * The first manager of a new site, made in the browser: while no manager exists, the

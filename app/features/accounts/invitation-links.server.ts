@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNull, lt } from "drizzle-orm";
-import { INVITATION_LINK_DAYS } from "~/features/member-admin/member-admin.form";
+import { INVITATION_LINK_DAYS } from "~/identity/link-lifetimes";
 import type { Database } from "~/platform/db/client.server";
 import { invitationLinks } from "~/platform/db/schema";
 

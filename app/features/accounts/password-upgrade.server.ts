@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { database } from "~/platform/db/client.server";
 import { accounts, profiles } from "~/platform/db/schema";
-import { hashPassword, isBcryptHash, verifyPassword } from "./passwords.server";
+import { hashPassword, isBcryptHash, verifyPassword } from "~/identity/passwords.server";
 
 /**
  * After a successful sign-in with a password imported from the old site (a bcrypt hash),

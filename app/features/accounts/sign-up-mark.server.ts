@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { authSecret } from "./auth.server";
+import { authSecret } from "~/identity/auth.server";
 
 /**
  * The mark a browser keeps of the account it made at sign-up (sign-up-browser.server.ts): the

@@ -12,7 +12,7 @@ import {
 } from "~/game/costume";
 import { canBuildCharacter, rolesWhere } from "~/game/roles";
 import { clubToday, formatEventDate } from "~/lib/dates";
-import { siteOrigin } from "~/features/accounts/auth.server";
+import { siteOrigin } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
 import {
   costumePhotos,

@@ -13,7 +13,7 @@ import { canBuildCharacter, rolesWhere } from "~/game/roles";
 import { clubToday } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
-import { hasStaffRights } from "~/features/two-factor/assurance.server";
+import { hasStaffRights } from "~/web/assurance.server";
 import { costumeEntryId, reopenAnswered } from "~/features/review/review-queue.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";

@@ -1,12 +1,11 @@
 import { data } from "react-router";
-import { DISCORD_CALLBACK_PATH, DISCORD_UNLINK_MESSAGES, type DiscordNotice } from "./discord-sign-in";
+import { DISCORD_UNLINK_MESSAGES, type DiscordNotice } from "./discord-sign-in";
 import { safeRedirectTarget } from "~/web/redirect-target";
-import { CLIENT_ADDRESS_HEADER } from "~/web/request-context";
-import { authRefusal, getAuth, siteOrigin } from "~/features/accounts/auth.server";
-import { DISCORD_PROVIDER_ID, discordSignInEnabled } from "./discord-oauth.server";
+import { authRefusal, CLIENT_ADDRESS_HEADER, getAuth, siteOrigin } from "~/identity/auth.server";
+import { DISCORD_CALLBACK_PATH, DISCORD_PROVIDER_ID, discordSignInEnabled } from "~/identity/discord-oauth.server";
 import { logger } from "~/platform/logger.server";
 import { hit, type Limit } from "~/platform/rate-limit.server";
-import { ACCOUNT_SUSPENDED_CODE } from "~/features/accounts/suspension.server";
+import { ACCOUNT_SUSPENDED_CODE } from "~/identity/suspension.server";
 
 /**
  * Signing in with Discord, and linking and unlinking it from the profile, through the auth

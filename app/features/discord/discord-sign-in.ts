@@ -15,7 +15,7 @@ export const DISCORD_NOTICES = {
   "link-failed": "Discord could not be linked. Please try again.",
   "too-many": "Too many Discord sign-ins from this connection. Please wait a few minutes and try again.",
   linked: "Discord is linked. You can now sign in with Discord.",
-  // The same words as ACCOUNT_SUSPENDED_MESSAGE (app/features/member-admin/member-admin.form.ts), which every other way in shows.
+  // The same words as ACCOUNT_SUSPENDED_MESSAGE (app/identity/suspension.server.ts), which every other way in shows.
   suspended: "This account is suspended. Contact the club's managers.",
 } as const;
 
@@ -31,9 +31,6 @@ export function discordNoticeOf(search: URLSearchParams): DiscordNotice | null {
 export function isGoodDiscordNotice(notice: DiscordNotice): boolean {
   return notice === "linked";
 }
-
-/** Our page that finishes both sign-in and linking: the one address registered with Discord. */
-export const DISCORD_CALLBACK_PATH = "/auth/discord/callback";
 
 /** The answers to "Unlink Discord" on the profile's "Sign-in methods". */
 export const DISCORD_UNLINK_MESSAGES = {

@@ -4,7 +4,7 @@ import { isRole } from "~/game/roles";
 import { isMemberId } from "~/lib/ids";
 import { isDeletedAccount } from "~/features/accounts/account-deletion.server";
 import { decideAccess } from "~/web/access.server";
-import { authSecret } from "~/features/accounts/auth.server";
+import { authSecret } from "~/identity/auth.server";
 import { ChangeAwareCache, wroteTo } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";

@@ -1,16 +1,16 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import { INVITATION_LINK_DAYS } from "./member-admin.form";
+import { INVITATION_LINK_DAYS } from "~/identity/link-lifetimes";
 import { type Role } from "~/game/roles";
 import { audit } from "~/platform/audit.server";
-import { getAuth, getInvitationAuth } from "~/features/accounts/auth.server";
+import { getAuth, getInvitationAuth } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
 import { recordInvitationLink } from "~/features/accounts/invitation-links.server";
 import { logger } from "~/platform/logger.server";
 import { invitationEmail } from "~/platform/mail/member-admin-templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
-import { resetDelivery } from "~/features/accounts/reset-delivery.server";
+import { resetDelivery } from "~/identity/reset-delivery.server";
 import { type Actor, type DetailsInput, emailInUse, isUniqueViolation } from "./member-admin.server";
 
 /**

@@ -8,15 +8,6 @@ import { optionalTextField, textField } from "~/web/forms/kernel";
  * member (routes/staff/tools/invite.tsx), and what those pages and the sign-in pages say.
  */
 
-/** How long a password link works (a reset email's, or a manager's hand-over link): the auth library's reset-token lifetime (auth.server.ts). */
-export const PASSWORD_LINK_HOURS = 1;
-
-/** How long an invitation's link works: the reset-token lifetime of the instance that makes them (auth.server.ts). */
-export const INVITATION_LINK_DAYS = 7;
-
-/** What every way of signing in answers a suspended member (the auth library's session hook, suspension.server.ts). */
-export const ACCOUNT_SUSPENDED_MESSAGE = "This account is suspended. Contact the club's managers.";
-
 export const MEMBER_ADMIN_MESSAGES = {
   notFound: "No member has this address. The account may have been deleted, or the link is wrong.",
   emailTaken: "Another account already uses this email address. Choose another, or open that account instead.",

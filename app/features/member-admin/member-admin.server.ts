@@ -1,10 +1,10 @@
 import { and, asc, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
-import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "./member-admin.form";
+import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/identity/link-lifetimes";
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "~/platform/audit.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { accounts, passkeys, profiles, sessions, twoFactors } from "~/platform/db/schema";
-import { DISCORD_PROVIDER_ID } from "~/features/discord/discord-oauth.server";
+import { DISCORD_PROVIDER_ID } from "~/identity/discord-oauth.server";
 import { emailChangedByManagerEmail } from "~/platform/mail/member-admin-templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
 import { maskPhone } from "~/platform/sms/sms.server";

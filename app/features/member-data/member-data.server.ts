@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import yazl from "yazl";
 import { database, rawRows } from "~/platform/db/client.server";
 import { memberExports, profiles } from "~/platform/db/schema";
-import { siteOrigin } from "~/features/accounts/auth.server";
+import { siteOrigin } from "~/identity/auth.server";
 import { logger } from "~/platform/logger.server";
 import type { TimerJob } from "~/platform/jobs.server";
 import { letterBodies } from "~/platform/mail/templates.server";

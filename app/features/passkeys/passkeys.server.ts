@@ -1,13 +1,12 @@
 import { z } from "zod";
-import { ACCOUNT_SUSPENDED_MESSAGE } from "~/features/member-admin/member-admin.form";
 import { SITE_MESSAGES } from "~/web/forms/messages";
 import { PASSKEY_MESSAGES } from "./passkey-messages";
 import { PASSKEY_ID, passkeyName } from "./passkeys.form";
 import { safeRedirectTarget } from "~/web/redirect-target";
-import { authRefusal, getAuth, type AuthRefusal } from "~/features/accounts/auth.server";
+import { authRefusal, getAuth, type AuthRefusal } from "~/identity/auth.server";
 import { logger } from "~/platform/logger.server";
 import { forgiveAttempt, hit, signInPerAddress, type Limit } from "~/platform/rate-limit.server";
-import { ACCOUNT_SUSPENDED_CODE } from "~/features/accounts/suspension.server";
+import { ACCOUNT_SUSPENDED_CODE, ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 import { markSessionProven } from "~/features/two-factor/two-factor.server";
 
 /**
@@ -126,7 +125,7 @@ export async function registrationOptions(request: Request, clientAddress: strin
  * Checks the browser's new credential against the challenge and saves it, with the member's name
  * for it. The session that made it has now proven the passkey too, as enrolling an authenticator
  * app proves the app: it becomes aal2 (a session proven by less can only get here while the
- * member has no factor, app/features/two-factor/two-factor-gate.server.ts).
+ * member has no factor, app/web/two-factor-gate.server.ts).
  */
 export async function verifyRegistration(request: Request, userId: string): Promise<PasskeyAnswer> {
   const parsed = RegistrationBody.safeParse(await readJson(request));

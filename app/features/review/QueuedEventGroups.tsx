@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { EventGroups } from "~/features/events/EventGroups";
+import { EventGroups } from "./EventGroups";
 import type { QueueResult } from "./review-queue.form";
 import { QueueNotice } from "./QueueEntry";
 import { filterQuery, QueueFilters, type QueueFilterValue } from "./QueueFilters";

@@ -7,7 +7,7 @@ import type { ResearchUpload } from "./research-upload.server";
 import { RESEARCH_MESSAGES } from "./submissions.messages";
 import { UPLOAD_MIME_TYPES } from "~/game/rules";
 import type { SessionUser } from "~/lib/navigation";
-import { hasStaffRights } from "~/features/two-factor/assurance.server";
+import { hasStaffRights } from "~/web/assurance.server";
 import { database } from "~/platform/db/client.server";
 import { events, research } from "~/platform/db/schema";
 import { removeFile, researchKey, saveFile } from "~/platform/storage/storage.server";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { TWO_FACTOR_MESSAGES } from "./two-factor.form";
-import { authRefusal, getAuth } from "~/features/accounts/auth.server";
+import { authRefusal, getAuth } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
 import { forgiveAttempt, hit, signInPerAccount } from "~/platform/rate-limit.server";

@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { TWO_FACTOR_MESSAGES } from "./two-factor.form";
-import { authRefusal, getAuth } from "~/features/accounts/auth.server";
+import { authRefusal, getAuth } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
-import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
+import { otpDelivery, type OtpDelivery } from "~/identity/otp-delivery.server";
 import { hit, LIMITS, signInPerAccount } from "~/platform/rate-limit.server";
 import { maskPhone, smsEnabled } from "~/platform/sms/sms.server";
 import { type TwoFactorOutcome } from "./two-factor.server";
-import { hasAuthenticatorApp, phoneFactorOf } from "./factors.server";
+import { hasAuthenticatorApp, phoneFactorOf } from "~/identity/factors.server";
 
 /**
  * A phone as a second factor: the auth library's two-factor codes,

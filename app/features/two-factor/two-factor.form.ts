@@ -1,6 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberWithError } from "libphonenumber-js";
 import { z } from "zod";
-import { MESSAGES } from "~/web/forms/messages";
+import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
 
 /** What members are told about second factors. One source for pages and tests. */
 export const TWO_FACTOR_MESSAGES = {
@@ -29,7 +29,7 @@ export const TWO_FACTOR_MESSAGES = {
   castRequired:
     "Cast must sign in with a second factor to use the staff tools. Set up an authenticator app below to continue.",
   stepUpRequired: "The staff tools need a second factor. Enter a code to continue.",
-  refused: "This page needs a sign-in with a second factor.",
+  refused: SITE_MESSAGES.secondFactorRequired,
   smsSent: "We have texted you a code. It works once, within 10 minutes.",
   wrongSmsCode: "That code is not right. Check the newest text message we sent you.",
   smsCodeExpired: "That texted code has expired or was already used. Send yourself a new one.",
@@ -79,9 +79,6 @@ const backupCode = z
       .regex(/^[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}$/, TWO_FACTOR_MESSAGES.backupCodeFormat)
       .transform((value) => (value.includes("-") ? value : `${value.slice(0, 5)}-${value.slice(5)}`)),
   );
-
-/** The ways to give a second factor on /auth/two-factor (a passkey signs in by its own button). An emailed code is none: see docs/decisions/0017-a-second-factor-is-a-second-factor.md. */
-export type SecondFactorKind = "totp" | "backup" | "sms";
 
 export const SecondFactorCodeForm = z.discriminatedUnion("method", [
   z.object({ method: z.literal("totp"), code: sixDigits }),

@@ -1,20 +1,19 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
-import { ACCOUNT_SUSPENDED_MESSAGE } from "~/features/member-admin/member-admin.form";
-import { TWO_FACTOR_MESSAGES, type SecondFactorKind } from "./two-factor.form";
-import { CLIENT_ADDRESS_HEADER } from "~/web/request-context";
+import { TWO_FACTOR_MESSAGES } from "./two-factor.form";
+import type { SecondFactorKind } from "~/identity/factors.server";
 import { safeRedirectTarget } from "~/web/redirect-target";
-import { authRefusal, getAuth } from "~/features/accounts/auth.server";
+import { authRefusal, CLIENT_ADDRESS_HEADER, getAuth } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
 import { rateLimits, sessions } from "~/platform/db/schema";
-import { otpDelivery, type OtpDelivery } from "./otp-delivery.server";
+import { otpDelivery, type OtpDelivery } from "~/identity/otp-delivery.server";
 import { forgiveAttempt, hit, LIMITS, signInPerAccount, signInPerAddress } from "~/platform/rate-limit.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
-import { ACCOUNT_SUSPENDED_CODE } from "~/features/accounts/suspension.server";
+import { ACCOUNT_SUSPENDED_CODE, ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 
 /**
  * The second step of signing in, on the auth library's two-factor plugin
- * (app/features/two-factor/two-factor-plugin.server.ts): a code from the authenticator app, a
+ * (app/identity/two-factor-plugin.server.ts): a code from the authenticator app, a
  * backup code or a texted code. Every call goes through `auth.api` with the request's own headers;
  * the cookies the library sets are returned for the page to pass on. Which factors a member has is
  * in factors.server.ts, adding and removing them in enrolment.server.ts.
@@ -120,7 +119,7 @@ async function totpCodeWasUsed(userId: string, code: string): Promise<boolean> {
 }
 
 /**
- * Checks a code. Signing in: the library creates the session (aal2, app/features/accounts/auth.server.ts)
+ * Checks a code. Signing in: the library creates the session (aal2, app/identity/auth.server.ts)
  * and counts failures: five per sign-in, and a lock after ten in a row. Stepping up: the library
  * checks the code against the member's factor and this session is marked as proven by it. Both
  * count against our limits too (wrong codes only: a right one is given back): codes per address

@@ -3,7 +3,7 @@ import { SignUpForm } from "~/features/accounts/auth.form";
 import { fieldErrors } from "~/web/forms/kernel";
 import { isRole, ROLES, type Role } from "~/game/roles";
 import { confirmAddressVouchedFor, createAccount } from "~/features/accounts/accounts.server";
-import { changeRole, type RoleChange } from "~/features/member-admin/roles.server";
+import { changeRole, type RoleChange } from "~/identity/roles.server";
 
 /** The admin command acts as the operator "cli": it has no account, and the audit log names it so. */
 const OPERATOR = { operator: "cli" } as const;

@@ -30,7 +30,7 @@ import {
   profiles,
   research,
 } from "~/platform/db/schema";
-import { hashPassword } from "~/features/accounts/passwords.server";
+import { hashPassword } from "~/identity/passwords.server";
 import { costumeKeys, researchKey, saveFile } from "~/platform/storage/storage.server";
 
 export type DemoSize = {

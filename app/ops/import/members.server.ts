@@ -5,7 +5,7 @@ import { CONTACT_NAME_MAX, CONTACT_PHONE_MAX } from "~/features/members/profile.
 import { isRole, type Role } from "~/game/roles";
 import { letOtherWorkIn } from "~/platform/db/holds.server";
 import { accounts, profiles, type EmergencyContact } from "~/platform/db/schema";
-import { isBcryptHash } from "~/features/accounts/passwords.server";
+import { isBcryptHash } from "~/identity/passwords.server";
 import { count, databaseReason, flagRow, saveVersioned, skipRow, type ImportContext } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";

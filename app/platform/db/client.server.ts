@@ -4,41 +4,16 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { config } from "../config.server";
 import { embeddedDatabaseFolder } from "./create-embedded.server";
 import { acquireDataDirLock } from "./lock.server";
 import { PGliteWithPreparedStatements } from "./pglite-statements.server";
+import type { Database, DatabaseHandle, HoldLock, Listen } from "./handle.server";
 import * as schema from "./schema";
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-/** Follows a notification channel until the returned function is called; `onLost` when the connection carrying it fails. */
-export type Listen = (
-  channel: string,
-  onNotify: (payload: string) => void,
-  onLost: (error: unknown) => void,
-) => Promise<() => Promise<void>>;
-
-/**
- * Takes a session-level advisory lock on the two keys and holds it for as long as this process
- * runs, or until the returned function lets go: PostgreSQL drops it when the session ends, so
- * other processes can tell from `pg_locks` whether the holder still runs. Undefined when
- * another session holds it. `onLost` when the connection carrying it fails (the lock is gone).
- */
-export type HoldLock = (
-  keys: readonly [number, number],
-  onLost: (error: unknown) => void,
-) => Promise<(() => Promise<void>) | undefined>;
-
-export type DatabaseHandle = {
-  db: Database;
-  kind: "pglite" | "postgres";
-  listen: Listen;
-  holdLock: HoldLock;
-  close: () => Promise<void>;
-};
+// The database's types live in handle.server.ts, which postgres.server.ts (loaded from here on
+// demand) names them from without importing this module back; they are handed on from here.
+export type { Database, DatabaseHandle, HoldLock, Listen, Transaction } from "./handle.server";
 
 export type OpenOptions = {
   /** A postgres:// URL; without one the embedded PGlite database in `dataDir` is used. */

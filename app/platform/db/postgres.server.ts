@@ -3,7 +3,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { config } from "../config.server";
 import { logger } from "../logger.server";
-import type { Database, DatabaseHandle, HoldLock, Listen } from "./client.server";
+import type { Database, DatabaseHandle, HoldLock, Listen } from "./handle.server";
 import { explainDatabaseError } from "./connect-errors.server";
 import * as schema from "./schema";
 

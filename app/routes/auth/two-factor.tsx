@@ -7,11 +7,7 @@ import { Field } from "~/components/ui/Field";
 import { PasskeySignIn } from "~/features/passkeys/PasskeySignIn";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { PASSKEY_MESSAGES } from "~/features/passkeys/passkey-messages";
-import {
-  SecondFactorCodeForm,
-  TWO_FACTOR_MESSAGES,
-  type SecondFactorKind,
-} from "~/features/two-factor/two-factor.form";
+import { SecondFactorCodeForm, TWO_FACTOR_MESSAGES } from "~/features/two-factor/two-factor.form";
 import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
 import { optionalUser } from "~/web/guards.server";
@@ -21,8 +17,9 @@ import {
   hasAnyFactor,
   preferredSecondFactor,
   secondFactorWaysOf,
+  type SecondFactorKind,
   type SecondFactorWays,
-} from "~/features/two-factor/factors.server";
+} from "~/identity/factors.server";
 
 /**
  * The second step of signing in, for a member with a second factor: the password was right

@@ -30,7 +30,7 @@ import {
   removeSecondFactor,
   startEnrolment,
 } from "~/features/two-factor/enrolment.server";
-import { twoFactorStatus } from "~/features/two-factor/factors.server";
+import { twoFactorStatus } from "~/identity/factors.server";
 import {
   type AppEnrolment,
   BackupCodes,
@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     canHaveCharacter: canBuildCharacter(user.role),
     status: await twoFactorStatus(user.id),
-    // Sent here by the staff tools' gate (app/features/two-factor/two-factor-gate.server.ts): say why, and go back after.
+    // Sent here by the staff tools' gate (app/web/two-factor-gate.server.ts): say why, and go back after.
     required: required === "manager" || required === "cast" ? required : null,
     redirectTo: safeRedirectTarget(url.searchParams.get("redirectTo"), ""),
   };

@@ -32,4 +32,6 @@ export const SITE_MESSAGES = {
   tooManyPasswordChanges: "Too many attempts. Please wait a few minutes and try again.",
   passwordChangeFailed: "Your password could not be changed. Please try again.",
   crossSite: "This form was sent from another site and has been refused.",
+  /** A post to a page that needs a session proven by a second factor, from a session that is not (web/two-factor-gate.server.ts). */
+  secondFactorRequired: "This page needs a sign-in with a second factor.",
 } as const;

@@ -1,5 +1,5 @@
 import { inputClass } from "~/components/ui/Field";
-import { PASSWORD_LINK_HOURS } from "~/features/member-admin/member-admin.form";
+import { PASSWORD_LINK_HOURS } from "~/identity/link-lifetimes";
 
 /** The one-time password link just made, shown once for the manager to hand over. */
 export function PasswordLinkPanel({ name, link }: { name: string; link: string }) {

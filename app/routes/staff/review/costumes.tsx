@@ -2,7 +2,7 @@ import { useEffect, useMemo } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/costumes";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/features/costume/CostumePhotos";
-import { EventGroups } from "~/features/events/EventGroups";
+import { EventGroups } from "~/features/review/EventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { SubmitButton } from "~/components/ui/SubmitButton";

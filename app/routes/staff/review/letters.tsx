@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/letters";
 import { revalidateAfterConflict } from "~/web/revalidate";
-import { Author } from "~/features/events/EventGroups";
+import { Author } from "~/features/review/EventGroups";
 import { SideTabLinks } from "~/components/SideTabs";
 import { Pager, ResultCount, SearchForm } from "~/components/ListControls";
 import { Alert } from "~/components/ui/Alert";

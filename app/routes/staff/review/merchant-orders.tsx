@@ -1,6 +1,6 @@
 import type { Route } from "./+types/merchant-orders";
 import { revalidateAfterConflict } from "~/web/revalidate";
-import { Author, EntryPager } from "~/features/events/EventGroups";
+import { Author, EntryPager } from "~/features/review/EventGroups";
 import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/features/review/QueuedEventGroups";
 import { HandedOut } from "~/features/review/HandedOut";

@@ -39,7 +39,7 @@ import {
   type MemberAccount,
 } from "~/features/member-admin/member-admin.server";
 import { handOverPasswordLink, resendInvitation } from "~/features/member-admin/invitations.server";
-import { changeRole } from "~/features/member-admin/roles.server";
+import { changeRole } from "~/identity/roles.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
 
 /** The member named by the address, or the page's 404: an id that cannot be one, or nobody's. */

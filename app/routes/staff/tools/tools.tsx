@@ -25,12 +25,8 @@ import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { newEntryCounts } from "~/features/review/review-queue.server";
 import { listCast, listPlayers, MEMBER_LIST_PAGE_SIZE } from "~/features/members/members.server";
-import {
-  changeRole,
-  listMembersWithRoles,
-  memberForRoleChange,
-  ROLES_PAGE_SIZE,
-} from "~/features/member-admin/roles.server";
+import { listMembersWithRoles, memberForRoleChange, ROLES_PAGE_SIZE } from "~/features/member-admin/roles.server";
+import { changeRole } from "~/identity/roles.server";
 
 type TabId = "players" | "cast" | "applications" | "roles" | "audit";
 const TABS: { id: TabId; label: string; managerOnly?: boolean }[] = [

@@ -1,6 +1,5 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { z } from "zod";
-import { DISCORD_CALLBACK_PATH } from "./discord-sign-in";
 import { config, type Config } from "~/platform/config.server";
 import { logger } from "~/platform/logger.server";
 
@@ -8,9 +7,12 @@ import { logger } from "~/platform/logger.server";
  * Discord as the auth library sees it: an OAuth 2 provider registered through its generic
  * OAuth plugin, whose three endpoints come from the configuration (Discord's own by default,
  * a local OAuth server in the tests), so both take the same path. The flows built on it
- * (sign-in, link, unlink) are in discord-sign-in.server.ts. Not to be confused with
+ * (sign-in, link, unlink) are in features/discord/discord-sign-in.server.ts. Not to be confused with
  * app/platform/discord/, the webhook that posts staff notices.
  */
+
+/** Our page that finishes both sign-in and linking: the one address registered with Discord. */
+export const DISCORD_CALLBACK_PATH = "/auth/discord/callback";
 
 /** The provider's name in the library, and in the accounts table's provider_id column. */
 export const DISCORD_PROVIDER_ID = "discord";

@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { ACCOUNT_SUSPENDED_MESSAGE } from "~/features/member-admin/member-admin.form";
 import type { Database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
 
@@ -12,6 +11,9 @@ import { profiles } from "~/platform/db/schema";
  * when they are suspended.
  */
 export const ACCOUNT_SUSPENDED_CODE = "ACCOUNT_SUSPENDED";
+
+/** What every way of signing in answers a suspended member. */
+export const ACCOUNT_SUSPENDED_MESSAGE = "This account is suspended. Contact the club's managers.";
 
 export async function isSuspended(db: Database, userId: string): Promise<boolean> {
   const [row] = await db.select({ banned: profiles.banned }).from(profiles).where(eq(profiles.id, userId));

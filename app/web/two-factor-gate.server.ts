@@ -1,20 +1,20 @@
 import { data, redirect } from "react-router";
 import { isManager } from "~/game/roles";
-import { TWO_FACTOR_MESSAGES } from "./two-factor.form";
+import { SITE_MESSAGES } from "./forms/messages";
 import type { SessionUser } from "~/lib/navigation";
-import { hasAnyFactor, hasPasskey } from "./factors.server";
+import { hasAnyFactor, hasPasskey } from "~/identity/factors.server";
 
 /** Why /profile/two-factor was opened by the gate: the page says so. */
 export type SecondFactorReason = "manager" | "cast";
 
 /**
  * The answer to a member whose session is not proven by a second factor on a page that needs
- * one (app/features/two-factor/assurance.server.ts). A page load goes where they can give one: to set up an
+ * one (app/web/assurance.server.ts). A page load goes where they can give one: to set up an
  * authenticator app when they have no factor, else to the code page, which raises this session;
  * both come back here afterwards. A post is refused outright.
  */
 export async function refuseWithoutSecondFactor(user: SessionUser, url: URL, isRead: boolean): Promise<never> {
-  if (!isRead) throw data(TWO_FACTOR_MESSAGES.refused, { status: 403 });
+  if (!isRead) throw data(SITE_MESSAGES.secondFactorRequired, { status: 403 });
   const target = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") + stripDataParams(url.search);
   const redirectTo = new URLSearchParams({ redirectTo: target });
   if (await hasAnyFactor(user.id)) throw redirect(`/auth/two-factor?${redirectTo}`);

@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type SecondFactorKind } from "./two-factor.form";
-import { authRefusal, getAuth } from "~/features/accounts/auth.server";
+import { authRefusal, getAuth } from "./auth.server";
 import { database } from "~/platform/db/client.server";
 import { passkeys, profiles, twoFactors } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
@@ -10,6 +9,9 @@ import { maskPhone, smsEnabled } from "~/platform/sms/sms.server";
  * Which factors a member has, and which of them a second sign-in step can offer: read by the
  * pages that show or ask for a factor, and by the gates that require one.
  */
+
+/** The ways to give a second factor on /auth/two-factor (a passkey signs in by its own button). An emailed code is none: see docs/decisions/0017-a-second-factor-is-a-second-factor.md. */
+export type SecondFactorKind = "totp" | "backup" | "sms";
 
 /** Whether the member has a confirmed second factor. */
 export async function hasSecondFactor(userId: string): Promise<boolean> {
@@ -101,7 +103,7 @@ export async function secondFactorWaysOf(userId: string): Promise<SecondFactorWa
 /**
  * Whether the member has anything that proves a second factor: a factor of the two-factor
  * plugin (an app or a phone) or a passkey. A session proven by less may not add a new one
- * (app/features/two-factor/two-factor-gate.server.ts), or whoever holds the mailbox could add their own.
+ * (app/web/two-factor-gate.server.ts), or whoever holds the mailbox could add their own.
  */
 export async function hasAnyFactor(userId: string): Promise<boolean> {
   const [enabled, passkey] = await Promise.all([hasSecondFactor(userId), hasPasskey(userId)]);

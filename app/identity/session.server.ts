@@ -1,7 +1,7 @@
 import { isRole } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
 import { carriesAuthCookie } from "./auth-cookie.server";
-import { getAuth, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "~/features/accounts/auth.server";
+import { getAuth, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 
 type Lookup = { user: SessionUser | null; setCookies: string[] };

@@ -1,6 +1,6 @@
 import { isManager, isStaff, type Role } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
-import { normalizePattern, roleHasAccess, ROUTE_ACCESS, type Access } from "~/web/access.server";
+import { normalizePattern, roleHasAccess, ROUTE_ACCESS, type Access } from "./access.server";
 import { config } from "~/platform/config.server";
 
 /** Who must have proven a second factor (REQUIRE_MANAGER_2FA, REQUIRE_CAST_2FA). */

@@ -1,8 +1,17 @@
-// Every background job of the server, in the order they start (app/platform/jobs.server.ts
-// starts and stops them). A new job is declared with the feature it serves and listed here.
+/**
+ * What the HTTP server (http/) takes from the features, gathered here so that http/ imports no
+ * feature itself (docs/development.md, "Which way imports go"): every background job, the
+ * outside origins the pages' Content-Security-Policy must allow, and the first manager's
+ * set-up link that start-up prints. Like root.tsx and the routes, this module stands above the
+ * features.
+ */
+import { openFirstManagerSetup } from "~/features/accounts/first-manager.server";
 import { costumeRemindersJob } from "~/features/costume/costume-reminders.server";
 import { exportJob } from "~/features/member-data/member-data.server";
+import { frameOrigins, scriptOrigins } from "~/features/site/site.server";
 import { ticketReconciliationJob } from "~/features/tickets/reconcile.server";
+import { stripeCheckoutOrigins } from "~/features/tickets/stripe.server";
+import { discordFormOrigins } from "~/identity/discord-oauth.server";
 import { scheduledBackupsJob } from "~/ops/backup/schedule.server";
 import { controlSocketJob } from "~/ops/control/operations.server";
 import { pruneUsedCaptchas } from "~/platform/captcha.server";
@@ -18,9 +27,25 @@ import { pruneRateLimits } from "~/platform/rate-limit.server";
 import { deliverSms } from "~/platform/sms/sms.server";
 import { orphanSweepJob } from "~/platform/storage/sweep.server";
 
+export { openFirstManagerSetup };
+
+/** The origins besides our own that the pages may frame, load scripts from, and send forms to. */
+export function outsideOrigins(cfg: Config): {
+  frameSources: string[];
+  scriptSources: string[];
+  formTargets: string[];
+} {
+  return {
+    frameSources: frameOrigins(cfg),
+    scriptSources: scriptOrigins(cfg),
+    formTargets: [...discordFormOrigins(cfg), ...stripeCheckoutOrigins(cfg)],
+  };
+}
+
 /** Expired rate-limit counters and used CAPTCHA challenges are only kept until they expire. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+/** Every background job of the server, in the order they start (app/platform/jobs.server.ts starts and stops them). A new job is declared with the feature it serves and listed here. */
 export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
   // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
   const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {

@@ -1,12 +1,11 @@
-import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/features/member-admin/member-admin.form";
+import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "./link-lifetimes";
 import type { AssuranceLevel } from "~/lib/navigation";
-import { CLIENT_ADDRESS_HEADER } from "~/web/request-context";
-import { AUTH_COOKIE_PREFIX } from "~/web/auth-cookie.server";
+import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { emailCodePlugin, emailVerificationOptions } from "./auth-email.server";
 import { config } from "~/platform/config.server";
 import { database, type Database } from "~/platform/db/client.server";
 import { accounts, passkeys, profiles, sessions, twoFactors, verifications } from "~/platform/db/schema";
-import { DISCORD_ACCOUNT_LINKING, discordAuthPlugins } from "~/features/discord/discord-oauth.server";
+import { DISCORD_ACCOUNT_LINKING, discordAuthPlugins } from "./discord-oauth.server";
 import { withoutParameters } from "~/platform/log-errors.server";
 import { logger } from "~/platform/logger.server";
 import { passwordResetEmail } from "~/platform/mail/templates.server";
@@ -15,7 +14,15 @@ import { hashPassword, verifyPassword } from "./passwords.server";
 import { resetDelivery } from "./reset-delivery.server";
 import { siteSecret } from "~/platform/secrets.server";
 import { refuseSuspendedMember } from "./suspension.server";
-import { twoFactorPlugin } from "~/features/two-factor/two-factor-plugin.server";
+import { twoFactorPlugin } from "./two-factor-plugin.server";
+
+/**
+ * The header the site's own server writes on every request it hands to the app, holding the
+ * client's address (`clientAddress` of web/request-context.ts); any copy the client sent is
+ * replaced. The auth library reads the address it records with a session from this header
+ * alone, so it follows the site's rule (TRUST_PROXY) and never a client-sent X-Forwarded-For.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-hopewell-client-address";
 
 /** How long a session lasts, and how often its expiry is pushed back while it is used. */
 export const SESSION_EXPIRES_IN_S = 30 * 24 * 60 * 60;
