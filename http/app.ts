@@ -3,18 +3,15 @@
 // Start-up, which opens the database and serves this, is start.ts.
 import crypto from "node:crypto";
 import http from "node:http";
-import path from "node:path";
 import { createRequestListener } from "@remix-run/node-fetch-server";
 import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import sirv from "sirv";
-import type { ViteDevServer } from "vite";
 import * as build from "virtual:react-router/server-build";
 import { requestInfoContext, type RequestInfo } from "~/web/request-context";
 import { CLIENT_ADDRESS_HEADER } from "~/identity/auth.server";
 import type { Config } from "~/platform/config.server";
 import { followDatabaseChanges } from "~/platform/db/changes.server";
-import { databaseHandle, type setDatabase } from "~/platform/db/client.server";
+import { databaseHandle } from "~/platform/db/client.server";
 import { logger } from "~/platform/logger.server";
 import { outsideOrigins } from "~/server-parts.server";
 import { logAccess } from "./pipeline/access-log";
@@ -41,6 +38,10 @@ import { createPageTurns, PAGE_LEASE_MS, PAGE_SLOTS } from "./pipeline/page-turn
 import { keepPrivate } from "./pipeline/private-responses";
 import { contentSecurityPolicy, setBaseSecurityHeaders } from "./pipeline/security-headers";
 import { guardAgainstSlowClients } from "./pipeline/slow-clients";
+import { builtAssets } from "./pipeline/static-files";
+import { sourceApp, type Development } from "./dev-source";
+
+export type { Development };
 /**
  * The client's address. Behind a reverse proxy (TRUST_PROXY) it is the last
  * address in X-Forwarded-For, the one our proxy appended; earlier entries are
@@ -73,64 +74,11 @@ function siteStylesheet(): string | undefined {
 type Next = () => void;
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: Next) => void;
 
-/**
- * `npm run dev` (scripts/launch/dev.mjs): Vite in middleware mode serves the browser's
- * modules in place of build/client, and each request runs the app's current source.
- */
-export type Development = {
-  vite: ViteDevServer;
-  /** The server Vite's hot-reload socket was given (it listens for upgrades on it); it answers the requests too. */
-  server: http.Server;
-};
-
 export type AppServerOptions = {
   development?: Development;
   /** The browsers' files: the build's (build/client) by default; tests run without a build serve public/. */
   assetsDir?: string;
 };
-
-/** The production server's files for browsers. */
-function builtAssets(dir: string): Middleware {
-  return sirv(path.resolve(dir), {
-    etag: true,
-    // The build writes .br and .gz copies of the assets (scripts/precompress.mjs).
-    brotli: true,
-    gzip: true,
-    setHeaders(res, pathname) {
-      // sirv lists the files once, at start, and pipes each without an error handler: a file gone
-      // since (a new build written under the running server) would throw out of the process.
-      // That request's answer is cut off instead; the next start serves the new build.
-      res.once("pipe", (file: NodeJS.ReadableStream) => file.once("error", () => res.destroy()));
-      // Vite's hashed files never change; anything else may.
-      res.setHeader(
-        "Cache-Control",
-        pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-      );
-    },
-  });
-}
-
-/**
- * The current source of the app, through Vite, for `npm run dev`. After an edit Vite runs
- * the changed modules again; a new copy of the database module starts without the open
- * database and would open a second one (which the embedded database's lock refuses), so
- * each copy is handed the server's own.
- */
-function sourceApp(vite: ViteDevServer): () => Promise<ServerBuild> {
-  const runner = (vite.environments.ssr as unknown as { runner: { import<T>(url: string): Promise<T> } }).runner;
-  const given = new WeakSet<object>();
-  return async () => {
-    const [app, db] = await Promise.all([
-      runner.import<ServerBuild>("virtual:react-router/server-build"),
-      runner.import<{ setDatabase: typeof setDatabase }>("/app/platform/db/client.server.ts"),
-    ]);
-    if (!given.has(db)) {
-      given.add(db);
-      db.setDatabase(await databaseHandle());
-    }
-    return app;
-  };
-}
 
 export function createAppServer(cfg: Config, options: AppServerOptions = {}): http.Server {
   const mode = process.env.NODE_ENV ?? "production";

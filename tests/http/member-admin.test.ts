@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { MEMBER_ADMIN_MESSAGES } from "~/features/member-admin/member-admin.form";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "~/identity/suspension.server";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
-import { resetPassword, resetTokenIsValid, signIn } from "~/features/accounts/accounts.server";
+import { signIn } from "~/features/accounts/accounts.server";
+import { resetPassword, resetTokenIsValid } from "~/features/accounts/password-changes.server";
 import {
   accounts,
   auditLog,

@@ -1,13 +1,8 @@
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
-import {
-  requestPasswordReset,
-  resetPassword,
-  resetTokenIsValid,
-  signIn,
-  signUp,
-} from "~/features/accounts/accounts.server";
+import { signIn, signUp } from "~/features/accounts/accounts.server";
+import { requestPasswordReset, resetPassword, resetTokenIsValid } from "~/features/accounts/password-changes.server";
 import { assuranceLevelOf, getAuth } from "~/identity/auth.server";
 import { getSessionUser } from "~/identity/session.server";
 import { solveChallenge } from "altcha-lib";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { requestPasswordReset } from "~/features/accounts/accounts.server";
+import { requestPasswordReset } from "~/features/accounts/password-changes.server";
 import { config, overrideConfig } from "~/platform/config.server";
 import { outbox, profiles, sessions } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";

@@ -1,8 +1,6 @@
 import { and, eq, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { DELETION_MESSAGES } from "./account-deletion.form";
-import { SITE_MESSAGES } from "~/web/forms/messages";
 import { audit } from "~/platform/audit.server";
-import { authRefusal, getAuth } from "~/identity/auth.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import {
   accounts,
@@ -30,7 +28,6 @@ import {
 import { logger } from "~/platform/logger.server";
 import { emailOrderKey } from "~/platform/outbox/outbox.server";
 import { smsOrderKey } from "~/platform/sms/sms.server";
-import { hit, signInPerAccount } from "~/platform/rate-limit.server";
 import { removeFile } from "~/platform/storage/storage.server";
 
 /**
@@ -55,7 +52,6 @@ import { removeFile } from "~/platform/storage/storage.server";
 /** The address a deleted account's placeholder gets: `.invalid` is reserved, so it never receives mail. */
 export const DELETED_EMAIL_DOMAIN = "deleted.invalid";
 export const DELETED_BAN_REASON = "account deleted";
-const FRESH_SESSION_MS = 10 * 60_000;
 
 /** Members' lists leave deleted accounts' placeholders out with this condition. */
 export function notDeletedAccount(): SQL {
@@ -64,50 +60,6 @@ export function notDeletedAccount(): SQL {
 
 export function isDeletedAccount(profile: { email: string }): boolean {
   return profile.email.endsWith(`@${DELETED_EMAIL_DOMAIN}`);
-}
-
-/** Whether the member has a password (else they re-authenticate by signing in anew). */
-export async function hasPassword(userId: string): Promise<boolean> {
-  const db = await database();
-  const rows = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
-  return rows.length > 0;
-}
-
-export type ReauthOutcome = { ok: true } | { ok: false; status: number; message: string; field?: "currentPassword" };
-
-/**
- * Proves the signed-in member is at the keyboard: their password (counted against the
- * account's sign-in limit), or, for a member who has none (Discord or emailed codes only),
- * a session begun within the last 10 minutes.
- */
-export async function reauthenticate(
-  request: Request,
-  member: { id: string; email: string },
-  password: string,
-): Promise<ReauthOutcome> {
-  const auth = await getAuth();
-  if (await hasPassword(member.id)) {
-    if (!password)
-      return { ok: false, status: 400, message: DELETION_MESSAGES.passwordRequired, field: "currentPassword" };
-    const byAccount = await hit(`signin:account:${member.email.toLowerCase()}`, signInPerAccount());
-    if (!byAccount.allowed) return { ok: false, status: 429, message: SITE_MESSAGES.tooManyPasswordChanges };
-    try {
-      await auth.api.verifyPassword({ body: { password }, headers: request.headers });
-      return { ok: true };
-    } catch (error) {
-      const refusal = await authRefusal(error);
-      if (refusal?.code === "INVALID_PASSWORD")
-        return { ok: false, status: 400, message: SITE_MESSAGES.wrongCurrentPassword, field: "currentPassword" };
-      throw error;
-    }
-  }
-  const session = await auth.api.getSession({ headers: request.headers });
-  const began = session ? new Date(session.session.createdAt).getTime() : 0;
-  if (Date.now() - began <= FRESH_SESSION_MS) return { ok: true };
-  return { ok: false, status: 403, message: DELETION_MESSAGES.notFresh };
 }
 
 /** The member's name, address and phone numbers as they may appear in JSON text, longest first. */
@@ -332,17 +284,4 @@ export async function memberToDelete(
   if (!row) return null;
   if (isDeletedAccount(row)) return { deleted: true, id: row.id };
   return { deleted: false, id: row.id, firstName: row.firstName, lastName: row.lastName, role: row.role };
-}
-
-/** The cookies that end this browser's session once its account is gone (the library clears its own). */
-export async function clearedSessionCookies(request: Request): Promise<string[]> {
-  try {
-    const auth = await getAuth();
-    const { headers } = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
-    return headers.getSetCookie();
-  } catch (error) {
-    // The session row is already gone: the cookie names nothing, and the library refuses to sign it out.
-    logger.info({ err: error }, "clearing a deleted account's session cookie was refused");
-    return [];
-  }
 }

@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { EMAIL_CHANGE_MESSAGES } from "./email-code.form";
 import { SITE_MESSAGES } from "~/web/forms/messages";
 import { emailIsRegistered } from "./accounts.server";
+import { hasPassword } from "./reauthenticate.server";
+import { isUniqueViolation } from "~/platform/db/constraint-errors.server";
 import { authRefusal, getAuth } from "~/identity/auth.server";
 import { database } from "~/platform/db/client.server";
-import { accounts } from "~/platform/db/schema";
 import { logger } from "~/platform/logger.server";
 import { emailChangedEmail } from "~/platform/mail/account-templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
@@ -20,15 +20,6 @@ import { hit, signInPerAccount } from "~/platform/rate-limit.server";
 type Member = { id: string; email: string; firstName: string };
 export type EmailChangeOutcome =
   { ok: true } | { ok: false; status: number; message: string; field?: "newEmail" | "currentPassword" };
-
-async function hasPassword(userId: string): Promise<boolean> {
-  const db = await database();
-  const rows = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
-  return rows.length > 0;
-}
 
 export async function requestEmailChange(
   request: Request,
@@ -96,11 +87,4 @@ export async function confirmEmailChange(
     logger.error({ err: error }, "queueing the email-changed notice failed");
   }
   return { ok: true, newEmail: updated.email, setCookies: result.headers.getSetCookie() };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }

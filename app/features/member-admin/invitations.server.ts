@@ -11,7 +11,8 @@ import { logger } from "~/platform/logger.server";
 import { invitationEmail } from "~/platform/mail/member-admin-templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
 import { resetDelivery } from "~/identity/reset-delivery.server";
-import { type Actor, type DetailsInput, emailInUse, isUniqueViolation } from "./member-admin.server";
+import { type Actor, type DetailsInput, emailInUse } from "./member-admin.server";
+import { isUniqueViolation } from "~/platform/db/constraint-errors.server";
 
 /**
  * Password links made for a member by a manager: an invitation to a new account, sent again when

@@ -3,6 +3,7 @@ import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "~/identity/link-lifet
 import { isManager, isRole, rolesWhere, type Role } from "~/game/roles";
 import { audit } from "~/platform/audit.server";
 import { database, type Transaction } from "~/platform/db/client.server";
+import { isUniqueViolation } from "~/platform/db/constraint-errors.server";
 import { accounts, passkeys, profiles, sessions, twoFactors } from "~/platform/db/schema";
 import { DISCORD_PROVIDER_ID } from "~/identity/discord-oauth.server";
 import { emailChangedByManagerEmail } from "~/platform/mail/member-admin-templates.server";
@@ -119,7 +120,7 @@ type Locked = {
 };
 
 /** Runs `work` on the member's row, locked against other managers' changes; "not-found" when there is none. */
-async function withMember<T>(
+export async function withMember<T>(
   id: string,
   work: (tx: Transaction, member: Locked) => Promise<T>,
 ): Promise<T | "not-found"> {
@@ -132,16 +133,9 @@ async function withMember<T>(
 }
 
 /** Ends every session of the member in the caller's transaction: the next request with any of them is signed out. */
-async function endSessions(tx: Transaction, userId: string): Promise<number> {
+export async function endSessions(tx: Transaction, userId: string): Promise<number> {
   const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
   return ended.length;
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 export async function emailInUse(tx: Transaction, email: string, except?: string): Promise<boolean> {
@@ -250,89 +244,5 @@ export async function restoreMember(actor: Actor, id: string): Promise<"restored
       .where(eq(profiles.id, id));
     await audit(tx, { actorId: actor.id, action: "member.restore", subjectId: id });
     return "restored" as const;
-  });
-}
-
-/**
- * Removes the member's authenticator app and its backup codes (a lost phone): they sign in
- * with their password alone until they set up a new one, or with a texted code when they have
- * a phone for them. Their sessions are left as they are.
- */
-export async function removeAuthenticatorApp(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
-  return withMember(id, async (tx, member) => {
-    const removed = await tx.delete(twoFactors).where(eq(twoFactors.userId, id)).returning({ id: twoFactors.id });
-    const phone = member.twoFactorPhone !== null;
-    if (removed.length === 0 && (!member.twoFactorEnabled || phone)) return "none" as const;
-    if (!phone)
-      await tx
-        .update(profiles)
-        .set({ twoFactorEnabled: false, updatedAt: sql`now()` })
-        .where(eq(profiles.id, id));
-    await audit(tx, {
-      actorId: actor.id,
-      action: "member.factor_remove",
-      subjectId: id,
-      details: { factor: "authenticator" },
-    });
-    return "removed" as const;
-  });
-}
-
-/**
- * Removes the member's phone for texted codes (a lost or changed number). When it was their only
- * second factor (no authenticator app), two-factor authentication goes off with it. Their
- * sessions are left as they are.
- */
-export async function removeMemberPhone(actor: Actor, id: string): Promise<"removed" | "none" | "not-found"> {
-  return withMember(id, async (tx, member) => {
-    if (!member.twoFactorPhone) return "none" as const;
-    const [app] = await tx
-      .select({ id: twoFactors.id })
-      .from(twoFactors)
-      .where(and(eq(twoFactors.userId, id), eq(twoFactors.verified, true)));
-    await tx
-      .update(profiles)
-      .set({
-        twoFactorPhone: null,
-        twoFactorPhonePending: null,
-        ...(app ? {} : { twoFactorEnabled: false }),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(profiles.id, id));
-    await audit(tx, { actorId: actor.id, action: "member.factor_remove", subjectId: id, details: { factor: "phone" } });
-    return "removed" as const;
-  });
-}
-
-/** Removes one of the member's passkeys (a lost device): it no longer signs anyone in. */
-export async function removeMemberPasskey(
-  actor: Actor,
-  id: string,
-  passkeyId: string,
-): Promise<{ outcome: "removed"; name: string } | { outcome: "none" } | { outcome: "not-found" }> {
-  const result = await withMember(id, async (tx) => {
-    const [removed] = await tx
-      .delete(passkeys)
-      .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, id)))
-      .returning({ name: passkeys.name });
-    if (!removed) return { outcome: "none" as const };
-    const name = removed.name?.trim() || "Unnamed passkey";
-    await audit(tx, {
-      actorId: actor.id,
-      action: "member.factor_remove",
-      subjectId: id,
-      details: { factor: "passkey", name },
-    });
-    return { outcome: "removed" as const, name };
-  });
-  return result === "not-found" ? { outcome: "not-found" } : result;
-}
-
-/** Ends every signed-in session of the member (every device); recorded even when there was none. */
-export async function endMemberSessions(actor: Actor, id: string): Promise<{ ended: number } | "not-found"> {
-  return withMember(id, async (tx) => {
-    const ended = await endSessions(tx, id);
-    await audit(tx, { actorId: actor.id, action: "member.sessions_end", subjectId: id, details: { count: ended } });
-    return { ended };
   });
 }

@@ -11,7 +11,7 @@ import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { requestInfoContext } from "~/web/request-context";
 import { useHydrated } from "~/lib/use-hydrated";
-import { requestPasswordReset } from "~/features/accounts/accounts.server";
+import { requestPasswordReset } from "~/features/accounts/password-changes.server";
 import { verifyCaptcha } from "~/platform/captcha.server";
 
 type ActionData = { sent?: boolean; message?: string; errors?: FieldErrors; email?: string };

@@ -10,7 +10,7 @@ import { newPasswordMessage, ResetPasswordForm } from "~/features/accounts/auth.
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES, SITE_MESSAGES } from "~/web/forms/messages";
 import { RESET_PASSWORD_REDIRECT_MS } from "~/game/rules";
-import { type ResetLinkState, resetLinkState, resetPassword } from "~/features/accounts/accounts.server";
+import { type ResetLinkState, resetLinkState, resetPassword } from "~/features/accounts/password-changes.server";
 
 // docs/product.md#password-reset: "Password updated! Redirecting to login..." and then the home page.
 const AFTER_RESET = "/";

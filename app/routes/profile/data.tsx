@@ -12,12 +12,9 @@ import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages
 import { canBuildCharacter } from "~/game/roles";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";
-import {
-  clearedSessionCookies,
-  deleteAccount,
-  hasPassword,
-  reauthenticate,
-} from "~/features/accounts/account-deletion.server";
+import { deleteAccount } from "~/features/accounts/account-deletion.server";
+import { clearedSessionCookies } from "~/features/accounts/accounts.server";
+import { hasPassword, reauthenticate } from "~/features/accounts/reauthenticate.server";
 import { requireAccess } from "~/web/guards.server";
 import { EXPORT_KEEP_MS, latestExport, requestExport } from "~/features/member-data/member-data.server";
 

@@ -11,7 +11,7 @@ import { SITE_MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter } from "~/game/roles";
 import { failSafely } from "~/web/actions.server";
-import { changePassword } from "~/features/accounts/accounts.server";
+import { changePassword } from "~/features/accounts/password-changes.server";
 import { requireAccess } from "~/web/guards.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

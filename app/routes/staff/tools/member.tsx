@@ -28,16 +28,18 @@ import { countOf } from "~/lib/plural";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import {
-  endMemberSessions,
   memberAccount,
-  removeAuthenticatorApp,
-  removeMemberPasskey,
-  removeMemberPhone,
   restoreMember,
   suspendMember,
   updateMemberDetails,
   type MemberAccount,
 } from "~/features/member-admin/member-admin.server";
+import {
+  endMemberSessions,
+  removeAuthenticatorApp,
+  removeMemberPasskey,
+  removeMemberPhone,
+} from "~/features/member-admin/member-sign-in.server";
 import { handOverPasswordLink, resendInvitation } from "~/features/member-admin/invitations.server";
 import { changeRole } from "~/identity/roles.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
