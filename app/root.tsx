@@ -19,7 +19,7 @@ import { config } from "~/platform/config.server";
 import { captchaWidgetSettings } from "~/platform/captcha.server";
 import { discordSignInEnabled } from "~/features/discord/discord-oauth.server";
 import { optionalUser } from "~/web/guards.server";
-import { unreadLetterCount } from "~/features/letters/letters.server";
+import { unreadLetterCount } from "~/features/letters/letter-box.server";
 import { accessMiddleware } from "~/web/middleware.server";
 import { pageScriptOf } from "~/web/page-script";
 import stylesheet from "./app.css?url";
