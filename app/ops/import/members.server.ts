@@ -1,4 +1,4 @@
-// Saving the export's members (member-rows.server.ts reads them): their profiles, keeping their ids,
+// Saving the export's members (exported-members.server.ts reads them): their profiles, keeping their ids,
 // and their old passwords.
 import crypto from "node:crypto";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
@@ -8,7 +8,7 @@ import { isBcryptHash } from "~/features/accounts/passwords.server";
 import { count, databaseReason, flagRow, saveVersioned, skipRow, type ImportContext } from "./context.server";
 import type { CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
-import { readMembers, type Member } from "./member-rows.server";
+import { readMembers, type Member } from "./exported-members.server";
 import { shown, Skip } from "./values.server";
 
 /** The member's profile: new, replaced by a newer export, or left as the site has it. */
