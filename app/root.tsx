@@ -20,7 +20,7 @@ import { captchaWidgetSettings } from "~/platform/captcha.server";
 import { discordSignInEnabled } from "~/identity/discord-oauth.server";
 import { optionalUser } from "~/web/guards.server";
 import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
-import { unreadLetterCount } from "~/features/letters/letters.server";
+import { unreadLetterCount } from "~/features/letters/letter-box.server";
 import { accessMiddleware } from "~/web/middleware.server";
 import { pageScriptOf } from "~/web/page-script";
 import stylesheet from "./app.css?url";

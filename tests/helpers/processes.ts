@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import { stripVTControlCharacters } from "node:util";
-import { TEST_SUITE_VARIABLES } from "~/platform/config.server";
+import { TEST_SUITE_VARIABLES } from "~/platform/environment.server";
 import { freePort } from "./ports";
 
 export type RunningProcess = {

@@ -31,7 +31,7 @@ import { profileOverview } from "~/features/members/profiles.server";
 import { eventDaySheet } from "~/features/event-day/event-day.server";
 import { memberEventStatuses } from "~/features/events/event-statuses.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
-import { letterBox, unreadLetterCount } from "~/features/letters/letters.server";
+import { letterBox, unreadLetterCount } from "~/features/letters/letter-box.server";
 import { listCast, listPlayers } from "~/features/members/members.server";
 import { newEntryCounts, queueHolders } from "~/features/review/review-queue.server";
 import { loadReview, orderReview, pelReview, researchReview } from "~/features/review/event-reviews.server";

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import { parseEnv } from "node:util";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, parseConfig, TEST_SUITE_VARIABLES } from "~/platform/config.server";
+import { ConfigError, parseConfig } from "~/platform/config.server";
+import { CONFIG_VARIABLES, TEST_SUITE_VARIABLES } from "~/platform/environment.server";
 import { ENV_FILE_VARIABLE } from "../../scripts/launch/env-file.mjs";
 import { markdownTable } from "../helpers/markdown";
 

@@ -20,8 +20,6 @@ import {
   accounts,
   applications,
   characters,
-  costumePhotos,
-  costumeReviews,
   eventAttendance,
   events,
   letters,
@@ -31,7 +29,12 @@ import {
   research,
 } from "~/platform/db/schema";
 import { hashPassword } from "~/identity/passwords.server";
-import { costumeKeys, researchKey, saveFile } from "~/platform/storage/storage.server";
+import { researchKey, saveFile } from "~/platform/storage/storage.server";
+import { DEMO_BUSIEST, seedBusiest, type DemoBusiest } from "./seed-busiest.server";
+import { insertInBatches, sample, TINY_PNG } from "./seed-tools.server";
+
+// The command-line tool and the benchmark take the demo's sizes from here.
+export { DEMO_BUSIEST, type DemoBusiest };
 
 export type DemoSize = {
   members: number;
@@ -54,15 +57,6 @@ export const DEMO_LARGE: DemoSize = {
   research: 500,
 };
 
-/**
- * The busiest pages of the large data set, the same size at every --scale: the next event with
- * 300 attendees (its event-day sheet), the newest past event with 20,000 post-event letters (a
- * review queue that long), and the demo player registered for every upcoming event with costume
- * photos, verdicts and orders (the events page with a member's status).
- */
-export type DemoBusiest = { eventDayAttendees: number; queuePels: number };
-export const DEMO_BUSIEST: DemoBusiest = { eventDayAttendees: 300, queuePels: 20_000 };
-
 /** Every demo account signs in with this password; the named ones below are the ones to try. */
 export const DEMO_PASSWORD = "Hopewell#1877";
 export const DEMO_ACCOUNTS: Record<Role, string> = {
@@ -72,26 +66,7 @@ export const DEMO_ACCOUNTS: Record<Role, string> = {
   applicant: "applicant@hopewell.test",
 };
 
-const BATCH = 400;
 const DAY = 86_400_000;
-/** The smallest valid PNG (1×1, transparent), so demo research files open. */
-const TINY_PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
-  "base64",
-);
-
-async function insertInBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
-}
-
-function sample<T>(list: readonly T[], n: number): T[] {
-  const copy = [...list];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = crypto.randomInt(i + 1);
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 /** The role of the i-th generated member: about 2% managers, 8% cast, 70% players, 20% applicants. */
 function roleFor(i: number): Role {
@@ -246,13 +221,15 @@ export async function seedDemo(
   await insertInBatches(orderRows, (batch) => db.insert(merchantOrders).values(batch));
   log(countOf(orderRows.length, "merchant order"));
 
-  if (busiest)
-    await seedBusiest(db, busiest, { inserted, past, withCharacters, characterName, decidedBy, afterEvent }, log);
+  const demoPlayer = members.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
+  if (busiest) {
+    const made = { inserted, past, withCharacters, characterName, decidedBy, afterEvent, demoPlayer };
+    await seedBusiest(db, busiest, made, log);
+  }
 
   // Letters: half to players' characters (delivered, most read, a few held for release; the demo
   // player's letter box gets the first), a quarter to NPCs (answered or waiting for staff), and a
   // quarter filed from before letters were delivered.
-  const demoPlayer = members.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
   const characterList = characterRows.map((c) => ({ userId: c.userId, name: c.characterName }));
   const letterRows = Array.from({ length: size.letters }, (_, i) => {
     const userId = pick(writers);
@@ -308,89 +285,4 @@ export async function seedDemo(
     letters: letterRows.length,
     research: researchRows.length,
   };
-}
-
-type SeededSoFar = {
-  inserted: { id: string; date: string; status: string }[];
-  past: { id: string; date: string }[];
-  withCharacters: { id: string; email: string }[];
-  characterName: Map<string, string>;
-  decidedBy: string | null;
-  afterEvent: (eventDate: string) => Date;
-};
-
-/** The busiest pages' data (see DEMO_BUSIEST), added to the club already made. */
-async function seedBusiest(db: Database, busiest: DemoBusiest, made: SeededSoFar, log: (message: string) => void) {
-  const { inserted, past, withCharacters, characterName, decidedBy, afterEvent } = made;
-  const upcoming = inserted.filter((e) => e.status === "future").sort((a, b) => a.date.localeCompare(b.date));
-  const demoPlayer = withCharacters.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
-  const nextEvent = upcoming[0];
-  if (nextEvent) {
-    const others = sample(
-      withCharacters.filter((m) => m.id !== demoPlayer),
-      busiest.eventDayAttendees - 1,
-    ).map((m) => m.id);
-    const who = demoPlayer ? [demoPlayer, ...others] : others;
-    await insertInBatches(who, (batch) =>
-      db.insert(eventAttendance).values(
-        batch.map((userId) =>
-          attendanceValues(userId, nextEvent.id, {
-            characterName: characterName.get(userId) ?? null,
-            createdBy: decidedBy,
-          }),
-        ),
-      ),
-    );
-    // A third have sent a costume photo: most approved, some asked for changes.
-    const photos = [];
-    const verdicts = [];
-    for (const [i, userId] of who.entries()) {
-      if (i % 3 !== 0) continue;
-      photos.push(await demoCostumePhoto(userId, nextEvent.id));
-      if (i % 9 !== 6)
-        verdicts.push({
-          userId,
-          eventId: nextEvent.id,
-          verdict: i % 9 === 3 ? ("changes_requested" as const) : ("approved" as const),
-          note: i % 9 === 3 ? "A hat, please." : "",
-          reviewedBy: decidedBy,
-        });
-    }
-    await insertInBatches(photos, (batch) => db.insert(costumePhotos).values(batch));
-    await insertInBatches(verdicts, (batch) => db.insert(costumeReviews).values(batch));
-    log(`${countOf(who.length, "attendee")} at the next event, ${countOf(photos.length, "costume photo")}`);
-  }
-  // The demo player is registered for every later upcoming event too, with a photo and an order for each.
-  if (demoPlayer) {
-    for (const event of upcoming.slice(1)) {
-      await db.insert(eventAttendance).values(
-        attendanceValues(demoPlayer, event.id, {
-          characterName: characterName.get(demoPlayer) ?? null,
-          createdBy: decidedBy,
-        }),
-      );
-      await db.insert(costumePhotos).values(await demoCostumePhoto(demoPlayer, event.id));
-    }
-    for (const event of upcoming) await db.insert(merchantOrders).values(orderValues(demoPlayer, event.id));
-  }
-  const newestPast = [...past].sort((a, b) => b.date.localeCompare(a.date))[0];
-  if (newestPast) {
-    const writers = withCharacters.map((m) => m.id);
-    const rows = Array.from({ length: busiest.queuePels }, () => {
-      const userId = pick(writers);
-      return pelValues(userId, newestPast.id, {
-        characterName: characterName.get(userId) ?? "No character",
-        createdAt: afterEvent(newestPast.date),
-      });
-    });
-    await insertInBatches(rows, (batch) => db.insert(pels).values(batch));
-    log(`${countOf(rows.length, "post-event letter")} for the newest past event`);
-  }
-}
-
-/** A costume photo row with its (tiny) image and thumbnail saved. */
-async function demoCostumePhoto(userId: string, eventId: string) {
-  const { fileKey, thumbKey } = costumeKeys(userId, "png");
-  await Promise.all([saveFile(fileKey, TINY_PNG), saveFile(thumbKey, TINY_PNG)]);
-  return { userId, eventId, fileKey, thumbKey, fileType: "image/png", fileSize: TINY_PNG.length, width: 1, height: 1 };
 }

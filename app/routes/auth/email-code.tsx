@@ -1,18 +1,21 @@
-import { useCallback, useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/email-code";
-import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
-import { Field } from "~/components/ui/Field";
 import { email as emailSchema } from "~/features/accounts/auth.form";
 import { EMAIL_CODE_MESSAGES, EmailCodeForm, EmailCodeRequestForm } from "~/features/accounts/email-code.form";
-import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
+import {
+  CodeStep,
+  emailCodePageUrl,
+  RequestStep,
+  type EmailCodeAnswer,
+  type EmailCodeStep,
+} from "~/features/accounts/EmailCodeSteps";
+import { fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { requestInfoContext } from "~/web/request-context";
 import { safeRedirectTarget } from "~/web/redirect-target";
-import { useHydrated } from "~/lib/use-hydrated";
 import { verifyCaptcha } from "~/platform/captcha.server";
 import { requestSignInCode, signInWithCode } from "~/features/accounts/email-code.server";
 import { optionalUser } from "~/web/guards.server";
@@ -24,27 +27,7 @@ import { optionalUser } from "~/web/guards.server";
  * the link signs nobody in. Plain form posts: it works without JavaScript (but the CAPTCHA).
  */
 
-const PAGE = "/auth/email-code";
 const PASSWORD_REMOVED = "password-removed";
-
-type Step = "request" | "code";
-type ActionData = {
-  step: Step;
-  message?: string;
-  errors?: FieldErrors;
-  email?: string;
-  code?: string;
-  /** "Send again" was answered: its message, a success or a wait. */
-  resent?: { ok: boolean; message: string };
-};
-
-function pageUrl(params: Record<string, string | undefined>): string {
-  const query = new URLSearchParams(
-    Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])),
-  );
-  const text = query.toString();
-  return text ? `${PAGE}?${text}` : PAGE;
-}
 
 /** The `redirectTo` worth keeping: a same-site path, else nothing. */
 function keptRedirect(value: string | null | undefined): string | undefined {
@@ -84,33 +67,34 @@ export async function action({ request, context }: Route.ActionArgs) {
       // Without a usable address there is no code step to return to.
       const errors = fieldErrors(parsed.error);
       if (errors.email)
-        return data<ActionData>(
+        return data<EmailCodeAnswer>(
           { step: "request", errors: { email: errors.email }, email: fields.email },
           { status: 400 },
         );
-      return data<ActionData>({ step: "code", errors, email: fields.email, code: fields.code }, { status: 400 });
+      return data<EmailCodeAnswer>({ step: "code", errors, email: fields.email, code: fields.code }, { status: 400 });
     }
     const outcome = await signInWithCode(parsed.data, request, clientAddress);
     if (!outcome.ok)
-      return data<ActionData>(
+      return data<EmailCodeAnswer>(
         { step: "code", errors: { code: outcome.message }, email: parsed.data.email, code: fields.code },
         { status: outcome.status },
       );
     const headers = new Headers();
     for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-    if (outcome.passwordRemoved) throw redirect(pageUrl({ notice: PASSWORD_REMOVED, redirectTo }), { headers });
+    if (outcome.passwordRemoved)
+      throw redirect(emailCodePageUrl({ notice: PASSWORD_REMOVED, redirectTo }), { headers });
     throw redirect(safeRedirectTarget(redirectTo), { headers });
   }
 
-  const step: Step = fields.intent === "resend" ? "code" : "request";
+  const step: EmailCodeStep = fields.intent === "resend" ? "code" : "request";
   const parsed = EmailCodeRequestForm.safeParse(fields);
   if (!parsed.success)
-    return data<ActionData>(
+    return data<EmailCodeAnswer>(
       { step: "request", errors: fieldErrors(parsed.error), email: fields.email },
       { status: 400 },
     );
   const fail = (status: number, message: string) =>
-    data<ActionData>(
+    data<EmailCodeAnswer>(
       step === "code"
         ? { step, email: parsed.data.email, resent: { ok: false, message } }
         : { step, message, email: fields.email },
@@ -120,148 +104,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await requestSignInCode(parsed.data.email, clientAddress, redirectTo);
   if (!outcome.ok) return fail(outcome.status, outcome.message);
   // The first request moves on to the code step; "Send again" stays on it.
-  if (step === "request") throw redirect(pageUrl({ email: parsed.data.email, sent: "1", redirectTo }));
-  return data<ActionData>({
+  if (step === "request") throw redirect(emailCodePageUrl({ email: parsed.data.email, sent: "1", redirectTo }));
+  return data<EmailCodeAnswer>({
     step,
     email: parsed.data.email,
     resent: { ok: true, message: EMAIL_CODE_MESSAGES.sent(parsed.data.email) },
   });
-}
-
-/** A submit button that waits for the CAPTCHA once JavaScript runs (without it, the server says so). */
-function useCaptchaGate() {
-  const hydrated = useHydrated();
-  const [solved, setSolved] = useState(false);
-  const onChange = useCallback((value: boolean) => setSolved(value), []);
-  return { onChange, solved, blocked: hydrated && !solved };
-}
-
-function RequestStep({
-  actionData,
-  redirectTo,
-  busy,
-}: {
-  actionData?: ActionData;
-  redirectTo?: string;
-  busy: boolean;
-}) {
-  const gate = useCaptchaGate();
-  return (
-    <>
-      <h1 className="text-center text-3xl">Sign in with a code</h1>
-      <p className="mt-4 text-center text-dust">
-        Enter your account&apos;s email address and we will send you a 6-digit code to sign in with: no password needed.
-      </p>
-      <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
-        {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-        <input type="hidden" name="intent" value="request" />
-        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={actionData?.email}
-          error={actionData?.errors?.email}
-        />
-        <Captcha onChange={gate.onChange} answer={actionData} />
-        <button
-          type="submit"
-          className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60"
-          disabled={gate.blocked || busy}
-        >
-          {busy ? "Sending…" : "Email me a code"}
-        </button>
-        <CaptchaHint solved={gate.solved} />
-      </Form>
-    </>
-  );
-}
-
-function CodeStep({
-  email,
-  code,
-  sent,
-  actionData,
-  redirectTo,
-  busy,
-}: {
-  email: string;
-  code: string;
-  sent: boolean;
-  actionData?: ActionData;
-  redirectTo?: string;
-  busy: boolean;
-}) {
-  const gate = useCaptchaGate();
-  const navigation = useNavigation();
-  const intent = navigation.formData?.get("intent");
-  return (
-    <>
-      <h1 className="text-center text-3xl">Enter your code</h1>
-      <div className="mt-6 flex flex-col gap-3">
-        {sent && !actionData ? <Alert kind="success">{EMAIL_CODE_MESSAGES.sent(email)}</Alert> : null}
-        {!sent && code && !actionData ? (
-          <p className="text-dust">Press &ldquo;Sign in&rdquo; to use the code from your email.</p>
-        ) : null}
-      </div>
-      <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
-        <input type="hidden" name="intent" value="verify" />
-        <input type="hidden" name="email" value={email} />
-        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field
-          label="Code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9 -]*"
-          maxLength={12}
-          required
-          defaultValue={actionData?.code ?? code}
-          error={actionData?.errors?.code}
-          hint={`Sent to ${email}. A code works once, for a short time.`}
-        />
-        <button
-          type="submit"
-          className="btn btn-primary w-full disabled:cursor-not-allowed disabled:opacity-60"
-          disabled={busy}
-        >
-          {busy && intent === "verify" ? "Signing in…" : "Sign in"}
-        </button>
-      </Form>
-
-      <section aria-labelledby="resend-heading" className="mt-8 border-t border-timber pt-6">
-        <h2 id="resend-heading" className="text-xl">
-          No email?
-        </h2>
-        <p className="mt-2 text-sm text-dust">
-          It can take a minute, and may land in your spam folder. You can ask for a new code: the old one then stops
-          working.
-        </p>
-        <Form method="post" noValidate className="mt-4 flex flex-col gap-4">
-          {actionData?.resent ? (
-            <Alert kind={actionData.resent.ok ? "success" : "error"}>{actionData.resent.message}</Alert>
-          ) : null}
-          <input type="hidden" name="intent" value="resend" />
-          <input type="hidden" name="email" value={email} />
-          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-          <Captcha onChange={gate.onChange} answer={actionData} />
-          <button
-            type="submit"
-            className="btn btn-secondary w-full disabled:cursor-not-allowed disabled:opacity-60"
-            disabled={gate.blocked || busy}
-          >
-            {busy && intent === "resend" ? "Sending…" : "Send again"}
-          </button>
-          <CaptchaHint solved={gate.solved}>Complete the CAPTCHA to send again.</CaptchaHint>
-        </Form>
-        <p className="mt-4 text-center">
-          <Link to={pageUrl({ redirectTo })}>Use another email address</Link>
-        </p>
-      </section>
-    </>
-  );
 }
 
 export default function EmailCode({ loaderData, actionData }: Route.ComponentProps) {
@@ -294,7 +142,7 @@ export default function EmailCode({ loaderData, actionData }: Route.ComponentPro
 
   // The address the code step is for: the page's (`?email=`), or the one just posted.
   const email = loaderData.email ?? (actionData?.step === "code" ? actionData.email : undefined);
-  const step: Step = actionData?.step ?? (email ? "code" : "request");
+  const step: EmailCodeStep = actionData?.step ?? (email ? "code" : "request");
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="panel">

@@ -3,109 +3,43 @@ import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { formatDollars } from "~/game/merchant";
-import { isManager as isManagerRole } from "~/game/roles";
 import { VENUE, VENUE_ADDRESS } from "~/game/setting";
-import { clubToday, formatClubDay, formatEventDate } from "~/lib/dates";
+import { formatClubDay, formatEventDate } from "~/lib/dates";
 import { countOf } from "~/lib/plural";
 import { Pager } from "~/components/ListControls";
-import { EVENTS_PAGE_SIZE, lastPage, pageParam } from "~/lib/paging";
+import { pageParam } from "~/lib/paging";
 import { siteUrl } from "~/features/events/calendar-files.server";
-import { calendarFeedPath, renewCalendarFeed } from "~/features/events/calendar-feed.server";
-import { config } from "~/platform/config.server";
-import { memberEventStatuses, type MemberEventStatus } from "~/features/events/event-statuses.server";
-import { eventTimeLabels } from "~/features/events/event-times.server";
-import { listUpcomingEvents } from "~/features/events/events.server";
-import { directionsUrl } from "~/features/site/site.server";
-import { data, Form, redirect, useNavigation } from "react-router";
+import type { MemberEventStatus } from "~/features/events/event-statuses.server";
+import { EventsPageForms, FEED_MESSAGES, type EventsActionData } from "~/features/events/events-page.form";
+import { eventsPage } from "~/features/events/events-page.server";
+import { buyTicket, giveUpCheckout, renewFeed } from "~/features/events/events-page-actions.server";
+import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
-import { cancelCheckout, startCheckout } from "~/features/tickets/checkout.server";
-import { ticketOffers } from "~/features/tickets/offers.server";
 import { TicketActions } from "~/features/tickets/TicketActions";
-import { refundedText, TICKET_MESSAGES } from "~/features/tickets/tickets.messages";
+import { refundedText } from "~/features/tickets/tickets.messages";
 import { Alert } from "~/components/ui/Alert";
-import { readForm } from "~/web/forms/kernel";
-import { failSafely } from "~/web/actions.server";
+import { checkForm, readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  const isManager = isManagerRole(user.role);
-  const page = pageParam(request.url);
-  // Ten at a time, soonest first: a page listing every announced date grew with them.
-  const upcoming = await listUpcomingEvents();
-  const last = lastPage(upcoming.length, EVENTS_PAGE_SIZE);
-  const shown = Math.min(page, last);
-  const listed = upcoming.slice(shown * EVENTS_PAGE_SIZE, (shown + 1) * EVENTS_PAGE_SIZE);
-  const timeZone = config().clubTimeZone;
-  // The member's own rows for every listed event at once (one kept query, not one per event).
-  const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
-  // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
-  const feed = `${siteUrl(request)}${await calendarFeedPath(user.id)}`;
-  const registered = new Set(
-    listed.filter((event) => mine.byEvent[event.id]?.registration === "registered").map((event) => event.id),
-  );
-  const tickets = await ticketOffers(user, listed, registered);
-  return {
-    events: listed.map((event) => ({
-      id: event.id,
-      title: event.title,
-      date: event.date,
-      // Sold on the site (with Stripe's keys set), the event's payment link gives way to its ticket.
-      ticketUrl: tickets[event.id] ? null : event.ticketUrl,
-      ticket: tickets[event.id] ?? null,
-      times: eventTimeLabels(event.date, timeZone),
-      status: mine.byEvent[event.id]!,
-    })),
-    lettersDue: mine.lettersDue,
-    directions: directionsUrl(),
-    feed: { url: feed, subscribe: feed.replace(/^https?:/, "webcal:") },
-    page: shown,
-    lastPage: last,
-    isManager,
-  };
+  return eventsPage(user, pageParam(request.url), siteUrl(request));
 }
 
-export const FEED_MESSAGES = {
-  renewed:
-    "Your calendar feed has a new address. The old one no longer works: subscribe to this one in your calendar app.",
-  failed: "A new address could not be made. Please try again.",
-  unknown: "That action is not available here.",
-} as const;
-
-type ActionData = { ok?: string; message?: string; ticket?: string; ticketOk?: string };
-
-/** A new calendar-feed address, for a member who fears theirs has been passed on: the old one stops working. */
+/** The page's buttons: buy a ticket, give up a checkout left open, or get a new calendar-feed address. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const fields = await readForm(request);
-  if (fields.intent === "buy_ticket") {
-    const started = await startCheckout(
-      user,
-      typeof fields.eventId === "string" ? fields.eventId : "",
-      siteUrl(request),
-    );
-    // To Stripe's checkout page; back on /events/ticket once paid.
-    if (started.outcome === "checkout") throw redirect(started.url);
-    return data<ActionData>(
-      { ticket: TICKET_MESSAGES[started.outcome] },
-      { status: started.outcome === "failed" ? 503 : 409 },
-    );
+  const form = checkForm(EventsPageForms, await readForm(request));
+  if (!form.ok) return data<EventsActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
+  const input = form.data;
+  switch (input.intent) {
+    case "buy_ticket":
+      return buyTicket(user, input.eventId, siteUrl(request));
+    case "cancel_checkout":
+      return giveUpCheckout(user, input.purchaseId);
+    case "renew_feed":
+      return renewFeed(user);
   }
-  if (fields.intent === "cancel_checkout") {
-    const cancelled = await cancelCheckout(user, typeof fields.purchaseId === "string" ? fields.purchaseId : "");
-    if (cancelled.outcome === "released")
-      return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelled(cancelled.title) });
-    if (cancelled.outcome === "paid") return data<ActionData>({ ticketOk: TICKET_MESSAGES.cancelPaid });
-    return data<ActionData>(
-      { ticket: cancelled.outcome === "failed" ? TICKET_MESSAGES.cancelFailed : TICKET_MESSAGES.unknownCheckout },
-      { status: cancelled.outcome === "failed" ? 503 : 404 },
-    );
-  }
-  if (fields.intent !== "renew_feed") return data<ActionData>({ message: FEED_MESSAGES.unknown }, { status: 400 });
-  return failSafely<ActionData>("renewing a calendar feed address", { message: FEED_MESSAGES.failed }, async () => {
-    await renewCalendarFeed(user.id);
-    return data<ActionData>({ ok: FEED_MESSAGES.renewed });
-  });
 }
 
 type ListedEvent = Route.ComponentProps["loaderData"]["events"][number];

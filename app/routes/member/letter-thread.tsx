@@ -13,7 +13,8 @@ import { TEXTAREA_ROWS } from "~/game/rules";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { letterThread, markThreadRead, replyToLetter } from "~/features/letters/letters.server";
+import { letterThread, markThreadRead } from "~/features/letters/letter-threads.server";
+import { replyToLetter } from "~/features/letters/letters.server";
 import { userContext } from "~/web/request-context";
 
 /** The letters this visit marked read, for the page to show as new. */

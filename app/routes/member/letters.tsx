@@ -19,7 +19,8 @@ import { lastPage, pageParam } from "~/lib/paging";
 import type { loader as rootLoader } from "~/root";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { LETTER_BOX_PAGE_SIZE, letterBox, sendLetter } from "~/features/letters/letters.server";
+import { LETTER_BOX_PAGE_SIZE, letterBox } from "~/features/letters/letter-box.server";
+import { sendLetter } from "~/features/letters/letters.server";
 
 type Tab = "write" | "box";
 

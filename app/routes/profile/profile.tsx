@@ -1,30 +1,22 @@
-import { useState } from "react";
-import { data, Form, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { data, useRouteLoaderData, useSearchParams } from "react-router";
 import { Link } from "~/components/Link";
 import { ProfileLayout, profileSections, type ProfileSection } from "~/features/members/ProfileLayout";
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { SavedNotice } from "~/components/SavedNotice";
-import { Alert } from "~/components/ui/Alert";
-import { Field } from "~/components/ui/Field";
-import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, parseForm } from "~/web/forms/kernel";
-import { BACKSTORY_MAX } from "~/features/members/character.limits";
+import { parseForm } from "~/web/forms/kernel";
 import { ProfileForms } from "~/features/members/profile.form";
+import { BackstorySection, Detail, EmergencyContactSection } from "~/features/members/ProfileEditors";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { canBuildCharacter, ROLE_LABELS } from "~/game/roles";
 import { countOf } from "~/lib/plural";
 import type { loader as rootLoader } from "~/root";
-import { TEXTAREA_ROWS } from "~/game/rules";
-import { updateBackstory } from "~/features/members/characters.server";
-import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { profileOverview, saveEmergencyContact } from "~/features/members/profiles.server";
+import { saveBackstory, saveContact, type ProfileAnswer } from "~/features/members/profile-changes.server";
+import { profileOverview } from "~/features/members/profiles.server";
 import { answersForMember } from "~/features/review/staff-replies.server";
 import { AnswersFromStaff } from "~/features/review/AnswersFromStaff";
 
-const SAVED = "Changes saved successfully!";
 type Tab = ProfileSection;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -46,204 +38,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = {
-  intent: string;
-  saved?: boolean;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-  at?: number;
-};
-
+/** Saves the emergency contact or the backstory (profile-changes.server.ts), by the button that sent the form. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, ProfileForms);
   const intent = form.values.intent;
   if (intent !== "contact" && intent !== "backstory")
-    return data<ActionData>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
+    return data<ProfileAnswer>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
   if (intent === "backstory") requireAccess(context, request, "character");
-  if (!form.ok) return data<ActionData>({ intent, errors: form.errors, values: form.values }, { status: 400 });
-  const saved = form.data;
-  if (saved.intent === "contact") {
-    return failSafely<ActionData>(
-      "saving an emergency contact",
-      { intent, message: "Failed to save emergency contact. Please try again.", values: form.values },
-      async () => {
-        await saveEmergencyContact(user.id, { name: saved.name, phone: saved.phone });
-        return data({ intent, saved: true, at: Date.now() });
-      },
-    );
-  }
-  return failSafely<ActionData>(
-    "saving a backstory",
-    { intent, message: "Failed to save backstory. Please try again.", values: form.values },
-    async () => {
-      if (!(await updateBackstory(user, saved.backstory)))
-        return data({ intent, message: "You have no character yet. Create one first." }, { status: 404 });
-      return data({ intent, saved: true, at: Date.now() });
-    },
-  );
-}
-
-function Detail({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <>
-      <dt className="font-bold text-dust">{term}</dt>
-      <dd className="break-words">{children}</dd>
-    </>
-  );
-}
-
-function Submit({ label }: { label: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  return (
-    <button type="submit" className="btn btn-primary" disabled={busy}>
-      {busy ? "Saving…" : label}
-    </button>
-  );
-}
-
-/**
- * Whether an in-place editor is open: opened by Edit, closed by Cancel or by a
- * successful save that happened after it was opened. A refused save keeps it open.
- */
-function useEditor(result: ActionData | undefined, openAtFirst: boolean) {
-  const [openedAfter, setOpenedAfter] = useState<{ at: number | undefined } | null>(
-    openAtFirst ? { at: undefined } : null,
-  );
-  const savedSinceOpening = Boolean(result?.saved && openedAfter && result.at !== openedAfter.at);
-  return {
-    open: openedAfter !== null && !savedSinceOpening,
-    start: () => setOpenedAfter({ at: result?.at }),
-    cancel: () => setOpenedAfter(null),
-  };
-}
-
-function EmergencyContactSection({
-  contact,
-  actionData,
-}: {
-  contact: { name: string; phone: string } | null;
-  actionData?: ActionData;
-}) {
-  const [params] = useSearchParams();
-  const mine = actionData?.intent === "contact" ? actionData : undefined;
-  const editor = useEditor(mine, params.get("edit") === "contact" || Boolean(mine && !mine.saved));
-  const editing = editor.open;
-  const values = mine?.values ?? contact ?? { name: "", phone: "" };
-  return (
-    <section aria-labelledby="emergency" className="panel">
-      <h2 id="emergency" className="text-2xl">
-        Emergency contact
-      </h2>
-      <p className="mt-1 text-sm text-dust">
-        Who we call if something happens to you at an event. Only managers can see it.
-      </p>
-      <div className="mt-4 flex flex-col gap-4">
-        {mine?.saved && !editing ? <SavedNotice key={mine.at} message={SAVED} /> : null}
-        {mine?.message ? <Alert kind="error">{mine.message}</Alert> : null}
-        {editing ? (
-          <Form method="post" noValidate className="flex flex-col gap-4">
-            <input type="hidden" name="intent" value="contact" />
-            <Field
-              label="Contact name"
-              name="name"
-              autoComplete="off"
-              required
-              defaultValue={values.name}
-              error={mine?.errors?.name}
-            />
-            <Field
-              label="Contact phone"
-              name="phone"
-              type="tel"
-              autoComplete="off"
-              required
-              defaultValue={values.phone}
-              error={mine?.errors?.phone}
-            />
-            <div className="flex gap-3">
-              <Submit label="Save" />
-              <Link to="?tab=profile" onClick={editor.cancel} className="btn btn-secondary" replace>
-                Cancel
-              </Link>
-            </div>
-          </Form>
-        ) : contact ? (
-          <>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-              <Detail term="Name">{contact.name}</Detail>
-              <Detail term="Phone">{contact.phone}</Detail>
-            </dl>
-            <Link
-              to="?tab=profile&edit=contact"
-              onClick={(e) => (e.preventDefault(), editor.start())}
-              className="btn btn-secondary self-start"
-            >
-              Edit
-            </Link>
-          </>
-        ) : (
-          <>
-            <p>No emergency contact yet.</p>
-            <Link
-              to="?tab=profile&edit=contact"
-              onClick={(e) => (e.preventDefault(), editor.start())}
-              className="btn btn-primary self-start"
-            >
-              Add emergency contact
-            </Link>
-          </>
-        )}
-      </div>
-    </section>
-  );
-}
-
-function BackstorySection({ backstory, actionData }: { backstory: string; actionData?: ActionData }) {
-  const [params] = useSearchParams();
-  const mine = actionData?.intent === "backstory" ? actionData : undefined;
-  const editor = useEditor(mine, params.get("edit") === "backstory" || Boolean(mine && !mine.saved));
-  const editing = editor.open;
-  return (
-    <div className="flex flex-col gap-3">
-      {mine?.saved && !editing ? <SavedNotice key={mine.at} message={SAVED} /> : null}
-      {mine?.message ? <Alert kind="error">{mine.message}</Alert> : null}
-      {editing ? (
-        <Form method="post" noValidate className="flex flex-col gap-3">
-          <input type="hidden" name="intent" value="backstory" />
-          <TextAreaField
-            label="Backstory"
-            name="backstory"
-            rows={TEXTAREA_ROWS.backstory}
-            maxLength={BACKSTORY_MAX}
-            required
-            defaultValue={mine?.values?.backstory ?? backstory}
-            error={mine?.errors?.backstory}
-          />
-          <div className="flex gap-3">
-            <Submit label="Save" />
-            <Link to="?tab=character" onClick={editor.cancel} className="btn btn-secondary" replace>
-              Cancel
-            </Link>
-          </div>
-        </Form>
-      ) : (
-        <>
-          <h3 className="text-xl">Backstory</h3>
-          <p className="whitespace-pre-wrap">{backstory}</p>
-          <Link
-            to="?tab=character&edit=backstory"
-            onClick={(e) => (e.preventDefault(), editor.start())}
-            className="btn btn-secondary self-start"
-          >
-            Edit backstory
-          </Link>
-        </>
-      )}
-    </div>
-  );
+  if (!form.ok) return data<ProfileAnswer>({ intent, errors: form.errors, values: form.values }, { status: 400 });
+  return form.data.intent === "contact"
+    ? saveContact(user, form.data, form.values)
+    : saveBackstory(user, form.data, form.values);
 }
 
 /** The member's letter box in brief: the unread count the navigation shows too (read once, by the root). */

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/letters";
 import { revalidateAfterConflict } from "~/web/revalidate";
@@ -7,34 +7,30 @@ import { SideTabLinks } from "~/components/SideTabs";
 import { Pager, ResultCount, SearchForm } from "~/components/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { checkForm, type FieldErrors, readForm } from "~/web/forms/kernel";
-import { QUEUE_INTENTS, type QueueResult } from "~/features/review/review-queue.form";
+import { readForm } from "~/web/forms/kernel";
+import { QUEUE_INTENTS } from "~/features/review/review-queue.form";
 import { QueueEntry, QueueNotice, type QueueData } from "~/features/review/QueueEntry";
 import { filterFields, filterQuery, QueueFilters } from "~/features/review/QueueFilters";
 import { queueFilterOf } from "~/features/review/queue-filter.server";
 import { answerQueueForm } from "~/features/review/queue-actions.server";
 import { queueView } from "~/features/review/review-queue.server";
 import type { ActionAnswer } from "~/web/actions.server";
-import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { LETTER_MESSAGES } from "~/features/letters/letters.messages";
-import { StaffLetterForms } from "~/features/letters/letters.form";
 import { LETTER_STATUS_FOR_STAFF, type LetterStatus, UNSIGNED } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { formatClubTime } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
 import { lastPage, LETTER_COUNT_CAP, REVIEW_PAGE_SIZE } from "~/lib/paging";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { reviewQuery } from "~/features/review/event-reviews.server";
 import {
-  answerLetter,
   type LetterQueue,
   letterQueues,
   letterThreadForStaff,
   listLetters,
-  releaseLetter,
 } from "~/features/review/letter-review.server";
+import { answerStaffLetterForm, type StaffLetterAnswer } from "~/features/review/letter-actions.server";
 
 function queueOf(url: string): LetterQueue {
   const tab = new URL(url).searchParams.get("tab");
@@ -80,56 +76,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = {
-  done?: "released" | "answered";
-  letterId?: string;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-} & QueueResult;
-
-export async function action({ request, context }: Route.ActionArgs): Promise<ActionAnswer<ActionData>> {
+/** A queue's form (take, hand back, status, reply), or one of the page's own: release or answer a letter. */
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionAnswer<StaffLetterAnswer>> {
   const staff = requireAccess(context, request, "staff");
   const values = await readForm(request);
   if (QUEUE_INTENTS.includes(values.intent ?? "")) return answerQueueForm(staff, "letter", values);
-  const form = checkForm(StaffLetterForms, values);
-  const letterId = form.values.letterId;
-  if (!form.ok) {
-    if (form.values.intent !== "release" && form.values.intent !== "answer")
-      return data<ActionData>({ message: "That action is not available here." }, { status: 400 });
-    return data<ActionData>(
-      {
-        letterId,
-        message: form.errors.body ?? SUBMISSION_MESSAGES.fillAllFields,
-        errors: form.errors,
-        values: form.values,
-      },
-      { status: 400 },
-    );
-  }
-  const input = form.data;
-  if (input.intent === "release") {
-    return failSafely<ActionData>(
-      "releasing a letter",
-      { letterId, message: "Failed to release the letter. Please try again." },
-      async () => {
-        const outcome = await releaseLetter(staff, input.letterId);
-        if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
-        if (outcome === "not-held") return data({ letterId, message: LETTER_MESSAGES.notHeld }, { status: 409 });
-        return data({ done: "released" as const, letterId });
-      },
-    );
-  }
-  return failSafely<ActionData>(
-    "answering a letter",
-    { letterId, message: SUBMISSION_MESSAGES.letterFailed, values: form.values },
-    async () => {
-      const outcome = await answerLetter(staff, input);
-      if (outcome === "not-found") return data({ letterId, message: LETTER_MESSAGES.notFound }, { status: 404 });
-      if (outcome === "not-waiting") return data({ letterId, message: LETTER_MESSAGES.notWaiting }, { status: 409 });
-      return data({ done: "answered" as const, letterId });
-    },
-  );
+  return answerStaffLetterForm(staff, values);
 }
 
 type Letter = Route.ComponentProps["loaderData"]["rows"][number];
@@ -152,7 +104,7 @@ function LetterEntry({
   queue,
 }: {
   letter: Letter;
-  actionData?: ActionData;
+  actionData?: StaffLetterAnswer;
   threadShown: boolean;
   queue: QueueData;
 }) {
