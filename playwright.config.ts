@@ -21,7 +21,7 @@ const PORT = Number(process.env.E2E_PORT);
  * What every server the browser tests start runs with: the production build, as NODE_ENV=test so
  * that it takes the test suite's cheap CAPTCHA (CAPTCHA_TEST_WORK, which a production start
  * refuses). Each sign-up and sign-in solves one; at the production cost that was over a second
- * of a core each. tests/integration/accounts.test.ts checks the production cost is unchanged.
+ * of a core each. tests/features/accounts/accounts.test.ts checks the production cost is unchanged.
  */
 export const E2E_SERVER_ENV = { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10", LOG_LEVEL: "warn" } as const;
 /** The e2e SMTP server's port: tests that read email start a real SMTP server here. */

@@ -51,7 +51,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // CAPTCHA_TEST_WORK: challenges that take a few derivations instead of thousands (refused in
-    // production); tests/integration/accounts.test.ts checks the production cost is unchanged.
+    // production); tests/features/accounts/accounts.test.ts checks the production cost is unchanged.
     env: { NODE_ENV: "test", CAPTCHA_TEST_WORK: "10", ...NO_ENV_FILE },
   },
 });

@@ -83,7 +83,7 @@ test("signing in from a member page returns to it", async ({ page, isMobile }) =
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fevents$/);
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/events$/);
-  // Other tests add events, so the list may or may not be empty here (tests/http/events.test.ts covers both).
+  // Other tests add events, so the list may or may not be empty here (tests/features/events/events.test.ts covers both).
   await expect(page.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
   await expectAccessible(page);
 });

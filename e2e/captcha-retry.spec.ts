@@ -159,7 +159,7 @@ test.describe("with the real 11-second sign-up throttle", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
     // The seconds pass (another address stands in for them, as the throttle is per address): the
-    // same page, a new solve, and it goes through. tests/integration/accounts.test.ts lets the real
+    // same page, a new solve, and it goes through. tests/features/accounts/accounts.test.ts lets the real
     // window pass on a moved clock.
     await page.setExtraHTTPHeaders({ "X-Forwarded-For": later });
     await solveCaptcha(page);

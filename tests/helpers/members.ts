@@ -15,7 +15,8 @@ import { enrolTotp } from "./two-factor";
  * library's own adapter, and the session cookie signed as the library signs it), so every page
  * sees a member exactly as after a real sign-in; what is skipped is the work a sign-in does to
  * get there (Argon2, rate limits, the CAPTCHA). Signing in itself is tested through the pages
- * and `signIn` (tests/http/auth-forms, two-factor, email-code, passkeys, discord-sign-in...).
+ * and `signIn` (tests/features/accounts/auth-forms and email-code, tests/features/two-factor/,
+ * tests/features/passkeys/, tests/features/discord/...).
  */
 
 const DEFAULT_PASSWORD = "Lantern#1877";

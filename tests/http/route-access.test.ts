@@ -111,7 +111,7 @@ describe("every route, for every role, answers as the permission table says", ()
       const path = concrete(pattern);
       if (SIGNED_BY_SENDER.has(pattern)) {
         // Posted by a service, not a browser: no Origin to check, and refused unless signed by its sender
-        // (404 here, where the service is not set up; tests/http/tickets-webhook.test.ts checks the signature).
+        // (404 here, where the service is not set up; tests/features/tickets/tickets-webhook.test.ts checks the signature).
         const unsigned = await fetch(server.url + path, {
           method: "POST",
           headers: { Origin: "https://evil.example", "Content-Type": "application/json" },

@@ -21,7 +21,7 @@ import { startWebhookServer } from "../helpers/webhook";
  * REQUIRE_MANAGER_2FA (on by default) against every way into the site followed by every choice
  * the second step could offer. Only a second factor that is not the first one opens the managers'
  * pages: an authenticator app, a backup code, a texted code (and a passkey, which signs in at
- * aal2 by itself: tests/http/passkeys.test.ts, e2e/passkeys.spec.ts). The mailbox is one factor
+ * aal2 by itself: tests/features/passkeys/passkeys.test.ts, e2e/passkeys.spec.ts). The mailbox is one factor
  * however it is reached (an emailed code, a reset link, an invitation), so an emailed code is
  * never a second one, whatever came first.
  */

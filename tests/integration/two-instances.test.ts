@@ -72,7 +72,7 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
       OUTBOX_POLL_MS: "100",
       LISTEN_HEARTBEAT_MS: String(HEARTBEAT_MS),
       // What one instance learns of the other's writes is tested here with password sessions; the
-      // managers' second-factor gate has its own tests (tests/http/two-factor.test.ts, route-access).
+      // managers' second-factor gate has its own tests (tests/features/two-factor/two-factor.test.ts, route-access).
       REQUIRE_MANAGER_2FA: "false",
       ...s3.env,
     });
