@@ -1,5 +1,7 @@
 import { data, isRouteErrorResponse, type UNSAFE_DataWithResponseInit } from "react-router";
 import { logger } from "~/platform/logger.server";
+import type { FieldErrors, FormValues } from "./forms/kernel";
+import { MESSAGES } from "./forms/messages";
 
 /** What an action answers: its page's data, with a status. */
 export type ActionAnswer<D> = UNSAFE_DataWithResponseInit<D>;
@@ -24,4 +26,15 @@ export async function failSafely<D>(
     logger.error({ err: error }, `${what} failed`);
     return data(failure, { status: 500 });
   }
+}
+
+/** What a form's page is answered: a message, each field's error, and the values typed to show again. */
+export type FormAnswer = { message?: string; errors?: FieldErrors; values?: FormValues };
+
+/**
+ * The answer to a form its schema refused (with status 400): the site's "fill in every required
+ * field" message above the form, each field's own message beside it, and what was typed.
+ */
+export function formRefusal(form: { errors: FieldErrors; values: FormValues }): FormAnswer {
+  return { message: MESSAGES.requiredAll, errors: form.errors, values: form.values };
 }

@@ -8,7 +8,7 @@ import { ErrorSummary } from "~/components/ErrorSummary";
 import { Field, FieldError } from "~/components/ui/Field";
 import { QuestionFields } from "~/features/members/QuestionFields";
 import { ApplicationForm } from "~/features/members/application.form";
-import { type FieldErrors, parseForm } from "~/web/forms/kernel";
+import { parseForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import {
@@ -20,7 +20,7 @@ import {
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/web/forms/use-form-validation";
 import { getApplication, submitApplication } from "~/features/members/applications.server";
-import { failSafely } from "~/web/actions.server";
+import { failSafely, formRefusal, type FormAnswer } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
 const FAILED = "Failed to submit application. Please try again.";
@@ -30,21 +30,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { application: (await getApplication(user.id)) ?? null };
 }
 
-type ActionData = {
-  submitted?: boolean;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-};
+type ActionData = FormAnswer & { submitted?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, ApplicationForm);
-  if (!form.ok)
-    return data<ActionData>(
-      { message: MESSAGES.requiredAll, errors: form.errors, values: form.values },
-      { status: 400 },
-    );
+  if (!form.ok) return data<ActionData>(formRefusal(form), { status: 400 });
   return failSafely<ActionData>("saving an application", { message: FAILED, values: form.values }, async () => {
     await submitApplication(user, form.data);
     return data({ submitted: true });

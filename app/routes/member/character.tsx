@@ -6,7 +6,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, parseForm } from "~/web/forms/kernel";
+import { parseForm } from "~/web/forms/kernel";
 import { BACKSTORY_MAX } from "~/features/members/character.limits";
 import { CharacterForm } from "~/features/members/character.form";
 import { MESSAGES } from "~/web/forms/messages";
@@ -16,7 +16,7 @@ import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/web/forms/use-form-validation";
 import { useHydrated } from "~/lib/use-hydrated";
 import { getCharacter, saveCharacter } from "~/features/members/characters.server";
-import { failSafely } from "~/web/actions.server";
+import { failSafely, formRefusal, type FormAnswer } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
 const FAILED = "Failed to save character. Please try again.";
@@ -36,22 +36,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = {
-  saved?: boolean;
-  created?: boolean;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-};
+type ActionData = FormAnswer & { saved?: boolean; created?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
   const form = await parseForm(request, CharacterForm);
-  if (!form.ok)
-    return data<ActionData>(
-      { message: MESSAGES.requiredAll, errors: form.errors, values: form.values },
-      { status: 400 },
-    );
+  if (!form.ok) return data<ActionData>(formRefusal(form), { status: 400 });
   return failSafely<ActionData>("saving a character", { message: FAILED, values: form.values }, async () => {
     const { created } = await saveCharacter(user, form.data);
     return data({ saved: true, created });

@@ -6,7 +6,7 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { QuestionFields } from "~/features/members/QuestionFields";
-import { type FieldErrors, parseForm } from "~/web/forms/kernel";
+import { parseForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { PelForm } from "~/features/submissions/submissions.form";
@@ -15,7 +15,7 @@ import { TEXTAREA_ROWS } from "~/game/rules";
 import { countOf } from "~/lib/plural";
 import { useFormValidation } from "~/web/forms/use-form-validation";
 import { getCharacter } from "~/features/members/characters.server";
-import { failSafely } from "~/web/actions.server";
+import { failSafely, formRefusal, type FormAnswer } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { countPels, listPelEvents, submitPel } from "~/features/submissions/submissions.server";
 
@@ -25,21 +25,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
 }
 
-type ActionData = {
-  submitted?: boolean;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-};
+type ActionData = FormAnswer & { submitted?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const form = await parseForm(request, PelForm);
-  if (!form.ok)
-    return data<ActionData>(
-      { message: MESSAGES.requiredAll, errors: form.errors, values: form.values },
-      { status: 400 },
-    );
+  if (!form.ok) return data<ActionData>(formRefusal(form), { status: 400 });
   return failSafely<ActionData>(
     "saving a PEL",
     { message: SUBMISSION_MESSAGES.pelFailed, values: form.values },

@@ -175,6 +175,16 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
   const continueTo = redirectTo || "/profile/two-factor";
   // Only while text messages can be sent (SMS_WEBHOOK_URL); a number kept from before stays removable.
   const showPhone = status.sms || status.phone !== null;
+  // A phone for texted codes, offered whether or not an authenticator app is set up.
+  const phoneSection = showPhone ? (
+    <PhoneSection
+      phone={status.phone}
+      sentTo={actionData?.phoneSent}
+      typed={actionData?.phoneTyped}
+      errorsFor={errorsFor}
+      busy={busy}
+    />
+  ) : null;
   return (
     <ProfileLayout canHaveCharacter={loaderData.canHaveCharacter} active="two-factor">
       <section aria-labelledby="two-factor-heading" className="panel flex flex-col gap-4">
@@ -221,15 +231,7 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
               errors={errorsFor("regenerate")}
               busy={busy}
             />
-            {showPhone ? (
-              <PhoneSection
-                phone={status.phone}
-                sentTo={actionData?.phoneSent}
-                typed={actionData?.phoneTyped}
-                errorsFor={errorsFor}
-                busy={busy}
-              />
-            ) : null}
+            {phoneSection}
             <h3 className="text-xl">Turn two-factor authentication off</h3>
             <p>
               Removes the authenticator app and the backup codes{status.phone ? ", and your phone number," : ""} from
@@ -257,15 +259,7 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
               errors={errorsFor("start")}
               busy={busy}
             />
-            {showPhone ? (
-              <PhoneSection
-                phone={status.phone}
-                sentTo={actionData?.phoneSent}
-                typed={actionData?.phoneTyped}
-                errorsFor={errorsFor}
-                busy={busy}
-              />
-            ) : null}
+            {phoneSection}
           </>
         )}
       </section>
