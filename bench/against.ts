@@ -1,7 +1,7 @@
 /**
  * This checkout side by side with another revision: `npm run bench:against -- <ref>` (options:
  * --runs 5 --seconds 3 --warmup 2 --starts 2 --page "/events (player)" --page "/profile (player)" --no-build
- * --postgres postgres://postgres@127.0.0.1:5432/postgres).
+ * --postgres postgres://postgres@127.0.0.1:5432/postgres --same-data).
  *
  * The other revision is exported from git into a folder of its own (kept in the system's temporary
  * folder by its commit, so a second comparison with it starts at once), installed with its own lock file
@@ -26,6 +26,10 @@
  * lock file has one (from the move off Node.js 20 on), else the machine's (the Node.js npm itself runs on, or
  * `--other-node PATH`). So a comparison with a revision from from before that move measures
  * the whole change, runtime included, as a site moving from one to the other would see it.
+ * The seed is random, so two data sets differ: the event a page opens can hold 14 research papers
+ * in one and 19 in the other, a third more work for the page. With --same-data both builds serve
+ * copies of the other revision's data set, which is the fair comparison when the two have the same
+ * migrations (it refuses otherwise); without it, each build is measured on the data it makes.
  * The figures are written to bench/results/<time>-against-<commit>.json.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -58,12 +62,13 @@ const { values: options, positionals } = parseArgs({
     "no-build": { type: "boolean", default: false },
     postgres: { type: "string" },
     "other-node": { type: "string" },
+    "same-data": { type: "boolean", default: false },
   },
 });
 const ref = positionals[0];
 if (!ref) {
   console.error(
-    "Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL] [--other-node PATH]",
+    "Usage: npm run bench:against -- <git revision> [--runs 5] [--seconds 3] [--warmup 2] [--starts 2] [--page NAME]... [--no-build] [--postgres SERVER_URL] [--other-node PATH] [--same-data]",
   );
   process.exit(2);
 }
@@ -243,13 +248,24 @@ async function postgresDataSet(serverUrl: string, dir: string, dataDir: string, 
 }
 
 /** A build's data: a fresh copy of its data set, or a database of its own with --postgres. */
-async function prepare(label: string, dir: string): Promise<Side> {
+/** A hash of a build's migrations: two builds with the same one can serve the same data. */
+function migrationsHash(dir: string): string {
+  const hash = crypto.createHash("sha256");
+  const folder = path.join(dir, "drizzle");
+  for (const file of fs.readdirSync(folder, { recursive: true }).map(String).sort()) {
+    const full = path.join(folder, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  return hash.digest("hex");
+}
+
+async function prepare(label: string, dir: string, dataFrom = dir): Promise<Side> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-against-"));
   const side: Side = { label, dir, dataDir, node: nodeOf(dir), base: "", targets: new Map() };
   console.log(`${label} is served by Node.js ${versionOf(side.node)} (${side.node})`);
   sides.push(side);
   side.databaseUrl = options.postgres ? await postgresDataSet(options.postgres, dir, dataDir, sides.length) : undefined;
-  if (!side.databaseUrl) fs.cpSync(dataSet(dir), dataDir, { recursive: true });
+  if (!side.databaseUrl) fs.cpSync(dataSet(dataFrom), dataDir, { recursive: true });
   return side;
 }
 
@@ -288,8 +304,16 @@ async function main() {
   const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
   const otherDir = otherBuild(commit);
   if (!options["no-build"]) run("npm", ["run", "build", "--silent"], ROOT);
+  if (options["same-data"] && (options.postgres || migrationsHash(otherDir) !== migrationsHash(ROOT))) {
+    console.error(
+      options.postgres
+        ? "--same-data works on the embedded database only."
+        : `--same-data needs the same migrations on both sides, and ${commit.slice(0, 7)}'s differ from this checkout's.`,
+    );
+    process.exit(2);
+  }
   const other = await prepare(commit.slice(0, 7), otherDir);
-  const here = await prepare("this checkout", ROOT);
+  const here = await prepare("this checkout", ROOT, options["same-data"] ? otherDir : ROOT);
   const samples = new Map<string, Samples>();
   let wanted: string[] = [];
   let memoryAfterRunsMb: Record<string, number> = {};
@@ -379,7 +403,7 @@ async function main() {
     const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
     fs.writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, node: { [other.label]: versionOf(other.node), "this checkout": versionOf(here.node) }, starts: STARTS, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), against: commit, this: `${thisCommit}${dirty ? " (with uncommitted changes)" : ""}`, database: options.postgres ? "postgres" : "pglite", sameData: options["same-data"], machine: { cpus: os.availableParallelism(), loadAverage: os.loadavg() }, node: { [other.label]: versionOf(other.node), "this checkout": versionOf(here.node) }, starts: STARTS, runs: RUNS, seconds: SECONDS, rows, memoryAfterRunsMb }, null, 2)}\n`,
     );
     console.log(`Written to ${path.relative(ROOT, file)}`);
   } finally {

@@ -1,4 +1,5 @@
 import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "./link-lifetimes";
+import type { BetterAuthOptions } from "better-auth/minimal";
 import type { AssuranceLevel } from "~/lib/navigation";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { emailCodePlugin, emailVerificationOptions } from "./auth-email.server";
@@ -78,6 +79,36 @@ function sendResetPassword(db: Database) {
 }
 
 /**
+ * What both instances share: the club's name and address, the secret, the tables they use, and
+ * the library's complaints through our logger, so its errors are logged without the failed
+ * statement's values (a session token, a reset token) like every other error.
+ */
+function sharedOptions(
+  db: Database,
+  secret: string,
+  drizzleAdapter: typeof import("better-auth/adapters/drizzle").drizzleAdapter,
+  schema: Record<string, unknown>,
+) {
+  return {
+    appName: "Hopewell",
+    baseURL: siteOrigin(),
+    secret,
+    database: drizzleAdapter(db, { provider: "pg", schema, transaction: true }),
+    // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
+    // endpoints are not mounted, so its own limiter would never see a request.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    logger: {
+      level: "error",
+      log: (level, message, ...args) => {
+        const error = args.find((arg) => arg instanceof Error);
+        logger[level === "debug" ? "debug" : level]({ err: error }, `auth: ${withoutParameters(message)}`);
+      },
+    },
+  } satisfies BetterAuthOptions;
+}
+
+/**
  * The auth library is loaded on first use (the first request carrying a session cookie, a
  * sign-in, a sign-up or a reset), not at start-up: loading it took most of a second, and
  * signed-out visitors never need it. Its minimal build is the one meant for a database
@@ -92,14 +123,7 @@ async function createAuth(db: Database, secret: string) {
     twoFactorPlugin(db),
   ]);
   return betterAuth({
-    appName: "Hopewell",
-    baseURL: siteOrigin(),
-    secret,
-    database: drizzleAdapter(db, {
-      provider: "pg",
-      schema: { profiles, sessions, accounts, verifications, passkeys, twoFactors },
-      transaction: true,
-    }),
+    ...sharedOptions(db, secret, drizzleAdapter, { profiles, sessions, accounts, verifications, passkeys, twoFactors }),
     user: {
       modelName: "profiles",
       additionalFields: PROFILE_FIELDS,
@@ -158,10 +182,6 @@ async function createAuth(db: Database, secret: string) {
       await emailCodePlugin(db, siteOrigin),
       twoFactor,
     ],
-    // Our page actions apply rate limits and the CAPTCHA themselves; the library's HTTP
-    // endpoints are not mounted, so its own limiter would never see a request.
-    rateLimit: { enabled: false },
-    telemetry: { enabled: false },
     // Second factors (app/features/two-factor/two-factor.server.ts).
     advanced: {
       cookiePrefix: AUTH_COOKIE_PREFIX,
@@ -170,15 +190,6 @@ async function createAuth(db: Database, secret: string) {
       // The address a session records (shown on /profile/devices) is the one the site's server
       // worked out (http/app.ts, TRUST_PROXY), never an X-Forwarded-For the client sent.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
-    },
-    // Through our logger, so its errors are logged without the failed statement's values
-    // (a session token, a reset token) like every other error.
-    logger: {
-      level: "error",
-      log: (level, message, ...args) => {
-        const error = args.find((arg) => arg instanceof Error);
-        logger[level === "debug" ? "debug" : level]({ err: error }, `auth: ${withoutParameters(message)}`);
-      },
     },
   });
 }
@@ -198,14 +209,7 @@ async function createInvitationAuth(db: Database, secret: string) {
     import("better-auth/adapters/drizzle"),
   ]);
   return betterAuth({
-    appName: "Hopewell",
-    baseURL: siteOrigin(),
-    secret,
-    database: drizzleAdapter(db, {
-      provider: "pg",
-      schema: { profiles, sessions, accounts, verifications },
-      transaction: true,
-    }),
+    ...sharedOptions(db, secret, drizzleAdapter, { profiles, sessions, accounts, verifications }),
     user: { modelName: "profiles", additionalFields: PROFILE_FIELDS },
     session: { modelName: "sessions" },
     account: { modelName: "accounts" },
@@ -216,59 +220,34 @@ async function createInvitationAuth(db: Database, secret: string) {
       password: { hash: hashPassword, verify: verifyPassword },
       sendResetPassword: sendResetPassword(db),
     },
-    rateLimit: { enabled: false },
-    telemetry: { enabled: false },
     advanced: { cookiePrefix: AUTH_COOKIE_PREFIX },
-    logger: {
-      level: "error",
-      log: (level, message, ...args) => {
-        const error = args.find((arg) => arg instanceof Error);
-        logger[level === "debug" ? "debug" : level]({ err: error }, `auth: ${withoutParameters(message)}`);
-      },
-    },
   });
 }
 
-const invitationInstances = new WeakMap<Database, Promise<Awaited<ReturnType<typeof createInvitationAuth>>>>();
-
-/** The instance that makes invitation links (member-admin.server.ts). */
-export async function getInvitationAuth() {
-  const db = await database();
-  let auth = invitationInstances.get(db);
-  if (!auth) {
-    auth = authSecret().then((secret) => createInvitationAuth(db, secret));
-    invitationInstances.set(db, auth);
-  }
-  return auth;
+/** One value per database, made on first use and kept: tests give each file its own database. */
+function perDatabase<T>(make: (db: Database) => Promise<T>): () => Promise<T> {
+  const made = new WeakMap<Database, Promise<T>>();
+  return async () => {
+    const db = await database();
+    let value = made.get(db);
+    if (!value) {
+      value = make(db);
+      made.set(db, value);
+    }
+    return value;
+  };
 }
-
-// One instance (and secret) per database: tests give each file its own database.
-const instances = new WeakMap<Database, Promise<Auth>>();
-const secrets = new WeakMap<Database, Promise<string>>();
 
 /**
  * The site's server secret (AUTH_SECRET, else the one kept in the database): it signs session
  * cookies, and the calendar feed's per-member addresses are made with it (calendar-feed.server.ts).
  */
-export async function authSecret(): Promise<string> {
-  const db = await database();
-  let secret = secrets.get(db);
-  if (!secret) {
-    secret = siteSecret(db, "auth_secret");
-    secrets.set(db, secret);
-  }
-  return secret;
-}
+export const authSecret = perDatabase((db) => siteSecret(db, "auth_secret"));
 
-export async function getAuth(): Promise<Auth> {
-  const db = await database();
-  let auth = instances.get(db);
-  if (!auth) {
-    auth = authSecret().then((secret) => createAuth(db, secret));
-    instances.set(db, auth);
-  }
-  return auth;
-}
+export const getAuth: () => Promise<Auth> = perDatabase(async (db) => createAuth(db, await authSecret()));
+
+/** The instance that makes invitation links (member-admin.server.ts). */
+export const getInvitationAuth = perDatabase(async (db) => createInvitationAuth(db, await authSecret()));
 
 /** A refusal by the auth library: its HTTP status, its error code (e.g. "INVALID_TOKEN") and its message. */
 export type AuthRefusal = { status: number; code: string | undefined; message: string | undefined };

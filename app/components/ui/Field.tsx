@@ -46,3 +46,38 @@ export function FieldError({ id, children }: { id: string; children: ReactNode }
     </p>
   );
 }
+
+/** The email address someone signs in with, which the browser may fill in from what it knows. */
+export function EmailField({ defaultValue, error }: { defaultValue?: string; error?: string }) {
+  return (
+    <Field
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="email"
+      required
+      defaultValue={defaultValue}
+      error={error}
+    />
+  );
+}
+
+/** A box someone ticks to say they understand what a form will do (sent as `confirm`), its error announced with it. */
+export function ConfirmCheckbox({ error, children }: { error?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          name="confirm"
+          className="mt-1 size-5 shrink-0"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        {children}
+      </label>
+      {error ? <FieldError id={`${id}-error`}>{error}</FieldError> : null}
+    </div>
+  );
+}

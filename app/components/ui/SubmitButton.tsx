@@ -26,3 +26,12 @@ export function SubmitButton({
     />
   );
 }
+
+/** The main button at the foot of a member's form, saying what it is doing while the form is sent. */
+export function FormFootButton({ busy, busyLabel, children }: { busy: boolean; busyLabel: string; children: string }) {
+  return (
+    <SubmitButton className="btn btn-primary self-center px-10" busy={busy}>
+      {busy ? busyLabel : children}
+    </SubmitButton>
+  );
+}

@@ -4,7 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { Alert } from "~/components/ui/Alert";
-import { Field } from "~/components/ui/Field";
+import { EmailField, Field } from "~/components/ui/Field";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { FieldErrors } from "~/web/forms/kernel";
 import { EMAIL_CODE_MESSAGES } from "./email-code.form";
@@ -61,15 +61,7 @@ export function RequestStep({
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         <input type="hidden" name="intent" value="request" />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={actionData?.email}
-          error={actionData?.errors?.email}
-        />
+        <EmailField defaultValue={actionData?.email} error={actionData?.errors?.email} />
         <Captcha onChange={gate.onChange} answer={actionData} />
         <button
           type="submit"

@@ -81,7 +81,10 @@ export async function confirmEmailChange(
   }
   try {
     const db = await database();
-    await queueEmail(db, emailChangedEmail({ to: member.email, firstName: member.firstName, newEmail: updated.email }));
+    await queueEmail(
+      db,
+      emailChangedEmail({ to: member.email, firstName: member.firstName, newEmail: updated.email, by: "member" }),
+    );
   } catch (error) {
     // The change is made: a notice that could not be queued is logged, not shown.
     logger.error({ err: error }, "queueing the email-changed notice failed");

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { isUuid } from "~/lib/ids";
 import { stringify } from "csv-stringify/sync";
 import { formatDollars } from "~/game/merchant";
@@ -123,30 +124,40 @@ export type AttendanceRow = {
   cabin: string | null;
 };
 
-/** An event's paid attendees, by last name then first name. */
-export async function paidAttendees(
-  eventId: string,
-): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
+/**
+ * The event an id names (its id, title and date) with the chosen columns of its paid attendees,
+ * by last then first name; null for an id that names no event.
+ */
+async function eventWithPaidAttendees<Row>(eventId: string, columns: Record<string, AnyPgColumn | SQL>) {
   if (!isUuid(eventId)) return null;
   const db = await database();
   const [event] = await db
-    .select({ title: events.title, date: events.date })
+    .select({ id: events.id, title: events.title, date: events.date })
     .from(events)
     .where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
-    .select({
-      userId: eventAttendance.userId,
-      lastName: profiles.lastName,
-      firstName: profiles.firstName,
-      characterName: eventAttendance.characterName,
-      cabin: eventAttendance.cabin,
-    })
+    .select(columns)
     .from(eventAttendance)
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
+    .leftJoin(characters, eq(characters.userId, eventAttendance.userId))
     .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
-    .orderBy(asc(profiles.lastName), asc(profiles.firstName));
-  return { title: event.title, date: event.date, rows };
+    .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
+  // The columns chosen are the caller's row type; the query builder cannot carry them through.
+  return { ...event, rows: rows as unknown as Row[] };
+}
+
+/** An event's paid attendees, by last name then first name. */
+export async function paidAttendees(
+  eventId: string,
+): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
+  return eventWithPaidAttendees<AttendanceRow>(eventId, {
+    userId: eventAttendance.userId,
+    lastName: profiles.lastName,
+    firstName: profiles.firstName,
+    characterName: eventAttendance.characterName,
+    cabin: eventAttendance.cabin,
+  });
 }
 
 export type SheetAttendee = {
@@ -168,31 +179,19 @@ export type SheetAttendee = {
 export async function eventDayAttendees(
   eventId: string,
 ): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
-  if (!isUuid(eventId)) return null;
-  const db = await database();
-  const [event] = await db
-    .select({ id: events.id, title: events.title, date: events.date })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const event = await eventWithPaidAttendees<SheetAttendee & { email: string }>(eventId, {
+    userId: eventAttendance.userId,
+    firstName: profiles.firstName,
+    lastName: profiles.lastName,
+    characterName: sql<string | null>`coalesce(${eventAttendance.characterName}, ${characters.characterName})`,
+    cabin: eventAttendance.cabin,
+    email: profiles.email,
+    emergencyContact: profiles.emergencyContact,
+  });
   if (!event) return null;
-  const rows = await db
-    .select({
-      userId: eventAttendance.userId,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      characterName: sql<string | null>`coalesce(${eventAttendance.characterName}, ${characters.characterName})`,
-      cabin: eventAttendance.cabin,
-      email: profiles.email,
-      emergencyContact: profiles.emergencyContact,
-    })
-    .from(eventAttendance)
-    .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
-    .leftJoin(characters, eq(characters.userId, eventAttendance.userId))
-    .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
-    .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
   return {
     ...event,
-    rows: rows.map((row) => (isDeletedAccount(row) ? { ...row, email: null, emergencyContact: null } : row)),
+    rows: event.rows.map((row) => (isDeletedAccount(row) ? { ...row, email: null, emergencyContact: null } : row)),
   };
 }
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
 import { submissionKey } from "~/features/submissions/submissions.form";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
-import { textField } from "~/web/forms/kernel";
+import type { LetterDelivery } from "~/game/letters";
+import { type FieldErrors, textField } from "~/web/forms/kernel";
 import { LETTER_BODY_MAX, LETTER_MESSAGES } from "./letters.messages";
 
 /** The letter forms: a member's letter and reply (routes/member/), and the staff's release and answer (routes/staff/review/letters.tsx). */
@@ -35,3 +36,13 @@ export const ReleaseForm = z.object({ intent: z.literal("release"), letterId });
 export const AnswerForm = z.object({ intent: z.literal("answer"), submissionKey, letterId, body: letterBody });
 export type AnswerInput = z.infer<typeof AnswerForm>;
 export const StaffLetterForms = z.discriminatedUnion("intent", [ReleaseForm, AnswerForm]);
+
+/** What the server answers to a letter or a reply the member sent: where it went, or what was wrong. */
+export type LetterSentAnswer = {
+  sent?: boolean;
+  delivery?: LetterDelivery;
+  recipient?: string;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string | undefined>;
+};

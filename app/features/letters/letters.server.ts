@@ -61,21 +61,33 @@ export async function sendLetter(
     const character = await characterNamed(tx, input.recipient);
     const recipientId = character?.userId ?? null;
     const recipient = character?.characterName ?? input.recipient;
-    const delivery = deliveryTo(recipientId);
-    await tx
-      .insert(letters)
-      .values({
-        submissionKey: input.submissionKey,
-        userId: user.id,
-        recipient,
-        body: input.body,
-        recipientId,
-        senderName: await signatureOf(tx, user.id),
-        ...delivery,
-      })
-      .onConflictDoNothing({ target: letters.submissionKey });
-    return { delivery: delivery.status, recipient };
+    return saveLetter(tx, user, input, { recipient, recipientId });
   });
+}
+
+/**
+ * Saves a letter the member wrote, signed with their character's name and held or delivered under
+ * the release rule; a resubmitted form (its submission key already saved) saves nothing new.
+ */
+async function saveLetter(
+  tx: Transaction,
+  user: SessionUser,
+  input: { submissionKey: string; body: string },
+  to: { recipient: string; recipientId: string | null; threadId?: string },
+): Promise<{ delivery: Delivery; recipient: string }> {
+  const delivery = deliveryTo(to.recipientId);
+  await tx
+    .insert(letters)
+    .values({
+      submissionKey: input.submissionKey,
+      userId: user.id,
+      body: input.body,
+      ...to,
+      senderName: await signatureOf(tx, user.id),
+      ...delivery,
+    })
+    .onConflictDoNothing({ target: letters.submissionKey });
+  return { delivery: delivery.status, recipient: to.recipient };
 }
 
 /**
@@ -107,20 +119,6 @@ export async function replyToLetter(
     if (!parent.fromNpc && writerLeft(parent.writerEmail)) return "writer-gone";
     const recipientId = parent.fromNpc ? null : parent.userId;
     const recipient = parent.senderName ?? UNSIGNED;
-    const delivery = deliveryTo(recipientId);
-    await tx
-      .insert(letters)
-      .values({
-        submissionKey: input.submissionKey,
-        userId: user.id,
-        recipient,
-        body: input.body,
-        recipientId,
-        senderName: await signatureOf(tx, user.id),
-        threadId: parent.threadId ?? parent.id,
-        ...delivery,
-      })
-      .onConflictDoNothing({ target: letters.submissionKey });
-    return { delivery: delivery.status, recipient };
+    return saveLetter(tx, user, input, { recipient, recipientId, threadId: parent.threadId ?? parent.id });
   });
 }

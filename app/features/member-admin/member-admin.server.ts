@@ -6,7 +6,7 @@ import { database, type Transaction } from "~/platform/db/client.server";
 import { isUniqueViolation } from "~/platform/db/constraint-errors.server";
 import { accounts, passkeys, profiles, sessions, twoFactors } from "~/platform/db/schema";
 import { DISCORD_PROVIDER_ID } from "~/identity/discord-oauth.server";
-import { emailChangedByManagerEmail } from "~/platform/mail/member-admin-templates.server";
+import { emailChangedEmail } from "~/platform/mail/account-templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
 import { maskPhone } from "~/platform/sms/sms.server";
 
@@ -177,7 +177,7 @@ export async function updateMemberDetails(actor: Actor, id: string, input: Detai
       if (changed.includes("email")) {
         await queueEmail(
           tx,
-          emailChangedByManagerEmail({ to: member.email, firstName: input.firstName, newEmail: input.email }),
+          emailChangedEmail({ to: member.email, firstName: input.firstName, newEmail: input.email, by: "manager" }),
         );
       }
       return "saved" as const;

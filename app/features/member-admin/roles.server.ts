@@ -1,9 +1,8 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Role } from "~/game/roles";
-import { notDeletedAccount } from "~/features/accounts/account-deletion.server";
+import { pageOfMembers } from "~/features/members/members.server";
 import { database } from "~/platform/db/client.server";
 import { profiles } from "~/platform/db/schema";
-import { memberMatches } from "~/platform/db/search.server";
 
 export const ROLES_PAGE_SIZE = 50;
 
@@ -18,28 +17,18 @@ export type RoleListEntry = {
 
 /** Members by last then first name, optionally matching a name or email, a page at a time. */
 export async function listMembersWithRoles({ search = "", page = 0 }: { search?: string; page?: number }) {
-  const db = await database();
-  const term = search.trim();
-  // A deleted account's placeholder (account-deletion.server.ts) is nobody's to change.
-  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: profiles.id,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        email: profiles.email,
-        role: profiles.role,
-        suspended: profiles.banned,
-      })
-      .from(profiles)
-      .where(where)
-      .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
-      .limit(ROLES_PAGE_SIZE)
-      .offset(page * ROLES_PAGE_SIZE),
-    db.select({ n: count() }).from(profiles).where(where),
-  ]);
-  return { members: rows as RoleListEntry[], total: total?.n ?? 0 };
+  const { rows, total } = await pageOfMembers<RoleListEntry>(
+    {
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      email: profiles.email,
+      role: profiles.role,
+      suspended: profiles.banned,
+    },
+    { search, page, pageSize: ROLES_PAGE_SIZE },
+  );
+  return { members: rows, total };
 }
 
 /** The member's name and current role, for the confirmation step before a change. */

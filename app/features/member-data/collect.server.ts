@@ -19,32 +19,11 @@ function zipName(index: number, fileName: string): string {
 export async function collectMemberData(db: Database | Transaction, userId: string) {
   const rows = await memberRows(db, userId);
   if (!rows) return null;
-  const {
-    profile,
-    application,
-    character,
-    memberPels,
-    orders,
-    papers,
-    sent,
-    attendance,
-    sessionRows,
-    methods,
-    factors,
-    keys,
-    audits,
-    photos,
-    costumeVerdicts,
-    reminders,
-    answers,
-    tickets,
-    received,
-  } = rows;
-  const files = papers.map(({ paper }, index) => ({ key: paper.fileKey, name: zipName(index, paper.fileName) }));
-  const photoFiles = photos.map(({ photo, event }, index) => ({
+  const files = rows.papers.map(({ paper }, index) => ({ key: paper.fileKey, name: zipName(index, paper.fileName) }));
+  const photoFiles = rows.photos.map(({ photo, event }, index) => ({
     key: photo.fileKey,
     name: zipName(
-      papers.length + index,
+      rows.papers.length + index,
       `costume ${event.date} ${index + 1}.${photo.fileType === "image/png" ? "png" : "jpg"}`,
     ),
   }));
@@ -52,45 +31,45 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
     format: "Hopewell member data, version 1",
     exportedAt: new Date().toISOString(),
     profile: {
-      id: profile.id,
-      firstName: profile.firstName,
-      lastName: profile.lastName,
-      email: profile.email,
-      emailVerified: profile.emailVerified,
-      role: profile.role,
-      twoFactorPhone: profile.twoFactorPhone,
-      createdAt: iso(profile.createdAt),
-      updatedAt: iso(profile.updatedAt),
+      id: rows.profile.id,
+      firstName: rows.profile.firstName,
+      lastName: rows.profile.lastName,
+      email: rows.profile.email,
+      emailVerified: rows.profile.emailVerified,
+      role: rows.profile.role,
+      twoFactorPhone: rows.profile.twoFactorPhone,
+      createdAt: iso(rows.profile.createdAt),
+      updatedAt: iso(rows.profile.updatedAt),
     },
-    emergencyContact: profile.emergencyContact ?? null,
-    application: application
+    emergencyContact: rows.profile.emergencyContact ?? null,
+    application: rows.application
       ? (() => {
-          const { userId: _owner, decidedBy: _decidedBy, ...rest } = application;
+          const { userId: _owner, decidedBy: _decidedBy, ...rest } = rows.application;
           return { ...rest, createdAt: iso(rest.createdAt), decidedAt: iso(rest.decidedAt) };
         })()
       : null,
-    character: character
+    character: rows.character
       ? {
-          characterName: character.characterName,
-          backstory: character.backstory,
-          faction: character.faction,
-          job: character.job,
-          createdAt: iso(character.createdAt),
-          updatedAt: iso(character.updatedAt),
+          characterName: rows.character.characterName,
+          backstory: rows.character.backstory,
+          faction: rows.character.faction,
+          job: rows.character.job,
+          createdAt: iso(rows.character.createdAt),
+          updatedAt: iso(rows.character.updatedAt),
         }
       : null,
-    postEventLetters: memberPels.map(({ pel, event }) => {
+    postEventLetters: rows.memberPels.map(({ pel, event }) => {
       const { userId: _owner, submissionKey: _key, eventId: _event, ...rest } = pel;
       return { event, ...rest, createdAt: iso(rest.createdAt) };
     }),
-    merchantOrders: orders.map(({ order, event }) => ({
+    merchantOrders: rows.orders.map(({ order, event }) => ({
       id: order.id,
       event,
       items: order.items,
       totalPrice: order.totalPrice,
       createdAt: iso(order.createdAt),
     })),
-    researchPapers: papers.map(({ paper, event }, index) => ({
+    researchPapers: rows.papers.map(({ paper, event }, index) => ({
       id: paper.id,
       event,
       sources: paper.sources,
@@ -101,7 +80,7 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       fileInThisZip: files[index]!.name,
       createdAt: iso(paper.createdAt),
     })),
-    costumePhotos: photos.map(({ photo, event }, index) => ({
+    costumePhotos: rows.photos.map(({ photo, event }, index) => ({
       id: photo.id,
       event,
       fileType: photo.fileType,
@@ -111,16 +90,16 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       fileInThisZip: photoFiles[index]!.name,
       createdAt: iso(photo.createdAt),
     })),
-    costumeVerdicts: costumeVerdicts.map((v) => ({
+    costumeVerdicts: rows.costumeVerdicts.map((v) => ({
       event: v.event,
       verdict: v.verdict,
       note: v.note,
       reviewedAt: iso(v.reviewedAt),
     })),
-    costumeReminders: reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
-    answersFromStaff: answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
+    costumeReminders: rows.reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
+    answersFromStaff: rows.answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
     // Tickets bought on the site: what was paid and refunded, with Stripe's ids to quote to the club.
-    tickets: tickets.map(({ purchase: t, event }) => ({
+    tickets: rows.tickets.map(({ purchase: t, event }) => ({
       event,
       status: t.status,
       amountCents: t.amountCents,
@@ -133,9 +112,13 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       refundedCents: t.refundedCents,
       refundReason: t.refundReason,
     })),
-    lettersSent: sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
-    lettersToYourCharacter: received.map((l) => ({ ...l, deliveredAt: iso(l.deliveredAt), readAt: iso(l.readAt) })),
-    attendance: attendance.map(({ attendance: a, event }) => ({
+    lettersSent: rows.sent.map((l) => ({ ...l, createdAt: iso(l.createdAt), deliveredAt: iso(l.deliveredAt) })),
+    lettersToYourCharacter: rows.received.map((l) => ({
+      ...l,
+      deliveredAt: iso(l.deliveredAt),
+      readAt: iso(l.readAt),
+    })),
+    attendance: rows.attendance.map(({ attendance: a, event }) => ({
       event,
       cabin: a.cabin,
       paymentStatus: a.paymentStatus,
@@ -143,23 +126,23 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       recordedAt: iso(a.createdAt),
     })),
     eventsCountedByTheOldSite:
-      profile.oldSiteEventsAttended === null
+      rows.profile.oldSiteEventsAttended === null
         ? null
-        : { events: profile.oldSiteEventsAttended, countedBefore: profile.oldSiteEventsAsOf },
-    signInHistory: sessionRows.map((s) => ({
+        : { events: rows.profile.oldSiteEventsAttended, countedBefore: rows.profile.oldSiteEventsAsOf },
+    signInHistory: rows.sessionRows.map((s) => ({
       ...s,
       createdAt: iso(s.createdAt),
       updatedAt: iso(s.updatedAt),
       expiresAt: iso(s.expiresAt),
     })),
-    signInMethods: methods.map((m) => ({
+    signInMethods: rows.methods.map((m) => ({
       method: m.providerId === "credential" ? "password" : m.providerId,
       createdAt: iso(m.createdAt),
       updatedAt: iso(m.updatedAt),
     })),
-    secondFactors: factors.map((f) => ({ kind: "authenticator app", confirmed: f.verified })),
-    passkeys: keys.map((k) => ({ ...k, createdAt: iso(k.createdAt) })),
-    auditLog: audits.map((a) => ({ action: a.action, createdAt: iso(a.createdAt), byYou: a.actorId === userId })),
+    secondFactors: rows.factors.map((f) => ({ kind: "authenticator app", confirmed: f.verified })),
+    passkeys: rows.keys.map((k) => ({ ...k, createdAt: iso(k.createdAt) })),
+    auditLog: rows.audits.map((a) => ({ action: a.action, createdAt: iso(a.createdAt), byYou: a.actorId === userId })),
   };
   return { json, files: [...files, ...photoFiles] };
 }

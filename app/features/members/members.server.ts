@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
-import type { PgSelect } from "drizzle-orm/pg-core";
+import type { AnyPgColumn, PgSelect } from "drizzle-orm/pg-core";
 import { isStaff, rolesWhere } from "~/game/roles";
 import { notDeletedAccount } from "~/features/accounts/account-deletion.server";
 import { audit } from "~/platform/audit.server";
@@ -106,6 +106,32 @@ export function listCast(query: { search?: string; page?: number }) {
   );
 }
 
+/**
+ * One page of members by last then first name, matching a name or email when `search` is given,
+ * with how many match in all. A deleted account's placeholder (account-deletion.server.ts) is
+ * nobody's to list: it has no contact to show and no role to change.
+ */
+export async function pageOfMembers<Row>(
+  columns: Record<string, AnyPgColumn>,
+  { search, page, pageSize }: { search: string; page: number; pageSize: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const db = await database();
+  const term = search.trim();
+  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(columns)
+      .from(profiles)
+      .where(where)
+      .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
+      .limit(pageSize)
+      .offset(page * pageSize),
+    db.select({ n: count() }).from(profiles).where(where),
+  ]);
+  // The columns chosen are the caller's row type; the query builder cannot carry them through.
+  return { rows: rows as unknown as Row[], total: total?.n ?? 0 };
+}
+
 export type ContactRow = {
   id: string;
   firstName: string;
@@ -122,26 +148,18 @@ export async function listEmergencyContacts(
   viewer: { id: string },
   { search = "", page = 0 }: { search?: string; page?: number },
 ) {
-  const db = await database();
   const term = search.trim();
-  // A deleted account's placeholder has no contact to show.
-  const where = and(term ? memberMatches(term) : undefined, notDeletedAccount());
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: profiles.id,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        email: profiles.email,
-        emergencyContact: profiles.emergencyContact,
-      })
-      .from(profiles)
-      .where(where)
-      .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id))
-      .limit(MEMBER_LIST_PAGE_SIZE)
-      .offset(page * MEMBER_LIST_PAGE_SIZE),
-    db.select({ n: count() }).from(profiles).where(where),
-  ]);
+  const { rows, total } = await pageOfMembers<ContactRow>(
+    {
+      id: profiles.id,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      email: profiles.email,
+      emergencyContact: profiles.emergencyContact,
+    },
+    { search: term, page, pageSize: MEMBER_LIST_PAGE_SIZE },
+  );
+  const db = await database();
   await audit(db, { actorId: viewer.id, action: "emergency_contacts.view", details: { search: term || null, page } });
-  return { rows: rows as ContactRow[], total: total?.n ?? 0 };
+  return { rows, total };
 }

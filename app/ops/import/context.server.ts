@@ -1,3 +1,5 @@
+import { inArray } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Transaction } from "~/platform/db/client.server";
 import { letOtherWorkIn } from "~/platform/db/holds.server";
 import { withoutParameters } from "~/platform/log-errors.server";
@@ -103,4 +105,19 @@ export async function saveVersioned(
     return "updated";
   }
   return stamp.getTime() === site ? "unchanged" : "kept";
+}
+
+/** Which of `ids` are already rows of the table `idColumn` belongs to (imported now or before). */
+export async function existingIds(ctx: ImportContext, idColumn: PgColumn, ids: string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  const found = new Set<string>();
+  // A thousand at a time: one parameter an id, and the database's limit on parameters is far off.
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await ctx.tx
+      .select({ id: idColumn })
+      .from(idColumn.table)
+      .where(inArray(idColumn, unique.slice(i, i + 1000)));
+    for (const row of rows) found.add(row.id as string);
+  }
+  return found;
 }

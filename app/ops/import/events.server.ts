@@ -1,9 +1,9 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { EVENT_TITLE_MAX, TICKET_URL_MAX } from "~/features/events/events.form";
 import { EVENT_STATUSES, type EventStatus } from "~/game/roles";
 import { isUuid } from "~/lib/ids";
 import { events } from "~/platform/db/schema";
-import { eachRow, flagRow, saveVersioned, type ImportContext } from "./context.server";
+import { eachRow, existingIds, flagRow, saveVersioned, type ImportContext } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { limitedText, overLimit, parseTimestamp, requiredUuid, shown, Skip, tooLong } from "./values.server";
 
@@ -35,31 +35,17 @@ function eventStatus(ctx: ImportContext, file: string, row: CsvRow): EventStatus
 function ticketUrl(ctx: ImportContext, file: string, row: CsvRow): string | null {
   const cell = row.cells.stripe?.trim() ?? null;
   if (cell === null) return null;
-  if (tooLong(cell, TICKET_URL_MAX)) {
-    flagRow(
-      ctx,
-      "events",
-      file,
-      row.line,
-      "ticket link left out",
-      `stripe is too long ${overLimit(cell, TICKET_URL_MAX)}: left out`,
-    );
+  const leftOut = (why: string) => {
+    flagRow(ctx, "events", file, row.line, "ticket link left out", `stripe ${why}: left out`);
     return null;
-  }
+  };
+  if (tooLong(cell, TICKET_URL_MAX)) return leftOut(`is too long ${overLimit(cell, TICKET_URL_MAX)}`);
   try {
     if (new URL(cell).protocol === "https:") return cell;
   } catch {
-    // Flagged below.
+    // Not a link at all: left out as below.
   }
-  flagRow(
-    ctx,
-    "events",
-    file,
-    row.line,
-    "ticket link left out",
-    `stripe ${shown(cell)} is not an https link: left out`,
-  );
-  return null;
+  return leftOut(`${shown(cell)} is not an https link`);
 }
 
 /** Imports the events, keeping their ids (the other tables refer to them). */
@@ -95,13 +81,5 @@ export async function importEvents(ctx: ImportContext, csv: CsvTable): Promise<v
 export async function existingEvents(ctx: ImportContext, ids: string[]): Promise<Set<string>> {
   // Only UUIDs reach the query: the column's type would refuse anything else.
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))].filter(isUuid);
-  const found = new Set<string>();
-  for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await ctx.tx
-      .select({ id: events.id })
-      .from(events)
-      .where(inArray(events.id, unique.slice(i, i + 1000)));
-    for (const row of rows) found.add(row.id);
-  }
-  return found;
+  return existingIds(ctx, events.id, unique);
 }

@@ -45,20 +45,16 @@ function metadataNames(row: CsvRow): { first_name?: unknown; last_name?: unknown
 
 /** The emergency contact as the site keeps it, or null (flagged) when the old cell holds something else. */
 function emergencyContact(ctx: ImportContext, file: string, row: CsvRow): EmergencyContact | null {
+  const leftOut = (why: string) => {
+    flagRow(ctx, "profiles", file, row.line, "emergency contact left out", `emergency_contact${why}: left out`);
+    return null;
+  };
   let value: unknown;
   try {
     value = parseJson(row.cells.emergency_contact ?? null, "emergency_contact");
   } catch (error) {
     if (!(error instanceof Skip)) throw error;
-    flagRow(
-      ctx,
-      "profiles",
-      file,
-      row.line,
-      "emergency contact left out",
-      `emergency_contact is not JSON ${shown(row.cells.emergency_contact ?? null)}: left out`,
-    );
-    return null;
+    return leftOut(` is not JSON ${shown(row.cells.emergency_contact ?? null)}`);
   }
   if (value === null) return null;
   const { name, phone } = (typeof value === "object" && !Array.isArray(value) ? value : {}) as {
@@ -67,24 +63,13 @@ function emergencyContact(ctx: ImportContext, file: string, row: CsvRow): Emerge
   };
   if ((name === undefined || typeof name === "string") && (phone === undefined || typeof phone === "string")) {
     if (!name && !phone) return null;
-    if (tooLong(name ?? null, CONTACT_NAME_MAX) || tooLong(phone ?? null, CONTACT_PHONE_MAX)) {
-      const long = tooLong(name ?? null, CONTACT_NAME_MAX)
-        ? `its name is too long ${overLimit(name!, CONTACT_NAME_MAX)}`
-        : `its phone is too long ${overLimit(phone!, CONTACT_PHONE_MAX)}`;
-      flagRow(ctx, "profiles", file, row.line, "emergency contact left out", `emergency_contact: ${long}: left out`);
-      return null;
-    }
+    if (tooLong(name ?? null, CONTACT_NAME_MAX))
+      return leftOut(`: its name is too long ${overLimit(name!, CONTACT_NAME_MAX)}`);
+    if (tooLong(phone ?? null, CONTACT_PHONE_MAX))
+      return leftOut(`: its phone is too long ${overLimit(phone!, CONTACT_PHONE_MAX)}`);
     return { name: name ?? "", phone: phone ?? "" };
   }
-  flagRow(
-    ctx,
-    "profiles",
-    file,
-    row.line,
-    "emergency contact left out",
-    "emergency_contact is not a name and a phone: left out",
-  );
-  return null;
+  return leftOut(" is not a name and a phone");
 }
 
 /** Reads the export's members: every auth user with a usable id and email, with their profile row. */

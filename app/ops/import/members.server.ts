@@ -1,11 +1,19 @@
 // Saving the export's members (exported-members.server.ts reads them): their profiles, keeping their ids,
 // and their old passwords.
 import crypto from "node:crypto";
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { letOtherWorkIn } from "~/platform/db/holds.server";
 import { accounts, profiles } from "~/platform/db/schema";
 import { isBcryptHash } from "~/identity/passwords.server";
-import { count, databaseReason, flagRow, saveVersioned, skipRow, type ImportContext } from "./context.server";
+import {
+  count,
+  databaseReason,
+  existingIds,
+  flagRow,
+  saveVersioned,
+  skipRow,
+  type ImportContext,
+} from "./context.server";
 import type { CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
 import { readMembers, type Member } from "./exported-members.server";
@@ -132,14 +140,5 @@ export async function importMembers(ctx: ImportContext, users: CsvTable, profile
 
 /** Which of `ids` are members of the site (imported now or before). */
 export async function existingMembers(ctx: ImportContext, ids: string[]): Promise<Set<string>> {
-  const unique = [...new Set(ids)];
-  const found = new Set<string>();
-  for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await ctx.tx
-      .select({ id: profiles.id })
-      .from(profiles)
-      .where(inArray(profiles.id, unique.slice(i, i + 1000)));
-    for (const row of rows) found.add(row.id);
-  }
-  return found;
+  return existingIds(ctx, profiles.id, ids);
 }

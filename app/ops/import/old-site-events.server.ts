@@ -4,7 +4,7 @@ import { config } from "~/platform/config.server";
 import { letOtherWorkIn } from "~/platform/db/holds.server";
 import { profiles } from "~/platform/db/schema";
 import { databaseReason, flagRow, type ImportContext } from "./context.server";
-import type { CsvTable } from "./csv.server";
+import type { CsvRow, CsvTable } from "./csv.server";
 import { ImportError } from "./format.server";
 import { referencesOf } from "./owners.server";
 import { shown, Skip } from "./values.server";
@@ -26,6 +26,8 @@ export async function importOldSiteEvents(ctx: ImportContext, csv: CsvTable): Pr
   const refs = await referencesOf(ctx, csv);
   const today = clubToday(new Date(), config().clubTimeZone);
   const counted = new Set<string>();
+  const leftOut = (row: CsvRow, why: string) =>
+    flagRow(ctx, "characters", csv.file, row.line, "events_attended left out", why);
   for (const row of csv.rows) {
     await letOtherWorkIn();
     const cell = row.cells.events_attended?.trim() ?? null;
@@ -40,25 +42,11 @@ export async function importOldSiteEvents(ctx: ImportContext, csv: CsvTable): Pr
     }
     const attended = /^\d{1,9}$/.test(cell) ? Number(cell) : Number.NaN;
     if (!(attended <= MOST_EVENTS)) {
-      flagRow(
-        ctx,
-        "characters",
-        csv.file,
-        row.line,
-        "events_attended left out",
-        `events_attended ${shown(cell)} is not a count of events: left out`,
-      );
+      leftOut(row, `events_attended ${shown(cell)} is not a count of events: left out`);
       continue;
     }
     if (counted.has(userId)) {
-      flagRow(
-        ctx,
-        "characters",
-        csv.file,
-        row.line,
-        "events_attended left out",
-        "a second events_attended for the same member: the first is kept",
-      );
+      leftOut(row, "a second events_attended for the same member: the first is kept");
       continue;
     }
     counted.add(userId);

@@ -67,24 +67,37 @@ export function confirmNewEmailEmail({
   };
 }
 
-/** Sent to the old address once the change is made, so a change the member did not make does not go unnoticed. */
+/**
+ * Sent to the old address once the change is made, whether the member made it or a manager did,
+ * so a change nobody asked for does not go unnoticed.
+ */
 export function emailChangedEmail({
   to,
   firstName,
   newEmail,
+  by,
 }: {
   to: string;
   firstName: string;
   newEmail: string;
+  by: "member" | "manager";
 }): EmailMessage {
+  const byManager = by === "manager";
+  const change = byManager
+    ? `One of the club's managers changed the email address of your Hopewell account to ${newEmail}.`
+    : `The email address of your Hopewell account was just changed to ${newEmail}.`;
   const paragraphs = [
     `Howdy ${firstName},`,
-    `The email address of your Hopewell account was just changed to ${newEmail}. Letters from the members' site now go there, and you sign in with it.`,
-    "If this was you, there is nothing more to do. If it was not, tell the organisers at once: someone else may be using your account.",
+    `${change} Letters from the members' site now go there, and you sign in with it.`,
+    byManager
+      ? "If you did not ask for this, tell the organisers at once."
+      : "If this was you, there is nothing more to do. If it was not, tell the organisers at once: someone else may be using your account.",
   ];
   return {
     to,
-    subject: "Your Hopewell email address was changed",
+    subject: byManager
+      ? "Your Hopewell email address was changed by a manager"
+      : "Your Hopewell email address was changed",
     ...letterBodies("Your email address was changed", paragraphs),
   };
 }

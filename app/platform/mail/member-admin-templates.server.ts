@@ -30,25 +30,3 @@ export function invitationEmail({
     ...letterBodies("Welcome to Hopewell", paragraphs, { label: "Choose your password", url: link }),
   };
 }
-
-/** Tells the old address that a manager changed the account's email, so a change nobody asked for does not go unnoticed. */
-export function emailChangedByManagerEmail({
-  to,
-  firstName,
-  newEmail,
-}: {
-  to: string;
-  firstName: string;
-  newEmail: string;
-}): EmailMessage {
-  const paragraphs = [
-    `Howdy ${firstName},`,
-    `One of the club's managers changed the email address of your Hopewell account to ${newEmail}. Letters from the members' site now go there, and you sign in with it.`,
-    "If you did not ask for this, tell the organisers at once.",
-  ];
-  return {
-    to,
-    subject: "Your Hopewell email address was changed by a manager",
-    ...letterBodies("Your email address was changed", paragraphs),
-  };
-}

@@ -8,7 +8,7 @@ import { PasskeySignIn } from "~/features/passkeys/PasskeySignIn";
 import { DiscordSignInButton, DiscordSignInNotice } from "~/features/discord/DiscordSignIn";
 import { PasswordField } from "~/features/accounts/PasswordField";
 import { Alert } from "~/components/ui/Alert";
-import { Field } from "~/components/ui/Field";
+import { EmailField, Field } from "~/components/ui/Field";
 import { newPasswordMessage, SignInForm, SignUpForm } from "~/features/accounts/auth.form";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
@@ -135,15 +135,7 @@ export default function Auth({ actionData }: Route.ComponentProps) {
               />
             </div>
           ) : null}
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={values.email}
-            error={errors.email}
-          />
+          <EmailField defaultValue={values.email} error={errors.email} />
           {mode === "signup" ? (
             <NewPasswordFields errors={errors} />
           ) : (

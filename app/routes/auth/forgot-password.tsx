@@ -5,7 +5,7 @@ import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import type { Route } from "./+types/forgot-password";
 import { Captcha, CaptchaHint } from "~/components/Captcha";
 import { Alert } from "~/components/ui/Alert";
-import { Field } from "~/components/ui/Field";
+import { EmailField } from "~/components/ui/Field";
 import { ForgotPasswordForm } from "~/features/accounts/auth.form";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
@@ -51,15 +51,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         ) : (
           <Form method="post" noValidate className="mt-6 flex flex-col gap-4">
             {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-            <Field
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
-              defaultValue={actionData?.email}
-              error={actionData?.errors?.email}
-            />
+            <EmailField defaultValue={actionData?.email} error={actionData?.errors?.email} />
             <Captcha onChange={onCaptcha} answer={actionData} />
             <button
               type="submit"

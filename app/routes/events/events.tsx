@@ -280,5 +280,4 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = () => [{ title: "Upcoming Events · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Upcoming Events", "Failed to load events");

@@ -271,5 +271,4 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
 
 export const meta: Route.MetaFunction = () => [{ title: "Manage Events · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Manage Events", "Failed to load events");

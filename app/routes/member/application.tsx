@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/application";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
+import { FormFootButton } from "~/components/ui/SubmitButton";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
@@ -116,9 +117,9 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
           errors={errors}
         />
       </section>
-      <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-        {submitting ? "Sending…" : "Submit Application"}
-      </button>
+      <FormFootButton busy={submitting} busyLabel="Sending…">
+        Submit Application
+      </FormFootButton>
     </Form>
   );
 }
@@ -161,5 +162,4 @@ export default function Application({ loaderData, actionData }: Route.ComponentP
 
 export const meta: Route.MetaFunction = () => [{ title: "Player Application · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Player Application", SUBMISSION_MESSAGES.loadFailed);

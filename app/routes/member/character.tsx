@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/character";
+import { FormFootButton } from "~/components/ui/SubmitButton";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
@@ -167,9 +168,9 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
           defaultValue={initial.backstory}
           error={errors.backstory}
         />
-        <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-          {submitting ? "Saving…" : "Save Character"}
-        </button>
+        <FormFootButton busy={submitting} busyLabel="Saving…">
+          Save Character
+        </FormFootButton>
       </Form>
     </div>
   );
@@ -177,5 +178,4 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
 
 export const meta: Route.MetaFunction = () => [{ title: "Character Builder · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Character Builder", SUBMISSION_MESSAGES.loadFailed);

@@ -293,5 +293,4 @@ export default function Costume({ loaderData, actionData: refused }: Route.Compo
 
 export const meta: Route.MetaFunction = () => [{ title: "Costume Photos · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Costume Photos", COSTUME_MESSAGES.loadFailed);

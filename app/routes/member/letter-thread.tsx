@@ -1,14 +1,15 @@
 import { createContext, data, Form, useNavigation } from "react-router";
+import { FormFootButton } from "~/components/ui/SubmitButton";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/letter-thread";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, parseForm } from "~/web/forms/kernel";
+import { parseForm } from "~/web/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { LETTER_MESSAGES } from "~/features/letters/letters.messages";
-import { ReplyForm } from "~/features/letters/letters.form";
-import { deliveryNote, LETTER_STATUS_FOR_WRITER, type LetterDelivery } from "~/game/letters";
+import { type LetterSentAnswer, ReplyForm } from "~/features/letters/letters.form";
+import { deliveryNote, LETTER_STATUS_FOR_WRITER } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";
@@ -41,14 +42,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { ...thread, submissionKey: crypto.randomUUID() };
 }
 
-type ActionData = {
-  sent?: boolean;
-  delivery?: LetterDelivery;
-  recipient?: string;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-};
+type ActionData = LetterSentAnswer;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
@@ -144,9 +138,9 @@ export default function LetterThread({ loaderData, actionData }: Route.Component
             defaultValue={actionData?.sent ? "" : actionData?.values?.body}
             error={actionData?.errors?.body}
           />
-          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-            {submitting ? "Sending…" : "Send Reply"}
-          </button>
+          <FormFootButton busy={submitting} busyLabel="Sending…">
+            Send Reply
+          </FormFootButton>
         </Form>
       ) : (
         <p className="mt-6 text-dust">You can reply here once an answer arrives.</p>

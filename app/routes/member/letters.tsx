@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, useFetcher, useNavigation, useRouteLoaderData } from "react-router";
+import { FormFootButton } from "~/components/ui/SubmitButton";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/letters";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -9,10 +10,10 @@ import { Pager, ResultCount } from "~/components/ListControls";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { type FieldErrors, formFields, parseForm } from "~/web/forms/kernel";
+import { formFields, parseForm } from "~/web/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
-import { LetterForm } from "~/features/letters/letters.form";
-import { deliveryNote, LETTER_STATUS_FOR_WRITER, type LetterDelivery } from "~/game/letters";
+import { LetterForm, type LetterSentAnswer } from "~/features/letters/letters.form";
+import { deliveryNote, LETTER_STATUS_FOR_WRITER } from "~/game/letters";
 import { TEXTAREA_ROWS, USER_SEARCH_DEBOUNCE_MS } from "~/game/rules";
 import { formatClubTime } from "~/lib/dates";
 import { lastPage, pageParam } from "~/lib/paging";
@@ -33,14 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { tab, submissionKey: "", box: { ...box, page, lastPage: lastPage(box.total, LETTER_BOX_PAGE_SIZE) } };
 }
 
-type ActionData = {
-  submitted?: boolean;
-  delivery?: LetterDelivery;
-  recipient?: string;
-  message?: string;
-  errors?: FieldErrors;
-  values?: Record<string, string | undefined>;
-};
+type ActionData = LetterSentAnswer;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
@@ -57,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     { message: SUBMISSION_MESSAGES.letterFailed, values: form.values },
     async () => {
       const sent = await sendLetter(user, form.data);
-      return data({ submitted: true, delivery: sent.delivery, recipient: sent.recipient });
+      return data({ sent: true, delivery: sent.delivery, recipient: sent.recipient });
     },
   );
 }
@@ -186,7 +180,7 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
       </nav>
       {tab === "box" && loaderData.box ? (
         <LetterBox box={loaderData.box} />
-      ) : actionData?.submitted ? (
+      ) : actionData?.sent ? (
         <SuccessPanel title="Letter Sent!" to="/profile" destination="your profile">
           <p>Your letter is on its way by the next stage out of Hopewell.</p>
           <p className="mt-2">{deliveryNote(actionData.delivery, actionData.recipient)}</p>
@@ -215,9 +209,9 @@ export default function Letters({ loaderData, actionData }: Route.ComponentProps
             defaultValue={values.body}
             error={errors.body}
           />
-          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-            {submitting ? "Sending…" : "Send Letter"}
-          </button>
+          <FormFootButton busy={submitting} busyLabel="Sending…">
+            Send Letter
+          </FormFootButton>
         </Form>
       )}
     </div>

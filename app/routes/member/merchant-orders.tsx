@@ -226,5 +226,4 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
 
 export const meta: Route.MetaFunction = () => [{ title: "Merchant Order · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Merchant Order", SUBMISSION_MESSAGES.loadFailed);

@@ -1,6 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pels";
 import { EventSelect } from "~/features/events/EventSelect";
+import { FormFootButton } from "~/components/ui/SubmitButton";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
@@ -102,9 +103,9 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
             values={values}
             errors={errors}
           />
-          <button type="submit" className="btn btn-primary self-center px-10" disabled={submitting}>
-            {submitting ? "Sending…" : "Submit Letter"}
-          </button>
+          <FormFootButton busy={submitting} busyLabel="Sending…">
+            Submit Letter
+          </FormFootButton>
         </Form>
       )}
     </div>
@@ -113,5 +114,4 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letter · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Post-Event Letter", SUBMISSION_MESSAGES.loadFailed);

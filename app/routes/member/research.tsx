@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/research";
 import { EventSelect } from "~/features/events/EventSelect";
+import { FormFootButton } from "~/components/ui/SubmitButton";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
@@ -175,9 +176,9 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
             <progress id="upload-progress" max={100} value={progress} className="w-full accent-[var(--color-brass)]" />
           </div>
         ) : null}
-        <button type="submit" className="btn btn-primary self-center px-10" disabled={progress !== null}>
-          {progress !== null ? "Uploading…" : "Submit Research"}
-        </button>
+        <FormFootButton busy={progress !== null} busyLabel="Uploading…">
+          Submit Research
+        </FormFootButton>
       </Form>
     </div>
   );
@@ -185,5 +186,4 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
 
 export const meta: Route.MetaFunction = () => [{ title: "Research · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Research", SUBMISSION_MESSAGES.loadFailed);

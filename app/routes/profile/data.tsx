@@ -4,7 +4,7 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { PasswordField } from "~/features/accounts/PasswordField";
 import { ProfileLayout } from "~/features/members/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
-import { FieldError } from "~/components/ui/Field";
+import { ConfirmCheckbox } from "~/components/ui/Field";
 import { DeletionStatement } from "~/features/accounts/DeletionStatement";
 import { DeleteAccountForm, DELETION_MESSAGES } from "~/features/accounts/account-deletion.form";
 import { type FieldErrors, checkForm, readForm } from "~/web/forms/kernel";
@@ -180,19 +180,9 @@ function DeleteSection({ withPassword, errors, busy }: { withPassword: boolean; 
             deleted only within 10 minutes of signing in: if it is longer ago, sign out and sign in again first.
           </p>
         )}
-        <div className="flex flex-col gap-1">
-          <label className="flex items-start gap-2">
-            <input
-              type="checkbox"
-              name="confirm"
-              className="mt-1 size-5 shrink-0"
-              aria-invalid={errors?.confirm ? true : undefined}
-              aria-describedby={errors?.confirm ? "confirm-error" : undefined}
-            />
-            I understand that my account and the data listed above are deleted for good.
-          </label>
-          {errors?.confirm ? <FieldError id="confirm-error">{errors.confirm}</FieldError> : null}
-        </div>
+        <ConfirmCheckbox error={errors?.confirm}>
+          I understand that my account and the data listed above are deleted for good.
+        </ConfirmCheckbox>
         <button type="submit" name="intent" value="delete" className="btn btn-primary self-start" disabled={busy}>
           Delete my account
         </button>
@@ -218,5 +208,4 @@ export default function ProfileData({ loaderData, actionData }: Route.ComponentP
 
 export const meta: Route.MetaFunction = () => [{ title: "My data · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("My data", SUBMISSION_MESSAGES.loadFailed);

@@ -134,5 +134,4 @@ export default function ProfileDevices({ loaderData, actionData }: Route.Compone
 
 export const meta: Route.MetaFunction = () => [{ title: "Signed-in devices · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Signed-in devices", SUBMISSION_MESSAGES.loadFailed);

@@ -100,5 +100,4 @@ export default function ProfileEmail({ loaderData, actionData }: Route.Component
 
 export const meta: Route.MetaFunction = () => [{ title: "Email Address · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Email address", SUBMISSION_MESSAGES.loadFailed);

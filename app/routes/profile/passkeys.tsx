@@ -138,5 +138,4 @@ export default function ProfilePasskeys({ loaderData, actionData }: Route.Compon
 
 export const meta: Route.MetaFunction = () => [{ title: "Passkeys · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Passkeys", SUBMISSION_MESSAGES.loadFailed);

@@ -90,5 +90,4 @@ export default function ProfilePassword({ loaderData, actionData }: Route.Compon
 
 export const meta: Route.MetaFunction = () => [{ title: "Password · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Password", SUBMISSION_MESSAGES.loadFailed);

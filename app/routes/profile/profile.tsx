@@ -173,5 +173,4 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
 export const meta: Route.MetaFunction = () => [{ title: "Profile · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Profile", SUBMISSION_MESSAGES.loadFailed);

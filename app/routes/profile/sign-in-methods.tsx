@@ -143,5 +143,4 @@ export default function ProfileSignInMethods({ loaderData, actionData }: Route.C
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign-in methods · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Sign-in methods", SUBMISSION_MESSAGES.loadFailed);

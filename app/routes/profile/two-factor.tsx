@@ -269,5 +269,4 @@ export default function ProfileTwoFactor({ loaderData, actionData }: Route.Compo
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor authentication · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Two-factor authentication", SUBMISSION_MESSAGES.loadFailed);

@@ -91,5 +91,4 @@ export default function EmergencyContacts({ loaderData }: Route.ComponentProps) 
 
 export const meta: Route.MetaFunction = () => [{ title: "Emergency Contacts · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Emergency Contacts", "Failed to load user data");

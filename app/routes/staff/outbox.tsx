@@ -133,5 +133,4 @@ export default function Outbox({ loaderData, actionData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = () => [{ title: "Outbox · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Outbox", "Failed to load the outbox");

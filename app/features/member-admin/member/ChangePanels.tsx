@@ -1,7 +1,7 @@
 import { Link } from "~/components/Link";
-import { Field, inputClass } from "~/components/ui/Field";
+import { Field } from "~/components/ui/Field";
 import type { FieldErrors, FormValues } from "~/web/forms/kernel";
-import { ROLE_LABELS, ROLES, type Role } from "~/game/roles";
+import { NameAndEmailFields, RoleSelect } from "../MemberFields";
 import type { MemberAccount } from "~/features/member-admin/member-admin.server";
 import { ActionForm, Section } from "./parts";
 
@@ -23,33 +23,13 @@ export function DetailsPanel({ member, name, busy, values, errors }: PanelProps 
         busy={busy}
       >
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="First name"
-            name="firstName"
-            required
-            maxLength={80}
-            autoComplete="off"
-            defaultValue={values?.firstName ?? member.firstName}
-            error={errors?.firstName}
-          />
-          <Field
-            label="Last name"
-            name="lastName"
-            required
-            maxLength={80}
-            autoComplete="off"
-            defaultValue={values?.lastName ?? member.lastName}
-            error={errors?.lastName}
-          />
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            required
-            autoComplete="off"
-            defaultValue={values?.email ?? member.email}
-            error={errors?.email}
-            className="sm:col-span-2"
+          <NameAndEmailFields
+            defaults={{
+              firstName: values?.firstName ?? member.firstName,
+              lastName: values?.lastName ?? member.lastName,
+              email: values?.email ?? member.email,
+            }}
+            errors={errors}
           />
         </div>
       </ActionForm>
@@ -61,18 +41,8 @@ export function RolePanel({ member, name, busy }: PanelProps) {
   return (
     <Section id="role" title="Role">
       <ActionForm intent="role" question={`Change ${name}'s role?`} label="Change role" busy={busy}>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="member-role" className="font-bold">
-            Role
-          </label>
-          <select id="member-role" name="role" defaultValue={member.role} key={member.role} className={inputClass}>
-            {ROLES.map((role: Role) => (
-              <option key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </option>
-            ))}
-          </select>
-        </div>
+        {/* Keyed by the saved role, so the list starts again from it once a change is saved. */}
+        <RoleSelect key={member.role} id="member-role" defaultValue={member.role} />
       </ActionForm>
     </Section>
   );

@@ -222,5 +222,4 @@ function ConfirmRegistration({ warning, choices, busy }: { warning: Warning; cho
 
 export const meta: Route.MetaFunction = () => [{ title: "Attendance Tool · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Attendance Tool", "Failed to load data");

@@ -291,5 +291,4 @@ export default function Attendance({ loaderData, actionData }: Route.ComponentPr
 
 export const meta: Route.MetaFunction = () => [{ title: "Attendance · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Attendance", "Failed to load attendance data");

@@ -229,5 +229,4 @@ export const meta: Route.MetaFunction = ({ loaderData: sheet }) => [
   { title: sheet ? `Event-Day Sheet: ${sheet.event.title} · Hopewell` : "Event-Day Sheet · Hopewell" },
 ];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Event-Day Sheet", "Failed to load the event-day sheet");

@@ -44,5 +44,4 @@ export default function EventDayIndex({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Event-Day Sheets · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Event-Day Sheets", "Failed to load events");

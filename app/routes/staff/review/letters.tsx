@@ -269,5 +269,4 @@ export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Letters · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Letters", "Failed to load letters");

@@ -82,5 +82,4 @@ export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Merchant Orders · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Merchant Orders", "Failed to load orders");

@@ -61,5 +61,4 @@ export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Post-Event Letters · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Post-Event Letters", "Failed to load data");

@@ -63,5 +63,4 @@ export const shouldRevalidate = revalidateAfterConflict;
 
 export const meta: Route.MetaFunction = () => [{ title: "Research Papers · Hopewell" }];
 
-/** A failed read shows the page's own message (logged once by handleError). */
 export const ErrorBoundary = pageErrorBoundary("Research Papers", "Failed to load research data");

@@ -5,10 +5,10 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { useConfirmedSubmit } from "~/features/member-admin/Confirm";
 import { MemberConfirmPanel, type MemberConfirmation } from "~/features/member-admin/MemberConfirm";
 import { Alert } from "~/components/ui/Alert";
-import { Field, FieldError, inputClass } from "~/components/ui/Field";
+import { NameAndEmailFields, RoleSelect } from "~/features/member-admin/MemberFields";
 import { checkForm, readForm, type FieldErrors, type FormValues } from "~/web/forms/kernel";
 import { InviteForm, MEMBER_ADMIN_MESSAGES } from "~/features/member-admin/member-admin.form";
-import { ROLE_LABELS, ROLES } from "~/game/roles";
+import { ROLE_LABELS } from "~/game/roles";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { INVITATION_LINK_DAYS } from "~/features/member-admin/member-admin.server";
@@ -82,47 +82,15 @@ export default function ToolsInvite({ loaderData, actionData }: Route.ComponentP
             onSubmit={confirmed("Make this account and send the invitation?")}
           >
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field
-                label="First name"
-                name="firstName"
-                required
-                maxLength={80}
-                autoComplete="off"
-                defaultValue={values?.firstName ?? ""}
-                error={errors?.firstName}
+              <NameAndEmailFields
+                defaults={{
+                  firstName: values?.firstName ?? "",
+                  lastName: values?.lastName ?? "",
+                  email: values?.email ?? "",
+                }}
+                errors={errors}
               />
-              <Field
-                label="Last name"
-                name="lastName"
-                required
-                maxLength={80}
-                autoComplete="off"
-                defaultValue={values?.lastName ?? ""}
-                error={errors?.lastName}
-              />
-              <Field
-                label="Email"
-                name="email"
-                type="email"
-                required
-                autoComplete="off"
-                defaultValue={values?.email ?? ""}
-                error={errors?.email}
-                className="sm:col-span-2"
-              />
-              <div className="flex flex-col gap-1">
-                <label htmlFor="invite-role" className="font-bold">
-                  Role
-                </label>
-                <select id="invite-role" name="role" defaultValue={values?.role ?? "applicant"} className={inputClass}>
-                  {ROLES.map((role) => (
-                    <option key={role} value={role}>
-                      {ROLE_LABELS[role]}
-                    </option>
-                  ))}
-                </select>
-                {errors?.role ? <FieldError id="invite-role-error">{errors.role}</FieldError> : null}
-              </div>
+              <RoleSelect id="invite-role" defaultValue={values?.role ?? "applicant"} error={errors?.role} />
             </div>
             <div>
               <button type="submit" className="btn btn-primary" disabled={busy}>

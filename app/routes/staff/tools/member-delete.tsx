@@ -1,9 +1,10 @@
+import type { ReactNode } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/member-delete";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
-import { FieldError } from "~/components/ui/Field";
+import { ConfirmCheckbox } from "~/components/ui/Field";
 import { DeletionStatement } from "~/features/accounts/DeletionStatement";
 import { DELETION_MESSAGES, ManagerDeleteForm } from "~/features/accounts/account-deletion.form";
 import { type FieldErrors, parseForm } from "~/web/forms/kernel";
@@ -48,72 +49,60 @@ export default function MemberDelete({ loaderData, actionData }: Route.Component
   const { member, self } = loaderData;
   if (!member) {
     return (
-      <div className="mx-auto max-w-3xl px-4 py-10">
-        <h1 className="text-center text-5xl">Delete an account</h1>
-        <hr className="divider my-6" />
-        <section aria-labelledby="delete-heading" className="panel flex flex-col gap-4">
-          <h2 id="delete-heading" className="text-2xl">
-            Account deleted
-          </h2>
-          {actionData?.deleted ? (
-            <Alert kind="success">The account is deleted. This is recorded in the audit log.</Alert>
-          ) : (
-            <p>{DELETION_MESSAGES.alreadyDeleted}</p>
-          )}
-          <Link to="/tools" className="btn btn-secondary self-start">
-            Back to Tools
-          </Link>
-        </section>
-      </div>
+      <DeletePage heading="Account deleted">
+        {actionData?.deleted ? (
+          <Alert kind="success">The account is deleted. This is recorded in the audit log.</Alert>
+        ) : (
+          <p>{DELETION_MESSAGES.alreadyDeleted}</p>
+        )}
+        <Link to="/tools" className="btn btn-secondary self-start">
+          Back to Tools
+        </Link>
+      </DeletePage>
     );
   }
   const fullName = `${member.firstName} ${member.lastName}`;
+  return (
+    <DeletePage heading={`Delete the account of ${fullName}?`}>
+      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+      <p>This cannot be undone, and it is recorded in the audit log under your name.</p>
+      <DeletionStatement whose="their" />
+      {self ? (
+        <p>
+          This is your own account: delete it from your profile's <Link to="/profile/data">My data</Link> page.
+        </p>
+      ) : member.role === "manager" ? (
+        <p>{DELETION_MESSAGES.managerTarget}</p>
+      ) : (
+        <Form method="post" noValidate className="flex flex-col gap-4">
+          <ConfirmCheckbox error={actionData?.errors?.confirm}>
+            I confirm that the account of {fullName} and the data listed above are to be deleted for good.
+          </ConfirmCheckbox>
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Delete this account
+            </button>
+            <Link to="/tools" className="btn btn-secondary">
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      )}
+    </DeletePage>
+  );
+}
+
+/** The page's frame, the same whether the account is still there or already deleted. */
+function DeletePage({ heading, children }: { heading: string; children: ReactNode }) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Delete an account</h1>
       <hr className="divider my-6" />
       <section aria-labelledby="delete-heading" className="panel flex flex-col gap-4">
-        <>
-          <h2 id="delete-heading" className="text-2xl">
-            Delete the account of {fullName}?
-          </h2>
-          {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-          <p>This cannot be undone, and it is recorded in the audit log under your name.</p>
-          <DeletionStatement whose="their" />
-          {self ? (
-            <p>
-              This is your own account: delete it from your profile's <Link to="/profile/data">My data</Link> page.
-            </p>
-          ) : member.role === "manager" ? (
-            <p>{DELETION_MESSAGES.managerTarget}</p>
-          ) : (
-            <Form method="post" noValidate className="flex flex-col gap-4">
-              <div className="flex flex-col gap-1">
-                <label className="flex items-start gap-2">
-                  <input
-                    type="checkbox"
-                    name="confirm"
-                    className="mt-1 size-5 shrink-0"
-                    aria-invalid={actionData?.errors?.confirm ? true : undefined}
-                    aria-describedby={actionData?.errors?.confirm ? "confirm-error" : undefined}
-                  />
-                  I confirm that the account of {fullName} and the data listed above are to be deleted for good.
-                </label>
-                {actionData?.errors?.confirm ? (
-                  <FieldError id="confirm-error">{actionData.errors.confirm}</FieldError>
-                ) : null}
-              </div>
-              <div className="flex flex-wrap gap-2">
-                <button type="submit" className="btn btn-primary" disabled={busy}>
-                  Delete this account
-                </button>
-                <Link to="/tools" className="btn btn-secondary">
-                  Cancel
-                </Link>
-              </div>
-            </Form>
-          )}
-        </>
+        <h2 id="delete-heading" className="text-2xl">
+          {heading}
+        </h2>
+        {children}
       </section>
     </div>
   );
