@@ -1,5 +1,6 @@
 import { INVITATION_LINK_DAYS, PASSWORD_LINK_HOURS } from "./link-lifetimes";
 import type { BetterAuthOptions } from "better-auth/minimal";
+import type { drizzleAdapter as DrizzleAdapter } from "better-auth/adapters/drizzle";
 import type { AssuranceLevel } from "~/lib/navigation";
 import { AUTH_COOKIE_PREFIX } from "./auth-cookie.server";
 import { emailCodePlugin, emailVerificationOptions } from "./auth-email.server";
@@ -86,7 +87,7 @@ function sendResetPassword(db: Database) {
 function sharedOptions(
   db: Database,
   secret: string,
-  drizzleAdapter: typeof import("better-auth/adapters/drizzle").drizzleAdapter,
+  drizzleAdapter: typeof DrizzleAdapter,
   schema: Record<string, unknown>,
 ) {
   return {
