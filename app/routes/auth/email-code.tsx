@@ -1,23 +1,18 @@
-import { data, redirect, useNavigation } from "react-router";
+import { redirect, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import type { Route } from "./+types/email-code";
 import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { email as emailSchema } from "~/features/accounts/auth.form";
-import { EMAIL_CODE_MESSAGES, EmailCodeForm, EmailCodeRequestForm } from "~/features/accounts/email-code.form";
+import { CodeStep, RequestStep, type EmailCodeStep } from "~/features/accounts/EmailCodeSteps";
 import {
-  CodeStep,
-  emailCodePageUrl,
-  RequestStep,
-  type EmailCodeAnswer,
-  type EmailCodeStep,
-} from "~/features/accounts/EmailCodeSteps";
-import { fieldErrors, readForm } from "~/web/forms/kernel";
-import { MESSAGES } from "~/web/forms/messages";
+  keptRedirect,
+  PASSWORD_REMOVED,
+  sendSignInCode,
+  signInWithTypedCode,
+} from "~/features/accounts/email-code-page.server";
+import { readForm } from "~/web/forms/kernel";
 import { requestInfoContext } from "~/web/request-context";
-import { safeRedirectTarget } from "~/web/redirect-target";
-import { verifyCaptcha } from "~/platform/captcha.server";
-import { requestSignInCode, signInWithCode } from "~/features/accounts/email-code.server";
 import { optionalUser } from "~/web/guards.server";
 
 /**
@@ -26,14 +21,6 @@ import { optionalUser } from "~/web/guards.server";
  * the code filled in (`&code=`); only pressing "Sign in" uses it, so a mail scanner following
  * the link signs nobody in. Plain form posts: it works without JavaScript (but the CAPTCHA).
  */
-
-const PASSWORD_REMOVED = "password-removed";
-
-/** The `redirectTo` worth keeping: a same-site path, else nothing. */
-function keptRedirect(value: string | null | undefined): string | undefined {
-  const target = safeRedirectTarget(value, "");
-  return target || undefined;
-}
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -60,56 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = await readForm(request);
   const { clientAddress } = context.get(requestInfoContext);
   const redirectTo = keptRedirect(fields.redirectTo);
-
-  if (fields.intent === "verify") {
-    const parsed = EmailCodeForm.safeParse(fields);
-    if (!parsed.success) {
-      // Without a usable address there is no code step to return to.
-      const errors = fieldErrors(parsed.error);
-      if (errors.email)
-        return data<EmailCodeAnswer>(
-          { step: "request", errors: { email: errors.email }, email: fields.email },
-          { status: 400 },
-        );
-      return data<EmailCodeAnswer>({ step: "code", errors, email: fields.email, code: fields.code }, { status: 400 });
-    }
-    const outcome = await signInWithCode(parsed.data, request, clientAddress);
-    if (!outcome.ok)
-      return data<EmailCodeAnswer>(
-        { step: "code", errors: { code: outcome.message }, email: parsed.data.email, code: fields.code },
-        { status: outcome.status },
-      );
-    const headers = new Headers();
-    for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-    if (outcome.passwordRemoved)
-      throw redirect(emailCodePageUrl({ notice: PASSWORD_REMOVED, redirectTo }), { headers });
-    throw redirect(safeRedirectTarget(redirectTo), { headers });
-  }
-
-  const step: EmailCodeStep = fields.intent === "resend" ? "code" : "request";
-  const parsed = EmailCodeRequestForm.safeParse(fields);
-  if (!parsed.success)
-    return data<EmailCodeAnswer>(
-      { step: "request", errors: fieldErrors(parsed.error), email: fields.email },
-      { status: 400 },
-    );
-  const fail = (status: number, message: string) =>
-    data<EmailCodeAnswer>(
-      step === "code"
-        ? { step, email: parsed.data.email, resent: { ok: false, message } }
-        : { step, message, email: fields.email },
-      { status },
-    );
-  if (!(await verifyCaptcha(fields, clientAddress))) return fail(400, MESSAGES.captcha);
-  const outcome = await requestSignInCode(parsed.data.email, clientAddress, redirectTo);
-  if (!outcome.ok) return fail(outcome.status, outcome.message);
-  // The first request moves on to the code step; "Send again" stays on it.
-  if (step === "request") throw redirect(emailCodePageUrl({ email: parsed.data.email, sent: "1", redirectTo }));
-  return data<EmailCodeAnswer>({
-    step,
-    email: parsed.data.email,
-    resent: { ok: true, message: EMAIL_CODE_MESSAGES.sent(parsed.data.email) },
-  });
+  if (fields.intent === "verify") return signInWithTypedCode(fields, request, clientAddress, redirectTo);
+  return sendSignInCode(fields, clientAddress, redirectTo);
 }
 
 export default function EmailCode({ loaderData, actionData }: Route.ComponentProps) {
