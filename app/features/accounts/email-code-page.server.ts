@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { EMAIL_CODE_MESSAGES, EmailCodeForm, EmailCodeRequestForm } from "./email-code.form";
+import { EMAIL_CODE_MESSAGES, EmailCodeForm, EmailCodeRequestForm, PASSWORD_REMOVED } from "./email-code.form";
 import { requestSignInCode, signInWithCode } from "./email-code.server";
 import { emailCodePageUrl, type EmailCodeAnswer, type EmailCodeStep } from "./EmailCodeSteps";
 import { verifyCaptcha } from "~/platform/captcha.server";
@@ -8,9 +8,6 @@ import { MESSAGES } from "~/web/forms/messages";
 import { safeRedirectTarget } from "~/web/redirect-target";
 
 /** The email-code page's two answers (routes/auth/email-code.tsx): send a code, and sign in with one. */
-
-/** The notice shown once after a code that also removed the account's old password. */
-export const PASSWORD_REMOVED = "password-removed";
 
 /** The `redirectTo` worth keeping: a same-site path, else nothing. */
 export function keptRedirect(value: string | null | undefined): string | undefined {

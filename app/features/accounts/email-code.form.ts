@@ -3,6 +3,9 @@ import { email } from "./auth.form";
 import { MESSAGES } from "~/web/forms/messages";
 
 /** What members see when signing in with an emailed code or changing their email address. */
+/** The email-code page's notice, shown once after a code that also removed the account's old password. */
+export const PASSWORD_REMOVED = "password-removed";
+
 export const EMAIL_CODE_MESSAGES = {
   /** The same answer whether or not the address has an account. */
   sent: (address: string) => `If ${address} belongs to an account, we have emailed it a 6-digit sign-in code.`,

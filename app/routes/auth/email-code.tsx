@@ -5,12 +5,8 @@ import { SiteErrorPage } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { email as emailSchema } from "~/features/accounts/auth.form";
 import { CodeStep, RequestStep, type EmailCodeStep } from "~/features/accounts/EmailCodeSteps";
-import {
-  keptRedirect,
-  PASSWORD_REMOVED,
-  sendSignInCode,
-  signInWithTypedCode,
-} from "~/features/accounts/email-code-page.server";
+import { PASSWORD_REMOVED } from "~/features/accounts/email-code.form";
+import { keptRedirect, sendSignInCode, signInWithTypedCode } from "~/features/accounts/email-code-page.server";
 import { readForm } from "~/web/forms/kernel";
 import { requestInfoContext } from "~/web/request-context";
 import { optionalUser } from "~/web/guards.server";
