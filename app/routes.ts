@@ -58,6 +58,7 @@ export default [
   route("tools/members/:id", "routes/staff/tools/member.tsx"),
   route("tools/members/:id/delete", "routes/staff/tools/member-delete.tsx"),
   route("emergency-contacts", "routes/staff/emergency-contacts.tsx"),
+  route("tools/club/faq", "routes/staff/club/faq.tsx"),
   route("tools/event-day", "routes/staff/event-day/index.tsx"),
   route("tools/event-day/:eventId", "routes/staff/event-day/event-day.tsx"),
   route("outbox", "routes/staff/outbox.tsx"),

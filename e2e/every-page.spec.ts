@@ -32,6 +32,7 @@ const PAGES = [
   "/tools?tab=applications",
   "/tools?tab=roles",
   "/tools/members/invite",
+  "/tools/club/faq",
   "/attendance",
   "/attendance-tool",
   "/emergency-contacts",

@@ -37,7 +37,8 @@ export type AuditAction =
   | "ticket.paid"
   | "ticket.refunded"
   | "ticket.check"
-  | "ticket.notice_dealt_with";
+  | "ticket.notice_dealt_with"
+  | "club_facts.save";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

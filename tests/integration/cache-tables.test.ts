@@ -37,6 +37,7 @@ import { newEntryCounts, queueHolders } from "~/features/review/review-queue.ser
 import { loadReview, orderReview, pelReview, researchReview } from "~/features/review/event-reviews.server";
 import { letterQueues, listLetters } from "~/features/review/letter-review.server";
 import { getSessionUser } from "~/identity/session.server";
+import { currentFacts } from "~/features/club-facts/club-facts.server";
 import { withTestDatabase } from "../helpers/db";
 import { signedInMember } from "../helpers/members";
 
@@ -211,6 +212,7 @@ async function runEveryKeptRead() {
       ["research", expect.any(String)],
     ]),
   );
+  expect((await currentFacts("faq")).version).toBe(0);
 }
 
 describe("every read kept in memory", () => {

@@ -32,6 +32,7 @@ const ACTIONS: Record<string, string> = {
   "ticket.refunded": "refunded the ticket of",
   "ticket.check": "checked the ticket payments with Stripe",
   "ticket.notice_dealt_with": "marked a notice from Stripe dealt with",
+  "club_facts.save": "changed the club's facts",
 };
 
 /** Why a ticket was refunded, in the audit log's words. */
@@ -87,6 +88,10 @@ function detail(action: string, details: Record<string, unknown> | null): string
       .filter(Boolean)
       .join(", ");
   if (action === "ticket.notice_dealt_with") return String(details.stripeEventId ?? "");
+  if (action === "club_facts.save")
+    return `${String(details.kind).toUpperCase()} version ${String(details.version)}${
+      typeof details.restoredFrom === "number" ? `, bringing back version ${details.restoredFrom}` : ""
+    }`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

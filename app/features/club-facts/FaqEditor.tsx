@@ -1,0 +1,173 @@
+import { Form } from "react-router";
+import { Alert } from "~/components/ui/Alert";
+import { Field } from "~/components/ui/Field";
+import { SubmitButton } from "~/components/ui/SubmitButton";
+import { TextAreaField } from "~/components/ui/TextAreaField";
+import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
+import { formatClubTime } from "~/lib/dates";
+import { FAQ_QUESTION_MAX } from "./club-facts.form";
+import type { FaqAnswer, FaqRow } from "./faq-page.server";
+
+/** The FAQ as one form: a fieldset a question, then a blank one to add a question. */
+export function FaqForm({
+  rows,
+  version,
+  answer,
+  busy,
+}: {
+  rows: FaqRow[];
+  version: number;
+  answer?: FaqAnswer;
+  busy: boolean;
+}) {
+  const shown = [...rows, { id: "", question: "", answer: "", position: String(rows.length + 1), remove: false }];
+  const errors = answer?.errors ?? {};
+  return (
+    <Form method="post" noValidate className="flex flex-col gap-6" aria-labelledby="faq-form-heading">
+      <h2 id="faq-form-heading" className="text-2xl">
+        Questions and answers
+      </h2>
+      <p className="text-dust">
+        Change a question or its answer, give it another place in the order, or tick “Remove” to take it off the page.
+        The last box adds a question. Nothing changes on the site until you save; every saved version stays in the
+        history below.
+      </p>
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="count" value={shown.length} />
+      {shown.map((row, n) => {
+        const isNew = n === rows.length;
+        return (
+          <fieldset key={`${row.id}-${n}`} className="panel flex flex-col gap-3">
+            <legend className="px-1 font-bold text-brass">{isNew ? "Add a question" : `Question ${n + 1}`}</legend>
+            <input type="hidden" name={`id-${n}`} value={row.id} />
+            <Field
+              label="Question"
+              name={`question-${n}`}
+              maxLength={FAQ_QUESTION_MAX}
+              defaultValue={row.question}
+              error={errors[`question-${n}`]}
+            />
+            <TextAreaField
+              label="Answer"
+              name={`answer-${n}`}
+              rows={isNew ? 3 : 5}
+              maxLength={FORMATTED_TEXT_MAX}
+              hint={FORMATTED_TEXT_HINT}
+              defaultValue={row.answer}
+              error={errors[`answer-${n}`]}
+            />
+            <div className="flex flex-wrap items-end gap-4">
+              <Field
+                label="Place in the order"
+                name={`position-${n}`}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                defaultValue={row.position}
+                className="w-40"
+              />
+              {isNew ? null : (
+                <label className="flex min-h-11 items-center gap-2">
+                  <input type="checkbox" name={`remove-${n}`} defaultChecked={row.remove} className="size-5" />
+                  Remove this question
+                </label>
+              )}
+            </div>
+          </fieldset>
+        );
+      })}
+      <div className="flex flex-wrap gap-3">
+        <SubmitButton name="intent" value="preview" className="btn btn-secondary" busy={busy}>
+          Preview
+        </SubmitButton>
+        <SubmitButton name="intent" value="save" className="btn btn-primary" busy={busy}>
+          Save the FAQ
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** The answers as members will read them, before anything is saved. */
+export function FaqPreview({ preview }: { preview: NonNullable<FaqAnswer["preview"]> }) {
+  return (
+    <section aria-labelledby="faq-preview-heading" className="panel flex flex-col gap-4">
+      <h2 id="faq-preview-heading" className="text-2xl">
+        Preview: not saved yet
+      </h2>
+      {preview.map((entry, n) => (
+        <div key={n}>
+          <h3 className="font-serif text-xl text-brass">{entry.question}</h3>
+          {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
+          <div className="prose-western" dangerouslySetInnerHTML={{ __html: entry.html }} />
+        </div>
+      ))}
+    </section>
+  );
+}
+
+type HistoryRow = { version: number; at: string; by: string; restoredFrom: number | null; questions: number };
+
+/** The saved versions, newest first, each with a way back to it; version 0 is the site's starting list. */
+export function FaqHistory({ history, version, busy }: { history: HistoryRow[]; version: number; busy: boolean }) {
+  return (
+    <section aria-labelledby="faq-history-heading" className="flex flex-col gap-3">
+      <h2 id="faq-history-heading" className="text-2xl">
+        History
+      </h2>
+      {history.length === 0 ? (
+        <p className="text-dust">No change has been saved: the site shows its starting FAQ.</p>
+      ) : null}
+      <ol className="flex flex-col gap-2">
+        {history.map((row) => (
+          <li
+            key={row.version}
+            className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-timber/70 p-3"
+          >
+            <p>
+              <span className="font-bold">Version {row.version}</span>
+              {` · ${formatClubTime(row.at)} · ${row.by} · ${row.questions} questions`}
+              {row.restoredFrom !== null ? ` · brought back version ${row.restoredFrom}` : ""}
+              {row.version === version ? " · shown now" : ""}
+            </p>
+            {row.version === version ? null : <RestoreButton restore={row.version} version={version} busy={busy} />}
+          </li>
+        ))}
+        {history.length > 0 ? (
+          <li className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-timber/70 p-3">
+            <p>
+              <span className="font-bold">The starting FAQ</span> · as the site first shipped it
+            </p>
+            <RestoreButton restore={0} version={version} busy={busy} />
+          </li>
+        ) : null}
+      </ol>
+    </section>
+  );
+}
+
+function RestoreButton({ restore, version, busy }: { restore: number; version: number; busy: boolean }) {
+  const what = restore === 0 ? "the starting FAQ" : `version ${restore}`;
+  return (
+    <Form method="post">
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="restore" value={restore} />
+      <SubmitButton
+        name="intent"
+        value="restore"
+        className="btn btn-secondary"
+        busy={busy}
+        aria-label={`Bring back ${what}`}
+      >
+        Bring back
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** The outcome of the last press, above the form. */
+export function FaqNotice({ answer }: { answer?: FaqAnswer }) {
+  if (answer?.ok) return <Alert kind="success">{answer.ok}</Alert>;
+  if (answer?.message) return <Alert kind="error">{answer.message}</Alert>;
+  return null;
+}

@@ -1,0 +1,145 @@
+import { and, desc, eq, max } from "drizzle-orm";
+import type { z } from "zod";
+import { CLUB_FACT_MESSAGES, FaqSchema, type FaqEntry } from "./club-facts.form";
+import { FAQ } from "~/game/faq";
+import { audit } from "~/platform/audit.server";
+import { ChangeAwareCache, wroteTo } from "~/platform/db/changes.server";
+import { database, type Database, type Transaction } from "~/platform/db/client.server";
+import { isUniqueViolation } from "~/platform/db/constraint-errors.server";
+import { clubFactVersions, profiles, type ClubFactKind } from "~/platform/db/schema";
+
+/**
+ * The club's own facts, which managers change in the browser: each kind is a whole list, saved
+ * as a new version every time, so the history is every list the site has shown and going back is
+ * saving an old one again. Until a kind is first saved the site shows its starting list, today's
+ * built-in one, so a club that changes nothing sees what it always saw.
+ */
+
+type Definition<T> = { schema: z.ZodType<T>; starting: () => T };
+
+const DEFINITIONS: { faq: Definition<FaqEntry[]> } = {
+  faq: {
+    schema: FaqSchema,
+    // The built-in answers are lists of paragraphs; as formatted text a blank line parts them.
+    starting: () => FAQ.map(({ id, question, answer }) => ({ id, question, answer: answer.join("\n\n") })),
+  },
+};
+
+export type ClubFacts = { [K in keyof typeof DEFINITIONS]: ReturnType<(typeof DEFINITIONS)[K]["starting"]> };
+
+/** A version of a kind as the site shows it; version 0 is the starting list, never saved. */
+export type FactsVersion<K extends ClubFactKind> = { version: number; content: ClubFacts[K] };
+
+const TABLE = "club_fact_versions";
+
+/** Read on every public page that shows them: kept until a manager saves, on every instance. */
+const kept = new ChangeAwareCache<FactsVersion<ClubFactKind>>({
+  name: "club facts",
+  tables: [TABLE],
+  maxAgeMs: 10 * 60_000,
+  maxEntries: 20,
+});
+
+/** The version of `kind` the site shows now. */
+export async function currentFacts<K extends ClubFactKind>(kind: K): Promise<FactsVersion<K>> {
+  return kept.get(kind, async () => {
+    const db = await database();
+    const [row] = await db
+      .select({ version: clubFactVersions.version, content: clubFactVersions.content })
+      .from(clubFactVersions)
+      .where(eq(clubFactVersions.kind, kind))
+      .orderBy(desc(clubFactVersions.version))
+      .limit(1);
+    return row
+      ? { version: row.version, content: row.content as ClubFacts[K] }
+      : { version: 0, content: DEFINITIONS[kind].starting() };
+  }) as Promise<FactsVersion<K>>;
+}
+
+export type SaveOutcome =
+  | { ok: true; version: number }
+  | { ok: false; reason: "invalid"; issues: z.core.$ZodIssue[] }
+  | { ok: false; reason: "changed-meanwhile" | "no-such-version"; message: string };
+
+/**
+ * Saves `content` as the newest version of `kind`, if the version the manager edited
+ * (`basedOn`) is still the newest: two managers editing at once do not overwrite each other
+ * unseen. One audit row says who, and the list before and after.
+ */
+export async function saveFacts<K extends ClubFactKind>(
+  kind: K,
+  content: unknown,
+  actor: { id: string },
+  basedOn: number,
+  restoredFrom: number | null = null,
+): Promise<SaveOutcome> {
+  const parsed = DEFINITIONS[kind].schema.safeParse(content);
+  if (!parsed.success) return { ok: false, reason: "invalid", issues: parsed.error.issues };
+  const db = await database();
+  try {
+    const outcome = await db.transaction(async (tx): Promise<SaveOutcome> => {
+      const [newest] = await tx
+        .select({ version: max(clubFactVersions.version) })
+        .from(clubFactVersions)
+        .where(eq(clubFactVersions.kind, kind));
+      const current = newest?.version ?? 0;
+      if (current !== basedOn)
+        return { ok: false, reason: "changed-meanwhile", message: CLUB_FACT_MESSAGES.changedMeanwhile };
+      const before = current === 0 ? DEFINITIONS[kind].starting() : await contentOf(tx, kind, current);
+      const version = current + 1;
+      // A second save based on the same version meets the primary key: it is "changed meanwhile".
+      await tx
+        .insert(clubFactVersions)
+        .values({ kind, version, content: parsed.data, changedBy: actor.id, restoredFrom });
+      await audit(tx, {
+        actorId: actor.id,
+        action: "club_facts.save",
+        details: { kind, version, restoredFrom, before, after: parsed.data },
+      });
+      return { ok: true, version };
+    });
+    if (outcome.ok) wroteTo(TABLE);
+    return outcome;
+  } catch (error) {
+    if (isUniqueViolation(error))
+      return { ok: false, reason: "changed-meanwhile", message: CLUB_FACT_MESSAGES.changedMeanwhile };
+    throw error;
+  }
+}
+
+async function contentOf(db: Database | Transaction, kind: ClubFactKind, version: number) {
+  const [row] = await db
+    .select({ content: clubFactVersions.content })
+    .from(clubFactVersions)
+    .where(and(eq(clubFactVersions.kind, kind), eq(clubFactVersions.version, version)));
+  return row?.content ?? null;
+}
+
+/** Brings back an earlier version of `kind` (0: the starting list) as a new version. */
+export async function restoreFacts(kind: ClubFactKind, version: number, actor: { id: string }, basedOn: number) {
+  const content = version === 0 ? DEFINITIONS[kind].starting() : await contentOf(await database(), kind, version);
+  if (content === null)
+    return { ok: false, reason: "no-such-version", message: CLUB_FACT_MESSAGES.noSuchVersion } as const;
+  return saveFacts(kind, content, actor, basedOn, version);
+}
+
+export const HISTORY_SHOWN = 20;
+
+/** The newest versions of `kind` (who saved each, and when), newest first. */
+export async function factsHistory(kind: ClubFactKind) {
+  const db = await database();
+  return db
+    .select({
+      version: clubFactVersions.version,
+      createdAt: clubFactVersions.createdAt,
+      restoredFrom: clubFactVersions.restoredFrom,
+      content: clubFactVersions.content,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+    })
+    .from(clubFactVersions)
+    .leftJoin(profiles, eq(profiles.id, clubFactVersions.changedBy))
+    .where(eq(clubFactVersions.kind, kind))
+    .orderBy(desc(clubFactVersions.version))
+    .limit(HISTORY_SHOWN);
+}
