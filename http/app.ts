@@ -10,7 +10,7 @@ import * as build from "virtual:react-router/server-build";
 import { requestInfoContext, type RequestInfo } from "~/web/request-context";
 import { CLIENT_ADDRESS_HEADER } from "~/identity/auth.server";
 import type { Config } from "~/platform/config.server";
-import { followDatabaseChanges } from "~/platform/db/changes.server";
+import { followDatabaseChanges, onWritesTo } from "~/platform/db/changes.server";
 import { databaseHandle } from "~/platform/db/client.server";
 import { logger } from "~/platform/logger.server";
 import { outsideOrigins } from "~/server-parts.server";
@@ -127,6 +127,10 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
     policy: (styleHashes, secure) =>
       contentSecurityPolicy({ inline: { styleHashes }, frameSources, scriptSources, formTargets, secure }),
   });
+
+  // The signed-out pages show the club's own facts (the FAQ): a manager's save, on this instance
+  // or another, drops the copies so the next visitor gets the new text.
+  const stopDroppingPages = onWritesTo(["club_fact_versions"], () => anonymousPages.clear());
 
   const inTurn = createPageTurns({
     slots: cfg.databaseUrl ? PAGE_SLOTS.postgres : PAGE_SLOTS.embedded,
@@ -260,6 +264,9 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
   server.on("checkContinue", (req, res) => answer(req, res, true));
   // Lets the server keep who is signed in, and other reads most pages make, in memory (changes.server).
   const changes = followDatabaseChanges(databaseHandle());
-  server.on("close", () => void changes.stop());
+  server.on("close", () => {
+    stopDroppingPages();
+    void changes.stop();
+  });
   return server;
 }

@@ -6,8 +6,9 @@ import { carriesAuthCookie } from "~/identity/auth-cookie.server";
 
 /**
  * Public pages whose HTML is the same for every signed-out visitor: it depends only
- * on the configuration, never on the request or the database. Each is rendered once
- * per process and served from memory with an ETag, so a crowd arriving from a post
+ * on the configuration and the club's own facts (dropped when a manager saves them,
+ * http/app.ts), never on the request or other data. Each is rendered once per
+ * process and served from memory with an ETag, so a crowd arriving from a post
  * about the game costs no rendering at all. Anyone carrying a session cookie gets a
  * freshly rendered page, never these bytes.
  *

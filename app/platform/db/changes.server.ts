@@ -32,6 +32,18 @@ export function wroteTo(table: string): void {
   announce(table);
 }
 
+/**
+ * Calls `onWrite` whenever a write to one of `tables` is announced, and when every copy is
+ * dropped because announcements may have been missed; the answer stops it.
+ */
+export function onWritesTo(tables: readonly string[], onWrite: () => void): () => void {
+  const subscriber = (table: string) => {
+    if (table === ANY_TABLE || tables.includes(table)) onWrite();
+  };
+  subscribers.add(subscriber);
+  return () => subscribers.delete(subscriber);
+}
+
 /** Drops every kept copy in this process (a test file that is done with its database). */
 export function forgetKeptReads(): void {
   announce(ANY_TABLE);
