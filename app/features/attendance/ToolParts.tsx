@@ -102,7 +102,11 @@ export function Registrations({
   justAdded: string | null;
 }) {
   return (
-    <section aria-labelledby="registrations-title" className="panel flex flex-col gap-3">
+    // Beside the form it stays in sight while the form is scrolled (a long list scrolls on its own).
+    <section
+      aria-labelledby="registrations-title"
+      className="panel flex flex-col gap-3 md:sticky md:top-20 md:max-h-[calc(100dvh-6rem)] md:overflow-y-auto"
+    >
       <h2 id="registrations-title" className="text-2xl">
         Registered
       </h2>

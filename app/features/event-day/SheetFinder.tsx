@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from "react";
+import type { FocusEvent, MouseEvent, ReactNode } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { countOf } from "~/lib/plural";
 import { cabinAnchor, isFiltering, NO_FILTER, type SheetFilter } from "./sheet-filter";
@@ -38,45 +38,43 @@ export function SheetFinder({
         Find on this sheet
       </h2>
       {hydrated ? (
-        <div role="search" className="flex flex-col gap-3 sm:flex-row sm:items-end sm:gap-6">
-          <div className="flex flex-1 flex-col gap-1">
-            <label htmlFor="sheet-search" className="font-bold">
-              Find an attendee
-            </label>
-            <input
-              id="sheet-search"
-              type="search"
-              value={filter.query}
-              onChange={(event) => onFilter({ ...filter, query: event.currentTarget.value })}
-              placeholder="Name, character or email"
-              autoComplete="off"
-              className="min-h-11 w-full rounded-md border border-timber bg-ink px-3 py-2"
-            />
-          </div>
-          <label className="flex min-h-11 cursor-pointer items-center gap-3">
-            <input
-              type="checkbox"
-              checked={filter.ordersOnly}
-              onChange={(event) => onFilter({ ...filter, ordersOnly: event.currentTarget.checked })}
-              className="size-5 accent-brass"
-            />
-            Orders to hand out only
+        <div role="search" className="flex flex-col gap-1">
+          <label htmlFor="sheet-search" className="font-bold">
+            Find an attendee
           </label>
+          <input
+            id="sheet-search"
+            type="search"
+            value={filter.query}
+            onChange={(event) => onFilter({ ...filter, query: event.currentTarget.value })}
+            onFocus={bringToTop}
+            placeholder="Name, character or email"
+            autoComplete="off"
+            className="min-h-11 w-full rounded-md border border-timber bg-ink px-3 py-2"
+          />
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-1">
+            <label className="flex min-h-11 cursor-pointer items-center gap-3">
+              <input
+                type="checkbox"
+                checked={filter.ordersOnly}
+                onChange={(event) => onFilter({ ...filter, ordersOnly: event.currentTarget.checked })}
+                className="size-5 accent-brass"
+              />
+              Orders to hand out only
+            </label>
+            <p role="status" data-testid="finder-status" className="font-bold empty:hidden">
+              {filtering ? `${countOf(count, "attendee")} of ${total} shown.` : ""}
+            </p>
+            {filtering ? (
+              <button type="button" className="btn btn-secondary px-3 py-1 text-sm" onClick={() => onFilter(NO_FILTER)}>
+                Show everyone
+              </button>
+            ) : null}
+          </div>
         </div>
       ) : null}
-      {hydrated ? (
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-          <p role="status" data-testid="finder-status" className="font-bold empty:hidden">
-            {filtering ? `${countOf(count, "attendee")} of ${total} shown.` : ""}
-          </p>
-          {filtering ? (
-            <button type="button" className="btn btn-secondary px-3 py-1 text-sm" onClick={() => onFilter(NO_FILTER)}>
-              Show everyone
-            </button>
-          ) : null}
-        </div>
-      ) : null}
-      {shown.length > 0 ? (
+      {/* While a name is typed the matches come straight after the search box, not after the cabins' list. */}
+      {shown.length > 0 && !filter.query.trim() ? (
         <nav aria-labelledby="cabin-jump-title" className="flex flex-col gap-2">
           <h3 id="cabin-jump-title" className="font-serif text-sm font-bold text-dust">
             Jump to a cabin
@@ -97,6 +95,15 @@ export function SheetFinder({
       ) : null}
     </section>
   );
+}
+
+/**
+ * On a phone, the search box goes to the top of the screen when it is tapped, so the matches
+ * have the room between it and the keyboard.
+ */
+function bringToTop(event: FocusEvent<HTMLInputElement>) {
+  if (window.matchMedia("(max-width: 47.99rem)").matches)
+    event.currentTarget.closest("[role=search]")?.scrollIntoView({ block: "start" });
 }
 
 /**
