@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 import { ANY_WIDTH } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { expect, test, withSession } from "./fixtures";
@@ -226,29 +226,119 @@ test(
   },
 );
 
-// What the width changes: the sheet laid out for the screen it is read on.
-test("the event-day sheet fits the screen's width, by cabin, and is accessible", async ({
+// What the width changes: the sheet laid out for the screen it is read on, and finding one
+// attendee on it at the gate, with signal and without.
+test("the event-day sheet fits the screen's width, by cabin, and finds an attendee by search, cabin or orders, also offline", async ({
   page,
+  context,
+  browser,
+  baseURL,
   managerState,
 }, testInfo) => {
   const width = testInfo.project.name;
   const tag = `Look${width === "desktop" ? "Desk" : "Phone"}${Date.now() % 100_000}`;
-  const { email: player } = await createMember({ first: "Ike", last: `Sheet${tag}` });
+  const [{ email: player }, { email: other }] = await Promise.all([
+    createMember({ first: "Ike", last: `Sheet${tag}` }),
+    createMember({ first: "Una", last: `Gate${tag}` }),
+  ]);
   await withSession(page, managerState);
   const title = `Day Sheet ${tag}`;
   await addEvent(page, { title, date: "2026-12-11", status: "future" });
   const eventLabel = `${title} (Friday, December 11, 2026)`;
+  // The manager orders a little meat for the event: the only orders to hand out.
+  await page.goto("/merchant-orders");
+  await page.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
+  await page.getByLabel("Quantity of Meat", { exact: true }).fill("2");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect(page.getByRole("heading", { name: "Order Placed!" })).toBeVisible();
+  await addAttendance(page, eventLabel, e2eManager().email, "Boss", "Camping");
   await addAttendance(page, eventLabel, player, `Sheet${tag}`, "Watchtower");
+  await addAttendance(page, eventLabel, other, `Gate${tag}`, "Arctic Fox");
   await page.getByRole("link", { name: `Event-day sheet: ${eventLabel}` }).click();
   await expect(page.getByRole("heading", { name: "Watchtower (1)" })).toBeVisible();
-  await expect(page.getByRole("rowheader", { name: new RegExp(`Ike Sheet${tag}`) })).toBeVisible();
+  const ike = page.getByRole("rowheader", { name: new RegExp(`Ike Sheet${tag}`) });
+  const una = page.getByRole("rowheader", { name: new RegExp(`Una Gate${tag}`) });
+  const boss = page.getByRole("rowheader", { name: /Ada Boss/ });
+  await expect(ike).toBeVisible();
   // Nothing runs off the side of the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
     page.viewportSize()!.width,
   );
   await expectAccessible(page);
   await page.screenshot({ path: `/tmp/event-day-look-${width}.png`, fullPage: true });
+  await expectFinderWorks(page, { ike, una, boss, tag });
+
+  // Without signal, from the copy kept on this device: the search and the filter work the same.
+  await expect
+    .poll(async () => (await keptSheets(page)).kept, { timeout: 15_000 })
+    .toEqual([new URL(page.url()).pathname]);
+  await context.setOffline(true);
+  expect((await page.reload())?.fromServiceWorker()).toBe(true);
+  await expectOfflineSheet(page);
+  await expectFinderWorks(page, { ike, una, boss, tag });
+  await context.setOffline(false);
+
+  // Without JavaScript the whole sheet is there, with no search that could not work, and the
+  // cabin jumps are plain links.
+  const plain = await browser.newContext({
+    baseURL,
+    viewport: page.viewportSize()!,
+    javaScriptEnabled: false,
+    storageState: managerState,
+  });
+  const noScript = await plain.newPage();
+  await noScript.goto(new URL(page.url()).pathname);
+  await expect(noScript.getByRole("rowheader")).toHaveCount(3);
+  await expect(noScript.getByLabel("Find an attendee")).toHaveCount(0);
+  await noScript
+    .getByRole("navigation", { name: "Jump to a cabin" })
+    .getByRole("link", { name: "Watchtower (1)" })
+    .click();
+  await expect(noScript).toHaveURL(/#cabin-watchtower$/);
+  await expect(noScript.getByRole("heading", { name: "Watchtower (1)" })).toBeInViewport();
+  await plain.close();
 });
+
+/** The sheet's finder, as a manager at the gate uses it: search, "Orders to hand out only", a jump to a cabin. */
+async function expectFinderWorks(
+  page: Page,
+  { ike, una, boss, tag }: { ike: Locator; una: Locator; boss: Locator; tag: string },
+) {
+  const search = page.getByLabel("Find an attendee");
+  const status = page.getByTestId("finder-status");
+  await search.fill(`gate${tag.toLowerCase()}`);
+  await expect(una).toBeVisible();
+  await expect(ike).toHaveCount(0);
+  await expect(boss).toHaveCount(0);
+  await expect(status).toHaveText("1 attendee of 3 shown.");
+  await expect(page.getByRole("heading", { name: "Watchtower (1)" })).toHaveCount(0);
+  await search.fill("nobody-by-this-name");
+  await expect(page.getByText("Nobody here matches “nobody-by-this-name”.")).toBeVisible();
+  await page.getByRole("button", { name: "Show everyone" }).click();
+  await expect(search).toHaveValue("");
+  await expect(page.getByRole("rowheader")).toHaveCount(3);
+  await expect(status).toHaveText("");
+
+  const ordersOnly = page.getByLabel("Orders to hand out only");
+  await ordersOnly.check();
+  await expect(boss).toBeVisible();
+  await expect(page.getByRole("rowheader")).toHaveCount(1);
+  await expect(status).toHaveText("1 attendee of 3 shown.");
+  await ordersOnly.uncheck();
+  await expect(page.getByRole("rowheader")).toHaveCount(3);
+
+  // The jump: the cabin's heading comes into view and takes the keyboard.
+  const jumps = page.getByRole("navigation", { name: "Jump to a cabin" });
+  await expect(jumps.getByRole("link")).toHaveText(["Arctic Fox (1)", "Watchtower (1)", "Camping (1)"]);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await jumps.getByRole("link", { name: "Camping (1)" }).click();
+  const camping = page.getByRole("heading", { name: "Camping (1)" });
+  await expect(camping).toBeInViewport();
+  await expect(camping).toBeFocused();
+  expect(await page.evaluate(() => scrollX)).toBe(0);
+  await page.getByRole("link", { name: "Back to top from Camping" }).click();
+  await expect(search).toBeInViewport();
+}
 
 /**
  * The kept copy offline as the manager sees it: styled by the site's stylesheet and its font,

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from "@playwright/test";
 import { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { expect, test, type SignedInState } from "./fixtures";
-import { e2eManager } from "./helpers";
+import { addEvent, createMember, e2eManager } from "./helpers";
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -42,7 +42,22 @@ function brokenWords(root: Locator) {
   });
 }
 
-test("the tools menu is a compact menu on a phone and a sidebar as tall as its items on a desktop", async ({
+/** Every tool beside the tabs a manager has, in the menu's order. */
+const ALL_TOOLS = [
+  "View Attendance",
+  "View PELs",
+  "View Merchant Orders",
+  "View Research Papers",
+  "View Letters",
+  "View Costume Photos",
+  "Manage Events",
+  "Attendance Tool",
+  "Emergency Contacts",
+  "Event-Day Sheets",
+  "Outbox",
+];
+
+test("on a phone every tool is in reach without scrolling sideways; on a desktop the menu is a sidebar as tall as its items", async ({
   browser,
   page,
   baseURL,
@@ -56,19 +71,28 @@ test("the tools menu is a compact menu on a phone and a sidebar as tall as its i
   await expect(manager.getByRole("heading", { level: 2, name: "Roles" })).toBeVisible();
   const viewport = manager.viewportSize()!;
   if (isMobile) {
-    // The first screen is the tool's, not the menu's.
-    expect((await menu.boundingBox())!.height).toBeLessThan(viewport.height / 3);
-    expect((await section.boundingBox())!.y).toBeLessThan(viewport.height / 2);
+    // The tool's own heading is still on the first screen.
+    await expect(manager.getByRole("heading", { level: 2, name: "Roles" })).toBeInViewport();
     // Every tab is in sight, the current one marked.
     for (const tab of ["Player List", "Cast List", "Applications", "Roles", "Audit Log"]) {
       const box = (await menu.getByRole("link", { name: tab }).boundingBox())!;
       expect(box.x + box.width, tab).toBeLessThanOrEqual(viewport.width);
     }
     await expect(menu.getByRole("link", { name: "Roles" })).toHaveAttribute("aria-current", "page");
-    // The other tools scroll sideways in one row, and each can be reached.
+    // Nothing scrolls sideways, and every other tool is reached by scrolling down only: wholly
+    // in view, its name whole, a finger's height.
     const more = menu.getByRole("list", { name: "More tools" });
-    expect((await more.boundingBox())!.height).toBeLessThan(70);
-    expect(await more.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+    expect(await more.evaluate((list) => list.scrollWidth <= list.clientWidth)).toBe(true);
+    expect(await manager.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    for (const tool of ALL_TOOLS) {
+      const link = more.getByRole("link", { name: new RegExp(`^${tool}( \\(\\d+ new\\))?$`) });
+      await link.evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + scrollY - 200));
+      expect(await manager.evaluate(() => scrollX)).toBe(0);
+      await expect(link, tool).toBeInViewport({ ratio: 1 });
+      const box = (await link.boundingBox())!;
+      expect(box.height, tool).toBeGreaterThanOrEqual(44);
+      expect(await brokenWords(link), tool).toEqual([]);
+    }
     await menu.getByRole("link", { name: "Emergency Contacts" }).click();
     await expect(manager).toHaveURL(/\/emergency-contacts$/);
   } else {
@@ -192,5 +216,61 @@ test("without JavaScript a role change is confirmed on a page that names the mem
   await manager.getByRole("link", { name: "Cancel" }).click();
   await expect(manager.getByText("1 member matching")).toBeVisible();
   await expect(manager.getByRole("combobox", { name: `Role of ${name}` })).toHaveValue("player");
+  await context.close();
+});
+
+test("on a phone the attendance tool answers under the button, naming the member and the event, and lists who is registered", async ({
+  browser,
+  page,
+  baseURL,
+  managerState,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "what is in view on a phone's screen");
+  const tag = `Notice${Date.now() % 100_000}`;
+  await createMember({ first: "Ada", last: tag });
+  const { context, page: manager } = await asManager(browser, page, baseURL, managerState);
+  const title = `Gate Night ${tag}`;
+  const eventLabel = `${title} (Friday, August 14, 2026)`;
+  await addEvent(manager, { title, date: "2026-08-14", status: "future" });
+  await manager.goto("/attendance-tool");
+  await manager.getByLabel("Event", { exact: true }).selectOption({ label: eventLabel });
+  // The list follows the event chosen.
+  const registered = manager.getByRole("region", { name: "Registered" });
+  await expect(registered).toContainText(`${eventLabel}: nobody yet`);
+  await manager.getByLabel("Find a member").fill(tag);
+  await manager.getByLabel(new RegExp(`Ada ${tag}`)).check();
+  await manager.getByLabel("Cabin (optional)").selectOption("Watchtower");
+  const button = manager.getByRole("button", { name: "Add Attendance" });
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  // The answer is where the press was: under the button, wholly on the screen, saying who and where.
+  const notice = manager.getByRole("status").filter({ hasText: "Attendance added successfully!" });
+  await expect(notice).toContainText(`Attendance added successfully! Ada ${tag} is registered for ${eventLabel}.`);
+  await expect(notice).toBeInViewport({ ratio: 1 });
+  const pressed = (await button.boundingBox())!;
+  const answer = (await notice.boundingBox())!;
+  expect(answer.y).toBeGreaterThanOrEqual(pressed.y + pressed.height);
+  expect(answer.y - (pressed.y + pressed.height)).toBeLessThan(60);
+  // Below the tool, the event's registrations: the member just added, in their cabin.
+  await expect(registered).toContainText(`${eventLabel}: 1 registered`);
+  const row = registered.getByRole("listitem").filter({ hasText: `Ada ${tag}` });
+  await expect(row).toContainText("Just added");
+  await expect(row).toContainText("No character · Watchtower");
+  expect((await registered.boundingBox())!.y).toBeGreaterThan(answer.y + answer.height);
+  expect(await manager.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  await expectAccessible(manager);
+  // The notice goes after 3 seconds, as every saved notice does; the list stays.
+  await expect(notice).toBeHidden({ timeout: 5_000 });
+  await expect(row).toBeVisible();
+
+  // The name leads to the member's page, which shows their attendance with the cabin.
+  await row.getByRole("link", { name: `Ada ${tag}` }).click();
+  await expect(manager.getByRole("heading", { level: 1, name: `Ada ${tag}` })).toBeVisible();
+  const attendance = manager.getByRole("region", { name: "Attendance" });
+  await expect(attendance).toContainText(new RegExp(`${title}\\s*Friday, August 14, 2026`));
+  await expect(attendance).toContainText("Cabin: Watchtower");
+  await expect(manager.getByRole("region", { name: "Character" })).toContainText(`Ada ${tag} has no character yet.`);
+  expect(await manager.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  await expectAccessible(manager);
   await context.close();
 });

@@ -1,4 +1,5 @@
 import { ROLE_LABELS, type Role } from "~/game/roles";
+import { Link } from "~/components/Link";
 import { Pager, ResultCount, SearchForm } from "~/components/ListControls";
 
 type Player = {
@@ -13,7 +14,19 @@ type Player = {
 type CastMember = { id: string; firstName: string; lastName: string; role: Role; characterName: string | null };
 type Listing<T> = { rows: T[]; total: number; search: string; page: number; lastPage: number };
 
-export function PlayerList({ list }: { list: Listing<Player> }) {
+/** A member's name, leading a manager to the member's page (cast cannot open it, so theirs is text). */
+function MemberName({ member, link }: { member: { id: string; firstName: string; lastName: string }; link: boolean }) {
+  const name = `${member.firstName} ${member.lastName}`;
+  return link ? (
+    <Link to={`/tools/members/${member.id}`} className="font-bold">
+      {name}
+    </Link>
+  ) : (
+    <span className="font-bold">{name}</span>
+  );
+}
+
+export function PlayerList({ list, linkMembers }: { list: Listing<Player>; linkMembers: boolean }) {
   return (
     <div className="flex flex-col gap-4">
       <SearchForm tab="players" search={list.search} label="Search players or characters" />
@@ -21,8 +34,8 @@ export function PlayerList({ list }: { list: Listing<Player> }) {
       <ul className="flex flex-col gap-3">
         {list.rows.map((player) => (
           <li key={player.id} className="rounded-md border border-timber/70 p-4">
-            <p className="font-bold">
-              {player.firstName} {player.lastName}
+            <p>
+              <MemberName member={player} link={linkMembers} />
             </p>
             {player.characterName ? (
               <>
@@ -43,7 +56,7 @@ export function PlayerList({ list }: { list: Listing<Player> }) {
   );
 }
 
-export function CastList({ list }: { list: Listing<CastMember> }) {
+export function CastList({ list, linkMembers }: { list: Listing<CastMember>; linkMembers: boolean }) {
   return (
     <div className="flex flex-col gap-4">
       <SearchForm tab="cast" search={list.search} label="Search cast by name" />
@@ -51,9 +64,7 @@ export function CastList({ list }: { list: Listing<CastMember> }) {
       <ul className="flex flex-col divide-y divide-timber/60">
         {list.rows.map((member) => (
           <li key={member.id} className="flex flex-wrap items-baseline justify-between gap-2 py-3">
-            <span className="font-bold">
-              {member.firstName} {member.lastName}
-            </span>
+            <MemberName member={member} link={linkMembers} />
             <span className="text-sm text-dust">{ROLE_LABELS[member.role]}</span>
           </li>
         ))}

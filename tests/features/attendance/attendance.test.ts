@@ -6,6 +6,7 @@ import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
 import { postForm } from "../../helpers/forms";
 import { signedInMember } from "../../helpers/members";
+import { visibleText } from "../../helpers/html";
 
 const db = withTestDatabase();
 const app = withAppServer();
@@ -44,11 +45,19 @@ describe("attendance", () => {
     );
     expect((await add({ eventId: event.id, userId: member.id, cabin: "Penthouse" })).status).toBe(400);
     const added = await add({ eventId: event.id, userId: member.id, cabin: "Arctic Fox" });
-    expect(await added.text()).toContain("Attendance added successfully!");
+    // The specification's words, then who and where.
+    const addedText = visibleText(await added.text());
+    expect(addedText).toContain(
+      "Attendance added successfully! Ezekiel Pickett is registered for Blood Moon (Friday, June 13, 2025).",
+    );
+    // The event's registrations beside the form, the member just added marked.
+    expect(addedText).toContain(
+      "Registered Blood Moon (Friday, June 13, 2025): 1 registered Ezekiel Pickett Just added Old Zeke · Arctic Fox",
+    );
     const again = await add({ eventId: event.id, userId: member.id, cabin: "Watchtower" });
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain(
-      "Failed to add attendance. The user might already be registered for this event.",
+    expect(visibleText(await again.text())).toContain(
+      "Failed to add attendance. The user might already be registered for this event. Ezekiel Pickett is already registered for Blood Moon (Friday, June 13, 2025).",
     );
     const rows = await db().select().from(eventAttendance).where(eq(eventAttendance.userId, member.id));
     expect(rows).toEqual([
@@ -217,6 +226,36 @@ describe("attendance", () => {
     expect(page).toContain('<option value="" selected="">Not assigned</option>');
     const [row] = await db().select().from(eventAttendance).where(eq(eventAttendance.userId, first.id));
     expect(row!.cabin).toBe("Arctic Fox");
+  });
+
+  it("lists the chosen event's registrations, paid or not, each leading to the member's page", async () => {
+    const manager = await signedInMember("manager");
+    const event = await createEvent(db(), { title: "Gold Fever", date: "2025-09-12", status: "past" });
+    const other = await createEvent(db(), { title: "Elsewhere", date: "2025-09-19", status: "past" });
+    const paid = await createProfile(db(), { firstName: "Nell", lastName: "Ambrose", role: "player" });
+    const unpaid = await createProfile(db(), { firstName: "Otis", lastName: "Bell", role: "player" });
+    const away = await createProfile(db(), { firstName: "Pru", lastName: "Away", role: "player" });
+    await db()
+      .insert(eventAttendance)
+      .values([
+        { userId: unpaid.id, eventId: event.id, paymentStatus: "unpaid" },
+        { userId: paid.id, eventId: event.id, cabin: "Watchtower", characterName: "Nell the Smith" },
+        { userId: away.id, eventId: other.id },
+      ]);
+    const open = async (query: string) =>
+      (await fetch(`${app().url}/attendance-tool${query}`, { headers: { Cookie: manager.cookie } })).text();
+
+    const html = await open(`?eventId=${event.id}`);
+    expect(visibleText(html)).toContain(
+      "Registered Gold Fever (Friday, September 12, 2025): 2 registered Nell Ambrose Nell the Smith · Watchtower Otis Bell Not paid No character · Not assigned",
+    );
+    expect(html).not.toContain("Pru Away");
+    expect(html).toContain(`href="/tools/members/${paid.id}"`);
+    // No event chosen, or one that is no event: the list asks for one.
+    for (const query of ["", "?eventId=not-an-id", `?eventId=${crypto.randomUUID()}`])
+      expect(visibleText(await open(query))).toContain("Registered Choose an event to see who is registered for it.");
+    // Without JavaScript the form posts to the page's own address and opens at the answer, under the button.
+    expect(html).toMatch(/<form [^>]*action="\/attendance-tool\?eventId=[\w-]+#attendance-answer"/);
   });
 
   it("names each event's CSV file with its date, so two events with one title give two names", async () => {

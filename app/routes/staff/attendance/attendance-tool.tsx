@@ -1,17 +1,28 @@
-import { Icon } from "~/components/Icon";
 import { useRef } from "react";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/attendance-tool";
 import { EventSelect } from "~/features/events/EventSelect";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { SavedNotice } from "~/components/SavedNotice";
-import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/web/forms/kernel";
 import { CABINS, isCabin } from "~/game/cabins";
 import { formatEventDate } from "~/lib/dates";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
-import { addAttendance, searchUsers, type RegistrationWarning } from "~/features/attendance/attendance.server";
+import {
+  addAttendance,
+  eventRegistrations,
+  searchUsers,
+  type RegistrationWarning,
+} from "~/features/attendance/attendance-tool.server";
+import {
+  registeredText,
+  Registrations,
+  ToolAnswer,
+  useAnswerAction,
+  type Added,
+  type Choices,
+  type Warning,
+} from "~/features/attendance/ToolParts";
 import { listEventsNotCancelled } from "~/features/events/events.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
@@ -30,14 +41,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = searchTermOf(url);
   const choices = choicesIn(url);
-  const [events, matches] = await Promise.all([listEventsNotCancelled(), searchUsers(q)]);
-  return { events, matches, q, choices };
+  const [events, matches, registrations] = await Promise.all([
+    listEventsNotCancelled(),
+    searchUsers(q),
+    eventRegistrations(choices.eventId),
+  ]);
+  return { events, matches, q, choices, registrations };
 }
 
-type Choices = { eventId: string; userId: string; cabin: string };
-type Warning = { text: string; name: string };
-/** `choices` is what the form shows next: after an add, the event only, ready for the next member. */
-type ActionData = { ok?: boolean; message?: string; warning?: Warning; choices: Choices; at: number };
+/**
+ * `choices` is what the form shows next: after an add, the event only, ready for the next member.
+ * `registrations` are those of the event posted, which the address may not name.
+ */
+type ActionData = {
+  added?: Added;
+  message?: string;
+  warning?: Warning;
+  choices: Choices;
+  at: number;
+  registrations?: Awaited<ReturnType<typeof eventRegistrations>>;
+};
 
 const WARNINGS: Record<RegistrationWarning, (name: string) => string> = {
   applicant: (name) => `${name} is still an applicant: their application has not been accepted.`,
@@ -48,8 +71,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
   const fields = await readForm(request);
   const posted: Choices = { eventId: fields.eventId ?? "", userId: fields.userId ?? "", cabin: fields.cabin ?? "" };
-  const reply = (body: Omit<ActionData, "choices" | "at">, status = 200, choices = posted) =>
-    data<ActionData>({ ...body, choices, at: Date.now() }, { status });
+  const reply = async (body: Omit<ActionData, "choices" | "at">, status = 200, choices = posted) =>
+    data<ActionData>(
+      { ...body, choices, at: Date.now(), registrations: await eventRegistrations(posted.eventId) },
+      { status },
+    );
   // A malformed event id is treated like none chosen, never passed to the database.
   if (!isUuid(fields.eventId) || !isMemberId(fields.userId)) return reply({ message: BOTH }, 400);
   const cabin = fields.cabin && isCabin(fields.cabin) ? fields.cabin : null;
@@ -61,12 +87,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     async () => {
       const added = await addAttendance(manager, entry);
       if (added.outcome === "not-found") return reply({ message: BOTH }, 400);
-      if (added.outcome === "duplicate") return reply({ message: DUPLICATE }, 409);
+      // The specification's words first; then who and where, since the list beside says so too.
+      if (added.outcome === "duplicate") return reply({ message: `${DUPLICATE} ${registeredText(added, true)}` }, 409);
       // Nothing is recorded until the manager confirms: the answer says why and offers the button.
       if (added.outcome === "unconfirmed")
         return reply({ warning: { text: WARNINGS[added.warning](added.name), name: added.name } }, 409);
       // The next member is searched for and chosen afresh; the event usually stays the same.
-      return reply({ ok: true }, 200, { eventId: posted.eventId, userId: "", cabin: "" });
+      const { name, event } = added;
+      return reply({ added: { userId: entry.userId, name, event } }, 200, {
+        eventId: posted.eventId,
+        userId: "",
+        cabin: "",
+      });
     },
   );
 }
@@ -80,100 +112,107 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
   // A new answer from the action redraws the member and cabin choices from `choices`,
   // so a successful add clears them in the browser as it does in a page drawn by the server.
   const drawn = actionData?.at ?? "loaded";
+  const action = useAnswerAction();
+  // Read again as the form's choices change, so the list beside is always the chosen event's.
+  const readAgain = (form: HTMLFormElement) => submit(form, { method: "get", replace: true, preventScrollReset: true });
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-center text-5xl">Attendance Tool</h1>
-      <hr className="divider my-6" />
-      <div className="panel flex flex-col gap-5">
-        {actionData?.ok ? <SavedNotice key={actionData.at} message="Attendance added successfully!" /> : null}
-        {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-        {actionData?.warning ? (
-          <ConfirmRegistration warning={actionData.warning} choices={actionData.choices} busy={busy} />
-        ) : null}
-        {/* One form: Search sends everything by GET, so without JavaScript a search keeps the event and cabin. */}
-        <Form method="post" className="flex flex-col gap-5">
-          <EventSelect events={loaderData.events} defaultValue={choices.eventId} emptyText="No events yet" />
-          <div role="search" className="flex flex-col gap-1">
-            <label htmlFor="member-search" className="font-bold">
-              Find a member
-            </label>
-            <div className="flex gap-2">
-              <input
-                id="member-search"
-                name="q"
-                type="search"
-                defaultValue={loaderData.q}
-                placeholder="First name, last name or email"
-                aria-describedby="member-search-hint"
-                className="w-full rounded-md border border-timber bg-ink px-3 py-2"
-                onChange={(event) => {
-                  const form = event.currentTarget.form!;
-                  clearTimeout(timer.current);
-                  // Search as the manager types, after a pause, keeping the page's other choices.
-                  timer.current = setTimeout(
-                    () => submit(form, { method: "get", replace: true, preventScrollReset: true }),
-                    USER_SEARCH_DEBOUNCE_MS,
-                  );
-                }}
-              />
-              {/* First in the form, so Enter in the search box searches rather than adds. */}
-              <button type="submit" formMethod="get" formNoValidate className="btn btn-secondary">
-                Search
-              </button>
+    <div className="mx-auto max-w-5xl px-4 py-6 sm:py-10">
+      <h1 className="text-center text-4xl sm:text-5xl">Attendance Tool</h1>
+      <hr className="divider my-4 sm:my-6" />
+      <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_18rem] md:items-start lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="panel flex flex-col gap-5">
+          {/* One form: Search sends everything by GET, so without JavaScript a search keeps the event and cabin. */}
+          <Form method="post" action={action} className="flex flex-col gap-5">
+            <EventSelect
+              events={loaderData.events}
+              defaultValue={choices.eventId}
+              emptyText="No events yet"
+              onChange={(event) => readAgain(event.currentTarget.form!)}
+            />
+            <div role="search" className="flex flex-col gap-1">
+              <label htmlFor="member-search" className="font-bold">
+                Find a member
+              </label>
+              <div className="flex gap-2">
+                <input
+                  id="member-search"
+                  name="q"
+                  type="search"
+                  defaultValue={loaderData.q}
+                  placeholder="First name, last name or email"
+                  aria-describedby="member-search-hint"
+                  className="w-full rounded-md border border-timber bg-ink px-3 py-2"
+                  onChange={(event) => {
+                    const form = event.currentTarget.form!;
+                    clearTimeout(timer.current);
+                    // Search as the manager types, after a pause, keeping the page's other choices.
+                    timer.current = setTimeout(() => readAgain(form), USER_SEARCH_DEBOUNCE_MS);
+                  }}
+                />
+                {/* First in the form, so Enter in the search box searches rather than adds. */}
+                <button type="submit" formMethod="get" formNoValidate className="btn btn-secondary">
+                  Search
+                </button>
+              </div>
+              <p id="member-search-hint" className="text-sm text-dust">
+                Type at least {USER_SEARCH_MIN_CHARS} characters. Up to 10 matches are shown.
+              </p>
             </div>
-            <p id="member-search-hint" className="text-sm text-dust">
-              Type at least {USER_SEARCH_MIN_CHARS} characters. Up to 10 matches are shown.
-            </p>
-          </div>
-          <fieldset key={`member-${drawn}`}>
-            <legend className="font-bold">Member</legend>
-            {loaderData.q.trim().length < USER_SEARCH_MIN_CHARS ? (
-              <p className="text-sm text-dust">Search above to choose a member.</p>
-            ) : loaderData.matches.length === 0 ? (
-              <p className="text-sm text-dust" role="status">{`No members match “${loaderData.q}”.`}</p>
-            ) : (
-              <ul className="mt-2 flex flex-col gap-2" aria-live="polite">
-                {loaderData.matches.map((match) => (
-                  <li key={match.id}>
-                    <label className="flex cursor-pointer gap-3 rounded-md border border-timber bg-ink p-3 has-[:checked]:border-brass">
-                      <input
-                        type="radio"
-                        name="userId"
-                        value={match.id}
-                        defaultChecked={match.id === choices.userId}
-                        className="mt-1.5"
-                      />
-                      <span>
-                        <span className="font-bold">{`${match.firstName} ${match.lastName}`}</span>
-                        <span className="block text-sm text-dust">{`${match.characterName ?? "No character"} · ${match.email}`}</span>
-                      </span>
-                    </label>
-                  </li>
+            <fieldset key={`member-${drawn}`}>
+              <legend className="font-bold">Member</legend>
+              {loaderData.q.trim().length < USER_SEARCH_MIN_CHARS ? (
+                <p className="text-sm text-dust">Search above to choose a member.</p>
+              ) : loaderData.matches.length === 0 ? (
+                <p className="text-sm text-dust" role="status">{`No members match “${loaderData.q}”.`}</p>
+              ) : (
+                <ul className="mt-2 flex flex-col gap-2" aria-live="polite">
+                  {loaderData.matches.map((match) => (
+                    <li key={match.id}>
+                      <label className="flex cursor-pointer gap-3 rounded-md border border-timber bg-ink p-3 has-[:checked]:border-brass">
+                        <input
+                          type="radio"
+                          name="userId"
+                          value={match.id}
+                          defaultChecked={match.id === choices.userId}
+                          className="mt-1.5"
+                        />
+                        <span>
+                          <span className="font-bold">{`${match.firstName} ${match.lastName}`}</span>
+                          <span className="block text-sm text-dust">{`${match.characterName ?? "No character"} · ${match.email}`}</span>
+                        </span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </fieldset>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="cabin" className="font-bold">
+                Cabin (optional)
+              </label>
+              <select
+                key={`cabin-${drawn}`}
+                id="cabin"
+                name="cabin"
+                defaultValue={isCabin(choices.cabin) ? choices.cabin : ""}
+                className="w-full rounded-md border border-timber bg-ink px-3 py-2"
+              >
+                <option value="">Not assigned</option>
+                {CABINS.map((cabin) => (
+                  <option key={cabin}>{cabin}</option>
                 ))}
-              </ul>
-            )}
-          </fieldset>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="cabin" className="font-bold">
-              Cabin (optional)
-            </label>
-            <select
-              key={`cabin-${drawn}`}
-              id="cabin"
-              name="cabin"
-              defaultValue={isCabin(choices.cabin) ? choices.cabin : ""}
-              className="w-full rounded-md border border-timber bg-ink px-3 py-2"
-            >
-              <option value="">Not assigned</option>
-              {CABINS.map((cabin) => (
-                <option key={cabin}>{cabin}</option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="btn btn-primary self-start" disabled={busy}>
-            Add Attendance
-          </button>
-        </Form>
+              </select>
+            </div>
+            <button type="submit" className="btn btn-primary self-start" disabled={busy}>
+              Add Attendance
+            </button>
+          </Form>
+          <ToolAnswer answer={actionData} busy={busy} />
+        </div>
+        <Registrations
+          event={actionData?.registrations ?? loaderData.registrations}
+          justAdded={actionData?.added?.userId ?? null}
+        />
       </div>
       {loaderData.events.length > 0 ? (
         <section aria-labelledby="event-day-sheets" className="panel mt-6 flex flex-col gap-3">
@@ -192,30 +231,6 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
           </ul>
         </section>
       ) : null}
-    </div>
-  );
-}
-
-/** The second step for an applicant or a rejected applicant: a form of its own, so it works without JavaScript. */
-function ConfirmRegistration({ warning, choices, busy }: { warning: Warning; choices: Choices; busy: boolean }) {
-  return (
-    <div
-      role="alert"
-      className="flex flex-col gap-3 rounded-md border border-brass/70 bg-brass/10 px-4 py-3 text-parchment"
-    >
-      <p className="flex items-start gap-3">
-        <Icon name="triangle-alert" className="mt-0.5 size-5 shrink-0 text-brass" />
-        <span>{`${warning.text} Nothing was recorded. Register ${warning.name} anyway?`}</span>
-      </p>
-      <Form method="post" className="flex flex-wrap gap-2">
-        <input type="hidden" name="eventId" value={choices.eventId} />
-        <input type="hidden" name="userId" value={choices.userId} />
-        <input type="hidden" name="cabin" value={choices.cabin} />
-        <input type="hidden" name="confirm" value="yes" />
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          Register anyway
-        </button>
-      </Form>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
@@ -20,6 +21,8 @@ import {
   useOfflineCopy,
   useUnsentWhileOffline,
 } from "~/features/event-day/SheetParts";
+import { FINDER_ID, JumpLink, SheetFinder } from "~/features/event-day/SheetFinder";
+import { cabinAnchor, filterSheet, NO_FILTER } from "~/features/event-day/sheet-filter";
 import { requireAccess } from "~/web/guards.server";
 import { setHandedOut } from "~/features/review/handed-out.server";
 
@@ -107,6 +110,9 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
   // Once per arrival at the page, whatever the signal does after.
   useFocusAfterHandingOut(loaderData.note);
   const { unsentOrder, holdWhileOffline } = useUnsentWhileOffline(offline);
+  // Kept while orders are marked (the page stays), so a manager handing out goes on where they were.
+  const [filter, setFilter] = useState(NO_FILTER);
+  const shown = filterSheet(cabins, filter, note?.userId ?? null);
   return (
     <div className="event-day-sheet mx-auto max-w-6xl px-3 py-6 sm:px-4 sm:py-10" onSubmitCapture={holdWhileOffline}>
       <h1 className="text-center text-4xl sm:text-5xl">Event-Day Sheet</h1>
@@ -154,12 +160,24 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
       </section>
       {cabins.length === 0 ? (
         <p className="panel text-center text-dust">Nobody is recorded for this event yet.</p>
+      ) : (
+        <SheetFinder shown={shown} total={attendees} filter={filter} onFilter={setFilter} />
+      )}
+      {cabins.length > 0 && shown.length === 0 ? (
+        <p className="panel text-center text-dust">
+          {filter.query.trim() ? `Nobody here matches “${filter.query.trim()}”.` : "No orders are left to hand out."}
+        </p>
       ) : null}
-      {cabins.map(({ cabin, attendees: inCabin }) => (
-        <section key={cabin} aria-labelledby={`cabin-${cabin}`} className="sheet-cabin mb-8">
-          <h2 id={`cabin-${cabin}`} className="mb-3 text-2xl">
-            {cabin} <span className="font-serif text-base text-dust">{`(${inCabin.length})`}</span>
-          </h2>
+      {shown.map(({ cabin, attendees: inCabin }) => (
+        <section key={cabin} aria-labelledby={cabinAnchor(cabin)} className="sheet-cabin mb-8">
+          <div className="mb-3 flex flex-wrap items-baseline justify-between gap-x-4">
+            <h2 id={cabinAnchor(cabin)} tabIndex={-1} className="text-2xl">
+              {cabin} <span className="font-serif text-base text-dust">{`(${inCabin.length})`}</span>
+            </h2>
+            <JumpLink to={FINDER_ID} className="inline-flex min-h-11 items-center text-sm print:hidden">
+              Back to top<span className="sr-only">{` from ${cabin}`}</span>
+            </JumpLink>
+          </div>
           <table className="sheet-table w-full table-fixed border-collapse text-left">
             <thead>
               <tr className="border-b border-timber text-sm text-dust">
@@ -201,10 +219,10 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
                       unsentOrder={unsentOrder}
                     />
                   </td>
-                  <td className="py-2 pr-3 tabular-nums" data-label="To collect">
+                  <td className="sheet-half py-2 pr-3 tabular-nums" data-label="To collect">
                     {attendee.dueCents > 0 ? formatDollars(attendee.dueCents) : "Nothing"}
                   </td>
-                  <td className="py-2" data-label="Costume photo">
+                  <td className="sheet-half py-2" data-label="Costume photo">
                     {COSTUME_STATUS_LABELS[attendee.costume]}
                   </td>
                 </tr>

@@ -11,6 +11,7 @@ import {
 } from "~/features/member-admin/member/AccessPanels";
 import { DeletePanel, DetailsPanel, RolePanel, SuspensionPanel } from "~/features/member-admin/member/ChangePanels";
 import { PasswordLinkPanel } from "~/features/member-admin/member/PasswordLinkPanel";
+import { RecordPanels } from "~/features/member-admin/member/RecordPanels";
 import { MemberConfirmPanel } from "~/features/member-admin/MemberConfirm";
 import { Alert } from "~/components/ui/Alert";
 import { readForm } from "~/web/forms/kernel";
@@ -19,6 +20,7 @@ import { isMemberId } from "~/lib/ids";
 import { requireAccess } from "~/web/guards.server";
 import { memberAccount, type MemberAccount } from "~/features/member-admin/member-admin.server";
 import { answerMemberForm } from "~/features/member-admin/member-intents.server";
+import { memberRecord } from "~/features/member-admin/member-record.server";
 import { smsEnabled } from "~/platform/sms/sms.server";
 
 /** The member named by the address, or the page's 404: an id that cannot be one, or nobody's. */
@@ -41,7 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const member = await memberOf(params.id);
   const notice = new URL(request.url).searchParams.get("invited");
   const invited: keyof typeof INVITE_NOTICES | null = notice === "sent" || notice === "not-sent" ? notice : null;
-  return { member, self: user.id === member.id, invited, sms: smsEnabled() };
+  return { member, record: await memberRecord(member.id), self: user.id === member.id, invited, sms: smsEnabled() };
 }
 
 const fullName = (member: { firstName: string; lastName: string }) => `${member.firstName} ${member.lastName}`;
@@ -54,7 +56,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function ToolsMember({ loaderData, actionData }: Route.ComponentProps) {
-  const { member, self, invited, sms } = loaderData;
+  const { member, record, self, invited, sms } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const name = fullName(member);
@@ -79,6 +81,7 @@ export default function ToolsMember({ loaderData, actionData }: Route.ComponentP
       ) : (
         <>
           <AccountPanel member={member} />
+          <RecordPanels record={record} name={name} />
           <SignInMethodsPanel {...panel} />
           <SecondFactorsPanel {...panel} sms={sms} />
           <SessionsPanel {...panel} self={self} />

@@ -9,7 +9,7 @@ import { AuditTab } from "~/features/member-admin/AuditTab";
 import { ConfirmPanel, type PendingConfirmation } from "~/features/member-admin/Confirm";
 import { CastList, PlayerList } from "~/features/member-admin/MemberLists";
 import { RolesTab } from "~/features/member-admin/RolesTab";
-import { ToolsMenu } from "~/features/member-admin/ToolsMenu";
+import { ToolsMenu, type ToolLink } from "~/features/member-admin/ToolsMenu";
 import { Alert } from "~/components/ui/Alert";
 import { readForm, searchTermOf } from "~/web/forms/kernel";
 import { isManager as isManagerRole, isRole } from "~/game/roles";
@@ -173,36 +173,33 @@ async function decide(
   );
 }
 
-/** How many entries of a review page are not answered yet, beside its link: " (12 new)". */
-const waiting = (count: number) => (count > 0 ? ` (${count.toLocaleString("en-US")} new)` : "");
-
 /** The staff tools: a side menu of tools; each fills in as it is built. */
 export default function Tools({ loaderData, actionData }: Route.ComponentProps) {
-  const { isManager, tab } = loaderData;
+  const { isManager, tab, newCounts } = loaderData;
   const tabs = TABS.filter((t) => !t.managerOnly || isManager);
-  const links: [string, string][] = [
-    ["/attendance", "View Attendance"],
-    ["/view-pels", `View PELs${waiting(loaderData.newCounts.pel)}`],
-    ["/view-merchant-orders", `View Merchant Orders${waiting(loaderData.newCounts.order)}`],
-    ["/view-research", `View Research Papers${waiting(loaderData.newCounts.research)}`],
-    ["/view-letters", `View Letters${waiting(loaderData.newCounts.letter)}`],
-    ["/view-costumes", `View Costume Photos${waiting(loaderData.newCounts.costume)}`],
+  const links: ToolLink[] = [
+    { to: "/attendance", label: "View Attendance" },
+    { to: "/view-pels", label: "View PELs", waiting: newCounts.pel },
+    { to: "/view-merchant-orders", label: "View Merchant Orders", waiting: newCounts.order },
+    { to: "/view-research", label: "View Research Papers", waiting: newCounts.research },
+    { to: "/view-letters", label: "View Letters", waiting: newCounts.letter },
+    { to: "/view-costumes", label: "View Costume Photos", waiting: newCounts.costume },
     ...(isManager
-      ? ([
-          ["/events/manage", "Manage Events"],
-          ["/attendance-tool", "Attendance Tool"],
-          ["/emergency-contacts", "Emergency Contacts"],
-          ["/tools/event-day", "Event-Day Sheets"],
-          ["/outbox", "Outbox"],
-        ] as [string, string][])
+      ? [
+          { to: "/events/manage", label: "Manage Events" },
+          { to: "/attendance-tool", label: "Attendance Tool" },
+          { to: "/emergency-contacts", label: "Emergency Contacts" },
+          { to: "/tools/event-day", label: "Event-Day Sheets" },
+          { to: "/outbox", label: "Outbox" },
+        ]
       : []),
   ];
   const active = tabs.find((t) => t.id === tab)!;
   const navigation = useNavigation();
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-center text-5xl">Tools</h1>
-      <hr className="divider my-6" />
+    <div className="mx-auto max-w-6xl px-4 py-6 sm:py-10">
+      <h1 className="text-center text-4xl sm:text-5xl">Tools</h1>
+      <hr className="divider my-4 sm:my-6" />
       <div className="grid gap-6 md:grid-cols-[15rem_minmax(0,1fr)] md:items-start">
         <ToolsMenu tabs={tabs} active={tab} links={links} />
         <section aria-labelledby="tool-title" className="panel">
@@ -218,9 +215,9 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
           {actionData?.confirm ? (
             <ConfirmPanel pending={actionData.confirm} busy={navigation.state !== "idle"} />
           ) : loaderData.players ? (
-            <PlayerList list={loaderData.players} />
+            <PlayerList list={loaderData.players} linkMembers={isManager} />
           ) : loaderData.cast ? (
-            <CastList list={loaderData.cast} />
+            <CastList list={loaderData.cast} linkMembers={isManager} />
           ) : loaderData.applications ? (
             <ApplicationsTab list={loaderData.applications} />
           ) : loaderData.roles ? (
