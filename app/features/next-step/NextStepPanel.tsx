@@ -1,15 +1,16 @@
 import { Link } from "~/components/Link";
-import { COSTUME_STATUS_LABELS } from "~/game/costume";
 import { formatClubDay, formatEventDate } from "~/lib/dates";
 import { countOf } from "~/lib/plural";
-import type { NextEvent, NextStep } from "./next-step.server";
-import { StaffWork } from "./StaffWork";
+import { NextEventCard } from "./NextEventCard";
+import type { NextStep } from "./next-step.server";
+import { ForTheManagers, ReviewQueues } from "./StaffWork";
 import { StepGroup, StepRow } from "./StepRow";
 
 /**
  * The signed-in member's part of `/`, above the public page: what waits for them first (their
- * application, letters due, unread letters), then their next event, then the staff's queues, then
- * their forms, each one tap away.
+ * application, letters due, unread letters), then the staff's queues and the managers' decisions
+ * (their work comes before their own next event), then their next event, then their forms, each
+ * one tap away. Staff with nothing of their own waiting are not told "nothing is waiting".
  */
 export function NextStepPanel({ step }: { step: NextStep }) {
   return (
@@ -18,10 +19,16 @@ export function NextStepPanel({ step }: { step: NextStep }) {
         <h2 id="next-step-title" className="text-3xl sm:text-4xl">
           Welcome back, {step.firstName}
         </h2>
+        {/* Two columns from the md width, each a stack, so a short part leaves no hole beside a long one. */}
         <div className="grid gap-6 md:grid-cols-2">
-          <WaitingForYou step={step} />
-          <NextEventPart event={step.nextEvent} role={step.role} />
-          {step.queues ? <StaffWork queues={step.queues} manager={step.manager} /> : null}
+          <div className="flex min-w-0 flex-col gap-6">
+            {!step.queues || somethingWaiting(step) ? <WaitingForYou step={step} /> : null}
+            {step.queues ? <ReviewQueues queues={step.queues} /> : null}
+          </div>
+          <div className="flex min-w-0 flex-col gap-6">
+            {step.manager ? <ForTheManagers manager={step.manager} /> : null}
+            <NextEventCard event={step.nextEvent} role={step.role} />
+          </div>
           <FormLinks forms={step.forms} />
         </div>
       </div>
@@ -29,9 +36,12 @@ export function NextStepPanel({ step }: { step: NextStep }) {
   );
 }
 
+function somethingWaiting(step: NextStep): boolean {
+  return Boolean(step.application) || step.lettersDue.length > 0 || (step.unreadLetters ?? 0) > 0;
+}
+
 function WaitingForYou({ step }: { step: NextStep }) {
   const unread = step.unreadLetters ?? 0;
-  const nothing = !step.application && step.lettersDue.length === 0 && unread === 0;
   return (
     <StepGroup id="waiting-title" title="Waiting for you">
       <ul className="flex flex-col gap-2">
@@ -64,7 +74,7 @@ function WaitingForYou({ step }: { step: NextStep }) {
           </li>
         ) : null}
       </ul>
-      {nothing ? <p className="text-dust">Nothing is waiting for you. All caught up.</p> : null}
+      {somethingWaiting(step) ? null : <p className="text-dust">Nothing is waiting for you. All caught up.</p>}
     </StepGroup>
   );
 }
@@ -117,64 +127,6 @@ function ApplicationRow({ application }: { application: NonNullable<NextStep["ap
         />
       );
   }
-}
-
-const REGISTRATION_WORDS: Record<NextEvent["registration"], string> = {
-  registered: "You are registered",
-  unpaid: "On the list; payment not recorded",
-  "not registered": "You are not registered yet",
-};
-
-function NextEventPart({ event, role }: { event: NextEvent | null; role: NextStep["role"] }) {
-  if (!event)
-    return (
-      <StepGroup id="next-event-title" title="Next event">
-        <p className="text-dust">No events scheduled. New dates are announced to members by email.</p>
-      </StepGroup>
-    );
-  const registered = event.registration !== "not registered";
-  return (
-    <StepGroup id="next-event-title" title="Next event">
-      <div className="flex flex-col gap-2 rounded-md border border-timber bg-ash/40 p-4" data-testid="next-event">
-        <p>
-          <span className="block font-display text-xl text-parchment">{event.title}</span>
-          <time dateTime={event.date} className="text-dust">
-            {formatEventDate(event.date)}
-          </time>
-        </p>
-        {role === "applicant" ? (
-          <p className="text-dust">Members come to events once their application is accepted.</p>
-        ) : (
-          <p className={registered ? "font-bold text-sage" : "font-bold text-brass"} data-testid="registration">
-            {REGISTRATION_WORDS[event.registration]}
-          </p>
-        )}
-        {event.costume ? (
-          <p data-testid="costume-step">
-            Costume photo: <strong>{COSTUME_STATUS_LABELS[event.costume.status]}</strong>
-            {event.costume.status === "approved"
-              ? null
-              : `, ${event.costume.countdown} (${formatEventDate(event.costume.due)})`}
-          </p>
-        ) : null}
-        <p className="flex flex-wrap gap-x-4">
-          {role === "player" && !registered ? (
-            <Link to="/events" className="inline-flex min-h-11 items-center font-bold">
-              Get your ticket
-            </Link>
-          ) : null}
-          {event.costume && event.costume.status !== "approved" ? (
-            <Link to="/costume" className="inline-flex min-h-11 items-center font-bold">
-              {event.costume.status === "missing" ? "Send a costume photo" : "Your costume photos"}
-            </Link>
-          ) : null}
-          <Link to="/events" className="inline-flex min-h-11 items-center">
-            All events
-          </Link>
-        </p>
-      </div>
-    </StepGroup>
-  );
 }
 
 /** The member's forms straight from the page they land on: the header's Forms menu is two taps further on a phone. */

@@ -22,59 +22,59 @@ function paymentsDetail({ notices, unpaid }: { notices: number; unpaid: number }
   return `${notices + unpaid} to look at: ${parts.join("; ")}`;
 }
 
-/**
- * The staff's part of the panel: each review queue with how many of its entries are not answered
- * yet (the tools page's counts), and for managers the applications and payments waiting for them.
- */
-export function StaffWork({ queues, manager }: { queues: Record<QueueKind, number>; manager: NextStep["manager"] }) {
-  const payments = manager?.payments;
+/** The staff's review queues, each with how many of its entries are not answered yet (the tools page's counts). */
+export function ReviewQueues({ queues }: { queues: Record<QueueKind, number> }) {
+  return (
+    <StepGroup id="queues-title" title="Review queues">
+      <ul className="flex flex-col gap-2">
+        {QUEUES.map(({ kind, to, label }) => (
+          <li key={kind}>
+            <StepRow
+              to={to}
+              icon={queues[kind] > 0 ? "circle-alert" : "circle-check"}
+              tone={queues[kind] > 0 ? "brass" : "sage"}
+              title={label}
+              detail={queues[kind] > 0 ? `${queues[kind]} new` : "none new"}
+              compact
+              testId={`queue-${kind}`}
+            />
+          </li>
+        ))}
+      </ul>
+    </StepGroup>
+  );
+}
+
+/** What waits for the managers: applications to decide and, with tickets sold on the site, payments to look at. */
+export function ForTheManagers({ manager }: { manager: NonNullable<NextStep["manager"]> }) {
+  const { payments } = manager;
   const paymentCount = payments ? payments.notices + payments.unpaid : 0;
   return (
-    <>
-      <StepGroup id="queues-title" title="Review queues">
-        <ul className="grid gap-2 sm:grid-cols-2">
-          {QUEUES.map(({ kind, to, label }) => (
-            <li key={kind}>
-              <StepRow
-                to={to}
-                icon={queues[kind] > 0 ? "circle-alert" : "circle-check"}
-                tone={queues[kind] > 0 ? "brass" : "sage"}
-                title={label}
-                detail={queues[kind] > 0 ? `${queues[kind]} new` : "none new"}
-                testId={`queue-${kind}`}
-              />
-            </li>
-          ))}
-        </ul>
-      </StepGroup>
-      {manager ? (
-        <StepGroup id="managers-title" title="For the managers">
-          <ul className="flex flex-col gap-2">
-            <li>
-              <StepRow
-                to="/tools?tab=applications"
-                icon={manager.applications > 0 ? "circle-alert" : "circle-check"}
-                tone={manager.applications > 0 ? "brass" : "sage"}
-                title="Applications"
-                detail={manager.applications > 0 ? `${manager.applications} waiting for a decision` : "none waiting"}
-                testId="applications-waiting"
-              />
-            </li>
-            {payments ? (
-              <li>
-                <StepRow
-                  to="/attendance"
-                  icon={paymentCount > 0 ? "triangle-alert" : "circle-check"}
-                  tone={paymentCount > 0 ? "rust" : "sage"}
-                  title="Ticket payments"
-                  detail={paymentsDetail(payments)}
-                  testId="payments-to-look-at"
-                />
-              </li>
-            ) : null}
-          </ul>
-        </StepGroup>
-      ) : null}
-    </>
+    <StepGroup id="managers-title" title="For the managers">
+      <ul className="flex flex-col gap-2">
+        <li>
+          <StepRow
+            to="/tools?tab=applications"
+            icon={manager.applications > 0 ? "circle-alert" : "circle-check"}
+            tone={manager.applications > 0 ? "brass" : "sage"}
+            title="Applications"
+            detail={manager.applications > 0 ? `${manager.applications} waiting for a decision` : "none waiting"}
+            testId="applications-waiting"
+          />
+        </li>
+        {payments ? (
+          <li>
+            <StepRow
+              to="/attendance"
+              icon={paymentCount > 0 ? "triangle-alert" : "circle-check"}
+              tone={paymentCount > 0 ? "rust" : "sage"}
+              title="Ticket payments"
+              detail={paymentsDetail(payments)}
+              testId="payments-to-look-at"
+            />
+          </li>
+        ) : null}
+      </ul>
+    </StepGroup>
   );
 }

@@ -17,7 +17,10 @@ const FRAMEABLE_HEADERS = { "X-Frame-Options": "SAMEORIGIN", "Cache-Control": "p
 const BACK_BAR = `<nav aria-label="Site" style="position:sticky;top:0;background:#14100c;border-bottom:1px solid #4a3a2a;padding:0 1rem">
 <a href="/" style="display:inline-flex;align-items:center;min-height:44px;color:#e0b458;font-weight:bold;text-decoration:none"><span aria-hidden="true">&#8249;&nbsp;</span>Back to Hopewell</a>
 </nav>`;
-const standaloneRulebook = rulebookHtml.replace("<body>", `<body>\n${BACK_BAR}`);
+const standaloneRulebook = rulebookHtml
+  // A contents link's section stops below the bar, not under it.
+  .replace("</head>", "<style>html { scroll-padding-top: 3.5rem; }</style>\n</head>")
+  .replace("<body>", `<body>\n${BACK_BAR}`);
 
 /** The rulebook shown in the viewer: the club's PDF from DATA_DIR when configured, else the shipped one. */
 export async function loader({ request }: Route.LoaderArgs) {
