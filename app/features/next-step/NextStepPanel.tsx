@@ -122,7 +122,7 @@ function ApplicationRow({ application }: { application: NonNullable<NextStep["ap
           to="/application"
           icon="circle-alert"
           title="Your application was not accepted"
-          detail="A manager will write to you; see what you sent"
+          detail="See what you sent"
           testId="application-step"
         />
       );

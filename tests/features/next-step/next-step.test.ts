@@ -73,6 +73,7 @@ const world = {} as {
   unpaid: Awaited<ReturnType<typeof signedIn>>;
   applicant: Awaited<ReturnType<typeof signedIn>>;
   pending: Awaited<ReturnType<typeof signedIn>>;
+  rejected: Awaited<ReturnType<typeof signedIn>>;
   cast: Awaited<ReturnType<typeof signedIn>>;
   manager: Awaited<ReturnType<typeof signedIn>>;
 };
@@ -100,6 +101,7 @@ beforeAll(async () => {
   world.unpaid = await signedIn("player", "Ulysses");
   world.applicant = await signedIn("applicant", "Abel");
   world.pending = await signedIn("applicant", "Penny");
+  world.rejected = await signedIn("applicant", "Rhoda");
   world.cast = await signedIn("cast", "Cora");
   world.manager = await signedIn("manager", "Ada");
   const { player } = world;
@@ -147,7 +149,9 @@ beforeAll(async () => {
   await db()
     .insert(reviewQueue)
     .values({ kind: "order", entryId: answered!.id, userId: player.id, status: "answered" });
-  await db().insert(applications).values(applicationValues(world.pending));
+  await db()
+    .insert(applications)
+    .values([applicationValues(world.pending), applicationValues(world.rejected, { status: "rejected" })]);
   await db()
     .insert(stripeEvents)
     .values([
@@ -246,12 +250,13 @@ describe("the home page", () => {
     expect(links.has("Costume Photos")).toBe(false);
   });
 
-  it("tells an applicant who has applied that a decision is awaited", async () => {
+  it("tells an applicant who has applied that a decision is awaited, or how it went", async () => {
     const text = panel(await home(world.pending.cookie));
     expect(text).toMatch(
       /Your application is waiting for a manager's decision Sent \w{3} \d{1,2}, \d{4}; see what you sent/,
     );
     expect(text).not.toContain("You have not applied yet");
+    expect(panel(await home(world.rejected.cookie))).toContain("Your application was not accepted See what you sent");
   });
 
   it("shows cast each review queue with its entries not answered yet, and nothing of the managers'", async () => {
