@@ -201,6 +201,8 @@ async function targetsOf(base: string): Promise<Map<string, Target>> {
   const all: Target[] = [
     { name: "/ (signed out)", path: "/" },
     { name: "/locations (player, signed in)", path: "/locations", cookie: player },
+    { name: "/ (player)", path: "/", cookie: player },
+    { name: "/ (manager)", path: "/", cookie: manager },
     { name: "/profile (player)", path: "/profile", cookie: player },
     { name: "/events (player)", path: "/events", cookie: player },
     { name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },

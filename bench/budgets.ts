@@ -16,7 +16,13 @@ export const BUDGETS = {
    * PostgreSQL's higher figure counts on the database's work leaving the server's thread, and
    * these leave it none, so they are held to the embedded database's figure on both (decision 0034).
    */
-  drawnFromMemory: ["/events (player)", "/profile (player)", "/letters?tab=box (player)"] as readonly string[],
+  drawnFromMemory: [
+    "/ (player)",
+    "/ (manager)",
+    "/events (player)",
+    "/profile (player)",
+    "/letters?tab=box (player)",
+  ] as readonly string[],
   signedInP99Ms: 100,
   reviewP99Ms: 200,
   idleRssMb: { pglite: 250, postgres: 150 },

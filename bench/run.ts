@@ -210,6 +210,9 @@ async function benchmark(kind: Kind, databaseUrl?: string): Promise<BenchRun> {
       // A page that reads nothing but the session: what any signed-in page costs at least
       // (docs/decisions/0015-signed-in-floor.md).
       { group: "floor", name: FLOOR_PAGE, path: "/locations", cookie: player },
+      // The page a member lands on after signing in: their next steps above the public page.
+      { group: "signed-in", name: "/ (player)", path: "/", cookie: player },
+      { group: "signed-in", name: "/ (manager)", path: "/", cookie: manager },
       { group: "signed-in", name: "/events (player)", path: "/events", cookie: player },
       { group: "signed-in", name: "/profile (player)", path: "/profile", cookie: player },
       { group: "signed-in", name: "/letters?tab=box (player)", path: "/letters?tab=box", cookie: player },

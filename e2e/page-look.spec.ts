@@ -79,10 +79,20 @@ test("on a phone the rulebook is offered on its own page, not in a frame inside 
     await open.click();
     await expect(page).toHaveURL(/\/rulebook\/document$/);
     await expect(page.getByRole("heading", { name: "Safety first" })).toBeVisible();
+    // A page of its own has no site header: it leads back to the site, in reach of a thumb.
+    const back = page.getByRole("link", { name: "Back to Hopewell", exact: true });
+    await expect(back).toBeInViewport();
+    expect((await back.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await back.click();
+    await expect(page).toHaveURL(/\/$/);
   } else {
     await expect(open).toBeHidden();
     await expect(frame).toBeVisible();
     expect((await frame.boundingBox())?.height).toBe(1500);
+    // Framed, the page around it is the way back.
+    const framed = page.frameLocator('iframe[title="Hopewell rulebook"]');
+    await expect(framed.getByRole("heading", { name: "Safety first" })).toBeAttached();
+    await expect(framed.getByRole("link", { name: /Back to Hopewell/ })).toHaveCount(0);
   }
   await page.goto("/rulebook");
   await expectAccessible(page);

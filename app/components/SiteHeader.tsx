@@ -35,13 +35,24 @@ function isCurrent(pathname: string, to: string): boolean {
  * was a tenth of a signed-in page's server time. SiteHeader makes their clicks
  * navigate within the app.
  */
-function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: ReactNode }) {
+function HeaderLink({
+  to,
+  pathname,
+  tall = false,
+  children,
+}: {
+  to: string;
+  pathname: string;
+  /** In the phone menu: a whole touch target high (44 px). */
+  tall?: boolean;
+  children: ReactNode;
+}) {
   const current = isCurrent(pathname, to);
   return (
     <a
       href={to}
       data-in-app=""
-      className={current ? CURRENT_LINK_CLASS : LINK_CLASS}
+      className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS}${tall ? " flex min-h-11 items-center" : ""}`}
       aria-current={current ? "page" : undefined}
     >
       {children}
@@ -81,7 +92,7 @@ function LettersLink({
     <a
       href="/letters?tab=box"
       data-in-app=""
-      className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5`}
+      className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5${layout === "stack" ? " min-h-11" : ""}`}
       aria-current={current ? "page" : undefined}
     >
       <Icon name="mail" className="size-5 shrink-0" />
@@ -105,12 +116,13 @@ function NavItems({
   beforeSignOut: BeforeSignOut;
 }) {
   const itemClass = layout === "bar" ? "" : "border-b border-timber/60 last:border-0";
+  const tall = layout === "stack";
   const links: NavItem[] = user ? [...PUBLIC_LINKS, { to: "/events", label: "Events" }] : PUBLIC_LINKS;
   return (
     <ul className={layout === "bar" ? "flex items-center gap-1" : "flex flex-col"}>
       {links.map((link) => (
         <li key={link.to} className={itemClass}>
-          <HeaderLink to={link.to} pathname={pathname}>
+          <HeaderLink to={link.to} pathname={pathname} tall={tall}>
             {link.label}
           </HeaderLink>
         </li>
@@ -118,34 +130,15 @@ function NavItems({
       {user ? (
         <>
           <li className={itemClass}>
-            <Disclosure
-              className="group relative"
-              summaryClassName="flex list-none items-center gap-1 rounded px-3 py-2 text-parchment hover:bg-ash hover:text-brass"
-              summary={
-                <>
-                  Forms <Icon name="chevron-down" className="size-4 transition-transform group-open:rotate-180" />
-                </>
-              }
-              panelClassName={
-                layout === "bar"
-                  ? "absolute right-0 mt-2 w-56 rounded-md border border-timber bg-soot p-1 shadow-xl shadow-black/60"
-                  : "pl-4"
-              }
-            >
-              <ul>
-                {formLinksFor(user.role).map((link) => (
-                  <li key={link.to}>
-                    <HeaderLink to={link.to} pathname={pathname}>
-                      {link.label}
-                    </HeaderLink>
-                  </li>
-                ))}
-              </ul>
-            </Disclosure>
+            {layout === "bar" ? (
+              <FormsMenu user={user} pathname={pathname} />
+            ) : (
+              <FormsListed user={user} pathname={pathname} />
+            )}
           </li>
           {canUseTools(user.role) ? (
             <li className={itemClass}>
-              <HeaderLink to="/tools" pathname={pathname}>
+              <HeaderLink to="/tools" pathname={pathname} tall={tall}>
                 Tools
               </HeaderLink>
             </li>
@@ -154,7 +147,7 @@ function NavItems({
             <LettersLink unread={unreadLetters} pathname={pathname} layout={layout} />
           </li>
           <li className={itemClass}>
-            <HeaderLink to="/profile" pathname={pathname}>
+            <HeaderLink to="/profile" pathname={pathname} tall={tall}>
               Profile
             </HeaderLink>
           </li>
@@ -163,7 +156,7 @@ function NavItems({
             <form method="post" action="/logout" onSubmit={signOutAfter(beforeSignOut)}>
               <button
                 type="submit"
-                className="w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass"
+                className={`w-full rounded px-3 py-2 text-left text-parchment hover:bg-ash hover:text-brass${tall ? " min-h-11" : ""}`}
               >
                 Sign Out
               </button>
@@ -178,6 +171,55 @@ function NavItems({
         </li>
       )}
     </ul>
+  );
+}
+
+/** On the bar, the member's forms drop down from "Forms" (a <details>, so it opens without scripts too). */
+function FormsMenu({ user, pathname }: { user: SessionUser; pathname: string }) {
+  return (
+    <Disclosure
+      className="group relative"
+      summaryClassName="flex list-none items-center gap-1 rounded px-3 py-2 text-parchment hover:bg-ash hover:text-brass"
+      summary={
+        <>
+          Forms <Icon name="chevron-down" className="size-4 transition-transform group-open:rotate-180" />
+        </>
+      }
+      panelClassName="absolute right-0 mt-2 w-56 rounded-md border border-timber bg-soot p-1 shadow-xl shadow-black/60"
+    >
+      <ul>
+        {formLinksFor(user.role).map((link) => (
+          <li key={link.to}>
+            <HeaderLink to={link.to} pathname={pathname}>
+              {link.label}
+            </HeaderLink>
+          </li>
+        ))}
+      </ul>
+    </Disclosure>
+  );
+}
+
+/**
+ * In the phone menu the forms are listed at once under their heading: a post-event letter is
+ * two taps away (Menu, then the form) rather than three behind a second menu.
+ */
+function FormsListed({ user, pathname }: { user: SessionUser; pathname: string }) {
+  return (
+    <div className="py-1">
+      <span id="phone-menu-forms" className="block px-3 pt-1 text-sm tracking-wide text-dust uppercase">
+        Forms
+      </span>
+      <ul aria-labelledby="phone-menu-forms" className="pl-3">
+        {formLinksFor(user.role).map((link) => (
+          <li key={link.to}>
+            <HeaderLink to={link.to} pathname={pathname} tall>
+              {link.label}
+            </HeaderLink>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -217,7 +259,8 @@ export function SiteHeader({
               {unreadLetters ? <UnreadBadge count={unreadLetters} /> : null}
             </>
           }
-          panelClassName="absolute inset-x-0 top-full border-b border-timber bg-soot px-2 pb-2 shadow-xl shadow-black/60"
+          // As tall as the screen at most, scrolling within: the header stays put, so a longer menu's foot would be out of reach.
+          panelClassName="absolute inset-x-0 top-full max-h-[calc(100dvh-4rem)] overflow-y-auto overscroll-contain border-b border-timber bg-soot px-2 pb-2 shadow-xl shadow-black/60"
         >
           <nav aria-label="Main">
             <NavItems

@@ -33,6 +33,7 @@ import { memberEventStatuses } from "~/features/events/event-statuses.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
 import { letterBox, unreadLetterCount } from "~/features/letters/letter-box.server";
 import { listCast, listPlayers } from "~/features/members/members.server";
+import { pendingApplicationCount } from "~/features/members/pending-applications.server";
 import { newEntryCounts, queueHolders } from "~/features/review/review-queue.server";
 import { loadReview, orderReview, pelReview, researchReview } from "~/features/review/event-reviews.server";
 import { letterQueues, listLetters } from "~/features/review/letter-review.server";
@@ -191,6 +192,7 @@ async function runEveryKeptRead() {
     sent: [expect.anything(), expect.anything(), expect.anything()],
   });
   expect(await letterQueues()).toEqual({ held: 0, toStaff: 1 });
+  expect(await pendingApplicationCount()).toBe(1);
   expect(await newEntryCounts()).toEqual({ pel: 1, order: 1, research: 1, letter: 1, costume: 1 });
   expect(await queueHolders("pel", null)).toEqual([{ id: member.id, name: expect.any(String) }]);
   for (const review of [pelReview, orderReview, researchReview]) {

@@ -4,6 +4,9 @@ import type { Route } from "./+types/home";
 import { ButtonLink } from "~/components/ui/ButtonLink";
 import { FAQ, GAME_TAGLINE, GAME_YEAR } from "~/game";
 import type { loader as rootLoader } from "~/root";
+import { NextStepPanel } from "~/features/next-step/NextStepPanel";
+import { nextStepFor } from "~/features/next-step/next-step.server";
+import { optionalUser } from "~/web/guards.server";
 
 const FEATURES = [
   {
@@ -23,13 +26,23 @@ const FEATURES = [
   },
 ] as const;
 
-export default function Home() {
+/**
+ * A signed-in member's next steps lead the page; signed out there is nothing to read (the page is
+ * rendered once and served from memory to every visitor, http/pipeline/anonymous-cache.ts).
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = optionalUser(context);
+  return { nextStep: user ? await nextStepFor(user) : null };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const signedIn = Boolean(root?.user);
   const joinTo = signedIn ? "/application" : "/auth";
 
   return (
     <>
+      {loaderData.nextStep ? <NextStepPanel step={loaderData.nextStep} /> : null}
       <section aria-labelledby="hero-title" className="relative overflow-hidden border-b border-timber">
         <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:py-28">
           <p className="font-display tracking-[0.3em] text-dust uppercase">Dakota Territory · {GAME_YEAR}</p>
