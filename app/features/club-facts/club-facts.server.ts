@@ -2,6 +2,7 @@ import { and, desc, eq, max } from "drizzle-orm";
 import type { z } from "zod";
 import { CLUB_FACT_MESSAGES, FaqSchema, type FaqEntry } from "./club-facts.form";
 import { FAQ } from "~/game/faq";
+import { formattedTextHtml } from "~/lib/formatted-text.server";
 import { audit } from "~/platform/audit.server";
 import { ChangeAwareCache, wroteTo } from "~/platform/db/changes.server";
 import { database, type Database, type Transaction } from "~/platform/db/client.server";
@@ -142,4 +143,21 @@ export async function factsHistory(kind: ClubFactKind) {
     .where(eq(clubFactVersions.kind, kind))
     .orderBy(desc(clubFactVersions.version))
     .limit(HISTORY_SHOWN);
+}
+
+/** An FAQ entry as a page shows it: its answer made into HTML (the safe subset). */
+export type ShownFaqEntry = { id: string; question: string; answerHtml: string };
+
+/** The answers made into HTML once for each list read, not on every visit to the page. */
+const shownLists = new WeakMap<ClubFacts["faq"], ShownFaqEntry[]>();
+
+/** The FAQ as the home page shows it. */
+export async function faqAsShown(): Promise<ShownFaqEntry[]> {
+  const { content } = await currentFacts("faq");
+  let shown = shownLists.get(content);
+  if (!shown) {
+    shown = content.map(({ id, question, answer }) => ({ id, question, answerHtml: formattedTextHtml(answer) }));
+    shownLists.set(content, shown);
+  }
+  return shown;
 }

@@ -2,7 +2,8 @@ import { Icon } from "~/components/Icon";
 import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
 import { ButtonLink } from "~/components/ui/ButtonLink";
-import { FAQ, GAME_TAGLINE, GAME_YEAR } from "~/game";
+import { GAME_TAGLINE, GAME_YEAR } from "~/game";
+import { faqAsShown } from "~/features/club-facts/club-facts.server";
 import type { loader as rootLoader } from "~/root";
 import { NextStepPanel } from "~/features/next-step/NextStepPanel";
 import { nextStepFor } from "~/features/next-step/next-step.server";
@@ -27,12 +28,14 @@ const FEATURES = [
 ] as const;
 
 /**
- * A signed-in member's next steps lead the page; signed out there is nothing to read (the page is
- * rendered once and served from memory to every visitor, http/pipeline/anonymous-cache.ts).
+ * A signed-in member's next steps lead the page; signed out only the FAQ is read (the page is
+ * rendered once and served from memory to every visitor until a manager saves the FAQ,
+ * http/pipeline/anonymous-cache.ts).
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const user = optionalUser(context);
-  return { nextStep: user ? await nextStepFor(user) : null };
+  const [nextStep, faq] = await Promise.all([user ? nextStepFor(user) : null, faqAsShown()]);
+  return { nextStep, faq };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -126,7 +129,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </h2>
         <hr className="divider my-6" />
         <div className="flex flex-col gap-3">
-          {FAQ.map((entry) => (
+          {loaderData.faq.map((entry) => (
             <details key={entry.id} id={`faq-${entry.id}`} className="group rounded-md border border-timber bg-soot/80">
               <summary className="flex list-none items-center justify-between gap-4 px-5 py-4 font-display text-lg text-brass">
                 {entry.question}
@@ -134,11 +137,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   +
                 </span>
               </summary>
-              <div className="prose-western border-t border-timber/60 px-5 py-4 text-parchment">
-                {entry.answer.map((paragraph) => (
-                  <p key={paragraph.slice(0, 24)}>{paragraph}</p>
-                ))}
-              </div>
+              {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
+              <div
+                className="prose-western border-t border-timber/60 px-5 py-4 text-parchment"
+                dangerouslySetInnerHTML={{ __html: entry.answerHtml }}
+              />
             </details>
           ))}
         </div>

@@ -28,6 +28,10 @@ async function pageFields(cookie: string): Promise<Record<string, string>> {
 describe("the managers' FAQ page", () => {
   it("adds a question with a preview first, refuses a stale form, and brings back the starting FAQ", async () => {
     const manager = await signedInMember("manager");
+    // The signed-out home page, rendered once and kept in memory, shows the built-in FAQ.
+    const home = async () => (await fetch(`${app().url}/`)).text();
+    expect(await home()).toContain(FAQ[0]!.question);
+    expect(await home()).not.toContain("Where do I park?");
     const fields = await pageFields(manager.cookie);
     const last = Number(fields.count) - 1;
     expect(fields["question-0"]).toBe(FAQ[0]!.question);
@@ -53,6 +57,12 @@ describe("the managers' FAQ page", () => {
     const now = await currentFacts("faq");
     expect(now.content[0]).toMatchObject({ id: "where-do-i-park", question: "Where do I park?" });
     expect(now.content).toHaveLength(FAQ.length + 1);
+    // The kept page was dropped by the save: the next visitor reads the new question first, its
+    // answer formatted and the rest inert.
+    const after = await home();
+    expect(after.indexOf("Where do I park?")).toBeLessThan(after.indexOf(FAQ[0]!.question));
+    expect(after).toContain("In the <em>lower</em> field. &lt;script&gt;");
+    expect(after).not.toMatch(/href="javascript:/i);
 
     // The same form again: it was opened at version 0, and version 1 is saved since.
     const stale = await postForm(app().url, "/tools/club/faq", { ...typed, intent: "save" }, manager.cookie);
@@ -67,6 +77,7 @@ describe("the managers' FAQ page", () => {
     );
     expect(await back.text()).toContain("Version 0 is back, saved as version 2.");
     expect((await currentFacts("faq")).content.map((entry) => entry.question)).toEqual(FAQ.map((e) => e.question));
+    expect(await home()).not.toContain("Where do I park?");
   });
 
   it("marks the field that is wrong and saves nothing", async () => {
