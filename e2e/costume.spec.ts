@@ -91,6 +91,11 @@ test("a player sends costume photos and staff ask for changes, then approve", as
   await manager.goto(`/view-costumes?event=${await eventIdOf(manager, `${title} (${formatEventDate(date)})`)}`);
   const entry = manager.getByRole("article", { name: new RegExp(name) });
   await expect(entry.getByTestId("costume-status")).toHaveText("Waiting for review");
+  // One status on the card, the costume's own, then who has taken it; the event says how many wait.
+  await expect(entry.getByTestId("queue-status")).toHaveCount(0);
+  await expect(entry.getByTestId("queue-assignee")).toHaveText("Nobody has taken it");
+  const opened = manager.getByRole("listitem").filter({ has: manager.getByRole("link", { name: title }) });
+  await expect(opened.getByTestId("fresh-count")).toHaveText("· 1 waiting for review");
   await expect(entry.getByRole("img", { name: new RegExp(`^${name}'s costume, 1 of 1, sent`) })).toBeVisible();
   await expectAccessible(manager);
   await entry.getByRole("button", { name: "Ask for changes" }).click();

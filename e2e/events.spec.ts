@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import { devices, request as playwrightRequest } from "@playwright/test";
+import { devices, request as playwrightRequest, type Page } from "@playwright/test";
 import type { E2E_PLAYERS } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { expect, test, withSession } from "./fixtures";
-import { addEvent } from "./helpers";
+import { addEvent, createMember, signInByPost } from "./helpers";
 
 // A manager's and a player's journey, each with a CAPTCHA solve, on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
@@ -26,6 +26,17 @@ function fridayAhead(weeks: number): { iso: string; label: string; dueLabel: str
   return { iso: day.toISOString().slice(0, 10), label: label(day), dueLabel: label(due) };
 }
 
+/** On /events: pages on (ten events a page, soonest first; other specs add many) until the event titled `title` shows. */
+async function pageTo(page: Page, title: string) {
+  const event = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2, name: title }) });
+  const pages = page.getByRole("navigation", { name: "Pages" });
+  for (let shown = 1; !(await event.isVisible()); shown++) {
+    await pages.getByRole("link", { name: "Next" }).click();
+    await expect(pages).toContainText(`Page ${shown + 1} of`);
+  }
+  return event;
+}
+
 test("a registered player reads an event's time, place and their own status, and adds it to their calendar", async ({
   page,
   browser,
@@ -40,7 +51,7 @@ test("a registered player reads an event's time, place and their own status, and
 
   // A manager announces the event and puts the player on its attendance list.
   await withSession(page, managerState);
-  await addEvent(page, { title, date: friday.iso, status: "future" });
+  await addEvent(page, { title, date: friday.iso, status: "future", ticketUrl: "https://buy.stripe.com/test_lantern" });
   await page.goto("/attendance-tool");
   await page.getByLabel("Event", { exact: true }).selectOption({ label: `${title} (${friday.label})` });
   await page.getByLabel("Find a member").fill(`Wyatt ${lastName}`);
@@ -59,13 +70,21 @@ test("a registered player reads an event's time, place and their own status, and
   await player.goto("/events");
   await expect(player.getByRole("heading", { level: 1, name: "Upcoming Events" })).toBeVisible();
 
+  // The page leads with the member's registrations, in view on arrival at a phone's width too,
+  // each a link to its event wherever it is in the list (ten a page, and other specs add many).
+  const registrations = player.getByRole("region", { name: "You Are Registered" });
+  await expect(registrations.getByRole("link", { name: title, exact: true })).toBeInViewport();
+  await expect(registrations.getByRole("listitem").filter({ hasText: title })).toContainText(
+    `${friday.label} · Cabin not given yet`,
+  );
+  await registrations.getByRole("link", { name: title, exact: true }).click();
   const event = player.getByRole("listitem").filter({ has: player.getByRole("heading", { level: 2, name: title }) });
-  // Other specs announce events too, and the list shows ten at a time, soonest first: page on to this one.
-  const pages = player.getByRole("navigation", { name: "Pages" });
-  for (let shown = 1; !(await event.isVisible()); shown++) {
-    await pages.getByRole("link", { name: "Next" }).click();
-    await expect(pages).toContainText(`Page ${shown + 1} of`);
-  }
+  await expect(event.getByRole("heading", { level: 2, name: title })).toBeInViewport();
+  // On the event itself the registration comes first, beside the title, and no second purchase is offered.
+  const registration = event.getByTestId("registration");
+  await expect(registration).toHaveText(/^You are registered.*Cabin not given yet$/);
+  await expect(registration).toBeInViewport();
+  await expect(event.getByRole("link", { name: /Purchase Ticket/ })).toHaveCount(0);
   await expect(event).toContainText(friday.label);
   await expect(event).toContainText(/Venue opens\s*2:00 PM E[SD]T/);
   await expect(event).toContainText(/Game starts\s*10:00 PM E[SD]T; arrive by 9:00 PM E[SD]T/);
@@ -120,4 +139,67 @@ test("a registered player reads an event's time, place and their own status, and
   await expectAccessible(player);
   await app.dispose();
   await context.close();
+
+  // An applicant sees the event and why they cannot buy a ticket yet, in the button's place.
+  const applicant = await createMember({
+    email: `applicant-${width}-${Date.now() % 100_000}@e2e.test`,
+    first: "Nell",
+    last: `Waite${width === "desktop" ? "Desk" : "Phone"}`,
+    role: "applicant",
+  });
+  const applying = await browser.newContext({
+    ...(width === "phone" ? devices["Pixel 7"] : { viewport: { width: 1280, height: 800 } }),
+    baseURL,
+  });
+  const waiting = await applying.newPage();
+  await signInByPost(waiting, applicant.email, applicant.password);
+  await waiting.goto("/events");
+  await expect(waiting.getByRole("region", { name: "You Are Registered" })).toHaveCount(0);
+  const seen = await pageTo(waiting, title);
+  await seen.getByRole("heading", { level: 2, name: title }).scrollIntoViewIfNeeded();
+  const why = seen.getByTestId("no-ticket-yet");
+  await expect(why).toHaveText(
+    "Tickets are for accepted players. Apply to play first: once the organisers accept you, you can buy one here. Apply to play",
+  );
+  await expect(why).toBeInViewport();
+  await expect(why.getByRole("link", { name: "Apply to play" })).toHaveAttribute("href", "/application");
+  await expect(seen.getByRole("link", { name: /Purchase Ticket/ })).toHaveCount(0);
+  await expectAccessible(waiting);
+  await applying.close();
+});
+
+test("a manager cancels an event after a red button and a question that names it and says what follows @any-width", async ({
+  page,
+  managerState,
+}) => {
+  const title = `Dust Storm ${Date.now() % 100_000}`;
+  const friday = fridayAhead(6);
+  await withSession(page, managerState);
+  await addEvent(page, { title, date: friday.iso, status: "future" });
+  const row = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3, name: title }) });
+  const cancel = row.getByRole("link", { name: `Cancel event: ${title}` });
+  // The danger style: blood-red words and border, unlike Edit beside it.
+  await expect(cancel).toHaveCSS("color", "rgb(224, 96, 90)");
+  await expect(cancel).toHaveCSS("border-top-color", "rgb(224, 96, 90)");
+  await expect(row.getByRole("link", { name: `Edit ${title}` })).toHaveCSS("color", "rgb(224, 180, 88)");
+
+  // Asked first, in words naming the event, its day and what follows; "Keep it" changes nothing.
+  await cancel.click();
+  const question = page.getByTestId("cancel-event-confirm");
+  await expect(question.getByRole("heading", { name: "Cancel this event?" })).toBeFocused();
+  await expect(question).toContainText(
+    `Cancel “${title}” on ${friday.label}? It leaves the members' events page and its tickets go off sale. The site does not tell the members on its list: tell them yourself.`,
+  );
+  const yes = question.getByRole("button", { name: `Yes, cancel the event ${title}` });
+  await expect(yes).toHaveCSS("color", "rgb(224, 96, 90)");
+  await expectAccessible(page);
+  await question.getByRole("link", { name: "Keep it" }).click();
+  await expect(question).toHaveCount(0);
+  await expect(row).toContainText("future");
+
+  await cancel.click();
+  await yes.click();
+  await expect(page.getByText("Event cancelled.")).toBeVisible();
+  await expect(row).toContainText("cancelled");
+  await expect(row.getByRole("link", { name: `Cancel event: ${title}` })).toHaveCount(0);
 });

@@ -222,12 +222,13 @@ export function e2eManager(): { email: string; password: string } {
 /** Adds an event on /events/manage as the signed-in manager on `page`. */
 export async function addEvent(
   page: Page,
-  { title, date, status }: { title: string; date: string; status: "future" | "past" },
+  { title, date, status, ticketUrl }: { title: string; date: string; status: "future" | "past"; ticketUrl?: string },
 ) {
   await page.goto("/events/manage");
   await page.getByLabel("Title").first().fill(title);
   await page.getByLabel("Date").first().fill(date);
   await page.getByLabel("Status").first().selectOption(status);
+  if (ticketUrl) await page.getByLabel("Ticket link").first().fill(ticketUrl);
   await page.getByRole("button", { name: "Add Event" }).click();
   await expect(page.getByText("Event added.")).toBeVisible();
 }

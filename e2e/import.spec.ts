@@ -64,11 +64,17 @@ test("a member of the old site signs in with their old password and finds what t
   });
   const manager = await staff.newPage();
   await manager.goto(`/view-pels?event=${IDS.lanternNight}`);
+  // A letter's answers are opened on demand.
+  await manager
+    .getByText(/^Read the letter from /)
+    .first()
+    .click();
   await expect(manager.getByText("The lanterns going out, one by one.")).toBeVisible();
   await expect(manager.getByText("Bo Tanner").first()).toBeVisible();
   await manager.goto(`/view-merchant-orders?event=${IDS.silverFever}`);
   await expect(manager.getByText("$58.50").first()).toBeVisible();
   await manager.goto(`/view-research?event=${IDS.lanternNight}`);
+  await manager.getByText("Read the notes and sources").first().click();
   await expect(manager.getByText("The ore glows when the lamps go out.")).toBeVisible();
   const link = manager.getByRole("link", { name: new RegExp(RESEARCH_FILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) });
   const file = await manager.request.get((await link.getAttribute("href"))!);

@@ -70,7 +70,10 @@ test("a member takes out their data as a ZIP, then deletes their account and can
   expect(zip.get(json.researchPapers[0].fileInThisZip)).toEqual(PNG);
   expect(json.signInHistory.length).toBeGreaterThan(0);
 
-  // Leave: a wrong password is refused, the right one deletes the account.
+  // Leave: a wrong password is refused, the right one deletes the account. Its button has the
+  // danger style (blood red), unlike "Prepare my data" above it.
+  await expect(page.getByRole("button", { name: "Delete my account" })).toHaveCSS("color", "rgb(224, 96, 90)");
+  await expect(page.getByRole("button", { name: "Prepare a new copy" })).toHaveCSS("color", "rgb(224, 180, 88)");
   await page.getByLabel("Your password", { exact: true }).fill("Not-my-password-1");
   await page.getByLabel(/I understand that my account/).check();
   await page.getByRole("button", { name: "Delete my account" }).click();

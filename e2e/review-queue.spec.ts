@@ -7,6 +7,9 @@ import { expect, test, withSession } from "./fixtures";
 
 test.describe.configure({ timeout: 180_000 });
 
+/** A phone's screen, for the checks of what is in view there (this file runs at desktop width). */
+const PHONE = { width: 390, height: 844 };
+
 test("staff take a post-event letter, filter the queue and reply; the member reads the answer on their profile", async ({
   page,
   browser,
@@ -38,6 +41,38 @@ test("staff take a post-event letter, filter the queue and reply; the member rea
   // The Tools page counts it among the new letters.
   await manager.goto("/tools");
   await expect(manager.getByRole("link", { name: /View PELs \(\d+ new\)/ })).toBeVisible();
+
+  // On a phone, the opened event's letters lead with status, author and assignee, all in view
+  // together with "Take it"; the letter itself opens on demand.
+  const phoneContext = await browser.newContext({ baseURL, storageState: managerState, viewport: PHONE });
+  const phone = await phoneContext.newPage();
+  await phone.goto("/view-pels");
+  const group = phone.getByRole("listitem").filter({ has: phone.getByRole("link", { name: title }) });
+  // Each event says how many of its entries are new.
+  await expect(group.getByTestId("fresh-count")).toHaveText("· 1 new");
+  await group.getByRole("link", { name: title }).click();
+  const letter = phone.getByRole("article").filter({ hasText: character });
+  const head = letter.getByTestId("queue-head");
+  await head.scrollIntoViewIfNeeded();
+  await expect(head.getByTestId("queue-status")).toHaveText("New");
+  await expect(head.getByRole("heading", { name: /^Wyatt Tanner · / })).toBeVisible();
+  await expect(head.getByTestId("queue-assignee")).toHaveText("Nobody has taken it");
+  for (const part of [head, letter.getByRole("button", { name: /^Take it/ })]) await expect(part).toBeInViewport();
+  const answerText = letter.getByText(`On ${PEL_QUESTIONS[0]!.key}: quiet.`);
+  await expect(answerText).toBeHidden();
+  // Closed, the whole entry takes less than half the screen: no wall of text before the next.
+  expect((await letter.boundingBox())!.height).toBeLessThan(PHONE.height / 2);
+  await letter.getByText(`Read the letter from ${character}`).click();
+  await expect(answerText).toBeVisible();
+  await expectAccessible(phone);
+  // "Take it" still works with the letter open, and the keyboard stays on the button, now "Hand back".
+  await letter.getByRole("button", { name: /^Take it/ }).click();
+  await expect(letter.getByText("You have taken this entry.")).toBeVisible();
+  await expect(head.getByTestId("queue-assignee")).toHaveText("Taken by you");
+  await expect(letter.getByRole("button", { name: /^Hand back/ })).toBeFocused();
+  await letter.getByRole("button", { name: /^Hand back/ }).click();
+  await expect(head.getByTestId("queue-assignee")).toHaveText("Nobody has taken it");
+  await phoneContext.close();
 
   // Staff open the event, filtered to new entries: the filter stays in the address.
   await manager.goto("/view-pels");

@@ -57,8 +57,19 @@ test.describe("tickets through Stripe Checkout", () => {
     await expect(page.getByText("$85.00 paid")).toBeVisible();
     await expectAccessible(page);
     await page.goto("/events");
-    await expect(page.getByText(`You have a ticket for ${title}`)).toBeVisible();
+    // The registration leads the page and the event, with the ticket's page to open again; no second purchase is offered.
+    const registrations = page.getByRole("region", { name: "You Are Registered" });
+    await expect(registrations.getByRole("link", { name: title, exact: true })).toBeInViewport();
+    await expect(registrations.getByRole("link", { name: new RegExp(`^Your ticket for ${title}`) })).toHaveAttribute(
+      "href",
+      /^\/events\/ticket\?session_id=cs_test_/,
+    );
+    await registrations.getByRole("link", { name: title, exact: true }).click();
+    const event = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2, name: title }) });
+    await expect(event.getByTestId("registration")).toContainText(`You are registered for ${title}`);
     await expect(page.getByRole("button", { name: new RegExp(`Buy a ticket.*${title}`) })).toHaveCount(0);
+    await event.getByRole("link", { name: new RegExp(`^Your ticket for ${title}`) }).click();
+    await expect(page.getByRole("heading", { name: "Payment received: you are registered" })).toBeVisible();
 
     // The manager finds the player on the list, paid, with the payment, without adding them.
     await managing.goto("/attendance");

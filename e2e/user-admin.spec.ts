@@ -19,6 +19,8 @@ test.describe.configure({ timeout: 180_000 });
 
 const PASSWORD = "Lantern#1877";
 const SUSPENDED = "This account is suspended. Contact the club's managers.";
+/** The danger style's colour (--color-blood), for destructive actions only. */
+const BLOOD = "rgb(224, 96, 90)";
 
 /** The page at 1280 and 390 pixels wide, for a person to look at: test-results/…/user-admin-NAME-WIDTH.png (desktop run only). */
 async function shots(page: Page, testInfo: TestInfo, name: string) {
@@ -114,10 +116,22 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
   await expectAccessible(manager);
   await shots(manager, testInfo, "member");
 
+  // What each confirmation asks, in the browser's dialog (accepted by managerPage).
+  const asked: string[] = [];
+  manager.on("dialog", (dialog) => asked.push(dialog.message()));
+
   // Suspend: the member's session ends at once, and signing in again is refused with the message.
+  // Its button has the danger style (blood red), and it asks first, naming whom and what follows.
   await manager.getByLabel("Reason (for managers only)").fill("Testing the suspension");
-  await manager.getByRole("button", { name: "Suspend the account" }).click();
+  const suspend = manager.getByRole("button", { name: "Suspend the account" });
+  await expect(suspend).toHaveCSS("color", BLOOD);
+  await expect(suspend).toHaveCSS("border-top-color", BLOOD);
+  await expect(manager.getByRole("button", { name: "Save details" })).not.toHaveCSS("color", BLOOD);
+  await suspend.click();
   await expect(manager.getByText("Account suspended. 1 session ended.")).toBeVisible();
+  expect(asked.at(-1)).toBe(
+    `Suspend Hattie ${last}? They are signed out everywhere at once and cannot sign in by any way until the account is restored.`,
+  );
   await expect(manager.getByText("Suspended: Testing the suspension")).toBeVisible();
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fprofile/);
@@ -125,7 +139,8 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
   await expect(page.getByRole("alert")).toContainText(SUSPENDED);
   await expect(page).toHaveURL(/\/auth/);
 
-  // Restore: the member signs in again.
+  // Restore: the member signs in again. Nothing is taken away: not the danger style.
+  await expect(manager.getByRole("button", { name: "Restore the account" })).not.toHaveCSS("color", BLOOD);
   await manager.getByRole("button", { name: "Restore the account" }).click();
   await expect(manager.getByText("Account restored. The member can sign in again.")).toBeVisible();
   await page.goto("/auth");
@@ -144,9 +159,19 @@ test("a manager suspends a member (signed out, sign-in refused with the message)
   // End every session: the member's browser, signed in now, is signed out on its next request.
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/profile$/);
+  await expect(manager.getByRole("button", { name: "End all sessions" })).toHaveCSS("color", BLOOD);
   await manager.getByRole("button", { name: "End all sessions" }).click();
   await expect(manager.getByText(/\d+ sessions? ended\./)).toBeVisible();
+  expect(asked.at(-1)).toMatch(new RegExp(`^Sign Hattie ${last} out on every device \\(\\d+ sessions?\\)\\?$`));
   await expect(manager.getByText("Not signed in anywhere.")).toBeVisible();
+
+  // Deleting the account is a page of its own that names the member, with the danger style too (not pressed here).
+  await manager.getByRole("link", { name: "Delete account…" }).click();
+  await expect(manager.getByRole("heading", { level: 2, name: `Delete the account of Hattie ${last}?` })).toBeVisible();
+  await expect(manager.getByLabel(`I confirm that the account of Hattie ${last}`)).not.toBeChecked();
+  await expect(manager.getByRole("button", { name: "Delete this account" })).toHaveCSS("color", BLOOD);
+  await expectAccessible(manager);
+  await shots(manager, testInfo, "delete");
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fprofile/);
   // With the factor gone, the password alone signs in.

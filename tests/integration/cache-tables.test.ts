@@ -30,6 +30,7 @@ import { calendarFeedPath } from "~/features/events/calendar-feed.server";
 import { profileOverview } from "~/features/members/profiles.server";
 import { eventDaySheet } from "~/features/event-day/event-day.server";
 import { memberEventStatuses } from "~/features/events/event-statuses.server";
+import { costumesWaitingByEvent } from "~/features/costume/costume-review.server";
 import { listUpcomingEvents } from "~/features/events/events.server";
 import { letterBox, unreadLetterCount } from "~/features/letters/letter-box.server";
 import { listCast, listPlayers } from "~/features/members/members.server";
@@ -206,6 +207,8 @@ async function runEveryKeptRead() {
     });
     expect(filtered.passing).toEqual(review === pelReview ? {} : { [event.id]: 1 });
   }
+  // The photo was approved after it was sent: nothing waits at its event.
+  expect(await costumesWaitingByEvent([event.id])).toEqual({});
   expect(await calendarFeedPath(member.id)).toContain(`/events/calendar/${member.id}/`);
   expect((await answersForMember(member.id)).map((answer) => [answer.kind, answer.eventTitle])).toEqual(
     expect.arrayContaining([

@@ -34,6 +34,9 @@ describe("theme contrast (WCAG AA, 4.5:1 for text)", () => {
     ["parchment", "rust"],
     ["ink", "brass"],
     ["blood", "ink"],
+    // .btn-danger: blood text on a panel, and ink on blood when hovered.
+    ["blood", "soot"],
+    ["ink", "blood"],
     ["sage", "soot"],
   ];
   it.each(pairs)("%s text on %s", (text, background) => {

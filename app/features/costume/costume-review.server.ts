@@ -1,6 +1,6 @@
 // The costume review page for cast and managers: the events to look at, each one's costumes in
 // the order staff work through them, and staff's verdicts.
-import { and, asc, desc, eq, exists, gte, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gt, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { passesFilter, type QueueFilter } from "~/features/review/queue-filter.server";
 import { costumeEntryId, markAnswered, queueView } from "~/features/review/review-queue.server";
 import type { CostumeStatus } from "~/game/costume";
@@ -8,6 +8,7 @@ import { clubToday } from "~/lib/dates";
 import type { SessionUser } from "~/lib/navigation";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
 import { audit } from "~/platform/audit.server";
+import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
 import { costumePhotos, costumeReviews, eventAttendance, events, profiles } from "~/platform/db/schema";
 import { COSTUME_MESSAGES, type CostumeVerdictInput } from "./costume.form";
@@ -106,19 +107,56 @@ export async function costumeEntries(eventId: string): Promise<CostumeEntry[]> {
   );
 }
 
-/** What the review page loads: a page of events and the opened event's costumes. */
+/**
+ * How many members' photos wait for a verdict at each of these events (a photo newer than the
+ * last verdict, or none given; events with none are absent): one grouped count, kept until a
+ * photo or a verdict is written.
+ */
+const keptWaiting = new ChangeAwareCache<Record<string, number>>({
+  name: "costume photos waiting per event",
+  tables: ["costume_photos", "costume_reviews"],
+  maxAgeMs: 60_000,
+  maxEntries: 1_000,
+});
+
+export function costumesWaitingByEvent(eventIds: readonly string[]): Promise<Record<string, number>> {
+  if (eventIds.length === 0) return Promise.resolve({});
+  return keptWaiting.get(eventIds.join(","), async () => {
+    const db = await database();
+    const rows = await db
+      .select({ eventId: costumePhotos.eventId, n: sql<number>`count(distinct ${costumePhotos.userId})::int` })
+      .from(costumePhotos)
+      .leftJoin(
+        costumeReviews,
+        and(eq(costumeReviews.eventId, costumePhotos.eventId), eq(costumeReviews.userId, costumePhotos.userId)),
+      )
+      .where(
+        and(
+          inArray(costumePhotos.eventId, [...eventIds]),
+          or(isNull(costumeReviews.reviewedAt), gt(costumePhotos.createdAt, costumeReviews.reviewedAt)),
+        ),
+      )
+      .groupBy(costumePhotos.eventId);
+    return Object.fromEntries(rows.map((row) => [row.eventId, Number(row.n)]));
+  });
+}
+
+/** What the review page loads: a page of events, how many wait for a verdict at each, and the opened event's costumes. */
 export async function loadCostumeReview(
   { event, groups }: { event: string | null; groups: number | null },
   now = new Date(),
 ) {
   const all = await costumeReviewEvents(now);
   const opened = event && all.some((g) => g.id === event) ? event : null;
-  const entries = opened ? await costumeEntries(opened) : [];
   const groupsLastPage = lastPage(all.length, EVENTS_PAGE_SIZE);
   const openedAt = opened ? all.findIndex((g) => g.id === opened) : -1;
   const groupsPage = Math.min(groupsLastPage, groups ?? (openedAt >= 0 ? Math.floor(openedAt / EVENTS_PAGE_SIZE) : 0));
   const shown = all.slice(groupsPage * EVENTS_PAGE_SIZE, (groupsPage + 1) * EVENTS_PAGE_SIZE);
-  return { groups: shown, groupsPage, groupsLastPage, open: opened, entries };
+  const [entries, waiting] = await Promise.all([
+    opened ? costumeEntries(opened) : Promise.resolve([]),
+    costumesWaitingByEvent(shown.map((group) => group.id)),
+  ]);
+  return { groups: shown, groupsPage, groupsLastPage, open: opened, entries, waiting };
 }
 
 export type VerdictOutcome = { ok: true } | { ok: false; status: number; message: string };

@@ -15,6 +15,8 @@ export type MemberEventRow = {
   date: string;
   /** null: not on the attendance list; else its payment status. */
   attendance: "paid" | "unpaid" | null;
+  /** The cabin the attendance list gives the member, if any. */
+  cabin: string | null;
   orders: number;
   orderCents: number;
   /** How many of the orders staff have handed over. */
@@ -45,16 +47,17 @@ async function readMemberEventRows(userId: string): Promise<MemberEventRow[]> {
     db,
     sql`select e.id as "eventId", e.title, e.date::text as date,
           max(mine.payment_status) as attendance,
+          max(mine.cabin) as cabin,
           (count(*) filter (where mine.kind = 'order'))::int as orders,
           coalesce(round(sum(mine.total) filter (where mine.kind = 'order') * 100), 0)::int as "orderCents",
           (count(*) filter (where mine.kind = 'order' and mine.handed_out))::int as "ordersHandedOut",
           bool_or(mine.kind = 'pel') as "pelSent"
         from (
-          select event_id, 'attendance' as kind, payment_status, null::numeric as total, false as handed_out from event_attendance where user_id = ${userId}
+          select event_id, 'attendance' as kind, payment_status, cabin, null::numeric as total, false as handed_out from event_attendance where user_id = ${userId}
           union all
-          select event_id, 'order', null, total_price, handed_out_at is not null from merchant_orders where user_id = ${userId}
+          select event_id, 'order', null, null, total_price, handed_out_at is not null from merchant_orders where user_id = ${userId}
           union all
-          select event_id, 'pel', null, null, false from pels where user_id = ${userId}
+          select event_id, 'pel', null, null, null, false from pels where user_id = ${userId}
         ) mine
         join events e on e.id = mine.event_id
         where e.status <> 'cancelled'
@@ -67,6 +70,8 @@ async function readMemberEventRows(userId: string): Promise<MemberEventRow[]> {
 export type MemberEventStatus = {
   /** "registered" when on the attendance list as paid; "unpaid" when listed without payment. */
   registration: "registered" | "unpaid" | "not registered";
+  /** The member's cabin at the event, once the organisers have given one. */
+  cabin: string | null;
   /** The day the costume photo is due (event date minus two weeks), while the event is ahead. */
   costumePhotoDue: string | null;
   /** Where the member's costume photos stand with staff (costumes.server.ts). */
@@ -77,9 +82,21 @@ export type MemberEventStatus = {
   pel: "due" | "sent" | null;
 };
 
+/** An upcoming event the member is on the attendance list of: what the events page leads with. */
+export type MemberRegistration = {
+  id: string;
+  title: string;
+  date: string;
+  /** false: on the list, but no payment recorded. */
+  paid: boolean;
+  cabin: string | null;
+};
+
 /** The events page's member rows, for the listed events and for held events whose letter is due. */
 export type MemberEventStatuses = {
   byEvent: Record<string, MemberEventStatus>;
+  /** Every upcoming event (listed on this page or not, its weekend not over) the member is registered for, soonest first. */
+  registrations: MemberRegistration[];
   /** Events held within PEL_REMINDER_DAYS that the member attended and wrote no letter about, latest first. */
   lettersDue: { id: string; title: string; date: string }[];
 };
@@ -100,6 +117,7 @@ export function memberEventStatus(
   return {
     registration:
       row?.attendance === "paid" ? "registered" : row?.attendance === "unpaid" ? "unpaid" : "not registered",
+    cabin: row?.attendance ? row.cabin : null,
     costumePhotoDue: today <= event.date ? costumePhotoDueDate(event.date) : null,
     costumePhoto,
     orders: { count: row?.orders ?? 0, totalCents: row?.orderCents ?? 0, handedOut: row?.ordersHandedOut ?? 0 },
@@ -108,13 +126,15 @@ export function memberEventStatus(
 }
 
 /**
- * The signed-in member's status for each listed event, and the letters due for events held
- * lately that are not listed: one query and the costume photos' two, each kept per member.
+ * The signed-in member's status for each listed event, the upcoming events (of `upcoming`, all
+ * pages) they are registered for, and the letters due for events held lately that are not
+ * listed: one query and the costume photos' two, each kept per member.
  */
 export async function memberEventStatuses(
   userId: string,
   listed: readonly { id: string; date: string }[],
   today: string,
+  upcoming: readonly { id: string; title: string; date: string }[] = [],
 ): Promise<MemberEventStatuses> {
   const [rows, photos] = await Promise.all([
     memberEventRows.get(userId, () => readMemberEventRows(userId)),
@@ -132,5 +152,13 @@ export async function memberEventStatuses(
     .filter((row) => !listedIds.has(row.eventId) && row.attendance !== null && !row.pelSent)
     .filter((row) => today >= dayAfterEvent(row.date) && today < addDays(dayAfterEvent(row.date), PEL_REMINDER_DAYS))
     .map((row) => ({ id: row.eventId, title: row.title, date: row.date }));
-  return { byEvent, lettersDue };
+  // Upcoming, or under way this weekend: an event whose weekend is over (listed until a manager
+  // marks it past) is the letter's business, not a registration to lead with.
+  const registrations = upcoming.flatMap((event) => {
+    const row = rowOf.get(event.id);
+    return row?.attendance && today < dayAfterEvent(event.date)
+      ? [{ id: event.id, title: event.title, date: event.date, paid: row.attendance === "paid", cabin: row.cabin }]
+      : [];
+  });
+  return { byEvent, registrations, lettersDue };
 }

@@ -4,7 +4,9 @@ import { clubToday } from "~/lib/dates";
 import { EVENTS_PAGE_SIZE, lastPage } from "~/lib/paging";
 import { config } from "~/platform/config.server";
 import { directionsUrl } from "~/features/site/site.server";
-import { ticketOffers } from "~/features/tickets/offers.server";
+import { getApplication } from "~/features/members/applications.server";
+import { ticketOffers, ticketReceipts } from "~/features/tickets/offers.server";
+import { ticketSalesEnabled } from "~/features/tickets/stripe.server";
 import { calendarFeedPath } from "./calendar-feed.server";
 import { memberEventStatuses } from "./event-statuses.server";
 import { eventTimeLabels } from "./event-times.server";
@@ -22,15 +24,35 @@ export async function eventsPage(user: SessionUser, page: number, siteUrl: strin
   const shown = Math.min(page, last);
   const listed = upcoming.slice(shown * EVENTS_PAGE_SIZE, (shown + 1) * EVENTS_PAGE_SIZE);
   const timeZone = config().clubTimeZone;
-  // The member's own rows for every listed event at once (one kept query, not one per event).
-  const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone));
+  // The member's own rows for every listed event at once (one kept query, not one per event), and
+  // their registrations for any upcoming event, which the page leads with.
+  const mine = await memberEventStatuses(user.id, listed, clubToday(new Date(), timeZone), upcoming);
   // The member's own feed address (apps send no cookie): shown to them alone, on this private page.
   const feed = `${siteUrl}${await calendarFeedPath(user.id)}`;
   const registered = new Set(
     listed.filter((event) => mine.byEvent[event.id]?.registration === "registered").map((event) => event.id),
   );
-  const tickets = await ticketOffers(user, listed, registered);
+  const onSite = ticketSalesEnabled();
+  const [tickets, receipts, applied] = await Promise.all([
+    ticketOffers(user, listed, registered),
+    // The page each ticket paid on the site was confirmed on, for the member to open again.
+    onSite
+      ? ticketReceipts(
+          user.id,
+          mine.registrations.filter((event) => event.paid).map((event) => event.id),
+        )
+      : ({} as Record<string, string>),
+    // An applicant is told why they cannot buy a ticket yet, which depends on their application.
+    user.role === "applicant" ? getApplication(user.id) : undefined,
+  ]);
   return {
+    registrations: mine.registrations.map((event) => ({
+      ...event,
+      receipt: receipts[event.id] ?? null,
+      // Where its card is: this page, or another page of the list.
+      page: Math.floor(upcoming.findIndex((u) => u.id === event.id) / EVENTS_PAGE_SIZE),
+    })),
+    applicant: user.role === "applicant" ? { application: applied?.status ?? null } : null,
     events: listed.map((event) => ({
       id: event.id,
       title: event.title,
@@ -38,6 +60,9 @@ export async function eventsPage(user: SessionUser, page: number, siteUrl: strin
       // Sold on the site (with Stripe's keys set), the event's payment link gives way to its ticket.
       ticketUrl: tickets[event.id] ? null : event.ticketUrl,
       ticket: tickets[event.id] ?? null,
+      // Tickets are sold for it, by the link or on the site: what an applicant is told they cannot buy yet.
+      sellsTickets: event.ticketUrl !== null || (onSite && event.ticketPriceCents !== null),
+      receipt: receipts[event.id] ?? null,
       times: eventTimeLabels(event.date, timeZone),
       status: mine.byEvent[event.id]!,
     })),

@@ -6,7 +6,13 @@ import { Link } from "~/components/Link";
  * with this instead of making it, so a browser without JavaScript confirms too. With
  * JavaScript the form's own dialog (`useConfirmedSubmit`) asks first and posts confirmed.
  */
-export type MemberConfirmation = { question: string; yes: string; fields: Record<string, string> };
+export type MemberConfirmation = {
+  question: string;
+  yes: string;
+  fields: Record<string, string>;
+  /** The change takes something away from the member (a suspension, their sessions): its button is the danger style. */
+  danger?: boolean;
+};
 
 /** The server's confirmation step: the question, a button that posts the same change confirmed, and Cancel. */
 export function MemberConfirmPanel({ pending, busy }: { pending: MemberConfirmation; busy: boolean }) {
@@ -23,7 +29,7 @@ export function MemberConfirmPanel({ pending, busy }: { pending: MemberConfirmat
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <button type="submit" className={`btn ${pending.danger ? "btn-danger" : "btn-primary"}`} disabled={busy}>
             {pending.yes}
           </button>
         </Form>

@@ -119,6 +119,7 @@ async function suspend({ actor, id, fields, confirmed }: MemberChange): Answer {
     return ask(id, (member) => ({
       question: `Suspend ${fullName(member)}? They are signed out everywhere at once and cannot sign in by any way until the account is restored.`,
       yes: "Yes, suspend",
+      danger: true,
       fields: { intent: "suspend", reason },
     }));
   }
@@ -206,6 +207,7 @@ async function endSessions({ actor, id, confirmed }: MemberChange): Answer {
     return ask(id, (member) => ({
       question: `Sign ${fullName(member)} out on every device (${countOf(member.sessions, "session")})?${actor.id === id ? " This signs you out here too." : ""}`,
       yes: "Yes, end them",
+      danger: true,
       fields: { intent: "end-sessions" },
     }));
   }

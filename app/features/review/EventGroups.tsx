@@ -20,8 +20,9 @@ type Kept = { keep?: string };
  */
 /**
  * `total` is the opened event's number of entries (only that event's are counted). Under a queue
- * filter, `passing` holds how many entries of each listed event pass it. Give `plural` when the
- * noun does not just add an s.
+ * filter, `passing` holds how many entries of each listed event pass it. `fresh` holds how many
+ * of each listed event's entries need someone (new ones; costumes waiting for a verdict), said
+ * as `freshLabel`. Give `plural` when the noun does not just add an s.
  */
 export function EventGroups({
   title,
@@ -34,6 +35,8 @@ export function EventGroups({
   plural = `${noun}s`,
   keep = "",
   passing,
+  fresh,
+  freshLabel = "new",
   before,
   children,
 }: {
@@ -44,6 +47,8 @@ export function EventGroups({
   noun: string;
   plural?: string;
   passing?: Record<string, number>;
+  fresh?: Record<string, number>;
+  freshLabel?: string;
   before?: ReactNode;
   children: ReactNode;
 } & GroupsPaging &
@@ -77,6 +82,7 @@ export function EventGroups({
                 </h2>
                 <span className="text-sm text-dust">
                   {groupNote(group, isOpen ? total : undefined, passing, noun, plural)}
+                  {fresh ? <FreshCount n={fresh[group.id] ?? 0} label={freshLabel} /> : null}
                 </span>
               </div>
               {isOpen ? <div className="mt-4 flex flex-col gap-4">{children}</div> : null}
@@ -103,6 +109,15 @@ function groupNote(
     return `${date} · ${n === 0 ? `no ${plural} match` : `${countOf(n, noun, plural)} ${n === 1 ? "matches" : "match"}`}`;
   }
   return openTotal === undefined ? date : `${date} · ${countOf(openTotal, noun, plural)}`;
+}
+
+/** How many of an event's entries need someone: brass while there are any. */
+function FreshCount({ n, label }: { n: number; label: string }) {
+  return (
+    <span className={n > 0 ? "font-bold text-brass" : undefined} data-testid="fresh-count">
+      {` · ${n} ${label}`}
+    </span>
+  );
 }
 
 /** Newer and older events; a new page of events opens none. */

@@ -63,12 +63,25 @@ function answerLink(search: string, entryId: string | null, anchor: string) {
   return query ? `?${query}#${anchor}` : `#${anchor}`;
 }
 
+/** What an entry shows of itself inside its queue section, when the section is the whole entry. */
+export type EntryParts = {
+  /** Who sent it (and what it is), on the line after the status. */
+  lead?: ReactNode;
+  /** The entry itself, after the assignee: a long one in an `EntryBody`, opened on demand. */
+  body?: ReactNode;
+  /** The status to show instead of the queue's, where the entry has one of its own (a costume's). */
+  badge?: ReactNode;
+};
+
 /**
  * An entry's place in its review queue: status, who has taken it, the button to take it or hand
  * it back, and a link that opens the entry's status and reply forms. Only the entry being
  * answered carries those forms: a page of 25 entries each with a reply box weighed twice as
  * much and took twice as long to draw. Plain forms and links, so they work without JavaScript.
  * `about` names the entry for screen readers, as every entry on the page has the same buttons.
+ * Given a `lead`, the section is the whole entry and leads with status, author and assignee, one
+ * line each, then the body, then the buttons: on a phone they are read without scrolling past a
+ * letter (a PEL is some 1,000 px long open).
  */
 export function QueueControls({
   entryId,
@@ -78,6 +91,9 @@ export function QueueControls({
   result,
   answering,
   canReply,
+  lead,
+  body,
+  badge,
   children,
 }: {
   entryId: string;
@@ -88,7 +104,7 @@ export function QueueControls({
   answering: boolean;
   canReply: boolean;
   children?: ReactNode;
-}) {
+} & EntryParts) {
   const busy = useBusy(entryId);
   const { search } = useLocation();
   const mine = state.assigneeId === viewerId;
@@ -99,22 +115,34 @@ export function QueueControls({
   useEffect(() => {
     if (answering) section.current?.querySelector<HTMLElement>("select, textarea")?.focus({ preventScroll: true });
   }, [answering]);
+  const assignee = (
+    <span className="text-sm text-dust" data-testid="queue-assignee">
+      {state.assigneeId
+        ? `Taken by ${mine ? "you" : (state.assigneeName ?? "a former staff member")}`
+        : "Nobody has taken it"}
+    </span>
+  );
   return (
     <section
       ref={section}
       id={anchor}
       aria-label={`Queue: ${about}`}
-      className="flex flex-col gap-2 border-t border-timber/60 pt-3"
+      className={`flex flex-col gap-2 ${lead ? "" : "border-t border-timber/60 pt-3"}`}
       data-testid="queue-controls"
     >
-      <div className="flex flex-wrap items-center gap-2">
-        <QueueBadge status={state.status} />
-        <span className="text-sm text-dust" data-testid="queue-assignee">
-          {state.assigneeId
-            ? `Taken by ${mine ? "you" : (state.assigneeName ?? "a former staff member")}`
-            : "Nobody has taken it"}
-        </span>
-      </div>
+      {lead ? (
+        <div className="flex flex-col items-start gap-1" data-testid="queue-head">
+          {badge ?? <QueueBadge status={state.status} />}
+          {lead}
+          {assignee}
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          {badge ?? <QueueBadge status={state.status} />}
+          {assignee}
+        </div>
+      )}
+      {body}
       {result?.ok ? <Alert kind="success">{result.ok}</Alert> : null}
       {result?.message ? <Alert kind="error">{result.message}</Alert> : null}
       <div className="flex flex-wrap items-center gap-3">

@@ -3,7 +3,8 @@ import { useLocation } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import type { QueueResult } from "./review-queue.form";
 import { NEW_QUEUE_STATE, type QueueState } from "~/game/review-queue";
-import { ANSWER_PARAM, QueueControls } from "./QueueControls";
+import { Icon } from "~/components/Icon";
+import { ANSWER_PARAM, QueueControls, type EntryParts } from "./QueueControls";
 import { StaffReply, type Reply } from "./StaffReply";
 
 /** What a queued review page's loader gives its entries (see loadQueuedReview). */
@@ -20,7 +21,8 @@ export type QueueData = {
  * address names (?answer=), and for an entry whose last form came back with a problem.
  * `about` names the entry ("Ada Fox's order"). `answer` is a page's own answer form for the
  * entry (a letter answered as its NPC), opened with the others; `open` keeps them open when that
- * form came back with a problem.
+ * form came back with a problem. `lead`, `body` and `badge` make the queue's section the whole
+ * entry, led by its status, author and assignee (QueueControls).
  */
 export function QueueEntry({
   entryId,
@@ -29,6 +31,9 @@ export function QueueEntry({
   result,
   answer,
   open = false,
+  lead,
+  body,
+  badge,
 }: {
   entryId: string;
   about: string;
@@ -36,7 +41,7 @@ export function QueueEntry({
   result?: QueueResult;
   answer?: ReactNode;
   open?: boolean;
-}) {
+} & EntryParts) {
   const { search } = useLocation();
   const mine = result?.entryId === entryId ? result : undefined;
   const replies = queue.replies?.byEntry[entryId];
@@ -52,6 +57,9 @@ export function QueueEntry({
       result={isReply ? undefined : mine}
       answering={answering}
       canReply={queue.replies !== undefined || answer !== undefined}
+      lead={lead}
+      body={body}
+      badge={badge}
     >
       {replies && replyKey && (replies.length > 0 || answering) ? (
         <StaffReply
@@ -65,6 +73,22 @@ export function QueueEntry({
       ) : null}
       {answering ? answer : null}
     </QueueControls>
+  );
+}
+
+/**
+ * A long entry's text, closed until staff open it (a native <details>: no script needed, and the
+ * keyboard and screen readers know it). `summary` says what opens ("Read the letter").
+ */
+export function EntryBody({ summary, children }: { summary: ReactNode; children: ReactNode }) {
+  return (
+    <details className="group rounded-md border border-timber/70" data-testid="entry-body">
+      <summary className="flex min-h-11 items-center gap-2 px-3 py-2 font-bold text-brass">
+        <Icon name="chevron-down" className="size-5 shrink-0 transition-transform group-open:rotate-180" />
+        <span>{summary}</span>
+      </summary>
+      <div className="flex flex-col gap-3 border-t border-timber/70 p-3">{children}</div>
+    </details>
   );
 }
 

@@ -14,6 +14,7 @@ type QueuedGroups = {
   filter: QueueFilterValue;
   staff: { id: string; name: string }[];
   passing?: Record<string, number>;
+  fresh?: Record<string, number>;
 };
 
 /**
@@ -49,6 +50,7 @@ export function QueuedEventGroups({
       total={review.total}
       keep={filterQuery(review.filter)}
       passing={review.passing}
+      fresh={review.fresh}
       before={
         <>
           <QueueFilters filter={review.filter} staff={review.staff} keep={{ event: review.open }} />

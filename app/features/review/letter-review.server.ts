@@ -11,7 +11,8 @@ import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { type Database, database } from "~/platform/db/client.server";
 import { letters, profiles } from "~/platform/db/schema";
 import { letterMatches } from "~/platform/db/search.server";
-import { author, REVIEW_MAX_AGE_MS } from "./event-reviews.server";
+import { REVIEW_MAX_AGE_MS } from "./event-counts.server";
+import { author } from "./event-reviews.server";
 import { queueFilterSql, type QueueFilter } from "./queue-filter.server";
 import { markAnswered } from "./review-queue.server";
 

@@ -6,8 +6,9 @@ import { buyTicketLabel, placesLeftText, type TicketOffer } from "./tickets.mess
 
 /**
  * An event's ticket on the events page: a button that opens Stripe's checkout (with the places
- * left), the checkout the member left open (to go back to, or give up), the ticket they have, or
- * none left (saying when places held at checkout may come back).
+ * left), the checkout the member left open (to go back to, or give up), or none left (saying when
+ * places held at checkout may come back). A ticket the member has is their registration, which
+ * the page shows instead (features/events/EventParts.tsx).
  */
 export function TicketActions({
   offer,
@@ -15,19 +16,11 @@ export function TicketActions({
   eventName,
   busy,
 }: {
-  offer: TicketOffer;
+  offer: Exclude<TicketOffer, { state: "have" }>;
   eventId: string;
   eventName: string;
   busy: boolean;
 }) {
-  if (offer.state === "have") {
-    return (
-      <p className="flex items-center gap-2 font-semibold text-sage" data-testid="ticket-held">
-        <Icon name="ticket" className="size-5" />
-        You have a ticket<span className="sr-only">{` for ${eventName}`}</span>
-      </p>
-    );
-  }
   if (offer.state === "checkout") {
     return (
       <div className="flex flex-col gap-2 sm:items-end">

@@ -269,17 +269,22 @@ export async function expireOpenCheckouts(which: { eventId: string } | { cancell
   return ended;
 }
 
-/**
- * What a manager who cancels an event must still do: refund its paid tickets (the site refunds
- * none by itself: the club may move the event instead). Undefined when none were paid on the site.
- */
-export async function paidTicketsWarning(eventId: string): Promise<string | undefined> {
+/** How many tickets for the event were paid for on the site and not refunded. */
+export async function paidTicketCount(eventId: string): Promise<number> {
   const db = await database();
   const [row] = await db
     .select({ n: count() })
     .from(ticketPurchases)
     .where(and(eq(ticketPurchases.eventId, eventId), eq(ticketPurchases.status, "paid")));
-  const paid = row?.n ?? 0;
+  return row?.n ?? 0;
+}
+
+/**
+ * What a manager who cancels an event must still do: refund its paid tickets (the site refunds
+ * none by itself: the club may move the event instead). Undefined when none were paid on the site.
+ */
+export async function paidTicketsWarning(eventId: string): Promise<string | undefined> {
+  const paid = await paidTicketCount(eventId);
   if (paid === 0) return undefined;
   return `${paid === 1 ? "1 ticket was" : `${paid} tickets were`} paid for this event on the site: refund ${paid === 1 ? "it" : "them"} from the attendance page, where each paid ticket has a Refund button.`;
 }

@@ -127,3 +127,27 @@ export async function ticketOffers(
     }),
   );
 }
+
+/**
+ * Where the member reads each ticket they paid for on the site, by event: the page Stripe's
+ * checkout returned them to, which says what was paid. One query on the member's own purchases.
+ */
+export async function ticketReceipts(userId: string, eventIds: readonly string[]): Promise<Record<string, string>> {
+  if (eventIds.length === 0) return {};
+  const db = await database();
+  const rows = await db
+    .select({ eventId: ticketPurchases.eventId, sessionId: ticketPurchases.checkoutSessionId })
+    .from(ticketPurchases)
+    .where(
+      and(
+        eq(ticketPurchases.userId, userId),
+        inArray(ticketPurchases.eventId, [...eventIds]),
+        eq(ticketPurchases.status, "paid"),
+      ),
+    );
+  return Object.fromEntries(
+    rows.flatMap((row) =>
+      row.sessionId ? [[row.eventId, `/events/ticket?session_id=${encodeURIComponent(row.sessionId)}`]] : [],
+    ),
+  );
+}

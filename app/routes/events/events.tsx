@@ -1,22 +1,25 @@
 import { Icon } from "~/components/Icon";
 import type { Route } from "./+types/events";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { COSTUME_STATUS_LABELS } from "~/game/costume";
-import { formatDollars } from "~/game/merchant";
-import { VENUE, VENUE_ADDRESS } from "~/game/setting";
-import { formatClubDay, formatEventDate } from "~/lib/dates";
-import { countOf } from "~/lib/plural";
+import { formatEventDate } from "~/lib/dates";
 import { Pager } from "~/components/ListControls";
 import { pageParam } from "~/lib/paging";
 import { siteUrl } from "~/features/events/calendar-files.server";
-import type { MemberEventStatus } from "~/features/events/event-statuses.server";
 import { EventsPageForms, FEED_MESSAGES, type EventsActionData } from "~/features/events/events-page.form";
 import { eventsPage } from "~/features/events/events-page.server";
 import { buyTicket, giveUpCheckout, renewFeed } from "~/features/events/events-page-actions.server";
 import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import { TicketActions } from "~/features/tickets/TicketActions";
-import { refundedText } from "~/features/tickets/tickets.messages";
+import {
+  eventName,
+  MyStatus,
+  NoTicketYet,
+  PelDue,
+  Registration,
+  TimeAndPlace,
+  YourRegistrations,
+} from "~/features/events/EventParts";
 import { Alert } from "~/components/ui/Alert";
 import { checkForm, readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
@@ -44,114 +47,43 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type ListedEvent = Route.ComponentProps["loaderData"]["events"][number];
 
-/** An event as screen readers hear it in a control's or region's name: its title and date, as two events may share a title. */
-function eventName(event: { title: string; date: string }): string {
-  return `${event.title}, ${formatEventDate(event.date)}`;
-}
-
-/** The venue as one line of text (one text node for React to write, not three). */
-const VENUE_LINE = `${VENUE.name}, ${VENUE_ADDRESS}`;
-
-function TimeAndPlace({ event, directions }: { event: ListedEvent; directions: string }) {
-  const { venueOpens, gameStarts, arriveBy } = event.times;
+/**
+ * An event's way to a ticket, by who is looking: an applicant is told why they cannot buy one
+ * yet; a registered member has their registration instead (a second purchase is never wanted);
+ * one on the list without a payment still may pay, as the lesser button; everyone else buys.
+ */
+function TicketButton({
+  event,
+  applicant,
+  busy,
+}: {
+  event: ListedEvent;
+  applicant: Route.ComponentProps["loaderData"]["applicant"];
+  busy: boolean;
+}) {
+  if (applicant) return event.sellsTickets ? <NoTicketYet application={applicant.application} /> : null;
+  const { registration } = event.status;
+  if (event.ticket && event.ticket.state !== "have")
+    return <TicketActions offer={event.ticket} eventId={event.id} eventName={eventName(event)} busy={busy} />;
+  if (!event.ticketUrl || registration === "registered") return null;
   return (
-    <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
-      <dt className="text-dust">Venue opens</dt>
-      <dd>
-        <time dateTime={venueOpens.iso}>{venueOpens.text}</time>
-      </dd>
-      <dt className="text-dust">Game starts</dt>
-      <dd>
-        <time dateTime={gameStarts.iso}>{gameStarts.text}</time>; arrive by{" "}
-        <time dateTime={arriveBy.iso}>{arriveBy.text}</time>
-      </dd>
-      <dt className="text-dust">Place</dt>
-      <dd>
-        <address className="not-italic">{VENUE_LINE}</address>
-        <span className="flex flex-wrap gap-x-4">
-          <a href={directions} target="_blank" rel="noopener noreferrer">
-            Directions<span className="sr-only">{` to ${VENUE.name} (opens in a new tab)`}</span>
-          </a>
-          <Link to="/locations">
-            Venue details<span className="sr-only">{` for ${VENUE.name}`}</span>
-          </Link>
-        </span>
-      </dd>
-    </dl>
-  );
-}
-
-const REGISTRATION: Record<MemberEventStatus["registration"], string> = {
-  registered: "Registered",
-  unpaid: "On the list; payment not recorded",
-  "not registered": "Not registered",
-};
-
-/** The signed-in member's own status for one event. */
-function MyStatus({ event }: { event: ListedEvent }) {
-  const { status } = event;
-  const headingId = `status-${event.id}`;
-  return (
-    <section aria-labelledby={headingId} className="border-t border-timber pt-4">
-      <h3 id={headingId} className="text-xl">
-        Your status<span className="sr-only">{` for ${eventName(event)}`}</span>
-      </h3>
-      <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
-        <dt className="text-dust">Registration</dt>
-        <dd>
-          {status.registration !== "registered" && event.ticket?.refund
-            ? refundedText(event.ticket.refund, formatClubDay)
-            : REGISTRATION[status.registration]}
-        </dd>
-        {status.costumePhotoDue && status.registration !== "not registered" ? (
-          <>
-            <dt className="text-dust">Costume photo</dt>
-            <dd>
-              Due <time dateTime={status.costumePhotoDue}>{formatEventDate(status.costumePhotoDue)}</time>;{" "}
-              <Link to="/costume">{COSTUME_STATUS_LABELS[status.costumePhoto]}</Link>
-            </dd>
-          </>
-        ) : null}
-        <dt className="text-dust">Merchant orders</dt>
-        <dd>
-          {`${status.orders.count === 0 ? "None" : `${countOf(status.orders.count, "order")}, ${formatDollars(status.orders.totalCents)} in all${handedOutNote(status.orders)}`} · `}
-          <Link to="/merchant-orders">
-            Place an order<span className="sr-only">{` for ${eventName(event)}`}</span>
-          </Link>
-        </dd>
-        {status.pel ? (
-          <>
-            <dt className="text-dust">Post-event letter</dt>
-            <dd>{status.pel === "sent" ? "Sent" : <PelDue event={event} />}</dd>
-          </>
-        ) : null}
-      </dl>
-    </section>
-  );
-}
-
-/** Whether staff have given the member their goods at the event: "; handed out" once all are. */
-function handedOutNote(orders: MemberEventStatus["orders"]): string {
-  if (orders.handedOut === 0) return "";
-  return orders.handedOut === orders.count ? "; handed out" : `; ${orders.handedOut} of ${orders.count} handed out`;
-}
-
-function PelDue({ event }: { event: { title: string; date: string } }) {
-  return (
-    <>
-      <strong className="text-brass">PEL due</strong>
-      {" · "}
-      <Link to="/pels">
-        Write your post-event letter<span className="sr-only">{` for ${eventName(event)}`}</span>
-      </Link>
-    </>
+    <a
+      href={event.ticketUrl}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={`btn ${registration === "unpaid" ? "btn-secondary" : "btn-primary"}`}
+    >
+      <Icon name="ticket" className="size-5" />
+      Purchase Ticket<span className="sr-only">{` for ${eventName(event)} (opens in a new tab)`}</span>
+    </a>
   );
 }
 
 export default function Events({ loaderData, actionData }: Route.ComponentProps) {
-  const { events, lettersDue, directions, feed } = loaderData;
+  const { events, lettersDue, directions, feed, registrations, applicant } = loaderData;
   const sending = useNavigation().formData?.get("intent");
   const renewing = sending === "renew_feed";
+  const buying = sending === "buy_ticket" || sending === "cancel_checkout";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-center text-5xl">Upcoming Events</h1>
@@ -161,6 +93,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
           <Link to="/events/manage">Add, change or cancel events</Link>
         </p>
       ) : null}
+      <YourRegistrations registrations={registrations} />
       {lettersDue.length > 0 ? (
         <section aria-labelledby="letters-due" className="panel mb-6">
           <h2 id="letters-due" className="text-2xl">
@@ -195,7 +128,7 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
       ) : (
         <ul className="flex flex-col gap-4">
           {events.map((event) => (
-            <li key={event.id} className="panel flex flex-col gap-4">
+            <li key={event.id} id={`event-${event.id}`} className="panel flex flex-col gap-4">
               <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
                 <div>
                   <h2 className="text-2xl">{event.title}</h2>
@@ -203,22 +136,12 @@ export default function Events({ loaderData, actionData }: Route.ComponentProps)
                     <Icon name="calendar-days" className="size-5 text-rust" />
                     <time dateTime={event.date}>{formatEventDate(event.date)}</time>
                   </p>
+                  <div className="mt-3 empty:hidden">
+                    <Registration event={event} />
+                  </div>
                 </div>
                 <div className="flex flex-col gap-2 sm:items-end">
-                  {event.ticket ? (
-                    <TicketActions
-                      offer={event.ticket}
-                      eventId={event.id}
-                      eventName={eventName(event)}
-                      busy={sending === "buy_ticket" || sending === "cancel_checkout"}
-                    />
-                  ) : null}
-                  {event.ticketUrl ? (
-                    <a href={event.ticketUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary">
-                      <Icon name="ticket" className="size-5" />
-                      Purchase Ticket<span className="sr-only">{` for ${eventName(event)} (opens in a new tab)`}</span>
-                    </a>
-                  ) : null}
+                  <TicketButton event={event} applicant={applicant} busy={buying} />
                   <a href={`/events/${event.id}/calendar.ics`} className="btn btn-secondary" download>
                     <Icon name="calendar-plus" className="size-5" />
                     Add to Calendar<span className="sr-only">{` ${eventName(event)}`}</span>

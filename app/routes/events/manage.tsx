@@ -11,14 +11,25 @@ import { EVENT_DATE_HINT, EventForm, notAFridayWarning } from "~/features/events
 import { EVENT_STATUSES } from "~/game/roles";
 import { formatEventDate } from "~/lib/dates";
 import { cancelEvent, createEvent, listAllEvents, updateEvent } from "~/features/events/events.server";
-import { expireOpenCheckouts, paidTicketsWarning } from "~/features/tickets/checkout.server";
+import { expireOpenCheckouts, paidTicketCount, paidTicketsWarning } from "~/features/tickets/checkout.server";
+import { CancelEventConfirm } from "~/features/events/CancelEventConfirm";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
+/** Every event; with `?cancel=<id>`, that event's cancellation to confirm, with its paid tickets. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  return { events: await listAllEvents() };
+  const cancel = new URL(request.url).searchParams.get("cancel");
+  const [events, paidTickets] = await Promise.all([
+    listAllEvents(),
+    isUuid(cancel) ? paidTicketCount(cancel) : Promise.resolve(0),
+  ]);
+  const toCancel = events.find((event) => event.id === cancel && event.status !== "cancelled");
+  return {
+    events,
+    cancelling: toCancel ? { id: toCancel.id, title: toCancel.title, date: toCancel.date, paidTickets } : null,
+  };
 }
 
 type ActionData = {
@@ -220,6 +231,8 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                       </Link>
                     </div>
                   </Form>
+                ) : loaderData.cancelling?.id === event.id ? (
+                  <CancelEventConfirm event={loaderData.cancelling} busy={busy} />
                 ) : (
                   <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
                     <div>
@@ -233,29 +246,20 @@ export default function ManageEvents({ loaderData, actionData }: Route.Component
                           : null}
                       </p>
                     </div>
-                    <div className="flex gap-2">
+                    <div className="flex flex-wrap gap-2">
                       <Link to={`?edit=${event.id}`} className="btn btn-secondary" aria-label={`Edit ${event.title}`}>
                         Edit
                       </Link>
                       {event.status !== "cancelled" ? (
-                        <Form
-                          method="post"
-                          onSubmit={(e) => {
-                            if (!window.confirm(`Cancel ${event.title}? Members will no longer see it.`))
-                              e.preventDefault();
-                          }}
+                        // Asked first on a step of its own (CancelEventConfirm), with or without JavaScript.
+                        <Link
+                          to={`?cancel=${event.id}`}
+                          preventScrollReset
+                          className="btn btn-danger"
+                          aria-label={`Cancel event: ${event.title}`}
                         >
-                          <input type="hidden" name="intent" value="cancel" />
-                          <input type="hidden" name="id" value={event.id} />
-                          <button
-                            type="submit"
-                            className="btn btn-secondary"
-                            aria-label={`Cancel event: ${event.title}`}
-                            disabled={busy}
-                          >
-                            Cancel event
-                          </button>
-                        </Form>
+                          Cancel event
+                        </Link>
                       ) : null}
                     </div>
                   </div>

@@ -183,7 +183,7 @@ function DeleteSection({ withPassword, errors, busy }: { withPassword: boolean; 
         <ConfirmCheckbox error={errors?.confirm}>
           I understand that my account and the data listed above are deleted for good.
         </ConfirmCheckbox>
-        <button type="submit" name="intent" value="delete" className="btn btn-primary self-start" disabled={busy}>
+        <button type="submit" name="intent" value="delete" className="btn btn-danger self-start" disabled={busy}>
           Delete my account
         </button>
       </Form>

@@ -71,11 +71,11 @@ describe("the events page for a signed-in member", () => {
     await db()
       .insert(eventAttendance)
       .values([
-        attendanceValues(member.id, registered.id),
-        attendanceValues(member.id, unpaid.id, { paymentStatus: "unpaid" }),
+        attendanceValues(member.id, registered.id, { cabin: "Watchtower" }),
+        attendanceValues(member.id, unpaid.id, { paymentStatus: "unpaid", cabin: null }),
         attendanceValues(member.id, heldNoLetter.id),
         attendanceValues(member.id, heldWithLetter.id),
-        attendanceValues(member.id, underWay.id),
+        attendanceValues(member.id, underWay.id, { cabin: "Camping" }),
         attendanceValues(other.id, heldNoLetter.id),
       ]);
     await db()
@@ -95,6 +95,22 @@ describe("the events page for a signed-in member", () => {
       `Your status for Registered Night, ${formatEventDate(ahead)} Registration Registered Costume photo Due ${due} ; No photo yet Merchant orders 2 orders, $28.50 in all`,
     );
     expect(eventPanel(html, "Registered Night")).not.toContain("Post-event letter");
+    // The page leads with the events the member is on the list of, soonest first, with the cabin:
+    // those ahead and the one under way, not those whose weekend is over.
+    expect(visibleText(html)).toContain(
+      `You Are Registered Under Way Night , ${formatEventDate(underWay.date)} · Cabin: Camping Registered Night , ${formatEventDate(ahead)} · Cabin: Watchtower Unpaid Night , ${formatEventDate(unpaid.date)} · Cabin not given yet · payment not recorded`,
+    );
+    expect(html).toContain(`href="/events#event-${registered.id}"`);
+    // Each event's card starts with it, beside the title.
+    expect(eventPanel(html, "Registered Night")).toContain(
+      `Registered Night ${formatEventDate(ahead)} You are registered for Registered Night, ${formatEventDate(ahead)} Cabin: Watchtower Add to Calendar`,
+    );
+    expect(eventPanel(html, "Unpaid Night")).toContain(
+      `You are on the list; payment not recorded for Unpaid Night, ${formatEventDate(unpaid.date)} Cabin not given yet`,
+    );
+    expect(eventPanel(html, "Unregistered Night")).not.toContain("You are");
+    // A letter due links to the form opened on its event.
+    expect(html).toContain(`href="/pels?event=${heldNoLetter.id}"`);
     // The member's costume standing is kept between visits, yet a photo and a verdict show at once.
     await db()
       .insert(costumePhotos)

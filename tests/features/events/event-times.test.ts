@@ -58,6 +58,7 @@ describe("an event's weekend", () => {
       title: "T",
       date: "2027-03-12",
       attendance: "paid",
+      cabin: "Watchtower",
       orders: 2,
       orderCents: 2850,
       ordersHandedOut: 1,
@@ -66,6 +67,7 @@ describe("an event's weekend", () => {
     const before = memberEventStatus({ date: "2027-03-12" }, row, "waiting", "2027-02-01");
     expect(before).toEqual({
       registration: "registered",
+      cabin: "Watchtower",
       costumePhotoDue: "2027-02-26",
       costumePhoto: "waiting",
       orders: { count: 2, totalCents: 2850, handedOut: 1 },
@@ -79,6 +81,7 @@ describe("an event's weekend", () => {
     );
     expect(memberEventStatus({ date: "2027-03-12" }, undefined, "waiting", "2027-03-15")).toMatchObject({
       registration: "not registered",
+      cabin: null,
       pel: null,
       orders: { count: 0, totalCents: 0 },
     });

@@ -266,13 +266,19 @@ describe("review queues", () => {
       ]);
     const noteOf = (html: string, title: string) =>
       html.match(
+        new RegExp(`>${title}<span class="sr-only">[^<]*</span></a></h2><span class="text-sm text-dust">([^<]*)<`),
+      )?.[1];
+    // Filtered or not, each listed event also says how many of its entries are new.
+    const freshOf = (html: string, title: string) =>
+      html.match(
         new RegExp(
-          `>${title}<span class="sr-only">[^<]*</span></a></h2><span class="text-sm text-dust">([^<]*)</span>`,
+          `>${title}<span class="sr-only">[^<]*</span></a></h2><span class="text-sm text-dust">[^<]*<span[^>]*data-testid="fresh-count"[^>]*>([^<]*)</span>`,
         ),
       )?.[1];
     const filtered = (await page(`${url}&status=in_progress`, cast.cookie)).html;
     expect(noteOf(filtered, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
     expect(noteOf(filtered, "Other Night")).toBe("Saturday, April 20, 2024 · no orders match");
+    expect(freshOf(filtered, "Other Night")).toBe(" · 2 new");
     const newOnes = (await page(`/view-merchant-orders?status=new`, cast.cookie)).html;
     expect(noteOf(newOnes, "Other Night")).toBe("Saturday, April 20, 2024 · 2 orders match");
     expect(noteOf(newOnes, "Filter Night")).toBe("Saturday, April 13, 2024 · 1 order matches");
@@ -282,8 +288,10 @@ describe("review queues", () => {
     expect(noteOf((await page(`${url}&status=answered`, cast.cookie)).html, "Filter Night")).toBe(
       "Saturday, April 13, 2024 · 1 order matches",
     );
-    // Unfiltered, a closed event shows its date alone.
-    expect(noteOf((await page(url, cast.cookie)).html, "Other Night")).toBe("Saturday, April 20, 2024");
+    // Unfiltered, a closed event shows its date and how many of its entries are new.
+    const unfiltered = (await page(url, cast.cookie)).html;
+    expect(noteOf(unfiltered, "Other Night")).toBe("Saturday, April 20, 2024");
+    expect(freshOf(unfiltered, "Other Night")).toBe(" · 2 new");
 
     // Bad input: an unknown entry, a made-up status, an unknown intent.
     expect((await postForm(app().url, url, { intent: "take", entryId: crypto.randomUUID() }, cast.cookie)).status).toBe(

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { createEvent, createProfile } from "~/platform/db/factories";
-import { events, letters, merchantOrders, pels, profiles, research } from "~/platform/db/schema";
+import { events, letters, merchantOrders, pels, profiles, research, reviewQueue } from "~/platform/db/schema";
 import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
 import { signedInMember } from "../../helpers/members";
@@ -276,8 +276,21 @@ describe("the staff review pages", () => {
     await db().insert(pels).values(pel());
     expect(await get("/view-pels")).toContain("Dust Devils");
     expect(await get(`/view-pels?event=${event.id}`)).toContain("1 letter<");
+    // Each event's count of new entries follows the entries and the queue as well.
+    const newCount = async () => {
+      const html = await get("/view-pels");
+      const at = html.indexOf("Dust Devils<");
+      return html.slice(at, html.indexOf("</li>", at)).match(/· (\d+) new</)?.[1];
+    };
+    expect(await newCount()).toBe("1");
     await db().insert(pels).values(pel());
     expect(await get(`/view-pels?event=${event.id}`)).toContain("2 letters<");
+    expect(await newCount()).toBe("2");
+    const [taken] = await db().select({ id: pels.id }).from(pels).where(eq(pels.eventId, event.id)).limit(1);
+    await db()
+      .insert(reviewQueue)
+      .values({ kind: "pel", entryId: taken!.id, userId: rufus.id, status: "in_progress", assigneeId: rufus.id });
+    expect(await newCount()).toBe("1");
     await db().update(events).set({ title: "Dust Storm" }).where(eq(events.id, event.id));
     expect(await get("/view-pels")).toContain("Dust Storm");
 

@@ -87,8 +87,12 @@ describe("buying a ticket through Stripe Checkout", () => {
     ).toEqual([{ paymentStatus: "paid" }]);
 
     const after = await eventsPage(player.cookie);
-    expect(after).toContain("You have a ticket for Ashes Over Hopewell");
+    // The registration leads the event, with the page that confirmed the payment to open again.
+    expect(after).toContain("You are registered for Ashes Over Hopewell");
+    expect(after).toContain("Your ticket for Ashes Over Hopewell");
     expect(after).not.toContain(buyTicketLabel(8500));
+    const afterHtml = await (await fetch(`${app().url}/events`, { headers: { Cookie: player.cookie } })).text();
+    expect(afterHtml).toContain(`href="/events/ticket?session_id=${sessionId}"`);
     // Another member cannot read this purchase.
     const other = await signedInMember("player");
     expect(readable(await (await fetch(back, { headers: { Cookie: other.cookie } })).text())).toContain(

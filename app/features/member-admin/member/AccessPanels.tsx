@@ -120,9 +120,10 @@ export function SessionsPanel({ member, name, busy, self }: PanelProps & { self:
       <p>{member.sessions === 0 ? "Not signed in anywhere." : `Signed in on ${countOf(member.sessions, "device")}.`}</p>
       <ActionForm
         intent="end-sessions"
-        question={`Sign ${name} out on every device?${self ? " This signs you out here too." : ""}`}
+        question={`Sign ${name} out on every device (${countOf(member.sessions, "session")})?${self ? " This signs you out here too." : ""}`}
         label="End all sessions"
         busy={busy}
+        danger
       />
     </Section>
   );

@@ -73,9 +73,10 @@ export function SuspensionPanel({ member, name, busy, self, values, errors }: Pa
           </p>
           <ActionForm
             intent="suspend"
-            question={`Suspend ${name}? They are signed out everywhere at once.`}
+            question={`Suspend ${name}? They are signed out everywhere at once and cannot sign in by any way until the account is restored.`}
             label="Suspend the account"
             busy={busy}
+            danger
           >
             <Field
               label="Reason (for managers only)"
@@ -94,9 +95,9 @@ export function SuspensionPanel({ member, name, busy, self, values, errors }: Pa
 export function DeletePanel({ member }: { member: MemberAccount }) {
   return (
     <Section id="delete" title="Delete account">
-      <p>
-        <Link to={`/tools/members/${encodeURIComponent(member.id)}/delete`}>Delete account…</Link>
-      </p>
+      <Link to={`/tools/members/${encodeURIComponent(member.id)}/delete`} className="btn btn-danger self-start">
+        Delete account…
+      </Link>
     </Section>
   );
 }

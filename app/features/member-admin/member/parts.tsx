@@ -32,13 +32,17 @@ export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
-/** A form posting one action, asking first with the browser's dialog when JavaScript runs. */
+/**
+ * A form posting one action, asking first with the browser's dialog when JavaScript runs.
+ * `danger` marks one that takes something away from the member (suspending, signing them out).
+ */
 export function ActionForm({
   intent,
   question,
   label,
   busy,
   primary = false,
+  danger = false,
   children,
 }: {
   intent: string;
@@ -46,6 +50,7 @@ export function ActionForm({
   label: string;
   busy: boolean;
   primary?: boolean;
+  danger?: boolean;
   children?: ReactNode;
 }) {
   const confirmed = useConfirmedSubmit();
@@ -54,7 +59,11 @@ export function ActionForm({
       <input type="hidden" name="intent" value={intent} />
       {children}
       <div>
-        <button type="submit" className={`btn ${primary ? "btn-primary" : "btn-secondary"}`} disabled={busy}>
+        <button
+          type="submit"
+          className={`btn ${danger ? "btn-danger" : primary ? "btn-primary" : "btn-secondary"}`}
+          disabled={busy}
+        >
           {label}
         </button>
       </div>

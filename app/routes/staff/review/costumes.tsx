@@ -124,29 +124,39 @@ function Entry({
       className="flex flex-col gap-3 rounded-md border border-timber/70 p-4"
       data-testid="costume-entry"
     >
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 id={headingId} className="font-bold text-parchment">
-          {name}
-          {entry.characterName ? <span className="font-normal text-dust">{` · ${entry.characterName}`}</span> : null}
-        </h3>
-        <CostumeStatusBadge status={entry.status} />
-      </div>
-      {entry.review ? (
-        <p className="text-sm text-dust">
-          {`${entry.review.verdict === "approved" ? "Approved" : "Changes asked for"} ${formatClubTime(entry.review.reviewedAt)}`}
-          {entry.review.note ? (
-            <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span>
-          ) : null}
-        </p>
-      ) : null}
-      <QueueEntry entryId={`${eventId}:${entry.userId}`} about={about} queue={queue} result={queued} />
+      {/* One status, the costume's own: taken or not is the assignee's line (the queue's "answered" is a verdict here). */}
+      <QueueEntry
+        entryId={`${eventId}:${entry.userId}`}
+        about={about}
+        queue={queue}
+        result={queued}
+        badge={<CostumeStatusBadge status={entry.status} />}
+        lead={
+          <h3 id={headingId} className="font-bold text-parchment">
+            {name}
+            {entry.characterName ? <span className="font-normal text-dust">{` · ${entry.characterName}`}</span> : null}
+          </h3>
+        }
+        body={
+          <>
+            {entry.review ? (
+              <p className="text-sm text-dust">
+                {`${entry.review.verdict === "approved" ? "Approved" : "Changes asked for"} ${formatClubTime(entry.review.reviewedAt)}`}
+                {entry.review.note ? (
+                  <span className="block whitespace-pre-wrap text-parchment">{entry.review.note}</span>
+                ) : null}
+              </p>
+            ) : null}
+            {entry.photos.length === 0 ? (
+              <p className="text-sm text-dust">No photo sent yet.</p>
+            ) : (
+              <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />
+            )}
+          </>
+        }
+      />
       {answer?.ok ? <Alert kind="success">{answer.ok}</Alert> : null}
       {answer?.message ? <Alert kind="error">{answer.message}</Alert> : null}
-      {entry.photos.length === 0 ? (
-        <p className="text-sm text-dust">No photo sent yet.</p>
-      ) : (
-        <CostumePhotoGrid photos={entry.photos} whose={`${name}'s`} />
-      )}
       {latest ? (
         // Sent back to this page at the entry, so without JavaScript the answer opens there; the
         // latest photo follows the page's data.
@@ -200,6 +210,8 @@ export default function ViewCostumes({ loaderData, actionData }: Route.Component
       open={open}
       total={entries.length}
       keep={filterQuery(loaderData.filter)}
+      fresh={loaderData.waiting}
+      freshLabel="waiting for review"
       before={
         <>
           <QueueFilters filter={loaderData.filter} staff={loaderData.staff} keep={{ event: open }} />

@@ -59,17 +59,25 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
     >
       {loaderData.entries.map((order) => (
         <article key={order.id} className="rounded-md border border-timber/70 p-4">
-          <Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} heading />
-          <ul className="mt-2">
-            {Object.entries(order.items).map(([key, quantity]) => (
-              <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
-            ))}
-          </ul>
-          <p className="mt-2 font-bold">{`Total: ${formatDollars(storedTotalCents(order.totalPrice))} ${CURRENCY_NAME}`}</p>
-          <HandedOut order={order} name={orderName(order)} answer={handedAnswer} />
-          <div className="mt-3 flex flex-col gap-3">
-            <QueueEntry entryId={order.id} about={orderName(order)} queue={loaderData} result={queueAnswer} />
-          </div>
+          <QueueEntry
+            entryId={order.id}
+            about={orderName(order)}
+            queue={loaderData}
+            result={queueAnswer}
+            lead={<Author firstName={order.firstName} lastName={order.lastName} at={order.createdAt} heading />}
+            body={
+              // An order is a few lines, read at a glance at the event: shown, not folded away.
+              <div>
+                <ul>
+                  {Object.entries(order.items).map(([key, quantity]) => (
+                    <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
+                  ))}
+                </ul>
+                <p className="mt-2 font-bold">{`Total: ${formatDollars(storedTotalCents(order.totalPrice))} ${CURRENCY_NAME}`}</p>
+                <HandedOut order={order} name={orderName(order)} answer={handedAnswer} />
+              </div>
+            }
+          />
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

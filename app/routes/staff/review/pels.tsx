@@ -3,7 +3,7 @@ import { revalidateAfterConflict } from "~/web/revalidate";
 import { Author, EntryPager } from "~/features/review/EventGroups";
 import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/features/review/QueuedEventGroups";
-import { QueueEntry } from "~/features/review/QueueEntry";
+import { EntryBody, QueueEntry } from "~/features/review/QueueEntry";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
@@ -32,22 +32,25 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
       result={actionData}
     >
       {loaderData.entries.map(({ firstName, lastName, entry }) => (
-        <article key={entry.id} className="flex flex-col gap-3 rounded-md border border-timber/70 p-4">
-          <Author firstName={firstName} lastName={lastName} at={entry.createdAt} />
-          <h3 className="mt-1 text-xl">{entry.characterName}</h3>
-          <dl className="flex flex-col gap-3">
-            {PEL_QUESTIONS.map((q) => (
-              <div key={q.key}>
-                <dt className="font-bold text-brass">{q.label}</dt>
-                <dd className="whitespace-pre-wrap">{entry[q.key]}</dd>
-              </div>
-            ))}
-          </dl>
+        <article key={entry.id} className="rounded-md border border-timber/70 p-4">
           <QueueEntry
             entryId={entry.id}
             about={`${firstName} ${lastName}'s letter of ${formatClubTime(entry.createdAt)}`}
             queue={loaderData}
             result={actionData}
+            lead={<Author firstName={firstName} lastName={lastName} at={entry.createdAt} heading />}
+            body={
+              <EntryBody summary={`Read the letter from ${entry.characterName}`}>
+                <dl className="flex flex-col gap-3">
+                  {PEL_QUESTIONS.map((q) => (
+                    <div key={q.key}>
+                      <dt className="font-bold text-brass">{q.label}</dt>
+                      <dd className="whitespace-pre-wrap">{entry[q.key]}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </EntryBody>
+            }
           />
         </article>
       ))}

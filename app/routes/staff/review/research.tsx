@@ -5,7 +5,7 @@ import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/features/review/QueuedEventGroups";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
-import { QueueEntry } from "~/features/review/QueueEntry";
+import { EntryBody, QueueEntry } from "~/features/review/QueueEntry";
 import { requireAccess } from "~/web/guards.server";
 import { answerQueueForm } from "~/features/review/queue-actions.server";
 import { loadQueuedReview, researchReview } from "~/features/review/event-reviews.server";
@@ -32,25 +32,29 @@ export default function ViewResearch({ loaderData, actionData }: Route.Component
     >
       {loaderData.entries.map((paper) => (
         <article key={paper.id} className="rounded-md border border-timber/70 p-4">
-          <Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} heading />
-          <h4 className="mt-3 font-bold text-brass">Research notes</h4>
-          <p className="whitespace-pre-wrap">{paper.research}</p>
-          <h4 className="mt-3 font-bold text-brass">Sources</h4>
-          <p className="whitespace-pre-wrap">{paper.sources}</p>
-          <p className="mt-3">
-            <a href={`/research/${paper.id}/file`} target="_blank" rel="noopener">
-              {`Open ${paper.fileName}`}
-              <span className="sr-only"> (opens in a new tab)</span>
-            </a>
-          </p>
-          <div className="mt-3 flex flex-col gap-3">
-            <QueueEntry
-              entryId={paper.id}
-              about={`${paper.firstName} ${paper.lastName}'s paper of ${formatClubTime(paper.createdAt)}`}
-              queue={loaderData}
-              result={actionData}
-            />
-          </div>
+          <QueueEntry
+            entryId={paper.id}
+            about={`${paper.firstName} ${paper.lastName}'s paper of ${formatClubTime(paper.createdAt)}`}
+            queue={loaderData}
+            result={actionData}
+            lead={<Author firstName={paper.firstName} lastName={paper.lastName} at={paper.createdAt} heading />}
+            body={
+              <>
+                <p>
+                  <a href={`/research/${paper.id}/file`} target="_blank" rel="noopener">
+                    {`Open ${paper.fileName}`}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                </p>
+                <EntryBody summary="Read the notes and sources">
+                  <h4 className="font-bold text-brass">Research notes</h4>
+                  <p className="whitespace-pre-wrap">{paper.research}</p>
+                  <h4 className="font-bold text-brass">Sources</h4>
+                  <p className="whitespace-pre-wrap">{paper.sources}</p>
+                </EntryBody>
+              </>
+            }
+          />
         </article>
       ))}
       <EntryPager page={loaderData.page} total={loaderData.total} pageSize={loaderData.pageSize} />

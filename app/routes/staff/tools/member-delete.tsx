@@ -79,7 +79,7 @@ export default function MemberDelete({ loaderData, actionData }: Route.Component
             I confirm that the account of {fullName} and the data listed above are to be deleted for good.
           </ConfirmCheckbox>
           <div className="flex flex-wrap gap-2">
-            <button type="submit" className="btn btn-primary" disabled={busy}>
+            <button type="submit" className="btn btn-danger" disabled={busy}>
               Delete this account
             </button>
             <Link to="/tools" className="btn btn-secondary">
