@@ -143,6 +143,7 @@ test("the letter's form at phone width: required marks, the event from the link,
 
   // Half a letter, then the tab is closed.
   const [scary, favourite] = PEL_QUESTIONS;
+  await page.getByLabel("Character name").fill(`Nell Draper ${tag}`);
   await page.getByLabel(scary.label, { exact: true }).fill(`The well at midnight, ${tag}.`);
   await page.getByLabel(favourite.label, { exact: true }).fill("The fiddler's last reel.");
   const context = page.context();
@@ -155,6 +156,7 @@ test("the letter's form at phone width: required marks, the event from the link,
   await expect(again.getByLabel("Event", { exact: true })).toHaveValue(chosen);
   await expect(again.getByLabel(scary.label, { exact: true })).toHaveValue(`The well at midnight, ${tag}.`);
   await expect(again.getByLabel(favourite.label, { exact: true })).toHaveValue("The fiddler's last reel.");
+  await expect(again.getByLabel("Character name")).toHaveValue(`Nell Draper ${tag}`);
   await expectAccessible(again);
 
   await answerEvery(again, (key) => `On ${key}: ${tag}.`);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Form, useNavigate, useNavigation } from "react-router";
+import { Form, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { UploadProgress } from "~/components/UploadProgress";
 import { COSTUME_PHOTOS_PER_EVENT } from "~/game/costume";
@@ -25,6 +25,7 @@ export const forEvent = (event: MemberCostumeEvent) => ` for ${event.title}, ${f
 export function CostumeUploadForm({ event }: { event: MemberCostumeEvent }) {
   const navigation = useNavigation();
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
   const upload = useUpload();
   const [problem, setProblem] = useState<string | null>(null);
   const busy =
@@ -45,7 +46,14 @@ export function CostumeUploadForm({ event }: { event: MemberCostumeEvent }) {
     const answer = await upload.send("/costume/upload", body);
     const to = answer.body?.to;
     // Saved: the page again, at the event, saying so (as the form's post without JavaScript leads).
-    if (typeof to === "string") return navigate(to, { preventScrollReset: true });
+    // Already at that address (a second photo), going there would only move to its anchor, reading
+    // nothing: the page reads its data again instead.
+    if (typeof to === "string") {
+      const target = new URL(to, window.location.href);
+      if (target.pathname === window.location.pathname && target.search === window.location.search)
+        return revalidator.revalidate();
+      return navigate(to, { preventScrollReset: true });
+    }
     const message = answer.body?.message;
     setProblem(
       typeof message === "string"
