@@ -137,7 +137,7 @@ test("the letter's form at phone width: required marks, the event from the link,
   await expect(event).toHaveAttribute("required", "");
   for (const question of PEL_QUESTIONS.slice(0, 3))
     await expect(page.getByLabel(question.label, { exact: true })).toHaveAttribute("required", "");
-  await expect(page.getByTestId("draft-notice")).toContainText("kept on this device only");
+  await expect(page.getByTestId("draft-notice")).toContainText("kept on this device as you write");
   // No sideways scroll on the phone.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 

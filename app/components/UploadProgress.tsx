@@ -42,7 +42,7 @@ export function UploadProgress({
             id={id}
             max={Math.max(total, 1)}
             value={progress.loaded}
-            className="w-full accent-[var(--color-brass)]"
+            className="h-3 w-full appearance-none overflow-hidden rounded-full border border-timber bg-ink [&::-moz-progress-bar]:bg-brass [&::-webkit-progress-bar]:bg-ink [&::-webkit-progress-value]:bg-brass"
           />
         </div>
       ) : null}

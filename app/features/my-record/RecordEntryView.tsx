@@ -84,7 +84,9 @@ function Sent({ entry }: { entry: RecordEntry }) {
         <p className="text-sm text-dust">
           {entry.handedOutAt
             ? `Handed out ${formatClubTime(entry.handedOutAt)}.`
-            : `Bring ${formatDollars(entry.totalCents)} ${CURRENCY_NAME} to the event to collect your goods.`}
+            : entry.eventOver
+              ? "The event is over and the goods were not marked handed out. Ask staff if you collected them."
+              : `Bring ${formatDollars(entry.totalCents)} ${CURRENCY_NAME} to the event to collect your goods.`}
         </p>
       </div>
     );
@@ -112,7 +114,7 @@ export function RecordEntryView({ entry }: { entry: RecordEntry }) {
   const name = RECORD_KIND_NAMES[entry.kind];
   return (
     <article aria-labelledby="record-entry" className="panel flex min-w-0 flex-col gap-4" data-testid="record-entry">
-      <Link to={recordListPath(entry.kind)} className="self-start">
+      <Link to={recordListPath(entry.kind)} className="inline-flex min-h-11 items-center self-start">
         {`Back to your ${name.many.toLowerCase()}`}
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -122,7 +124,7 @@ export function RecordEntryView({ entry }: { entry: RecordEntry }) {
         <RecordStatusTag item={entry} />
       </div>
       <p className="text-sm text-dust">
-        {`${formatEventDate(entry.eventDate)} · ${entry.kind === "order" ? "placed" : "sent"} ${formatClubTime(entry.sentAt)}`}
+        {`Event: ${formatEventDate(entry.eventDate)} · ${entry.kind === "order" ? "placed" : "sent"} ${formatClubTime(entry.sentAt)}`}
       </p>
       <section aria-labelledby="record-replies" className="flex flex-col gap-2">
         <h3 id="record-replies" className="text-xl">

@@ -2,7 +2,7 @@ import { Link } from "~/components/Link";
 import { Pager } from "~/components/ListControls";
 import { StatusBadge } from "~/features/members/ApplicationAnswers";
 import { formatDollars } from "~/game/merchant";
-import { formatClubTime, formatEventDate } from "~/lib/dates";
+import { formatClubDay, formatClubTime, formatEventDate } from "~/lib/dates";
 import { countOf } from "~/lib/plural";
 import {
   RECORD_KIND_NAMES,
@@ -23,26 +23,26 @@ const FORMS: Record<RecordKind, { to: string; label: string }> = {
   research: { to: "/research", label: "File research" },
 };
 
-/** The member's application in one line: its state, when it was sent and decided. */
+/** The member's application in brief: its state, when it was sent and decided, and the way to its answers. */
 export function RecordApplicationLine({ application }: { application: RecordApplication }) {
   return (
-    <div className="flex flex-col gap-2 rounded-md border border-timber/70 p-3" data-testid="record-application">
-      <h3 className="font-bold text-brass">Your application</h3>
+    <div className="flex flex-col gap-1 rounded-md border border-timber/70 px-3 pt-2" data-testid="record-application">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h3 className="font-bold text-brass">Your application</h3>
+        {application ? <StatusBadge status={application.status} /> : null}
+      </div>
       {application ? (
-        <>
-          <p className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={application.status} />
-            <span className="text-sm text-dust">
-              {`Sent ${formatClubTime(application.sentAt)}`}
-              {application.decidedAt ? ` · decided ${formatClubTime(application.decidedAt)}` : ""}
-            </span>
-          </p>
-          <Link to="/profile?tab=application" className="self-start">
+        <p className="flex flex-wrap items-center gap-x-3 text-sm text-dust">
+          <span>
+            {`Sent ${formatClubDay(application.sentAt)}`}
+            {application.decidedAt ? ` · decided ${formatClubDay(application.decidedAt)}` : ""}
+          </span>
+          <Link to="/profile?tab=application" className="inline-flex min-h-11 items-center text-base">
             Read your application
           </Link>
-        </>
+        </p>
       ) : (
-        <p>
+        <p className="pb-2">
           You have not applied yet. <Link to="/application">Fill out the application</Link>.
         </p>
       )}
@@ -54,8 +54,8 @@ export function RecordApplicationLine({ application }: { application: RecordAppl
 export function RecordKindLinks({ filter, counts }: { filter: RecordFilter; counts: Record<RecordKind, number> }) {
   const all = RECORD_KINDS.reduce((sum, kind) => sum + counts[kind], 0);
   const choices: { id: RecordFilter; label: string }[] = [
-    { id: "all", label: `Everything (${all})` },
-    ...RECORD_KINDS.map((kind) => ({ id: kind, label: `${RECORD_KIND_NAMES[kind].many} (${counts[kind]})` })),
+    { id: "all", label: `All (${all})` },
+    ...RECORD_KINDS.map((kind) => ({ id: kind, label: `${RECORD_KIND_NAMES[kind].filter} (${counts[kind]})` })),
   ];
   return (
     <nav aria-label="Kinds of entry" className="flex flex-wrap gap-2">
@@ -101,7 +101,7 @@ function RecordListItem({ item }: { item: RecordItem }) {
           <RecordStatusTag item={item} />
         </div>
         <p className="text-sm text-dust">
-          {`${formatEventDate(item.eventDate)} · ${item.kind === "order" ? "placed" : "sent"} ${formatClubTime(item.sentAt)}`}
+          {`Event: ${formatEventDate(item.eventDate)} · ${item.kind === "order" ? "placed" : "sent"} ${formatClubTime(item.sentAt)}`}
         </p>
         <p>
           <Gist item={item} />

@@ -2,7 +2,9 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { storedTotalCents } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { isUuid } from "~/lib/ids";
+import { clubToday } from "~/lib/dates";
 import { lastPage } from "~/lib/paging";
+import { config } from "~/platform/config.server";
 import { database, rawRows, type Database } from "~/platform/db/client.server";
 import { events, merchantOrders, pels, research } from "~/platform/db/schema";
 import { getApplication } from "~/features/members/applications.server";
@@ -153,9 +155,11 @@ async function itemsOf(db: Database, userId: string, kind: RecordKind, ids: stri
         .from(merchantOrders)
         .innerJoin(events, eq(events.id, merchantOrders.eventId))
         .where(owned);
+      const today = clubToday(new Date(), config().clubTimeZone);
       return rows.map(({ totalPrice, handedOutAt, ...row }) => ({
         ...row,
         kind,
+        eventOver: row.eventDate < today,
         sentAt: row.sentAt.toISOString(),
         totalCents: storedTotalCents(totalPrice),
         handedOutAt: handedOutAt?.toISOString() ?? null,

@@ -25,11 +25,11 @@ export function recordFilter(value: string | null): RecordFilter {
   return (RECORD_KINDS as readonly string[]).includes(value ?? "") ? (value as RecordKind) : "all";
 }
 
-/** The record's words for each kind, one and many. */
-export const RECORD_KIND_NAMES: Record<RecordKind, { one: string; many: string }> = {
-  pel: { one: "Post-event letter", many: "Post-event letters" },
-  order: { one: "Merchant order", many: "Merchant orders" },
-  research: { one: "Research paper", many: "Research papers" },
+/** The record's words for each kind: one, many, and its filter's short name (four fit a phone's width in two rows). */
+export const RECORD_KIND_NAMES: Record<RecordKind, { one: string; many: string; filter: string }> = {
+  pel: { one: "Post-event letter", many: "Post-event letters", filter: "Post-event letters" },
+  order: { one: "Merchant order", many: "Merchant orders", filter: "Orders" },
+  research: { one: "Research paper", many: "Research papers", filter: "Research" },
 };
 
 /** A reply from staff as the member reads it: the words and when, never who wrote it (as on the profile). */
@@ -47,20 +47,27 @@ type Common = {
 export type RecordItem = Common &
   (
     | { kind: "pel"; characterName: string }
-    | { kind: "order"; totalCents: number; items: Record<string, number>; handedOutAt: string | null }
+    | {
+        kind: "order";
+        totalCents: number;
+        items: Record<string, number>;
+        handedOutAt: string | null;
+        /** The event's day has gone by (in the club's days). */
+        eventOver: boolean;
+      }
     | { kind: "research"; fileName: string }
   );
 
 /**
- * Where an entry stands, as far as the member can know it: an order is handed out at the event
- * or still to collect; any entry staff have replied to is answered. The review queues' own
- * states (new, taken, in progress) are staff's way of sharing the work and are not shown.
+ * Where an entry stands, as far as the member can know it: an order is handed out at the event,
+ * still to collect, or (the event over) not handed out; any entry staff have replied to is
+ * answered. The review queues' own states (new, taken, in progress) are staff's way of sharing
+ * the work and are not shown.
  */
 export function recordStatus(item: RecordItem): { label: string; tone: "done" | "waiting" } {
   if (item.kind === "order") {
-    return item.handedOutAt
-      ? { label: "Handed out", tone: "done" }
-      : { label: "To collect at the event", tone: "waiting" };
+    if (item.handedOutAt) return { label: "Handed out", tone: "done" };
+    return { label: item.eventOver ? "Not handed out" : "To collect at the event", tone: "waiting" };
   }
   return item.replies.length > 0
     ? { label: "Answered", tone: "done" }

@@ -9,9 +9,7 @@ export function DraftNotice({ draft, what }: { draft: EventDraft; what: string }
   if (!draft.kept) return null;
   return (
     <div className="flex flex-col gap-2 text-sm text-dust" data-testid="draft-notice">
-      <p>
-        {`As you write, a draft of ${what} is kept on this device only, and cleared once it is sent. Close the page and come back: your words will be here.`}
-      </p>
+      <p>{`A draft of ${what} is kept on this device as you write, and cleared once it is sent.`}</p>
       <div role="status">
         {draft.restoredAt ? (
           <div className="flex flex-wrap items-center gap-3 rounded-md border border-brass/70 bg-brass/10 px-3 py-2 text-parchment">

@@ -25,8 +25,7 @@ export default function Record({ loaderData }: Route.ComponentProps) {
           My Record
         </h2>
         <p className="text-dust">
-          Everything you have sent the club, newest first: post-event letters, merchant orders and research papers, with
-          staff&apos;s replies. Only you and staff see it.
+          What you have sent the club, newest first, with staff&apos;s replies. Only you and staff see it.
         </p>
         <RecordApplicationLine application={application} />
         <RecordKindLinks filter={filter} counts={counts} />

@@ -82,10 +82,10 @@ describe("a member's record", () => {
     expect(status).toBe(200);
     const text = readable(html);
     expect(items(html)).toBe(4);
-    expect(text).toContain("Everything (4)");
+    expect(text).toContain("All (4)");
     expect(text).toContain("Post-event letters (1)");
-    expect(text).toContain("Merchant orders (2)");
-    expect(text).toContain("Research papers (1)");
+    expect(text).toContain("Orders (2)");
+    expect(text).toContain("Research (1)");
     // Newest first: the paper, the second order, the first order, the letter.
     const order = ["ore-assay.pdf", "1 item · $5.00", "2 items · $6.00", "As Ada Thorne"].map((s) => text.indexOf(s));
     expect(order.every((position) => position > 0)).toBe(true);
@@ -151,6 +151,15 @@ describe("a member's record", () => {
     expect(text).toContain("We loved the dance. The fiddler says thanks.");
     expect(text).toContain("Answered");
     expect(text).toContain("<title>Post-event letter: Ember Road · My Record · Hopewell</title>");
+    // An order for an event gone by that staff never marked handed out says so.
+    const [late] = await db()
+      .insert(merchantOrders)
+      .values(orderValues(member.id, held.id, { items: { meat: 1 }, totalPrice: "3.00" }))
+      .returning();
+    const openedOrder = readable((await page(`/profile/record/order/${late!.id}`, member.cookie)).html);
+    expect(openedOrder).toMatch(/data-testid="record-status">Not handed out</);
+    expect(openedOrder).toContain("The event is over and the goods were not marked handed out.");
+    expect(openedOrder).toMatch(/Meat<\/th><td[^>]*>1<\/td><td[^>]*>\$3\.00</);
     const openedPaper = readable((await page(`/profile/record/research/${paper!.id}`, member.cookie)).html);
     expect(openedPaper).toContain(`href="/research/${paper!.id}/file"`);
     expect(openedPaper).toContain("river-survey.pdf");
