@@ -18,6 +18,7 @@ const PAGES = [
   "/profile/passkeys",
   "/profile/email",
   "/profile/data",
+  "/profile/record",
   "/account-deleted",
   "/application",
   "/character",

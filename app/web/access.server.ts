@@ -71,6 +71,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/research/:id/file": "member",
   // Accepted members' costume photos for the upcoming events they are registered for.
   "/costume": "character",
+  // The same form's upload when JavaScript runs, answered in JSON so the page can show its progress.
+  "/costume/upload": "character",
   // A costume photo and its thumbnail: the owner, cast and managers; the loader checks which.
   "/costume/photos/:id": "member",
   "/costume/photos/:id/thumb": "member",
@@ -100,6 +102,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/profile/data": "member",
   // A prepared copy: the loader finds only the signed-in member's own (404 for anyone else's).
   "/profile/data/:id/file": "member",
+  // The signed-in member's own record; an entry opens only for its author (404 for anyone else's).
+  "/profile/record": "member",
+  "/profile/record/:kind/:id": "member",
   // Where a member lands once their account is deleted (signed out by then).
   "/account-deleted": "anyone",
   // Cast read the tools; only managers change roles or decide applications.

@@ -15,8 +15,9 @@ export const FORM_BODY_LIMIT = 1 * MiB;
 export const UPLOAD_BODY_LIMIT = UPLOAD_MAX_BYTES + 1 * MiB;
 
 // The research form posts to /research without JavaScript and to /research/upload with it,
-// and a costume photo to /costume; React Router's own form posts add ".data" to the path.
-const UPLOAD_PATHS = new Set(["/research", "/research/upload", "/costume"]);
+// and a costume photo to /costume and /costume/upload likewise; React Router's own form posts
+// add ".data" to the path.
+const UPLOAD_PATHS = new Set(["/research", "/research/upload", "/costume", "/costume/upload"]);
 
 /** The largest body the request's address may carry. Any other spelling of a path gets the smaller limit. */
 export function bodyLimitFor(url: string | undefined): number {

@@ -20,6 +20,7 @@ describe("request body limits", () => {
       "/costume",
       "/costume.data",
       "/costume?index",
+      "/costume/upload",
     ]) {
       expect(bodyLimitFor(url), url).toBe(UPLOAD_BODY_LIMIT);
     }
@@ -33,6 +34,7 @@ describe("request body limits", () => {
       "/researchx",
       "/view-research",
       "/costume/photos/1",
+      "/costume/upload/x",
       "/view-costumes",
       undefined,
     ]) {

@@ -1,26 +1,31 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { MarkedLabel } from "./Required";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   name: string;
   error?: string;
   hint?: ReactNode;
+  /** Shows the required mark beside the label (a form that says what it means: RequiredNote). */
+  markRequired?: boolean;
 };
 
 export const inputClass =
   "w-full rounded-md border border-timber bg-ink px-3 py-2 text-parchment placeholder:text-dust/60 focus:border-brass aria-[invalid=true]:border-blood";
 
 /** A labelled input whose error is announced with it. */
-export function Field({ label, name, error, hint, id, className = "", ...input }: FieldProps) {
+export function Field({ label, name, error, hint, id, className = "", markRequired, ...input }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? `${name}-${autoId}`;
   const describedBy =
     [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div data-field="" className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={inputId} className="font-bold text-parchment">
-        {label}
-      </label>
+      <MarkedLabel marked={markRequired && input.required}>
+        <label htmlFor={inputId} className="font-bold text-parchment">
+          {label}
+        </label>
+      </MarkedLabel>
       <input
         id={inputId}
         name={name}

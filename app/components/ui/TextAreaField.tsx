@@ -1,23 +1,28 @@
 import { useId, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { FieldError } from "./Field";
+import { MarkedLabel } from "./Required";
 
 type Props = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: ReactNode;
   name: string;
   error?: string;
   hint?: ReactNode;
+  /** Shows the required mark beside the label (a form that says what it means: RequiredNote). */
+  markRequired?: boolean;
 };
 
-export function TextAreaField({ label, name, error, hint, id, ...textarea }: Props) {
+export function TextAreaField({ label, name, error, hint, id, markRequired, ...textarea }: Props) {
   const autoId = useId();
   const fieldId = id ?? `${name}-${autoId}`;
   const describedBy =
     [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={fieldId} className="font-bold text-parchment">
-        {label}
-      </label>
+      <MarkedLabel marked={markRequired && textarea.required}>
+        <label htmlFor={fieldId} className="font-bold text-parchment">
+          {label}
+        </label>
+      </MarkedLabel>
       {hint ? (
         <p id={`${fieldId}-hint`} className="text-sm text-dust">
           {hint}

@@ -8,6 +8,7 @@ export type ProfileSection =
   | "profile"
   | "character"
   | "application"
+  | "record"
   | "costume"
   | "devices"
   | "password"
@@ -25,6 +26,8 @@ export function profileSections(
     { id: "profile", label: "My Profile" },
     ...(canHaveCharacter ? [{ id: "character" as const, label: "My Character" }] : []),
     { id: "application", label: "My Application" },
+    // A page of its own (routes/profile/record.tsx): what the member has sent, paged, each entry openable.
+    { id: "record", label: "My Record", to: "/profile/record" },
     // A page of its own (routes/member/costume.tsx): accepted members' costume photos per upcoming event.
     ...(canHaveCharacter ? [{ id: "costume" as const, label: "Costume photos", to: "/costume" }] : []),
     // A page of its own (routes/profile/devices.tsx): its forms end sessions.

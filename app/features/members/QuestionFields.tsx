@@ -2,19 +2,21 @@ import { TextAreaField } from "~/components/ui/TextAreaField";
 
 type Question = { key: string; label: string; hint?: string };
 
-/** A questionnaire's free-text answers (application, post-event letter), each a required text area. */
+/** A questionnaire's free-text answers (application, post-event letter), each a required text area, marked so when asked. */
 export function QuestionFields({
   questions,
   rows,
   maxLength,
   values,
   errors,
+  markRequired,
 }: {
   questions: readonly Question[];
   rows: number;
   maxLength: number;
   values: Record<string, string | undefined>;
   errors: Record<string, string | undefined>;
+  markRequired?: boolean;
 }) {
   return (
     <>
@@ -27,6 +29,7 @@ export function QuestionFields({
           rows={rows}
           maxLength={maxLength}
           required
+          markRequired={markRequired}
           defaultValue={values[question.key]}
           error={errors[question.key]}
         />

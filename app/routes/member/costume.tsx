@@ -1,14 +1,13 @@
-import { useState, type FormEvent } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/costume";
 import { CostumePhotoGrid, CostumeStatusBadge } from "~/features/costume/CostumePhotos";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ProfileLayout } from "~/features/members/ProfileLayout";
 import { Alert } from "~/components/ui/Alert";
-import { COSTUME_MESSAGES, photoProblem, RemovePhotoForm } from "~/features/costume/costume.form";
+import { COSTUME_MESSAGES, RemovePhotoForm } from "~/features/costume/costume.form";
+import { CostumeUploadForm, eventAction, eventAnchor, forEvent } from "~/features/costume/CostumeUploadForm";
 import { readCostumeUpload } from "~/features/costume/costume-upload.server";
 import { checkForm, readForm } from "~/web/forms/kernel";
-import { COSTUME_PHOTOS_PER_EVENT } from "~/game/costume";
 import { COSTUME_PHOTO_WEEKS_BEFORE } from "~/game/setting";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { isUuid } from "~/lib/ids";
@@ -25,7 +24,7 @@ import { requireAccess } from "~/web/guards.server";
  * Costume photos: for each upcoming event the member is registered for, the due date (two
  * weeks before) with a countdown, the photos sent, staff's verdict and note, and a form to
  * send another photo. Works without JavaScript; with it, a photo too large is caught before
- * it is sent.
+ * it is sent, and the upload shows its progress (CostumeUploadForm).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "character");
@@ -103,75 +102,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** The id of an event's section, which its forms return to (an anchor in their address). */
-const eventAnchor = (eventId: string) => `costume-${eventId}`;
-
-/** Where an event's forms post: this page, at the event's section, so without JavaScript the answer opens there and not at the top. */
-const eventAction = (eventId: string) => `/costume#${eventAnchor(eventId)}`;
-
-/** Names the event for screen readers ("for Blood Moon, Saturday, May 2, 2026"): two events may share a title. */
-const forEvent = (event: MemberCostumeEvent) => ` for ${event.title}, ${formatEventDate(event.date)}`;
-
-function UploadForm({ event }: { event: MemberCostumeEvent }) {
-  const navigation = useNavigation();
-  const [problem, setProblem] = useState<string | null>(null);
-  const busy =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("eventId") === event.id &&
-    navigation.formData.get("intent") === "upload";
-  const full = event.photos.length >= COSTUME_PHOTOS_PER_EVENT;
-  const inputId = `photo-${event.id}`;
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    const file = new FormData(e.currentTarget).get("photo");
-    const found = photoProblem(file instanceof File ? file : null);
-    setProblem(found);
-    if (found) e.preventDefault();
-  }
-
-  if (full) return <p className="text-sm text-dust">{COSTUME_MESSAGES.tooMany}</p>;
-  return (
-    // Made anew after each photo, so the chosen file is not sent twice.
-    <Form
-      key={event.photos.length}
-      method="post"
-      action={eventAction(event.id)}
-      preventScrollReset
-      encType="multipart/form-data"
-      noValidate
-      onSubmit={onSubmit}
-      className="flex flex-col gap-3 border-t border-timber pt-4"
-    >
-      <input type="hidden" name="intent" value="upload" />
-      <input type="hidden" name="eventId" value={event.id} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={inputId} className="font-bold">
-          {event.photos.length === 0 ? "Your costume photo" : "Another photo"}
-          <span className="sr-only">{forEvent(event)}</span>
-        </label>
-        <input
-          id={inputId}
-          name="photo"
-          type="file"
-          required
-          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-          aria-describedby={`${inputId}-hint`}
-          aria-invalid={problem ? true : undefined}
-          className="w-full rounded-md border border-timber bg-ink px-3 py-2 file:mr-3 file:rounded file:border-0 file:bg-rust-dark file:px-3 file:py-1 file:text-parchment"
-        />
-        <p id={`${inputId}-hint`} className="text-sm text-dust">
-          JPG or PNG, less than 5 MB. Your whole costume, head to boots, in good light.
-        </p>
-      </div>
-      {problem ? <Alert kind="error">{problem}</Alert> : null}
-      <button type="submit" className="btn btn-primary self-start" disabled={busy}>
-        {busy ? "Uploading…" : "Upload photo"}
-        <span className="sr-only">{forEvent(event)}</span>
-      </button>
-    </Form>
-  );
-}
-
 function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: ActionData }) {
   const navigation = useNavigation();
   const removing =
@@ -243,7 +173,7 @@ function EventCostume({ event, answer }: { event: MemberCostumeEvent; answer?: A
           </Form>
         )}
       />
-      <UploadForm event={event} />
+      <CostumeUploadForm event={event} />
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { parseForm } from "~/web/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { LETTER_MESSAGES } from "~/features/letters/letters.messages";
 import { type LetterSentAnswer, ReplyForm } from "~/features/letters/letters.form";
-import { deliveryNote, LETTER_STATUS_FOR_WRITER } from "~/game/letters";
+import { deliveryNote, LETTER_STATUS_FOR_WRITER, UNSIGNED } from "~/game/letters";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { formatClubTime } from "~/lib/dates";
 import { failSafely } from "~/web/actions.server";
@@ -149,6 +149,17 @@ export default function LetterThread({ loaderData, actionData }: Route.Component
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Letters · Hopewell" }];
+/** Named by whom the thread is with: the letter box is "Letter Box", each thread its own. */
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const first = loaderData?.letters[0];
+  const title = first
+    ? first.mine
+      ? `Your letter to ${first.to}`
+      : first.from === UNSIGNED
+        ? "An unsigned letter"
+        : `Letter from ${first.from}`
+    : "Letter thread";
+  return [{ title: `${title} · Letters · Hopewell` }];
+};
 
 export const ErrorBoundary = pageErrorBoundary("Letters", "Failed to load letters");

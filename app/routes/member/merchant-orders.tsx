@@ -5,6 +5,8 @@ import { EventSelect } from "~/features/events/EventSelect";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
+import { Asterisk, RequiredNote } from "~/components/ui/Required";
+import { RecordLink } from "~/features/my-record/RecordLink";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { OrderForm, WHOLE_QUANTITY } from "~/features/submissions/submissions.form";
@@ -146,8 +148,12 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
       >
         <p className="text-dust">
           Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total
-          to the event to collect your goods.
+          to the event to collect your goods. <RecordLink kind="order">Your orders so far</RecordLink>, with
+          staff&apos;s replies, are in your record.
         </p>
+        <RequiredNote>
+          Fields marked with an asterisk <Asterisk /> are required, and an order needs at least one item.
+        </RequiredNote>
         <ErrorSummary message={message} answer={answer} />
         <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
         <EventSelect
@@ -155,6 +161,7 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
           defaultValue={values.eventId}
           error={eventError}
           emptyText="No upcoming events"
+          required
           onChange={(event) => {
             if (event.currentTarget.value) resolve(SUBMISSION_MESSAGES.selectEvent);
           }}

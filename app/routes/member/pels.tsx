@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pels";
 import { EventSelect } from "~/features/events/EventSelect";
@@ -6,11 +7,15 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
+import { Asterisk, RequiredNote } from "~/components/ui/Required";
 import { QuestionFields } from "~/features/members/QuestionFields";
+import { RecordLink } from "~/features/my-record/RecordLink";
 import { parseForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { PelForm } from "~/features/submissions/submissions.form";
+import { DraftNotice } from "~/features/submissions/DraftNotice";
+import { clearDraft, useEventDraft } from "~/features/submissions/use-event-draft";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { countOf } from "~/lib/plural";
@@ -23,10 +28,19 @@ import { countPels, listPelEvents, submitPel } from "~/features/submissions/subm
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
-  return { events, characterName: character?.characterName ?? "", written, submissionKey: crypto.randomUUID() };
+  // A link for one event (the events page's "Write your post-event letter") chooses it, if a letter may be written about it.
+  const asked = new URL(request.url).searchParams.get("event");
+  return {
+    events,
+    chosenEventId: events.some((event) => event.id === asked) ? asked : null,
+    characterName: character?.characterName ?? "",
+    written,
+    memberId: user.id,
+    submissionKey: crypto.randomUUID(),
+  };
 }
 
-type ActionData = FormAnswer & { submitted?: boolean };
+type ActionData = FormAnswer & { submitted?: boolean; eventId?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
@@ -46,18 +60,37 @@ export async function action({ request, context }: Route.ActionArgs) {
           { status: 400 },
         );
       }
-      return data({ submitted: true });
+      return data({ submitted: true, eventId: form.data.eventId });
     },
   );
 }
 
+/** The fields a draft keeps, and those whose text makes one worth keeping (the answers). */
+const ANSWERS = PEL_QUESTIONS.map((q) => q.key);
+const DRAFT_FIELDS = ["characterName", ...ANSWERS];
+
 export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
   const validation = useFormValidation(PelForm, actionData?.errors);
   const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const draft = useEventDraft({
+    formRef,
+    form: "pel",
+    memberId: loaderData.memberId,
+    eventIds: loaderData.events.map((event) => event.id),
+    fields: DRAFT_FIELDS,
+    writing: ANSWERS,
+  });
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const values = actionData?.values ?? {};
   const errors = validation.errors;
   const message = validation.submitFailed ? MESSAGES.requiredAll : actionData?.message;
+  const sentFor = actionData?.submitted ? actionData.eventId : undefined;
+
+  // The letter is with the club: its draft on this device goes.
+  useEffect(() => {
+    if (sentFor) clearDraft("pel", loaderData.memberId, sentFor);
+  }, [sentFor, loaderData.memberId]);
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -69,29 +102,44 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
         </SuccessPanel>
       ) : (
         <Form
+          ref={formRef}
           method="post"
           noValidate
           onBlur={validation.onBlur}
-          onChange={validation.onChange}
+          onChange={(event) => {
+            validation.onChange(event);
+            draft.onChange(event);
+          }}
           onSubmit={validation.onSubmit}
           className="panel flex flex-col gap-5"
         >
           <p className="text-dust" data-testid="pel-count">
-            {`You have written ${countOf(loaderData.written, "post-event letter")}.`}
+            {`You have written ${countOf(loaderData.written, "post-event letter")}.`}{" "}
+            <RecordLink kind="pel">
+              {loaderData.written === 0
+                ? "Open your record"
+                : `Read ${loaderData.written === 1 ? "it" : "them"}, with staff's replies`}
+            </RecordLink>
           </p>
+          <RequiredNote>
+            Every field is required, each marked with an asterisk <Asterisk />.
+          </RequiredNote>
+          <DraftNotice draft={draft} what="this letter" />
           {message ? <Alert kind="error">{message}</Alert> : null}
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
           <EventSelect
             events={loaderData.events}
-            defaultValue={values.eventId}
+            defaultValue={values.eventId ?? loaderData.chosenEventId ?? undefined}
             error={errors.eventId}
             emptyText="No events have been held yet"
             onChange={() => validation.clear("eventId")}
+            required
           />
           <Field
             label="Character name"
             name="characterName"
             required
+            markRequired
             maxLength={100}
             defaultValue={values.characterName ?? loaderData.characterName}
             error={errors.characterName}
@@ -102,6 +150,7 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
             maxLength={PEL_ANSWER_MAX}
             values={values}
             errors={errors}
+            markRequired
           />
           <FormFootButton busy={submitting} busyLabel="Sending…">
             Submit Letter

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/research";
 import { EventSelect } from "~/features/events/EventSelect";
@@ -6,6 +6,8 @@ import { FormFootButton } from "~/components/ui/SubmitButton";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
+import { MarkedLabel, RequiredNote } from "~/components/ui/Required";
+import { RecordLink } from "~/features/my-record/RecordLink";
 import { FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { fieldErrors, type FieldErrors, formFields } from "~/web/forms/kernel";
@@ -13,6 +15,8 @@ import { fileProblem, ResearchForm, researchMessage } from "~/features/submissio
 import { readResearchUpload } from "~/features/submissions/research-upload.server";
 import { RESEARCH_MESSAGES, SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { failSafely } from "~/web/actions.server";
+import { useUpload } from "~/web/forms/use-upload";
+import { UploadProgress } from "~/components/UploadProgress";
 import { requireAccess } from "~/web/guards.server";
 import { submitResearch } from "~/features/submissions/research.server";
 import { listEventsNotCancelled } from "~/features/events/events.server";
@@ -60,12 +64,11 @@ function checkInPage(form: HTMLFormElement): string | null {
 
 export default function Research({ loaderData, actionData }: Route.ComponentProps) {
   const [result, setResult] = useState<Result | undefined>(undefined);
-  const [progress, setProgress] = useState<number | null>(null);
-  const request = useRef<XMLHttpRequest | null>(null);
+  const upload = useUpload();
   const shown = result ?? actionData;
   const values = shown?.values ?? {};
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const problem = checkInPage(form);
@@ -73,28 +76,12 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
       setResult({ message: problem });
       return;
     }
-    // XMLHttpRequest, because fetch cannot report upload progress.
-    const xhr = new XMLHttpRequest();
-    request.current = xhr;
-    xhr.open("POST", "/research/upload");
-    xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));
-    xhr.onload = () => {
-      setProgress(null);
-      try {
-        const body = JSON.parse(xhr.responseText) as Result;
-        setResult(xhr.status < 300 ? { submitted: true } : body);
-      } catch {
-        // A body past the server's limit is refused before the route, with a page rather than JSON.
-        setResult({ message: xhr.status === 413 ? RESEARCH_MESSAGES.fileSize : RESEARCH_MESSAGES.failed });
-      }
-    };
-    xhr.onerror = () => {
-      setProgress(null);
-      setResult({ message: RESEARCH_MESSAGES.failed });
-    };
     setResult({});
-    setProgress(0);
-    xhr.send(new FormData(form));
+    const answer = await upload.send("/research/upload", new FormData(form));
+    if (answer.status >= 200 && answer.status < 300) setResult({ submitted: true });
+    else if (answer.body) setResult(answer.body as Result);
+    // A body past the server's limit is refused before the route, with a page rather than JSON.
+    else setResult({ message: answer.status === 413 ? RESEARCH_MESSAGES.fileSize : RESEARCH_MESSAGES.failed });
   }
 
   if (shown?.submitted) {
@@ -123,8 +110,10 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
       >
         <p className="text-dust">
           File your character&apos;s research: your notes, your sources and a document or picture (JPG, PNG or PDF, up
-          to 5 MB).
+          to 5 MB). <RecordLink kind="research">Your research so far</RecordLink>, with staff&apos;s replies, is in your
+          record.
         </p>
+        <RequiredNote />
         <ErrorSummary message={shown?.message} answer={shown} />
         <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
         <EventSelect
@@ -132,6 +121,7 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
           defaultValue={values.eventId}
           error={shown?.errors?.eventId}
           emptyText="No events yet"
+          required
         />
         <TextAreaField
           label="Sources"
@@ -140,6 +130,7 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
           rows={4}
           maxLength={10_000}
           required
+          markRequired
           defaultValue={values.sources}
         />
         <TextAreaField
@@ -148,12 +139,15 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
           rows={10}
           maxLength={20_000}
           required
+          markRequired
           defaultValue={values.research}
         />
         <div className="flex flex-col gap-1">
-          <label htmlFor="file" className="font-bold">
-            File
-          </label>
+          <MarkedLabel marked>
+            <label htmlFor="file" className="font-bold">
+              File
+            </label>
+          </MarkedLabel>
           <input
             id="file"
             name="file"
@@ -168,15 +162,8 @@ export default function Research({ loaderData, actionData }: Route.ComponentProp
           </p>
           {shown?.errors?.file ? <FieldError id="file-error">{shown.errors.file}</FieldError> : null}
         </div>
-        {progress !== null ? (
-          <div className="flex flex-col gap-1">
-            <label htmlFor="upload-progress" className="text-sm">
-              Uploading… {progress}%
-            </label>
-            <progress id="upload-progress" max={100} value={progress} className="w-full accent-[var(--color-brass)]" />
-          </div>
-        ) : null}
-        <FormFootButton busy={progress !== null} busyLabel="Uploading…">
+        <UploadProgress id="upload-progress" progress={upload.progress} checking="Checking the file…" />
+        <FormFootButton busy={upload.progress !== null} busyLabel="Uploading…">
           Submit Research
         </FormFootButton>
       </Form>

@@ -171,6 +171,17 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Profile · Hopewell" }];
+/** Each tab's own title, so the browser's tabs and history tell them apart. */
+const TAB_TITLES: Record<string, string> = {
+  profile: "My Profile",
+  character: "My Character",
+  application: "My Application",
+};
+
+export const meta: Route.MetaFunction = ({ location, loaderData }) => {
+  const tab = new URLSearchParams(location.search).get("tab") ?? "profile";
+  const shown = tab === "character" && !loaderData?.canHaveCharacter ? "profile" : tab;
+  return [{ title: `${TAB_TITLES[shown] ?? TAB_TITLES.profile} · Profile · Hopewell` }];
+};
 
 export const ErrorBoundary = pageErrorBoundary("Profile", SUBMISSION_MESSAGES.loadFailed);

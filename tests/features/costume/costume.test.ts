@@ -70,7 +70,12 @@ async function registered(
   return member;
 }
 
-function send(member: Member, eventId: string, file: { bytes: Buffer; name: string; type?: string } | null) {
+function send(
+  member: Member,
+  eventId: string,
+  file: { bytes: Buffer; name: string; type?: string } | null,
+  to = "/costume",
+) {
   const form = new FormData();
   form.set("intent", "upload");
   form.set("eventId", eventId);
@@ -80,7 +85,7 @@ function send(member: Member, eventId: string, file: { bytes: Buffer; name: stri
       new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }),
       file.name,
     );
-  return fetch(`${app().url}/costume`, {
+  return fetch(app().url + to, {
     method: "POST",
     headers: { Cookie: member.cookie, Origin: app().url },
     body: form,
@@ -257,6 +262,23 @@ describe("the member's costume page", () => {
     const plain = await postForm(app().url, "/costume", { intent: "upload", eventId: soon.id }, member.cookie);
     expect(plain.status).toBe(400);
     expect(await plain.text()).toContain(COSTUME_MESSAGES.chooseFile);
+  });
+
+  it("answers the page's script at /costume/upload in JSON: where the page goes once a photo is saved, or why it was refused", async () => {
+    const member = await registered();
+    const saved = await send(member, soon.id, { bytes: photoJpeg, name: "porch.jpg" }, "/costume/upload");
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual({ to: `/costume?done=uploaded&event=${soon.id}#costume-${soon.id}` });
+    expect(await photosOf(member.id)).toHaveLength(1);
+    const refused = await send(
+      member,
+      soon.id,
+      { bytes: Buffer.from("not a photo"), name: "a.jpg" },
+      "/costume/upload",
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ eventId: soon.id, message: COSTUME_MESSAGES.fileType });
+    expect(await photosOf(member.id)).toHaveLength(1);
   });
 
   it("serves a photo to its owner, cast and managers, and to nobody else", async () => {

@@ -79,6 +79,25 @@ describe("post-event letters", () => {
     }
     expect(await db().select().from(pels).where(eq(pels.userId, member.id))).toEqual([]);
   });
+
+  it("chooses the event a link names when a letter may be written about it, and marks every field required", async () => {
+    const member = await signedInMember("player");
+    const open = async (query: string) =>
+      (await (await fetch(`${app().url}/pels${query}`, { headers: { Cookie: member.cookie } })).text()).replaceAll(
+        "<!-- -->",
+        "",
+      );
+    const chosen = (html: string) => /<option value="([^"]*)" selected="">/.exec(html)?.[1] ?? null;
+    const linked = await open(`?event=${heldEvent.id}`);
+    expect(chosen(linked)).toBe(heldEvent.id);
+    // An event still to come, an unknown id and nonsense choose nothing.
+    for (const query of [`?event=${upcomingEvent.id}`, `?event=${randomUUID()}`, "?event=%3Cscript%3E", ""])
+      expect(chosen(await open(query)), query).toBe("");
+    // Every control is required, each label marked, and the form says what the mark means.
+    expect(linked).toContain("Every field is required, each marked with an asterisk");
+    expect((linked.match(/data-required-mark=""/g) ?? []).length).toBe(2 + PEL_QUESTIONS.length);
+    expect((linked.match(/<(?:select|input|textarea)[^>]* required=""/g) ?? []).length).toBe(2 + PEL_QUESTIONS.length);
+  });
 });
 
 describe("merchant orders", () => {
