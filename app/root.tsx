@@ -20,6 +20,7 @@ import { captchaWidgetSettings } from "~/platform/captcha.server";
 import { discordSignInEnabled } from "~/identity/discord-oauth.server";
 import { optionalUser } from "~/web/guards.server";
 import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
+import { forgetAllDrafts } from "~/features/submissions/use-event-draft";
 import { unreadLetterCount } from "~/features/letters/letter-box.server";
 import { accessMiddleware } from "~/web/middleware.server";
 import { pageScriptOf } from "~/web/page-script";
@@ -58,6 +59,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   defaultShouldRevalidate || currentUrl.pathname.startsWith("/letters") || nextUrl.pathname.startsWith("/letters");
 
+/** What this browser forgets before a sign-out leaves: the event-day sheet's offline copy and every form draft. */
+const forgetOnSignOut = () => Promise.all([forgetOfflineSheets(), forgetAllDrafts()]);
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
@@ -89,7 +93,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <SiteHeader
           user={data?.user ?? null}
           unreadLetters={data?.unreadLetters ?? null}
-          beforeSignOut={forgetOfflineSheets}
+          beforeSignOut={forgetOnSignOut}
         />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}

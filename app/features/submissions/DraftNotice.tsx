@@ -9,7 +9,7 @@ export function DraftNotice({ draft, what }: { draft: EventDraft; what: string }
   if (!draft.kept) return null;
   return (
     <div className="flex flex-col gap-2 text-sm text-dust" data-testid="draft-notice">
-      <p>{`A draft of ${what} is kept on this device as you write, and cleared once it is sent.`}</p>
+      <p>{`A draft of ${what} is kept on this device as you write, and cleared once it is sent or you sign out.`}</p>
       <div role="status">
         {draft.restoredAt ? (
           <div className="flex flex-wrap items-center gap-3 rounded-md border border-brass/70 bg-brass/10 px-3 py-2 text-parchment">

@@ -64,6 +64,16 @@ export function clearDraft(form: string, memberId: string, eventId: string) {
   storage()?.removeItem(keyFor(form, memberId, eventId));
 }
 
+/**
+ * Forgets every draft on this device, whoever's (at sign-out, before the response's
+ * Clear-Site-Data, which some browsers ignore): a shared device keeps no half-written letter.
+ */
+export async function forgetAllDrafts(): Promise<void> {
+  const store = storage();
+  if (!store) return;
+  for (const key of Object.keys(store)) if (key.startsWith(`${PREFIX}:`)) store.removeItem(key);
+}
+
 export type EventDraft = {
   /** True once the page knows a draft can be kept here (in the browser, with storage allowed). */
   kept: boolean;
