@@ -2,12 +2,12 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import type { Cabin } from "~/game/cabins";
 import type { PaymentStatus } from "~/game/roles";
 import { USER_SEARCH_MAX_RESULTS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
-import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { audit } from "~/platform/audit.server";
 import { database, type Transaction } from "~/platform/db/client.server";
 import { applications, characters, eventAttendance, events, profiles } from "~/platform/db/schema";
 import { memberMatches } from "~/platform/db/search.server";
+import { eventWithAttendees } from "./attendance.server";
 
 // The attendance tool (routes/staff/attendance/attendance-tool.tsx): finding a member, registering
 // them at an event, and the event's registrations listed beside the form.
@@ -125,28 +125,21 @@ export type Registration = {
 export async function eventRegistrations(
   eventId: string,
 ): Promise<{ id: string; title: string; date: string; rows: Registration[] } | null> {
-  if (!isUuid(eventId)) return null;
-  const db = await database();
-  const [event] = await db
-    .select({ id: events.id, title: events.title, date: events.date })
-    .from(events)
-    .where(eq(events.id, eventId));
-  if (!event) return null;
-  const rows = await db
-    .select({
+  const event = await eventWithAttendees<Omit<Registration, "name"> & { firstName: string; lastName: string }>(
+    eventId,
+    {
       userId: eventAttendance.userId,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       characterName: eventAttendance.characterName,
       cabin: eventAttendance.cabin,
       paymentStatus: eventAttendance.paymentStatus,
-    })
-    .from(eventAttendance)
-    .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
-    .where(eq(eventAttendance.eventId, eventId))
-    .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
+    },
+    { everyone: true },
+  );
+  if (!event) return null;
   return {
     ...event,
-    rows: rows.map(({ firstName, lastName, ...row }) => ({ ...row, name: `${firstName} ${lastName}` })),
+    rows: event.rows.map(({ firstName, lastName, ...row }) => ({ ...row, name: `${firstName} ${lastName}` })),
   };
 }

@@ -31,10 +31,14 @@ export type AttendanceRow = {
 };
 
 /**
- * The event an id names (its id, title and date) with the chosen columns of its paid attendees,
- * by last then first name; null for an id that names no event.
+ * The event an id names (its id, title and date) with the chosen columns of its attendees (only
+ * those who paid, unless `everyone`), by last then first name; null for an id that names no event.
  */
-async function eventWithPaidAttendees<Row>(eventId: string, columns: Record<string, AnyPgColumn | SQL>) {
+export async function eventWithAttendees<Row>(
+  eventId: string,
+  columns: Record<string, AnyPgColumn | SQL>,
+  { everyone = false }: { everyone?: boolean } = {},
+) {
   if (!isUuid(eventId)) return null;
   const db = await database();
   const [event] = await db
@@ -47,7 +51,7 @@ async function eventWithPaidAttendees<Row>(eventId: string, columns: Record<stri
     .from(eventAttendance)
     .innerJoin(profiles, eq(profiles.id, eventAttendance.userId))
     .leftJoin(characters, eq(characters.userId, eventAttendance.userId))
-    .where(and(eq(eventAttendance.eventId, eventId), eq(eventAttendance.paymentStatus, "paid")))
+    .where(and(eq(eventAttendance.eventId, eventId), everyone ? undefined : eq(eventAttendance.paymentStatus, "paid")))
     .orderBy(asc(profiles.lastName), asc(profiles.firstName), asc(profiles.id));
   // The columns chosen are the caller's row type; the query builder cannot carry them through.
   return { ...event, rows: rows as unknown as Row[] };
@@ -57,7 +61,7 @@ async function eventWithPaidAttendees<Row>(eventId: string, columns: Record<stri
 export async function paidAttendees(
   eventId: string,
 ): Promise<{ title: string; date: string; rows: AttendanceRow[] } | null> {
-  return eventWithPaidAttendees<AttendanceRow>(eventId, {
+  return eventWithAttendees<AttendanceRow>(eventId, {
     userId: eventAttendance.userId,
     lastName: profiles.lastName,
     firstName: profiles.firstName,
@@ -85,7 +89,7 @@ export type SheetAttendee = {
 export async function eventDayAttendees(
   eventId: string,
 ): Promise<{ id: string; title: string; date: string; rows: SheetAttendee[] } | null> {
-  const event = await eventWithPaidAttendees<SheetAttendee & { email: string }>(eventId, {
+  const event = await eventWithAttendees<SheetAttendee & { email: string }>(eventId, {
     userId: eventAttendance.userId,
     firstName: profiles.firstName,
     lastName: profiles.lastName,
