@@ -317,6 +317,34 @@ describe.skipIf(!url)("two app instances on one PostgreSQL database", () => {
     }
   });
 
+  it("shows the FAQ a manager saves on one instance on the other's signed-out home page within 2 seconds", async () => {
+    const before = await (await fetch(`${b.url}/`)).text();
+    expect(before).not.toContain("Where do I park the wagon?");
+    const manager = await member("manager", a);
+    const saved = await postForm(
+      a.url,
+      "/tools/club/faq",
+      {
+        intent: "save",
+        version: "0",
+        count: "1",
+        "id-0": "",
+        "question-0": "Where do I park the wagon?",
+        "answer-0": "Behind the *livery*.",
+        "position-0": "1",
+      },
+      manager.cookie,
+    );
+    expect(await saved.text()).toContain("Saved: the FAQ is now version 1.");
+    const savedAt = Date.now();
+    let html = "";
+    while (Date.now() - savedAt < 2_000 && !html.includes("Where do I park the wagon?")) {
+      html = await (await fetch(`${b.url}/`)).text();
+      if (!html.includes("Where do I park the wagon?")) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(html).toContain("Behind the <em>livery</em>.");
+  });
+
   it("serves a research file uploaded through one instance from the other", async () => {
     const author = await member("player", a);
     const event = await createEvent(db, { title: "Silver Fever", date: "2025-08-15", status: "past" });
