@@ -62,6 +62,7 @@ export default [
   route("tools/members/:id/delete", "routes/staff/tools/member-delete.tsx"),
   route("emergency-contacts", "routes/staff/emergency-contacts.tsx"),
   route("tools/club/faq", "routes/staff/club/faq.tsx"),
+  route("tools/club/welcome", "routes/staff/club/welcome.tsx"),
   route("tools/event-day", "routes/staff/event-day/index.tsx"),
   route("tools/event-day/:eventId", "routes/staff/event-day/event-day.tsx"),
   route("outbox", "routes/staff/outbox.tsx"),

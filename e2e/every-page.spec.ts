@@ -34,6 +34,7 @@ const PAGES = [
   "/tools?tab=roles",
   "/tools/members/invite",
   "/tools/club/faq",
+  "/tools/club/welcome",
   "/attendance",
   "/attendance-tool",
   "/emergency-contacts",

@@ -114,8 +114,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/members/:id": "manager",
   // Deleting a member's account: managers only, audited.
   "/tools/members/:id/delete": "manager",
-  // The club's own facts (the FAQ): managers change them, every save audited with before and after.
+  // The club's own facts (the FAQ, the welcome): managers change them, every save audited with before and after.
   "/tools/club/faq": "manager",
+  "/tools/club/welcome": "manager",
   // Managers only: cast are kept out (docs/product.md#roles-and-access).
   "/emergency-contacts": "manager",
   // The event-day sheet holds attendees' emergency contacts: managers only, like the list above.

@@ -4,7 +4,6 @@ import { Field } from "~/components/ui/Field";
 import { SubmitButton } from "~/components/ui/SubmitButton";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
-import { formatClubTime } from "~/lib/dates";
 import { FAQ_QUESTION_MAX } from "./club-facts.form";
 import type { FaqAnswer, FaqRow } from "./faq-page.server";
 
@@ -103,65 +102,6 @@ export function FaqPreview({ preview }: { preview: NonNullable<FaqAnswer["previe
         </div>
       ))}
     </section>
-  );
-}
-
-type HistoryRow = { version: number; at: string; by: string; restoredFrom: number | null; questions: number };
-
-/** The saved versions, newest first, each with a way back to it; version 0 is the site's starting list. */
-export function FaqHistory({ history, version, busy }: { history: HistoryRow[]; version: number; busy: boolean }) {
-  return (
-    <section aria-labelledby="faq-history-heading" className="flex flex-col gap-3">
-      <h2 id="faq-history-heading" className="text-2xl">
-        History
-      </h2>
-      {history.length === 0 ? (
-        <p className="text-dust">No change has been saved: the site shows its starting FAQ.</p>
-      ) : null}
-      <ol className="flex flex-col gap-2">
-        {history.map((row) => (
-          <li
-            key={row.version}
-            className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-timber/70 p-3"
-          >
-            <p>
-              <span className="font-bold">Version {row.version}</span>
-              {` · ${formatClubTime(row.at)} · ${row.by} · ${row.questions} questions`}
-              {row.restoredFrom !== null ? ` · brought back version ${row.restoredFrom}` : ""}
-              {row.version === version ? " · shown now" : ""}
-            </p>
-            {row.version === version ? null : <RestoreButton restore={row.version} version={version} busy={busy} />}
-          </li>
-        ))}
-        {history.length > 0 ? (
-          <li className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-timber/70 p-3">
-            <p>
-              <span className="font-bold">The starting FAQ</span> · as the site first shipped it
-            </p>
-            <RestoreButton restore={0} version={version} busy={busy} />
-          </li>
-        ) : null}
-      </ol>
-    </section>
-  );
-}
-
-function RestoreButton({ restore, version, busy }: { restore: number; version: number; busy: boolean }) {
-  const what = restore === 0 ? "the starting FAQ" : `version ${restore}`;
-  return (
-    <Form method="post">
-      <input type="hidden" name="version" value={version} />
-      <input type="hidden" name="restore" value={restore} />
-      <SubmitButton
-        name="intent"
-        value="restore"
-        className="btn btn-secondary"
-        busy={busy}
-        aria-label={`Bring back ${what}`}
-      >
-        Bring back
-      </SubmitButton>
-    </Form>
   );
 }
 

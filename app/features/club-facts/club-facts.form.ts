@@ -9,6 +9,7 @@ export const FAQ_ENTRIES_MAX = 100;
 export const CLUB_FACT_MESSAGES = {
   question: `Write the question, up to ${FAQ_QUESTION_MAX} characters.`,
   answer: `Write the answer, up to ${FORMATTED_TEXT_MAX.toLocaleString("en-US")} characters.`,
+  welcome: `Write the welcome, up to ${FORMATTED_TEXT_MAX.toLocaleString("en-US")} characters.`,
   tooMany: `The FAQ holds at most ${FAQ_ENTRIES_MAX} questions.`,
   changedMeanwhile:
     "Someone else saved a change while you were editing. Their version is shown below: make your change again.",
@@ -25,3 +26,10 @@ export const FaqEntrySchema = z.object({
 export type FaqEntry = z.infer<typeof FaqEntrySchema>;
 
 export const FaqSchema = z.array(FaqEntrySchema).max(FAQ_ENTRIES_MAX, CLUB_FACT_MESSAGES.tooMany);
+
+/** The home page's welcome story, formatted text (lib/formatted-text.server.ts). */
+export const WelcomeSchema = z
+  .string()
+  .trim()
+  .min(1, CLUB_FACT_MESSAGES.welcome)
+  .max(FORMATTED_TEXT_MAX, CLUB_FACT_MESSAGES.welcome);

@@ -1,7 +1,8 @@
 import { and, desc, eq, max } from "drizzle-orm";
 import type { z } from "zod";
-import { CLUB_FACT_MESSAGES, FaqSchema, type FaqEntry } from "./club-facts.form";
+import { CLUB_FACT_MESSAGES, FaqSchema, WelcomeSchema, type FaqEntry } from "./club-facts.form";
 import { FAQ } from "~/game/faq";
+import { WELCOME } from "~/game/welcome";
 import { formattedTextHtml } from "~/lib/formatted-text.server";
 import { audit } from "~/platform/audit.server";
 import { ChangeAwareCache, wroteTo } from "~/platform/db/changes.server";
@@ -18,12 +19,13 @@ import { clubFactVersions, profiles, type ClubFactKind } from "~/platform/db/sch
 
 type Definition<T> = { schema: z.ZodType<T>; starting: () => T };
 
-const DEFINITIONS: { faq: Definition<FaqEntry[]> } = {
+const DEFINITIONS: { faq: Definition<FaqEntry[]>; welcome: Definition<string> } = {
   faq: {
     schema: FaqSchema,
     // The built-in answers are lists of paragraphs; as formatted text a blank line parts them.
     starting: () => FAQ.map(({ id, question, answer }) => ({ id, question, answer: answer.join("\n\n") })),
   },
+  welcome: { schema: WelcomeSchema, starting: () => WELCOME.join("\n\n") },
 };
 
 export type ClubFacts = { [K in keyof typeof DEFINITIONS]: ReturnType<(typeof DEFINITIONS)[K]["starting"]> };
@@ -160,4 +162,31 @@ export async function faqAsShown(): Promise<ShownFaqEntry[]> {
     shownLists.set(content, shown);
   }
   return shown;
+}
+
+/** The welcome story made into HTML once for each text read. */
+let shownWelcome: { source: string; html: string } | undefined;
+
+/** The home page's welcome story as it shows it. */
+export async function welcomeAsShown(): Promise<string> {
+  const { content } = await currentFacts("welcome");
+  if (shownWelcome?.source !== content) shownWelcome = { source: content, html: formattedTextHtml(content) };
+  return shownWelcome.html;
+}
+
+/** A saved version as the history lists it: when, by whom, how big, and what it brought back. */
+export type HistoryRow = { version: number; at: string; by: string; restoredFrom: number | null; size: string };
+
+/** The history of `kind`, as its page lists it. */
+export async function historyOf(kind: ClubFactKind): Promise<HistoryRow[]> {
+  const rows = await factsHistory(kind);
+  return rows.map((row) => ({
+    version: row.version,
+    at: row.createdAt.toISOString(),
+    by: row.firstName ? `${row.firstName} ${row.lastName}` : "a former member",
+    restoredFrom: row.restoredFrom,
+    size: Array.isArray(row.content)
+      ? `${row.content.length} questions`
+      : `${String(row.content).length.toLocaleString("en-US")} characters`,
+  }));
 }

@@ -1,6 +1,7 @@
 import { data } from "react-router";
+import { restoreVersion } from "./restore.server";
 import { CLUB_FACT_MESSAGES, FAQ_ENTRIES_MAX, FaqEntrySchema, type FaqEntry } from "./club-facts.form";
-import { currentFacts, factsHistory, restoreFacts, saveFacts } from "./club-facts.server";
+import { currentFacts, historyOf, saveFacts } from "./club-facts.server";
 import { formattedTextHtml } from "~/lib/formatted-text.server";
 import { fieldErrors, type FieldErrors, type FormValues } from "~/web/forms/kernel";
 
@@ -24,17 +25,11 @@ export type FaqRow = { id: string; question: string; answer: string; position: s
 
 /** The page's data: the FAQ now (its version, for the save to check), its history. */
 export async function loadFaqPage() {
-  const [{ version, content }, history] = await Promise.all([currentFacts("faq"), factsHistory("faq")]);
+  const [{ version, content }, history] = await Promise.all([currentFacts("faq"), historyOf("faq")]);
   return {
     version,
     rows: content.map((entry, index) => ({ ...entry, position: String(index + 1), remove: false })),
-    history: history.map((row) => ({
-      version: row.version,
-      at: row.createdAt.toISOString(),
-      by: row.firstName ? `${row.firstName} ${row.lastName}` : "a former member",
-      restoredFrom: row.restoredFrom,
-      questions: Array.isArray(row.content) ? row.content.length : 0,
-    })),
+    history,
   };
 }
 
@@ -116,13 +111,6 @@ export async function saveFaq(fields: FormValues, actor: { id: string }) {
 }
 
 /** "Bring back": an earlier version saved again as the newest. */
-export async function restoreFaq(fields: FormValues, actor: { id: string }) {
-  const version = Number(fields.restore);
-  if (!Number.isInteger(version) || version < 0)
-    return data<FaqAnswer>({ message: CLUB_FACT_MESSAGES.noSuchVersion }, { status: 400 });
-  const outcome = await restoreFacts("faq", version, actor, Number(fields.version));
-  if (outcome.ok) return data<FaqAnswer>({ ok: `Version ${version} is back, saved as version ${outcome.version}.` });
-  if ("message" in outcome)
-    return data<FaqAnswer>({ message: outcome.message }, { status: outcome.reason === "no-such-version" ? 404 : 409 });
-  return data<FaqAnswer>({ message: CLUB_FACT_MESSAGES.noSuchVersion }, { status: 400 });
+export function restoreFaq(fields: FormValues, actor: { id: string }) {
+  return restoreVersion<FaqAnswer>("faq", fields, actor);
 }

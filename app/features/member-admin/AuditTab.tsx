@@ -89,12 +89,15 @@ function detail(action: string, details: Record<string, unknown> | null): string
       .join(", ");
   if (action === "ticket.notice_dealt_with") return String(details.stripeEventId ?? "");
   if (action === "club_facts.save")
-    return `${String(details.kind).toUpperCase()} version ${String(details.version)}${
+    return `${CLUB_FACT_NAMES[String(details.kind)] ?? String(details.kind)} version ${String(details.version)}${
       typeof details.restoredFrom === "number" ? `, bringing back version ${details.restoredFrom}` : ""
     }`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }
+
+/** The club's facts by the name the tools give them. */
+const CLUB_FACT_NAMES: Record<string, string> = { faq: "The FAQ", welcome: "The welcome" };
 
 type Entry = {
   id: string;

@@ -3,7 +3,7 @@ import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
 import { ButtonLink } from "~/components/ui/ButtonLink";
 import { GAME_TAGLINE, GAME_YEAR } from "~/game";
-import { faqAsShown } from "~/features/club-facts/club-facts.server";
+import { faqAsShown, welcomeAsShown } from "~/features/club-facts/club-facts.server";
 import type { loader as rootLoader } from "~/root";
 import { NextStepPanel } from "~/features/next-step/NextStepPanel";
 import { nextStepFor } from "~/features/next-step/next-step.server";
@@ -28,14 +28,14 @@ const FEATURES = [
 ] as const;
 
 /**
- * A signed-in member's next steps lead the page; signed out only the FAQ is read (the page is
- * rendered once and served from memory to every visitor until a manager saves the FAQ,
+ * A signed-in member's next steps lead the page; signed out only the club's welcome and FAQ are
+ * read (the page is rendered once and served from memory to every visitor until a manager saves them,
  * http/pipeline/anonymous-cache.ts).
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const user = optionalUser(context);
-  const [nextStep, faq] = await Promise.all([user ? nextStepFor(user) : null, faqAsShown()]);
-  return { nextStep, faq };
+  const [nextStep, welcome, faq] = await Promise.all([user ? nextStepFor(user) : null, welcomeAsShown(), faqAsShown()]);
+  return { nextStep, welcome, faq };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -74,23 +74,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Welcome to Hopewell
         </h2>
         <hr className="divider my-6" />
-        <div className="prose-western text-lg">
-          <p>
-            In the spring of {GAME_YEAR} the Northwest Mineral Corporation struck silver in the Black Hills, and a town
-            grew up around the mine almost overnight. They called it Hopewell. Homesteaders followed the railroad
-            surveyors, soldiers of the US Survey Corp came to keep order, and scholars of the Union Research Initiative
-            arrived with crates of instruments and questions nobody would answer.
-          </p>
-          <p>
-            Now the seams run deeper than any map, the winters come early, and miners swear they hear something knocking
-            back from beneath the rock. Supplies are short, the company's prices climb, and every family in town is one
-            bad week from ruin.
-          </p>
-          <p>
-            You are one of the people who stayed. Work a trade, make what the town needs, keep your neighbours alive and
-            find out what waits at the bottom of the mine before it finds you.
-          </p>
-        </div>
+        {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
+        <div className="prose-western text-lg" dangerouslySetInnerHTML={{ __html: loaderData.welcome }} />
       </section>
 
       <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 pb-16">

@@ -2,7 +2,8 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/faq";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { FaqForm, FaqHistory, FaqNotice, FaqPreview } from "~/features/club-facts/FaqEditor";
+import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import { FaqForm, FaqNotice, FaqPreview } from "~/features/club-facts/FaqEditor";
 import { loadFaqPage, previewFaq, restoreFaq, saveFaq } from "~/features/club-facts/faq-page.server";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
@@ -40,7 +41,7 @@ export default function FaqPage({ loaderData, actionData }: Route.ComponentProps
         answer={actionData}
         busy={busy}
       />
-      <FaqHistory history={loaderData.history} version={loaderData.version} busy={busy} />
+      <FactsHistory history={loaderData.history} version={loaderData.version} busy={busy} starting="The starting FAQ" />
     </div>
   );
 }

@@ -1,0 +1,97 @@
+import { Form, useNavigation } from "react-router";
+import type { Route } from "./+types/welcome";
+import { Link } from "~/components/Link";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { Alert } from "~/components/ui/Alert";
+import { SubmitButton } from "~/components/ui/SubmitButton";
+import { TextAreaField } from "~/components/ui/TextAreaField";
+import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import {
+  loadWelcomePage,
+  previewWelcome,
+  restoreWelcome,
+  saveWelcome,
+} from "~/features/club-facts/welcome-page.server";
+import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
+import { readForm } from "~/web/forms/kernel";
+import { requireAccess } from "~/web/guards.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "manager");
+  return loadWelcomePage();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const manager = requireAccess(context, request, "manager");
+  const fields = await readForm(request);
+  if (fields.intent === "restore") return restoreWelcome(fields, manager);
+  if (fields.intent === "save") return saveWelcome(fields, manager);
+  return previewWelcome(fields);
+}
+
+export default function WelcomePage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <h1 className="text-center text-5xl">The Welcome</h1>
+      <p className="text-center">
+        <Link to="/tools">Back to Tools</Link> · <Link to="/#welcome-title">See it on the home page</Link>
+      </p>
+      {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
+      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+      {actionData?.preview ? (
+        <section aria-labelledby="preview-heading" className="panel flex flex-col gap-4">
+          <h2 id="preview-heading" className="text-2xl">
+            Preview: not saved yet
+          </h2>
+          {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
+          <div className="prose-western text-lg" dangerouslySetInnerHTML={{ __html: actionData.preview }} />
+        </section>
+      ) : null}
+      {/* After a save the form starts again from what is saved; after a refusal or a preview, from what was typed. */}
+      <Form
+        key={actionData?.text !== undefined ? "typed" : `version-${loaderData.version}`}
+        method="post"
+        noValidate
+        className="panel flex flex-col gap-4"
+      >
+        <p className="text-dust">
+          The story under “Welcome to Hopewell” on the home page. Nothing changes on the site until you save; every
+          saved version stays in the history below.
+        </p>
+        <input type="hidden" name="version" value={loaderData.version} />
+        <TextAreaField
+          label="Welcome"
+          name="text"
+          rows={14}
+          maxLength={FORMATTED_TEXT_MAX}
+          hint={FORMATTED_TEXT_HINT}
+          defaultValue={actionData?.text ?? loaderData.text}
+          error={actionData?.errors?.text}
+        />
+        <div className="flex flex-wrap gap-3">
+          <SubmitButton name="intent" value="preview" className="btn btn-secondary" busy={busy}>
+            Preview
+          </SubmitButton>
+          <SubmitButton name="intent" value="save" className="btn btn-primary" busy={busy}>
+            Save the welcome
+          </SubmitButton>
+        </div>
+      </Form>
+      <FactsHistory
+        history={loaderData.history}
+        version={loaderData.version}
+        busy={busy}
+        starting="The starting welcome"
+      />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "The Welcome · Tools · Hopewell" }];
+
+export const ErrorBoundary = pageErrorBoundary(
+  "The Welcome",
+  "The welcome could not be loaded. Please try again in a moment.",
+);

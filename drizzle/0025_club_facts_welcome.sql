@@ -1,0 +1,2 @@
+ALTER TABLE "club_fact_versions" DROP CONSTRAINT "club_fact_versions_kind_check";--> statement-breakpoint
+ALTER TABLE "club_fact_versions" ADD CONSTRAINT "club_fact_versions_kind_check" CHECK ("club_fact_versions"."kind" in ('faq', 'welcome'));
