@@ -29,7 +29,7 @@ const db = withTestDatabase();
 const PASSWORD = "Lantern#1877";
 const PHONE = "+18605550142";
 /** Pages only a manager proven by two factors may open. */
-const MANAGER_PAGES = ["/tools/members/invite", "/tools/club/faq", "/emergency-contacts"];
+const MANAGER_PAGES = ["/tools/members/invite", "/tools/club/faq", "/tools/club/welcome", "/emergency-contacts"];
 
 let mock: MockDiscord;
 let server: Awaited<ReturnType<typeof startAppServer>>;
