@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { SubmitButton } from "~/components/ui/SubmitButton";
+import { PreviewAndSave } from "./PreviewAndSave";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
 import { FAQ_QUESTION_MAX } from "./club-facts.form";
@@ -75,14 +75,7 @@ export function FaqForm({
           </fieldset>
         );
       })}
-      <div className="flex flex-wrap gap-3">
-        <SubmitButton name="intent" value="preview" className="btn btn-secondary" busy={busy}>
-          Preview
-        </SubmitButton>
-        <SubmitButton name="intent" value="save" className="btn btn-primary" busy={busy}>
-          Save the FAQ
-        </SubmitButton>
-      </div>
+      <PreviewAndSave busy={busy} save="Save the FAQ" />
     </Form>
   );
 }

@@ -3,7 +3,7 @@ import type { Route } from "./+types/welcome";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
-import { SubmitButton } from "~/components/ui/SubmitButton";
+import { PreviewAndSave } from "~/features/club-facts/PreviewAndSave";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FactsHistory } from "~/features/club-facts/FactsHistory";
 import {
@@ -70,14 +70,7 @@ export default function WelcomePage({ loaderData, actionData }: Route.ComponentP
           defaultValue={actionData?.text ?? loaderData.text}
           error={actionData?.errors?.text}
         />
-        <div className="flex flex-wrap gap-3">
-          <SubmitButton name="intent" value="preview" className="btn btn-secondary" busy={busy}>
-            Preview
-          </SubmitButton>
-          <SubmitButton name="intent" value="save" className="btn btn-primary" busy={busy}>
-            Save the welcome
-          </SubmitButton>
-        </div>
+        <PreviewAndSave busy={busy} save="Save the welcome" />
       </Form>
       <FactsHistory
         history={loaderData.history}
