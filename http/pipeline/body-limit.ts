@@ -50,7 +50,7 @@ export type BodyLimitOptions = {
  * that reads while it sends (a browser, curl, which stop sending on a final answer) has it
  * within a round trip.
  */
-const LINGER_MS = 1_000;
+const LINGER_MS = 3_000;
 
 /**
  * Closes a connection whose client may still be sending, without losing the answer.

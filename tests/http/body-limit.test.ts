@@ -25,7 +25,8 @@ function expectPromptRefusal(answer: RawAnswer, bodyBytes: number) {
   expect(answer.status).toBe(413);
   expect(answer.headers.connection).toBe("close");
   expect(answer.answeredMs).toBeLessThan(2_000);
-  expect(answer.closedAfterMs).toBeLessThan(2_000);
+  // Closed soon after the answer (the linger, http/pipeline/body-limit.ts), not left open while the rest is sent.
+  expect(answer.closedAfterMs).toBeLessThan(5_000);
   // The server stopped reading long before the end of the body.
   expect(answer.sent).toBeLessThan(bodyBytes / 2);
 }
@@ -184,7 +185,8 @@ describe("request body limits", () => {
     expect(answers.map((answer) => answer.status)).toEqual([401, 401, 403]);
     for (const answer of answers) {
       expect(answer.headers.connection).toBe("close");
-      expect(answer.closedAfterMs).toBeLessThan(2_000);
+      // Closed soon after the answer (the linger, http/pipeline/body-limit.ts), not left open while the rest is sent.
+      expect(answer.closedAfterMs).toBeLessThan(5_000);
     }
   });
 
