@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { hostTag, processIsAlive } from "~/platform/processes.server";
 
 /**
@@ -39,38 +39,59 @@ export function stageNameStart(prefix: string): string {
 }
 
 /** Each stage's guard, whose pipe this process holds open while the stage is in use. */
-const guards = new Map<string, ChildProcessByStdio<Writable, null, null>>();
+const guards = new Map<string, ChildProcessByStdio<Writable, Readable, null>>();
+
+/** Longer than a shell takes to start on a loaded machine; past it the stage is used unguarded. */
+const GUARD_READY_MS = 10_000;
 
 /**
- * Starts the guard that removes `stage` once this process lets go of its pipe. `rm -rf` on the
- * name removes a link put in its place, not what the link points to. Started in its own process
- * group, so a signal to this process's group (Ctrl-C) does not reach it, and deaf to the signals a
- * supervisor sends every process of the service when its main one dies (systemd's control group):
- * it ends by itself a moment after this process, its work done. Without a shell (not the case on
- * any system the site supports) the sweeps are all there is.
+ * Starts the guard that removes `stage` once this process lets go of its pipe, and resolves once
+ * it is armed. `rm -rf` on the name removes a link put in its place, not what the link points to.
+ * Started in its own process group, so a signal to this process's group (Ctrl-C) does not reach
+ * it, and deaf to the signals a supervisor sends every process of the service when its main one
+ * dies (systemd's control group): it ends by itself a moment after this process, its work done.
+ * The shell is deaf only once its `trap` has run, so it says so on its output and the stage is
+ * not used before then: a signal in the moment after its start would otherwise end it with the
+ * folder still there. Without a shell (not the case on any system the site supports) the sweeps
+ * are all there is.
  */
-function guard(stage: string): void {
+async function guard(stage: string): Promise<void> {
+  let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
-    const child = spawn("sh", ["-c", 'trap "" TERM INT HUP; cat >/dev/null; rm -rf -- "$0"', stage], {
-      stdio: ["pipe", "ignore", "ignore"],
+    child = spawn("sh", ["-c", 'trap "" TERM INT HUP; echo armed; cat >/dev/null; rm -rf -- "$0"', stage], {
+      stdio: ["pipe", "pipe", "ignore"],
       detached: true,
     });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    // Neither the guard nor its pipe keeps this process running.
-    child.unref();
-    (child.stdin as unknown as { unref?: () => void }).unref?.();
-    guards.set(stage, child);
   } catch {
     // Could not start one: the next backup or start removes the folder if this process is killed.
+    return;
   }
+  child.on("error", () => {});
+  child.stdin.on("error", () => {});
+  // Neither the guard nor its pipes keep this process running.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  guards.set(stage, child);
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout.destroy();
+      resolve();
+    };
+    const timer = setTimeout(done, GUARD_READY_MS);
+    timer.unref();
+    child.stdout.once("data", done);
+    child.stdout.once("error", done);
+    child.once("error", done);
+    child.once("exit", done);
+  });
 }
 
 /** Makes a stage folder in `dir`, readable by its owner only, guarded, and counted as in use until `removeStage`. */
 export async function makeStage(dir: string, prefix: string): Promise<string> {
   const stage = await fs.promises.mkdtemp(path.join(dir, stageNameStart(prefix)));
   live.add(stage);
-  guard(stage);
+  await guard(stage);
   return stage;
 }
 
