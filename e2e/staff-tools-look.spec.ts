@@ -54,8 +54,7 @@ const ALL_TOOLS = [
   "Attendance Tool",
   "Emergency Contacts",
   "Event-Day Sheets",
-  "The Welcome",
-  "The FAQ",
+  "The Club",
   "Outbox",
 ];
 

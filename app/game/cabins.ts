@@ -9,7 +9,8 @@ export const CABINS = [
   "Watchtower",
   "Camping",
 ] as const;
-export type Cabin = (typeof CABINS)[number];
+/** A cabin's name; the club's list changes, so any name a record holds is one. */
+export type Cabin = string;
 
 export function isCabin(value: string): value is Cabin {
   return (CABINS as readonly string[]).includes(value);

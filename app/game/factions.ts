@@ -38,7 +38,7 @@ export function isFaction(value: string): value is Faction {
 }
 
 /** The jobs a member of `faction` may choose, in display order. */
-export function jobsForFaction(faction: Faction): Job[] {
+export function jobsForFaction(faction: string): Job[] {
   const extras = (Object.entries(FACTION_ONLY_JOBS) as [Job, Faction][])
     .filter(([, only]) => only === faction)
     .map(([job]) => job);

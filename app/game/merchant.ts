@@ -34,6 +34,19 @@ export function merchantItem(key: string): MerchantItem | undefined {
   return byKey.get(key);
 }
 
+/** What `items` are called and cost on the built-in list, kept with an order as the member saw them. */
+export function builtInPricedItems(
+  items: Record<string, number>,
+): Record<string, { name: string; unit: string; priceCents: number }> {
+  return Object.fromEntries(
+    Object.keys(items).map((key) => {
+      const item = byKey.get(key);
+      if (!item) throw new Error(`Unknown merchant item: ${key}`);
+      return [key, { name: item.name, unit: item.unit, priceCents: item.priceCents }];
+    }),
+  );
+}
+
 /** The order total in cents: the sum of price times quantity. Unknown keys are an error. */
 export function orderTotalCents(items: Record<string, number>): number {
   let total = 0;

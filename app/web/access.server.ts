@@ -114,9 +114,18 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/members/:id": "manager",
   // Deleting a member's account: managers only, audited.
   "/tools/members/:id/delete": "manager",
-  // The club's own facts (the FAQ, the welcome): managers change them, every save audited with before and after.
+  // The club's own facts (the FAQ, the welcome, the price list, the questions…): managers change
+  // them, every save audited with before and after.
+  "/tools/club": "manager",
   "/tools/club/faq": "manager",
   "/tools/club/welcome": "manager",
+  "/tools/club/merchant": "manager",
+  "/tools/club/cabins": "manager",
+  "/tools/club/factions": "manager",
+  "/tools/club/pel-questions": "manager",
+  "/tools/club/application-questions": "manager",
+  "/tools/club/locations": "manager",
+  "/tools/club/rulebook": "manager",
   // Managers only: cast are kept out (docs/product.md#roles-and-access).
   "/emergency-contacts": "manager",
   // The event-day sheet holds attendees' emergency contacts: managers only, like the list above.

@@ -29,7 +29,20 @@ const db = withTestDatabase();
 const PASSWORD = "Lantern#1877";
 const PHONE = "+18605550142";
 /** Pages only a manager proven by two factors may open. */
-const MANAGER_PAGES = ["/tools/members/invite", "/tools/club/faq", "/tools/club/welcome", "/emergency-contacts"];
+const MANAGER_PAGES = [
+  "/tools/members/invite",
+  "/tools/club",
+  "/tools/club/faq",
+  "/tools/club/welcome",
+  "/tools/club/merchant",
+  "/tools/club/cabins",
+  "/tools/club/factions",
+  "/tools/club/pel-questions",
+  "/tools/club/application-questions",
+  "/tools/club/locations",
+  "/tools/club/rulebook",
+  "/emergency-contacts",
+];
 
 let mock: MockDiscord;
 let server: Awaited<ReturnType<typeof startAppServer>>;

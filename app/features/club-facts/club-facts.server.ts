@@ -1,8 +1,7 @@
 import { and, desc, eq, max } from "drizzle-orm";
 import type { z } from "zod";
-import { CLUB_FACT_MESSAGES, FaqSchema, WelcomeSchema, type FaqEntry } from "./club-facts.form";
-import { FAQ } from "~/game/faq";
-import { WELCOME } from "~/game/welcome";
+import { CLUB_FACT_MESSAGES } from "./club-facts.form";
+import { KINDS, type ClubFacts } from "./kinds";
 import { formattedTextHtml } from "~/lib/formatted-text.server";
 import { audit } from "~/platform/audit.server";
 import { ChangeAwareCache, wroteTo } from "~/platform/db/changes.server";
@@ -16,19 +15,6 @@ import { clubFactVersions, profiles, type ClubFactKind } from "~/platform/db/sch
  * saving an old one again. Until a kind is first saved the site shows its starting list, today's
  * built-in one, so a club that changes nothing sees what it always saw.
  */
-
-type Definition<T> = { schema: z.ZodType<T>; starting: () => T };
-
-const DEFINITIONS: { faq: Definition<FaqEntry[]>; welcome: Definition<string> } = {
-  faq: {
-    schema: FaqSchema,
-    // The built-in answers are lists of paragraphs; as formatted text a blank line parts them.
-    starting: () => FAQ.map(({ id, question, answer }) => ({ id, question, answer: answer.join("\n\n") })),
-  },
-  welcome: { schema: WelcomeSchema, starting: () => WELCOME.join("\n\n") },
-};
-
-export type ClubFacts = { [K in keyof typeof DEFINITIONS]: ReturnType<(typeof DEFINITIONS)[K]["starting"]> };
 
 /** A version of a kind as the site shows it; version 0 is the starting list, never saved. */
 export type FactsVersion<K extends ClubFactKind> = { version: number; content: ClubFacts[K] };
@@ -55,7 +41,7 @@ export async function currentFacts<K extends ClubFactKind>(kind: K): Promise<Fac
       .limit(1);
     return row
       ? { version: row.version, content: row.content as ClubFacts[K] }
-      : { version: 0, content: DEFINITIONS[kind].starting() };
+      : { version: 0, content: KINDS[kind].starting() };
   }) as Promise<FactsVersion<K>>;
 }
 
@@ -76,7 +62,7 @@ export async function saveFacts<K extends ClubFactKind>(
   basedOn: number,
   restoredFrom: number | null = null,
 ): Promise<SaveOutcome> {
-  const parsed = DEFINITIONS[kind].schema.safeParse(content);
+  const parsed = KINDS[kind].schema.safeParse(content);
   if (!parsed.success) return { ok: false, reason: "invalid", issues: parsed.error.issues };
   const db = await database();
   try {
@@ -88,7 +74,7 @@ export async function saveFacts<K extends ClubFactKind>(
       const current = newest?.version ?? 0;
       if (current !== basedOn)
         return { ok: false, reason: "changed-meanwhile", message: CLUB_FACT_MESSAGES.changedMeanwhile };
-      const before = current === 0 ? DEFINITIONS[kind].starting() : await contentOf(tx, kind, current);
+      const before = current === 0 ? KINDS[kind].starting() : await contentOf(tx, kind, current);
       const version = current + 1;
       // A second save based on the same version meets the primary key: it is "changed meanwhile".
       await tx
@@ -120,7 +106,7 @@ async function contentOf(db: Database | Transaction, kind: ClubFactKind, version
 
 /** Brings back an earlier version of `kind` (0: the starting list) as a new version. */
 export async function restoreFacts(kind: ClubFactKind, version: number, actor: { id: string }, basedOn: number) {
-  const content = version === 0 ? DEFINITIONS[kind].starting() : await contentOf(await database(), kind, version);
+  const content = version === 0 ? KINDS[kind].starting() : await contentOf(await database(), kind, version);
   if (content === null)
     return { ok: false, reason: "no-such-version", message: CLUB_FACT_MESSAGES.noSuchVersion } as const;
   return saveFacts(kind, content, actor, basedOn, version);
@@ -185,8 +171,6 @@ export async function historyOf(kind: ClubFactKind): Promise<HistoryRow[]> {
     at: row.createdAt.toISOString(),
     by: row.firstName ? `${row.firstName} ${row.lastName}` : "a former member",
     restoredFrom: row.restoredFrom,
-    size: Array.isArray(row.content)
-      ? `${row.content.length} questions`
-      : `${String(row.content).length.toLocaleString("en-US")} characters`,
+    size: (KINDS[kind].size as (content: unknown) => string)(row.content),
   }));
 }

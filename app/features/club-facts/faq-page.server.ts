@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { inOrder, placeOf, rowsFrom, slugFor, type Placed } from "./list-rows";
 import { restoreVersion } from "./restore.server";
 import { CLUB_FACT_MESSAGES, FAQ_ENTRIES_MAX, FaqEntrySchema, type FaqEntry } from "./club-facts.form";
 import { currentFacts, historyOf, saveFacts } from "./club-facts.server";
@@ -34,8 +35,7 @@ export async function loadFaqPage() {
 }
 
 function rowsOf(fields: FormValues): FaqRow[] {
-  const count = Math.min(Number(fields.count) || 0, FAQ_ENTRIES_MAX + 1);
-  return Array.from({ length: count }, (_, n) => ({
+  return rowsFrom(fields, FAQ_ENTRIES_MAX + 1, (n) => ({
     id: fields[`id-${n}`] ?? "",
     question: fields[`question-${n}`] ?? "",
     answer: fields[`answer-${n}`] ?? "",
@@ -44,42 +44,24 @@ function rowsOf(fields: FormValues): FaqRow[] {
   }));
 }
 
-/** A new question's id, from its words: `/#faq-where-do-i-park`. */
-function idFor(question: string, taken: Set<string>): string {
-  const base =
-    question
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "")
-      .slice(0, 50) || "question";
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
-  taken.add(id);
-  return id;
-}
-
 /** The list the rows make, in the order their positions give, or what was wrong with which row. */
 function listOf(rows: FaqRow[]): { entries: FaqEntry[] } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const kept: { entry: FaqEntry; position: number; n: number }[] = [];
+  const kept: Placed<FaqEntry>[] = [];
   const taken = new Set(rows.map((row) => row.id).filter(Boolean));
   rows.forEach((row, n) => {
     // A blank new row is not a question; a removed one is left out.
     if (row.remove || (!row.id && !row.question.trim() && !row.answer.trim())) return;
-    const parsed = FaqEntrySchema.safeParse({ ...row, id: row.id || idFor(row.question, taken) });
+    const parsed = FaqEntrySchema.safeParse({ ...row, id: row.id || slugFor(row.question, taken, "question") });
     if (!parsed.success) {
       for (const [field, message] of Object.entries(fieldErrors(parsed.error))) errors[`${field}-${n}`] = message;
       return;
     }
-    const position = Number(row.position);
-    kept.push({ entry: parsed.data, position: Number.isFinite(position) ? position : n + 1, n });
+    kept.push({ value: parsed.data, position: placeOf(row.position, n), n });
   });
   if (kept.length > FAQ_ENTRIES_MAX) errors.form = CLUB_FACT_MESSAGES.tooMany;
   if (Object.keys(errors).length > 0) return { errors };
-  // A question given the place another holds goes before it: moved to 1, it is first.
-  const moved = (row: { position: number; n: number }) => (row.position === row.n + 1 ? 1 : 0);
-  kept.sort((a, b) => a.position - b.position || moved(a) - moved(b) || a.n - b.n);
-  return { entries: kept.map(({ entry }) => entry) };
+  return { entries: inOrder(kept) };
 }
 
 const refused = (rows: FaqRow[], errors: FieldErrors) =>

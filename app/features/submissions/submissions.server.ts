@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, lte, ne, sql } from "drizzle-orm";
 import type { OrderInput, PelInput } from "./submissions.form";
-import { orderTotalCents } from "~/game/merchant";
+import { builtInPricedItems, orderTotalCents } from "~/game/merchant";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "~/platform/db/client.server";
 import { characters, events, merchantOrders, pels } from "~/platform/db/schema";
@@ -75,6 +75,7 @@ export async function submitOrder(
       userId: user.id,
       eventId: input.eventId,
       items: input.items,
+      pricedItems: builtInPricedItems(input.items),
       totalPrice: (totalCents / 100).toFixed(2),
     })
     .onConflictDoNothing({ target: merchantOrders.submissionKey });

@@ -3,6 +3,7 @@ import { LETTER_BODY_MAX } from "~/features/letters/letters.messages";
 import { PEL_ANSWER_MAX } from "~/game/pel";
 import { PAYMENT_STATUSES, type PaymentStatus } from "~/game/roles";
 import { eventAttendance, letters, merchantOrders, pels } from "~/platform/db/schema";
+import { builtInPricedItems } from "~/game/merchant";
 import { eachRow, flagRow, type ImportContext, type Outcome } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
 import { EXPORT_FILES, type ExportTable } from "./format.server";
@@ -133,6 +134,7 @@ export const importMerchantOrders: Importer = async (ctx, csv) => {
       userId,
       eventId,
       items,
+      pricedItems: builtInPricedItems(items),
       totalPrice: (totalCents / 100).toFixed(2),
       createdAt,
     };

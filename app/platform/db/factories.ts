@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
 import { CABINS } from "~/game/cabins";
 import { FACTIONS, jobsForFaction } from "~/game/factions";
-import { MERCHANT_ITEMS, orderTotalCents } from "~/game/merchant";
+import { builtInPricedItems, MERCHANT_ITEMS, orderTotalCents } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import type { Role } from "~/game/roles";
 import type { Database } from "./client.server";
@@ -233,6 +233,7 @@ export function orderValues(
     items,
     totalPrice: (orderTotalCents(items) / 100).toFixed(2),
     ...overrides,
+    pricedItems: overrides.pricedItems ?? builtInPricedItems(overrides.items ?? items),
   };
 }
 

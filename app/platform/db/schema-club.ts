@@ -4,7 +4,17 @@ import { createdAt, oneOf } from "./columns";
 import { profiles } from "./schema-members";
 
 /** The club's own facts a manager may change in the browser, each kept as a whole list. */
-export const CLUB_FACT_KINDS = ["faq", "welcome"] as const;
+export const CLUB_FACT_KINDS = [
+  "faq",
+  "welcome",
+  "merchant",
+  "cabins",
+  "pel-questions",
+  "application-questions",
+  "factions",
+  "locations",
+  "rulebook",
+] as const;
 export type ClubFactKind = (typeof CLUB_FACT_KINDS)[number];
 
 /**

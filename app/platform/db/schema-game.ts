@@ -14,7 +14,6 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
-import { CABINS } from "~/game/cabins";
 import { LETTER_STATUSES } from "~/game/letters";
 import { EVENT_STATUSES, PAYMENT_STATUSES } from "~/game/roles";
 import { TICKET_PLACES_MAX, TICKET_PRICE_MAX_CENTS, TICKET_PRICE_MIN_CENTS } from "~/game/tickets";
@@ -97,6 +96,9 @@ export const pels = pgTable(
   ],
 );
 
+/** What an order's items were called and cost when it was written, by price-list key. */
+export type PricedItems = Record<string, { name: string; unit: string; priceCents: number }>;
+
 /** An order of in-game goods for an event; `items` maps a price-list key to a quantity. */
 export const merchantOrders = pgTable(
   "merchant_orders",
@@ -106,6 +108,11 @@ export const merchantOrders = pgTable(
     userId: ownerId(),
     eventId: eventId(),
     items: jsonb("items").$type<Record<string, number>>().notNull(),
+    /**
+     * Each ordered item as the member saw it on the price list (name, unit, price): a later
+     * change to the list leaves the order reading as it was written.
+     */
+    pricedItems: jsonb("priced_items").$type<PricedItems>().notNull(),
     totalPrice: numeric("total_price", { precision: 10, scale: 2 }).notNull(),
     createdAt: createdAt(),
     /** When staff handed the goods over (and took the money); empty while still to hand out. */
@@ -132,7 +139,8 @@ export const eventAttendance = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     userId: ownerId(),
     eventId: eventId(),
-    cabin: text("cabin", { enum: CABINS }),
+    /** The cabin's name when the record was made: renaming or retiring a cabin later leaves it as it was. */
+    cabin: text("cabin"),
     paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("paid"),
     /** The character's name when the record was made, kept even if the character changes. */
     characterName: text("character_name"),
@@ -143,7 +151,6 @@ export const eventAttendance = pgTable(
     uniqueIndex("event_attendance_user_event_unique").on(t.userId, t.eventId),
     index("event_attendance_event_id_status_idx").on(t.eventId, t.paymentStatus),
     index("event_attendance_created_by_idx").on(t.createdBy),
-    check("event_attendance_cabin_check", sql`${t.cabin} is null or ${oneOf(t.cabin, CABINS)}`),
     check("event_attendance_payment_status_check", oneOf(t.paymentStatus, PAYMENT_STATUSES)),
   ],
 );

@@ -1,28 +1,17 @@
-import { parseDocument } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { currentFacts } from "~/features/club-facts/club-facts.server";
 import { FAQ } from "~/game/faq";
 import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
-import { postForm } from "../../helpers/forms";
+import { formFieldsOf, postForm } from "../../helpers/forms";
 import { signedInMember } from "../../helpers/members";
 
 withTestDatabase();
 const app = withAppServer();
 
-/** The form's fields as a browser would send them, from the page's HTML: every row as it stands. */
+/** The FAQ form's fields as a browser would send them: every row as it stands. */
 async function pageFields(cookie: string): Promise<Record<string, string>> {
-  const html = await (await fetch(`${app().url}/tools/club/faq`, { headers: { Cookie: cookie } })).text();
-  const fields: Record<string, string> = {};
-  const walk = (node: { name?: string; attribs?: Record<string, string>; children?: unknown[] }) => {
-    const name = node.attribs?.name;
-    if (name && node.name === "input" && node.attribs?.type !== "checkbox") fields[name] ??= node.attribs?.value ?? "";
-    if (name && node.name === "textarea")
-      fields[name] = (node.children as { data?: string }[]).map((child) => child.data ?? "").join("");
-    for (const child of (node.children ?? []) as (typeof node)[]) walk(child);
-  };
-  walk(parseDocument(html, { decodeEntities: true }) as never);
-  return fields;
+  return formFieldsOf(await (await fetch(`${app().url}/tools/club/faq`, { headers: { Cookie: cookie } })).text());
 }
 
 describe("the managers' FAQ page", () => {

@@ -1,3 +1,4 @@
+import { builtInPricedItems } from "~/game/merchant";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -78,11 +79,33 @@ async function seedEvent() {
         userId: ada.id,
         eventId: event.id,
         items: { bullets: 2, salt: 1 },
+        pricedItems: builtInPricedItems({ bullets: 2, salt: 1 }),
         totalPrice: "18.50",
       },
-      { submissionKey: randomUUID(), userId: ada.id, eventId: event.id, items: { meat: 1 }, totalPrice: "3.00" },
-      { submissionKey: randomUUID(), userId: cy.id, eventId: event.id, items: { vials: 1 }, totalPrice: "45.00" },
-      { submissionKey: randomUUID(), userId: absent.id, eventId: other.id, items: { nails: 1 }, totalPrice: "45.00" },
+      {
+        submissionKey: randomUUID(),
+        userId: ada.id,
+        eventId: event.id,
+        items: { meat: 1 },
+        pricedItems: builtInPricedItems({ meat: 1 }),
+        totalPrice: "3.00",
+      },
+      {
+        submissionKey: randomUUID(),
+        userId: cy.id,
+        eventId: event.id,
+        items: { vials: 1 },
+        pricedItems: builtInPricedItems({ vials: 1 }),
+        totalPrice: "45.00",
+      },
+      {
+        submissionKey: randomUUID(),
+        userId: absent.id,
+        eventId: other.id,
+        items: { nails: 1 },
+        pricedItems: builtInPricedItems({ nails: 1 }),
+        totalPrice: "45.00",
+      },
     ]);
   // Ada's costume is approved and Cy's waits for a verdict; Bo has sent nothing.
   const photo = (userId: string, n: number) => ({
@@ -398,6 +421,7 @@ describe("the event-day sheet", () => {
           userId: member.id,
           eventId: event.id,
           items: { vials: 1 },
+          pricedItems: builtInPricedItems({ vials: 1 }),
           totalPrice: "45.00",
         })),
       );

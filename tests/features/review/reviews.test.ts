@@ -1,3 +1,4 @@
+import { builtInPricedItems } from "~/game/merchant";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -31,6 +32,7 @@ describe("the staff review pages", () => {
           userId: author.id,
           eventId: event.id,
           items: { salt: 1 },
+          pricedItems: builtInPricedItems({ salt: 1 }),
           totalPrice: "1.25",
         });
       made.push(event);
@@ -142,6 +144,7 @@ describe("the staff review pages", () => {
         userId: clara.id,
         eventId: newer.id,
         items: { bullets: 3, salt: 1 },
+        pricedItems: builtInPricedItems({ bullets: 3, salt: 1 }),
         totalPrice: "26.25",
       });
     const orders = await get(`/view-merchant-orders?event=${newer.id}`);

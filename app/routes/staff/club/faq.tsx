@@ -30,7 +30,7 @@ export default function FaqPage({ loaderData, actionData }: Route.ComponentProps
     <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
       <h1 className="text-center text-5xl">The FAQ</h1>
       <p className="text-center">
-        <Link to="/tools">Back to Tools</Link> · <Link to="/#faq-title">See it on the home page</Link>
+        <Link to="/tools/club">Back to the Club</Link> · <Link to="/#faq-title">See it on the home page</Link>
       </p>
       <FaqNotice answer={actionData} />
       {actionData?.preview ? <FaqPreview preview={actionData.preview} /> : null}

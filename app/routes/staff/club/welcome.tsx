@@ -36,7 +36,7 @@ export default function WelcomePage({ loaderData, actionData }: Route.ComponentP
     <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
       <h1 className="text-center text-5xl">The Welcome</h1>
       <p className="text-center">
-        <Link to="/tools">Back to Tools</Link> · <Link to="/#welcome-title">See it on the home page</Link>
+        <Link to="/tools/club">Back to the Club</Link> · <Link to="/#welcome-title">See it on the home page</Link>
       </p>
       {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}

@@ -190,8 +190,7 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
           { to: "/attendance-tool", label: "Attendance Tool" },
           { to: "/emergency-contacts", label: "Emergency Contacts" },
           { to: "/tools/event-day", label: "Event-Day Sheets" },
-          { to: "/tools/club/welcome", label: "The Welcome" },
-          { to: "/tools/club/faq", label: "The FAQ" },
+          { to: "/tools/club", label: "The Club" },
           { to: "/outbox", label: "Outbox" },
         ]
       : []),

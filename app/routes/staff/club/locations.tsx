@@ -1,0 +1,11 @@
+import type { Route } from "./+types/locations";
+import { requireAccess } from "~/web/guards.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAccess(context, request, "manager");
+  return null;
+}
+
+export default function Page() {
+  return <h1>locations</h1>;
+}
