@@ -117,20 +117,23 @@ export const HISTORY_SHOWN = 20;
 /** The newest versions of `kind` (who saved each, and when), newest first. */
 export async function factsHistory(kind: ClubFactKind) {
   const db = await database();
-  return db
-    .select({
-      version: clubFactVersions.version,
-      createdAt: clubFactVersions.createdAt,
-      restoredFrom: clubFactVersions.restoredFrom,
-      content: clubFactVersions.content,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-    })
-    .from(clubFactVersions)
-    .leftJoin(profiles, eq(profiles.id, clubFactVersions.changedBy))
-    .where(eq(clubFactVersions.kind, kind))
-    .orderBy(desc(clubFactVersions.version))
-    .limit(HISTORY_SHOWN);
+  return (
+    db
+      .select({
+        version: clubFactVersions.version,
+        createdAt: clubFactVersions.createdAt,
+        restoredFrom: clubFactVersions.restoredFrom,
+        content: clubFactVersions.content,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+      })
+      .from(clubFactVersions)
+      .leftJoin(profiles, eq(profiles.id, clubFactVersions.changedBy))
+      .where(eq(clubFactVersions.kind, kind))
+      .orderBy(desc(clubFactVersions.version))
+      // One more than is shown: what the oldest shown one changed is told against the one before.
+      .limit(HISTORY_SHOWN + 1)
+  );
 }
 
 /** An FAQ entry as a page shows it: its answer made into HTML (the safe subset). */
@@ -160,17 +163,42 @@ export async function welcomeAsShown(): Promise<string> {
   return shownWelcome.html;
 }
 
-/** A saved version as the history lists it: when, by whom, how big, and what it brought back. */
-export type HistoryRow = { version: number; at: string; by: string; restoredFrom: number | null; size: string };
+/**
+ * A saved version as the history lists it: when, by whom, how big, what it brought back, and
+ * what it changed from the version before (lines of the list added and removed, or only moved).
+ */
+export type HistoryRow = {
+  version: number;
+  at: string;
+  by: string;
+  restoredFrom: number | null;
+  size: string;
+  changes: { added: string[]; removed: string[]; reordered: boolean } | null;
+};
+
+/** What `after` changed from `before`, as lines. */
+function changesBetween(before: string[], after: string[]): NonNullable<HistoryRow["changes"]> {
+  const had = new Set(before);
+  const has = new Set(after);
+  const added = after.filter((line) => !had.has(line));
+  const removed = before.filter((line) => !has.has(line));
+  const kept = (lines: string[], other: Set<string>) => lines.filter((line) => other.has(line)).join("\n");
+  return { added, removed, reordered: kept(before, has) !== kept(after, had) };
+}
 
 /** The history of `kind`, as its page lists it. */
 export async function historyOf(kind: ClubFactKind): Promise<HistoryRow[]> {
   const rows = await factsHistory(kind);
-  return rows.map((row) => ({
-    version: row.version,
-    at: row.createdAt.toISOString(),
-    by: row.firstName ? `${row.firstName} ${row.lastName}` : "a former member",
-    restoredFrom: row.restoredFrom,
-    size: (KINDS[kind].size as (content: unknown) => string)(row.content),
-  }));
+  const lines = KINDS[kind].lines as (content: unknown) => string[];
+  return rows.slice(0, HISTORY_SHOWN).map((row, n) => {
+    const before = rows[n + 1]?.content ?? (row.version === 1 ? KINDS[kind].starting() : undefined);
+    return {
+      version: row.version,
+      at: row.createdAt.toISOString(),
+      by: row.firstName ? `${row.firstName} ${row.lastName}` : "a former member",
+      restoredFrom: row.restoredFrom,
+      size: (KINDS[kind].size as (content: unknown) => string)(row.content),
+      changes: before === undefined ? null : changesBetween(lines(before), lines(row.content)),
+    };
+  });
 }

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { currentFacts, factsHistory, restoreFacts, saveFacts } from "~/features/club-facts/club-facts.server";
+import { currentFacts, factsHistory, historyOf, restoreFacts, saveFacts } from "~/features/club-facts/club-facts.server";
 import { FAQ } from "~/game/faq";
 import { auditLog, clubFactVersions } from "~/platform/db/schema";
 import { withTestDatabase } from "../../helpers/db";
@@ -57,6 +57,13 @@ describe("the club's facts", () => {
       [now.version, null],
     ]);
     expect(history[0]).toMatchObject({ firstName: manager.firstName });
+
+    // The history says what each save changed: the question added, then taken away again.
+    const shown = await historyOf("faq");
+    expect(shown.map((row) => row.changes)).toEqual([
+      { added: [], removed: ["Where do I park?: In the *lower* field."], reordered: false },
+      { added: ["Where do I park?: In the *lower* field."], removed: [], reordered: false },
+    ]);
   });
 
   it("refuses a list that breaks the rules and saves nothing", async () => {
