@@ -1,6 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { currentFacts, factsHistory, historyOf, restoreFacts, saveFacts } from "~/features/club-facts/club-facts.server";
+import {
+  currentFacts,
+  factsHistory,
+  historyOf,
+  restoreFacts,
+  saveFacts,
+} from "~/features/club-facts/club-facts.server";
 import { FAQ } from "~/game/faq";
 import { auditLog, clubFactVersions } from "~/platform/db/schema";
 import { withTestDatabase } from "../../helpers/db";
