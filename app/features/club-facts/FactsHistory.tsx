@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/SubmitButton";
 import { formatClubTime } from "~/lib/dates";
 import type { HistoryRow } from "./club-facts.server";
+import { WhatChanged } from "./WhatChanged";
 
 /**
  * The saved versions of one of the club's facts, newest first, each with a way back to it; then
@@ -41,7 +42,7 @@ export function FactsHistory({
             {row.version === version ? null : (
               <RestoreButton restore={row.version} name={`version ${row.version}`} version={version} busy={busy} />
             )}
-            {row.changes ? <WhatChanged version={row.version} changes={row.changes} /> : null}
+            {row.changes ? <WhatChanged label={`in version ${row.version}`} changes={row.changes} /> : null}
           </li>
         ))}
         {history.length > 0 ? (
@@ -59,43 +60,6 @@ export function FactsHistory({
         ) : null}
       </ol>
     </section>
-  );
-}
-
-/** What a version added and removed, opened on demand: the audit's before and after, as lines. */
-function WhatChanged({ version, changes }: { version: number; changes: NonNullable<HistoryRow["changes"]> }) {
-  const { added, removed, reordered } = changes;
-  const summary =
-    added.length + removed.length === 0
-      ? reordered
-        ? "Only the order changed"
-        : "Nothing changed"
-      : [added.length ? `${added.length} added` : "", removed.length ? `${removed.length} removed` : ""]
-          .filter(Boolean)
-          .join(", ");
-  return (
-    <details className="w-full">
-      <summary className="min-h-11 cursor-pointer py-2 text-brass">
-        What changed<span className="sr-only"> in version {version}</span>: {summary}
-      </summary>
-      <div className="flex flex-col gap-2 text-sm">
-        {removed.length ? <ChangedLines title="Before" lines={removed} /> : null}
-        {added.length ? <ChangedLines title="After" lines={added} /> : null}
-      </div>
-    </details>
-  );
-}
-
-function ChangedLines({ title, lines }: { title: string; lines: string[] }) {
-  return (
-    <div>
-      <p className="font-bold">{title}</p>
-      <ul className="list-disc pl-5 break-words">
-        {lines.map((line, n) => (
-          <li key={n}>{line}</li>
-        ))}
-      </ul>
-    </div>
   );
 }
 

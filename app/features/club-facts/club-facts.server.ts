@@ -1,6 +1,7 @@
 import { and, desc, eq, max } from "drizzle-orm";
 import type { z } from "zod";
 import { CLUB_FACT_MESSAGES } from "./club-facts.form";
+import { changesOf, type FactChanges } from "./changes";
 import { KINDS, type ClubFacts } from "./kinds";
 import { formattedTextHtml } from "~/lib/formatted-text.server";
 import { audit } from "~/platform/audit.server";
@@ -173,23 +174,12 @@ export type HistoryRow = {
   by: string;
   restoredFrom: number | null;
   size: string;
-  changes: { added: string[]; removed: string[]; reordered: boolean } | null;
+  changes: FactChanges | null;
 };
-
-/** What `after` changed from `before`, as lines. */
-function changesBetween(before: string[], after: string[]): NonNullable<HistoryRow["changes"]> {
-  const had = new Set(before);
-  const has = new Set(after);
-  const added = after.filter((line) => !had.has(line));
-  const removed = before.filter((line) => !has.has(line));
-  const kept = (lines: string[], other: Set<string>) => lines.filter((line) => other.has(line)).join("\n");
-  return { added, removed, reordered: kept(before, has) !== kept(after, had) };
-}
 
 /** The history of `kind`, as its page lists it. */
 export async function historyOf(kind: ClubFactKind): Promise<HistoryRow[]> {
   const rows = await factsHistory(kind);
-  const lines = KINDS[kind].lines as (content: unknown) => string[];
   return rows.slice(0, HISTORY_SHOWN).map((row, n) => {
     const before = rows[n + 1]?.content ?? (row.version === 1 ? KINDS[kind].starting() : undefined);
     return {
@@ -198,7 +188,7 @@ export async function historyOf(kind: ClubFactKind): Promise<HistoryRow[]> {
       by: row.firstName ? `${row.firstName} ${row.lastName}` : "a former member",
       restoredFrom: row.restoredFrom,
       size: (KINDS[kind].size as (content: unknown) => string)(row.content),
-      changes: before === undefined ? null : changesBetween(lines(before), lines(row.content)),
+      changes: before === undefined ? null : changesOf(kind, before, row.content),
     };
   });
 }

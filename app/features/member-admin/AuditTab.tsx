@@ -1,4 +1,7 @@
 import { formatClubTime } from "~/lib/dates";
+import { CLUB_PAGES } from "~/features/club-facts/club-pages";
+import type { FactChanges } from "~/features/club-facts/changes";
+import { WhatChanged } from "~/features/club-facts/WhatChanged";
 import {
   isMemberAdminAuditAction,
   MEMBER_ADMIN_AUDIT_ACTIONS,
@@ -97,7 +100,14 @@ function detail(action: string, details: Record<string, unknown> | null): string
 }
 
 /** The club's facts by the name the tools give them. */
-const CLUB_FACT_NAMES: Record<string, string> = { faq: "The FAQ", welcome: "The welcome" };
+const CLUB_FACT_NAMES: Record<string, string> = Object.fromEntries(CLUB_PAGES.map((page) => [page.kind, page.title]));
+
+/** What a save of the club's facts changed (made from its before and after by loadAuditPage). */
+function factChanges(entry: Entry): FactChanges | null {
+  if (entry.action !== "club_facts.save") return null;
+  const changes = entry.details?.changes as FactChanges | undefined;
+  return changes && Array.isArray(changes.added) ? changes : null;
+}
 
 type Entry = {
   id: string;
@@ -120,6 +130,7 @@ export function AuditTab({ list }: { list: { rows: Entry[]; total: number; page:
             <p className="text-sm text-dust">
               {[formatClubTime(entry.createdAt), detail(entry.action, entry.details)].filter(Boolean).join(" · ")}
             </p>
+            {factChanges(entry) ? <WhatChanged label="in this save" changes={factChanges(entry)!} /> : null}
           </li>
         ))}
       </ol>

@@ -32,3 +32,22 @@ describe("the club's pages (/tools/club)", () => {
     expect(await open()).toMatch(/Version 1, saved [^<]+ by /);
   });
 });
+
+describe("the audit log's entries for the club's facts", () => {
+  it("say which page, which version, and what the save took away and added", async () => {
+    const manager = await signedInMember("manager");
+    const faq = await currentFacts("faq");
+    const reworded = faq.content.map((entry, n) =>
+      n === 0 ? { ...entry, question: "How does a settler join Hopewell?" } : entry,
+    );
+    expect(await saveFacts("faq", reworded, manager, faq.version)).toMatchObject({ ok: true });
+    const html = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    const entry = html.slice(html.indexOf("changed the club&#x27;s facts"));
+    expect(entry).toMatch(/The FAQ version \d+/);
+    expect(entry).toContain("1 added, 1 removed");
+    expect(entry).toContain(`${faq.content[0]!.question}: `);
+    expect(entry).toContain("How does a settler join Hopewell?: ");
+    // The lists themselves stay on the server: only what changed is sent.
+    expect(html).not.toContain(faq.content.at(-1)!.question);
+  });
+});

@@ -20,7 +20,7 @@ import {
   isApplicationFilter,
   listApplications,
 } from "~/features/members/applications.server";
-import { AUDIT_PAGE_SIZE, listAudit } from "~/platform/audit.server";
+import { loadAuditPage } from "~/features/member-admin/audit-page.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 import { newEntryCounts } from "~/features/review/review-queue.server";
@@ -76,8 +76,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     };
   }
   if (tab === "audit") {
-    const found = await listAudit(page);
-    return { ...base, audit: { ...found, page, lastPage: lastPageOf(found.total, AUDIT_PAGE_SIZE) } };
+    const { rows, total, pageSize } = await loadAuditPage(page);
+    return { ...base, audit: { rows, total, page, lastPage: lastPageOf(total, pageSize) } };
   }
   const found = await listMembersWithRoles({ search, page });
   return { ...base, roles: { ...found, search, page, lastPage: lastPageOf(found.total, ROLES_PAGE_SIZE) } };
