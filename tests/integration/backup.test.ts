@@ -110,6 +110,8 @@ async function compare(
     for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
     expect(before["public.profiles"]!.length).toBeGreaterThanOrEqual(SMALL_CLUB.members);
     expect(before["public.research"]!.length).toBe(SMALL_CLUB.research);
+    // The club's own facts, as its managers changed them.
+    expect(before["public.club_fact_versions"]!.length).toBeGreaterThan(0);
   } finally {
     await a.close();
     await b.close();

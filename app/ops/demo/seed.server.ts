@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Role } from "~/game/roles";
 import { countOf } from "~/lib/plural";
 import type { Database } from "~/platform/db/client.server";
+import { seedClubFacts } from "./seed-club.server";
 import {
   applicationValues,
   attendanceValues,
@@ -222,6 +223,9 @@ export async function seedDemo(
   log(countOf(orderRows.length, "merchant order"));
 
   const demoPlayer = members.find((m) => m.email === DEMO_ACCOUNTS.player)?.id;
+  const demoManager = members.find((m) => m.email === DEMO_ACCOUNTS.manager)!.id;
+  await seedClubFacts(db, demoManager);
+  log("the FAQ and the price list changed once each by the demo manager");
   if (busiest) {
     const made = { inserted, past, withCharacters, characterName, decidedBy, afterEvent, demoPlayer };
     await seedBusiest(db, busiest, made, log);
