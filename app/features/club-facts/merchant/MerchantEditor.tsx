@@ -117,57 +117,66 @@ function ItemFields({
           Retired: no longer sold
         </label>
       )}
-      <fieldset className="flex flex-col gap-1" aria-describedby={eventsError ? `events-${n}-error` : undefined}>
-        <legend className="font-bold">Sold at</legend>
-        <label className="flex min-h-11 items-center gap-2">
-          <input
-            type="radio"
-            name={`sold-${n}`}
-            value="every"
-            defaultChecked={row.sold === "every"}
-            className="size-5"
-          />
-          Every event
-        </label>
-        {events.length === 0 ? (
-          <p className="text-sm text-dust">No events are coming up to limit it to.</p>
-        ) : (
-          <>
-            <label className="flex min-h-11 items-center gap-2">
-              <input
-                type="radio"
-                name={`sold-${n}`}
-                value="chosen"
-                defaultChecked={row.sold === "chosen"}
-                className="size-5"
-              />
-              Only at the events ticked here:
-            </label>
-            <div className="flex flex-col pl-7">
-              {events.map((event) => (
-                <label key={event.id} className="flex min-h-11 items-center gap-2">
-                  <input
-                    type="checkbox"
-                    name={`event-${n}-${event.id}`}
-                    defaultChecked={row.events.includes(event.id)}
-                    className="size-5"
-                    onChange={(change) => {
-                      // Ticking an event means "only at these": with scripts the choice follows.
-                      const only = change.currentTarget.form?.querySelector<HTMLInputElement>(
-                        `input[name="sold-${n}"][value="chosen"]`,
-                      );
-                      if (change.currentTarget.checked && only) only.checked = true;
-                    }}
-                  />
-                  {saleEventName(event)}
-                  {event.upcoming ? "" : " · over"}
-                </label>
-              ))}
-            </div>
-          </>
-        )}
-        {eventsError ? <FieldError id={`events-${n}-error`}>{eventsError}</FieldError> : null}
-      </fieldset>
+      {/* Folded while it is sold everywhere: a long list of events in every row is only opened where it is wanted. */}
+      <details open={row.sold === "chosen" || eventsError !== undefined}>
+        <summary className="flex min-h-11 items-center gap-2 text-brass">
+          {row.sold === "every"
+            ? "Sold at every event"
+            : `Sold at ${row.events.length} ${row.events.length === 1 ? "event" : "events"}`}
+          <span className="text-sm text-dust">(change)</span>
+        </summary>
+        <fieldset className="flex flex-col gap-1" aria-describedby={eventsError ? `events-${n}-error` : undefined}>
+          <legend className="font-bold">Sold at</legend>
+          <label className="flex min-h-11 items-center gap-2">
+            <input
+              type="radio"
+              name={`sold-${n}`}
+              value="every"
+              defaultChecked={row.sold === "every"}
+              className="size-5"
+            />
+            Every event
+          </label>
+          {events.length === 0 ? (
+            <p className="text-sm text-dust">No events are coming up to limit it to.</p>
+          ) : (
+            <>
+              <label className="flex min-h-11 items-center gap-2">
+                <input
+                  type="radio"
+                  name={`sold-${n}`}
+                  value="chosen"
+                  defaultChecked={row.sold === "chosen"}
+                  className="size-5"
+                />
+                Only at the events ticked here:
+              </label>
+              <div className="flex flex-col pl-7">
+                {events.map((event) => (
+                  <label key={event.id} className="flex min-h-11 items-center gap-2">
+                    <input
+                      type="checkbox"
+                      name={`event-${n}-${event.id}`}
+                      defaultChecked={row.events.includes(event.id)}
+                      className="size-5"
+                      onChange={(change) => {
+                        // Ticking an event means "only at these": with scripts the choice follows.
+                        const only = change.currentTarget.form?.querySelector<HTMLInputElement>(
+                          `input[name="sold-${n}"][value="chosen"]`,
+                        );
+                        if (change.currentTarget.checked && only) only.checked = true;
+                      }}
+                    />
+                    {saleEventName(event)}
+                    {event.upcoming ? "" : " · over"}
+                  </label>
+                ))}
+              </div>
+            </>
+          )}
+          {eventsError ? <FieldError id={`events-${n}-error`}>{eventsError}</FieldError> : null}
+        </fieldset>
+      </details>
     </fieldset>
   );
 }
