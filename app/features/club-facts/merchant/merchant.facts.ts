@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BUILT_IN_CURRENCY_NAME, BUILT_IN_MERCHANT_ITEMS } from "~/game/merchant";
+import { isUuid } from "~/lib/ids";
 
 /** The merchant's price list as the club keeps it (kind "merchant"). */
 
@@ -29,7 +30,8 @@ export const MerchantItemSchema = z.object({
   unit: z.string().trim().min(1, MERCHANT_MESSAGES.unit).max(30, MERCHANT_MESSAGES.unit),
   priceCents: z.number().int().min(1, MERCHANT_MESSAGES.price).max(PRICE_MAX_CENTS, MERCHANT_MESSAGES.price),
   retired: z.boolean(),
-  events: z.array(z.string().uuid()).nullable(),
+  // Any event's id (an imported event's too), not only the kind the site makes.
+  events: z.array(z.string().refine(isUuid)).nullable(),
 });
 export type ClubMerchantItem = z.infer<typeof MerchantItemSchema>;
 
