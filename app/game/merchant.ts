@@ -1,8 +1,11 @@
 /**
- * The merchant's price list, in Hopewell Dollars (docs/product.md#merchant-price-list).
- * Prices are kept in cents so totals are exact; format them with `formatDollars`.
+ * Money and the merchant's built-in price list. The price list the site sells from is the club's
+ * own (`features/club-facts/merchant/`), which managers change in the browser; the list here is
+ * only its starting data, and the old site's list that its imported orders are priced with
+ * (docs/product.md#merchant-price-list). Prices are kept in cents so totals are exact; format
+ * them with `formatDollars`.
  */
-export const MERCHANT_ITEMS = [
+export const BUILT_IN_MERCHANT_ITEMS = [
   { key: "meat", name: "Meat", priceCents: 300, unit: "piece" },
   { key: "bandages", name: "10 Bandages", priceCents: 2250, unit: "pack" },
   { key: "fabric", name: "Fabric", priceCents: 1300, unit: "bolt" },
@@ -23,16 +26,12 @@ export const MERCHANT_ITEMS = [
   { key: "wood_stocks", name: "5 Wood Stocks", priceCents: 5600, unit: "crate" },
 ] as const;
 
-export type MerchantItem = (typeof MERCHANT_ITEMS)[number];
-export type MerchantItemKey = MerchantItem["key"];
+export type BuiltInMerchantItem = (typeof BUILT_IN_MERCHANT_ITEMS)[number];
+export type BuiltInMerchantItemKey = BuiltInMerchantItem["key"];
 
-export const CURRENCY_NAME = "Hopewell Dollars";
+export const BUILT_IN_CURRENCY_NAME = "Hopewell Dollars";
 
-const byKey = new Map<string, MerchantItem>(MERCHANT_ITEMS.map((item) => [item.key, item]));
-
-export function merchantItem(key: string): MerchantItem | undefined {
-  return byKey.get(key);
-}
+const byKey = new Map<string, BuiltInMerchantItem>(BUILT_IN_MERCHANT_ITEMS.map((item) => [item.key, item]));
 
 /** What `items` are called and cost on the built-in list, kept with an order as the member saw them. */
 export function builtInPricedItems(
@@ -47,8 +46,8 @@ export function builtInPricedItems(
   );
 }
 
-/** The order total in cents: the sum of price times quantity. Unknown keys are an error. */
-export function orderTotalCents(items: Record<string, number>): number {
+/** An order's total in cents on the built-in list: the sum of price times quantity. Unknown keys are an error. */
+export function builtInTotalCents(items: Record<string, number>): number {
   let total = 0;
   for (const [key, quantity] of Object.entries(items)) {
     const item = byKey.get(key);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { MERCHANT_ITEMS } from "~/game/merchant";
+import { BUILT_IN_MERCHANT_ITEMS } from "~/game/merchant";
 import { openDatabase, rawRows } from "~/platform/db/client.server";
 
 /**
@@ -52,7 +52,7 @@ describe("the migration to the club's own price list", () => {
     const after = await openDatabase({ dataDir });
     try {
       const [order] = await rawRows<{ priced_items: unknown }>(after.db, sql`select priced_items from merchant_orders`);
-      const listed = (key: string) => MERCHANT_ITEMS.find((item) => item.key === key)!;
+      const listed = (key: string) => BUILT_IN_MERCHANT_ITEMS.find((item) => item.key === key)!;
       expect(order!.priced_items).toEqual({
         bullets: {
           name: listed("bullets").name,

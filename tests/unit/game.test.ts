@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   CABINS,
   FACTIONS,
-  MERCHANT_ITEMS,
+  BUILT_IN_MERCHANT_ITEMS,
   formatDollars,
   isValidFactionJob,
   jobsForFaction,
-  orderTotalCents,
+  builtInTotalCents,
 } from "~/game";
 
 describe("factions and jobs", () => {
@@ -41,18 +41,18 @@ describe("factions and jobs", () => {
 
 describe("merchant price list", () => {
   it("has the price list's eighteen items with prices and units", () => {
-    expect(MERCHANT_ITEMS).toHaveLength(18);
-    const bandages = MERCHANT_ITEMS.find((item) => item.name === "10 Bandages");
+    expect(BUILT_IN_MERCHANT_ITEMS).toHaveLength(18);
+    const bandages = BUILT_IN_MERCHANT_ITEMS.find((item) => item.name === "10 Bandages");
     expect(bandages).toMatchObject({ priceCents: 2250, unit: "pack" });
-    const cylinders = MERCHANT_ITEMS.find((item) => item.name === "5 Cylinders");
+    const cylinders = BUILT_IN_MERCHANT_ITEMS.find((item) => item.name === "5 Cylinders");
     expect(cylinders).toMatchObject({ priceCents: 9800, unit: "crate" });
-    expect(new Set(MERCHANT_ITEMS.map((item) => item.key)).size).toBe(18);
+    expect(new Set(BUILT_IN_MERCHANT_ITEMS.map((item) => item.key)).size).toBe(18);
   });
 
   it("totals price times quantity exactly", () => {
-    expect(orderTotalCents({ bullets: 3, iron_ore: 1, bandages: 2 })).toBe(3 * 775 + 250 + 2 * 2250);
-    expect(orderTotalCents({})).toBe(0);
-    expect(() => orderTotalCents({ whiskey: 1 })).toThrow(/Unknown merchant item/);
+    expect(builtInTotalCents({ bullets: 3, iron_ore: 1, bandages: 2 })).toBe(3 * 775 + 250 + 2 * 2250);
+    expect(builtInTotalCents({})).toBe(0);
+    expect(() => builtInTotalCents({ whiskey: 1 })).toThrow(/Unknown merchant item/);
   });
 
   it("formats cents as dollars with two decimals and thousands separated", () => {

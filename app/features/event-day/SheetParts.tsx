@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import { Form, useLocation } from "react-router";
 import { CallLink } from "~/components/CallLink";
-import { merchantItem } from "~/game/merchant";
+import { OrderItems } from "~/features/club-facts/merchant/OrderItems";
 import { HANDED_OUT_MESSAGES } from "~/features/review/handed-out.form";
 import { EVENT_DAY_SCOPE, EVENT_DAY_WORKER } from "./event-day-offline";
 import type { SheetAttendee } from "./event-day.server";
@@ -172,11 +172,7 @@ export function Orders({
         <ul className="flex flex-col gap-2">
           {attendee.orders.map((order, index) => (
             <li key={order.id} className="flex flex-col gap-1">
-              <ul>
-                {Object.entries(order.items).map(([key, quantity]) => (
-                  <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
-                ))}
-              </ul>
+              <OrderItems order={order} />
               <Form method="post" className="print:hidden">
                 <input type="hidden" name="orderId" value={order.id} />
                 <button

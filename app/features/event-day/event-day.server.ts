@@ -9,12 +9,13 @@ import { audit } from "~/platform/audit.server";
 import { costumeStatusesAt } from "~/features/costume/costumes.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
-import { auditLog, merchantOrders } from "~/platform/db/schema";
+import { auditLog, merchantOrders, type PricedItems } from "~/platform/db/schema";
 
 /** The heading of attendees with no cabin recorded, last on the sheet. */
 export const NO_CABIN = "Not assigned";
 
-export type SheetOrder = { id: string; items: Record<string, number>; totalCents: number };
+/** An order to hand out, with what it keeps of the price list as the member saw it. */
+export type SheetOrder = { id: string; items: Record<string, number>; pricedItems: PricedItems; totalCents: number };
 
 export type SheetAttendee = {
   userId: string;
@@ -120,7 +121,12 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
   const ordersBy = new Map<string, SheetOrder[]>();
   for (const order of orders) {
     const list = ordersBy.get(order.userId) ?? [];
-    list.push({ id: order.id, items: order.items, totalCents: storedTotalCents(order.totalPrice) });
+    list.push({
+      id: order.id,
+      items: order.items,
+      pricedItems: order.pricedItems,
+      totalCents: storedTotalCents(order.totalPrice),
+    });
     ordersBy.set(order.userId, list);
   }
   const byCabin = new Map<string, SheetAttendee[]>([...CABINS, NO_CABIN].map((cabin) => [cabin, []]));
@@ -164,6 +170,7 @@ export async function ordersToHandOut(eventId: string) {
       id: merchantOrders.id,
       userId: merchantOrders.userId,
       items: merchantOrders.items,
+      pricedItems: merchantOrders.pricedItems,
       totalPrice: merchantOrders.totalPrice,
       createdAt: merchantOrders.createdAt,
     })

@@ -3,7 +3,8 @@ import type { Cabin } from "~/game/cabins";
 import { storedTotalCents } from "~/game/merchant";
 import type { EventStatus, PaymentStatus } from "~/game/roles";
 import { database } from "~/platform/db/client.server";
-import { characters, eventAttendance, events, merchantOrders } from "~/platform/db/schema";
+import { characters, eventAttendance, events, merchantOrders, type PricedItems } from "~/platform/db/schema";
+import { merchantCurrency } from "~/features/club-facts/merchant/merchant.server";
 
 /**
  * What a member has done in the game, for the managers' page of one member
@@ -28,6 +29,8 @@ export type RecordOrder = {
   id: string;
   event: { title: string; date: string };
   items: Record<string, number>;
+  /** Each item as the member saw it on the price list when ordering. */
+  pricedItems: PricedItems;
   totalCents: number;
   createdAt: string;
   handedOutAt: string | null;
@@ -36,7 +39,8 @@ export type RecordOrder = {
 export type MemberRecord = {
   character: { name: string; faction: string; job: string; backstory: string } | null;
   attendance: { rows: RecordAttendance[]; more: boolean };
-  orders: { rows: RecordOrder[]; more: boolean };
+  /** `currency`: what the currency is called now. */
+  orders: { rows: RecordOrder[]; more: boolean; currency: string };
 };
 
 /** The first RECORD_LIST_MAX rows, and whether there were more (one more is read to know). */
@@ -46,7 +50,7 @@ function capped<T>(rows: T[]) {
 
 export async function memberRecord(userId: string): Promise<MemberRecord> {
   const db = await database();
-  const [[character], attendance, orders] = await Promise.all([
+  const [[character], attendance, orders, currency] = await Promise.all([
     db
       .select({
         name: characters.characterName,
@@ -77,6 +81,7 @@ export async function memberRecord(userId: string): Promise<MemberRecord> {
         title: events.title,
         date: events.date,
         items: merchantOrders.items,
+        pricedItems: merchantOrders.pricedItems,
         totalPrice: merchantOrders.totalPrice,
         createdAt: merchantOrders.createdAt,
         handedOutAt: merchantOrders.handedOutAt,
@@ -86,18 +91,22 @@ export async function memberRecord(userId: string): Promise<MemberRecord> {
       .where(eq(merchantOrders.userId, userId))
       .orderBy(desc(merchantOrders.createdAt), desc(merchantOrders.id))
       .limit(RECORD_LIST_MAX + 1),
+    merchantCurrency(),
   ]);
   return {
     character: character ?? null,
     attendance: capped(attendance),
-    orders: capped(
-      orders.map(({ title, date, totalPrice, createdAt, handedOutAt, ...order }) => ({
-        ...order,
-        event: { title, date },
-        totalCents: storedTotalCents(totalPrice),
-        createdAt: createdAt.toISOString(),
-        handedOutAt: handedOutAt?.toISOString() ?? null,
-      })),
-    ),
+    orders: {
+      ...capped(
+        orders.map(({ title, date, totalPrice, createdAt, handedOutAt, ...order }) => ({
+          ...order,
+          event: { title, date },
+          totalCents: storedTotalCents(totalPrice),
+          createdAt: createdAt.toISOString(),
+          handedOutAt: handedOutAt?.toISOString() ?? null,
+        })),
+      ),
+      currency,
+    },
   };
 }

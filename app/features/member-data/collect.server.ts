@@ -66,6 +66,8 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       id: order.id,
       event,
       items: order.items,
+      // Each item's name, unit and price as the member saw them when ordering.
+      pricedItems: order.pricedItems,
       totalPrice: order.totalPrice,
       createdAt: iso(order.createdAt),
     })),

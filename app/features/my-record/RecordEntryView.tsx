@@ -1,5 +1,6 @@
 import { Link } from "~/components/Link";
-import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
+import { OrderItems } from "~/features/club-facts/merchant/OrderItems";
+import { formatDollars } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { formatBytes } from "~/lib/bytes";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
@@ -13,53 +14,6 @@ function Answer({ question, children }: { question: string; children: string }) 
       <dt className="font-bold text-brass">{question}</dt>
       <dd className="mt-1 break-words whitespace-pre-wrap">{children}</dd>
     </div>
-  );
-}
-
-function OrderLines({ items, totalCents }: { items: Record<string, number>; totalCents: number }) {
-  return (
-    <table className="w-full border-collapse text-left">
-      <caption className="sr-only">What you ordered</caption>
-      <thead>
-        <tr className="border-b border-timber text-dust">
-          <th scope="col" className="py-2">
-            Item
-          </th>
-          <th scope="col" className="py-2 text-right">
-            Quantity
-          </th>
-          <th scope="col" className="py-2 text-right">
-            Price
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {Object.entries(items).map(([key, quantity]) => {
-          const item = merchantItem(key);
-          return (
-            <tr key={key} className="border-b border-timber/40">
-              <th scope="row" className="py-2 pr-2 font-normal">
-                {item?.name ?? key}
-              </th>
-              <td className="py-2 pr-2 text-right">{quantity}</td>
-              <td className="py-2 text-right whitespace-nowrap">
-                {item ? formatDollars(item.priceCents * quantity) : ""}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row" colSpan={2} className="py-2 text-right">
-            Total
-          </th>
-          <td className="py-2 text-right font-bold whitespace-nowrap" data-testid="record-order-total">
-            {formatDollars(totalCents)}
-          </td>
-        </tr>
-      </tfoot>
-    </table>
   );
 }
 
@@ -80,13 +34,13 @@ function Sent({ entry }: { entry: RecordEntry }) {
   if (entry.kind === "order") {
     return (
       <div className="flex flex-col gap-2">
-        <OrderLines items={entry.items} totalCents={entry.totalCents} />
+        <OrderItems order={entry} detail="priced" />
         <p className="text-sm text-dust">
           {entry.handedOutAt
             ? `Handed out ${formatClubTime(entry.handedOutAt)}.`
             : entry.eventOver
               ? "The event is over and the goods were not marked handed out. Ask staff if you collected them."
-              : `Bring ${formatDollars(entry.totalCents)} ${CURRENCY_NAME} to the event to collect your goods.`}
+              : `Bring ${formatDollars(entry.totalCents)} ${entry.currency} to the event to collect your goods.`}
         </p>
       </div>
     );

@@ -8,6 +8,7 @@ import { config } from "~/platform/config.server";
 import { database, rawRows, type Database } from "~/platform/db/client.server";
 import { events, merchantOrders, pels, research } from "~/platform/db/schema";
 import { getApplication } from "~/features/members/applications.server";
+import { merchantCurrency } from "~/features/club-facts/merchant/merchant.server";
 import { repliesTo } from "~/features/review/staff-replies.server";
 import {
   RECORD_KINDS,
@@ -97,7 +98,15 @@ export async function memberRecordEntry(userId: string, kind: string, id: string
     if (!row) return null;
     return { ...item, ...row };
   }
-  return item;
+  const [[row], currency] = await Promise.all([
+    db
+      .select({ pricedItems: merchantOrders.pricedItems })
+      .from(merchantOrders)
+      .where(and(eq(merchantOrders.id, id), eq(merchantOrders.userId, userId))),
+    merchantCurrency(),
+  ]);
+  if (!row) return null;
+  return { ...item, pricedItems: row.pricedItems, currency };
 }
 
 /** How many of each kind the member has sent: one query. */

@@ -5,6 +5,7 @@
  */
 import { REPLY_KINDS, type ReplyKind } from "~/game/review-queue";
 import type { ApplicationStatus } from "~/game/roles";
+import type { PricedItems } from "~/platform/db/schema";
 
 /** The kinds of entry a member sends and staff answer: post-event letters, merchant orders and research papers. */
 export const RECORD_KINDS = REPLY_KINDS;
@@ -78,7 +79,13 @@ export function recordStatus(item: RecordItem): { label: string; tone: "done" | 
 export type RecordEntry = RecordItem &
   (
     | { kind: "pel"; answers: Record<string, string> }
-    | { kind: "order" }
+    | {
+        kind: "order";
+        /** Each item as the member saw it on the price list when ordering (name, unit, price). */
+        pricedItems: PricedItems;
+        /** What the currency is called now. */
+        currency: string;
+      }
     | { kind: "research"; sources: string; notes: string; fileSize: number }
   );
 

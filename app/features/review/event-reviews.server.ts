@@ -64,6 +64,7 @@ export async function ordersForEvent(eventId: string, page: number, only?: SQL) 
       ...author,
       id: merchantOrders.id,
       items: merchantOrders.items,
+      pricedItems: merchantOrders.pricedItems,
       totalPrice: merchantOrders.totalPrice,
       createdAt: merchantOrders.createdAt,
       handedOutAt: merchantOrders.handedOutAt,

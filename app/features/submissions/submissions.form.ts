@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
-import { MERCHANT_ITEMS } from "~/game/merchant";
 import { PEL_ANSWER_MAX, PEL_QUESTIONS, type PelQuestionKey } from "~/game/pel";
 import { answer } from "~/features/members/application.form";
 import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
@@ -35,23 +34,21 @@ const quantity = z
   .transform(Number);
 
 /**
- * Quantities arrive as qty_<item key>. Other fields (a posted total or price) are
- * dropped unread; a qty_ field for an item not on the list is refused by the action.
+ * Quantities arrive as qty_<item key>, for whichever items the club's list has now; other fields
+ * (a posted total or price) are dropped unread. Which items may be sold, and at what price, is
+ * the server's to say when the order is placed (submitOrder), from the club's list.
  */
 export const OrderForm = z
-  .object({
-    submissionKey,
-    eventId: eventChoice(SUBMISSION_MESSAGES.selectEvent),
-    ...Object.fromEntries(MERCHANT_ITEMS.map((item) => [`qty_${item.key}`, quantity.optional()])),
+  .looseObject({ submissionKey, eventId: eventChoice(SUBMISSION_MESSAGES.selectEvent) })
+  .transform(({ submissionKey: key, eventId, ...fields }, ctx) => {
+    const items: Record<string, number> = {};
+    for (const [name, value] of Object.entries(fields)) {
+      if (!name.startsWith("qty_")) continue;
+      const parsed = quantity.safeParse(typeof value === "string" ? value : "");
+      if (!parsed.success) ctx.addIssue({ code: "custom", path: [name], message: SUBMISSION_MESSAGES.quantity });
+      else if (parsed.data > 0) items[name.slice("qty_".length)] = parsed.data;
+    }
+    return { submissionKey: key, eventId, items };
   })
-  .transform(({ submissionKey: key, eventId, ...quantities }) => ({
-    submissionKey: key,
-    eventId,
-    items: Object.fromEntries(
-      Object.entries(quantities)
-        .map(([name, n]) => [name.slice("qty_".length), n as number] as const)
-        .filter(([, n]) => n > 0),
-    ),
-  }))
   .refine((order) => Object.keys(order.items).length > 0, { path: ["items"], message: SUBMISSION_MESSAGES.addItem });
 export type OrderInput = z.infer<typeof OrderForm>;

@@ -15,6 +15,14 @@ export const SUBMISSION_MESSAGES = {
   quantity: "Quantities must be whole numbers from 0 to 9,999",
 } as const;
 
+/** What an order is told about an item it cannot have, named as the list names it. */
+export const ORDER_ITEM_MESSAGES = {
+  notOnList: "That item is not on the merchant's list.",
+  retired: (item: string) => `${item} is no longer sold. Please take it off your order.`,
+  notAtEvent: (item: string, event: string) =>
+    `${item} is not sold at ${event}. Please take it off your order or choose another event.`,
+} as const;
+
 export const RESEARCH_MESSAGES = {
   fillAll: "Please fill in all fields and upload a file",
   fileType: "Please upload only JPG, JPEG, PNG or PDF files",

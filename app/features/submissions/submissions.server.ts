@@ -1,6 +1,9 @@
 import { and, asc, count, desc, eq, ilike, lte, ne, sql } from "drizzle-orm";
 import type { OrderInput, PelInput } from "./submissions.form";
-import { builtInPricedItems, orderTotalCents } from "~/game/merchant";
+import { ORDER_ITEM_MESSAGES } from "./submissions.messages";
+import { currentFacts } from "~/features/club-facts/club-facts.server";
+import { priceListFor } from "~/features/club-facts/merchant/merchant.server";
+import { priceOrder } from "~/features/club-facts/merchant/price-list";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "~/platform/db/client.server";
 import { characters, events, merchantOrders, pels } from "~/platform/db/schema";
@@ -59,14 +62,37 @@ export async function submitPel(user: SessionUser, input: PelInput): Promise<"sa
   return "saved";
 }
 
-/** Saves an order with the total worked out here from the price list; posted prices are never read. */
+/** The order form's data: the events still to come, and the club's price list for them in its currency. */
+export async function loadOrderForm() {
+  const upcoming = await listOrderEvents();
+  return { events: upcoming, ...(await priceListFor(upcoming)) };
+}
+
+/** Why an order was not placed: its event is not open for orders, or one of its items cannot be had. */
+export type OrderRefusal = { outcome: "unknown-event" } | { outcome: "refused-item"; field: string; message: string };
+
+/**
+ * Saves an order priced here from the club's price list as it is now, keeping each item's name,
+ * unit and price with it; posted prices are never read. An item not on the list, retired, or
+ * not sold at the order's event is refused with a message naming it.
+ */
 export async function submitOrder(
   user: SessionUser,
   input: OrderInput,
-): Promise<{ outcome: "saved"; totalCents: number } | { outcome: "unknown-event" }> {
-  const allowed = await listOrderEvents();
-  if (!allowed.some((e) => e.id === input.eventId)) return { outcome: "unknown-event" };
-  const totalCents = orderTotalCents(input.items);
+): Promise<{ outcome: "saved"; totalCents: number } | OrderRefusal> {
+  const [allowed, { content: list }] = await Promise.all([listOrderEvents(), currentFacts("merchant")]);
+  const event = allowed.find((e) => e.id === input.eventId);
+  if (!event) return { outcome: "unknown-event" };
+  const priced = priceOrder(list, input.items, event.id);
+  if (!priced.ok) {
+    const message =
+      priced.reason === "unknown"
+        ? ORDER_ITEM_MESSAGES.notOnList
+        : priced.reason === "retired"
+          ? ORDER_ITEM_MESSAGES.retired(priced.name)
+          : ORDER_ITEM_MESSAGES.notAtEvent(priced.name, event.title);
+    return { outcome: "refused-item", field: `qty_${priced.key}`, message };
+  }
   const db = await database();
   await db
     .insert(merchantOrders)
@@ -75,11 +101,11 @@ export async function submitOrder(
       userId: user.id,
       eventId: input.eventId,
       items: input.items,
-      pricedItems: builtInPricedItems(input.items),
-      totalPrice: (totalCents / 100).toFixed(2),
+      pricedItems: priced.pricedItems,
+      totalPrice: (priced.totalCents / 100).toFixed(2),
     })
     .onConflictDoNothing({ target: merchantOrders.submissionKey });
-  return { outcome: "saved", totalCents };
+  return { outcome: "saved", totalCents: priced.totalCents };
 }
 
 /** Up to 10 character names starting with (or containing) what has been typed, for the letter's To field. */

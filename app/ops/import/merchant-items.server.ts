@@ -1,4 +1,4 @@
-import { MERCHANT_ITEMS, orderTotalCents, type MerchantItemKey } from "~/game/merchant";
+import { BUILT_IN_MERCHANT_ITEMS, builtInTotalCents, type BuiltInMerchantItemKey } from "~/game/merchant";
 import { looseName, shown, Skip } from "./values.server";
 
 /** An item's name without its pack count, loosely: "10 Bandages" -> "bandages", "spring_spacers" -> "springspacers". */
@@ -6,14 +6,14 @@ function looseItem(value: string): string {
   return looseName(value.trim().replace(/^\d+\s*[x_\-. ]?\s*/i, ""));
 }
 
-const BY_LOOSE = new Map<string, MerchantItemKey>();
-for (const item of MERCHANT_ITEMS) {
+const BY_LOOSE = new Map<string, BuiltInMerchantItemKey>();
+for (const item of BUILT_IN_MERCHANT_ITEMS) {
   BY_LOOSE.set(looseItem(item.name), item.key);
   BY_LOOSE.set(looseItem(item.key), item.key);
 }
 
 /** The price-list item an old order's key names (ignoring case, punctuation and a leading pack count), or null. */
-export function matchMerchantItem(key: string): MerchantItemKey | null {
+export function matchMerchantItem(key: string): BuiltInMerchantItemKey | null {
   return BY_LOOSE.get(looseItem(key)) ?? null;
 }
 
@@ -22,9 +22,9 @@ export function matchMerchantItem(key: string): MerchantItemKey | null {
  * spellings of one item added together, zero quantities left out. An item not on the price
  * list, or a quantity that is not a whole number, skips the order.
  */
-export function orderItems(items: unknown): Record<MerchantItemKey, number> {
+export function orderItems(items: unknown): Record<BuiltInMerchantItemKey, number> {
   if (items === null || typeof items !== "object" || Array.isArray(items)) throw new Skip("items is not a JSON object");
-  const out: Partial<Record<MerchantItemKey, number>> = {};
+  const out: Partial<Record<BuiltInMerchantItemKey, number>> = {};
   for (const [raw, value] of Object.entries(items as Record<string, unknown>)) {
     const key = matchMerchantItem(raw);
     if (!key) throw new Skip("unknown merchant item", shown(raw));
@@ -34,7 +34,7 @@ export function orderItems(items: unknown): Record<MerchantItemKey, number> {
     if (quantity > 0) out[key] = (out[key] ?? 0) + quantity;
   }
   if (Object.keys(out).length === 0) throw new Skip("no items ordered");
-  return out as Record<MerchantItemKey, number>;
+  return out as Record<BuiltInMerchantItemKey, number>;
 }
 
 /** "12.5", "$12.50" -> 1250 cents, rounded half up to the cent; null when it is not an amount. */
@@ -47,6 +47,6 @@ export function parseAmountCents(value: string | null): number | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
-export function priceListTotalCents(items: Record<MerchantItemKey, number>): number {
-  return orderTotalCents(items);
+export function priceListTotalCents(items: Record<BuiltInMerchantItemKey, number>): number {
+  return builtInTotalCents(items);
 }

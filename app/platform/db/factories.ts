@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
 import { CABINS } from "~/game/cabins";
 import { FACTIONS, jobsForFaction } from "~/game/factions";
-import { builtInPricedItems, MERCHANT_ITEMS, orderTotalCents } from "~/game/merchant";
+import { BUILT_IN_MERCHANT_ITEMS, builtInPricedItems, builtInTotalCents } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import type { Role } from "~/game/roles";
 import type { Database } from "./client.server";
@@ -225,13 +225,14 @@ export function orderValues(
   overrides: Partial<typeof merchantOrders.$inferInsert> = {},
 ): typeof merchantOrders.$inferInsert {
   const items: Record<string, number> = {};
-  for (let i = 0, n = 1 + crypto.randomInt(4); i < n; i++) items[pick(MERCHANT_ITEMS).key] = 1 + crypto.randomInt(6);
+  for (let i = 0, n = 1 + crypto.randomInt(4); i < n; i++)
+    items[pick(BUILT_IN_MERCHANT_ITEMS).key] = 1 + crypto.randomInt(6);
   return {
     submissionKey: crypto.randomUUID(),
     userId,
     eventId,
     items,
-    totalPrice: (orderTotalCents(items) / 100).toFixed(2),
+    totalPrice: (builtInTotalCents(items) / 100).toFixed(2),
     ...overrides,
     pricedItems: overrides.pricedItems ?? builtInPricedItems(overrides.items ?? items),
   };

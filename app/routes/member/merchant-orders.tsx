@@ -10,14 +10,16 @@ import { RecordLink } from "~/features/my-record/RecordLink";
 import { type FieldErrors, fieldErrors, readForm } from "~/web/forms/kernel";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
 import { OrderForm, WHOLE_QUANTITY } from "~/features/submissions/submissions.form";
-import { CURRENCY_NAME, formatDollars, merchantItem, MERCHANT_ITEMS } from "~/game/merchant";
+import { formatDollars } from "~/game/merchant";
+import { PriceList } from "~/features/club-facts/merchant/PriceList";
+import { soldAt, type OfferedItem } from "~/features/club-facts/merchant/price-list";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { listOrderEvents, submitOrder } from "~/features/submissions/submissions.server";
+import { loadOrderForm, submitOrder } from "~/features/submissions/submissions.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "member");
-  return { events: await listOrderEvents(), submissionKey: crypto.randomUUID() };
+  return { ...(await loadOrderForm()), submissionKey: crypto.randomUUID() };
 }
 
 type ActionData = {
@@ -38,9 +40,6 @@ function topMessage(errors: FieldErrors): string {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
   const fields = await readForm(request);
-  const unknown = Object.keys(fields).filter((name) => name.startsWith("qty_") && !merchantItem(name.slice(4)));
-  if (unknown.length > 0)
-    return data<ActionData>({ message: "That item is not on the merchant's list.", values: fields }, { status: 400 });
   const parsed = OrderForm.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
@@ -60,6 +59,11 @@ export async function action({ request, context }: Route.ActionArgs) {
           },
           { status: 400 },
         );
+      if (saved.outcome === "refused-item")
+        return data(
+          { message: saved.message, errors: { [saved.field]: saved.message }, values: fields },
+          { status: 400 },
+        );
       return data({ submitted: true, totalCents: saved.totalCents });
     },
   );
@@ -70,31 +74,36 @@ function parseQuantity(value: string | undefined): number {
 }
 
 type Quantities = Record<string, string>;
-const orderTotal = (quantities: Quantities) =>
-  MERCHANT_ITEMS.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
+const orderTotal = (items: OfferedItem[], quantities: Quantities) =>
+  items.reduce((sum, item) => sum + item.priceCents * parseQuantity(quantities[item.key]), 0);
 const isBadQuantity = (value: string | undefined) => (value ?? "").trim() !== "" && !WHOLE_QUANTITY.test(value!.trim());
-const hasBadQuantity = (quantities: Quantities) => MERCHANT_ITEMS.some((item) => isBadQuantity(quantities[item.key]));
+const hasBadQuantity = (items: OfferedItem[], quantities: Quantities) =>
+  items.some((item) => isBadQuantity(quantities[item.key]));
 
 /** The page's own check, in the server's order: the event, then the quantities, then the total. */
-function checkInPage(form: HTMLFormElement, quantities: Quantities): string | null {
+function checkInPage(form: HTMLFormElement, items: OfferedItem[], quantities: Quantities): string | null {
   if (!new FormData(form).get("eventId")) return SUBMISSION_MESSAGES.selectEvent;
-  if (hasBadQuantity(quantities)) return SUBMISSION_MESSAGES.quantity;
-  if (orderTotal(quantities) === 0) return SUBMISSION_MESSAGES.addItem;
+  if (hasBadQuantity(items, quantities)) return SUBMISSION_MESSAGES.quantity;
+  if (orderTotal(items, quantities) === 0) return SUBMISSION_MESSAGES.addItem;
   return null;
 }
 
 export default function MerchantOrders({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const values = actionData?.values ?? {};
+  const { currency } = loaderData;
   const [quantities, setQuantities] = useState<Quantities>(() =>
-    Object.fromEntries(MERCHANT_ITEMS.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])),
+    Object.fromEntries(loaderData.items.map((item) => [item.key, values[`qty_${item.key}`] ?? ""])),
   );
+  // Once an event is chosen, only what is sold there is listed (and sent); before, every item, each limited one saying where.
+  const [eventId, setEventId] = useState(values.eventId ?? "");
+  const items = eventId ? loaderData.items.filter((item) => soldAt(item, eventId)) : loaderData.items;
   // The page's own refusal, a new object each time so the summary takes focus again.
   const [local, setLocal] = useState<{ message: string } | null>(null);
   // Messages the member has since put right, for the refusal they belong to.
   const [resolved, setResolved] = useState<{ answer: unknown; messages: string[] }>({ answer: null, messages: [] });
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const totalCents = orderTotal(quantities);
+  const totalCents = orderTotal(items, quantities);
   const answer = local ?? actionData;
   const isResolved = (message: string) => resolved.answer === answer && resolved.messages.includes(message);
   const candidate = local?.message ?? actionData?.message;
@@ -113,8 +122,8 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
     const next = { ...quantities, [key]: value };
     setQuantities(next);
     const fixed = [
-      ...(orderTotal(next) > 0 ? [SUBMISSION_MESSAGES.addItem] : []),
-      ...(hasBadQuantity(next) ? [] : [SUBMISSION_MESSAGES.quantity]),
+      ...(orderTotal(items, next) > 0 ? [SUBMISSION_MESSAGES.addItem] : []),
+      ...(hasBadQuantity(items, next) ? [] : [SUBMISSION_MESSAGES.quantity]),
     ];
     if (fixed.length > 0) resolve(...fixed);
   }
@@ -124,8 +133,8 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
       <div className="mx-auto max-w-3xl px-4 py-10">
         <SuccessPanel title="Order Placed!" to="/profile" destination="your profile">
           <p>
-            Your total is <strong>{formatDollars(actionData.totalCents ?? 0)}</strong> {CURRENCY_NAME}. Bring it to the
-            event to collect your goods.
+            Your total is <strong>{formatDollars(actionData.totalCents ?? 0)}</strong> {currency}. Bring it to the event
+            to collect your goods.
           </p>
         </SuccessPanel>
       </div>
@@ -141,15 +150,15 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
         noValidate
         className="panel flex flex-col gap-5"
         onSubmit={(event) => {
-          const problem = checkInPage(event.currentTarget, quantities);
+          const problem = checkInPage(event.currentTarget, items, quantities);
           setLocal(problem ? { message: problem } : null);
           if (problem) event.preventDefault();
         }}
       >
         <p className="text-dust">
-          Order supplies from the travelling merchant before an event. Prices are in {CURRENCY_NAME}; bring your total
-          to the event to collect your goods. <RecordLink kind="order">Your orders so far</RecordLink>, with
-          staff&apos;s replies, are in your record.
+          Order supplies from the travelling merchant before an event. Prices are in {currency}; bring your total to the
+          event to collect your goods. <RecordLink kind="order">Your orders so far</RecordLink>, with staff&apos;s
+          replies, are in your record.
         </p>
         <RequiredNote>
           Fields marked with an asterisk <Asterisk /> are required, and an order needs at least one item.
@@ -163,64 +172,49 @@ export default function MerchantOrders({ loaderData, actionData }: Route.Compone
           emptyText="No upcoming events"
           required
           onChange={(event) => {
+            setEventId(event.currentTarget.value);
             if (event.currentTarget.value) resolve(SUBMISSION_MESSAGES.selectEvent);
           }}
         />
-        <table className="w-full border-collapse text-left">
-          <caption className="sr-only">The merchant&apos;s price list</caption>
-          <thead>
-            <tr className="border-b border-timber text-dust">
-              <th scope="col" className="py-2">
-                Item
-              </th>
-              <th scope="col" className="py-2">
-                Price
-              </th>
-              <th scope="col" className="py-2">
-                Quantity
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {MERCHANT_ITEMS.map((item) => (
-              <tr key={item.key} className="border-b border-timber/40">
-                <th scope="row" className="py-2 pr-2 font-normal">
-                  {item.name}
-                </th>
-                <td className="py-2 pr-2 whitespace-nowrap text-dust">
-                  {formatDollars(item.priceCents)} / {item.unit}
-                </td>
-                <td className="py-2">
-                  <label htmlFor={`qty_${item.key}`} className="sr-only">
-                    Quantity of {item.name}
-                  </label>
-                  <input
-                    id={`qty_${item.key}`}
-                    name={`qty_${item.key}`}
-                    type="number"
-                    inputMode="numeric"
-                    min={0}
-                    max={9999}
-                    step={1}
-                    value={quantities[item.key]}
-                    placeholder="0"
-                    onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
-                    aria-invalid={
-                      message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key]) ? true : undefined
-                    }
-                    className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {items.length === 0 ? (
+          <p className="text-dust">The merchant has nothing for sale at this event.</p>
+        ) : (
+          <PriceList
+            items={items}
+            quantity={(item) => (
+              <>
+                <label htmlFor={`qty_${item.key}`} className="sr-only">
+                  Quantity of {item.name}
+                </label>
+                <input
+                  id={`qty_${item.key}`}
+                  name={`qty_${item.key}`}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={9999}
+                  step={1}
+                  value={quantities[item.key] ?? ""}
+                  placeholder="0"
+                  onChange={(event) => onQuantity(item.key, event.currentTarget.value)}
+                  aria-invalid={
+                    (message === SUBMISSION_MESSAGES.quantity && isBadQuantity(quantities[item.key])) ||
+                    (message !== undefined && message === actionData?.errors?.[`qty_${item.key}`])
+                      ? true
+                      : undefined
+                  }
+                  className="w-24 rounded-md border border-timber bg-ink px-2 py-1 text-parchment focus:border-brass aria-[invalid=true]:border-blood"
+                />
+              </>
+            )}
+          />
+        )}
         {/* The list is longer than a screen: the total and the button stay in view at its foot while quantities are typed. */}
         <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex items-center justify-between gap-4 rounded-b-md border-t border-timber bg-soot/95 px-6 py-3 backdrop-blur">
           <p className="text-lg sm:text-xl" aria-live="polite">
             Total: <strong data-testid="order-total">{formatDollars(totalCents)}</strong>{" "}
             {/* Named in the introduction; a phone's bar keeps to one line. */}
-            <span className="hidden text-dust sm:inline">{CURRENCY_NAME}</span>
+            <span className="hidden text-dust sm:inline">{currency}</span>
           </p>
           <button type="submit" className="btn btn-primary shrink-0 px-4 sm:px-10" disabled={submitting}>
             {submitting ? "Placing order…" : "Place Order"}

@@ -70,7 +70,7 @@ describe("a member's record on the managers' page", () => {
     expect(text).not.toContain("Watchtower");
     // Newest order first, with what it holds, what it costs and whether it was handed out.
     expect(text).toMatch(
-      /Merchant orders Harvest Moon Friday, October 17, 2025 3 × Coal \$15\.00 Hopewell Dollars · ordered Oct 1, 2025, [^·]+ Not handed out yet Spring Thaw Friday, April 11, 2025 2 × Meat \$6\.00 Hopewell Dollars · ordered Apr 1, 2025, [^·]+ Handed out Apr 12, 2025/,
+      /Merchant orders Harvest Moon Friday, October 17, 2025 3 × Coal Total: \$15\.00 Hopewell Dollars Ordered Oct 1, 2025, [^·]+ Not handed out yet Spring Thaw Friday, April 11, 2025 2 × Meat Total: \$6\.00 Hopewell Dollars Ordered Apr 1, 2025, [^·]+ Handed out Apr 12, 2025/,
     );
     expect(text).not.toContain("9 × Meat");
 

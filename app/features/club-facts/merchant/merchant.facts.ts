@@ -1,15 +1,20 @@
 import { z } from "zod";
-import { CURRENCY_NAME, MERCHANT_ITEMS } from "~/game/merchant";
+import { BUILT_IN_CURRENCY_NAME, BUILT_IN_MERCHANT_ITEMS } from "~/game/merchant";
+import { isUuid } from "~/lib/ids";
 
 /** The merchant's price list as the club keeps it (kind "merchant"). */
 
 export const MERCHANT_ITEMS_MAX = 200;
+
+/** The dearest price an item may have, in cents ($100,000.00). */
+export const PRICE_MAX_CENTS = 10_000_000;
 
 export const MERCHANT_MESSAGES = {
   name: "Name the item, up to 80 characters.",
   unit: "Say what one is sold as (a piece, a bag, a crate), up to 30 characters.",
   price: "Give a price from 0.01 to 100,000.00.",
   currency: "Name the currency, up to 60 characters.",
+  events: "Tick the events it is sold at, or choose “Every event”.",
   tooMany: `The price list holds at most ${MERCHANT_ITEMS_MAX} items.`,
 } as const;
 
@@ -23,9 +28,10 @@ export const MerchantItemSchema = z.object({
   key: z.string().regex(/^[a-z0-9_]{1,60}$/),
   name: z.string().trim().min(1, MERCHANT_MESSAGES.name).max(80, MERCHANT_MESSAGES.name),
   unit: z.string().trim().min(1, MERCHANT_MESSAGES.unit).max(30, MERCHANT_MESSAGES.unit),
-  priceCents: z.number().int().min(1, MERCHANT_MESSAGES.price).max(10_000_000, MERCHANT_MESSAGES.price),
+  priceCents: z.number().int().min(1, MERCHANT_MESSAGES.price).max(PRICE_MAX_CENTS, MERCHANT_MESSAGES.price),
   retired: z.boolean(),
-  events: z.array(z.string().uuid()).nullable(),
+  // Any event's id (an imported event's too), not only the kind the site makes.
+  events: z.array(z.string().refine(isUuid)).nullable(),
 });
 export type ClubMerchantItem = z.infer<typeof MerchantItemSchema>;
 
@@ -38,8 +44,8 @@ export type ClubMerchant = z.infer<typeof MerchantSchema>;
 /** Today's built-in price list, every item sold at every event. */
 export function startingMerchant(): ClubMerchant {
   return {
-    currency: CURRENCY_NAME,
-    items: MERCHANT_ITEMS.map(({ key, name, unit, priceCents }) => ({
+    currency: BUILT_IN_CURRENCY_NAME,
+    items: BUILT_IN_MERCHANT_ITEMS.map(({ key, name, unit, priceCents }) => ({
       key,
       name,
       unit,

@@ -1,4 +1,4 @@
-import { CURRENCY_NAME, formatDollars, merchantItem } from "~/game/merchant";
+import { OrderItems } from "~/features/club-facts/merchant/OrderItems";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import type { MemberRecord } from "~/features/member-admin/member-record.server";
 import { Facts, Section } from "./parts";
@@ -88,15 +88,8 @@ function OrdersPanel({ orders, name }: { orders: MemberRecord["orders"]; name: s
                 <span className="font-bold">{order.event.title}</span>
                 <span className="text-dust">{formatEventDate(order.event.date)}</span>
               </span>
-              <ul className="text-sm">
-                {Object.entries(order.items).map(([key, quantity]) => (
-                  <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
-                ))}
-              </ul>
-              <span className="text-sm">
-                <span className="tabular-nums">{`${formatDollars(order.totalCents)} ${CURRENCY_NAME}`}</span>
-                <span className="text-dust">{` · ordered ${formatClubTime(order.createdAt)}`}</span>
-              </span>
+              <OrderItems order={order} currency={orders.currency} className="text-sm" />
+              <span className="text-sm text-dust">{`Ordered ${formatClubTime(order.createdAt)}`}</span>
               <span className={`text-sm font-bold ${order.handedOutAt ? "text-sage" : "text-brass"}`}>
                 {order.handedOutAt ? `Handed out ${formatClubTime(order.handedOutAt)}` : "Not handed out yet"}
               </span>

@@ -1,11 +1,66 @@
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/merchant";
+import { Link } from "~/components/Link";
+import { pageErrorBoundary } from "~/components/PageErrorBoundary";
+import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import { MerchantForm, MerchantNotice, MerchantPreview } from "~/features/club-facts/merchant/MerchantEditor";
+import {
+  loadMerchantPage,
+  previewMerchant,
+  restoreMerchant,
+  saveMerchant,
+} from "~/features/club-facts/merchant/merchant-page.server";
+import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  return null;
+  return loadMerchantPage();
 }
 
-export default function Page() {
-  return <h1>merchant</h1>;
+export async function action({ request, context }: Route.ActionArgs) {
+  const manager = requireAccess(context, request, "manager");
+  const fields = await readForm(request);
+  if (fields.intent === "restore") return restoreMerchant(fields, manager);
+  if (fields.intent === "save") return saveMerchant(fields, manager);
+  return previewMerchant(fields);
 }
+
+export default function MerchantPage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  // After a save the form starts again from what is saved; after a refusal or a preview, from what was typed.
+  const typed = actionData?.rows ? actionData : undefined;
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <h1 className="text-center text-5xl">The Merchant</h1>
+      <p className="text-center">
+        <Link to="/tools/club">Back to the Club</Link> · <Link to="/merchant-orders">See the order form</Link>
+      </p>
+      <MerchantNotice answer={actionData} />
+      {actionData?.preview ? <MerchantPreview preview={actionData.preview} /> : null}
+      <MerchantForm
+        key={typed ? "typed" : `version-${loaderData.version}`}
+        currency={typed?.currency ?? loaderData.currency}
+        rows={typed?.rows ?? loaderData.rows}
+        events={loaderData.events}
+        version={loaderData.version}
+        answer={actionData}
+        busy={busy}
+      />
+      <FactsHistory
+        history={loaderData.history}
+        version={loaderData.version}
+        busy={busy}
+        starting="The starting price list"
+      />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "The Merchant · Tools · Hopewell" }];
+
+export const ErrorBoundary = pageErrorBoundary(
+  "The Merchant",
+  "The price list could not be loaded. Please try again in a moment.",
+);

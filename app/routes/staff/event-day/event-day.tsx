@@ -4,7 +4,8 @@ import type { Route } from "./+types/event-day";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { ICON_SPRITE_URL } from "~/components/Icon";
 import { COSTUME_STATUS_LABELS } from "~/game/costume";
-import { CURRENCY_NAME, formatDollars } from "~/game/merchant";
+import { formatDollars } from "~/game/merchant";
+import { merchantCurrency } from "~/features/club-facts/merchant/merchant.server";
 import { formatClubClockAndDay, formatEventDate } from "~/lib/dates";
 import { isMemberId, isUuid } from "~/lib/ids";
 import { countOf } from "~/lib/plural";
@@ -28,11 +29,11 @@ import { setHandedOut } from "~/features/review/handed-out.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const manager = requireAccess(context, request, "manager");
-  const sheet = await eventDaySheet(manager, params.eventId);
+  const [sheet, currency] = await Promise.all([eventDaySheet(manager, params.eventId), merchantCurrency()]);
   if (!sheet) throw data("Not found", { status: 404 });
   // Marks a manager's sheet: the offline copy (public/event-day-sw.js) keeps nothing else.
   return data(
-    { ...sheet, note: sheetNote(sheet.cabins, new URL(request.url).searchParams) },
+    { ...sheet, currency, note: sheetNote(sheet.cabins, new URL(request.url).searchParams) },
     { headers: { [SHEET_HEADER]: "manager" } },
   );
 }
@@ -103,7 +104,7 @@ function fetchedAtText(iso: string): string {
 }
 
 export default function EventDay({ loaderData }: Route.ComponentProps) {
-  const { event, cabins, attendees, totalCents, fetchedAt } = loaderData;
+  const { event, cabins, attendees, totalCents, currency, fetchedAt } = loaderData;
   const offline = useOfflineCopy(fetchedAt);
   // The copy kept for use offline may be of the page just after a press: that is no news now.
   const note = offline ? null : loaderData.note;
@@ -155,7 +156,7 @@ export default function EventDay({ loaderData }: Route.ComponentProps) {
           <span
             className="text-2xl font-bold"
             data-testid="total-to-collect"
-          >{`${formatDollars(totalCents)} ${CURRENCY_NAME}`}</span>
+          >{`${formatDollars(totalCents)} ${currency}`}</span>
         </p>
       </section>
       {cabins.length === 0 ? (

@@ -5,7 +5,9 @@ import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/features/review/QueuedEventGroups";
 import { HandedOut } from "~/features/review/HandedOut";
 import { isHandedOutIntent } from "~/features/review/handed-out.form";
-import { CURRENCY_NAME, formatDollars, merchantItem, storedTotalCents } from "~/game/merchant";
+import { formatDollars, storedTotalCents } from "~/game/merchant";
+import { merchantCurrency } from "~/features/club-facts/merchant/merchant.server";
+import { OrderItems } from "~/features/club-facts/merchant/OrderItems";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
 import { QueueEntry } from "~/features/review/QueueEntry";
@@ -16,7 +18,11 @@ import { loadQueuedReview, orderReview } from "~/features/review/event-reviews.s
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireAccess(context, request, "staff");
-  return loadQueuedReview(request.url, staff.id, orderReview, (row) => row.id);
+  const [review, currency] = await Promise.all([
+    loadQueuedReview(request.url, staff.id, orderReview, (row) => row.id),
+    merchantCurrency(),
+  ]);
+  return { ...review, currency };
 }
 
 /** Marking an order handed out (or undoing it); taking an entry, handing it back, setting its status or replying to it. */
@@ -68,12 +74,10 @@ export default function ViewMerchantOrders({ loaderData, actionData }: Route.Com
             body={
               // An order is a few lines, read at a glance at the event: shown, not folded away.
               <div>
-                <ul>
-                  {Object.entries(order.items).map(([key, quantity]) => (
-                    <li key={key}>{`${quantity} × ${merchantItem(key)?.name ?? key}`}</li>
-                  ))}
-                </ul>
-                <p className="mt-2 font-bold">{`Total: ${formatDollars(storedTotalCents(order.totalPrice))} ${CURRENCY_NAME}`}</p>
+                <OrderItems
+                  order={{ ...order, totalCents: storedTotalCents(order.totalPrice) }}
+                  currency={loaderData.currency}
+                />
                 <HandedOut order={order} name={orderName(order)} answer={handedAnswer} />
               </div>
             }

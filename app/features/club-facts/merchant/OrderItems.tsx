@@ -1,0 +1,86 @@
+import { formatDollars } from "~/game/merchant";
+import type { PricedItems } from "~/platform/db/schema";
+
+/** An order as it was written: its quantities, what each item was called and cost then, and its total. */
+export type WrittenOrder = { items: Record<string, number>; pricedItems: PricedItems; totalCents: number };
+
+/**
+ * An order's goods, read from what the order keeps of the price list when it was placed
+ * (`pricedItems`), never from today's list: a later rename, price rise or retirement leaves it
+ * reading as written. `lines` is the short form ("2 × 20 Bullets", then the total) for staff's
+ * lists; `priced` a table with each line's price, for the member's own record. Without
+ * `currency` the total is left out (the event-day sheet totals each attendee instead).
+ */
+export function OrderItems({
+  order,
+  currency,
+  detail = "lines",
+  className,
+}: {
+  order: WrittenOrder;
+  currency?: string;
+  detail?: "lines" | "priced";
+  className?: string;
+}) {
+  const lines = Object.entries(order.items).map(([key, quantity]) => {
+    const priced = order.pricedItems[key];
+    return { key, quantity, name: priced?.name ?? key, lineCents: priced ? priced.priceCents * quantity : null };
+  });
+  if (detail === "priced") {
+    return (
+      <table className={`w-full border-collapse text-left ${className ?? ""}`}>
+        <caption className="sr-only">What you ordered</caption>
+        <thead>
+          <tr className="border-b border-timber text-dust">
+            <th scope="col" className="py-2">
+              Item
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Quantity
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Price
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => (
+            <tr key={line.key} className="border-b border-timber/40">
+              <th scope="row" className="py-2 pr-2 font-normal">
+                {line.name}
+              </th>
+              <td className="py-2 pr-2 text-right">{line.quantity}</td>
+              <td className="py-2 text-right whitespace-nowrap">
+                {line.lineCents === null ? "" : formatDollars(line.lineCents)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2} className="py-2 text-right">
+              Total
+            </th>
+            <td className="py-2 text-right font-bold whitespace-nowrap" data-testid="order-items-total">
+              {formatDollars(order.totalCents)}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    );
+  }
+  return (
+    <div className={className}>
+      <ul>
+        {lines.map((line) => (
+          <li key={line.key}>{`${line.quantity} × ${line.name}`}</li>
+        ))}
+      </ul>
+      {currency === undefined ? null : (
+        <p className="mt-2 font-bold tabular-nums" data-testid="order-items-total">
+          {`Total: ${formatDollars(order.totalCents)} ${currency}`}
+        </p>
+      )}
+    </div>
+  );
+}
