@@ -5,6 +5,7 @@ import { restoreVersion } from "../restore.server";
 import {
   askedQuestions,
   FORM_FIELD_NAMES,
+  QUESTION_MESSAGES,
   QuestionSchema,
   QuestionsSchema,
   QUESTIONS_MAX,
@@ -68,7 +69,8 @@ function rowsOf(fields: FormValues): QuestionRow[] {
 /**
  * The list the rows make, in the order their places give, or what was wrong with which row. A
  * row keeps its question's key when the list has that question; any other row is a new question,
- * named from its wording (`known` are the keys the list has, retired ones included).
+ * named from its wording (`known` are the keys the list has, retired ones included). Two rows
+ * of one question are refused.
  */
 function listOf(rows: QuestionRow[], known: Set<string>): { questions: ClubQuestion[] } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
@@ -76,6 +78,8 @@ function listOf(rows: QuestionRow[], known: Set<string>): { questions: ClubQuest
   const taken = new Set<string>([...known, ...FORM_FIELD_NAMES]);
   const used = new Set<string>();
   rows.forEach((row, n) => {
+    // One question in two rows is a form made by hand, not by this page.
+    if (used.has(row.key)) errors.form = QUESTION_MESSAGES.sameKey;
     const existing = known.has(row.key) && !used.has(row.key);
     // A blank new row is not a question.
     if (!existing && !row.label.trim() && !row.hint.trim()) return;
