@@ -9,17 +9,19 @@ import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
 import { formFieldsOf, postForm, validApplication } from "../../helpers/forms";
 import { visibleText } from "../../helpers/html";
-import { signedInMember, type TestMember } from "../../helpers/members";
+import { signedInMember } from "../../helpers/members";
 
 /**
  * The club's questions as members meet them: the post-event letter and the application ask the
  * current list at once, and every letter or application keeps the wording it was written against.
  */
+type Signed = Awaited<ReturnType<typeof signedInMember>>;
+
 const db = withTestDatabase();
 const app = withAppServer();
 
 let held: { id: string };
-let manager: TestMember;
+let manager: Signed;
 beforeAll(async () => {
   held = await createEvent(db(), { title: "The Long Dark", date: "2025-10-17", status: "past" });
   manager = await signedInMember("manager");
@@ -40,14 +42,14 @@ async function changeQuestions(kind: string, changes: Record<string, string | nu
 }
 
 /** The letter form as the member opened it, with answers typed for `answered` (by key) and the event chosen. */
-async function letterFrom(member: TestMember, answered: Record<string, string>) {
+async function letterFrom(member: Signed, answered: Record<string, string>) {
   const html = await page("/pels", member.cookie);
   return { html, fields: { ...formFieldsOf(html), eventId: held.id, characterName: "Clara Dunmore", ...answered } };
 }
 
 const answering = (text: string) => Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, `${text} ${q.key}.`]));
 
-async function lettersOf(member: TestMember) {
+async function lettersOf(member: Signed) {
   return db().select().from(pels).where(eq(pels.userId, member.id)).orderBy(pels.createdAt);
 }
 

@@ -51,7 +51,13 @@ describe("the managers' page of the post-event letter's questions", () => {
     delete typed[`required-${blank}`];
     const preview = await post(path, { ...typed, intent: "preview" }, manager.cookie);
     expect(preview.status).toBe(200);
-    const previewText = visibleText(await preview.text());
+    const previewHtml = await preview.text();
+    const previewText = visibleText(previewHtml);
+    // The form comes back as typed, the new question in it, and one blank row to add another.
+    const sentBack = formFieldsOf(previewHtml);
+    expect(sentBack.count).toBe(String(PEL_QUESTIONS.length + 2));
+    expect(sentBack[`label-${blank}`]).toBe("What did your character eat?");
+    expect(sentBack[`label-${blank + 1}`]).toBe("");
     expect(previewText).toContain("Preview: not saved yet");
     const shown = previewText.slice(
       previewText.indexOf("Preview: not saved yet"),

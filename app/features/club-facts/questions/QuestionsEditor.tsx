@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { RequiredNote } from "~/components/ui/Required";
+import { Asterisk, RequiredNote } from "~/components/ui/Required";
 import { PreviewAndSave } from "../PreviewAndSave";
 import { QuestionFields } from "./QuestionFields";
 import { QUESTION_PAGES } from "./question-pages";
@@ -122,7 +122,13 @@ export function QuestionsPreview({ kind, preview }: { kind: QuestionKind; previe
         Preview: not saved yet
       </h2>
       <p className="text-dust">{`The questions as ${page.form.name} will ask them. Nothing typed here is sent.`}</p>
-      {marked ? <RequiredNote /> : null}
+      {kind === "pel-questions" && allRequired(preview) ? (
+        <RequiredNote>
+          Every field is required, each marked with an asterisk <Asterisk />.
+        </RequiredNote>
+      ) : marked ? (
+        <RequiredNote />
+      ) : null}
       <QuestionFields
         questions={preview}
         rows={page.rows}

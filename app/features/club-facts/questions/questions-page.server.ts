@@ -55,8 +55,9 @@ export async function loadQuestionsPage(kind: QuestionKind) {
   };
 }
 
+/** The rows the form sent, but for a blank new one: the form sent back adds its own. */
 function rowsOf(fields: FormValues): QuestionRow[] {
-  return rowsFrom(fields, QUESTIONS_MAX + 1, (n) => ({
+  const rows = rowsFrom(fields, QUESTIONS_MAX + 1, (n) => ({
     key: fields[`key-${n}`] ?? "",
     label: fields[`label-${n}`] ?? "",
     hint: fields[`hint-${n}`] ?? "",
@@ -64,6 +65,7 @@ function rowsOf(fields: FormValues): QuestionRow[] {
     retired: fields[`retired-${n}`] === "on",
     position: fields[`position-${n}`] ?? String(n + 1),
   }));
+  return rows.filter((row) => row.key || row.label.trim() || row.hint.trim());
 }
 
 /**
@@ -81,8 +83,6 @@ function listOf(rows: QuestionRow[], known: Set<string>): { questions: ClubQuest
     // One question in two rows is a form made by hand, not by this page.
     if (used.has(row.key)) errors.form = QUESTION_MESSAGES.sameKey;
     const existing = known.has(row.key) && !used.has(row.key);
-    // A blank new row is not a question.
-    if (!existing && !row.label.trim() && !row.hint.trim()) return;
     const key = existing ? row.key : slugFor(row.label, taken, "question");
     used.add(key);
     const parsed = QuestionSchema.safeParse({ ...row, key });
