@@ -25,7 +25,6 @@ export function pelFormFor(questions: readonly AskedQuestion[]) {
     ...answerFields(questions, PEL_ANSWER_MAX),
   });
 }
-export type PelFields = z.infer<ReturnType<typeof pelFormFor>>;
 
 /** A quantity as typed: a whole number of at most four digits (the page's running total reads it too). */
 export const WHOLE_QUANTITY = /^\d{1,4}$/;
