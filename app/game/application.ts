@@ -1,6 +1,8 @@
 /**
- * The player application's questions (docs/product.md#the-application), in the order the form asks them.
- * Keys match the applications table's columns.
+ * The player application's built-in written questions (docs/product.md#the-application), in order:
+ * the starting list of the club's questions (features/club-facts/questions), which managers change
+ * at `/tools/club/application-questions`, and the wording every application made before then was
+ * asked with (migration 0027, the old site's import). The form asks the club's current list.
  */
 export const APPLICATION_TEXT_QUESTIONS = [
   {
@@ -54,8 +56,6 @@ export const APPLICATION_TEXT_QUESTIONS = [
   },
   { key: "referralSource", label: "How did you hear about Hopewell?" },
 ] as const;
-
-export type ApplicationTextKey = (typeof APPLICATION_TEXT_QUESTIONS)[number]["key"];
 
 export const DISCORD_TAG_QUESTION = {
   label: "Your Discord username",

@@ -1,4 +1,9 @@
-/** The post-event letter's questions (docs/product.md#post-event-letters), in the order the form asks them. */
+/**
+ * The post-event letter's built-in questions (docs/product.md#post-event-letters), in order: the
+ * starting list of the club's questions (features/club-facts/questions), which managers change at
+ * `/tools/club/pel-questions`, and the wording every letter written before then was asked with
+ * (migration 0027, the old site's import). The form asks the club's current list, never this one.
+ */
 export const PEL_QUESTIONS = [
   { key: "scariness", label: "How scary was the weekend for you, and which moments frightened you most?" },
   {
@@ -17,8 +22,14 @@ export const PEL_QUESTIONS = [
   { key: "followUp", label: "Is there anything you want staff to follow up on, in or out of character?" },
 ] as const;
 
-export type PelQuestionKey = (typeof PEL_QUESTIONS)[number]["key"];
+/** The longest answer a letter keeps. */
 export const PEL_ANSWER_MAX = 5_000;
+
+/**
+ * The question whose answer is shared, anonymously, with the community's Discord channel (its
+ * hint says so): the favourite moments, while the club asks it.
+ */
+export const PEL_HIGHLIGHT_KEY = "favoriteMoments";
 
 /**
  * How long after an event's weekend the events page reminds a member who attended and sent no

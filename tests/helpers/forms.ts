@@ -1,3 +1,4 @@
+import { decodeHTML } from "entities";
 import { parseDocument } from "htmlparser2";
 import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
 
@@ -44,8 +45,9 @@ export function formFieldsOf(html: string): Record<string, string> {
         if (node.attribs && "checked" in node.attribs) fields[name] ??= node.attribs.value ?? "on";
       } else fields[name] ??= node.attribs?.value ?? "";
     }
+    // A text area's text is read with its character references decoded, as a browser does (the parser leaves them).
     if (name && node.name === "textarea")
-      fields[name] = (node.children as { data?: string }[]).map((child) => child.data ?? "").join("");
+      fields[name] = decodeHTML((node.children as { data?: string }[]).map((child) => child.data ?? "").join(""));
     if (name && node.name === "select") {
       const options = (node.children ?? []).filter((c) => (c as { name?: string }).name === "option") as {
         attribs?: Record<string, string>;

@@ -21,7 +21,8 @@ import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
 import { EVENT_TITLE_MAX, TICKET_URL_MAX } from "~/features/events/events.form";
 import { RESEARCH_SOURCES_MAX } from "~/features/submissions/research.form";
 import { LETTER_BODY_MAX } from "~/features/letters/letters.messages";
-import { PEL_ANSWER_MAX } from "~/game/pel";
+import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
+import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
 import { clubToday } from "~/lib/dates";
 import { config } from "~/platform/config.server";
@@ -386,10 +387,18 @@ describe("importing the old site's export", () => {
       [IDS.adaApplication, IDS.ada, "accepted", "cast", "abigail#1877"],
       [IDS.boApplication, IDS.bo, "accepted", "player", "bo_t"],
     ]);
-    expect(apps[1]).toMatchObject({
-      larpExperience: "Bo's answer 1",
-      referralSource: "Bo's answer 15",
-      createdAt: new Date("2023-04-03T10:00:00Z"),
+    expect(apps[1]).toMatchObject({ createdAt: new Date("2023-04-03T10:00:00Z") });
+    // The old site asked the built-in questions: each answer is kept with their wording, in their order.
+    expect(apps[1]!.answers.map((a) => a.key)).toEqual(APPLICATION_TEXT_QUESTIONS.map((q) => q.key));
+    expect(apps[1]!.answers[0]).toEqual({
+      key: "larpExperience",
+      question: "What larp experience do you have?",
+      answer: "Bo's answer 1",
+    });
+    expect(apps[1]!.answers[14]).toEqual({
+      key: "referralSource",
+      question: "How did you hear about Hopewell?",
+      answer: "Bo's answer 15",
     });
 
     // The faction and job matched to the game's own names.
@@ -420,10 +429,14 @@ describe("importing the old site's export", () => {
       userId: IDS.bo,
       eventId: IDS.lanternNight,
       characterName: "Silas Crane",
+      createdAt: new Date("2025-05-20T18:00:00Z"),
+    });
+    expect(pel!.answers.map((a) => [a.key, a.question])).toEqual(PEL_QUESTIONS.map((q) => [q.key, q.label]));
+    const answered = Object.fromEntries(pel!.answers.map((a) => [a.key, a.answer]));
+    expect(answered).toMatchObject({
       favoriteMoments: "The lanterns going out, one by one.",
       drugs: "",
       followUp: "Who rang the bell?",
-      createdAt: new Date("2025-05-20T18:00:00Z"),
     });
     expect(await db().select().from(pels)).toHaveLength(1);
 
@@ -771,7 +784,7 @@ describe("the import holds every text to the limit the site's own form sets for 
         )[0]!.n,
       );
     expect(await longest("letters", "body")).toBe(LETTER_BODY_MAX);
-    expect(await longest("pels", "favorite_moments")).toBeLessThanOrEqual(PEL_ANSWER_MAX);
+    expect(await longest("pels", "answers->1->>'answer'")).toBeLessThanOrEqual(PEL_ANSWER_MAX);
     expect(await longest("event_attendance", "character_name")).toBeLessThanOrEqual(CHARACTER_NAME_MAX);
     expect(await longest("research", "sources")).toBeLessThanOrEqual(RESEARCH_SOURCES_MAX);
     expect(

@@ -21,21 +21,7 @@ async function refusal(statement: Promise<unknown>): Promise<string> {
 const answers = {
   discordTag: "settler#1877",
   rolePreference: "player" as const,
-  larpExperience: "x",
-  inCharacterPreference: "x",
-  physicalActivityAcknowledgment: "x",
-  icOcSeparation: "x",
-  phobiaHandling: "x",
-  nonBreakingExit: "x",
-  plotEngagement: "x",
-  larpTypes: "x",
-  larpPriorities: "x",
-  physicalRoleplayComfort: "x",
-  characterDeathStance: "x",
-  cheatingResponse: "x",
-  plotDiscomfortHandling: "x",
-  complaintHandling: "x",
-  referralSource: "x",
+  answers: [{ key: "larpExperience", question: "What larp experience do you have?", answer: "x" }],
 };
 
 describe(`database schema (${testDatabaseKind})`, () => {

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
 import type { ApplicationStatus } from "~/game/roles";
+import type { WrittenAnswer } from "~/platform/db/schema";
 import { applicationQuestion, useConfirmedSubmit } from "./Confirm";
 import { Pager, ResultCount } from "~/components/ListControls";
 
@@ -15,7 +16,9 @@ type Application = {
   createdAt: string | Date;
   discordTag: string;
   rolePreference: string;
-} & Record<string, unknown>;
+  /** The written questions as the applicant was asked them, with their answers. */
+  answers: WrittenAnswer[];
+};
 
 type Filter = ApplicationStatus | "all";
 const FILTERS: { id: Filter; label: string }[] = [

@@ -1,12 +1,16 @@
-import { APPLICATION_TEXT_QUESTIONS, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
+import { WrittenAnswerRows } from "~/features/club-facts/questions/QuestionFields";
+import { DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
 import type { ApplicationStatus } from "~/game/roles";
+import type { WrittenAnswer } from "~/platform/db/schema";
 
 export type ApplicationView = {
   status: ApplicationStatus;
   createdAt: string | Date;
   discordTag: string;
   rolePreference: string;
-} & Record<string, unknown>;
+  /** The written questions as the member was asked them, with their answers. */
+  answers: readonly WrittenAnswer[];
+};
 
 const BADGE: Record<ApplicationStatus, string> = {
   pending: "border-brass text-brass",
@@ -25,7 +29,7 @@ export function StatusBadge({ status }: { status: ApplicationStatus }) {
   );
 }
 
-/** Every answer of a submitted application, readable. */
+/** Every answer of a submitted application, readable, under the questions as the member was asked them. */
 export function ApplicationAnswers({ application }: { application: ApplicationView }) {
   const roleLabel =
     ROLE_PREFERENCE_QUESTION.options.find((o) => o.value === application.rolePreference)?.label ??
@@ -33,7 +37,6 @@ export function ApplicationAnswers({ application }: { application: ApplicationVi
   const rows: [string, string][] = [
     [DISCORD_TAG_QUESTION.label, application.discordTag],
     [ROLE_PREFERENCE_QUESTION.label, roleLabel],
-    ...APPLICATION_TEXT_QUESTIONS.map((q) => [q.label, String(application[q.key] ?? "")] as [string, string]),
   ];
   return (
     <dl className="flex flex-col gap-4">
@@ -43,6 +46,7 @@ export function ApplicationAnswers({ application }: { application: ApplicationVi
           <dd className="mt-1 whitespace-pre-wrap text-parchment">{answer}</dd>
         </div>
       ))}
+      <WrittenAnswerRows answers={application.answers} />
     </dl>
   );
 }

@@ -1,13 +1,16 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import type { ApplicationInput } from "./application.form";
-import { APPLICATION_STATUSES, type ApplicationStatus } from "~/game/roles";
+import { applicationFormFor } from "./application.form";
+import { writtenAnswers } from "~/features/club-facts/questions/questions.form";
+import { questionsShown } from "~/features/club-facts/questions/questions.server";
+import { APPLICATION_STATUSES, type ApplicationStatus, type RolePreference } from "~/game/roles";
 import type { SessionUser } from "~/lib/navigation";
 import { audit } from "~/platform/audit.server";
 import { database } from "~/platform/db/client.server";
-import { applications, profiles } from "~/platform/db/schema";
+import { applications, profiles, type WrittenAnswer } from "~/platform/db/schema";
 import { queueDiscordPost } from "~/platform/discord/discord.server";
 import { acceptanceEmail } from "~/platform/mail/templates.server";
 import { queueEmail } from "~/platform/outbox/outbox.server";
+import { checkForm, readForm, type ParsedForm } from "~/web/forms/kernel";
 
 export type Application = typeof applications.$inferSelect;
 
@@ -15,6 +18,19 @@ export async function getApplication(userId: string): Promise<Application | unde
   const db = await database();
   const [row] = await db.select().from(applications).where(eq(applications.userId, userId));
   return row;
+}
+
+/** An application as it is kept: its written answers with the questions' wording as the member was asked them. */
+export type ApplicationInput = { discordTag: string; rolePreference: RolePreference; answers: WrittenAnswer[] };
+
+/** The posted application, checked against the questions its form asked (the version it was opened at). */
+export async function readApplicationForm(request: Request): Promise<ParsedForm<ApplicationInput>> {
+  const fields = await readForm(request);
+  const questions = await questionsShown("application-questions", fields.questionsVersion);
+  const form = checkForm(applicationFormFor(questions), fields);
+  if (!form.ok) return form;
+  const { discordTag, rolePreference } = form.data;
+  return { ...form, data: { discordTag, rolePreference, answers: writtenAnswers(questions, form.data) } };
 }
 
 /**

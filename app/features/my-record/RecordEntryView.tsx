@@ -1,7 +1,7 @@
 import { Link } from "~/components/Link";
 import { OrderItems } from "~/features/club-facts/merchant/OrderItems";
 import { formatDollars } from "~/game/merchant";
-import { PEL_QUESTIONS } from "~/game/pel";
+import { WrittenAnswerRows } from "~/features/club-facts/questions/QuestionFields";
 import { formatBytes } from "~/lib/bytes";
 import { formatClubTime, formatEventDate } from "~/lib/dates";
 import { RECORD_KIND_NAMES, recordListPath, type RecordEntry } from "./record";
@@ -23,11 +23,7 @@ function Sent({ entry }: { entry: RecordEntry }) {
     return (
       <dl className="flex flex-col gap-4">
         <Answer question="Character name">{entry.characterName}</Answer>
-        {PEL_QUESTIONS.map((q) => (
-          <Answer key={q.key} question={q.label}>
-            {entry.answers[q.key] ?? ""}
-          </Answer>
-        ))}
+        <WrittenAnswerRows answers={entry.answers} />
       </dl>
     );
   }

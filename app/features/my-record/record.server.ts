@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { storedTotalCents } from "~/game/merchant";
-import { PEL_QUESTIONS } from "~/game/pel";
 import { isUuid } from "~/lib/ids";
 import { clubToday } from "~/lib/dates";
 import { lastPage } from "~/lib/paging";
@@ -84,11 +83,12 @@ export async function memberRecordEntry(userId: string, kind: string, id: string
   if (!item) return null;
   if (item.kind === "pel") {
     const [row] = await db
-      .select()
+      .select({ answers: pels.answers })
       .from(pels)
       .where(and(eq(pels.id, id), eq(pels.userId, userId)));
     if (!row) return null;
-    return { ...item, answers: Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, row[q.key]])) };
+    // The questions as the member was asked them, whatever the club asks now.
+    return { ...item, answers: row.answers };
   }
   if (item.kind === "research") {
     const [row] = await db

@@ -5,7 +5,7 @@
  */
 import { REPLY_KINDS, type ReplyKind } from "~/game/review-queue";
 import type { ApplicationStatus } from "~/game/roles";
-import type { PricedItems } from "~/platform/db/schema";
+import type { PricedItems, WrittenAnswer } from "~/platform/db/schema";
 
 /** The kinds of entry a member sends and staff answer: post-event letters, merchant orders and research papers. */
 export const RECORD_KINDS = REPLY_KINDS;
@@ -78,7 +78,7 @@ export function recordStatus(item: RecordItem): { label: string; tone: "done" | 
 /** One entry opened: what the member sent, whole. */
 export type RecordEntry = RecordItem &
   (
-    | { kind: "pel"; answers: Record<string, string> }
+    | { kind: "pel"; answers: WrittenAnswer[] }
     | {
         kind: "order";
         /** Each item as the member saw it on the price list when ordering (name, unit, price). */

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
-import { PEL_ANSWER_MAX, PEL_QUESTIONS, type PelQuestionKey } from "~/game/pel";
+import { PEL_ANSWER_MAX } from "~/game/pel";
+import type { AskedQuestion } from "~/features/club-facts/questions/questions.facts";
+import { answerFields } from "~/features/club-facts/questions/questions.form";
 import { answer } from "~/features/members/application.form";
 import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
 import { MESSAGES } from "~/web/forms/messages";
@@ -10,18 +12,18 @@ import { FORM_EXPIRED, SUBMISSION_MESSAGES } from "./submissions.messages";
 export const submissionKey = z.string().refine(isUuid, FORM_EXPIRED);
 export const eventChoice = (message: string) => z.string({ error: message }).refine(isUuid, message);
 
-const pelAnswers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, answer(PEL_ANSWER_MAX)])) as Record<
-  PelQuestionKey,
-  ReturnType<typeof answer>
->;
-
-export const PelForm = z.object({
-  submissionKey,
-  eventId: eventChoice(MESSAGES.required),
-  characterName: answer(CHARACTER_NAME_MAX),
-  ...pelAnswers,
-});
-export type PelInput = z.infer<typeof PelForm>;
+/**
+ * The post-event letter's form for the questions it asks (the club's, when it was opened): the
+ * event, the character's name and an answer a question, named by the question's key.
+ */
+export function pelFormFor(questions: readonly AskedQuestion[]) {
+  return z.object({
+    submissionKey,
+    eventId: eventChoice(MESSAGES.required),
+    characterName: answer(CHARACTER_NAME_MAX),
+    ...answerFields(questions, PEL_ANSWER_MAX),
+  });
+}
 
 /** A quantity as typed: a whole number of at most four digits (the page's running total reads it too). */
 export const WHOLE_QUANTITY = /^\d{1,4}$/;

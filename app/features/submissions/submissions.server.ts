@@ -1,14 +1,18 @@
 import { and, asc, count, desc, eq, ilike, lte, ne, sql } from "drizzle-orm";
-import type { OrderInput, PelInput } from "./submissions.form";
+import { pelFormFor, type OrderInput } from "./submissions.form";
 import { ORDER_ITEM_MESSAGES } from "./submissions.messages";
 import { currentFacts } from "~/features/club-facts/club-facts.server";
 import { priceListFor } from "~/features/club-facts/merchant/merchant.server";
 import { priceOrder } from "~/features/club-facts/merchant/price-list";
+import { writtenAnswers } from "~/features/club-facts/questions/questions.form";
+import { questionsShown } from "~/features/club-facts/questions/questions.server";
+import { PEL_HIGHLIGHT_KEY } from "~/game/pel";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "~/platform/db/client.server";
-import { characters, events, merchantOrders, pels } from "~/platform/db/schema";
+import { characters, events, merchantOrders, pels, type WrittenAnswer } from "~/platform/db/schema";
 import { queueDiscordPost } from "~/platform/discord/discord.server";
 import { likePattern } from "~/platform/db/search.server";
+import { checkForm, readForm, type ParsedForm } from "~/web/forms/kernel";
 
 export type EventOption = { id: string; title: string; date: string };
 
@@ -38,11 +42,25 @@ export async function countPels(userId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** A post-event letter as it is kept: its answers with the questions' wording as the member was asked them. */
+export type PelLetter = { submissionKey: string; eventId: string; characterName: string; answers: WrittenAnswer[] };
+
+/** The posted letter, checked against the questions its form asked (the version it was opened at). */
+export async function readPelForm(request: Request): Promise<ParsedForm<PelLetter>> {
+  const fields = await readForm(request);
+  const questions = await questionsShown("pel-questions", fields.questionsVersion);
+  const form = checkForm(pelFormFor(questions), fields);
+  if (!form.ok) return form;
+  const { submissionKey, eventId, characterName } = form.data;
+  return { ...form, data: { submissionKey, eventId, characterName, answers: writtenAnswers(questions, form.data) } };
+}
+
 /**
- * Saves a post-event letter and queues an anonymous highlight (the event and the
- * favourite moments, never a name). A resubmitted form saves nothing new.
+ * Saves a post-event letter and queues an anonymous highlight (the event and the favourite
+ * moments, never a name; none when the club no longer asks for them or they were left blank).
+ * A resubmitted form saves nothing new.
  */
-export async function submitPel(user: SessionUser, input: PelInput): Promise<"saved" | "unknown-event"> {
+export async function submitPel(user: SessionUser, input: PelLetter): Promise<"saved" | "unknown-event"> {
   const allowed = await listPelEvents();
   const event = allowed.find((e) => e.id === input.eventId);
   if (!event) return "unknown-event";
@@ -53,11 +71,9 @@ export async function submitPel(user: SessionUser, input: PelInput): Promise<"sa
       .values({ ...input, userId: user.id })
       .onConflictDoNothing({ target: pels.submissionKey })
       .returning({ id: pels.id });
-    if (inserted.length === 0) return;
-    await queueDiscordPost(
-      tx,
-      `✨ A moment from **${event.title}**, as a settler remembers it:\n\n${input.favoriteMoments}`,
-    );
+    const highlight = input.answers.find((written) => written.key === PEL_HIGHLIGHT_KEY)?.answer;
+    if (inserted.length === 0 || !highlight) return;
+    await queueDiscordPost(tx, `✨ A moment from **${event.title}**, as a settler remembers it:\n\n${highlight}`);
   });
   return "saved";
 }

@@ -1,7 +1,7 @@
 import { eq, or } from "drizzle-orm";
 import { DISCORD_TAG_MAX } from "~/features/members/application.form";
 import { EMAIL_MAX, PERSON_NAME_MAX } from "~/features/accounts/auth.form";
-import { APPLICATION_ANSWER_MAX } from "~/game/application";
+import { APPLICATION_ANSWER_MAX, APPLICATION_TEXT_QUESTIONS } from "~/game/application";
 import { APPLICATION_STATUSES, ROLE_PREFERENCES, type ApplicationStatus, type RolePreference } from "~/game/roles";
 import { applications } from "~/platform/db/schema";
 import { eachRow, saveVersioned, type ImportContext } from "./context.server";
@@ -10,6 +10,7 @@ import { type APPLICATION_ANSWERS } from "./format.server";
 import { referencesOf } from "./owners.server";
 import { limitedText, requiredTimestamp, requiredUuid, shown, Skip } from "./values.server";
 
+/** Each of the old site's answer columns, and the built-in question it answered. */
 const ANSWER_FIELDS = {
   larp_experience: "larpExperience",
   in_character_preference: "inCharacterPreference",
@@ -26,7 +27,7 @@ const ANSWER_FIELDS = {
   plot_discomfort_handling: "plotDiscomfortHandling",
   complaint_handling: "complaintHandling",
   referral_source: "referralSource",
-} as const satisfies Record<(typeof APPLICATION_ANSWERS)[number], keyof typeof applications.$inferInsert>;
+} as const satisfies Record<(typeof APPLICATION_ANSWERS)[number], (typeof APPLICATION_TEXT_QUESTIONS)[number]["key"]>;
 
 function oneOf<T extends string>(list: readonly T[], cell: string | null, column: string): T {
   const value = cell?.trim().toLowerCase() ?? null;
@@ -50,12 +51,18 @@ export async function importApplications(ctx: ImportContext, csv: CsvTable): Pro
       "role_preference",
     );
     const createdAt = requiredTimestamp(row.cells.created_at ?? null, "created_at");
-    const answers = Object.fromEntries(
-      Object.entries(ANSWER_FIELDS).map(([column, field]) => [
-        field,
+    const byKey = new Map<string, string>(
+      Object.entries(ANSWER_FIELDS).map(([column, key]) => [
+        key,
         limitedText(row.cells[column] ?? null, column, APPLICATION_ANSWER_MAX),
       ]),
-    ) as Record<(typeof ANSWER_FIELDS)[keyof typeof ANSWER_FIELDS], string>;
+    );
+    // The old site asked the built-in questions: each answer is kept with their wording.
+    const answers = APPLICATION_TEXT_QUESTIONS.map((q) => ({
+      key: q.key,
+      question: q.label,
+      answer: byKey.get(q.key) ?? "",
+    }));
     const values = {
       userId,
       firstName: limitedText(row.cells.first_name ?? null, "first_name", PERSON_NAME_MAX),
@@ -65,7 +72,7 @@ export async function importApplications(ctx: ImportContext, csv: CsvTable): Pro
       rolePreference,
       discordTag: limitedText(row.cells.discord_tag ?? null, "discord_tag", DISCORD_TAG_MAX),
       createdAt,
-      ...answers,
+      answers,
     };
     const found = await ctx.tx
       .select({ id: applications.id, userId: applications.userId, stamp: applications.createdAt })

@@ -1,12 +1,12 @@
 import { CHARACTER_NAME_MAX } from "~/features/members/character.limits";
 import { LETTER_BODY_MAX } from "~/features/letters/letters.messages";
-import { PEL_ANSWER_MAX } from "~/game/pel";
+import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
 import { PAYMENT_STATUSES, type PaymentStatus } from "~/game/roles";
 import { eventAttendance, letters, merchantOrders, pels } from "~/platform/db/schema";
 import { builtInPricedItems } from "~/game/merchant";
 import { eachRow, flagRow, type ImportContext, type Outcome } from "./context.server";
 import type { CsvRow, CsvTable } from "./csv.server";
-import { EXPORT_FILES, type ExportTable } from "./format.server";
+import { EXPORT_FILES, type ExportTable, type PEL_ANSWERS } from "./format.server";
 import { orderItems, parseAmountCents, priceListTotalCents } from "./merchant-items.server";
 import { referencesOf } from "./owners.server";
 import { dollars, type ReportTable } from "./report.server";
@@ -56,6 +56,21 @@ async function insertOnce(insert: () => Promise<unknown[]>): Promise<Outcome> {
 
 type Importer = (ctx: ImportContext, csv: CsvTable) => Promise<void>;
 
+/** Each built-in question of the letter, and the old site's column that held its answer. */
+const PEL_COLUMNS = {
+  scariness: "scariness",
+  favoriteMoments: "favorite_moments",
+  enjoyment: "enjoyment",
+  notableNpcs: "notable_npcs",
+  notablePcs: "notable_pcs",
+  improvements: "improvements",
+  activities: "activities",
+  goals: "goals",
+  jobs: "jobs",
+  drugs: "drugs",
+  followUp: "follow_up",
+} as const satisfies Record<(typeof PEL_QUESTIONS)[number]["key"], (typeof PEL_ANSWERS)[number]>;
+
 export const importPels: Importer = async (ctx, csv) => {
   const refs = await referencesOf(ctx, csv, { events: true });
   const seen = new Map<string, number>();
@@ -68,17 +83,8 @@ export const importPels: Importer = async (ctx, csv) => {
       userId: refs.member(row),
       eventId: refs.event(row),
       characterName: limitedText(row.cells.character_name ?? null, "character_name", CHARACTER_NAME_MAX),
-      scariness: c("scariness"),
-      favoriteMoments: c("favorite_moments"),
-      enjoyment: c("enjoyment"),
-      notableNpcs: c("notable_npcs"),
-      notablePcs: c("notable_pcs"),
-      improvements: c("improvements"),
-      activities: c("activities"),
-      goals: c("goals"),
-      jobs: c("jobs"),
-      drugs: c("drugs"),
-      followUp: c("follow_up"),
+      // The old site asked the built-in questions: each answer is kept with their wording.
+      answers: PEL_QUESTIONS.map((q) => ({ key: q.key, question: q.label, answer: c(PEL_COLUMNS[q.key]) })),
       createdAt: requiredTimestamp(row.cells.created_at ?? null, "created_at"),
     };
     return insertOnce(() => ctx.tx.insert(pels).values(values).onConflictDoNothing().returning({ id: pels.id }));

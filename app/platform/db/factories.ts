@@ -16,6 +16,7 @@ import {
   type pels,
   profiles,
   type research,
+  type WrittenAnswer,
 } from "./schema";
 
 /**
@@ -185,11 +186,22 @@ export function characterValues(
   };
 }
 
+/** Answers to the built-in questions with their wording, as kept: those in `answered` as given, the rest made up. */
+function answersTo(questions: readonly { key: string; label: string }[], answered: Record<string, string>) {
+  return questions.map((q): WrittenAnswer => ({ key: q.key, question: q.label, answer: answered[q.key] ?? prose(2) }));
+}
+
+/** An application's answers to the built-in questions (a fresh site's), by key: `{ referralSource: "…" }`. */
+export const applicationAnswers = (answered: Record<string, string> = {}) =>
+  answersTo(APPLICATION_TEXT_QUESTIONS, answered);
+
+/** A post-event letter's answers to the built-in questions (a fresh site's), by key: `{ goals: "…" }`. */
+export const pelAnswers = (answered: Record<string, string> = {}) => answersTo(PEL_QUESTIONS, answered);
+
 export function applicationValues(
   profile: { id: string; firstName: string; lastName: string; email: string },
   overrides: Partial<typeof applications.$inferInsert> = {},
 ): typeof applications.$inferInsert {
-  const answers = Object.fromEntries(APPLICATION_TEXT_QUESTIONS.map((q) => [q.key, prose(2)]));
   return {
     userId: profile.id,
     firstName: profile.firstName,
@@ -197,7 +209,7 @@ export function applicationValues(
     email: profile.email,
     discordTag: `${profile.firstName.toLowerCase()}_${crypto.randomInt(1000, 9999)}`,
     rolePreference: crypto.randomInt(10) === 0 ? "cast" : "player",
-    ...(answers as Record<(typeof APPLICATION_TEXT_QUESTIONS)[number]["key"], string>),
+    answers: applicationAnswers(),
     ...overrides,
   };
 }
@@ -207,13 +219,12 @@ export function pelValues(
   eventId: string,
   overrides: Partial<typeof pels.$inferInsert> = {},
 ): typeof pels.$inferInsert {
-  const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, prose(2)]));
   return {
     submissionKey: crypto.randomUUID(),
     userId,
     eventId,
     characterName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`,
-    ...(answers as Record<(typeof PEL_QUESTIONS)[number]["key"], string>),
+    answers: pelAnswers(),
     ...overrides,
   };
 }

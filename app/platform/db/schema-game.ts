@@ -18,7 +18,7 @@ import { LETTER_STATUSES } from "~/game/letters";
 import { EVENT_STATUSES, PAYMENT_STATUSES } from "~/game/roles";
 import { TICKET_PLACES_MAX, TICKET_PRICE_MAX_CENTS, TICKET_PRICE_MIN_CENTS } from "~/game/tickets";
 import { createdAt, oneOf } from "./columns";
-import { ownerId, profiles } from "./schema-members";
+import { ownerId, profiles, type WrittenAnswer } from "./schema-members";
 
 // The game's tables: events, what members send in for them (post-event letters, merchant
 // orders, research) and their attendance, and the letters between characters.
@@ -76,17 +76,8 @@ export const pels = pgTable(
     userId: ownerId(),
     eventId: eventId(),
     characterName: text("character_name").notNull(),
-    scariness: text("scariness").notNull(),
-    favoriteMoments: text("favorite_moments").notNull(),
-    enjoyment: text("enjoyment").notNull(),
-    notableNpcs: text("notable_npcs").notNull(),
-    notablePcs: text("notable_pcs").notNull(),
-    improvements: text("improvements").notNull(),
-    activities: text("activities").notNull(),
-    goals: text("goals").notNull(),
-    jobs: text("jobs").notNull(),
-    drugs: text("drugs").notNull(),
-    followUp: text("follow_up").notNull(),
+    /** The letter's questions as the member was asked them, each with its answer, in the order asked. */
+    answers: jsonb("answers").$type<WrittenAnswer[]>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [

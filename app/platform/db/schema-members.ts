@@ -34,6 +34,12 @@ export function memberSearchText(t: { firstName: AnyPgColumn; lastName: AnyPgCol
 export type EmergencyContact = { name: string; phone: string };
 
 /**
+ * One answer of a post-event letter or an application, with the question's wording as the member
+ * saw it: rewording or retiring a question later leaves what was written reading as it was.
+ */
+export type WrittenAnswer = { key: string; question: string; answer: string };
+
+/**
  * One per member account: who they are and what they may do. This is also the
  * auth library's user table, so a profile and its account are created in one
  * transaction and can never exist apart.
@@ -102,21 +108,8 @@ export const applications = pgTable(
     decidedBy: text("decided_by").references(() => profiles.id, { onDelete: "set null" }),
     discordTag: text("discord_tag").notNull(),
     rolePreference: text("role_preference", { enum: ROLE_PREFERENCES }).notNull(),
-    larpExperience: text("larp_experience").notNull(),
-    inCharacterPreference: text("in_character_preference").notNull(),
-    physicalActivityAcknowledgment: text("physical_activity_acknowledgment").notNull(),
-    icOcSeparation: text("ic_oc_separation").notNull(),
-    phobiaHandling: text("phobia_handling").notNull(),
-    nonBreakingExit: text("non_breaking_exit").notNull(),
-    plotEngagement: text("plot_engagement").notNull(),
-    larpTypes: text("larp_types").notNull(),
-    larpPriorities: text("larp_priorities").notNull(),
-    physicalRoleplayComfort: text("physical_roleplay_comfort").notNull(),
-    characterDeathStance: text("character_death_stance").notNull(),
-    cheatingResponse: text("cheating_response").notNull(),
-    plotDiscomfortHandling: text("plot_discomfort_handling").notNull(),
-    complaintHandling: text("complaint_handling").notNull(),
-    referralSource: text("referral_source").notNull(),
+    /** The written questions as the member was asked them, each with its answer, in the order asked. */
+    answers: jsonb("answers").$type<WrittenAnswer[]>().notNull(),
   },
   (t) => [
     uniqueIndex("applications_user_id_unique").on(t.userId),

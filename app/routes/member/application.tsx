@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/application";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
@@ -7,20 +7,17 @@ import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { SuccessPanel } from "~/components/SuccessPanel";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { Field, FieldError } from "~/components/ui/Field";
-import { QuestionFields } from "~/features/members/QuestionFields";
-import { ApplicationForm } from "~/features/members/application.form";
-import { parseForm } from "~/web/forms/kernel";
+import { QuestionFields } from "~/features/club-facts/questions/QuestionFields";
+import { allRequired, type AskedQuestion } from "~/features/club-facts/questions/questions.facts";
+import { questionsToAsk } from "~/features/club-facts/questions/questions.server";
+import { applicationFormFor } from "~/features/members/application.form";
+import { Asterisk, RequiredMark } from "~/components/ui/Required";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
-import {
-  APPLICATION_ANSWER_MAX,
-  APPLICATION_TEXT_QUESTIONS,
-  DISCORD_TAG_QUESTION,
-  ROLE_PREFERENCE_QUESTION,
-} from "~/game/application";
+import { APPLICATION_ANSWER_MAX, DISCORD_TAG_QUESTION, ROLE_PREFERENCE_QUESTION } from "~/game/application";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/web/forms/use-form-validation";
-import { getApplication, submitApplication } from "~/features/members/applications.server";
+import { getApplication, readApplicationForm, submitApplication } from "~/features/members/applications.server";
 import { failSafely, formRefusal, type FormAnswer } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
@@ -28,14 +25,16 @@ const FAILED = "Failed to submit application. Please try again.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  return { application: (await getApplication(user.id)) ?? null };
+  const [application, asked] = await Promise.all([getApplication(user.id), questionsToAsk("application-questions")]);
+  // The club's questions now; the application keeps the wording of the version it was made against.
+  return { application: application ?? null, questions: asked.questions, questionsVersion: asked.version };
 }
 
 type ActionData = FormAnswer & { submitted?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const form = await parseForm(request, ApplicationForm);
+  const form = await readApplicationForm(request);
   if (!form.ok) return data<ActionData>(formRefusal(form), { status: 400 });
   return failSafely<ActionData>("saving an application", { message: FAILED, values: form.values }, async () => {
     await submitApplication(user, form.data);
@@ -43,8 +42,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
-  const validation = useFormValidation(ApplicationForm, actionData?.errors);
+function ApplicationFormView({
+  questions,
+  questionsVersion,
+  actionData,
+}: {
+  questions: AskedQuestion[];
+  questionsVersion: number;
+  actionData?: ActionData;
+}) {
+  const form = useMemo(() => applicationFormFor(questions), [questions]);
+  const validation = useFormValidation(form, actionData?.errors);
+  // Every question must be answered (the page says so); else the required ones are marked.
+  const mark = !allRequired(questions);
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = validation.errors;
@@ -66,6 +76,7 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
       className="flex flex-col gap-6"
     >
       <ErrorSummary message={message} answer={local ?? actionData} />
+      <input type="hidden" name="questionsVersion" value={questionsVersion} />
       <section className="panel flex flex-col gap-5" aria-labelledby="about-you">
         <h2 id="about-you" className="text-2xl">
           About you
@@ -76,11 +87,15 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
           name="discordTag"
           autoComplete="off"
           required
+          markRequired={mark}
           defaultValue={values.discordTag}
           error={errors.discordTag}
         />
         <fieldset aria-describedby={errors.rolePreference ? "rolePreference-error" : undefined}>
-          <legend className="font-bold text-parchment">{ROLE_PREFERENCE_QUESTION.label}</legend>
+          <legend className="font-bold text-parchment">
+            {ROLE_PREFERENCE_QUESTION.label}
+            {mark ? <RequiredMark /> : null}
+          </legend>
           <div className="mt-2 grid gap-3 sm:grid-cols-2">
             {ROLE_PREFERENCE_QUESTION.options.map((option) => (
               <label
@@ -110,11 +125,12 @@ function ApplicationFormView({ actionData }: { actionData?: ActionData }) {
           How you play
         </h2>
         <QuestionFields
-          questions={APPLICATION_TEXT_QUESTIONS}
+          questions={questions}
           rows={TEXTAREA_ROWS.application}
           maxLength={APPLICATION_ANSWER_MAX}
           values={values}
           errors={errors}
+          markRequired={mark}
         />
       </section>
       <FormFootButton busy={submitting} busyLabel="Sending…">
@@ -150,10 +166,20 @@ export default function Application({ loaderData, actionData }: Route.ComponentP
       ) : (
         <>
           <p className="mb-6 text-center text-dust">
-            Tell us about yourself and how you like to play. Every question needs an answer; a few honest sentences are
-            plenty.
+            {allRequired(loaderData.questions) ? (
+              "Tell us about yourself and how you like to play. Every question needs an answer; a few honest sentences are plenty."
+            ) : (
+              <>
+                Tell us about yourself and how you like to play. Questions marked with an asterisk <Asterisk /> need an
+                answer; a few honest sentences are plenty.
+              </>
+            )}
           </p>
-          <ApplicationFormView actionData={actionData} />
+          <ApplicationFormView
+            questions={loaderData.questions}
+            questionsVersion={loaderData.questionsVersion}
+            actionData={actionData}
+          />
         </>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pels";
 import { EventSelect } from "~/features/events/EventSelect";
@@ -8,26 +8,32 @@ import { SuccessPanel } from "~/components/SuccessPanel";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { Asterisk, RequiredNote } from "~/components/ui/Required";
-import { QuestionFields } from "~/features/members/QuestionFields";
+import { QuestionFields } from "~/features/club-facts/questions/QuestionFields";
+import { allRequired } from "~/features/club-facts/questions/questions.facts";
+import { questionsToAsk } from "~/features/club-facts/questions/questions.server";
 import { RecordLink } from "~/features/my-record/RecordLink";
-import { parseForm } from "~/web/forms/kernel";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
-import { PelForm } from "~/features/submissions/submissions.form";
+import { pelFormFor } from "~/features/submissions/submissions.form";
 import { DraftNotice } from "~/features/submissions/DraftNotice";
 import { clearDraft, useEventDraft } from "~/features/submissions/use-event-draft";
-import { PEL_ANSWER_MAX, PEL_QUESTIONS } from "~/game/pel";
+import { PEL_ANSWER_MAX } from "~/game/pel";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { countOf } from "~/lib/plural";
 import { useFormValidation } from "~/web/forms/use-form-validation";
 import { getCharacter } from "~/features/members/characters.server";
 import { failSafely, formRefusal, type FormAnswer } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
-import { countPels, listPelEvents, submitPel } from "~/features/submissions/submissions.server";
+import { countPels, listPelEvents, readPelForm, submitPel } from "~/features/submissions/submissions.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
-  const [events, character, written] = await Promise.all([listPelEvents(), getCharacter(user.id), countPels(user.id)]);
+  const [events, character, written, questions] = await Promise.all([
+    listPelEvents(),
+    getCharacter(user.id),
+    countPels(user.id),
+    questionsToAsk("pel-questions"),
+  ]);
   // A link for one event (the events page's "Write your post-event letter") chooses it, if a letter may be written about it.
   const asked = new URL(request.url).searchParams.get("event");
   return {
@@ -37,6 +43,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     written,
     memberId: user.id,
     submissionKey: crypto.randomUUID(),
+    /** The club's questions now; the letter keeps the wording of the version it was written against. */
+    questions: questions.questions,
+    questionsVersion: questions.version,
   };
 }
 
@@ -44,7 +53,7 @@ type ActionData = FormAnswer & { submitted?: boolean; eventId?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const form = await parseForm(request, PelForm);
+  const form = await readPelForm(request);
   if (!form.ok) return data<ActionData>(formRefusal(form), { status: 400 });
   return failSafely<ActionData>(
     "saving a PEL",
@@ -65,12 +74,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** The fields a draft keeps, and those whose text makes one worth keeping (the answers). */
-const ANSWERS = PEL_QUESTIONS.map((q) => q.key);
-const DRAFT_FIELDS = ["characterName", ...ANSWERS];
-
 export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
-  const validation = useFormValidation(PelForm, actionData?.errors);
+  const { questions } = loaderData;
+  const form = useMemo(() => pelFormFor(questions), [questions]);
+  // The fields a draft keeps (by the questions' keys), and those whose text makes one worth keeping (the answers).
+  const answers = useMemo(() => questions.map((q) => q.key), [questions]);
+  const validation = useFormValidation(form, actionData?.errors);
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
   const draft = useEventDraft({
@@ -78,8 +87,8 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
     form: "pel",
     memberId: loaderData.memberId,
     eventIds: loaderData.events.map((event) => event.id),
-    fields: DRAFT_FIELDS,
-    writing: ANSWERS,
+    fields: ["characterName", ...answers],
+    writing: answers,
   });
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const values = actionData?.values ?? {};
@@ -121,12 +130,17 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
                 : `Read ${loaderData.written === 1 ? "it" : "them"}, with staff's replies`}
             </RecordLink>
           </p>
-          <RequiredNote>
-            Every field is required, each marked with an asterisk <Asterisk />.
-          </RequiredNote>
+          {allRequired(questions) ? (
+            <RequiredNote>
+              Every field is required, each marked with an asterisk <Asterisk />.
+            </RequiredNote>
+          ) : (
+            <RequiredNote />
+          )}
           <DraftNotice draft={draft} what="this letter" />
           {message ? <Alert kind="error">{message}</Alert> : null}
           <input type="hidden" name="submissionKey" value={values.submissionKey ?? loaderData.submissionKey} />
+          <input type="hidden" name="questionsVersion" value={loaderData.questionsVersion} />
           <EventSelect
             events={loaderData.events}
             defaultValue={values.eventId ?? loaderData.chosenEventId ?? undefined}
@@ -145,7 +159,7 @@ export default function Pels({ loaderData, actionData }: Route.ComponentProps) {
             error={errors.characterName}
           />
           <QuestionFields
-            questions={PEL_QUESTIONS}
+            questions={questions}
             rows={TEXTAREA_ROWS.pel}
             maxLength={PEL_ANSWER_MAX}
             values={values}

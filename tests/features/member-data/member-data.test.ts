@@ -15,6 +15,7 @@ import {
   createEvent,
   letterValues,
   orderValues,
+  pelAnswers,
   pelValues,
   researchValues,
 } from "~/platform/db/factories";
@@ -101,7 +102,12 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
     );
   const [pel] = await db()
     .insert(pels)
-    .values(pelValues(member.id, eventId, { characterName: identity.characterName, goals: `Find the silver ${tag}` }))
+    .values(
+      pelValues(member.id, eventId, {
+        characterName: identity.characterName,
+        answers: pelAnswers({ goals: `Find the silver ${tag}` }),
+      }),
+    )
     .returning({ id: pels.id });
   await db()
     .insert(staffReplies)
@@ -288,10 +294,15 @@ describe("taking out one's data", () => {
       backstory: `Born in the hills ${member.tag}.`,
     });
     expect(json.postEventLetters).toHaveLength(1);
-    expect(json.postEventLetters[0]).toMatchObject({
-      goals: `Find the silver ${member.tag}`,
-      event: { title: "Silver Fever", date: "2025-08-15" },
+    expect(json.postEventLetters[0]).toMatchObject({ event: { title: "Silver Fever", date: "2025-08-15" } });
+    // Each answer with the question as the member was asked it.
+    expect(json.postEventLetters[0].answers).toContainEqual({
+      key: "goals",
+      question: "What does your character want to do next?",
+      answer: `Find the silver ${member.tag}`,
     });
+    expect(json.application.answers).toHaveLength(15);
+    expect(json.application.answers[0]).toMatchObject({ question: "What larp experience do you have?" });
     expect(json.merchantOrders).toHaveLength(1);
     expect(Object.keys(json.merchantOrders[0].items).length).toBeGreaterThan(0);
     expect(json.researchPapers).toEqual([

@@ -6,6 +6,7 @@ import {
   createEvent,
   createProfile,
   orderValues,
+  pelAnswers,
   pelValues,
   researchValues,
 } from "~/platform/db/factories";
@@ -132,11 +133,19 @@ describe("a member's record", () => {
     const held = await createEvent(db(), { title: "Ember Road", date: "2025-06-13", status: "past" });
     const [mine] = await db()
       .insert(pels)
-      .values(pelValues(member.id, held.id, { favoriteMoments: "Dancing at the Copper Kettle till dawn." }))
+      .values(
+        pelValues(member.id, held.id, {
+          answers: pelAnswers({ favoriteMoments: "Dancing at the Copper Kettle till dawn." }),
+        }),
+      )
       .returning();
     const [theirs] = await db()
       .insert(pels)
-      .values(pelValues(other.id, held.id, { favoriteMoments: "Hiding the map under the floorboards." }))
+      .values(
+        pelValues(other.id, held.id, {
+          answers: pelAnswers({ favoriteMoments: "Hiding the map under the floorboards." }),
+        }),
+      )
       .returning();
     const [paper] = await db()
       .insert(research)

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PEL_QUESTIONS } from "~/game/pel";
-import { createEvent, createProfile } from "~/platform/db/factories";
+import { createEvent, createProfile, pelAnswers } from "~/platform/db/factories";
 import { events, letters, merchantOrders, pels, profiles, research, reviewQueue } from "~/platform/db/schema";
 import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
@@ -71,10 +71,7 @@ describe("the staff review pages", () => {
     const newer = await createEvent(db(), { title: "Blood Moon", date: "2025-09-12", status: "past" });
     const clara = await createProfile(db(), { firstName: "Clara", lastName: "Dunmore", role: "player" });
     const amos = await createProfile(db(), { firstName: "Amos", lastName: "Pickett", role: "player" });
-    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, `${q.key} answer`])) as Record<
-      (typeof PEL_QUESTIONS)[number]["key"],
-      string
-    >;
+    const answers = { answers: pelAnswers(Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, `${q.key} answer`]))) };
     await db()
       .insert(pels)
       .values([
@@ -255,10 +252,7 @@ describe("the staff review pages", () => {
     const get = async (path: string) => (await fetch(app().url + path, { headers: { Cookie: manager.cookie } })).text();
     const event = await createEvent(db(), { title: "Dust Devils", date: "2025-07-11", status: "past" });
     const rufus = await createProfile(db(), { firstName: "Rufus", lastName: "Crane", role: "player" });
-    const answers = Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, "seen"])) as Record<
-      (typeof PEL_QUESTIONS)[number]["key"],
-      string
-    >;
+    const answers = { answers: pelAnswers(Object.fromEntries(PEL_QUESTIONS.map((q) => [q.key, "seen"]))) };
     const pel = () => ({
       ...answers,
       submissionKey: randomUUID(),

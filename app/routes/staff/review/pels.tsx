@@ -4,7 +4,7 @@ import { Author, EntryPager } from "~/features/review/EventGroups";
 import { formatClubTime } from "~/lib/dates";
 import { QueuedEventGroups } from "~/features/review/QueuedEventGroups";
 import { EntryBody, QueueEntry } from "~/features/review/QueueEntry";
-import { PEL_QUESTIONS } from "~/game/pel";
+import { WrittenAnswerRows } from "~/features/club-facts/questions/QuestionFields";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
@@ -41,13 +41,9 @@ export default function ViewPels({ loaderData, actionData }: Route.ComponentProp
             lead={<Author firstName={firstName} lastName={lastName} at={entry.createdAt} heading />}
             body={
               <EntryBody summary={`Read the letter from ${entry.characterName}`}>
+                {/* Each question as the member was asked it, whatever the club asks now. */}
                 <dl className="flex flex-col gap-3">
-                  {PEL_QUESTIONS.map((q) => (
-                    <div key={q.key}>
-                      <dt className="font-bold text-brass">{q.label}</dt>
-                      <dd className="whitespace-pre-wrap">{entry[q.key]}</dd>
-                    </div>
-                  ))}
+                  <WrittenAnswerRows answers={entry.answers} />
                 </dl>
               </EntryBody>
             }
