@@ -34,6 +34,7 @@ export async function loadFaqPage() {
   };
 }
 
+/** The rows typed, without the blank one for a new question: the form adds its own. */
 function rowsOf(fields: FormValues): FaqRow[] {
   return rowsFrom(fields, FAQ_ENTRIES_MAX + 1, (n) => ({
     id: fields[`id-${n}`] ?? "",
@@ -41,7 +42,7 @@ function rowsOf(fields: FormValues): FaqRow[] {
     answer: fields[`answer-${n}`] ?? "",
     position: fields[`position-${n}`] ?? String(n + 1),
     remove: fields[`remove-${n}`] === "on",
-  }));
+  })).filter((row) => row.id || row.question.trim() || row.answer.trim());
 }
 
 /** The list the rows make, in the order their positions give, or what was wrong with which row. */

@@ -40,6 +40,10 @@ describe("the managers' FAQ page", () => {
     expect(previewHtml).not.toContain('<script>alert("x")');
     expect(previewHtml).not.toMatch(/href="javascript:/i);
     expect((await currentFacts("faq")).version).toBe(0);
+    // The form comes back with the rows typed and one blank box to add a question, not two.
+    expect(formFieldsOf(previewHtml).count).toBe(String(Number(fields.count) + 1));
+    const untouched = await postForm(app().url, "/tools/club/faq", { ...fields, intent: "preview" }, manager.cookie);
+    expect(formFieldsOf(await untouched.text()).count).toBe(fields.count);
 
     const saved = await postForm(app().url, "/tools/club/faq", { ...typed, intent: "save" }, manager.cookie);
     expect(await saved.text()).toContain("Saved: the FAQ is now version 1.");
