@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
-import { CABINS } from "~/game/cabins";
-import { FACTIONS, jobsForFaction } from "~/game/factions";
+import { STARTING_CABINS } from "~/game/cabins";
+import { STARTING_COMMON_JOBS, STARTING_FACTION_ONLY_JOBS, STARTING_FACTIONS } from "~/game/factions";
 import { builtInPricedItems, MERCHANT_ITEMS, orderTotalCents } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import type { Role } from "~/game/roles";
@@ -174,12 +174,14 @@ export function characterValues(
   userId: string,
   overrides: Partial<typeof characters.$inferInsert> = {},
 ): typeof characters.$inferInsert {
-  const faction = overrides.faction ?? pick(FACTIONS);
+  // From the lists a site starts with, which the demo and the tests' club keep.
+  const faction = overrides.faction ?? pick(STARTING_FACTIONS);
+  const onlyFor = Object.entries(STARTING_FACTION_ONLY_JOBS).filter(([, only]) => only === faction);
   return {
     userId,
     characterName: `${pick(FIRST_NAMES)} "${pick(NICKNAMES)}" ${pick(LAST_NAMES)}`,
     faction,
-    job: pick(jobsForFaction(faction)),
+    job: pick([...STARTING_COMMON_JOBS, ...onlyFor.map(([job]) => job)]),
     backstory: prose(4),
     ...overrides,
   };
@@ -279,7 +281,7 @@ export function attendanceValues(
   return {
     userId,
     eventId,
-    cabin: crypto.randomInt(8) === 0 ? null : pick(CABINS),
+    cabin: crypto.randomInt(8) === 0 ? null : pick(STARTING_CABINS),
     paymentStatus: "paid",
     characterName: null,
     ...overrides,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CABINS } from "~/game/cabins";
+import { STARTING_CABINS } from "~/game/cabins";
 
 /** The cabins (and the camping area) players are given at an event, as the club keeps them (kind "cabins"). */
 
@@ -40,5 +40,5 @@ export function cabinIdFor(name: string): string {
 
 /** Today's built-in cabins, in their order. */
 export function startingCabins(): ClubCabin[] {
-  return CABINS.map((name) => ({ id: cabinIdFor(name), name, retired: false }));
+  return STARTING_CABINS.map((name) => ({ id: cabinIdFor(name), name, retired: false }));
 }
