@@ -129,6 +129,10 @@ describe("the managers' cabins page", () => {
     const blank = await saveCabins({ ...fields, "name-2": "  " }, manager.cookie);
     expect(blank.status).toBe(400);
     expect(await blank.text()).toContain("Name the cabin, up to 60 characters.");
+    const unassigned = await saveCabins({ ...fields, [`name-${last}`]: "not assigned" }, manager.cookie);
+    expect(readable(await unassigned.text())).toContain(
+      "“Not assigned” is how a record without a cabin reads: give the cabin another name.",
+    );
     expect(await currentFacts("cabins")).toEqual(before);
   });
 

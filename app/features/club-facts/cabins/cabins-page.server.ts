@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { CABIN_MESSAGES, CABINS_MAX, CabinSchema, type ClubCabin } from "./cabins.facts";
+import { CABIN_MESSAGES, CABINS_MAX, CabinSchema, NO_CABIN_NAME, type ClubCabin } from "./cabins.facts";
 import { currentFacts, historyOf, saveFacts } from "../club-facts.server";
 import { inOrder, placeOf, rowsFrom, slugFor, type Placed } from "../list-rows";
 import { restoreVersion } from "../restore.server";
@@ -55,6 +55,10 @@ export function cabinsOf(rows: CabinRow[]): { cabins: ClubCabin[] } | { errors: 
       return;
     }
     const name = parsed.data.name.toLowerCase();
+    if (name === NO_CABIN_NAME.toLowerCase()) {
+      errors[`name-${n}`] = CABIN_MESSAGES.reserved;
+      return;
+    }
     // Two cabins of one name: the message goes beside the second.
     if (names.has(name)) {
       errors[`name-${n}`] = CABIN_MESSAGES.taken;
