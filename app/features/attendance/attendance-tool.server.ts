@@ -41,7 +41,7 @@ export async function searchUsers(term: string): Promise<UserMatch[]> {
     .limit(USER_SEARCH_MAX_RESULTS);
 }
 
-export const CABIN_MESSAGES = {
+export const CABIN_REFUSALS = {
   unknown: "Please choose a cabin from the list.",
   retired: (name: string) => `${name} is retired and no longer given. Please choose a cabin from the list.`,
 } as const;
@@ -53,8 +53,8 @@ export const CABIN_MESSAGES = {
 export async function cabinToGive(value: string | undefined): Promise<{ cabin: Cabin | null } | { message: string }> {
   if (!value) return { cabin: null };
   const problem = await cabinProblem(value);
-  if (problem === "unknown") return { message: CABIN_MESSAGES.unknown };
-  if (problem === "retired") return { message: CABIN_MESSAGES.retired(value) };
+  if (problem === "unknown") return { message: CABIN_REFUSALS.unknown };
+  if (problem === "retired") return { message: CABIN_REFUSALS.retired(value) };
   return { cabin: value };
 }
 
