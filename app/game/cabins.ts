@@ -1,5 +1,9 @@
-/** The cabins (and the camping area) a player can be assigned at an event. */
-export const CABINS = [
+/**
+ * The cabins (and the camping area) a site starts with, in their order: the club's list begins
+ * as this one (features/club-facts/cabins) and managers change it at /tools/club/cabins. Read
+ * only by that starting list, the old site's import and the demo data.
+ */
+export const STARTING_CABINS = [
   "Dragon's Hoard",
   "Arctic Fox",
   "Weasel Haunt",
@@ -9,9 +13,6 @@ export const CABINS = [
   "Watchtower",
   "Camping",
 ] as const;
+
 /** A cabin's name; the club's list changes, so any name a record holds is one. */
 export type Cabin = string;
-
-export function isCabin(value: string): value is Cabin {
-  return (CABINS as readonly string[]).includes(value);
-}

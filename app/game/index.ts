@@ -1,5 +1,3 @@
-export * from "./cabins";
-export * from "./factions";
 export * from "./faq";
 export * from "./merchant";
 export * from "./roles";

@@ -1,43 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  CABINS,
-  FACTIONS,
-  BUILT_IN_MERCHANT_ITEMS,
-  formatDollars,
-  isValidFactionJob,
-  jobsForFaction,
-  builtInTotalCents,
-} from "~/game";
-
-describe("factions and jobs", () => {
-  it("lists the game's four factions", () => {
-    expect(FACTIONS).toEqual([
-      "US Survey Corp",
-      "Northwest Mineral Corporation",
-      "Union Research Initiative",
-      "Homesteader",
-    ]);
-  });
-
-  it("gives Soldier only to the US Survey Corp and Natural Scientist only to the Union Research Initiative", () => {
-    expect(jobsForFaction("US Survey Corp")).toContain("Soldier");
-    expect(jobsForFaction("US Survey Corp")).not.toContain("Natural Scientist");
-    expect(jobsForFaction("Union Research Initiative")).toContain("Natural Scientist");
-    expect(jobsForFaction("Union Research Initiative")).not.toContain("Soldier");
-    for (const faction of ["Northwest Mineral Corporation", "Homesteader"] as const) {
-      expect(jobsForFaction(faction)).toHaveLength(10);
-    }
-    expect(isValidFactionJob("Homesteader", "Soldier")).toBe(false);
-    expect(isValidFactionJob("Homesteader", "Hunter / Trapper")).toBe(true);
-    expect(isValidFactionJob("Pinkertons", "Miner")).toBe(false);
-  });
-
-  it("lists the eight cabins", () => {
-    expect(CABINS).toHaveLength(8);
-    expect(CABINS).toContain("Dragon's Hoard");
-    expect(CABINS).toContain("Camping");
-  });
-});
+import { BUILT_IN_MERCHANT_ITEMS, formatDollars, builtInTotalCents } from "~/game";
 
 describe("merchant price list", () => {
   it("has the price list's eighteen items with prices and units", () => {

@@ -8,6 +8,7 @@ import { database, type Transaction } from "~/platform/db/client.server";
 import { applications, characters, eventAttendance, events, profiles } from "~/platform/db/schema";
 import { memberMatches } from "~/platform/db/search.server";
 import { eventWithAttendees } from "./attendance.server";
+import { cabinProblem } from "~/features/club-facts/cabins/cabins.server";
 
 // The attendance tool (routes/staff/attendance/attendance-tool.tsx): finding a member, registering
 // them at an event, and the event's registrations listed beside the form.
@@ -38,6 +39,23 @@ export async function searchUsers(term: string): Promise<UserMatch[]> {
     .where(memberMatches(typed))
     .orderBy(asc(profiles.firstName), asc(profiles.lastName))
     .limit(USER_SEARCH_MAX_RESULTS);
+}
+
+export const CABIN_REFUSALS = {
+  unknown: "Please choose a cabin from the list.",
+  retired: (name: string) => `${name} is retired and no longer given. Please choose a cabin from the list.`,
+} as const;
+
+/**
+ * The cabin the tool records: none, or one of the club's cabins not retired (a page opened
+ * before a cabin was retired or renamed may still send it). The record keeps the name as it is.
+ */
+export async function cabinToGive(value: string | undefined): Promise<{ cabin: Cabin | null } | { message: string }> {
+  if (!value) return { cabin: null };
+  const problem = await cabinProblem(value);
+  if (problem === "unknown") return { message: CABIN_REFUSALS.unknown };
+  if (problem === "retired") return { message: CABIN_REFUSALS.retired(value) };
+  return { cabin: value };
 }
 
 /** Why a member needs the manager's second look before being registered. */

@@ -1,5 +1,4 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { CABINS } from "~/game/cabins";
 import { isUuid } from "~/lib/ids";
 import type { SessionUser } from "~/lib/navigation";
 import { eventDayAttendees } from "~/features/attendance/attendance.server";
@@ -7,6 +6,7 @@ import type { CostumeStatus } from "~/game/costume";
 import { storedTotalCents } from "~/game/merchant";
 import { audit } from "~/platform/audit.server";
 import { costumeStatusesAt } from "~/features/costume/costumes.server";
+import { inCabinOrder } from "~/features/club-facts/cabins/cabins.server";
 import { ChangeAwareCache } from "~/platform/db/changes.server";
 import { database } from "~/platform/db/client.server";
 import { auditLog, merchantOrders, type PricedItems } from "~/platform/db/schema";
@@ -62,9 +62,10 @@ const keptSheets = new ChangeAwareCache<KeptSheet | null>({
 });
 
 /**
- * One event's sheet for the day: its paid attendees by cabin (in the cabins' order, then those
- * without one), each with their character, emergency contact, orders to hand out with what they
- * owe, and costume-photo standing. Every reading is audited, kept or not.
+ * One event's sheet for the day: its paid attendees by cabin (in the club's order of its cabins,
+ * then any cabin no longer offered, then those without one), each with their character,
+ * emergency contact, orders to hand out with what they owe, and costume-photo standing. Every
+ * reading is audited, kept or not.
  */
 export async function eventDaySheet(
   viewer: SessionUser,
@@ -81,7 +82,10 @@ export async function eventDaySheet(
   if (!sheet) return null;
   const { withContacts, ...shown } = sheet;
   await auditReading(viewer, shown.event.id, withContacts, now);
-  return { ...shown, fetchedAt: now.toISOString() };
+  // Ordered as the club's list is now, not as it was when the sheet was kept.
+  const named = await inCabinOrder(shown.cabins.filter((group) => group.cabin !== NO_CABIN));
+  const none = shown.cabins.filter((group) => group.cabin === NO_CABIN);
+  return { ...shown, cabins: [...named, ...none], fetchedAt: now.toISOString() };
 }
 
 /**
@@ -129,13 +133,15 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
     });
     ordersBy.set(order.userId, list);
   }
-  const byCabin = new Map<string, SheetAttendee[]>([...CABINS, NO_CABIN].map((cabin) => [cabin, []]));
+  const byCabin = new Map<string, SheetAttendee[]>();
   let totalCents = 0;
   for (const row of attendance.rows) {
     const own = ordersBy.get(row.userId) ?? [];
     const dueCents = own.reduce((sum, order) => sum + order.totalCents, 0);
     totalCents += dueCents;
-    byCabin.get(row.cabin ?? NO_CABIN)!.push({
+    const cabin = row.cabin ?? NO_CABIN;
+    if (!byCabin.has(cabin)) byCabin.set(cabin, []);
+    byCabin.get(cabin)!.push({
       userId: row.userId,
       name: `${row.firstName} ${row.lastName}`,
       characterName: row.characterName,
@@ -146,9 +152,8 @@ async function readSheet(eventId: string): Promise<KeptSheet | null> {
       costume: costumes.get(row.userId) ?? "missing",
     });
   }
-  const cabins = [...byCabin]
-    .filter(([, attendees]) => attendees.length > 0)
-    .map(([cabin, attendees]) => ({ cabin, attendees }));
+  // In the club's order when the sheet is read (eventDaySheet).
+  const cabins = [...byCabin].map(([cabin, attendees]) => ({ cabin, attendees }));
   const withContacts = attendance.rows.filter((row) => row.email !== null).length;
   return {
     event: { id: attendance.id, title: attendance.title, date: attendance.date },

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { CharacterInput } from "./character.form";
+import { currentFacts } from "~/features/club-facts/club-facts.server";
 import type { SessionUser } from "~/lib/navigation";
 import { database } from "~/platform/db/client.server";
 import { characters } from "~/platform/db/schema";
@@ -11,6 +12,15 @@ export async function getCharacter(userId: string): Promise<Character | undefine
   const db = await database();
   const [row] = await db.select().from(characters).where(eq(characters.userId, userId));
   return row;
+}
+
+/**
+ * The character form's page: the member's character, the club's factions and jobs now, and the
+ * pair the character was saved with (which stays choosable when the list retires it).
+ */
+export async function characterChoices(userId: string) {
+  const [{ content: list }, character] = await Promise.all([currentFacts("factions"), getCharacter(userId)]);
+  return { character, list, saved: character ? { faction: character.faction, job: character.job } : null };
 }
 
 /** Creates the member's one character, or updates it; the notice says which. */

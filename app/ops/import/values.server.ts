@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { CABINS, type Cabin } from "~/game/cabins";
+import { STARTING_CABINS, type Cabin } from "~/game/cabins";
 import { EMAIL_MAX } from "~/features/accounts/auth.form";
-import { FACTIONS, JOBS, jobsForFaction, type Faction, type Job } from "~/game/factions";
+import { isOpenTo } from "~/features/club-facts/factions/faction-choices";
+import { startingFactions } from "~/features/club-facts/factions/factions.facts";
 import { isUuid } from "~/lib/ids";
 import { countOf } from "~/lib/plural";
 
@@ -95,12 +96,16 @@ function matcher<T extends string>(names: readonly T[]): (value: string | null) 
   return (value) => (value === null ? null : (byLoose.get(looseName(value)) ?? null));
 }
 
-export const matchFaction: (value: string | null) => Faction | null = matcher(FACTIONS);
-export const matchJob: (value: string | null) => Job | null = matcher(JOBS);
-export const matchCabin: (value: string | null) => Cabin | null = matcher(CABINS);
+/** The old site's names are matched to the lists a site starts with: the old site had no others. */
+const STARTING = startingFactions();
 
-export function jobFitsFaction(faction: Faction, job: Job): boolean {
-  return jobsForFaction(faction).includes(job);
+export const matchFaction: (value: string | null) => string | null = matcher(STARTING.factions.map((f) => f.name));
+export const matchJob: (value: string | null) => string | null = matcher(STARTING.jobs.map((job) => job.name));
+export const matchCabin: (value: string | null) => Cabin | null = matcher(STARTING_CABINS);
+
+export function jobFitsFaction(faction: string, job: string): boolean {
+  const entry = STARTING.jobs.find((one) => one.name === job);
+  return entry !== undefined && isOpenTo(entry, faction);
 }
 
 /** A text cell the site needs as text: an empty cell becomes the empty string. */

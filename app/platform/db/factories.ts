@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
-import { CABINS } from "~/game/cabins";
-import { FACTIONS, jobsForFaction } from "~/game/factions";
+import { STARTING_CABINS } from "~/game/cabins";
+import { STARTING_COMMON_JOBS, STARTING_FACTION_ONLY_JOBS, STARTING_FACTIONS } from "~/game/factions";
 import { BUILT_IN_MERCHANT_ITEMS, builtInPricedItems, builtInTotalCents } from "~/game/merchant";
 import { PEL_QUESTIONS } from "~/game/pel";
 import type { Role } from "~/game/roles";
@@ -18,103 +18,13 @@ import {
   type research,
   type WrittenAnswer,
 } from "./schema";
+import { EVENT_TITLES, FEELINGS, FIRST_NAMES, HAPPENINGS, LAST_NAMES, NICKNAMES, PLACES } from "./factory-words";
 
 /**
  * Builders of realistic rows, shared by the tests and the demo data (`npm run seed:demo`).
  * The `*Values` builders return rows to insert (so the demo can insert thousands at once);
  * `create*` insert one and return it. Each takes overrides for the fields a caller cares about.
  */
-const FIRST_NAMES = [
-  "Abigail",
-  "Amos",
-  "Clara",
-  "Ezra",
-  "Hattie",
-  "Jeb",
-  "Lottie",
-  "Silas",
-  "Nell",
-  "Wyatt",
-  "Josiah",
-  "Mercy",
-  "Obadiah",
-  "Prudence",
-  "Eli",
-  "Temperance",
-  "Caleb",
-  "Winifred",
-  "Boone",
-  "Cora",
-];
-const LAST_NAMES = [
-  "Bright",
-  "Calloway",
-  "Dunmore",
-  "Fairweather",
-  "Holt",
-  "Marsh",
-  "Pickett",
-  "Quill",
-  "Tanner",
-  "Voss",
-  "Ashby",
-  "Blackwood",
-  "Crane",
-  "Delacroix",
-  "Everett",
-  "Greaves",
-  "Hollis",
-  "Kettering",
-  "Lowry",
-  "Mercer",
-];
-const NICKNAMES = ["One-Eye", "Lucky", "Doc", "Whistlin'", "Iron", "Dusty", "Preacher", "Red", "Silver", "Quiet"];
-const EVENT_TITLES = [
-  "The Long Dark",
-  "Silver Fever",
-  "Blood Moon",
-  "First Frost",
-  "The Deep Seam",
-  "Hollow Creek",
-  "The Lantern Wake",
-  "Black Powder",
-  "Ghost Shift",
-  "The Thaw",
-];
-const PLACES = [
-  "the assay office",
-  "the Deep Seam",
-  "the chapel",
-  "the company store",
-  "Taber Creek",
-  "the saloon",
-  "the north shaft",
-  "the survey camp",
-  "the old mill",
-  "the graveyard",
-];
-const HAPPENINGS = [
-  "the lanterns all went out at once",
-  "something knocked back from inside the shaft",
-  "the preacher's sermon turned into a confession",
-  "we traded three bolts of fabric for a map nobody could read",
-  "the survey corps fired on shadows until dawn",
-  "a stranger bought every vial in town",
-  "the well water came up warm and red",
-  "my character finally forged a working cylinder",
-  "the homesteaders held the barn against the fog",
-  "a letter arrived addressed to a man who died in '76",
-];
-const FEELINGS = [
-  "It was terrifying in the best way.",
-  "I have not been that scared in years.",
-  "The crafting kept me busy all weekend.",
-  "Every scene felt alive.",
-  "I want more of this next time.",
-  "The cast outdid themselves.",
-];
-
-/** One element of the list, at random. */
 export function pick<T>(list: readonly T[]): T {
   return list[crypto.randomInt(list.length)]!;
 }
@@ -175,12 +85,14 @@ export function characterValues(
   userId: string,
   overrides: Partial<typeof characters.$inferInsert> = {},
 ): typeof characters.$inferInsert {
-  const faction = overrides.faction ?? pick(FACTIONS);
+  // From the lists a site starts with, which the demo and the tests' club keep.
+  const faction = overrides.faction ?? pick(STARTING_FACTIONS);
+  const onlyFor = Object.entries(STARTING_FACTION_ONLY_JOBS).filter(([, only]) => only === faction);
   return {
     userId,
     characterName: `${pick(FIRST_NAMES)} "${pick(NICKNAMES)}" ${pick(LAST_NAMES)}`,
     faction,
-    job: pick(jobsForFaction(faction)),
+    job: pick([...STARTING_COMMON_JOBS, ...onlyFor.map(([job]) => job)]),
     backstory: prose(4),
     ...overrides,
   };
@@ -291,7 +203,7 @@ export function attendanceValues(
   return {
     userId,
     eventId,
-    cabin: crypto.randomInt(8) === 0 ? null : pick(CABINS),
+    cabin: crypto.randomInt(8) === 0 ? null : pick(STARTING_CABINS),
     paymentStatus: "paid",
     characterName: null,
     ...overrides,

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/character";
 import { FormFootButton } from "~/components/ui/SubmitButton";
@@ -9,14 +9,19 @@ import { Field, FieldError } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { parseForm } from "~/web/forms/kernel";
 import { BACKSTORY_MAX } from "~/features/members/character.limits";
-import { CharacterForm } from "~/features/members/character.form";
+import { characterForm } from "~/features/members/character.form";
 import { MESSAGES } from "~/web/forms/messages";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
-import { FACTIONS, isFaction, JOBS, jobsForFaction, type Job } from "~/game/factions";
+import {
+  factionOnlyHint,
+  factionsOffered,
+  jobsOffered,
+  type Offered,
+} from "~/features/club-facts/factions/faction-choices";
 import { TEXTAREA_ROWS } from "~/game/rules";
 import { useFormValidation } from "~/web/forms/use-form-validation";
 import { useHydrated } from "~/lib/use-hydrated";
-import { getCharacter, saveCharacter } from "~/features/members/characters.server";
+import { characterChoices, saveCharacter } from "~/features/members/characters.server";
 import { failSafely, formRefusal, type FormAnswer } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
@@ -24,8 +29,10 @@ const FAILED = "Failed to save character. Please try again.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "character");
-  const character = await getCharacter(user.id);
+  const { character, list, saved } = await characterChoices(user.id);
   return {
+    list,
+    saved,
     character: character
       ? {
           characterName: character.characterName,
@@ -41,7 +48,8 @@ type ActionData = FormAnswer & { saved?: boolean; created?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "character");
-  const form = await parseForm(request, CharacterForm);
+  const { list, saved } = await characterChoices(user.id);
+  const form = await parseForm(request, characterForm(list, saved));
   if (!form.ok) return data<ActionData>(formRefusal(form), { status: 400 });
   return failSafely<ActionData>("saving a character", { message: FAILED, values: form.values }, async () => {
     const { created } = await saveCharacter(user, form.data);
@@ -54,7 +62,9 @@ const selectClass =
 
 export default function Character({ loaderData, actionData }: Route.ComponentProps) {
   const initial = actionData?.values ?? loaderData.character ?? {};
-  const validation = useFormValidation(CharacterForm, actionData?.errors);
+  const { list, saved } = loaderData;
+  const schema = useMemo(() => characterForm(list, saved), [list, saved]);
+  const validation = useFormValidation(schema, actionData?.errors);
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const [faction, setFaction] = useState(initial.faction ?? "");
@@ -62,14 +72,16 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = validation.errors;
   const message = validation.submitFailed ? MESSAGES.requiredAll : actionData?.message;
+  const factions = factionsOffered(list, saved);
   // Without JavaScript every job is offered and the server checks the pair.
-  const jobs: readonly Job[] = hydrated && isFaction(faction) ? jobsForFaction(faction) : JOBS;
+  const jobs = jobsOffered(list, saved, hydrated && faction ? faction : undefined);
+  const hint = factionOnlyHint(list);
 
   function chooseFaction(next: string) {
     setFaction(next);
     validation.clear("faction");
     // A job the new faction may not take is cleared, so it cannot be sent by mistake.
-    if (job && !(isFaction(next) && jobsForFaction(next).includes(job as Job))) setJob("");
+    if (job && !(next && jobsOffered(list, saved, next).some((offered) => offered.name === job))) setJob("");
   }
 
   if (actionData?.saved) {
@@ -125,9 +137,7 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
               className={selectClass}
             >
               <option value="">Choose a faction…</option>
-              {FACTIONS.map((f) => (
-                <option key={f}>{f}</option>
-              ))}
+              <Options offered={factions} />
             </select>
             {errors.faction ? <FieldError id="faction-error">{errors.faction}</FieldError> : null}
           </div>
@@ -144,17 +154,17 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
                 validation.clear("job");
               }}
               aria-invalid={errors.job ? true : undefined}
-              aria-describedby={errors.job ? "job-error" : "job-hint"}
+              aria-describedby={errors.job ? "job-error" : hint ? "job-hint" : undefined}
               className={selectClass}
             >
               <option value="">Choose a job…</option>
-              {jobs.map((j) => (
-                <option key={j}>{j}</option>
-              ))}
+              <Options offered={jobs} />
             </select>
-            <p id="job-hint" className="text-sm text-dust">
-              Soldier is open only to the US Survey Corp, Natural Scientist only to the Union Research Initiative.
-            </p>
+            {hint ? (
+              <p id="job-hint" className="text-sm text-dust">
+                {hint}
+              </p>
+            ) : null}
             {errors.job ? <FieldError id="job-error">{errors.job}</FieldError> : null}
           </div>
         </div>
@@ -174,6 +184,15 @@ export default function Character({ loaderData, actionData }: Route.ComponentPro
       </Form>
     </div>
   );
+}
+
+/** A select's choices: a retired one (the character's own, kept) says so. */
+function Options({ offered }: { offered: Offered[] }) {
+  return offered.map(({ name, retired }) => (
+    <option key={name} value={name}>
+      {retired ? `${name} (retired)` : name}
+    </option>
+  ));
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Character Builder · Hopewell" }];

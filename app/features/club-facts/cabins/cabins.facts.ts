@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CABINS } from "~/game/cabins";
+import { STARTING_CABINS } from "~/game/cabins";
 
 /** The cabins (and the camping area) players are given at an event, as the club keeps them (kind "cabins"). */
 
@@ -9,7 +9,11 @@ export const CABIN_MESSAGES = {
   name: "Name the cabin, up to 60 characters.",
   taken: "Another cabin has this name: give each its own.",
   tooMany: `The list holds at most ${CABINS_MAX} cabins.`,
+  reserved: "“Not assigned” is how a record without a cabin reads: give the cabin another name.",
 } as const;
+
+/** What the site shows where a record has no cabin (attendance, its CSV, the event-day sheet): no cabin's name. */
+export const NO_CABIN_NAME = "Not assigned";
 
 /**
  * One cabin. Attendance records keep the cabin's name as it was when they were made, so renaming
@@ -40,5 +44,5 @@ export function cabinIdFor(name: string): string {
 
 /** Today's built-in cabins, in their order. */
 export function startingCabins(): ClubCabin[] {
-  return CABINS.map((name) => ({ id: cabinIdFor(name), name, retired: false }));
+  return STARTING_CABINS.map((name) => ({ id: cabinIdFor(name), name, retired: false }));
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COMMON_JOBS, FACTION_ONLY_JOBS, FACTIONS } from "~/game/factions";
+import { STARTING_COMMON_JOBS, STARTING_FACTION_ONLY_JOBS, STARTING_FACTIONS } from "~/game/factions";
 
 /**
  * The factions and the jobs a character may take (kind "factions"), as the club keeps them. A job
@@ -50,10 +50,10 @@ export type ClubFactions = z.infer<typeof FactionsSchema>;
 /** Today's four factions, ten common jobs and the two open to one faction. */
 export function startingFactions(): ClubFactions {
   return {
-    factions: FACTIONS.map((name) => ({ name, retired: false })),
+    factions: STARTING_FACTIONS.map((name) => ({ name, retired: false })),
     jobs: [
-      ...COMMON_JOBS.map((name) => ({ name, faction: null, retired: false })),
-      ...Object.entries(FACTION_ONLY_JOBS).map(([name, faction]) => ({ name, faction, retired: false })),
+      ...STARTING_COMMON_JOBS.map((name) => ({ name, faction: null, retired: false })),
+      ...Object.entries(STARTING_FACTION_ONLY_JOBS).map(([name, faction]) => ({ name, faction, retired: false })),
     ],
   };
 }

@@ -5,11 +5,11 @@ import type { Route } from "./+types/attendance-tool";
 import { EventSelect } from "~/features/events/EventSelect";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { readForm, searchTermOf } from "~/web/forms/kernel";
-import { CABINS, isCabin } from "~/game/cabins";
 import { formatEventDate } from "~/lib/dates";
 import { USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_MIN_CHARS } from "~/game/rules";
 import {
   addAttendance,
+  cabinToGive,
   eventRegistrations,
   searchUsers,
   type RegistrationWarning,
@@ -24,6 +24,7 @@ import {
   type Warning,
 } from "~/features/attendance/ToolParts";
 import { listEventsNotCancelled } from "~/features/events/events.server";
+import { cabinsOffered } from "~/features/club-facts/cabins/cabins.server";
 import { failSafely } from "~/web/actions.server";
 import { requireAccess } from "~/web/guards.server";
 
@@ -41,12 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = searchTermOf(url);
   const choices = choicesIn(url);
-  const [events, matches, registrations] = await Promise.all([
+  const [events, matches, registrations, cabins] = await Promise.all([
     listEventsNotCancelled(),
     searchUsers(q),
     eventRegistrations(choices.eventId),
+    cabinsOffered(),
   ]);
-  return { events, matches, q, choices, registrations };
+  return { events, matches, q, choices, registrations, cabins };
 }
 
 /**
@@ -78,9 +80,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   // A malformed event id is treated like none chosen, never passed to the database.
   if (!isUuid(fields.eventId) || !isMemberId(fields.userId)) return reply({ message: BOTH }, 400);
-  const cabin = fields.cabin && isCabin(fields.cabin) ? fields.cabin : null;
-  if (fields.cabin && !cabin) return reply({ message: "Please choose a cabin from the list." }, 400);
-  const entry = { eventId: fields.eventId, userId: fields.userId, cabin, confirmed: fields.confirm === "yes" };
+  const given = await cabinToGive(fields.cabin);
+  if ("message" in given) return reply({ message: given.message }, 400);
+  const entry = {
+    eventId: fields.eventId,
+    userId: fields.userId,
+    cabin: given.cabin,
+    confirmed: fields.confirm === "yes",
+  };
   return failSafely<ActionData>(
     "adding attendance",
     { message: DUPLICATE, choices: posted, at: Date.now() },
@@ -194,11 +201,11 @@ export default function AttendanceTool({ loaderData, actionData }: Route.Compone
                 key={`cabin-${drawn}`}
                 id="cabin"
                 name="cabin"
-                defaultValue={isCabin(choices.cabin) ? choices.cabin : ""}
+                defaultValue={loaderData.cabins.includes(choices.cabin) ? choices.cabin : ""}
                 className="w-full rounded-md border border-timber bg-ink px-3 py-2"
               >
                 <option value="">Not assigned</option>
-                {CABINS.map((cabin) => (
+                {loaderData.cabins.map((cabin) => (
                   <option key={cabin}>{cabin}</option>
                 ))}
               </select>
