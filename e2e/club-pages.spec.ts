@@ -58,7 +58,6 @@ test("a manager rewrites the location page's directions and every visitor reads 
 
 test("a manager uploads the rulebook as a PDF, its progress shown, and brings the built-in one back", async ({
   page,
-  isMobile,
 }) => {
   await page.goto(`${server.site}/auth`);
   await signIn(page, MANAGER.email, MANAGER.password);
