@@ -56,7 +56,7 @@ test("a manager rewrites the location page's directions and every visitor reads 
   await visitor.close();
 });
 
-test("a manager uploads the rulebook as a PDF, its progress shown, and brings the built-in one back", async ({
+test("a manager uploads the rulebook as a PDF by the page's script, then chooses the built-in one and brings the PDF back", async ({
   page,
 }) => {
   await page.goto(`${server.site}/auth`);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { currentFacts } from "~/features/club-facts/club-facts.server";
-import { RULEBOOK_MESSAGES } from "~/features/club-facts/pages/rulebook.facts";
+import { RULEBOOK_MESSAGES, RulebookSchema } from "~/features/club-facts/pages/rulebook.facts";
 import { createBackup } from "~/ops/backup/dump.server";
 import { rulebookKey, saveFile, storedKeys } from "~/platform/storage/storage.server";
 import { sweepOrphanFiles } from "~/platform/storage/sweep.server";
@@ -209,6 +209,20 @@ describe("the managers' rulebook page", () => {
     );
     expect(await builtInAgain.text()).toContain(`Saved: the rulebook is now version ${now + 3}.`);
     expect((await currentFacts("rulebook")).content).toEqual({ source: "built-in" });
+  });
+
+  it("takes only an https address whose host can be named in a frame policy", () => {
+    const link = (url: string) => RulebookSchema.safeParse({ source: "link", url }).success;
+    expect(link("https://docs.example.org/d/1?embedded=true")).toBe(true);
+    expect(link("https://exämple.org/rules")).toBe(true);
+    for (const url of [
+      "http://example.org",
+      "https://",
+      "javascript:alert(1)",
+      "https://a;script-src:*.org/",
+      "https://a,b.org",
+    ])
+      expect(link(url), url).toBe(false);
   });
 
   it("is for managers only", async () => {

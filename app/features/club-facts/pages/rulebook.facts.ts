@@ -13,11 +13,14 @@ export const RULEBOOK_MESSAGES = {
   failed: "The rulebook could not be saved. Please try again in a moment.",
 } as const;
 
-/** An address a browser can open: https, and a host (the viewer allows that one origin to be framed). */
+/**
+ * An address a browser can open: https, and a host name (the viewer's document allows that one
+ * origin to be framed, so it goes into a Content-Security-Policy: letters, digits, dots and dashes only).
+ */
 function isWebAddress(text: string): boolean {
   try {
     const url = new URL(text);
-    return url.protocol === "https:" && url.hostname !== "";
+    return url.protocol === "https:" && /^[a-z0-9.-]+$/i.test(url.hostname);
   } catch {
     return false;
   }
