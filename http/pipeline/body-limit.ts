@@ -8,16 +8,16 @@ const MiB = 1024 * 1024;
 /** Any form's body: the longest form (an application, a PEL) is well under 100 KB even percent-encoded. */
 export const FORM_BODY_LIMIT = 1 * MiB;
 /**
- * A research submission or a costume photo: its one file plus the other fields. A file a little over its
+ * A research submission, a costume photo or a rulebook PDF: its one file plus the other fields. A file a little over its
  * own limit still reaches the route, which answers with the form's own message.
  * deploy/nginx's client_max_body_size (6m) is this same figure.
  */
 export const UPLOAD_BODY_LIMIT = UPLOAD_MAX_BYTES + 1 * MiB;
 
 // The research form posts to /research without JavaScript and to /research/upload with it,
-// and a costume photo to /costume and /costume/upload likewise; React Router's own form posts
-// add ".data" to the path.
-const UPLOAD_PATHS = new Set(["/research", "/research/upload", "/costume", "/costume/upload"]);
+// and a costume photo to /costume and /costume/upload likewise; a manager's rulebook PDF goes
+// to /tools/club/rulebook either way. React Router's own form posts add ".data" to the path.
+const UPLOAD_PATHS = new Set(["/research", "/research/upload", "/costume", "/costume/upload", "/tools/club/rulebook"]);
 
 /** The largest body the request's address may carry. Any other spelling of a path gets the smaller limit. */
 export function bodyLimitFor(url: string | undefined): number {

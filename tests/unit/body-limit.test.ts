@@ -6,7 +6,7 @@ import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "../../http/pip
 const MiB = 1024 * 1024;
 
 describe("request body limits", () => {
-  it("gives the research and costume forms their file's limit and every other address a form's", () => {
+  it("gives the research, costume and rulebook forms their file's limit and every other address a form's", () => {
     expect(FORM_BODY_LIMIT).toBe(1 * MiB);
     expect(UPLOAD_BODY_LIMIT).toBe(UPLOAD_MAX_BYTES + 1 * MiB);
     for (const url of [
@@ -21,6 +21,8 @@ describe("request body limits", () => {
       "/costume.data",
       "/costume?index",
       "/costume/upload",
+      "/tools/club/rulebook",
+      "/tools/club/rulebook.data",
     ]) {
       expect(bodyLimitFor(url), url).toBe(UPLOAD_BODY_LIMIT);
     }
@@ -36,6 +38,8 @@ describe("request body limits", () => {
       "/costume/photos/1",
       "/costume/upload/x",
       "/view-costumes",
+      "/tools/club/locations",
+      "/tools/club/rulebook/x",
       undefined,
     ]) {
       expect(bodyLimitFor(url), String(url)).toBe(FORM_BODY_LIMIT);

@@ -13,11 +13,12 @@ export { StorageError, type OpenedFile, type StoredFile } from "./backend";
  * Uploaded files, kept in a folder under DATA_DIR (the default) or in an S3-compatible
  * bucket (STORAGE=s3), never in the public folder: they are served only through routes
  * that check the viewer. Keys look like research/<user id>/<random><ext> on both, a
- * member's data export (member-data.server.ts) exports/<user id>/<random>.zip, and a costume
- * photo (costumes.server.ts) costumes/<user id>/<random>.<jpg|png> with its <random>-thumb.jpg.
+ * member's data export (member-data.server.ts) exports/<user id>/<random>.zip, a costume
+ * photo (costumes.server.ts) costumes/<user id>/<random>.<jpg|png> with its <random>-thumb.jpg,
+ * and a rulebook a manager uploaded (club-facts/pages/rulebook-page.server.ts) rulebook/<random>.pdf.
  */
 const KEY =
-  /^(research\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|jpeg|png|pdf)|exports\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.zip|costumes\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|png))$/;
+  /^(research\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|jpeg|png|pdf)|exports\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.zip|costumes\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{8,64}\.(jpg|png)|rulebook\/[A-Za-z0-9_-]{8,64}\.pdf)$/;
 
 const isKey = (key: string) => KEY.test(key);
 
@@ -59,6 +60,11 @@ export function exportKey(userId: string): string {
 export function costumeKeys(userId: string, extension: "jpg" | "png"): { fileKey: string; thumbKey: string } {
   const base = `costumes/${userId}/${crypto.randomBytes(16).toString("hex")}`;
   return { fileKey: `${base}.${extension}`, thumbKey: `${base}-thumb.jpg` };
+}
+
+/** An uploaded rulebook's key: every upload a file of its own, so each version keeps the one it names. */
+export function rulebookKey(): string {
+  return `rulebook/${crypto.randomBytes(16).toString("hex")}.pdf`;
 }
 
 export function researchKey(userId: string, extension: string): string {

@@ -1,6 +1,6 @@
-import { inArray } from "drizzle-orm";
-import { database } from "../db/client.server";
-import { costumePhotos, memberExports, research } from "../db/schema";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { database, type Database } from "../db/client.server";
+import { clubFactVersions, costumePhotos, memberExports, research } from "../db/schema";
 import type { TimerJob } from "../jobs.server";
 import { logger } from "../logger.server";
 import { removeStaleSpooled } from "./spool.server";
@@ -15,17 +15,32 @@ export const ORPHAN_GRACE_MS = 60 * 60_000;
 export const SWEEP_EVERY_MS = 60 * 60_000;
 const BATCH = 500;
 
+/**
+ * The uploaded rulebooks among `keys` that a version of the club's rulebook names: every version
+ * in the history, not only the one shown, so bringing an old one back finds its file.
+ */
+function rulebooksNamed(db: Database, keys: string[]) {
+  const rulebooks = keys.filter((key) => key.startsWith("rulebook/"));
+  if (rulebooks.length === 0) return Promise.resolve([]);
+  const key = sql<string>`${clubFactVersions.content} ->> 'key'`;
+  return db
+    .select({ key })
+    .from(clubFactVersions)
+    .where(and(eq(clubFactVersions.kind, "rulebook"), inArray(key, rulebooks)));
+}
+
 async function removeUnreferenced(batch: StoredFile[]): Promise<string[]> {
   if (batch.length === 0) return [];
   const db = await database();
   const keys = batch.map((file) => file.key);
-  const [papers, exports, photos, thumbnails] = await Promise.all([
+  const [papers, exports, photos, thumbnails, rulebooks] = await Promise.all([
     db.select({ key: research.fileKey }).from(research).where(inArray(research.fileKey, keys)),
     db.select({ key: memberExports.fileKey }).from(memberExports).where(inArray(memberExports.fileKey, keys)),
     db.select({ key: costumePhotos.fileKey }).from(costumePhotos).where(inArray(costumePhotos.fileKey, keys)),
     db.select({ key: costumePhotos.thumbKey }).from(costumePhotos).where(inArray(costumePhotos.thumbKey, keys)),
+    rulebooksNamed(db, keys),
   ]);
-  const referenced = new Set([...papers, ...exports, ...photos, ...thumbnails].map((row) => row.key));
+  const referenced = new Set([...papers, ...exports, ...photos, ...thumbnails, ...rulebooks].map((row) => row.key));
   const orphans = keys.filter((key) => !referenced.has(key));
   for (const key of orphans) await removeFile(key);
   return orphans;

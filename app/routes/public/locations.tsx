@@ -2,10 +2,27 @@ import { Icon } from "~/components/Icon";
 import type { ReactNode } from "react";
 import type { Route } from "./+types/locations";
 import { ARRIVAL, VENUE, VENUE_ADDRESS } from "~/game/setting";
+import { LOCATION_SECTIONS } from "~/features/club-facts/pages/locations.facts";
+import { locationsAsShown } from "~/features/club-facts/pages/locations.server";
 import { mapEmbedUrl, mapLinkUrl } from "~/features/site/site.server";
 
+/**
+ * The venue's address, map and arrival times are the site's; the sections' words are the club's
+ * (kind "locations"), made into HTML once for each version. Signed out, the page is rendered once
+ * and served from memory until a manager saves them (http/pipeline/anonymous-cache.ts).
+ */
 export async function loader() {
-  return { mapUrl: mapEmbedUrl(), mapLink: mapLinkUrl() };
+  return { mapUrl: mapEmbedUrl(), mapLink: mapLinkUrl(), texts: await locationsAsShown() };
+}
+
+/** A section's words as the club wrote them: made by formattedTextHtml on the server, only the safe subset. */
+function ClubText({ html, className }: { html: string; className?: string }) {
+  return (
+    <div
+      className={`prose-western [&_li+li]:mt-2 [&_ul]:pl-5${className ? ` ${className}` : ""}`}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }
 
 function Section({ id, title, icon, children }: { id: string; title: string; icon: ReactNode; children: ReactNode }) {
@@ -23,6 +40,7 @@ function Section({ id, title, icon, children }: { id: string; title: string; ico
 const iconClass = "size-6 shrink-0 text-rust";
 
 export default function Locations({ loaderData }: Route.ComponentProps) {
+  const { texts } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-center text-5xl">Game Location</h1>
@@ -50,56 +68,39 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
         </Section>
 
         <div className="flex flex-col gap-6">
-          <Section id="directions" title="Directions" icon={<Icon name="car" className={iconClass} />}>
-            <p>
-              Take I-84 to Exit 73 and follow {VENUE.highway} east toward {VENUE.town}. Stay on {VENUE.highway} for
-              about three miles, then turn onto Cat Hollow Road and follow the lantern signs to the {VENUE.name} gate.
-              Phone signal fades near the site, so load your map before you leave.
-            </p>
+          <Section
+            id="directions"
+            title={LOCATION_SECTIONS.directions}
+            icon={<Icon name="car" className={iconClass} />}
+          >
+            <ClubText html={texts.directions} />
           </Section>
 
-          <Section id="arrival" title="Arrival Times" icon={<Icon name="calendar-clock" className={iconClass} />}>
+          <Section
+            id="arrival"
+            title={LOCATION_SECTIONS.arrival}
+            icon={<Icon name="calendar-clock" className={iconClass} />}
+          >
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
               <dt className="font-bold text-dust">Venue opens</dt>
               <dd>{ARRIVAL.venueOpens}</dd>
               <dt className="font-bold text-dust">Game starts</dt>
               <dd>{ARRIVAL.gameStarts}</dd>
             </dl>
-            <p className="mt-3">
-              Please arrive at least {ARRIVAL.arriveEarlyHours} hour early to check in, unpack, settle into your cabin
-              and get into costume before the game begins.
-            </p>
+            <ClubText html={texts.arrival} className="mt-3" />
           </Section>
         </div>
 
-        <Section id="venue-info" title="Venue Information" icon={<Icon name="tent" className={iconClass} />}>
-          <ul className="list-disc space-y-2 pl-5">
-            <li>
-              <strong>On-site parking</strong> in the field by the gate; follow the staff's directions on arrival.
-            </li>
-            <li>
-              <strong>Camping areas</strong> for players who prefer a tent to a cabin bunk.
-            </li>
-            <li>
-              <strong>Basic amenities</strong>: cabins with bunks, restrooms and drinking water. Bring your own bedding.
-            </li>
-            <li>
-              <strong>Emergency services nearby</strong>: the nearest hospital is a short drive away, and staff on site
-              know the route.
-            </li>
-          </ul>
+        <Section id="venue-info" title={LOCATION_SECTIONS.venue} icon={<Icon name="tent" className={iconClass} />}>
+          <ClubText html={texts.venue} />
         </Section>
 
-        <Section id="notes" title="Important Notes" icon={<Icon name="cloud-lightning" className={iconClass} />}>
-          <ul className="list-disc space-y-2 pl-5">
-            <li>
-              <strong>Weather</strong>: New England weather changes fast. Pack rain gear, warm layers for the night and
-              sturdy boots for wet trails.
-            </li>
-            <li>
-              <strong>Updates</strong>: registered players receive news and any changes by email before each event.
-            </li>
-          </ul>
+        <Section
+          id="notes"
+          title={LOCATION_SECTIONS.notes}
+          icon={<Icon name="cloud-lightning" className={iconClass} />}
+        >
+          <ClubText html={texts.notes} />
         </Section>
       </div>
     </div>

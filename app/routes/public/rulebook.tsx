@@ -1,14 +1,15 @@
 import type { Route } from "./+types/rulebook";
-import { rulebookIsPdf, rulebookSource } from "~/features/site/site.server";
+import { rulebookShown } from "~/features/site/site.server";
 
+/** The club's rulebook (a link, an uploaded PDF, or the built-in one): the address framed, and the one opened on its own. */
 export async function loader() {
-  return { source: rulebookSource(), pdf: rulebookIsPdf() };
+  return rulebookShown();
 }
 
 export default function Rulebook({ loaderData }: Route.ComponentProps) {
-  const { pdf } = loaderData;
+  const { frame, open, pdf } = loaderData;
   // `download` only works for our own files.
-  const sameSite = loaderData.source.startsWith("/");
+  const sameSite = open.startsWith("/");
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-center text-5xl">Rulebook</h1>
@@ -17,7 +18,7 @@ export default function Rulebook({ loaderData }: Route.ComponentProps) {
         Everything a settler needs to know before arriving in Hopewell.
         <span className="hidden sm:inline">
           {" "}
-          <a href={loaderData.source} target="_blank" rel="noopener">
+          <a href={open} target="_blank" rel={sameSite ? "noopener" : "noopener noreferrer"}>
             Open the rulebook in its own tab
             <span className="sr-only"> (opens in a new tab)</span>
           </a>
@@ -30,17 +31,17 @@ export default function Rulebook({ loaderData }: Route.ComponentProps) {
       */}
       <div className="panel flex flex-col items-center gap-4 text-center sm:hidden">
         <p>The rulebook reads best on its own page on a phone{pdf ? ", or saved to read offline" : ""}.</p>
-        <a href={loaderData.source} className="btn btn-primary w-full">
+        <a href={open} className="btn btn-primary w-full">
           {pdf ? "Open the rulebook (PDF)" : "Open the rulebook"}
         </a>
         {pdf && sameSite ? (
-          <a href={loaderData.source} download="hopewell-rulebook.pdf" className="btn btn-secondary w-full">
+          <a href={open} download="hopewell-rulebook.pdf" className="btn btn-secondary w-full">
             Download the PDF
           </a>
         ) : null}
       </div>
       <iframe
-        src={loaderData.source}
+        src={frame}
         title="Hopewell rulebook"
         className="hidden h-[1500px] w-full rounded-md border border-timber bg-parchment sm:block"
         loading="lazy"

@@ -6,27 +6,20 @@ import { Alert } from "~/components/ui/Alert";
 import { PreviewAndSave } from "~/features/club-facts/PreviewAndSave";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FactsHistory } from "~/features/club-facts/FactsHistory";
-import {
-  loadWelcomePage,
-  previewWelcome,
-  restoreWelcome,
-  saveWelcome,
-} from "~/features/club-facts/welcome-page.server";
+import { TextsPreview } from "~/features/club-facts/pages/TextsPreview";
+import { welcomePage } from "~/features/club-facts/welcome-page.server";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  return loadWelcomePage();
+  return welcomePage.load();
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
-  const fields = await readForm(request);
-  if (fields.intent === "restore") return restoreWelcome(fields, manager);
-  if (fields.intent === "save") return saveWelcome(fields, manager);
-  return previewWelcome(fields);
+  return welcomePage.answer(await readForm(request), manager);
 }
 
 export default function WelcomePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -40,18 +33,10 @@ export default function WelcomePage({ loaderData, actionData }: Route.ComponentP
       </p>
       {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
       {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
-      {actionData?.preview ? (
-        <section aria-labelledby="preview-heading" className="panel flex flex-col gap-4">
-          <h2 id="preview-heading" className="text-2xl">
-            Preview: not saved yet
-          </h2>
-          {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
-          <div className="prose-western text-lg" dangerouslySetInnerHTML={{ __html: actionData.preview }} />
-        </section>
-      ) : null}
+      {actionData?.preview ? <TextsPreview preview={actionData.preview} /> : null}
       {/* After a save the form starts again from what is saved; after a refusal or a preview, from what was typed. */}
       <Form
-        key={actionData?.text !== undefined ? "typed" : `version-${loaderData.version}`}
+        key={actionData?.texts ? "typed" : `version-${loaderData.version}`}
         method="post"
         noValidate
         className="panel flex flex-col gap-4"
@@ -67,7 +52,7 @@ export default function WelcomePage({ loaderData, actionData }: Route.ComponentP
           rows={14}
           maxLength={FORMATTED_TEXT_MAX}
           hint={FORMATTED_TEXT_HINT}
-          defaultValue={actionData?.text ?? loaderData.text}
+          defaultValue={actionData?.texts?.text ?? loaderData.texts.text}
           error={actionData?.errors?.text}
         />
         <PreviewAndSave busy={busy} save="Save the welcome" />
