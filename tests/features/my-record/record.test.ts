@@ -168,7 +168,7 @@ describe("a member's record", () => {
     const openedOrder = readable((await page(`/profile/record/order/${late!.id}`, member.cookie)).html);
     expect(openedOrder).toMatch(/data-testid="record-status">Not handed out</);
     expect(openedOrder).toContain("The event is over and the goods were not marked handed out.");
-    expect(openedOrder).toMatch(/Meat<\/th><td[^>]*>1<\/td><td[^>]*>\$3\.00</);
+    expect(openedOrder).toMatch(/Meat<\/th><td[^>]*>1<\/td><td[^>]*>\$3\.00 a piece<\/td><td[^>]*>\$3\.00</);
     const openedPaper = readable((await page(`/profile/record/research/${paper!.id}`, member.cookie)).html);
     expect(openedPaper).toContain(`href="/research/${paper!.id}/file"`);
     expect(openedPaper).toContain("river-survey.pdf");

@@ -84,12 +84,12 @@ describe("an order and the price list it was placed from", () => {
 
     // The member's record: each line at the price it was ordered at.
     const older = readable(await html(`/profile/record/order/${before!.id}`, member.cookie));
-    expect(older).toMatch(/20 Bullets<\/th><td[^>]*>2<\/td><td[^>]*>\$15\.50</);
-    expect(older).toMatch(/Salt<\/th><td[^>]*>1<\/td><td[^>]*>\$3\.00</);
+    expect(older).toMatch(/20 Bullets<\/th><td[^>]*>2<\/td><td[^>]*>\$7\.75 a pack<\/td><td[^>]*>\$15\.50</);
+    expect(older).toMatch(/Salt<\/th><td[^>]*>1<\/td><td[^>]*>\$3\.00 a bag<\/td><td[^>]*>\$3\.00</);
     expect(older).toMatch(/data-testid="order-items-total">\$18\.50</);
     expect(older).not.toContain("Brass");
     const newer = readable(await html(`/profile/record/order/${after!.id}`, member.cookie));
-    expect(newer).toMatch(/20 Brass Bullets<\/th><td[^>]*>2<\/td><td[^>]*>\$18\.00</);
+    expect(newer).toMatch(/20 Brass Bullets<\/th><td[^>]*>2<\/td><td[^>]*>\$9\.00 a [^<]+<\/td><td[^>]*>\$18\.00</);
     expect(newer).toMatch(/data-testid="order-items-total">\$18\.00</);
 
     // The managers' page of the member, likewise.

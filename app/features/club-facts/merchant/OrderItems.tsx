@@ -8,7 +8,8 @@ export type WrittenOrder = { items: Record<string, number>; pricedItems: PricedI
  * An order's goods, read from what the order keeps of the price list when it was placed
  * (`pricedItems`), never from today's list: a later rename, price rise or retirement leaves it
  * reading as written. `lines` is the short form ("2 × 20 Bullets", then the total) for staff's
- * lists; `priced` a table with each line's price, for the member's own record. Without
+ * lists; `priced` a table with each item's price and unit as they were and each line's price, for the
+ * member's own record. Without
  * `currency` the total is left out (the event-day sheet totals each attendee instead).
  */
 export function OrderItems({
@@ -24,7 +25,13 @@ export function OrderItems({
 }) {
   const lines = Object.entries(order.items).map(([key, quantity]) => {
     const priced = order.pricedItems[key];
-    return { key, quantity, name: priced?.name ?? key, lineCents: priced ? priced.priceCents * quantity : null };
+    return {
+      key,
+      quantity,
+      name: priced?.name ?? key,
+      each: priced ? `${formatDollars(priced.priceCents)} a ${priced.unit}` : "",
+      lineCents: priced ? priced.priceCents * quantity : null,
+    };
   });
   if (detail === "priced") {
     return (
@@ -39,6 +46,9 @@ export function OrderItems({
               Quantity
             </th>
             <th scope="col" className="py-2 text-right">
+              Each
+            </th>
+            <th scope="col" className="py-2 text-right">
               Price
             </th>
           </tr>
@@ -50,6 +60,7 @@ export function OrderItems({
                 {line.name}
               </th>
               <td className="py-2 pr-2 text-right">{line.quantity}</td>
+              <td className="py-2 pr-2 text-right">{line.each}</td>
               <td className="py-2 text-right whitespace-nowrap">
                 {line.lineCents === null ? "" : formatDollars(line.lineCents)}
               </td>
@@ -58,7 +69,7 @@ export function OrderItems({
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row" colSpan={2} className="py-2 text-right">
+            <th scope="row" colSpan={3} className="py-2 text-right">
               Total
             </th>
             <td className="py-2 text-right font-bold whitespace-nowrap" data-testid="order-items-total">
