@@ -29,7 +29,9 @@
  * The seed is random, so two data sets differ: the event a page opens can hold 14 research papers
  * in one and 19 in the other, a third more work for the page. With --same-data both builds serve
  * copies of the other revision's data set, which is the fair comparison when the two have the same
- * migrations (it refuses otherwise); without it, each build is measured on the data it makes.
+ * migrations, or when this checkout's follow on from the other's (its server then migrates its copy
+ * when it starts, as an upgraded site does); it refuses otherwise. Without it, each build is
+ * measured on the data it makes.
  * The figures are written to bench/results/<time>-against-<commit>.json.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -261,6 +263,24 @@ function migrationsHash(dir: string): string {
   return hash.digest("hex");
 }
 
+/**
+ * Whether `dir`'s build can serve `other`'s data set: the same migrations, or `other`'s and then
+ * more, which `dir`'s server applies to its copy when it starts, as an upgraded site does.
+ */
+function servesDataOf(dir: string, other: string): boolean {
+  if (migrationsHash(dir) === migrationsHash(other)) return true;
+  const tags = (root: string) =>
+    (
+      JSON.parse(fs.readFileSync(path.join(root, "drizzle", "meta", "_journal.json"), "utf8")) as {
+        entries: { tag: string }[];
+      }
+    ).entries.map((entry) => entry.tag);
+  const ours = tags(dir);
+  const theirs = tags(other);
+  const sql = (root: string, tag: string) => fs.readFileSync(path.join(root, "drizzle", `${tag}.sql`), "utf8");
+  return theirs.every((tag, n) => ours[n] === tag && sql(dir, tag) === sql(other, tag));
+}
+
 async function prepare(label: string, dir: string, dataFrom = dir): Promise<Side> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hopewell-against-"));
   const side: Side = { label, dir, dataDir, node: nodeOf(dir), base: "", targets: new Map() };
@@ -306,11 +326,11 @@ async function main() {
   const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
   const otherDir = otherBuild(commit);
   if (!options["no-build"]) run("npm", ["run", "build", "--silent"], ROOT);
-  if (options["same-data"] && (options.postgres || migrationsHash(otherDir) !== migrationsHash(ROOT))) {
+  if (options["same-data"] && (options.postgres || !servesDataOf(ROOT, otherDir))) {
     console.error(
       options.postgres
         ? "--same-data works on the embedded database only."
-        : `--same-data needs the same migrations on both sides, and ${commit.slice(0, 7)}'s differ from this checkout's.`,
+        : `--same-data needs this checkout's migrations to be ${commit.slice(0, 7)}'s, or to follow on from them.`,
     );
     process.exit(2);
   }

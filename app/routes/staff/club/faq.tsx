@@ -3,8 +3,8 @@ import type { Route } from "./+types/faq";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { FactsHistory } from "~/features/club-facts/FactsHistory";
-import { FaqForm, FaqNotice, FaqPreview } from "~/features/club-facts/FaqEditor";
-import { loadFaqPage, previewFaq, restoreFaq, saveFaq } from "~/features/club-facts/faq-page.server";
+import { FaqForm, FaqNotice, FaqPreview } from "~/features/club-facts/faq/FaqEditor";
+import { loadFaqPage, previewFaq, restoreFaq, saveFaq } from "~/features/club-facts/faq/faq-page.server";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 

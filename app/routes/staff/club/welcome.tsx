@@ -7,7 +7,7 @@ import { PreviewAndSave } from "~/features/club-facts/PreviewAndSave";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FactsHistory } from "~/features/club-facts/FactsHistory";
 import { TextsPreview } from "~/features/club-facts/pages/TextsPreview";
-import { welcomePage } from "~/features/club-facts/welcome-page.server";
+import { welcomePage } from "~/features/club-facts/pages/welcome-page.server";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";

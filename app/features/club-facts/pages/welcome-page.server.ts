@@ -1,5 +1,5 @@
-import { WelcomeSchema } from "./club-facts.form";
-import { pageTextsEditor } from "./pages/page-texts.server";
+import { WelcomeSchema } from "../club-facts.form";
+import { pageTextsEditor } from "./page-texts.server";
 
 /**
  * The managers' page for the home page's welcome story (routes/staff/club/welcome.tsx): one

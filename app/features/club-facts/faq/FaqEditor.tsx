@@ -1,10 +1,10 @@
 import { Form } from "react-router";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
-import { PreviewAndSave } from "./PreviewAndSave";
+import { PreviewAndSave } from "../PreviewAndSave";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
-import { FAQ_QUESTION_MAX } from "./club-facts.form";
+import { FAQ_QUESTION_MAX } from "../club-facts.form";
 import type { FaqAnswer, FaqRow } from "./faq-page.server";
 
 /** The FAQ as one form: a fieldset a question, then a blank one to add a question. */

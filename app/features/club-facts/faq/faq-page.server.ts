@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { inOrder, placeOf, rowsFrom, slugFor, type Placed } from "./list-rows";
-import { restoreVersion } from "./restore.server";
-import { CLUB_FACT_MESSAGES, FAQ_ENTRIES_MAX, FaqEntrySchema, type FaqEntry } from "./club-facts.form";
-import { currentFacts, historyOf, saveFacts } from "./club-facts.server";
+import { inOrder, placeOf, rowsFrom, slugFor, type Placed } from "../list-rows";
+import { restoreVersion } from "../restore.server";
+import { CLUB_FACT_MESSAGES, FAQ_ENTRIES_MAX, FaqEntrySchema, type FaqEntry } from "../club-facts.form";
+import { currentFacts, historyOf, saveFacts } from "../club-facts.server";
 import { formattedTextHtml } from "~/lib/formatted-text.server";
 import { fieldErrors, type FieldErrors, type FormValues } from "~/web/forms/kernel";
 
