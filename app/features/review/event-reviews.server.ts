@@ -1,3 +1,4 @@
+import { orderGoods } from "~/features/club-facts/merchant/price-list";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
@@ -56,10 +57,11 @@ export async function pelsForEvent(eventId: string, page: number, only?: SQL) {
 /** Whoever handed an order out, beside its author. */
 const handedOutBy = alias(profiles, "handed_out_by");
 
+/** A page of an event's orders, each with its goods by the names they were ordered under. */
 export async function ordersForEvent(eventId: string, page: number, only?: SQL) {
   const db = await database();
   const rows = await pageOfEvent(merchantOrders, eventId, page, REVIEW_PAGE_SIZE, only);
-  return db
+  const orders = await db
     .select({
       ...author,
       id: merchantOrders.id,
@@ -77,6 +79,7 @@ export async function ordersForEvent(eventId: string, page: number, only?: SQL) 
     .orderBy(desc(merchantOrders.createdAt), desc(merchantOrders.id))
     .limit(REVIEW_PAGE_SIZE)
     .offset(rows.offset);
+  return orders.map(({ items, pricedItems, ...order }) => ({ ...order, goods: orderGoods(items, pricedItems) }));
 }
 
 export async function researchForEvent(eventId: string, page: number, only?: SQL) {

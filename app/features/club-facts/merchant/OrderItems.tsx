@@ -1,5 +1,6 @@
 import { formatDollars } from "~/game/merchant";
 import type { PricedItems } from "~/platform/db/schema";
+import type { OrderGoods } from "./price-list";
 
 /** An order as it was written: its quantities, what each item was called and cost then, and its total. */
 export type WrittenOrder = { items: Record<string, number>; pricedItems: PricedItems; totalCents: number };
@@ -18,11 +19,15 @@ export function OrderItems({
   detail = "lines",
   className,
 }: {
-  order: WrittenOrder;
+  order: WrittenOrder | { goods: OrderGoods; totalCents: number };
   currency?: string;
   detail?: "lines" | "priced";
   className?: string;
 }) {
+  if ("goods" in order)
+    return (
+      <GoodsAndTotal goods={order.goods} totalCents={order.totalCents} currency={currency} className={className} />
+    );
   const lines = Object.entries(order.items).map(([key, quantity]) => {
     const priced = order.pricedItems[key];
     return {
@@ -80,16 +85,31 @@ export function OrderItems({
       </table>
     );
   }
+  return <GoodsAndTotal goods={lines} totalCents={order.totalCents} currency={currency} className={className} />;
+}
+
+/** The short form: a line an item, then the total in `currency` (none without it). */
+function GoodsAndTotal({
+  goods,
+  totalCents,
+  currency,
+  className,
+}: {
+  goods: OrderGoods;
+  totalCents: number;
+  currency?: string;
+  className?: string;
+}) {
   return (
     <div className={className}>
       <ul>
-        {lines.map((line) => (
+        {goods.map((line) => (
           <li key={line.key}>{`${line.quantity} × ${line.name}`}</li>
         ))}
       </ul>
       {currency === undefined ? null : (
         <p className="mt-2 font-bold tabular-nums" data-testid="order-items-total">
-          {`Total: ${formatDollars(order.totalCents)} ${currency}`}
+          {`Total: ${formatDollars(totalCents)} ${currency}`}
         </p>
       )}
     </div>

@@ -77,3 +77,14 @@ export function parseDollars(typed: string): number | null {
   const cents = Number(match[1]!.replaceAll(",", "")) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   return Number.isSafeInteger(cents) ? cents : null;
 }
+
+/** An order's goods by name only ("2 × 20 Bullets"), as a long list of orders sends them to the page. */
+export type OrderGoods = { key: string; quantity: number; name: string }[];
+
+/**
+ * What an order's goods were called, made on the server for a page of many orders: the page is
+ * sent the lines to show rather than each order's quantities and price list.
+ */
+export function orderGoods(items: Record<string, number>, pricedItems: PricedItems): OrderGoods {
+  return Object.entries(items).map(([key, quantity]) => ({ key, quantity, name: pricedItems[key]?.name ?? key }));
+}
