@@ -1,37 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILT_IN_MERCHANT_ITEMS } from "~/game/merchant";
 import { openDatabase, rawRows } from "~/platform/db/client.server";
+import { migrationFolders } from "../helpers/migrations";
 
 /**
  * Upgrading a site whose members wrote orders before the club could change its price list: the
  * migration keeps with every order what its items were called and cost then (0026).
  */
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(label: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-${label}-`));
-  temps.push(dir);
-  return dir;
-}
-
-/** A copy of the migrations that stops before `tag`. */
-function migrationsBefore(tag: string): string {
-  const dir = tempDir("migrations-before");
-  fs.cpSync("drizzle", dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((entry) => entry.tag.startsWith(tag));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
+const { tempDir, migrationsBefore } = migrationFolders();
 
 describe("the migration to the club's own price list", () => {
   it("keeps each earlier order's items with the names, units and prices of the list it was written against", async () => {

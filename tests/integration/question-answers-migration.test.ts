@@ -1,39 +1,16 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APPLICATION_TEXT_QUESTIONS } from "~/game/application";
 import { PEL_QUESTIONS } from "~/game/pel";
 import { openDatabase, rawRows } from "~/platform/db/client.server";
+import { migrationFolders } from "../helpers/migrations";
 
 /**
  * Upgrading a site whose members wrote letters and applications before the club could change its
  * questions: the migration keeps with every answer the question's wording as it was asked then
  * (0027), and the old answer columns go.
  */
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(label: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hopewell-${label}-`));
-  temps.push(dir);
-  return dir;
-}
-
-/** A copy of the migrations that stops before `tag`. */
-function migrationsBefore(tag: string): string {
-  const dir = tempDir("migrations-before");
-  fs.cpSync("drizzle", dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((entry) => entry.tag.startsWith(tag));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
+const { tempDir, migrationsBefore } = migrationFolders();
 
 /** The old column of an answer: favoriteMoments → favorite_moments. */
 const column = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
