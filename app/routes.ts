@@ -70,6 +70,7 @@ export default [
   route("tools/club/application-questions", "routes/staff/club/application-questions.tsx"),
   route("tools/club/locations", "routes/staff/club/locations.tsx"),
   route("tools/club/rulebook", "routes/staff/club/rulebook.tsx"),
+  route("tools/club/rulebook/upload", "routes/staff/club/rulebook-upload.ts"),
   route("tools/club/welcome", "routes/staff/club/welcome.tsx"),
   route("tools/event-day", "routes/staff/event-day/index.tsx"),
   route("tools/event-day/:eventId", "routes/staff/event-day/event-day.tsx"),

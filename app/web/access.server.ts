@@ -126,6 +126,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/club/application-questions": "manager",
   "/tools/club/locations": "manager",
   "/tools/club/rulebook": "manager",
+  "/tools/club/rulebook/upload": "manager",
   // Managers only: cast are kept out (docs/product.md#roles-and-access).
   "/emergency-contacts": "manager",
   // The event-day sheet holds attendees' emergency contacts: managers only, like the list above.

@@ -16,8 +16,15 @@ export const UPLOAD_BODY_LIMIT = UPLOAD_MAX_BYTES + 1 * MiB;
 
 // The research form posts to /research without JavaScript and to /research/upload with it,
 // and a costume photo to /costume and /costume/upload likewise; a manager's rulebook PDF goes
-// to /tools/club/rulebook either way. React Router's own form posts add ".data" to the path.
-const UPLOAD_PATHS = new Set(["/research", "/research/upload", "/costume", "/costume/upload", "/tools/club/rulebook"]);
+// to /tools/club/rulebook and /tools/club/rulebook/upload likewise. React Router's own form posts add ".data" to the path.
+const UPLOAD_PATHS = new Set([
+  "/research",
+  "/research/upload",
+  "/costume",
+  "/costume/upload",
+  "/tools/club/rulebook",
+  "/tools/club/rulebook/upload",
+]);
 
 /** The largest body the request's address may carry. Any other spelling of a path gets the smaller limit. */
 export function bodyLimitFor(url: string | undefined): number {

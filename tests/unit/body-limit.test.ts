@@ -23,6 +23,7 @@ describe("request body limits", () => {
       "/costume/upload",
       "/tools/club/rulebook",
       "/tools/club/rulebook.data",
+      "/tools/club/rulebook/upload",
     ]) {
       expect(bodyLimitFor(url), url).toBe(UPLOAD_BODY_LIMIT);
     }
@@ -40,6 +41,7 @@ describe("request body limits", () => {
       "/view-costumes",
       "/tools/club/locations",
       "/tools/club/rulebook/x",
+      "/tools/club/rulebook/upload/x",
       undefined,
     ]) {
       expect(bodyLimitFor(url), String(url)).toBe(FORM_BODY_LIMIT);

@@ -33,7 +33,8 @@ function upload(manager: Manager, file: { bytes: Buffer; name: string } | null, 
   form.set("version", String(version));
   form.set("intent", "upload");
   if (file) form.set("file", new Blob([new Uint8Array(file.bytes)], { type: "application/pdf" }), file.name);
-  return fetch(app().url + PAGE, {
+  // With its script the page sends the file to its upload address, which answers in JSON.
+  return fetch(app().url + (json ? `${PAGE}/upload` : PAGE), {
     method: "POST",
     headers: { Cookie: manager.cookie, Origin: app().url, ...(json ? { Accept: "application/json" } : {}) },
     body: form,

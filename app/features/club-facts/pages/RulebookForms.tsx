@@ -8,7 +8,8 @@ import { RULEBOOK_MESSAGES, rulebookFileProblem } from "./rulebook.facts";
 import type { RulebookAnswer, RulebookNow } from "./rulebook-page.server";
 
 /** The managers' rulebook page's address: its forms post here, the upload's script too. */
-export const RULEBOOK_PAGE = "/tools/club/rulebook";
+/** Where the page's script sends the PDF, to show its progress: the page's action answered in JSON. */
+const RULEBOOK_UPLOAD = "/tools/club/rulebook/upload";
 
 /** The rulebook shown now, in a sentence. */
 export function RulebookNowPanel({ now }: { now: RulebookNow }) {
@@ -65,7 +66,7 @@ export function RulebookUploadForm({
     const problem = rulebookFileProblem(file instanceof File ? file : null);
     if (problem) return onAnswer({ errors: { file: problem } });
     onAnswer({});
-    const answer = await upload.send(RULEBOOK_PAGE, body);
+    const answer = await upload.send(RULEBOOK_UPLOAD, body);
     // A body past the server's limit is refused before the page, with a page rather than JSON.
     const shown = (answer.body as RulebookAnswer | null) ?? {
       ...(answer.status === 413 ? { errors: { file: RULEBOOK_MESSAGES.file } } : { message: RULEBOOK_MESSAGES.failed }),

@@ -16,7 +16,6 @@ import {
   loadRulebookPage,
   type RulebookAnswer,
 } from "~/features/club-facts/pages/rulebook-page.server";
-import { asksForJson, inJson } from "~/web/forms/json-answer.server";
 import { requireAccess } from "~/web/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -24,19 +23,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return loadRulebookPage();
 }
 
-function answer({ request, context }: Pick<Route.ActionArgs, "request" | "context">) {
+export async function action({ request, context }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
   return answerRulebookForm(request, manager);
 }
-
-export async function action(args: Route.ActionArgs) {
-  return answer(args);
-}
-
-/** The upload's script asks for the action's answer in JSON, to show the upload's progress (RulebookUploadForm). */
-export const middleware: Route.MiddlewareFunction[] = [
-  async (args, next) => (asksForJson(args.request) ? inJson(await answer(args)) : next()),
-];
 
 export default function RulebookPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
