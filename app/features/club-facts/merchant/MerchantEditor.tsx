@@ -1,5 +1,4 @@
 import { Form } from "react-router";
-import { Alert } from "~/components/ui/Alert";
 import { Field, FieldError } from "~/components/ui/Field";
 import { PreviewAndSave } from "../PreviewAndSave";
 import type { EventChoice, MerchantAnswer, MerchantRow } from "./merchant-page.server";
@@ -199,11 +198,4 @@ export function MerchantPreview({ preview }: { preview: NonNullable<MerchantAnsw
       ) : null}
     </section>
   );
-}
-
-/** The outcome of the last press, above the form. */
-export function MerchantNotice({ answer }: { answer?: MerchantAnswer }) {
-  if (answer?.ok) return <Alert kind="success">{answer.ok}</Alert>;
-  if (answer?.message) return <Alert kind="error">{answer.message}</Alert>;
-  return null;
 }

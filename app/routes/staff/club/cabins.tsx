@@ -2,10 +2,9 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/cabins";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { Alert } from "~/components/ui/Alert";
 import { CabinsForm } from "~/features/club-facts/cabins/CabinsEditor";
 import { loadCabinsPage, restoreCabins, saveCabins } from "~/features/club-facts/cabins/cabins-page.server";
-import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
@@ -25,13 +24,15 @@ export default function CabinsPage({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <h1 className="text-center text-5xl">The Cabins</h1>
-      <p className="text-center">
-        <Link to="/tools/club">Back to the Club</Link> · <Link to="/attendance-tool">The attendance tool</Link>
-      </p>
-      {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
-      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+    <ClubFactPage
+      title="The Cabins"
+      also={<Link to="/attendance-tool">The attendance tool</Link>}
+      answer={actionData}
+      history={loaderData.history}
+      version={loaderData.version}
+      busy={busy}
+      starting="The starting cabins"
+    >
       {/* After a save the form starts again from what is saved; after a refusal, from what was typed. */}
       <CabinsForm
         key={actionData?.rows ? "typed" : `version-${loaderData.version}`}
@@ -40,13 +41,7 @@ export default function CabinsPage({ loaderData, actionData }: Route.ComponentPr
         answer={actionData}
         busy={busy}
       />
-      <FactsHistory
-        history={loaderData.history}
-        version={loaderData.version}
-        busy={busy}
-        starting="The starting cabins"
-      />
-    </div>
+    </ClubFactPage>
   );
 }
 

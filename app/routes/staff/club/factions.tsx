@@ -1,11 +1,9 @@
 import { useNavigation } from "react-router";
 import type { Route } from "./+types/factions";
-import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { Alert } from "~/components/ui/Alert";
 import { FactionsForm } from "~/features/club-facts/factions/FactionsEditor";
 import { loadFactionsPage, restoreFactions, saveFactions } from "~/features/club-facts/factions/factions-page.server";
-import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
@@ -25,13 +23,15 @@ export default function FactionsPage({ loaderData, actionData }: Route.Component
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <h1 className="text-center text-5xl">Factions and Jobs</h1>
-      <p className="text-center">
-        <Link to="/tools/club">Back to the Club</Link>
-      </p>
-      {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
-      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+    <ClubFactPage
+      title="Factions and Jobs"
+
+      answer={actionData}
+      history={loaderData.history}
+      version={loaderData.version}
+      busy={busy}
+      starting="The starting factions and jobs"
+    >
       {/* After a save the form starts again from what is saved; after a refusal, from what was typed. */}
       <FactionsForm
         key={actionData?.rows ? "typed" : `version-${loaderData.version}`}
@@ -40,13 +40,7 @@ export default function FactionsPage({ loaderData, actionData }: Route.Component
         answer={actionData}
         busy={busy}
       />
-      <FactsHistory
-        history={loaderData.history}
-        version={loaderData.version}
-        busy={busy}
-        starting="The starting factions and jobs"
-      />
-    </div>
+    </ClubFactPage>
   );
 }
 

@@ -2,8 +2,8 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/merchant";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { FactsHistory } from "~/features/club-facts/FactsHistory";
-import { MerchantForm, MerchantNotice, MerchantPreview } from "~/features/club-facts/merchant/MerchantEditor";
+import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
+import { MerchantForm, MerchantPreview } from "~/features/club-facts/merchant/MerchantEditor";
 import {
   loadMerchantPage,
   previewMerchant,
@@ -32,12 +32,15 @@ export default function MerchantPage({ loaderData, actionData }: Route.Component
   // After a save the form starts again from what is saved; after a refusal or a preview, from what was typed.
   const typed = actionData?.rows ? actionData : undefined;
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <h1 className="text-center text-5xl">The Merchant</h1>
-      <p className="text-center">
-        <Link to="/tools/club">Back to the Club</Link> · <Link to="/merchant-orders">See the order form</Link>
-      </p>
-      <MerchantNotice answer={actionData} />
+    <ClubFactPage
+      title="The Merchant"
+      also={<Link to="/merchant-orders">See the order form</Link>}
+      answer={actionData}
+      history={loaderData.history}
+      version={loaderData.version}
+      busy={busy}
+      starting="The starting price list"
+    >
       {actionData?.preview ? <MerchantPreview preview={actionData.preview} /> : null}
       <MerchantForm
         key={typed ? "typed" : `version-${loaderData.version}`}
@@ -48,13 +51,7 @@ export default function MerchantPage({ loaderData, actionData }: Route.Component
         answer={actionData}
         busy={busy}
       />
-      <FactsHistory
-        history={loaderData.history}
-        version={loaderData.version}
-        busy={busy}
-        starting="The starting price list"
-      />
-    </div>
+    </ClubFactPage>
   );
 }
 
