@@ -1,5 +1,7 @@
 import { isRouteErrorResponse, ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "~/components/nonce";
+import { DocumentHtmlContext } from "~/components/DocumentHtml";
+import { documentHtmlContext } from "~/web/document-html.server";
 import { requestInfoContext } from "~/web/request-context";
 import { loggablePath, logger } from "~/platform/logger.server";
 import { renderWhole } from "~/web/render-whole.server";
@@ -18,7 +20,9 @@ export default async function handleRequest(
   const { nonce } = loadContext.get(requestInfoContext);
   const html = await renderWhole(
     <NonceContext.Provider value={nonce}>
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+      <DocumentHtmlContext.Provider value={loadContext.get(documentHtmlContext)}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+      </DocumentHtmlContext.Provider>
     </NonceContext.Provider>,
     {
       nonce: nonce || undefined,

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, withSession } from "./fixtures";
 import { expectAccessible } from "./axe";
 
 test.describe("home page", () => {
@@ -56,6 +56,35 @@ test.describe("home page", () => {
       await expect(details).toContainText(answer);
     }
   });
+});
+
+test("a member's / carries the welcome story and the FAQ's answers once, and keeps them in the browser and after a navigation", async ({
+  page,
+  playerState,
+}) => {
+  await withSession(page, playerState);
+  const story = "the Northwest Mineral Corporation struck silver";
+  const answer = "Create an account on this website";
+  const html = await (await page.goto("/"))!.text();
+  // In the page, not again in the data the page's script takes over with.
+  expect(html.split(story)).toHaveLength(2);
+  expect(html.split(answer)).toHaveLength(2);
+  await page.waitForLoadState("networkidle");
+
+  const shown = async () => {
+    await expect(page.locator("#welcome-story")).toContainText(story);
+    const summary = page.locator("summary", { hasText: /become a player/ });
+    await summary.click();
+    await expect(summary.locator("xpath=..")).toContainText(answer);
+  };
+  await shown();
+  // Away and back within the browser: the page's data is fetched, and brings them.
+  await page.getByRole("link", { name: "View Event Schedule" }).click();
+  await page.waitForURL("**/events");
+  const fetched = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith(".data"));
+  await page.goBack();
+  await fetched;
+  await shown();
 });
 
 test("the rulebook shows the shipped document in a 1500 px viewer", async ({ page, isMobile }) => {

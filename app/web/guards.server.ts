@@ -1,5 +1,6 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { userContext } from "./request-context";
+import { isDataRequest } from "./data-request";
 import type { SessionUser } from "~/lib/navigation";
 import { roleHasAccess, type Access } from "./access.server";
 
@@ -21,7 +22,7 @@ export function requireAccess(
 ): SessionUser {
   const user = requireUser(context, request);
   if (!roleHasAccess(user.role, access)) {
-    if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data")) throw redirect("/");
+    if (request.method === "GET" && !isDataRequest(request)) throw redirect("/");
     throw data("Forbidden", { status: 403 });
   }
   return user;

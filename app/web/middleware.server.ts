@@ -1,6 +1,7 @@
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { SITE_MESSAGES } from "~/web/forms/messages";
 import { requestInfoContext, userContext } from "./request-context";
+import { isDataRequest } from "./data-request";
 import { decideAccess, normalizePattern } from "./access.server";
 import { requiresSecondFactor } from "./assurance.server";
 import { config } from "~/platform/config.server";
@@ -37,11 +38,6 @@ export function isSameOrigin(request: Request): boolean {
   const appUrl = config().appUrl;
   if (appUrl) allowed.add(new URL(appUrl).origin);
   return allowed.has(origin);
-}
-
-/** React Router's data requests end in .data; they get status codes, not page redirects. */
-function isDataRequest(request: Request): boolean {
-  return new URL(request.url).pathname.endsWith(".data");
 }
 
 /**

@@ -8,6 +8,8 @@ import type { loader as rootLoader } from "~/root";
 import { NextStepPanel } from "~/features/next-step/NextStepPanel";
 import { nextStepFor } from "~/features/next-step/next-step.server";
 import { optionalUser } from "~/web/guards.server";
+import { htmlOnce } from "~/web/document-html.server";
+import { DocumentHtml } from "~/components/DocumentHtml";
 
 const FEATURES = [
   {
@@ -30,13 +32,24 @@ const FEATURES = [
 /**
  * A signed-in member's next steps lead the page; signed out only the club's welcome and FAQ are
  * read (the page is rendered once and served from memory to every visitor until a manager saves them,
- * http/pipeline/anonymous-cache.ts).
+ * http/pipeline/anonymous-cache.ts). Their HTML is in a signed-in member's page once, not again in
+ * its data (DocumentHtml).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const user = optionalUser(context);
   const [nextStep, welcome, faq] = await Promise.all([user ? nextStepFor(user) : null, welcomeAsShown(), faqAsShown()]);
-  return { nextStep, welcome, faq };
+  return {
+    nextStep,
+    welcome: htmlOnce(context, request, WELCOME_ID, welcome),
+    faq: faq.map((entry) => ({
+      ...entry,
+      answerHtml: htmlOnce(context, request, answerId(entry.id), entry.answerHtml),
+    })),
+  };
 }
+
+const WELCOME_ID = "welcome-story";
+const answerId = (entryId: string) => `faq-${entryId}-answer`;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -74,8 +87,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Welcome to Hopewell
         </h2>
         <hr className="divider my-6" />
-        {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
-        <div className="prose-western text-lg" dangerouslySetInnerHTML={{ __html: loaderData.welcome }} />
+        <DocumentHtml id={WELCOME_ID} html={loaderData.welcome} className="prose-western text-lg" />
       </section>
 
       <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 pb-16">
@@ -122,10 +134,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   +
                 </span>
               </summary>
-              {/* Made by formattedTextHtml on the server: only the safe subset, no HTML of the writer's. */}
-              <div
+              <DocumentHtml
+                id={answerId(entry.id)}
+                html={entry.answerHtml}
                 className="prose-western border-t border-timber/60 px-5 py-4 text-parchment"
-                dangerouslySetInnerHTML={{ __html: entry.answerHtml }}
               />
             </details>
           ))}
