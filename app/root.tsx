@@ -20,7 +20,6 @@ import { captchaWidgetSettings } from "~/platform/captcha.server";
 import { discordSignInEnabled } from "~/identity/discord-oauth.server";
 import { optionalUser } from "~/web/guards.server";
 import { forgetOfflineSheets } from "~/features/event-day/event-day-offline";
-import { forgetAllDrafts } from "~/features/submissions/use-event-draft";
 import { unreadLetterCount } from "~/features/letters/letter-box.server";
 import { accessMiddleware } from "~/web/middleware.server";
 import { pageScriptOf } from "~/web/page-script";
@@ -59,8 +58,19 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   defaultShouldRevalidate || currentUrl.pathname.startsWith("/letters") || nextUrl.pathname.startsWith("/letters");
 
-/** What this browser forgets before a sign-out leaves: the event-day sheet's offline copy and every form draft. */
-const forgetOnSignOut = () => Promise.all([forgetOfflineSheets(), forgetAllDrafts()]);
+/**
+ * What this browser forgets before a sign-out leaves: the event-day sheet's offline copy and every
+ * form draft. The drafts' module is fetched then, not with every page: the bundler kept it in a
+ * file with the forms' own code, which every page then loaded.
+ */
+const forgetOnSignOut = () =>
+  Promise.all([
+    forgetOfflineSheets(),
+    import("~/features/submissions/use-event-draft").then(
+      (drafts) => drafts.forgetAllDrafts(),
+      () => undefined, // A file the site no longer has (a new version since the page loaded): the sign-out goes on.
+    ),
+  ]);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

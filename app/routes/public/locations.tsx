@@ -2,7 +2,9 @@ import { Icon } from "~/components/Icon";
 import type { ReactNode } from "react";
 import type { Route } from "./+types/locations";
 import { ARRIVAL, VENUE, VENUE_ADDRESS } from "~/game/setting";
-import { LOCATION_SECTIONS } from "~/features/club-facts/pages/locations.facts";
+import { LOCATION_SECTIONS, type LocationSection } from "~/features/club-facts/pages/location-sections";
+import { DocumentHtml } from "~/components/DocumentHtml";
+import { htmlOnce } from "~/web/document-html.server";
 import { locationsAsShown } from "~/features/club-facts/pages/locations.server";
 import { mapEmbedUrl, mapLinkUrl } from "~/features/site/site.server";
 
@@ -11,16 +13,35 @@ import { mapEmbedUrl, mapLinkUrl } from "~/features/site/site.server";
  * (kind "locations"), made into HTML once for each version. Signed out, the page is rendered once
  * and served from memory until a manager saves them (http/pipeline/anonymous-cache.ts).
  */
-export async function loader() {
-  return { mapUrl: mapEmbedUrl(), mapLink: mapLinkUrl(), texts: await locationsAsShown() };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const shown = await locationsAsShown();
+  const texts = Object.fromEntries(
+    SECTIONS.map((section) => [section, htmlOnce(context, request, textId(section), shown[section])]),
+  ) as Record<LocationSection, string | null>;
+  return { mapUrl: mapEmbedUrl(), mapLink: mapLinkUrl(), texts };
 }
 
-/** A section's words as the club wrote them: made by formattedTextHtml on the server, only the safe subset. */
-function ClubText({ html, className }: { html: string; className?: string }) {
+const SECTIONS = Object.keys(LOCATION_SECTIONS) as LocationSection[];
+const textId = (section: LocationSection) => `${section}-text`;
+
+/**
+ * A section's words as the club wrote them: made by formattedTextHtml on the server, only the safe
+ * subset, and carried in a signed-in member's page once (DocumentHtml).
+ */
+function ClubText({
+  section,
+  texts,
+  className,
+}: {
+  section: LocationSection;
+  texts: Record<LocationSection, string | null>;
+  className?: string;
+}) {
   return (
-    <div
+    <DocumentHtml
+      id={textId(section)}
+      html={texts[section]}
       className={`prose-western [&_li+li]:mt-2 [&_ul]:pl-5${className ? ` ${className}` : ""}`}
-      dangerouslySetInnerHTML={{ __html: html }}
     />
   );
 }
@@ -73,7 +94,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
             title={LOCATION_SECTIONS.directions}
             icon={<Icon name="car" className={iconClass} />}
           >
-            <ClubText html={texts.directions} />
+            <ClubText section="directions" texts={texts} />
           </Section>
 
           <Section
@@ -87,12 +108,12 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
               <dt className="font-bold text-dust">Game starts</dt>
               <dd>{ARRIVAL.gameStarts}</dd>
             </dl>
-            <ClubText html={texts.arrival} className="mt-3" />
+            <ClubText section="arrival" texts={texts} className="mt-3" />
           </Section>
         </div>
 
         <Section id="venue-info" title={LOCATION_SECTIONS.venue} icon={<Icon name="tent" className={iconClass} />}>
-          <ClubText html={texts.venue} />
+          <ClubText section="venue" texts={texts} />
         </Section>
 
         <Section
@@ -100,7 +121,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
           title={LOCATION_SECTIONS.notes}
           icon={<Icon name="cloud-lightning" className={iconClass} />}
         >
-          <ClubText html={texts.notes} />
+          <ClubText section="notes" texts={texts} />
         </Section>
       </div>
     </div>

@@ -8,15 +8,6 @@ export const LOCATIONS_MESSAGES = {
   text: `Write this section, up to ${FORMATTED_TEXT_MAX.toLocaleString("en-US")} characters.`,
 } as const;
 
-/** The page's sections, in its order, with their titles: each field of the managers' form is one. */
-export const LOCATION_SECTIONS = {
-  directions: "Directions",
-  arrival: "Arrival Times",
-  venue: "Venue Information",
-  notes: "Important Notes",
-} as const;
-export type LocationSection = keyof typeof LOCATION_SECTIONS;
-
 const Section = z.string().trim().min(1, LOCATIONS_MESSAGES.text).max(FORMATTED_TEXT_MAX, LOCATIONS_MESSAGES.text);
 
 export const LocationsSchema = z.object({ directions: Section, arrival: Section, venue: Section, notes: Section });

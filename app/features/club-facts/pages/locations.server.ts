@@ -1,5 +1,6 @@
 import { currentFacts } from "../club-facts.server";
-import { LOCATION_SECTIONS, LocationsSchema, type ClubLocations, type LocationSection } from "./locations.facts";
+import { LocationsSchema, type ClubLocations } from "./locations.facts";
+import { LOCATION_SECTIONS, type LocationSection } from "./location-sections";
 import { pageTextsEditor } from "./page-texts.server";
 import { formattedTextHtml } from "~/lib/formatted-text.server";
 

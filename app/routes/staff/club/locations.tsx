@@ -6,7 +6,7 @@ import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
 import { FactsHistory } from "~/features/club-facts/FactsHistory";
 import { PreviewAndSave } from "~/features/club-facts/PreviewAndSave";
-import { LOCATION_SECTIONS, type LocationSection } from "~/features/club-facts/pages/locations.facts";
+import { LOCATION_SECTIONS, type LocationSection } from "~/features/club-facts/pages/location-sections";
 import { locationsPage } from "~/features/club-facts/pages/locations.server";
 import { TextsPreview } from "~/features/club-facts/pages/TextsPreview";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
