@@ -21,7 +21,8 @@ import { embeddedMaintenanceJob } from "~/platform/db/maintenance.server";
 import { deliverDiscord } from "~/platform/discord/discord.server";
 import type { Job } from "~/platform/jobs.server";
 import { deliverEmail } from "~/platform/mail/mailer.server";
-import { type Deliverer } from "~/platform/outbox/outbox.server";
+import { type Deliverers } from "~/platform/outbox/outbox.server";
+import { deliverClubMessage } from "~/features/messages/deliver.server";
 import { startOutboxWorker } from "~/platform/outbox/outbox-worker.server";
 import { pruneRateLimits } from "~/platform/rate-limit.server";
 import { deliverSms } from "~/platform/sms/sms.server";
@@ -48,8 +49,9 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** Every background job of the server, in the order they start (app/platform/jobs.server.ts starts and stops them). A new job is declared with the feature it serves and listed here. */
 export function backgroundJobs(handle: DatabaseHandle, cfg: Config): Job[] {
   // Without SMTP, emails wait in the outbox (visible to staff) until it is configured.
-  const deliverers: Partial<Record<"email" | "discord" | "sms", Deliverer>> = {
-    ...(cfg.mail.smtpUrl ? { email: deliverEmail } : {}),
+  // The managers' messages to members are email too, in a lane of their own.
+  const deliverers: Deliverers = {
+    ...(cfg.mail.smtpUrl ? { email: deliverEmail, "club-message": deliverClubMessage } : {}),
     ...(cfg.discord.webhookUrl ? { discord: deliverDiscord } : {}),
     ...(cfg.sms.webhookUrl ? { sms: deliverSms } : {}),
   };

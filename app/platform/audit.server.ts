@@ -38,7 +38,10 @@ export type AuditAction =
   | "ticket.refunded"
   | "ticket.check"
   | "ticket.notice_dealt_with"
-  | "club_facts.save";
+  | "club_facts.save"
+  | "message.send"
+  | "message.test"
+  | "message.choices";
 
 /**
  * Records who did what to whom, in the caller's transaction. Never put secrets or contact

@@ -100,6 +100,7 @@ function toConfig(env: Environment) {
     // Text messages (second-factor codes) through a gateway's webhook; off while the address is unset.
     sms: { webhookUrl: env.SMS_WEBHOOK_URL, token: env.SMS_WEBHOOK_TOKEN },
     outbox: { pollMs: env.OUTBOX_POLL_MS, retryBaseMs: env.OUTBOX_RETRY_BASE_MS },
+    messages: { perMinute: env.MESSAGES_PER_MINUTE },
     listenHeartbeatMs: env.LISTEN_HEARTBEAT_MS,
     storage: storageConfig(env),
     // Who must have proven a second factor (an aal2 session) to use the staff and manager pages.

@@ -99,6 +99,14 @@ export const EnvSchema = z
     EMAIL_CODE_RESEND_S: z.coerce.number().int().min(0).max(3600, "must be at most 3600 (an hour)").default(60),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
     OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
+    // The managers' messages to members go out at most this many a minute: a mail provider's
+    // sending limit (many allow a few a second; some free plans far fewer) is kept by the site.
+    MESSAGES_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(1, "must be at least 1 (email a minute)")
+      .max(6000, "must be at most 6000 (100 emails a second)")
+      .default(120),
     LISTEN_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     STORAGE: z.enum(["local", "s3"]).optional(),
     S3_BUCKET: z.string().trim().min(3).max(63).optional(),

@@ -89,8 +89,8 @@ function reminderEmail(input: {
   };
 }
 
-/** Members registered for `eventId` (accepted, not suspended) whose costume is not approved. */
-function notApproved(eventId: string) {
+/** Members registered for `eventId` (accepted, not suspended) whose costume is not approved; also the managers' message group (features/messages). */
+export function notApproved(eventId: string) {
   // Approved: a verdict of approval with no photo sent after it.
   return sql`not exists (
     select 1 from costume_reviews r

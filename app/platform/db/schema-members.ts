@@ -77,6 +77,9 @@ export const profiles = pgTable(
      */
     oldSiteEventsAttended: integer("old_site_events_attended"),
     oldSiteEventsAsOf: date("old_site_events_as_of", { mode: "string" }),
+    /** The member's choices of the managers' messages (features/messages): club news, and messages about an event they hold a place at. */
+    newsEmails: boolean("news_emails").notNull().default(true),
+    eventEmails: boolean("event_emails").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

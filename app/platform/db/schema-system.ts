@@ -24,7 +24,8 @@ export const usedCaptchas = pgTable(
   (t) => [index("used_captchas_expires_at_idx").on(t.expiresAt)],
 );
 
-export const OUTBOX_KINDS = ["email", "discord", "sms"] as const;
+/** "club-message": a copy of a manager's message to members (features/messages), in a lane of its own. */
+export const OUTBOX_KINDS = ["email", "discord", "sms", "club-message"] as const;
 /** "discarded": a manager chose not to send a failed or waiting message; the row stays as the record. */
 export const OUTBOX_STATUSES = ["pending", "sent", "failed", "discarded"] as const;
 

@@ -45,6 +45,7 @@ export const deliverEmail: Deliverer = async (row) => {
       subject: message.subject,
       text: message.text,
       html: message.html,
+      headers: message.headers,
     });
   } catch (error) {
     const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };

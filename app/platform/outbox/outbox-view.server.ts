@@ -1,14 +1,14 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { audit } from "../audit.server";
 import { database } from "../db/client.server";
-import { outbox } from "../db/schema";
+import { clubMessageRecipients, clubMessages, outbox, profiles } from "../db/schema";
 
 export const OUTBOX_PAGE_SIZE = 50;
 
 /** What managers see of a message: never its body, which can hold a reset link. */
 export type OutboxEntry = {
   id: string;
-  kind: "email" | "discord" | "sms";
+  kind: (typeof outbox.$inferSelect)["kind"];
   status: "pending" | "failed";
   recipient: string;
   subject: string;
@@ -18,10 +18,14 @@ export type OutboxEntry = {
   createdAt: Date;
 };
 
+/** A column of a managers' message copy's member (`p`) or message (`m`), for its outbox row. */
+const copyOf = (column: SQL) =>
+  sql`select ${column} from ${clubMessageRecipients} r join ${profiles} p on p.id = r.user_id join ${clubMessages} m on m.id = r.message_id where r.id = (${outbox.payload}->>'recipientId')::uuid`;
+
 /**
  * The messages not yet sent: failed ones first (they need a decision), then the waiting
  * ones in the order they will go. Only the recipient and subject are read from an email's
- * payload; a chat notice shows its opening words (notices carry no secrets); a text message
+ * payload (a copy of a managers' message: its member's address and its subject); a chat notice shows its opening words (notices carry no secrets); a text message
  * its label and the last two digits of its number, never its text (a sign-in code).
  */
 export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[]; total: number }> {
@@ -33,8 +37,8 @@ export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[
         id: outbox.id,
         kind: outbox.kind,
         status: outbox.status,
-        recipient: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'to' when ${outbox.kind} = 'sms' then '•••• ' || right(${outbox.payload}->>'to', 2) else 'Discord channel' end`,
-        subject: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'subject' when ${outbox.kind} = 'sms' then ${outbox.payload}->>'label' else left(${outbox.payload}->>'content', 80) end`,
+        recipient: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'to' when ${outbox.kind} = 'sms' then '•••• ' || right(${outbox.payload}->>'to', 2) when ${outbox.kind} = 'club-message' then coalesce((${copyOf(sql`p.email`)}), 'A member no longer here') else 'Discord channel' end`,
+        subject: sql<string>`case when ${outbox.kind} = 'email' then ${outbox.payload}->>'subject' when ${outbox.kind} = 'sms' then ${outbox.payload}->>'label' when ${outbox.kind} = 'club-message' then (${copyOf(sql`m.subject`)}) else left(${outbox.payload}->>'content', 80) end`,
         attempts: outbox.attempts,
         lastError: outbox.lastError,
         runAt: outbox.runAt,

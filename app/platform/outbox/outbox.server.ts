@@ -7,7 +7,15 @@ import { logger } from "../logger.server";
  * `urgent`: someone is waiting for it on a page (a sign-in code, a reset link), so it goes out
  * ahead of bulk mail (reminders, notices); the template that writes the email says so.
  */
-export type EmailMessage = { to: string; subject: string; text: string; html: string; urgent?: boolean };
+export type EmailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  urgent?: boolean;
+  /** Headers of the message's own (a list's unsubscribe headers); never From, To or Subject. */
+  headers?: Record<string, string>;
+};
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /** What a delivery attempt can say beyond "sent". */
