@@ -1,6 +1,6 @@
 import { formatDollars } from "~/game/merchant";
 import type { PricedItems } from "~/platform/db/schema";
-import type { OrderGoods } from "./price-list";
+import { goodsLine, type OrderGoods } from "./price-list";
 
 /** An order as it was written: its quantities, what each item was called and cost then, and its total. */
 export type WrittenOrder = { items: Record<string, number>; pricedItems: PricedItems; totalCents: number };
@@ -85,7 +85,14 @@ export function OrderItems({
       </table>
     );
   }
-  return <GoodsAndTotal goods={lines} totalCents={order.totalCents} currency={currency} className={className} />;
+  return (
+    <GoodsAndTotal
+      goods={lines.map((line) => goodsLine(line.quantity, line.name))}
+      totalCents={order.totalCents}
+      currency={currency}
+      className={className}
+    />
+  );
 }
 
 /** The short form: a line an item, then the total in `currency` (none without it). */
@@ -100,11 +107,12 @@ function GoodsAndTotal({
   currency?: string;
   className?: string;
 }) {
-  return (
-    <div className={className}>
+  const lines = (
+    <>
       <ul>
-        {goods.map((line) => (
-          <li key={line.key}>{`${line.quantity} × ${line.name}`}</li>
+        {goods.map((line, index) => (
+          // An order's lines are never reordered while shown: the place is the key.
+          <li key={index}>{line}</li>
         ))}
       </ul>
       {currency === undefined ? null : (
@@ -112,6 +120,8 @@ function GoodsAndTotal({
           {`Total: ${formatDollars(totalCents)} ${currency}`}
         </p>
       )}
-    </div>
+    </>
   );
+  // A wrapper only where a caller styles the whole: a long list of orders draws one element fewer each.
+  return className ? <div className={className}>{lines}</div> : lines;
 }

@@ -78,13 +78,17 @@ export function parseDollars(typed: string): number | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
-/** An order's goods by name only ("2 × 20 Bullets"), as a long list of orders sends them to the page. */
-export type OrderGoods = { key: string; quantity: number; name: string }[];
+/** An order's goods as lines to show ("2 × 20 Bullets"), as a long list of orders sends them to the page. */
+export type OrderGoods = string[];
+
+/** One line of an order's goods. */
+export const goodsLine = (quantity: number, name: string) => `${quantity} × ${name}`;
 
 /**
  * What an order's goods were called, made on the server for a page of many orders: the page is
- * sent the lines to show rather than each order's quantities and price list.
+ * sent the lines to show (a string each, which the page's data carries in a few bytes) rather than
+ * each order's quantities and price list.
  */
 export function orderGoods(items: Record<string, number>, pricedItems: PricedItems): OrderGoods {
-  return Object.entries(items).map(([key, quantity]) => ({ key, quantity, name: pricedItems[key]?.name ?? key }));
+  return Object.entries(items).map(([key, quantity]) => goodsLine(quantity, pricedItems[key]?.name ?? key));
 }
