@@ -147,6 +147,12 @@ function NavItems({
             <LettersLink unread={unreadLetters} pathname={pathname} layout={layout} />
           </li>
           <li className={itemClass}>
+            {/* The managers' messages to the member, emailed or not (routes/member/notices.tsx). */}
+            <HeaderLink to="/notices" pathname={pathname} tall={tall}>
+              Notices
+            </HeaderLink>
+          </li>
+          <li className={itemClass}>
             <HeaderLink to="/profile" pathname={pathname} tall={tall}>
               Profile
             </HeaderLink>
