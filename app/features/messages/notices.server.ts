@@ -4,8 +4,7 @@ import type { MessageChoice, RecipientStatus } from "~/game/messages";
 import { lastPage } from "~/lib/paging";
 import { database } from "~/platform/db/client.server";
 import { clubMessageRecipients, clubMessages } from "~/platform/db/schema";
-import { noticeHtml, type Addressee } from "./message-email.server";
-import { FIELD_PATTERN, MESSAGE_FIELDS, type MessageField } from "./messages.form";
+import { copySubject, noticeHtml, type Addressee } from "./message-email.server";
 import { COPY_REASONS } from "./deliver.server";
 
 /** Notices on a page: each opens in place, so a page of them stays short to read. */
@@ -27,17 +26,6 @@ export type Notice = {
 };
 
 export type NoticesPage = { notices: Notice[]; total: number; page: number; lastPage: number };
-
-/**
- * The subject as the member's copy has it. The email's own (message-email.server.ts) fills the
- * same fields; the page escapes the names itself, as React writes text.
- */
-function subjectFor(subject: string, member: Addressee): string {
-  return subject.replace(FIELD_PATTERN, (whole, name: string) => {
-    const field = MESSAGE_FIELDS[name.toLowerCase().replace(/\s+/g, " ") as MessageField];
-    return field ? field(member).replace(/[\r\n]+/g, " ") : whole;
-  });
-}
 
 /**
  * One page of the member's notices, newest first: every copy that was for them, whether it was
@@ -75,7 +63,7 @@ export async function memberNotices(member: Addressee, page: number): Promise<No
     lastPage: lastPage(total, NOTICES_PAGE_SIZE),
     notices: rows.map((row) => ({
       id: row.id,
-      subject: subjectFor(row.subject, member),
+      subject: copySubject(row.subject, member),
       html: noticeHtml(row.body, member),
       group: row.group,
       sentAt: row.sentAt.toISOString(),

@@ -10,7 +10,7 @@ import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
 import { postForm } from "../../helpers/forms";
 import { readable, visibleText } from "../../helpers/html";
-import { createMember } from "../../helpers/members";
+import { createMember, signedInMember } from "../../helpers/members";
 
 /**
  * The unsubscribe address each managers' message carries, over real HTTP and without signing in:
@@ -114,6 +114,16 @@ describe("the unsubscribe link", () => {
     expect(visibleText(again.body)).toContain(UNSUBSCRIBE_MESSAGES.done("news"));
     expect(await choicesOf(member.id)).toEqual({ news: false, events: true });
     expect(await unsubscribeAudits(member.id)).toHaveLength(1);
+  });
+
+  it("is in the managers' audit log as done by the unsubscribe link, naming the member and the choice", async () => {
+    const member = await createMember("player", { firstName: "Orla", lastName: "Quill" });
+    expect((await onePress(await linkOf(member.id, "events"))).status).toBe(200);
+    const manager = await signedInMember("manager");
+    const html = await (await fetch(`${app().url}/tools?tab=audit`, { headers: { Cookie: manager.cookie } })).text();
+    const text = visibleText(html);
+    expect(text).toContain("An unsubscribe link changed the messages received by Orla Quill");
+    expect(text).toMatch(/Orla Quill .{0,40}· event messages off/);
   });
 
   it("takes the one-click post from a mail program's own site (another Origin), and the page's own button", async () => {
