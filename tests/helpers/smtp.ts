@@ -9,6 +9,15 @@ export function recipients(mail: ParsedMail): string {
   return (Array.isArray(to) ? to : [to]).map((address) => address.text).join(", ");
 }
 
+/** A header as the mail carries it, unfolded (mailparser folds the List-* headers into one structured "list" value). */
+export function headerOf(mail: ParsedMail, name: string): string | undefined {
+  const line = mail.headerLines.find((entry) => entry.key === name.toLowerCase())?.line;
+  return line
+    ?.replace(/\r?\n[ \t]+/g, " ")
+    .slice(name.length + 1)
+    .trim();
+}
+
 /** How long a fixed port (the browser tests' one) is waited for while another test file holds it. */
 const PORT_WAIT_MS = 60_000;
 

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { decodeHTML } from "entities";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { DomUtils, parseDocument } from "htmlparser2";
-import type { ParsedMail } from "mailparser";
 import { afterEach, describe, expect, it } from "vitest";
 import { COPY_REASONS, deliverClubMessage } from "~/features/messages/deliver.server";
 import { isUnsubscribeToken } from "~/features/messages/message-email.server";
@@ -18,7 +17,7 @@ import { retryMessage } from "~/platform/outbox/outbox-view.server";
 import { MAX_ATTEMPTS, queueEmail } from "~/platform/outbox/outbox.server";
 import { deliverDueMessages, startOutboxWorker } from "~/platform/outbox/outbox-worker.server";
 import { withTestDatabase } from "../helpers/db";
-import { recipients, startSmtpServer } from "../helpers/smtp";
+import { headerOf, recipients, startSmtpServer } from "../helpers/smtp";
 
 /**
  * A manager's message to a group of members, from the send to each member's inbox: the copies
@@ -97,15 +96,6 @@ async function outboxRowsOf(copyIds: string[]) {
     .select()
     .from(outbox)
     .where(and(eq(outbox.kind, "club-message"), inArray(sql<string>`${outbox.payload}->>'recipientId'`, copyIds)));
-}
-
-/** A header as the mail carries it, unfolded. */
-function header(mail: ParsedMail, name: string): string | undefined {
-  const line = mail.headerLines.find((entry) => entry.key === name.toLowerCase())?.line;
-  return line
-    ?.replace(/\r?\n[ \t]+/g, " ")
-    .slice(name.length + 1)
-    .trim();
 }
 
 describe("sending a message to a group", () => {
@@ -224,7 +214,7 @@ describe("the copies, through the outbox to a real SMTP server", () => {
       expect(mail.html).toContain(`Dear ${member.firstName},`);
       expect(mail.html).toContain("<strong>lantern</strong>");
 
-      const list = header(mail, "List-Unsubscribe");
+      const list = headerOf(mail, "List-Unsubscribe");
       const link = /^<(https?:\/\/[^>]+\/unsubscribe\?member=([^&>]+)&choice=([a-z]+)&token=([^&>]+))>$/.exec(
         list ?? "",
       );
@@ -234,7 +224,7 @@ describe("the copies, through the outbox to a real SMTP server", () => {
       // The token is this member's, for this choice: it works there and nowhere else.
       expect(await isUnsubscribeToken(member.id, "events", token!)).toBe(true);
       expect(await isUnsubscribeToken(member.id, "news", token!)).toBe(false);
-      expect(header(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+      expect(headerOf(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
       // The same link in the footer, in both parts.
       expect(mail.text).toContain(url);
       const anchors = DomUtils.findAll(
