@@ -8,6 +8,7 @@ import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import * as build from "virtual:react-router/server-build";
 import { requestInfoContext, type RequestInfo } from "~/web/request-context";
+import { SIGNED_BY_SENDER } from "~/web/middleware.server";
 import { CLIENT_ADDRESS_HEADER } from "~/identity/auth.server";
 import type { Config } from "~/platform/config.server";
 import { followDatabaseChanges, onWritesTo } from "~/platform/db/changes.server";
@@ -180,6 +181,11 @@ export function createAppServer(cfg: Config, options: AppServerOptions = {}): ht
         context.set(requestInfoContext, info);
         // Replaces whatever the client sent under this name: only our own address counts.
         request.headers.set(CLIENT_ADDRESS_HEADER, info.clientAddress);
+        // A post another service sends for a member proves itself (SIGNED_BY_SENDER): a mail program's
+        // one-click unsubscribe may come with its own site's Origin, which React Router's own check of
+        // a page's posts would refuse before the route could check the link's token.
+        if (request.method === "POST" && SIGNED_BY_SENDER.has(new URL(request.url).pathname))
+          request.headers.delete("Origin");
         // The body is read only as the app asks for it (http/pipeline/body-limit.ts).
         const body = bodyForApp(req, request, {
           ...refusal,

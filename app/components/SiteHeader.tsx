@@ -102,6 +102,25 @@ function LettersLink({
   );
 }
 
+/**
+ * The managers' messages to the member, emailed or not (routes/member/notices.tsx). On the bar,
+ * like the letters, a megaphone (named for screen readers) until there is room for the word.
+ */
+function NoticesLink({ pathname, layout }: { pathname: string; layout: "bar" | "stack" }) {
+  const current = isCurrent(pathname, "/notices");
+  return (
+    <a
+      href="/notices"
+      data-in-app=""
+      className={`${current ? CURRENT_LINK_CLASS : LINK_CLASS} flex items-center gap-1.5${layout === "stack" ? " min-h-11" : ""}`}
+      aria-current={current ? "page" : undefined}
+    >
+      <Icon name="megaphone" className="size-5 shrink-0" />
+      <span className={layout === "bar" ? "sr-only lg:not-sr-only" : undefined}>Notices</span>
+    </a>
+  );
+}
+
 function NavItems({
   user,
   unreadLetters,
@@ -145,6 +164,9 @@ function NavItems({
           ) : null}
           <li className={itemClass}>
             <LettersLink unread={unreadLetters} pathname={pathname} layout={layout} />
+          </li>
+          <li className={itemClass}>
+            <NoticesLink pathname={pathname} layout={layout} />
           </li>
           <li className={itemClass}>
             <HeaderLink to="/profile" pathname={pathname} tall={tall}>

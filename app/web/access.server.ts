@@ -105,6 +105,11 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   // The signed-in member's own record; an entry opens only for its author (404 for anyone else's).
   "/profile/record": "member",
   "/profile/record/:kind/:id": "member",
+  // The messages the managers sent the signed-in member: only their own copies (features/messages).
+  "/notices": "member",
+  // An unsubscribe link from a managers' message: no sign-in; it changes only the member and choice
+  // its token was made for (features/messages/message-email.server.ts), and mail programs post to it (RFC 8058).
+  "/unsubscribe": "anyone",
   // Where a member lands once their account is deleted (signed out by then).
   "/account-deleted": "anyone",
   // Cast read the tools; only managers change roles or decide applications.
@@ -127,6 +132,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "/tools/club/locations": "manager",
   "/tools/club/rulebook": "manager",
   "/tools/club/rulebook/upload": "manager",
+  // Messages to members: managers write and send them, and read the record of each; every send audited.
+  "/tools/messages": "manager",
+  "/tools/messages/new": "manager",
+  "/tools/messages/:id": "manager",
   // Managers only: cast are kept out (docs/product.md#roles-and-access).
   "/emergency-contacts": "manager",
   // The event-day sheet holds attendees' emergency contacts: managers only, like the list above.

@@ -15,7 +15,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * each proves its sender itself (Stripe signs every webhook body, checked before anything is
  * read from it: features/tickets/webhook.server.ts).
  */
-export const SIGNED_BY_SENDER: ReadonlySet<string> = new Set(["/webhooks/stripe"]);
+export const SIGNED_BY_SENDER: ReadonlySet<string> = new Set(["/webhooks/stripe", "/unsubscribe"]);
 
 /**
  * A state-changing request must come from one of our own pages: its Origin (or,

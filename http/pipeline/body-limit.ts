@@ -13,6 +13,12 @@ export const FORM_BODY_LIMIT = 1 * MiB;
  * deploy/nginx's client_max_body_size (6m) is this same figure.
  */
 export const UPLOAD_BODY_LIMIT = UPLOAD_MAX_BYTES + 1 * MiB;
+/**
+ * A message to members: its body is held to 20,000 characters by its form, which answers a longer
+ * one with the field's own message. Room for a body of a megabyte or so (a paste gone wrong) lets
+ * it, where a form's limit would answer with this layer's page and lose what was typed.
+ */
+export const LONG_FORM_BODY_LIMIT = 2 * MiB;
 
 // The research form posts to /research without JavaScript and to /research/upload with it,
 // and a costume photo to /costume and /costume/upload likewise; a manager's rulebook PDF goes
@@ -26,6 +32,9 @@ const UPLOAD_PATHS = new Set([
   "/tools/club/rulebook/upload",
 ]);
 
+// The managers' compose form (features/messages), posted with or without JavaScript.
+const LONG_FORM_PATHS = new Set(["/tools/messages/new"]);
+
 /** The largest body the request's address may carry. Any other spelling of a path gets the smaller limit. */
 export function bodyLimitFor(url: string | undefined): number {
   const path = (url ?? "/")
@@ -33,7 +42,8 @@ export function bodyLimitFor(url: string | undefined): number {
     .toLowerCase()
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
-  return UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT : FORM_BODY_LIMIT;
+  if (UPLOAD_PATHS.has(path)) return UPLOAD_BODY_LIMIT;
+  return LONG_FORM_PATHS.has(path) ? LONG_FORM_BODY_LIMIT : FORM_BODY_LIMIT;
 }
 
 // A no-break space keeps "5 MB" together on a narrow screen.

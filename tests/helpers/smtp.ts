@@ -9,6 +9,15 @@ export function recipients(mail: ParsedMail): string {
   return (Array.isArray(to) ? to : [to]).map((address) => address.text).join(", ");
 }
 
+/** A header as the mail carries it, unfolded (mailparser folds the List-* headers into one structured "list" value). */
+export function headerOf(mail: ParsedMail, name: string): string | undefined {
+  const line = mail.headerLines.find((entry) => entry.key === name.toLowerCase())?.line;
+  return line
+    ?.replace(/\r?\n[ \t]+/g, " ")
+    .slice(name.length + 1)
+    .trim();
+}
+
 /** How long a fixed port (the browser tests' one) is waited for while another test file holds it. */
 const PORT_WAIT_MS = 60_000;
 
@@ -44,7 +53,10 @@ async function listen(server: SMTPServer, port: number): Promise<void> {
  * recipient with an SMTP reply code (550 for "no such user", 451 for "try again later").
  * While `hang` returns true, a new connection is accepted and never greeted, as by a hung
  * server: the client waits for a greeting that never comes (`held` counts those connections).
- * `delayMs` answers each message's data that much later, as a slow server does.
+ * `delayMs` answers each message's data that much later, as a slow server does (a function of
+ * the message: some later than others). `holdData` receives a message's data and never answers
+ * it, as a server that stops mid-DATA: whether such a message was delivered is unknown to the
+ * sender, so `dataHeld` keeps it apart from `messages`.
  */
 export async function startSmtpServer(
   port = 0,
@@ -53,14 +65,17 @@ export async function startSmtpServer(
     refuseSender,
     hang,
     delayMs = 0,
+    holdData,
   }: {
     refuse?: (address: string) => number | undefined;
     refuseSender?: number;
     hang?: () => boolean;
-    delayMs?: number;
+    delayMs?: number | ((mail: ParsedMail) => number);
+    holdData?: (mail: ParsedMail) => boolean;
   } = {},
 ) {
   const messages: ParsedMail[] = [];
+  const dataHeld: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
   const held = { count: 0 };
   const server = new SMTPServer({
@@ -88,7 +103,13 @@ export async function startSmtpServer(
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then(async (mail) => {
-          if (delayMs > 0) await sleep(delayMs);
+          if (holdData?.(mail)) {
+            dataHeld.push(mail);
+            for (const wake of waiters.splice(0)) wake();
+            return;
+          }
+          const delay = typeof delayMs === "number" ? delayMs : delayMs(mail);
+          if (delay > 0) await sleep(delay);
           messages.push(mail);
           for (const wake of waiters.splice(0)) wake();
           callback();
@@ -102,6 +123,8 @@ export async function startSmtpServer(
     port: address.port,
     url: `smtp://127.0.0.1:${address.port}`,
     messages,
+    /** Messages whose data was received and never answered (see `holdData`). */
+    dataHeld,
     /** Connections accepted and never greeted (see `hang`). */
     get held() {
       return held.count;
@@ -111,6 +134,17 @@ export async function startSmtpServer(
       const deadline = Date.now() + timeoutMs;
       while (held.count < count) {
         if (Date.now() > deadline) throw new Error(`no connection to the hung SMTP server within ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    /** Resolves once `count` messages' data is held unanswered. */
+    async waitForDataHeld(count = 1, timeoutMs = 30_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (dataHeld.length < count) {
+        if (Date.now() > deadline) throw new Error(`no message's data held within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 200);

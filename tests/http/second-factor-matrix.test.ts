@@ -41,6 +41,8 @@ const MANAGER_PAGES = [
   "/tools/club/application-questions",
   "/tools/club/locations",
   "/tools/club/rulebook",
+  "/tools/messages",
+  "/tools/messages/new",
   "/emergency-contacts",
 ];
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "~/game/rules";
-import { bodyLimitFor, FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "../../http/pipeline/body-limit";
+import { bodyLimitFor, FORM_BODY_LIMIT, LONG_FORM_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "../../http/pipeline/body-limit";
 
 const MiB = 1024 * 1024;
 
@@ -42,9 +42,24 @@ describe("request body limits", () => {
       "/tools/club/locations",
       "/tools/club/rulebook/x",
       "/tools/club/rulebook/upload/x",
+      "/tools/messages",
+      "/tools/messages/new/x",
+      "/tools/messages/newer",
       undefined,
     ]) {
       expect(bodyLimitFor(url), String(url)).toBe(FORM_BODY_LIMIT);
+    }
+  });
+
+  it("gives the managers' message form room to answer a body far over its length with the field's message", () => {
+    expect(LONG_FORM_BODY_LIMIT).toBe(2 * MiB);
+    for (const url of [
+      "/tools/messages/new",
+      "/tools/messages/new/",
+      "/tools/messages/new.data",
+      "/Tools/Messages/New?x",
+    ]) {
+      expect(bodyLimitFor(url), url).toBe(LONG_FORM_BODY_LIMIT);
     }
   });
 

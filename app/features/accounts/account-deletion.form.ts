@@ -30,6 +30,7 @@ export const DELETION_STATEMENT = {
     "your application and your character",
     "your post-event letters, merchant orders and research papers, with their uploaded files",
     "your costume photos, with staff's verdicts on them and the reminders sent",
+    "your copies of the managers' messages (your Notices), and any not yet emailed",
     "your sign-in methods (password, Discord), passkeys, second factor and every signed-in device",
     "any copy of your data prepared for download",
   ],

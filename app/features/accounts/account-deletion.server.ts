@@ -7,6 +7,7 @@ import {
   applications,
   auditLog,
   characters,
+  clubMessageRecipients,
   costumePhotos,
   costumeReminders,
   costumeReviews,
@@ -35,7 +36,8 @@ import { removeFile } from "~/platform/storage/storage.server";
  * manager (audited). In one transaction:
  * - removed: emergency contact, application, character, PELs, merchant orders, research papers
  *   and costume photos (their files after the commit) with the photos' verdicts and reminders, staff's
- *   replies to the member's entries and their places in the review queues,
+ *   replies to the member's entries and their places in the review queues, their copies of the
+ *   managers' messages (their Notices; a copy still waiting to go is then never sent),
  *   data exports, sessions, sign-in methods (password, Discord), second factors, passkeys, one-time tokens and rate-limit counters naming the address, and the
  *   emails to the member still in the outbox;
  * - kept without name or contact: the profile row becomes a placeholder (name: the character's
@@ -151,6 +153,7 @@ export async function deleteAccount(userId: string, by: { actorId: string }): Pr
       costumeReminders,
       reviewQueue,
       staffReplies,
+      clubMessageRecipients,
       memberExports,
       sessions,
       accounts,

@@ -36,7 +36,13 @@ const ACTIONS: Record<string, string> = {
   "ticket.check": "checked the ticket payments with Stripe",
   "ticket.notice_dealt_with": "marked a notice from Stripe dealt with",
   "club_facts.save": "changed the club's facts",
+  "message.send": "sent a message to members",
+  "message.test": "sent themselves a test of a message",
+  "message.choices": "changed the messages received by",
 };
+
+/** A member's choices of the managers' messages, as the audit log names them. */
+const MESSAGE_CHOICE_NAMES: Record<string, string> = { news: "club news", events: "event messages" };
 
 /** Why a ticket was refunded, in the audit log's words. */
 const REFUNDED_BECAUSE: Record<string, string> = {
@@ -55,6 +61,7 @@ function actorOf(entry: Entry): string {
   if (typeof operator === "string") return `An operator (${operator})`;
   // Payments and refunds recorded from Stripe's notices have no member behind them.
   if (entry.action === "ticket.paid" || entry.action === "ticket.refunded") return "Stripe";
+  if (entry.action === "message.choices" && entry.details?.by === "unsubscribe link") return "An unsubscribe link";
   return "A removed member";
 }
 
@@ -95,6 +102,11 @@ function detail(action: string, details: Record<string, unknown> | null): string
     return `${CLUB_FACT_NAMES[String(details.kind)] ?? String(details.kind)} version ${String(details.version)}${
       typeof details.restoredFrom === "number" ? `, bringing back version ${details.restoredFrom}` : ""
     }`;
+  if (action === "message.send")
+    return `${String(details.group)}: ${countOf(Number(details.queued), "copy", "copies")} to send, ${String(details.leftOut)} left out${details.discord ? ", and on Discord" : ""}`;
+  if (action === "message.test") return `“${String(details.subject)}”`;
+  if (action === "message.choices")
+    return `${MESSAGE_CHOICE_NAMES[String(details.choice)] ?? String(details.choice)} ${details.receive === true ? "on" : "off"}`;
   if (action === "emergency_contacts.view") return details.search ? `searching “${String(details.search)}”` : "";
   return "";
 }

@@ -42,6 +42,8 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       updatedAt: iso(rows.profile.updatedAt),
     },
     emergencyContact: rows.profile.emergencyContact ?? null,
+    // Which of the managers' messages the member chose to be emailed.
+    messageChoices: { clubNews: rows.profile.newsEmails, eventMessages: rows.profile.eventEmails },
     application: rows.application
       ? (() => {
           const { userId: _owner, decidedBy: _decidedBy, ...rest } = rows.application;
@@ -99,6 +101,17 @@ export async function collectMemberData(db: Database | Transaction, userId: stri
       reviewedAt: iso(v.reviewedAt),
     })),
     costumeReminders: rows.reminders.map((r) => ({ event: r.event, daysBefore: r.daysBefore, sentAt: iso(r.sentAt) })),
+    // Each message as the managers wrote it: {first name} and {last name} stood for the member's names.
+    messagesFromTheClub: rows.notices.map((n) => ({
+      subject: n.subject,
+      body: n.body,
+      sentTo: n.group,
+      kind: n.kind === "news" ? "club news" : "event message",
+      sentAt: iso(n.sentAt),
+      email: n.status,
+      notEmailedBecause: n.status === "left-out" ? n.reason : null,
+      emailedAt: iso(n.emailedAt),
+    })),
     answersFromStaff: rows.answers.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
     // Tickets bought on the site: what was paid and refunded, with Stripe's ids to quote to the club.
     tickets: rows.tickets.map(({ purchase: t, event }) => ({

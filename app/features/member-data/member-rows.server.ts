@@ -6,6 +6,8 @@ import {
   applications,
   auditLog,
   characters,
+  clubMessageRecipients,
+  clubMessages,
   costumePhotos,
   costumeReminders,
   costumeReviews,
@@ -162,8 +164,25 @@ export async function memberRows(db: Database | Transaction, userId: string) {
     .from(letters)
     .where(and(eq(letters.recipientId, userId), eq(letters.status, "delivered")))
     .orderBy(asc(letters.deliveredAt), asc(letters.id));
+  // The managers' messages to the member: each copy, emailed or left out by their choices, as the club wrote it.
+  const notices = await db
+    .select({
+      subject: clubMessages.subject,
+      body: clubMessages.body,
+      group: clubMessages.audienceLabel,
+      kind: clubMessages.choice,
+      sentAt: clubMessages.createdAt,
+      status: clubMessageRecipients.status,
+      reason: clubMessageRecipients.reason,
+      emailedAt: clubMessageRecipients.sentAt,
+    })
+    .from(clubMessageRecipients)
+    .innerJoin(clubMessages, eq(clubMessages.id, clubMessageRecipients.messageId))
+    .where(eq(clubMessageRecipients.userId, userId))
+    .orderBy(asc(clubMessages.createdAt), asc(clubMessageRecipients.id));
   return {
     profile,
+    notices,
     application,
     character,
     memberPels,

@@ -9,6 +9,7 @@ export type ProfileSection =
   | "character"
   | "application"
   | "record"
+  | "notices"
   | "costume"
   | "devices"
   | "password"
@@ -28,6 +29,8 @@ export function profileSections(
     { id: "application", label: "My Application" },
     // A page of its own (routes/profile/record.tsx): what the member has sent, paged, each entry openable.
     { id: "record", label: "My Record", to: "/profile/record" },
+    // A page of its own (routes/member/notices.tsx): the managers' messages to the member, paged.
+    { id: "notices", label: "Notices", to: "/notices" },
     // A page of its own (routes/member/costume.tsx): accepted members' costume photos per upcoming event.
     ...(canHaveCharacter ? [{ id: "costume" as const, label: "Costume photos", to: "/costume" }] : []),
     // A page of its own (routes/profile/devices.tsx): its forms end sessions.

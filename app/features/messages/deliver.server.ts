@@ -3,7 +3,7 @@ import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
 import { clubMessageRecipients, clubMessages, profiles } from "~/platform/db/schema";
 import { deliverEmail } from "~/platform/mail/mailer.server";
-import { GiveUp, type Deliverer, type EmailMessage } from "~/platform/outbox/outbox.server";
+import { GiveUp, MAX_ATTEMPTS, type Deliverer, type EmailMessage } from "~/platform/outbox/outbox.server";
 import { messageCopy, unsubscribeHeaders } from "./message-email.server";
 
 /** Why a copy was not sent, as the managers' record gives it. */
@@ -26,30 +26,19 @@ async function waitForSlot(): Promise<void> {
 
 /**
  * Sends one member's copy of a managers' message (the outbox's "club-message" lane). The copy is
- * marked "sending", and that is committed, before the mail server is asked: an attempt that finds
- * it still "sending" follows a process that stopped mid-send (kill -9, a power cut), and marks it
- * "interrupted" instead of sending a second copy. A temporary failure puts it back to "queued" for
- * the outbox's retry; a permanent one fails it with the mail server's reason.
+ * marked "sending", and that is committed, right before the mail server is asked: an attempt that
+ * finds it still "sending" follows a process that stopped mid-send (kill -9, a power cut), and
+ * marks it "interrupted" instead of sending a second copy. What can take time before that (the
+ * copy's rendering, the wait for its slot) comes before the mark, so a process stopped there
+ * leaves the copy "queued", sent after the restart. A temporary failure puts it back to "queued"
+ * for the outbox's retry; a permanent one, or the outbox's last try, fails it with the reason.
  */
 export const deliverClubMessage: Deliverer = async (row) => {
   const { recipientId } = row.payload as { recipientId: string };
   const db = await database();
-  const [claimed] = await db
-    .update(clubMessageRecipients)
-    .set({ status: "sending" })
-    // A failed copy too: a manager's Retry on the Outbox page sends it again.
-    .where(and(eq(clubMessageRecipients.id, recipientId), inArray(clubMessageRecipients.status, ["queued", "failed"])))
-    .returning({ id: clubMessageRecipients.id });
-  if (!claimed) {
-    await db
-      .update(clubMessageRecipients)
-      .set({ status: "interrupted", reason: COPY_REASONS.interrupted })
-      .where(and(eq(clubMessageRecipients.id, recipientId), eq(clubMessageRecipients.status, "sending")));
-    // Sent, left out, failed or interrupted already, or the member's account is gone: nothing to send.
-    return;
-  }
   const [copy] = await db
     .select({
+      status: clubMessageRecipients.status,
       subject: clubMessages.subject,
       body: clubMessages.body,
       choice: clubMessages.choice,
@@ -61,30 +50,51 @@ export const deliverClubMessage: Deliverer = async (row) => {
     .innerJoin(clubMessages, eq(clubMessages.id, clubMessageRecipients.messageId))
     .innerJoin(profiles, eq(profiles.id, clubMessageRecipients.userId))
     .where(eq(clubMessageRecipients.id, recipientId));
-  if (!copy) return; // Deleted since the claim: the copy went with the account.
-  const settle = (status: "queued" | "sent" | "failed" | "left-out", reason: string | null) =>
-    db
+  if (!copy) return; // The member's account is gone, and the copy with it.
+  const thisCopy = eq(clubMessageRecipients.id, recipientId);
+  if (copy.status === "sending") {
+    await db
       .update(clubMessageRecipients)
-      .set({ status, reason, sentAt: status === "sent" ? new Date() : null })
-      .where(eq(clubMessageRecipients.id, recipientId));
+      .set({ status: "interrupted", reason: COPY_REASONS.interrupted })
+      .where(and(thisCopy, eq(clubMessageRecipients.status, "sending")));
+    return;
+  }
+  // Sent, left out or interrupted already: nothing to send. A failed copy is sent again (a manager's Retry on the Outbox page).
+  if (copy.status !== "queued" && copy.status !== "failed") return;
+  const sendable = and(thisCopy, inArray(clubMessageRecipients.status, ["queued", "failed"]));
   if (copy.banned) {
-    await settle("left-out", COPY_REASONS.suspended);
+    await db.update(clubMessageRecipients).set({ status: "left-out", reason: COPY_REASONS.suspended }).where(sendable);
     return;
   }
   const email = await messageCopy(copy, copy.member);
-  const message: EmailMessage = {
-    to: copy.email,
-    subject: email.subject,
-    text: email.text,
-    html: email.html,
-    headers: unsubscribeHeaders(email.unsubscribeUrl),
-  };
   await waitForSlot();
+  const [claimed] = await db
+    .update(clubMessageRecipients)
+    .set({ status: "sending" })
+    .where(sendable)
+    .returning({ id: clubMessageRecipients.id });
+  if (!claimed) return; // Another attempt took it meanwhile.
+  const settle = (status: "queued" | "sent" | "failed", reason: string | null) =>
+    db
+      .update(clubMessageRecipients)
+      .set({ status, reason, sentAt: status === "sent" ? new Date() : null })
+      .where(thisCopy);
   try {
-    await deliverEmail({ ...row, payload: message });
+    await deliverEmail({
+      ...row,
+      payload: {
+        to: copy.email,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        headers: unsubscribeHeaders(email.unsubscribeUrl),
+      } satisfies EmailMessage,
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await settle(error instanceof GiveUp ? "failed" : "queued", reason);
+    // On its last try the outbox gives the copy up, so the record says failed, not queued forever.
+    const givenUp = error instanceof GiveUp || row.attempts + 1 >= MAX_ATTEMPTS;
+    await settle(givenUp ? "failed" : "queued", reason);
     throw error;
   }
   await settle("sent", null);

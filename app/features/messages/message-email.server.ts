@@ -65,13 +65,21 @@ export async function unsubscribeUrl(memberId: string, choice: MessageChoice): P
   return `${siteOrigin()}/unsubscribe?${query}`;
 }
 
+/**
+ * The subject of a member's copy, in the email and under Notices: a name is put in as one line,
+ * so no member's name can break the subject into headers of its own.
+ */
+export function copySubject(subject: string, member: Addressee): string {
+  return filledIn(subject, member, (value) => value.replace(/[\r\n]+/g, " "));
+}
+
 /** The copy of a message one member receives, and sees under Notices. */
 export async function messageCopy(
   message: { subject: string; body: string; choice: MessageChoice },
   member: Addressee,
 ): Promise<MessageCopy> {
   const link = await unsubscribeUrl(member.id, message.choice);
-  const subject = filledIn(message.subject, member, (value) => value.replace(/[\r\n]+/g, " "));
+  const subject = copySubject(message.subject, member);
   const why = `You receive this as a member of Hopewell. To stop ${CHOICE_NAMES[message.choice]}, unsubscribe: ${link}`;
   const text = `${filledIn(message.body, member, (value) => value)}\n\n--\n${why}\nOr choose what you receive on your profile: ${siteOrigin()}/profile\n`;
   const html = `<!doctype html><html lang="en"><body style="margin:0;background:#efe4cc;color:#241a10;font-family:Georgia,serif;font-size:16px;line-height:1.6">

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AUDIENCE_KINDS, type AudienceKind } from "~/game/messages";
 import { FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
+import { countOf } from "~/lib/plural";
 import { textField } from "~/web/forms/kernel";
 
 /** The managers' messages to members: what the compose form takes, and what it says. */
@@ -39,7 +40,18 @@ export const MESSAGES_MESSAGES = {
   nobody: "Nobody is in this group: the message was not sent.",
   changedMeanwhile: "The group changed while you were writing: check the recipients below, then send again.",
   alreadySent: "This message was sent already: a second press sends nothing more.",
+  sent: (sent: number, leftOut: number) => `Sent to ${countOf(sent, "member")}; ${leftOut} left out by their choices.`,
+  testSent: (address: string) => `A test copy is on its way to ${address}.`,
+  fix: "The message needs a change: see the marked fields.",
+  checkFirst: "Check who the message is for below, then send it.",
+  sendFailed: "The message could not be sent. Please try again.",
+  testFailed: "The test copy could not be sent. Please try again.",
+  notFound: "There is no such message: the address may be mistyped.",
+  loadFailed: "The messages could not be loaded. Please try again in a moment.",
 } as const;
+
+/** What the compose form says under the message: the fields a message may hold. */
+export const FIELDS_HINT = `Write ${FIELD_NAMES.map((name) => `{${name}}`).join(" or ")} to put in each member's own name.`;
 
 /** The fields written in `text` that a message cannot hold. */
 export function unknownFields(text: string): string[] {

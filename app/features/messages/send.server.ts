@@ -81,8 +81,9 @@ export async function sendMessage(
       await audit(tx, {
         actorId: manager.id,
         action: "message.send",
-        subjectId: message.id,
+        // The subject column names a member; a message is named in the details.
         details: {
+          message: message.id,
           group: label,
           queued: queued.length,
           leftOut: recipients.length - queued.length,

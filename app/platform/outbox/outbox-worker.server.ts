@@ -10,14 +10,12 @@ import {
   type Deliverer,
   type Deliverers,
   GiveUp,
+  MAX_ATTEMPTS,
   type OutboxRow,
   RetryLater,
   SettingRefused,
 } from "./outbox.server";
 import { byLane, claimDueMessages, laneName, lanesOf, leaseEnd, leaseOwner } from "./outbox-claims.server";
-
-/** Tries before a message that keeps failing is given up. */
-const MAX_ATTEMPTS = 12;
 
 /** An error's text for the log, with every email address in it blanked. */
 function withoutAddresses(text: string): string {

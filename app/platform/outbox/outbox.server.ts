@@ -45,6 +45,9 @@ export class SettingRefused extends Error {
 export type Deliverer = (row: OutboxRow) => Promise<void>;
 export type Deliverers = Partial<Record<OutboxRow["kind"], Deliverer>>;
 
+/** Tries before a message that keeps failing is given up (the worker marks it failed then). */
+export const MAX_ATTEMPTS = 12;
+
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 /** The key that orders an email: its recipient, so one refused address never holds back mail to others. */

@@ -108,8 +108,9 @@ function ExportSection({
         Download everything this site holds about you as one ZIP file: your profile and emergency contact, your
         application and character, your post-event letters, merchant orders and research papers with their files, your
         costume photos with staff&apos;s verdicts, the letters you sent and those addressed to your character, your
-        attendance and cabins, and your sign-in history (devices, addresses and times). Your sign-in methods, second
-        factor and passkeys are listed by name and date only, never their secrets.
+        attendance and cabins, the managers&apos; messages to you and your choices of them, and your sign-in history
+        (devices, addresses and times). Your sign-in methods, second factor and passkeys are listed by name and date
+        only, never their secrets.
       </p>
       <p className="text-sm text-dust">
         The file is prepared in the background; we email you when it is ready. Only you can download it, for {keepDays}{" "}

@@ -4,7 +4,7 @@ import { ProfileLayout, profileSections, type ProfileSection } from "~/features/
 import type { Route } from "./+types/profile";
 import { ApplicationAnswers, StatusBadge } from "~/features/members/ApplicationAnswers";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { parseForm } from "~/web/forms/kernel";
+import { checkForm, readForm } from "~/web/forms/kernel";
 import { ProfileForms } from "~/features/members/profile.form";
 import { BackstorySection, Detail, EmergencyContactSection } from "~/features/members/ProfileEditors";
 import { SUBMISSION_MESSAGES } from "~/features/submissions/submissions.messages";
@@ -16,18 +16,22 @@ import { saveBackstory, saveContact, type ProfileAnswer } from "~/features/membe
 import { profileOverview } from "~/features/members/profiles.server";
 import { answersForMember } from "~/features/review/staff-replies.server";
 import { AnswersFromStaff } from "~/features/review/AnswersFromStaff";
+import { MessageChoicesSection } from "~/features/messages/MessageChoices";
+import { messageChoices, saveMessageChoices } from "~/features/messages/choices.server";
 
 type Tab = ProfileSection;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAccess(context, request, "member");
   const canHaveCharacter = canBuildCharacter(user.role);
-  const [{ contact, application, character, survived, survivedOnOldSite }, answers] = await Promise.all([
+  const [{ contact, application, character, survived, survivedOnOldSite }, answers, choices] = await Promise.all([
     profileOverview(user.id),
     answersForMember(user.id),
+    messageChoices(user.id),
   ]);
   return {
     answers,
+    choices,
     user,
     canHaveCharacter,
     contact,
@@ -38,10 +42,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Saves the emergency contact or the backstory (profile-changes.server.ts), by the button that sent the form. */
+/**
+ * Saves the emergency contact or the backstory (profile-changes.server.ts), or the choices of the
+ * club's messages (features/messages/choices.server.ts), by the button that sent the form.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAccess(context, request, "member");
-  const form = await parseForm(request, ProfileForms);
+  const values = await readForm(request);
+  if (values.intent === "choices") return saveMessageChoices(user, values);
+  const form = checkForm(ProfileForms, values);
   const intent = form.values.intent;
   if (intent !== "contact" && intent !== "backstory")
     return data<ProfileAnswer>({ intent: "unknown", message: "That action is not available here." }, { status: 400 });
@@ -103,6 +112,10 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <LettersSection />
             <AnswersFromStaff answers={loaderData.answers} />
             <EmergencyContactSection contact={loaderData.contact} actionData={actionData} />
+            <MessageChoicesSection
+              choices={loaderData.choices}
+              answer={actionData?.intent === "choices" ? actionData : undefined}
+            />
             {!loaderData.canHaveCharacter ? (
               <section aria-labelledby="no-character" className="panel">
                 <h2 id="no-character" className="text-2xl">

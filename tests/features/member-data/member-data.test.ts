@@ -24,6 +24,8 @@ import {
   applications,
   auditLog,
   characters,
+  clubMessageRecipients,
+  clubMessages,
   costumePhotos,
   costumeReminders,
   reviewQueue,
@@ -169,6 +171,23 @@ async function fullMember(eventId: string, options: { secondFactor?: boolean } =
   await db()
     .insert(eventAttendance)
     .values(attendanceValues(member.id, eventId, { cabin: "Arctic Fox", characterName: identity.characterName }));
+  // A message from the managers: one copy emailed, and the member's choice of event messages switched off.
+  const [message] = await db()
+    .insert(clubMessages)
+    .values({
+      submissionKey: crypto.randomUUID(),
+      subject: `Muster at the mill ${tag}`,
+      body: `Dear {first name}, bring a lantern ${tag}.`,
+      audience: "players",
+      audienceLabel: "Players",
+      choice: "news",
+      sentBy: otherWriter.id,
+    })
+    .returning({ id: clubMessages.id });
+  await db()
+    .insert(clubMessageRecipients)
+    .values({ messageId: message!.id, userId: member.id, status: "sent", sentAt: new Date() });
+  await db().update(profiles).set({ eventEmails: false }).where(eq(profiles.id, member.id));
   await db()
     .insert(passkeys)
     .values({
@@ -324,6 +343,17 @@ describe("taking out one's data", () => {
     ]);
     expect(json.costumeReminders).toEqual([
       expect.objectContaining({ daysBefore: 21, event: { title: "Silver Fever", date: "2025-08-15" } }),
+    ]);
+    expect(json.messageChoices).toEqual({ clubNews: true, eventMessages: false });
+    expect(json.messagesFromTheClub).toEqual([
+      expect.objectContaining({
+        subject: `Muster at the mill ${member.tag}`,
+        body: `Dear {first name}, bring a lantern ${member.tag}.`,
+        sentTo: "Players",
+        kind: "club news",
+        email: "sent",
+        emailedAt: expect.any(String),
+      }),
     ]);
     expect(json.answersFromStaff).toEqual([
       expect.objectContaining({ about: "pel", body: `The Sheriff read it ${member.tag}` }),
@@ -512,7 +542,14 @@ describe("leaving", () => {
 
     expect(await findInDatabase(needles)).toEqual([]);
     expect(findInStorage(needles, member.id)).toEqual([]);
-    for (const table of [costumePhotos, costumeReviews, costumeReminders, staffReplies, reviewQueue])
+    for (const table of [
+      costumePhotos,
+      costumeReviews,
+      costumeReminders,
+      staffReplies,
+      reviewQueue,
+      clubMessageRecipients,
+    ])
       expect(await db().select().from(table).where(eq(table.userId, member.id))).toEqual([]);
     // The session is gone: the old cookie signs nobody in.
     expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);

@@ -191,6 +191,7 @@ export default function Tools({ loaderData, actionData }: Route.ComponentProps) 
           { to: "/emergency-contacts", label: "Emergency Contacts" },
           { to: "/tools/event-day", label: "Event-Day Sheets" },
           { to: "/tools/club", label: "The Club" },
+          { to: "/tools/messages", label: "Messages" },
           { to: "/outbox", label: "Outbox" },
         ]
       : []),
