@@ -38,6 +38,8 @@ const OWN_SIGNATURES: Record<string, string> = {
     "the mark a browser keeps of the account it made at sign-up",
   [path.join("app", "ops", "backup", "signature.server.ts")]:
     "a backup archive's manifest, with the key kept in DATA_DIR",
+  [path.join("app", "features", "messages", "message-email.server.ts")]:
+    "the token in an unsubscribe link from a managers' message",
 };
 
 describe("the auth library is used through its public API", () => {
