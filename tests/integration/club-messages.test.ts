@@ -57,12 +57,13 @@ async function attendanceGroup(members: MemberValues[]) {
 }
 
 /** The compose form as a manager fills it in, read by its schema. */
-function composed(eventId: string, fields: { subject?: string; body?: string } = {}) {
+function composed(eventId: string, fields: { subject?: string; body?: string; mustReach?: "on" } = {}) {
   const form = ComposeSchema.parse({
     subject: fields.subject ?? "Muster at {first name}'s cabin",
     body: fields.body ?? "Dear {first name},\n\nBring a **lantern** and your [letter](https://example.org/letter).",
     audience: "attendance",
     eventId,
+    mustReach: fields.mustReach,
   });
   return { ...form, submissionKey: crypto.randomUUID() };
 }
@@ -155,6 +156,29 @@ describe("sending a message to a group", () => {
       .from(clubMessages)
       .where(eq(clubMessages.submissionKey, nobody.submissionKey));
     expect(kept!.n).toBe(0);
+  });
+});
+
+describe("a message that the event is moved or cancelled", () => {
+  it("reaches every member of the event's group, whatever they chose; a club-wide group cannot be marked so", async () => {
+    const group = await attendanceGroup([
+      { firstName: "Dell", email: "dell@example.com" },
+      { firstName: "Edna", email: "edna@example.com", eventEmails: false },
+    ]);
+    const moved = composed(group.event.id, { subject: "The muster moves to Sunday", mustReach: "on" });
+    expect(moved.mustReach).toBe(true);
+    const outcome = await sendMessage(await aManager(), moved);
+    expect(outcome).toMatchObject({ outcome: "sent", queued: 2, leftOut: 0 });
+    const copies = await copiesOf((outcome as { messageId: string }).messageId);
+    expect(copies.get("edna@example.com")).toMatchObject({ status: "queued", reason: null });
+    const [kept] = await db()
+      .select({ mustReach: clubMessages.mustReach })
+      .from(clubMessages)
+      .where(eq(clubMessages.submissionKey, moved.submissionKey));
+    expect(kept).toEqual({ mustReach: true });
+
+    const everyone = ComposeSchema.parse({ subject: "News", body: "Hello.", audience: "all", mustReach: "on" });
+    expect(everyone.mustReach).toBe(false);
   });
 });
 

@@ -9,7 +9,7 @@ import { countOf } from "~/lib/plural";
 import type { FieldErrors } from "~/web/forms/kernel";
 import type { ComposeValues, EventChoice } from "./compose-page.server";
 import type { ComposePreview } from "./compose-preview.server";
-import { AUDIENCES, FIELDS_HINT, SUBJECT_MAX } from "./messages.form";
+import { AUDIENCES, FIELDS_HINT, MUST_REACH_HINT, MUST_REACH_LABEL, SUBJECT_MAX } from "./messages.form";
 
 /** A labelled choice with its error announced with it. */
 function Select({
@@ -119,6 +119,13 @@ export function ComposeForm({
         defaultValue={values.body}
         error={errors.body}
       />
+      <label className="flex items-start gap-2">
+        <input type="checkbox" name="mustReach" defaultChecked={values.mustReach} className="mt-1 size-5 shrink-0" />
+        <span>
+          {MUST_REACH_LABEL}
+          <span className="block text-sm text-dust">{MUST_REACH_HINT}</span>
+        </span>
+      </label>
       {discordOffered ? (
         <label className="flex items-start gap-2">
           <input type="checkbox" name="discord" defaultChecked={values.discord} className="mt-1 size-5 shrink-0" />

@@ -65,10 +65,14 @@ function memberCondition({ audience, eventId }: Audience): SQL {
 }
 
 /**
- * The members of a group, by name, with whether their choices leave the message out. A suspended
- * member is never sent one (a deleted member has no row left to find).
+ * The members of a group, by name, with whether their choices leave the message out (never for a
+ * message that must reach them). A suspended member is never sent one (a deleted member has no
+ * row left to find).
  */
-export async function recipientsOf(audience: Audience, db?: Database | Transaction): Promise<Recipient[]> {
+export async function recipientsOf(
+  audience: Audience & { mustReach?: boolean },
+  db?: Database | Transaction,
+): Promise<Recipient[]> {
   const choiceColumn = choiceOf(audience.audience) === "news" ? profiles.newsEmails : profiles.eventEmails;
   return (db ?? (await database()))
     .select({
@@ -76,7 +80,7 @@ export async function recipientsOf(audience: Audience, db?: Database | Transacti
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       email: profiles.email,
-      leftOut: sql<boolean>`not ${choiceColumn}`,
+      leftOut: audience.mustReach ? sql<boolean>`false` : sql<boolean>`not ${choiceColumn}`,
     })
     .from(profiles)
     .where(and(eq(profiles.banned, false), memberCondition(audience)))

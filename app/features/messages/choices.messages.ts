@@ -26,7 +26,7 @@ const CHOICE_IN_WORDS: Record<MessageChoice, string> = {
 /** What is emailed whatever the member chooses: it is about their own account, place or payment. */
 export const ALWAYS_SENT = [
   "Receipts and refunds for your own tickets",
-  "An event you hold a place at being moved or cancelled",
+  "The managers' messages that an event you hold a place at is moved or cancelled",
   "Sign-in codes and account security: password resets, a new email address, second factors",
 ] as const;
 

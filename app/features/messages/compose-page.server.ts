@@ -26,6 +26,7 @@ export type ComposeValues = {
   subject: string;
   body: string;
   discord: boolean;
+  mustReach: boolean;
   submissionKey: string;
 };
 
@@ -65,6 +66,7 @@ function valuesOf(fields: FormValues): ComposeValues {
     subject: fields.subject ?? "",
     body: fields.body ?? "",
     discord: fields.discord === "on" && discordOffered(),
+    mustReach: fields.mustReach === "on",
     // A form without a key of its own (a post made by hand) gets a new one to go on with.
     submissionKey: isUuid(fields.submissionKey) ? fields.submissionKey : crypto.randomUUID(),
   };

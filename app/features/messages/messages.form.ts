@@ -30,6 +30,11 @@ export const AUDIENCES: Record<AudienceKind, { label: string; forEvent: boolean 
   "no-costume": { label: "Registered for the event with no approved costume photo", forEvent: true },
 };
 
+/** The compose form's box for a message members cannot switch off (features/messages: mustReach). */
+export const MUST_REACH_LABEL = "It says the event is moved or cancelled";
+export const MUST_REACH_HINT =
+  "For the event's groups only: it reaches every member of the group, whatever they chose to receive.";
+
 export const MESSAGES_MESSAGES = {
   subject: `Write a subject of one line, up to ${SUBJECT_MAX} characters.`,
   body: `Write the message, up to ${FORMATTED_TEXT_MAX.toLocaleString("en-US")} characters.`,
@@ -103,15 +108,17 @@ export const AudienceSchema = z
   }));
 export type Audience = z.output<typeof AudienceSchema>;
 
-/** The compose form: the message and its group. `discord`: a checkbox, "on" when ticked. */
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value === "on");
+
+/**
+ * The compose form: the message and its group. `discord` and `mustReach` are checkboxes; a message
+ * must reach its members only when it is about an event (its group is one of the event's).
+ */
 export const ComposeSchema = z
-  .object({
-    subject: SubjectSchema,
-    body: BodySchema,
-    discord: z
-      .string()
-      .optional()
-      .transform((value) => value === "on"),
-  })
-  .and(AudienceSchema);
+  .object({ subject: SubjectSchema, body: BodySchema, discord: checkbox, mustReach: checkbox })
+  .and(AudienceSchema)
+  .transform((compose) => ({ ...compose, mustReach: compose.mustReach && AUDIENCES[compose.audience].forEvent }));
 export type Compose = z.output<typeof ComposeSchema>;

@@ -1,3 +1,4 @@
+import { DISCARDED_COPY_REASON } from "~/platform/outbox/outbox-view.server";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { MessageChoice } from "~/game/messages";
 import { isUuid } from "~/lib/ids";
@@ -107,8 +108,8 @@ export async function listMessages(page: number): Promise<{ rows: RecordEntry[];
   };
 }
 
-/** Why a copy discarded on the Outbox page did not go, as the record gives it. */
-export const DISCARDED_REASON = "Discarded on the Outbox page: it will not be sent.";
+/** Why a copy discarded on the Outbox page did not go, as the record gives it (the discard fails the copy with it too). */
+export const DISCARDED_REASON = DISCARDED_COPY_REASON;
 
 export type RecipientEntry = {
   userId: string;

@@ -18,7 +18,7 @@ export const LEFT_OUT_REASON = {
 const INSERT_BATCH = 250;
 
 /** The group a form names, with its members: for the page's count and names before sending. */
-export async function groupOf(audience: Audience) {
+export async function groupOf(audience: Audience & { mustReach?: boolean }) {
   const event = audience.eventId ? await eventNamed(audience.eventId) : undefined;
   if (audience.eventId && !event) return { ok: false as const, field: "eventId", message: MESSAGES_MESSAGES.event };
   const recipients = await recipientsOf(audience);
@@ -64,6 +64,7 @@ export async function sendMessage(
           audienceLabel: label,
           choice,
           discord: input.discord,
+          mustReach: input.mustReach,
           sentBy: manager.id,
         })
         .onConflictDoNothing({ target: clubMessages.submissionKey })

@@ -21,6 +21,11 @@ export const clubMessages = pgTable(
     audienceLabel: text("audience_label").notNull(),
     /** Which of a member's choices lets them leave it out. */
     choice: text("choice", { enum: MESSAGE_CHOICES }).notNull(),
+    /**
+     * About an event being moved or cancelled: it reaches every member of the event's group,
+     * whatever they chose, as a member must hear of it (their choices leave nobody out).
+     */
+    mustReach: boolean("must_reach").notNull().default(false),
     /** Also posted to the club's Discord channel. */
     discord: boolean("discord").notNull().default(false),
     /** Who sent it; null once their account is gone. */

@@ -88,6 +88,9 @@ export async function retryMessage(manager: { id: string }, id: string): Promise
   });
 }
 
+/** Why a copy of a managers' message given up on the Outbox page was not sent. */
+export const DISCARDED_COPY_REASON = "Discarded on the Outbox page: it will not be sent.";
+
 /** Gives up on a failed or waiting message; the row stays, marked discarded. */
 export async function discardMessage(manager: { id: string }, id: string): Promise<boolean> {
   const db = await database();
@@ -96,8 +99,21 @@ export async function discardMessage(manager: { id: string }, id: string): Promi
       .update(outbox)
       .set({ status: "discarded" })
       .where(and(eq(outbox.id, id), inArray(outbox.status, ["pending", "failed"])))
-      .returning({ kind: outbox.kind, attempts: outbox.attempts });
+      .returning({ kind: outbox.kind, attempts: outbox.attempts, payload: outbox.payload });
     if (!before) return false;
+    // A managers' message's copy given up here is not sent: the member's Notices and the message's
+    // record say so, not "being emailed".
+    if (before.kind === "club-message") {
+      await tx
+        .update(clubMessageRecipients)
+        .set({ status: "failed", reason: DISCARDED_COPY_REASON })
+        .where(
+          and(
+            eq(clubMessageRecipients.id, String(before.payload.recipientId)),
+            inArray(clubMessageRecipients.status, ["queued", "failed"]),
+          ),
+        );
+    }
     await audit(tx, {
       actorId: manager.id,
       action: "outbox.discard",

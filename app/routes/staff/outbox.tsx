@@ -51,8 +51,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
+/** How each kind of message is named: in its label for screen readers, its tag, and its third line. */
+const KINDS: Record<OutboxEntry["kind"], { label: string; tag: string; about: string }> = {
+  email: { label: "email to", tag: "Email", about: "Subject" },
+  sms: { label: "text message to", tag: "Text message", about: "Message" },
+  discord: { label: "notice to", tag: "Discord", about: "Opening" },
+  "club-message": { label: "managers' message to", tag: "Message to members", about: "Subject" },
+};
+
 function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
-  const label = `${entry.kind === "email" ? "email to" : entry.kind === "sms" ? "text message to" : "notice to"} ${entry.recipient}`;
+  const kind = KINDS[entry.kind];
+  const label = `${kind.label} ${entry.recipient}`;
   return (
     <li className="flex flex-col gap-2 py-4">
       <div className="flex flex-wrap items-baseline gap-x-3">
@@ -61,16 +70,12 @@ function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
         >
           {entry.status === "failed" ? "Failed" : "Waiting"}
         </span>
-        <span className="text-sm text-dust">
-          {entry.kind === "email" ? "Email" : entry.kind === "sms" ? "Text message" : "Discord"}
-        </span>
+        <span className="text-sm text-dust">{kind.tag}</span>
       </div>
       <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
         <dt className="text-dust">{entry.kind === "discord" ? "Channel" : "Recipient"}</dt>
         <dd className="break-all">{entry.recipient}</dd>
-        <dt className="text-dust">
-          {entry.kind === "email" ? "Subject" : entry.kind === "sms" ? "Message" : "Opening"}
-        </dt>
+        <dt className="text-dust">{kind.about}</dt>
         <dd className="break-words">{entry.subject}</dd>
         <dt className="text-dust">Attempts</dt>
         <dd>{entry.attempts}</dd>

@@ -156,7 +156,9 @@ describe("the record of messages sent", () => {
     expect(visibleText(after.html)).toContain("Sent 1 Waiting 0 Failed 3 Left out 1 Interrupted 1");
     expect(lineOf(after.html, "Cal Carver")).toBe(`Cal Carver Failed ${gaveUp.row!.lastError}`);
     expect(gaveUp.row!.lastError).toMatch(/451 Try again later/);
-    expect(lineOf(after.html, "Dee Dunmore")).toBe(`Dee Dunmore Not sent ${DISCARDED_REASON}`);
+    // Discarding fails the copy itself, so the member's Notices do not say it is being emailed.
+    expect(lineOf(after.html, "Dee Dunmore")).toBe(`Dee Dunmore Failed ${DISCARDED_REASON}`);
+    expect((await copyOf(id, dee.id)).copy).toMatchObject({ status: "failed", reason: DISCARDED_REASON });
     expect(lineOf(after.html, "Ben Barlow")).toMatch(/550 Mailbox unavailable/);
     expect(visibleText((await get("/tools/messages", manager.cookie)).html)).toContain(
       "Sent 1 Waiting 0 Failed 3 Left out 1 Interrupted 1",

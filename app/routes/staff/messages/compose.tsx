@@ -39,6 +39,7 @@ export default function ComposePage({ loaderData, actionData }: Route.ComponentP
     subject: "",
     body: "",
     discord: false,
+    mustReach: false,
     submissionKey: loaderData.submissionKey,
   };
   return (

@@ -1,0 +1,1 @@
+ALTER TABLE "club_messages" ADD COLUMN "must_reach" boolean DEFAULT false NOT NULL;
