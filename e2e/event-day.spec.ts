@@ -49,7 +49,7 @@ test(
     await page.goto("/profile?tab=profile&edit=contact");
     await page.getByLabel("Contact name").fill("Martha Tanner");
     await page.getByLabel("Contact phone").fill("+1 860 555 0142");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText("+1 860 555 0142")).toBeVisible();
 
     const title = `Day Sheet ${tag}`;

@@ -115,7 +115,7 @@ test.describe(() => {
     await expect(page.getByTestId("events-survived")).toHaveText("0");
     await page.getByRole("link", { name: "Edit backstory" }).click();
     await page.getByLabel("Backstory").fill("Found the brother. He was not alone down there.");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText("Changes saved successfully!")).toBeVisible();
     await expect(page.getByText("Found the brother. He was not alone down there.")).toBeVisible();
     await expect(page.getByText("Changes saved successfully!")).toBeHidden({ timeout: 5_000 });
@@ -126,10 +126,10 @@ test.describe(() => {
     await page.getByRole("link", { name: /^(Add emergency contact|Edit)$/ }).click();
     await page.getByLabel("Contact name").fill("Martha Tanner");
     await page.getByLabel("Contact phone").fill("555");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText(/Please enter a phone number we can call/)).toBeVisible();
     await page.getByLabel("Contact phone").fill("(860) 555-0142");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText("Changes saved successfully!")).toBeVisible();
     await expect(page.getByText("+1 860 555 0142")).toBeVisible();
     await expectAccessible(page);

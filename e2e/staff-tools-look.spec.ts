@@ -132,7 +132,7 @@ test("emergency contacts are cards with tap-to-call and email links, names first
   await manager.getByRole("link", { name: /^(Add emergency contact|Edit)$/ }).click();
   await manager.getByLabel("Contact name").fill("Martha Josephine Tanner-Whitcombe");
   await manager.getByLabel("Contact phone").fill("(860) 555-0142");
-  await manager.getByRole("button", { name: "Save" }).click();
+  await manager.getByRole("button", { name: "Save", exact: true }).click();
   await expect(manager.getByText("Changes saved successfully!")).toBeVisible();
 
   const { email } = e2eManager();

@@ -36,7 +36,7 @@ export const CHOICES_MESSAGES = {
   legend: "Email me:",
   kept: "Every message the managers send you is kept under",
   notices: "Notices",
-  save: "Save",
+  save: "Save my choices",
   saving: "Saving…",
   saved: "Changes saved successfully!",
   failed: "Your choices could not be saved. Please try again.",
