@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { PlaceInOrder, TickBox } from "../ListRowControls";
 import { Field } from "~/components/ui/Field";
 import { SubmitButton } from "~/components/ui/SubmitButton";
 import type { CabinRow, CabinsAnswer } from "./cabins-page.server";
@@ -45,20 +46,11 @@ export function CabinsForm({
               error={errors[`name-${n}`]}
               className="min-w-0 flex-1 basis-56"
             />
-            <Field
-              label="Place in the order"
-              name={`position-${n}`}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              defaultValue={row.position}
-              className="w-40"
-            />
+            <PlaceInOrder name={`position-${n}`} position={row.position} />
             {isNew ? null : (
-              <label className="flex min-h-11 items-center gap-2">
-                <input type="checkbox" name={`retired-${n}`} defaultChecked={row.retired} className="size-5" />
+              <TickBox name={`retired-${n}`} checked={row.retired}>
                 Retired
-              </label>
+              </TickBox>
             )}
           </fieldset>
         );

@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { PlaceInOrder, TickBox } from "../ListRowControls";
 import { Form } from "react-router";
 import { Field, FieldError, inputClass } from "~/components/ui/Field";
 import { SubmitButton } from "~/components/ui/SubmitButton";
@@ -101,20 +102,11 @@ function NameOrderRetired({
         error={errors[`${prefix}-name-${n}`]}
         className="min-w-0 flex-1 basis-56"
       />
-      <Field
-        label="Place in the order"
-        name={`${prefix}-position-${n}`}
-        type="number"
-        inputMode="numeric"
-        min={1}
-        defaultValue={row.position}
-        className="w-40"
-      />
+      <PlaceInOrder name={`${prefix}-position-${n}`} position={row.position} />
       {isNew ? null : (
-        <label className="flex min-h-11 items-center gap-2">
-          <input type="checkbox" name={`${prefix}-retired-${n}`} defaultChecked={row.retired} className="size-5" />
+        <TickBox name={`${prefix}-retired-${n}`} checked={row.retired}>
           Retired
-        </label>
+        </TickBox>
       )}
     </>
   );

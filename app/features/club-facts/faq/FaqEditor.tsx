@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { PlaceInOrder, TickBox } from "../ListRowControls";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { PreviewAndSave } from "../PreviewAndSave";
@@ -56,20 +57,11 @@ export function FaqForm({
               error={errors[`answer-${n}`]}
             />
             <div className="flex flex-wrap items-end gap-4">
-              <Field
-                label="Place in the order"
-                name={`position-${n}`}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                defaultValue={row.position}
-                className="w-40"
-              />
+              <PlaceInOrder name={`position-${n}`} position={row.position} />
               {isNew ? null : (
-                <label className="flex min-h-11 items-center gap-2">
-                  <input type="checkbox" name={`remove-${n}`} defaultChecked={row.remove} className="size-5" />
+                <TickBox name={`remove-${n}`} checked={row.remove}>
                   Remove this question
-                </label>
+                </TickBox>
               )}
             </div>
           </fieldset>

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { PlaceInOrder, TickBox } from "../ListRowControls";
 import { Field, FieldError } from "~/components/ui/Field";
 import { PreviewAndSave } from "../PreviewAndSave";
 import type { EventChoice, MerchantAnswer, MerchantRow } from "./merchant-page.server";
@@ -100,21 +101,12 @@ function ItemFields({
           error={errors[`unit-${n}`]}
           className="w-48"
         />
-        <Field
-          label="Place in the order"
-          name={`position-${n}`}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          defaultValue={row.position}
-          className="w-40"
-        />
+        <PlaceInOrder name={`position-${n}`} position={row.position} />
       </div>
       {isNew ? null : (
-        <label className="flex min-h-11 items-center gap-2">
-          <input type="checkbox" name={`retired-${n}`} defaultChecked={row.retired} className="size-5" />
+        <TickBox name={`retired-${n}`} checked={row.retired}>
           Retired: no longer sold
-        </label>
+        </TickBox>
       )}
       {/* Folded while it is sold everywhere: a long list of events in every row is only opened where it is wanted. */}
       <details open={row.sold === "chosen" || eventsError !== undefined}>

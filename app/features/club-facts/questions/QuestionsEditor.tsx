@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { PlaceInOrder, TickBox } from "../ListRowControls";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
@@ -18,16 +19,6 @@ const blankRow = (position: number): QuestionRow => ({
   retired: false,
   position: String(position),
 });
-
-/** A tick box with its words, 44 px tall. */
-function TickBox({ name, checked, children }: { name: string; checked: boolean; children: string }) {
-  return (
-    <label className="flex min-h-11 items-center gap-2">
-      <input type="checkbox" name={name} defaultChecked={checked} className="size-5" />
-      {children}
-    </label>
-  );
-}
 
 /** The questions as one form: a fieldset a question, then a blank one to add a question. */
 export function QuestionsForm({
@@ -82,15 +73,7 @@ export function QuestionsForm({
               error={errors[`hint-${n}`]}
             />
             <div className="flex flex-wrap items-end gap-x-6 gap-y-2">
-              <Field
-                label="Place in the order"
-                name={`position-${n}`}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                defaultValue={row.position}
-                className="w-40"
-              />
+              <PlaceInOrder name={`position-${n}`} position={row.position} />
               <TickBox name={`required-${n}`} checked={row.required}>
                 Required
               </TickBox>
