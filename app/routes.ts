@@ -68,8 +68,9 @@ export default [
   route("tools/club/merchant", "routes/staff/club/merchant.tsx"),
   route("tools/club/cabins", "routes/staff/club/cabins.tsx"),
   route("tools/club/factions", "routes/staff/club/factions.tsx"),
-  route("tools/club/pel-questions", "routes/staff/club/pel-questions.tsx"),
-  route("tools/club/application-questions", "routes/staff/club/application-questions.tsx"),
+  // One module for both lists of questions; it reads which from the address.
+  route("tools/club/pel-questions", "routes/staff/club/questions.tsx", { id: "club-pel-questions" }),
+  route("tools/club/application-questions", "routes/staff/club/questions.tsx", { id: "club-application-questions" }),
   route("tools/club/locations", "routes/staff/club/locations.tsx"),
   route("tools/club/rulebook", "routes/staff/club/rulebook.tsx"),
   route("tools/club/rulebook/upload", "routes/staff/club/rulebook-upload.ts"),

@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
+import { useNavigation } from "react-router";
 import { Link } from "~/components/Link";
 import { Alert } from "~/components/ui/Alert";
 import type { HistoryRow } from "./club-facts.server";
@@ -41,5 +42,50 @@ export function ClubFactPage({
       {children}
       <FactsHistory history={history} version={version} busy={busy} starting={starting} />
     </div>
+  );
+}
+
+type ListAnswer<Rows> = { ok?: string; message?: string; rows?: Rows };
+
+/**
+ * A page of one of the club's lists whose editor is its whole form (the cabins; the factions and
+ * jobs): the frame, and the editor started again from what is saved after a save, or from what
+ * was typed after a refusal.
+ */
+export function ClubListPage<Rows, Answer extends ListAnswer<Rows>>({
+  title,
+  also,
+  starting,
+  Editor,
+  loaderData,
+  actionData,
+}: {
+  title: string;
+  also?: ReactNode;
+  starting: string;
+  Editor: ComponentType<{ rows: Rows; version: number; answer?: Answer; busy: boolean }>;
+  loaderData: { rows: Rows; version: number; history: HistoryRow[] };
+  actionData?: Answer;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <ClubFactPage
+      title={title}
+      also={also}
+      answer={actionData}
+      history={loaderData.history}
+      version={loaderData.version}
+      busy={busy}
+      starting={starting}
+    >
+      <Editor
+        key={actionData?.rows ? "typed" : `version-${loaderData.version}`}
+        rows={actionData?.rows ?? loaderData.rows}
+        version={loaderData.version}
+        answer={actionData}
+        busy={busy}
+      />
+    </ClubFactPage>
   );
 }

@@ -25,3 +25,50 @@ export function TickBox({ name, checked, children }: { name: string; checked: bo
     </label>
   );
 }
+
+/**
+ * The rows of one of the club's list editors, as the save reads them back: the version the form
+ * was opened at and the count of rows as hidden fields, then a fieldset a row, named by its place
+ * ("Cabin 2 (retired)"), and last the blank row to add one ("Add a cabin"). `fields` draws a row's
+ * own fields inside its fieldset.
+ */
+export function ListRows<Row extends object>({
+  rows,
+  blank,
+  version,
+  noun,
+  keyOf,
+  className,
+  fields,
+}: {
+  rows: Row[];
+  blank: Row;
+  version: number;
+  /** What one row is, in lower case: "cabin", "question". */
+  noun: string;
+  keyOf: (row: Row) => string;
+  className: string;
+  fields: (row: Row, n: number, isNew: boolean) => ReactNode;
+}) {
+  const shown = [...rows, blank];
+  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
+  return (
+    <>
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="count" value={shown.length} />
+      {shown.map((row, n) => {
+        const isNew = n === rows.length;
+        return (
+          <fieldset key={`${keyOf(row)}-${n}`} className={className}>
+            <legend className="px-1 font-bold text-brass">
+              {isNew
+                ? `Add a ${noun}`
+                : `${Noun} ${n + 1}${"retired" in row && row.retired === true ? " (retired)" : ""}`}
+            </legend>
+            {fields(row, n, isNew)}
+          </fieldset>
+        );
+      })}
+    </>
+  );
+}

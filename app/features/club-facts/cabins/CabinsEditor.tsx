@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { PlaceInOrder, TickBox } from "../ListRowControls";
+import { ListRows, PlaceInOrder, TickBox } from "../ListRowControls";
 import { Field } from "~/components/ui/Field";
 import { SubmitButton } from "~/components/ui/SubmitButton";
 import type { CabinRow, CabinsAnswer } from "./cabins-page.server";
@@ -16,7 +16,6 @@ export function CabinsForm({
   answer?: CabinsAnswer;
   busy: boolean;
 }) {
-  const shown: CabinRow[] = [...rows, { id: "", name: "", position: String(rows.length + 1), retired: false }];
   const errors = answer?.errors ?? {};
   return (
     <Form method="post" noValidate className="flex flex-col gap-4" aria-labelledby="cabins-form-heading">
@@ -28,15 +27,15 @@ export function CabinsForm({
         recorded keeps the cabin’s name as it was. The last row adds a cabin. Nothing changes on the site until you
         save; every saved version stays in the history below.
       </p>
-      <input type="hidden" name="version" value={version} />
-      <input type="hidden" name="count" value={shown.length} />
-      {shown.map((row, n) => {
-        const isNew = n === rows.length;
-        return (
-          <fieldset key={`${row.id}-${n}`} className="panel flex flex-wrap items-end gap-4">
-            <legend className="px-1 font-bold text-brass">
-              {isNew ? "Add a cabin" : `Cabin ${n + 1}${row.retired ? " (retired)" : ""}`}
-            </legend>
+      <ListRows
+        rows={rows}
+        blank={{ id: "", name: "", position: String(rows.length + 1), retired: false }}
+        version={version}
+        noun="cabin"
+        keyOf={(row) => row.id}
+        className="panel flex flex-wrap items-end gap-4"
+        fields={(row, n, isNew) => (
+          <>
             <input type="hidden" name={`id-${n}`} value={row.id} />
             <Field
               label="Name"
@@ -52,9 +51,9 @@ export function CabinsForm({
                 Retired
               </TickBox>
             )}
-          </fieldset>
-        );
-      })}
+          </>
+        )}
+      />
       <div className="flex flex-wrap gap-3">
         <SubmitButton name="intent" value="save" className="btn btn-primary" busy={busy}>
           Save the cabins

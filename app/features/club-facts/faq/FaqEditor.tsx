@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { PlaceInOrder, TickBox } from "../ListRowControls";
+import { ListRows, PlaceInOrder, TickBox } from "../ListRowControls";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { PreviewAndSave } from "../PreviewAndSave";
@@ -20,7 +20,6 @@ export function FaqForm({
   answer?: FaqAnswer;
   busy: boolean;
 }) {
-  const shown = [...rows, { id: "", question: "", answer: "", position: String(rows.length + 1), remove: false }];
   const errors = answer?.errors ?? {};
   return (
     <Form method="post" noValidate className="flex flex-col gap-6" aria-labelledby="faq-form-heading">
@@ -32,13 +31,15 @@ export function FaqForm({
         The last box adds a question. Nothing changes on the site until you save; every saved version stays in the
         history below.
       </p>
-      <input type="hidden" name="version" value={version} />
-      <input type="hidden" name="count" value={shown.length} />
-      {shown.map((row, n) => {
-        const isNew = n === rows.length;
-        return (
-          <fieldset key={`${row.id}-${n}`} className="panel flex flex-col gap-3">
-            <legend className="px-1 font-bold text-brass">{isNew ? "Add a question" : `Question ${n + 1}`}</legend>
+      <ListRows
+        rows={rows}
+        blank={{ id: "", question: "", answer: "", position: String(rows.length + 1), remove: false }}
+        version={version}
+        noun="question"
+        keyOf={(row) => row.id}
+        className="panel flex flex-col gap-3"
+        fields={(row, n, isNew) => (
+          <>
             <input type="hidden" name={`id-${n}`} value={row.id} />
             <Field
               label="Question"
@@ -64,9 +65,9 @@ export function FaqForm({
                 </TickBox>
               )}
             </div>
-          </fieldset>
-        );
-      })}
+          </>
+        )}
+      />
       <PreviewAndSave busy={busy} save="Save the FAQ" />
     </Form>
   );

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { PlaceInOrder, TickBox } from "../ListRowControls";
+import { ListRows, PlaceInOrder, TickBox } from "../ListRowControls";
 import { Alert } from "~/components/ui/Alert";
 import { Field } from "~/components/ui/Field";
 import { TextAreaField } from "~/components/ui/TextAreaField";
@@ -34,7 +34,6 @@ export function QuestionsForm({
   answer?: QuestionsAnswer;
   busy: boolean;
 }) {
-  const shown = [...rows, blankRow(rows.length + 1)];
   const errors = answer?.errors ?? {};
   return (
     <Form method="post" noValidate className="flex flex-col gap-6" aria-labelledby="questions-form-heading">
@@ -46,15 +45,15 @@ export function QuestionsForm({
         “Retired” to stop asking it (what was written stays as it was). The last box adds a question. Nothing changes on
         the site until you save; every saved version stays in the history below.
       </p>
-      <input type="hidden" name="version" value={version} />
-      <input type="hidden" name="count" value={shown.length} />
-      {shown.map((row, n) => {
-        const isNew = n === rows.length;
-        return (
-          <fieldset key={`${row.key}-${n}`} className="panel flex flex-col gap-3">
-            <legend className="px-1 font-bold text-brass">
-              {isNew ? "Add a question" : `Question ${n + 1}${row.retired ? " (retired)" : ""}`}
-            </legend>
+      <ListRows
+        rows={rows}
+        blank={blankRow(rows.length + 1)}
+        version={version}
+        noun="question"
+        keyOf={(row) => row.key}
+        className="panel flex flex-col gap-3"
+        fields={(row, n, isNew) => (
+          <>
             <input type="hidden" name={`key-${n}`} value={row.key} />
             <TextAreaField
               label="Question"
@@ -83,9 +82,9 @@ export function QuestionsForm({
                 </TickBox>
               )}
             </div>
-          </fieldset>
-        );
-      })}
+          </>
+        )}
+      />
       <PreviewAndSave busy={busy} save={QUESTION_PAGES[kind].save} />
     </Form>
   );

@@ -17,8 +17,8 @@ import { QUESTION_PAGES } from "./question-pages";
 import { fieldErrors, type FieldErrors, type FormValues } from "~/web/forms/kernel";
 
 /**
- * The managers' pages for the club's questions (routes/staff/club/pel-questions.tsx and
- * application-questions.tsx), one editor for both kinds: the questions as one form, a row a
+ * The managers' pages for the club's questions (routes/staff/club/questions.tsx, at
+ * /tools/club/pel-questions and /tools/club/application-questions), one editor for both kinds: the questions as one form, a row a
  * question (`key-N`, `label-N`, `hint-N`, `required-N`, `retired-N`, `position-N`) and a blank
  * row to add one, so it works as a plain form post; a preview of the form as members will see it;
  * the history. A question's key is made from its first wording and never changes: every letter or

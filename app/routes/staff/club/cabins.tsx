@@ -1,10 +1,9 @@
-import { useNavigation } from "react-router";
 import type { Route } from "./+types/cabins";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { CabinsForm } from "~/features/club-facts/cabins/CabinsEditor";
 import { loadCabinsPage, restoreCabins, saveCabins } from "~/features/club-facts/cabins/cabins-page.server";
-import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
+import { ClubListPage } from "~/features/club-facts/ClubFactPage";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
@@ -21,27 +20,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CabinsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <ClubFactPage
+    <ClubListPage
       title="The Cabins"
       also={<Link to="/attendance-tool">The attendance tool</Link>}
-      answer={actionData}
-      history={loaderData.history}
-      version={loaderData.version}
-      busy={busy}
       starting="The starting cabins"
-    >
-      {/* After a save the form starts again from what is saved; after a refusal, from what was typed. */}
-      <CabinsForm
-        key={actionData?.rows ? "typed" : `version-${loaderData.version}`}
-        rows={actionData?.rows ?? loaderData.rows}
-        version={loaderData.version}
-        answer={actionData}
-        busy={busy}
-      />
-    </ClubFactPage>
+      Editor={CabinsForm}
+      loaderData={loaderData}
+      actionData={actionData}
+    />
   );
 }
 

@@ -1,9 +1,8 @@
-import { useNavigation } from "react-router";
 import type { Route } from "./+types/factions";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { FactionsForm } from "~/features/club-facts/factions/FactionsEditor";
 import { loadFactionsPage, restoreFactions, saveFactions } from "~/features/club-facts/factions/factions-page.server";
-import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
+import { ClubListPage } from "~/features/club-facts/ClubFactPage";
 import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
@@ -20,27 +19,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function FactionsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <ClubFactPage
+    <ClubListPage
       title="Factions and Jobs"
-
-      answer={actionData}
-      history={loaderData.history}
-      version={loaderData.version}
-      busy={busy}
       starting="The starting factions and jobs"
-    >
-      {/* After a save the form starts again from what is saved; after a refusal, from what was typed. */}
-      <FactionsForm
-        key={actionData?.rows ? "typed" : `version-${loaderData.version}`}
-        rows={actionData?.rows ?? loaderData.rows}
-        version={loaderData.version}
-        answer={actionData}
-        busy={busy}
-      />
-    </ClubFactPage>
+      Editor={FactionsForm}
+      loaderData={loaderData}
+      actionData={actionData}
+    />
   );
 }
 
