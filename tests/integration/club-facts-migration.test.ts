@@ -39,6 +39,13 @@ describe("the migration to the club's own price list", () => {
         salt: { name: listed("salt").name, unit: listed("salt").unit, priceCents: listed("salt").priceCents },
       });
       expect(order!.priced_items).toMatchObject({ bullets: { name: "20 Bullets", unit: "pack", priceCents: 775 } });
+      // The start that migrated also vacuumed and analysed, before serving: the rewritten table's
+      // new column has statistics for the planner (it had none straight after the migration).
+      const [stats] = await rawRows<{ columns: number }>(
+        after.db,
+        sql`select count(*)::int as columns from pg_stats where tablename = 'merchant_orders' and attname = 'priced_items'`,
+      );
+      expect(stats!.columns).toBe(1);
     } finally {
       await after.close();
     }

@@ -5,8 +5,10 @@ import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { config } from "../config.server";
+import { logger } from "../logger.server";
 import { embeddedDatabaseFolder } from "./create-embedded.server";
 import { acquireDataDirLock } from "./lock.server";
+import { maintainEmbeddedDatabase } from "./maintenance.server";
 import { PGliteWithPreparedStatements } from "./pglite-statements.server";
 import type { Database, DatabaseHandle, HoldLock, Listen } from "./handle.server";
 import * as schema from "./schema";
@@ -68,7 +70,18 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       postgresqlconf: PGLITE_SETTINGS,
     });
     const db = drizzlePglite(client, { schema }) as unknown as Database;
-    if (migrate) await migratePglite(drizzlePglite(client), { migrationsFolder });
+    if (migrate) {
+      const appliedBefore = await appliedMigrations(client);
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+      // A migration that rewrote a table leaves the old rows dead and new columns without
+      // statistics, and the embedded database has no autovacuum: until the maintenance job's
+      // first run the queries would read the dead rows and be planned blind. Done before serving.
+      if ((await appliedMigrations(client)) > appliedBefore) {
+        const began = performance.now();
+        await maintainEmbeddedDatabase(db);
+        logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed after migrating");
+      }
+    }
     return {
       db,
       kind: "pglite",
@@ -86,6 +99,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     release();
     throw error;
   }
+}
+
+/** How many migrations the embedded database has applied (drizzle's own record of them). */
+async function appliedMigrations(client: PGlite): Promise<number> {
+  const { rows } = await client.query<{ applied: number }>(
+    "select count(*)::int as applied from drizzle.__drizzle_migrations",
+  );
+  return rows[0]?.applied ?? 0;
 }
 
 /** In-process: PGlite hands a notification over before the query that caused it returns. */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "./client.server";
+import type { Database } from "./handle.server";
 import type { TimerJob } from "../jobs.server";
 import { logger } from "../logger.server";
 
