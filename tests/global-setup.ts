@@ -12,7 +12,7 @@ import { migrationsHash, withDatabaseName } from "./helpers/database-urls";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** A gzipped PGlite data directory with every migration applied. */
+    /** A PGlite data directory with every migration applied, as a tar archive (uncompressed: see pgliteSnapshot). */
     pgliteSnapshot: string;
     /** With TEST_DATABASE_URL: a migrated database each test file copies. */
     postgresTemplate: string | undefined;
@@ -24,13 +24,15 @@ const MIGRATIONS = path.resolve("drizzle");
 /**
  * A fresh initdb costs PGlite about 4 s, so it runs once per change of the
  * migrations: the migrated data directory is cached and each test file loads it.
+ * Uncompressed (about 43 MB against 5 MB): unzipping it took about 0.3 s of each file's 0.8 s
+ * to open its database.
  */
 async function pgliteSnapshot(): Promise<string> {
-  const file = path.join(os.tmpdir(), `hopewell-test-snapshot-${migrationsHash(MIGRATIONS)}.tar.gz`);
+  const file = path.join(os.tmpdir(), `hopewell-test-snapshot-${migrationsHash(MIGRATIONS)}.tar`);
   if (fs.existsSync(file)) return file;
   const client = await PGlite.create({ extensions: { pg_trgm } });
   await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
-  const dump = await client.dumpDataDir("gzip");
+  const dump = await client.dumpDataDir("none");
   await client.close();
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));

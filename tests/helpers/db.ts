@@ -26,6 +26,13 @@ export const testDatabaseKind: "pglite" | "postgres" = process.env.TEST_DATABASE
 /** Drizzle's logger: sees every query the app makes through `database()`, with its parameters. */
 export type QueryLogger = { logQuery(query: string, params: unknown[]): void };
 
+let snapshot: Blob | undefined;
+/** The suite's migrated database as PGlite loads it, read once by each worker (its files share this module). */
+function migratedSnapshot(): Blob {
+  snapshot ??= new Blob([fs.readFileSync(inject("pgliteSnapshot"))]);
+  return snapshot;
+}
+
 /** A fresh, migrated database of its own for one test file (its queries shown to `logger`, if given). */
 export async function createTestDatabase({ logger }: { logger?: QueryLogger } = {}): Promise<DatabaseHandle> {
   const template = inject("postgresTemplate");
@@ -53,9 +60,8 @@ export async function createTestDatabase({ logger }: { logger?: QueryLogger } = 
       },
     };
   }
-  const snapshot = fs.readFileSync(inject("pgliteSnapshot"));
   const client = await PGliteWithPreparedStatements.open({
-    loadDataDir: new Blob([snapshot]),
+    loadDataDir: migratedSnapshot(),
     extensions: PGLITE_EXTENSIONS,
   });
   return {
