@@ -4,7 +4,7 @@ import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { Alert } from "~/components/ui/Alert";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
 import { PreviewAndSave } from "~/features/club-facts/PreviewAndSave";
 import { LOCATION_SECTIONS, type LocationSection } from "~/features/club-facts/pages/location-sections";
 import { locationsPage } from "~/features/club-facts/pages/locations.server";
@@ -33,13 +33,15 @@ export default function LocationsPage({ loaderData, actionData }: Route.Componen
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const texts = actionData?.texts ?? loaderData.texts;
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <h1 className="text-center text-5xl">The Location Page</h1>
-      <p className="text-center">
-        <Link to="/tools/club">Back to the Club</Link> · <Link to="/locations">See it on the location page</Link>
-      </p>
-      {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
-      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+    <ClubFactPage
+      title="The Location Page"
+      also={<Link to="/locations">See it on the location page</Link>}
+      answer={actionData}
+      history={loaderData.history}
+      version={loaderData.version}
+      busy={busy}
+      starting="The starting location page"
+    >
       {actionData?.errors ? <Alert kind="error">Some sections need a change: see the messages below.</Alert> : null}
       {actionData?.preview ? <TextsPreview preview={actionData.preview} titles={LOCATION_SECTIONS} /> : null}
       {/* After a save the form starts again from what is saved; after a refusal or a preview, from what was typed. */}
@@ -69,13 +71,7 @@ export default function LocationsPage({ loaderData, actionData }: Route.Componen
         ))}
         <PreviewAndSave busy={busy} save="Save the location page" />
       </Form>
-      <FactsHistory
-        history={loaderData.history}
-        version={loaderData.version}
-        busy={busy}
-        starting="The starting location page"
-      />
-    </div>
+    </ClubFactPage>
   );
 }
 

@@ -2,10 +2,9 @@ import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/welcome";
 import { Link } from "~/components/Link";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
-import { Alert } from "~/components/ui/Alert";
 import { PreviewAndSave } from "~/features/club-facts/PreviewAndSave";
 import { TextAreaField } from "~/components/ui/TextAreaField";
-import { FactsHistory } from "~/features/club-facts/FactsHistory";
+import { ClubFactPage } from "~/features/club-facts/ClubFactPage";
 import { TextsPreview } from "~/features/club-facts/pages/TextsPreview";
 import { welcomePage } from "~/features/club-facts/pages/welcome-page.server";
 import { FORMATTED_TEXT_HINT, FORMATTED_TEXT_MAX } from "~/lib/formatted-text.limits";
@@ -26,13 +25,15 @@ export default function WelcomePage({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <h1 className="text-center text-5xl">The Welcome</h1>
-      <p className="text-center">
-        <Link to="/tools/club">Back to the Club</Link> · <Link to="/#welcome-title">See it on the home page</Link>
-      </p>
-      {actionData?.ok ? <Alert kind="success">{actionData.ok}</Alert> : null}
-      {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
+    <ClubFactPage
+      title="The Welcome"
+      also={<Link to="/#welcome-title">See it on the home page</Link>}
+      answer={actionData}
+      history={loaderData.history}
+      version={loaderData.version}
+      busy={busy}
+      starting="The starting welcome"
+    >
       {actionData?.preview ? <TextsPreview preview={actionData.preview} /> : null}
       {/* After a save the form starts again from what is saved; after a refusal or a preview, from what was typed. */}
       <Form
@@ -57,13 +58,7 @@ export default function WelcomePage({ loaderData, actionData }: Route.ComponentP
         />
         <PreviewAndSave busy={busy} save="Save the welcome" />
       </Form>
-      <FactsHistory
-        history={loaderData.history}
-        version={loaderData.version}
-        busy={busy}
-        starting="The starting welcome"
-      />
-    </div>
+    </ClubFactPage>
   );
 }
 
