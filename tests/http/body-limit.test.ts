@@ -39,7 +39,11 @@ beforeAll(async () => {
 describe("request body limits", () => {
   it("refuses an oversized sign-in form at once, by its length or as it streams, with a page, and closes the connection", async () => {
     const bodyBytes = 50 * MiB;
-    const byLength = await sendRaw("/auth", { bodyBytes, headers: { Accept: "text/html,application/xhtml+xml" } });
+    // Side by side: each waits out the server's linger before its connection closes.
+    const [byLength, streamed] = await Promise.all([
+      sendRaw("/auth", { bodyBytes, headers: { Accept: "text/html,application/xhtml+xml" } }),
+      sendRaw("/auth", { bodyBytes, chunked: true }),
+    ]);
     expectPromptRefusal(byLength, bodyBytes);
     expect(byLength.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(byLength.body).toContain(`<title>${PAGE_TITLE}</title>`);
@@ -49,7 +53,6 @@ describe("request body limits", () => {
     // The site's stylesheet: the built one in production, the source's under the tests.
     expect(byLength.body).toMatch(/<link rel="stylesheet" href="\/(assets|app)\/[^"]+\.css">/);
 
-    const streamed = await sendRaw("/auth", { bodyBytes, chunked: true });
     expectPromptRefusal(streamed, bodyBytes);
     expect(streamed.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(streamed.body).toContain(PAGE_TEXT);
@@ -58,12 +61,12 @@ describe("request body limits", () => {
   it("refuses an oversized letter without saving it, and still takes a normal one sent in chunks", async () => {
     const member = await signedInMember("player");
     const bodyBytes = 20 * MiB;
-    for (const chunked of [false, true]) {
-      const answer = await sendRaw("/letters", {
-        bodyBytes,
-        chunked,
-        headers: { Cookie: member.cookie, Accept: "text/html" },
-      });
+    const answers = await Promise.all(
+      [false, true].map((chunked) =>
+        sendRaw("/letters", { bodyBytes, chunked, headers: { Cookie: member.cookie, Accept: "text/html" } }),
+      ),
+    );
+    for (const answer of answers) {
       expectPromptRefusal(answer, bodyBytes);
       expect(answer.body).toContain(PAGE_TEXT);
     }
@@ -177,11 +180,12 @@ describe("request body limits", () => {
     const bodyBytes = 5 * MiB;
     const multipart = "multipart/form-data; boundary=----hopewell";
     const applicant = await signedInMember("applicant");
-    const answers = [
-      await sendRaw("/research", { bodyBytes, contentType: multipart }),
-      await sendRaw("/research/upload", { bodyBytes, contentType: multipart }),
-      await sendRaw("/costume", { bodyBytes, contentType: multipart, headers: { Cookie: applicant.cookie } }),
-    ];
+    // Side by side: each waits out the server's linger before its connection closes.
+    const answers = await Promise.all([
+      sendRaw("/research", { bodyBytes, contentType: multipart }),
+      sendRaw("/research/upload", { bodyBytes, contentType: multipart }),
+      sendRaw("/costume", { bodyBytes, contentType: multipart, headers: { Cookie: applicant.cookie } }),
+    ]);
     expect(answers.map((answer) => answer.status)).toEqual([401, 401, 403]);
     for (const answer of answers) {
       expect(answer.headers.connection).toBe("close");
