@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { choiceOf, type Recipient } from "./audiences.server";
-import { messageCopy } from "./message-email.server";
+import { messageCopy, previewUnsubscribeUrl } from "./message-email.server";
 import type { Compose } from "./messages.form";
 import { LEFT_OUT_REASON } from "./send.server";
 
@@ -52,7 +52,13 @@ export async function previewOf(
   const choice = choiceOf(compose.audience);
   const sentTo = group.recipients.filter((recipient) => !recipient.leftOut);
   const first = sentTo[0];
-  const copy = first ? await messageCopy({ subject: compose.subject, body: compose.body, choice }, first) : undefined;
+  const copy = first
+    ? await messageCopy(
+        { subject: compose.subject, body: compose.body, choice },
+        first,
+        previewUnsubscribeUrl(first.id, choice),
+      )
+    : undefined;
   return {
     label: group.label,
     checked: groupDigest(compose, group.recipients),

@@ -73,12 +73,21 @@ export function copySubject(subject: string, member: Addressee): string {
   return filledIn(subject, member, (value) => value.replace(/[\r\n]+/g, " "));
 }
 
-/** The copy of a message one member receives, and sees under Notices. */
+/**
+ * The unsubscribe address a preview shows in the member's copy: theirs, but with a token that is
+ * no one's, so the manager reading the preview holds no link that changes the member's choice.
+ */
+export function previewUnsubscribeUrl(memberId: string, choice: MessageChoice): string {
+  return `${siteOrigin()}/unsubscribe?${new URLSearchParams({ member: memberId, choice, token: "preview" })}`;
+}
+
+/** The copy of a message one member receives, and sees under Notices (`link`: another unsubscribe address, for a preview). */
 export async function messageCopy(
   message: { subject: string; body: string; choice: MessageChoice },
   member: Addressee,
+  link?: string,
 ): Promise<MessageCopy> {
-  const link = await unsubscribeUrl(member.id, message.choice);
+  link ??= await unsubscribeUrl(member.id, message.choice);
   const subject = copySubject(message.subject, member);
   const why = `You receive this as a member of Hopewell. To stop ${CHOICE_NAMES[message.choice]}, unsubscribe: ${link}`;
   const text = `${filledIn(message.body, member, (value) => value)}\n\n--\n${why}\nOr choose what you receive on your profile: ${siteOrigin()}/profile\n`;

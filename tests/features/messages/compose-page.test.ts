@@ -91,7 +91,12 @@ describe("the compose page", () => {
     expect(readable(html)).toMatch(
       /<pre[^>]*>Dear Abigail Thorne,\s+Bring \*lanterns\* <script>alert\(1\)<\/script>\.\s+--\s+You receive this/,
     );
-    expect(html).toContain(`/unsubscribe?member=${profiles[0]!.id}&amp;choice=events`);
+    // Abigail's unsubscribe address, with a token that is no one's: the preview gives the manager no
+    // link that changes her choice.
+    const previewLink = /href="([^"]*\/unsubscribe\?[^"]*)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+    expect(previewLink).toContain(`/unsubscribe?member=${profiles[0]!.id}&choice=events&token=preview`);
+    const openedLink = await fetch(previewLink.replace(/^https?:\/\/[^/]+/, app().url));
+    expect(openedLink.status).toBe(400);
     // Nothing is written by a preview.
     expect(await totals()).toEqual({ messages: 0, copies: 0, outbox: 0 });
 
