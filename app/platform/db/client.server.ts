@@ -78,8 +78,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // first run the queries would read the dead rows and be planned blind. Done before serving.
       if ((await appliedMigrations(client)) > appliedBefore) {
         const began = performance.now();
-        await maintainEmbeddedDatabase(db);
-        logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed after migrating");
+        try {
+          await maintainEmbeddedDatabase(db);
+          logger.info({ ms: Math.round(performance.now() - began) }, "database statistics refreshed after migrating");
+        } catch (error) {
+          // The migrated database is whole without it: the maintenance job tries again later.
+          logger.warn({ err: error }, "refreshing the database's statistics after migrating failed");
+        }
       }
     }
     return {
@@ -101,8 +106,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   }
 }
 
-/** How many migrations the embedded database has applied (drizzle's own record of them). */
+/**
+ * How many migrations the embedded database has applied (drizzle's own record of them): none when
+ * it has no record yet, as after a first start stopped between making the database and migrating it.
+ */
 async function appliedMigrations(client: PGlite): Promise<number> {
+  const { rows: record } = await client.query<{ table: string | null }>(
+    "select to_regclass('drizzle.__drizzle_migrations')::text as table",
+  );
+  if (!record[0]?.table) return 0;
   const { rows } = await client.query<{ applied: number }>(
     "select count(*)::int as applied from drizzle.__drizzle_migrations",
   );

@@ -183,4 +183,30 @@ describe("the managers' page of the application's questions", () => {
     // The letter's questions are another list.
     expect((await currentFacts("pel-questions")).content[0]!.key).toBe("scariness");
   });
+
+  it("answers the page's own navigations and posts (.data) with the application's list, never the letter's", async () => {
+    const manager = await signedInMember("manager");
+    const pelVersion = (await currentFacts("pel-questions")).version;
+    const read = await fetch(`${app().url}${path}.data`, { headers: { Cookie: manager.cookie } });
+    expect(read.status).toBe(200);
+    const data = await read.text();
+    expect(data).toContain(APPLICATION_TEXT_QUESTIONS[0]!.label);
+    expect(data).not.toContain(PEL_QUESTIONS[0]!.label);
+
+    const fields = await pageFields(path, manager.cookie);
+    const before = (await currentFacts("application-questions")).version;
+    const saved = await post(
+      `${path}.data`,
+      { ...fields, "label-0": "What games have you played?", intent: "save" },
+      manager.cookie,
+    );
+    expect(saved.status).toBe(200);
+    const after = await currentFacts("application-questions");
+    expect(after.version).toBe(before + 1);
+    expect(after.content[0]!.label).toBe("What games have you played?");
+    expect((await currentFacts("pel-questions")).version).toBe(pelVersion);
+    // A trailing slash's data request (React Router's "/_.data") is the same page.
+    const slashed = await fetch(`${app().url}${path}/_.data`, { headers: { Cookie: manager.cookie } });
+    expect(await slashed.text()).toContain("What games have you played?");
+  });
 });

@@ -1,4 +1,4 @@
-import { useLocation } from "react-router";
+import { data, useLocation } from "react-router";
 import type { Route } from "./+types/questions";
 import { pageErrorBoundary } from "~/components/PageErrorBoundary";
 import { QUESTION_PAGES } from "~/features/club-facts/questions/question-pages";
@@ -14,21 +14,31 @@ import { readForm } from "~/web/forms/kernel";
 import { requireAccess } from "~/web/guards.server";
 
 /**
- * One module for both pages of the club's questions (routes.ts names it twice): the kind is the
- * address's last segment, /tools/club/pel-questions or /tools/club/application-questions.
+ * One module for both pages of the club's questions (routes.ts names it twice). The kind is the
+ * last segment of the route's pattern (/tools/club/pel-questions or
+ * /tools/club/application-questions), not of the request's address, which ends in ".data" for
+ * the page's own navigations and posts.
  */
-function kindAt(pathname: string): QuestionKind {
-  return pathname.replace(/\/+$/, "").endsWith("/application-questions") ? "application-questions" : "pel-questions";
+function kindAt(path: string): QuestionKind | undefined {
+  const last = path.toLowerCase().replace(/\/+$/, "").split("/").pop();
+  return last === "pel-questions" || last === "application-questions" ? last : undefined;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+function kindOfRoute(pattern: string): QuestionKind {
+  const kind = kindAt(pattern);
+  if (!kind) throw data("Not Found", { status: 404 });
+  return kind;
+}
+
+export async function loader({ request, context, pattern }: Route.LoaderArgs) {
   requireAccess(context, request, "manager");
-  return loadQuestionsPage(kindAt(new URL(request.url).pathname));
+  const kind = kindOfRoute(pattern);
+  return { kind, ...(await loadQuestionsPage(kind)) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, pattern }: Route.ActionArgs) {
   const manager = requireAccess(context, request, "manager");
-  const kind = kindAt(new URL(request.url).pathname);
+  const kind = kindOfRoute(pattern);
   const fields = await readForm(request);
   if (fields.intent === "restore") return restoreQuestions(kind, fields, manager);
   if (fields.intent === "save") return saveQuestions(kind, fields, manager);
@@ -36,12 +46,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function QuestionsRoute({ loaderData, actionData }: Route.ComponentProps) {
-  const kind = kindAt(useLocation().pathname);
-  return <QuestionsPage kind={kind} loaderData={loaderData} actionData={actionData} />;
+  return <QuestionsPage kind={loaderData.kind} loaderData={loaderData} actionData={actionData} />;
 }
 
-export const meta: Route.MetaFunction = ({ location }) => [
-  { title: `${QUESTION_PAGES[kindAt(location.pathname)].title} · Tools · Hopewell` },
+export const meta: Route.MetaFunction = ({ loaderData, location }) => [
+  {
+    title: `${QUESTION_PAGES[loaderData?.kind ?? kindAt(location.pathname) ?? "pel-questions"].title} · Tools · Hopewell`,
+  },
 ];
 
 const boundaries = {
@@ -56,6 +67,6 @@ const boundaries = {
 };
 
 export function ErrorBoundary({ error }: { error: unknown }) {
-  const Boundary = boundaries[kindAt(useLocation().pathname)];
+  const Boundary = boundaries[kindAt(useLocation().pathname) ?? "pel-questions"];
   return <Boundary error={error} />;
 }
