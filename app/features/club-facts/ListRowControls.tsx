@@ -38,6 +38,7 @@ export function ListRows<Row extends object>({
   version,
   noun,
   keyOf,
+  isRetired,
   className,
   fields,
 }: {
@@ -47,6 +48,8 @@ export function ListRows<Row extends object>({
   /** What one row is, in lower case: "cabin", "question". */
   noun: string;
   keyOf: (row: Row) => string;
+  /** For a list whose rows can be retired: the legend says so. */
+  isRetired?: (row: Row) => boolean;
   className: string;
   fields: (row: Row, n: number, isNew: boolean) => ReactNode;
 }) {
@@ -61,9 +64,7 @@ export function ListRows<Row extends object>({
         return (
           <fieldset key={`${keyOf(row)}-${n}`} className={className}>
             <legend className="px-1 font-bold text-brass">
-              {isNew
-                ? `Add a ${noun}`
-                : `${Noun} ${n + 1}${"retired" in row && row.retired === true ? " (retired)" : ""}`}
+              {isNew ? `Add a ${noun}` : `${Noun} ${n + 1}${isRetired?.(row) ? " (retired)" : ""}`}
             </legend>
             {fields(row, n, isNew)}
           </fieldset>

@@ -33,6 +33,7 @@ export function CabinsForm({
         version={version}
         noun="cabin"
         keyOf={(row) => row.id}
+        isRetired={(row) => row.retired}
         className="panel flex flex-wrap items-end gap-4"
         fields={(row, n, isNew) => (
           <>

@@ -51,6 +51,7 @@ export function QuestionsForm({
         version={version}
         noun="question"
         keyOf={(row) => row.key}
+        isRetired={(row) => row.retired}
         className="panel flex flex-col gap-3"
         fields={(row, n, isNew) => (
           <>
