@@ -56,7 +56,8 @@ async function listen(server: SMTPServer, port: number): Promise<void> {
  * `delayMs` answers each message's data that much later, as a slow server does (a function of
  * the message: some later than others). `holdData` receives a message's data and never answers
  * it, as a server that stops mid-DATA: whether such a message was delivered is unknown to the
- * sender, so `dataHeld` keeps it apart from `messages`.
+ * sender, so `dataHeld` keeps it apart from `messages`. `holdRecipient` never answers a recipient
+ * (`recipientsHeld` counts them): the message was never handed over.
  */
 export async function startSmtpServer(
   port = 0,
@@ -66,18 +67,31 @@ export async function startSmtpServer(
     hang,
     delayMs = 0,
     holdData,
+    holdRecipient,
   }: {
     refuse?: (address: string) => number | undefined;
     refuseSender?: number;
     hang?: () => boolean;
     delayMs?: number | ((mail: ParsedMail) => number);
     holdData?: (mail: ParsedMail) => boolean;
+    holdRecipient?: (address: string) => boolean;
   } = {},
 ) {
   const messages: ParsedMail[] = [];
   const dataHeld: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
-  const held = { count: 0 };
+  const held = { count: 0, recipients: 0 };
+  /** Waits, woken by each thing the server holds, until `done`; fails with `failure` after `timeoutMs`. */
+  async function waitUntil(done: () => boolean, failure: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(failure);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -94,6 +108,11 @@ export async function startSmtpServer(
       callback(Object.assign(new Error("Sender address rejected"), { responseCode: refuseSender }));
     },
     onRcptTo(address, _session, callback) {
+      if (holdRecipient?.(address.address)) {
+        held.recipients++;
+        for (const wake of waiters.splice(0)) wake();
+        return;
+      }
       const code = refuse?.(address.address);
       if (code === undefined) return callback();
       callback(
@@ -125,32 +144,23 @@ export async function startSmtpServer(
     messages,
     /** Messages whose data was received and never answered (see `holdData`). */
     dataHeld,
+    /** Recipients never answered (see `holdRecipient`). */
+    get recipientsHeld() {
+      return held.recipients;
+    },
     /** Connections accepted and never greeted (see `hang`). */
     get held() {
       return held.count;
     },
     /** Resolves once `count` connections are held. */
-    async waitForHeld(count = 1, timeoutMs = 30_000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
-      while (held.count < count) {
-        if (Date.now() > deadline) throw new Error(`no connection to the hung SMTP server within ${timeoutMs} ms`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
-    },
+    waitForHeld: (count = 1, timeoutMs = 30_000) =>
+      waitUntil(() => held.count >= count, `no connection to the hung SMTP server within ${timeoutMs} ms`, timeoutMs),
     /** Resolves once `count` messages' data is held unanswered. */
-    async waitForDataHeld(count = 1, timeoutMs = 30_000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
-      while (dataHeld.length < count) {
-        if (Date.now() > deadline) throw new Error(`no message's data held within ${timeoutMs} ms`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
-    },
+    waitForDataHeld: (count = 1, timeoutMs = 30_000) =>
+      waitUntil(() => dataHeld.length >= count, `no message's data held within ${timeoutMs} ms`, timeoutMs),
+    /** Resolves once `count` recipients are held unanswered. */
+    waitForRecipientsHeld: (count = 1, timeoutMs = 30_000) =>
+      waitUntil(() => held.recipients >= count, `no recipient held within ${timeoutMs} ms`, timeoutMs),
     async waitForMessage(predicate: (mail: ParsedMail) => boolean, timeoutMs = 15_000): Promise<ParsedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -162,6 +172,11 @@ export async function startSmtpServer(
           setTimeout(resolve, 200);
         });
       }
+    },
+    /** Ends every open connection without a word, as a server that crashes does (close() says 421 first). */
+    hangUp: () => {
+      for (const connection of (server as unknown as { connections: Set<{ close(): void }> }).connections)
+        connection.close();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

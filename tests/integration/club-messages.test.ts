@@ -480,6 +480,69 @@ describe("refusals, retries and pacing", () => {
   });
 });
 
+describe("a mail server that hangs up without answering", () => {
+  it("marks interrupted, and never sends again, a copy the server took whole and then hung up on", async () => {
+    const smtp = await startSmtpServer(0, { holdData: (mail) => recipients(mail) === "taken@example.com" });
+    overrideConfig({
+      mail: { ...original.mail, smtpUrl: smtp.url },
+      messages: unpaced,
+      outbox: { ...original.outbox, retryBaseMs: 100 },
+    });
+    const { event } = await attendanceGroup([{ email: "taken@example.com" }]);
+    const messageId = ((await sendMessage(await aManager(), composed(event.id))) as { messageId: string }).messageId;
+    const round = deliverDueMessages(deliverers);
+    await smtp.waitForDataHeld();
+    smtp.hangUp(); // No answer to the message it was given.
+    await round;
+    await smtp.close();
+    expect((await copiesOf(messageId)).get("taken@example.com")).toMatchObject({
+      status: "interrupted",
+      reason: COPY_REASONS.unanswered,
+      sentAt: null,
+    });
+
+    // Nothing is tried again, on a server that would answer.
+    const next = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: next.url } });
+    try {
+      await sleep(150);
+      await deliverDueMessages(deliverers);
+    } finally {
+      await next.close();
+    }
+    expect(next.messages).toHaveLength(0);
+    expect((await copiesOf(messageId)).get("taken@example.com")!.status).toBe("interrupted");
+  });
+
+  it("sends again a copy whose connection was lost before the message was handed over", async () => {
+    const smtp = await startSmtpServer(0, { holdRecipient: (address) => address === "early@example.com" });
+    overrideConfig({
+      mail: { ...original.mail, smtpUrl: smtp.url },
+      messages: unpaced,
+      outbox: { ...original.outbox, retryBaseMs: 100 },
+    });
+    const { event } = await attendanceGroup([{ email: "early@example.com" }]);
+    const messageId = ((await sendMessage(await aManager(), composed(event.id))) as { messageId: string }).messageId;
+    const round = deliverDueMessages(deliverers);
+    await smtp.waitForRecipientsHeld();
+    smtp.hangUp(); // While the envelope was still being agreed: no message went over.
+    await round;
+    await smtp.close();
+    expect((await copiesOf(messageId)).get("early@example.com")!.status).toBe("queued");
+
+    const next = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: next.url } });
+    try {
+      await sleep(150);
+      await deliverDueMessages(deliverers);
+    } finally {
+      await next.close();
+    }
+    expect(next.messages.map(recipients)).toEqual(["early@example.com"]);
+    expect((await copiesOf(messageId)).get("early@example.com")).toMatchObject({ status: "sent", reason: null });
+  });
+});
+
 describe("a slow mail server and a pile of copies", () => {
   it("sends a sign-in code at once while 500 copies wait on a server that takes seconds for each", async () => {
     const subject = "Muster at the lodge";

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
 import { clubMessageRecipients, clubMessages, profiles } from "~/platform/db/schema";
-import { deliverEmail } from "~/platform/mail/mailer.server";
+import { answeredByServer, deliverEmail } from "~/platform/mail/mailer.server";
 import { GiveUp, MAX_ATTEMPTS, type Deliverer, type EmailMessage } from "~/platform/outbox/outbox.server";
 import { messageCopy, unsubscribeHeaders } from "./message-email.server";
 
@@ -10,6 +10,8 @@ import { messageCopy, unsubscribeHeaders } from "./message-email.server";
 export const COPY_REASONS = {
   interrupted:
     "The site stopped while this copy was with the mail server: it may have been sent, so it is not sent again.",
+  unanswered:
+    "The mail server stopped answering after it was given this copy: it may have been sent, so it is not sent again.",
   suspended: "The account was suspended before the copy went out.",
 } as const;
 
@@ -30,8 +32,10 @@ async function waitForSlot(): Promise<void> {
  * finds it still "sending" follows a process that stopped mid-send (kill -9, a power cut), and
  * marks it "interrupted" instead of sending a second copy. What can take time before that (the
  * copy's rendering, the wait for its slot) comes before the mark, so a process stopped there
- * leaves the copy "queued", sent after the restart. A temporary failure puts it back to "queued"
- * for the outbox's retry; a permanent one, or the outbox's last try, fails it with the reason.
+ * leaves the copy "queued", sent after the restart. A server that took the whole copy and then
+ * hung up or fell silent without answering may have delivered it: "interrupted" too. A temporary
+ * failure puts it back to "queued" for the outbox's retry; a permanent one, or the outbox's last
+ * try, fails it with the reason.
  */
 export const deliverClubMessage: Deliverer = async (row) => {
   const { recipientId } = row.payload as { recipientId: string };
@@ -74,23 +78,33 @@ export const deliverClubMessage: Deliverer = async (row) => {
     .where(sendable)
     .returning({ id: clubMessageRecipients.id });
   if (!claimed) return; // Another attempt took it meanwhile.
-  const settle = (status: "queued" | "sent" | "failed", reason: string | null) =>
+  const settle = (status: "queued" | "sent" | "failed" | "interrupted", reason: string | null) =>
     db
       .update(clubMessageRecipients)
       .set({ status, reason, sentAt: status === "sent" ? new Date() : null })
       .where(thisCopy);
+  let handedOver = false;
   try {
-    await deliverEmail({
-      ...row,
-      payload: {
-        to: copy.email,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        headers: unsubscribeHeaders(email.unsubscribeUrl),
-      } satisfies EmailMessage,
-    });
+    await deliverEmail(
+      {
+        ...row,
+        payload: {
+          to: copy.email,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          headers: unsubscribeHeaders(email.unsubscribeUrl),
+        } satisfies EmailMessage,
+      },
+      { handedOver: () => (handedOver = true) },
+    );
   } catch (error) {
+    // The whole copy was with the server, which then hung up or fell silent instead of answering:
+    // it may have been delivered, so it is not tried again (at most once, as after a crash).
+    if (handedOver && !answeredByServer(error)) {
+      await settle("interrupted", COPY_REASONS.unanswered);
+      return;
+    }
     const reason = error instanceof Error ? error.message : String(error);
     // On its last try the outbox gives the copy up, so the record says failed, not queued forever.
     const givenUp = error instanceof GiveUp || row.attempts + 1 >= MAX_ATTEMPTS;

@@ -15,12 +15,24 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
 
 let transport: { url: string; transporter: Transporter } | undefined;
 
+/** What a message given to `sendMail` may carry besides its fields: see `handedOver` in deliverEmail. */
+type HandOver = { handedOver?: () => void };
+
 function transporter(url: string): Transporter {
   if (transport?.url !== url) {
     transport?.transporter.close();
     // Given to the transport itself: nodemailer.createTransport(url, options) reads the URL alone
     // and takes its second argument as defaults for each message, not as the transport's settings.
-    transport = { url, transporter: nodemailer.createTransport(new SMTPTransport({ url, ...SMTP_TIMEOUTS })) };
+    const created = nodemailer.createTransport(new SMTPTransport({ url, ...SMTP_TIMEOUTS }));
+    // The message's stream is read by the SMTP server's DATA only once the server has taken the
+    // envelope: its end is the moment the whole message was handed over, and only the server's
+    // answer to it is left to come.
+    created.use("stream", (mail, done) => {
+      const { handedOver } = mail.data as HandOver;
+      if (handedOver) mail.message.processFunc((stream) => stream.once("end", handedOver));
+      done();
+    });
+    transport = { url, transporter: created };
   }
   return transport.transporter;
 }
@@ -32,9 +44,11 @@ const MESSAGE_COMMANDS = new Set(["RCPT TO", "DATA"]);
  * Sends one queued email over SMTP. A permanent refusal of this message (a 5xx reply to its
  * recipient or its content, such as 550 for an unknown address) fails it at once. Anything
  * else is retried: a 4xx, no connection, a timeout, and also a 5xx to the login or the sender
- * address, which is a setting to fix and would otherwise fail every message.
+ * address, which is a setting to fix and would otherwise fail every message. `handedOver` is
+ * called once the whole message has gone to the server: a failure after that without the
+ * server's answer (see `answeredByServer`) may have been delivered all the same.
  */
-export const deliverEmail: Deliverer = async (row) => {
+export const deliverEmail = async (row: Parameters<Deliverer>[0], { handedOver }: HandOver = {}): Promise<void> => {
   const url = config().mail.smtpUrl;
   if (!url) throw new Error("SMTP_URL is not set");
   const message = row.payload as EmailMessage;
@@ -46,6 +60,7 @@ export const deliverEmail: Deliverer = async (row) => {
       text: message.text,
       html: message.html,
       headers: message.headers,
+      ...({ handedOver } satisfies HandOver),
     });
   } catch (error) {
     const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };
@@ -66,6 +81,11 @@ export const deliverEmail: Deliverer = async (row) => {
     throw error;
   }
 };
+
+/** Whether a failed send ended with the mail server's own answer (a refusal), not a lost connection or a silence. */
+export function answeredByServer(error: unknown): boolean {
+  return error instanceof GiveUp || typeof (error as { responseCode?: unknown }).responseCode === "number";
+}
 
 /** SMTP_URL as it may be shown: without its password. */
 export function shownSmtpUrl(url: string): string {
