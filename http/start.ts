@@ -76,6 +76,10 @@ export async function start(options: { development?: Development } = {}): Promis
   );
   const beside = embeddedDatabaseBeside(cfg.databaseUrl, cfg.dataDir);
   if (beside) logger.warn(beside);
+  if (cfg.isProduction && !cfg.appUrl)
+    logger.warn(
+      `APP_URL is not set: the links the site emails (sign-in, password resets, unsubscribing) name http://localhost:${cfg.port}, which members cannot open. Set APP_URL to the address members use.`,
+    );
 
   const jobs = await startJobs(backgroundJobs(handle, cfg));
 

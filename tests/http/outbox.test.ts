@@ -73,7 +73,7 @@ describe("the managers' Outbox page", () => {
     refusing = false;
     const retried = await postForm(app().url, "/outbox", { intent: "retry", id: failed!.id }, manager.cookie);
     expect(retried.status).toBe(200);
-    expect(await retried.text()).toContain("The message will be sent again shortly.");
+    expect(await retried.text()).toContain("The message will be tried again shortly.");
     const [audit] = await db()
       .select()
       .from(auditLog)
@@ -119,5 +119,23 @@ describe("the managers' Outbox page", () => {
       404,
     );
     expect((await postForm(app().url, "/outbox", { intent: "resend-all" }, manager.cookie)).status).toBe(400);
+    // With nothing left, the page does not claim that the discarded message was sent.
+    const empty = await (await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } })).text();
+    expect(empty).toContain("Nothing is waiting to be sent.");
+  });
+
+  it("says a message a worker holds is being sent now, not when its hold lapses", async () => {
+    const manager = await signedInMember("manager");
+    await queueEmail(db(), { ...message("Held by a worker"), to: "held@example.com" });
+    // As the worker leaves a message it has claimed: its run time is when the lease lapses.
+    await db()
+      .update(outbox)
+      .set({ leasedBy: 7, runAt: sql`now() + interval '5 minutes'` })
+      .where(sql`${outbox.payload}->>'to' = 'held@example.com'`);
+    const page = await (await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } })).text();
+    expect(page).toMatch(/held@example\.com[\s\S]*Being sent now/);
+    await db()
+      .delete(outbox)
+      .where(sql`${outbox.payload}->>'to' = 'held@example.com'`);
   });
 });

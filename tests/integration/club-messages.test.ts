@@ -4,7 +4,7 @@ import { decodeHTML } from "entities";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { DomUtils, parseDocument } from "htmlparser2";
 import { afterEach, describe, expect, it } from "vitest";
-import { COPY_REASONS, deliverClubMessage } from "~/features/messages/deliver.server";
+import { COPY_REASONS, deliverClubMessage, forgetMessagePacing } from "~/features/messages/deliver.server";
 import { isUnsubscribeToken } from "~/features/messages/message-email.server";
 import { ComposeSchema, MESSAGES_MESSAGES } from "~/features/messages/messages.form";
 import { LEFT_OUT_REASON, sendMessage } from "~/features/messages/send.server";
@@ -13,7 +13,7 @@ import { attendanceValues, createEvent, createProfile, profileValues } from "~/p
 import { auditLog, clubMessageRecipients, clubMessages, eventAttendance, outbox, profiles } from "~/platform/db/schema";
 import { signInCodeEmail } from "~/platform/mail/account-templates.server";
 import { deliverEmail } from "~/platform/mail/mailer.server";
-import { retryMessage } from "~/platform/outbox/outbox-view.server";
+import { DISCARDED_COPY_REASON, discardMessage, retryMessage } from "~/platform/outbox/outbox-view.server";
 import { MAX_ATTEMPTS, queueEmail } from "~/platform/outbox/outbox.server";
 import { deliverDueMessages, startOutboxWorker } from "~/platform/outbox/outbox-worker.server";
 import { withTestDatabase } from "../helpers/db";
@@ -477,6 +477,65 @@ describe("refusals, retries and pacing", () => {
       reason: COPY_REASONS.interrupted,
       sentAt: null,
     });
+  });
+});
+
+describe("a manager's discard and a stop while a copy waits for its turn", () => {
+  it("does not send a copy discarded on /outbox while it waited for its turn", async () => {
+    const smtp = await startSmtpServer();
+    // A copy every 2 s: the second waits its turn while the manager discards it.
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, messages: { perMinute: 30 } });
+    forgetMessagePacing();
+    const { event } = await attendanceGroup([
+      { email: "discard-first@example.com" },
+      { email: "discard-second@example.com" },
+    ]);
+    const messageId = ((await sendMessage(await aManager(), composed(event.id))) as { messageId: string }).messageId;
+    try {
+      const round = deliverDueMessages(deliverers);
+      const sent = recipients(await smtp.waitForMessage(() => true));
+      await sleep(500); // Its deliverer has it now, waiting for its turn.
+      const waiting = [...(await copiesOf(messageId)).entries()].find(([email]) => email !== sent)!;
+      const [row] = await outboxRowsOf([waiting[1].id]);
+      expect(row).toMatchObject({ status: "pending", attempts: 0 });
+      expect(await discardMessage(await aManager(), row!.id)).toBe(true);
+      await round;
+      expect(smtp.messages.map(recipients)).toEqual([sent]);
+      expect((await copiesOf(messageId)).get(waiting[0])).toMatchObject({
+        status: "failed",
+        reason: DISCARDED_COPY_REASON,
+        sentAt: null,
+      });
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("gives a copy waiting for its turn back untried when the site stops, without waiting the turn out", async () => {
+    const smtp = await startSmtpServer();
+    // One copy a minute: the second's turn is a minute away when the worker is stopped.
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, messages: { perMinute: 1 } });
+    forgetMessagePacing(); // The first copy goes at once, whatever this file sent before.
+    const { event } = await attendanceGroup([{ email: "now@example.com" }, { email: "later@example.com" }]);
+    const messageId = ((await sendMessage(await aManager(), composed(event.id))) as { messageId: string }).messageId;
+    const worker = startOutboxWorker(deliverers, 50);
+    try {
+      const sent = recipients(await smtp.waitForMessage(() => true));
+      await sleep(300); // The second copy is waiting for its turn.
+      const began = performance.now();
+      await worker.stop();
+      expect(performance.now() - began).toBeLessThan(3_000);
+      const [waiting, copy] = [...(await copiesOf(messageId)).entries()].find(([email]) => email !== sent)!;
+      expect(copy).toMatchObject({ status: "queued", sentAt: null });
+      const [row] = await outboxRowsOf([copy.id]);
+      // Given back as it was: not tried, so no attempt counted, and free for the next start.
+      expect(row).toMatchObject({ status: "pending", attempts: 0, leasedBy: null });
+      expect(smtp.messages.map(recipients)).toEqual([sent]);
+      expect(waiting).not.toBe(sent);
+    } finally {
+      await worker.stop();
+      await smtp.close();
+    }
   });
 });
 

@@ -80,6 +80,8 @@ describe("npm start under a supervisor", () => {
     running.push(npm);
     await npm.waitFor(/running at http:\/\/localhost:\d+/, 90_000);
     expect(npm.output()).toContain("The build is up to date");
+    // Started for production without APP_URL: the log says what the emailed links will name.
+    expect(npm.output()).toContain("APP_URL is not set: the links the site emails");
     // It names the version it runs: the commit the build was made from, and Node.js's version.
     const commit = execFileSync("git", ["log", "-1", "--format=%h"], { encoding: "utf8" }).trim();
     expect(npm.output()).toMatch(

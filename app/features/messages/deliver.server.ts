@@ -1,9 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
+import { and, eq, exists, inArray } from "drizzle-orm";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
-import { clubMessageRecipients, clubMessages, profiles } from "~/platform/db/schema";
+import { clubMessageRecipients, clubMessages, outbox, profiles } from "~/platform/db/schema";
 import { answeredByServer, deliverEmail } from "~/platform/mail/mailer.server";
-import { GiveUp, MAX_ATTEMPTS, type Deliverer, type EmailMessage } from "~/platform/outbox/outbox.server";
+import { GiveUp, GivenBack, MAX_ATTEMPTS, type Deliverer, type EmailMessage } from "~/platform/outbox/outbox.server";
 import { messageCopy, unsubscribeHeaders } from "./message-email.server";
 
 /** Why a copy was not sent, as the managers' record gives it. */
@@ -15,15 +16,25 @@ export const COPY_REASONS = {
   suspended: "The account was suspended before the copy went out.",
 } as const;
 
-/** When the next copy may go: the lane keeps MESSAGES_PER_MINUTE (one process's lane sends one at a time). */
-let nextSlot = 0;
+/** When the last copy's turn came: the next may go MESSAGES_PER_MINUTE's gap after it (one process's lane sends one at a time). */
+let lastSlot = -Infinity;
 
-async function waitForSlot(): Promise<void> {
-  const gap = 60_000 / config().messages.perMinute;
+/** Forgets the last copy's turn, as a process starting afresh has it (the tests, between files and where pacing is the subject). */
+export function forgetMessagePacing(): void {
+  lastSlot = -Infinity;
+}
+
+/** Waits for the copy's turn; a worker that stops meanwhile (`signal`) has the copy given back untried. */
+async function waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+  const before = lastSlot;
   const now = Date.now();
-  const at = Math.max(now, nextSlot);
-  nextSlot = at + gap;
-  if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  const at = Math.max(now, lastSlot + 60_000 / config().messages.perMinute);
+  lastSlot = at;
+  if (at > now) await sleep(at - now, undefined, { signal }).catch(() => undefined);
+  if (signal?.aborted) {
+    lastSlot = before; // The turn was not used.
+    throw new GivenBack("The site is stopping: the copy waits for the next start.");
+  }
 }
 
 /**
@@ -37,7 +48,7 @@ async function waitForSlot(): Promise<void> {
  * failure puts it back to "queued" for the outbox's retry; a permanent one, or the outbox's last
  * try, fails it with the reason.
  */
-export const deliverClubMessage: Deliverer = async (row) => {
+export const deliverClubMessage: Deliverer = async (row, context) => {
   const { recipientId } = row.payload as { recipientId: string };
   const db = await database();
   const [copy] = await db
@@ -71,13 +82,20 @@ export const deliverClubMessage: Deliverer = async (row) => {
     return;
   }
   const email = await messageCopy(copy, copy.member);
-  await waitForSlot();
+  await waitForSlot(context?.signal);
+  // Claimed only while its outbox row is still to be sent: a manager may have discarded it on
+  // /outbox while it waited for its turn (the copy is then failed, and failed copies are otherwise
+  // sendable, for a manager's Retry).
+  const stillToSend = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.id, row.id), eq(outbox.status, "pending")));
   const [claimed] = await db
     .update(clubMessageRecipients)
     .set({ status: "sending" })
-    .where(sendable)
+    .where(and(sendable, exists(stillToSend)))
     .returning({ id: clubMessageRecipients.id });
-  if (!claimed) return; // Another attempt took it meanwhile.
+  if (!claimed) return; // Another attempt took it meanwhile, or a manager discarded it.
   const settle = (status: "queued" | "sent" | "failed" | "interrupted", reason: string | null) =>
     db
       .update(clubMessageRecipients)

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import SMTPTransport from "nodemailer/lib/smtp-transport";
 import { config } from "../config.server";
-import { GiveUp, SettingRefused, type Deliverer } from "../outbox/outbox.server";
+import { GiveUp, SettingRefused, type Deliverer, type DeliveryContext } from "../outbox/outbox.server";
 import type { EmailMessage } from "../outbox/outbox.server";
 
 /**
@@ -48,7 +48,10 @@ const MESSAGE_COMMANDS = new Set(["RCPT TO", "DATA"]);
  * called once the whole message has gone to the server: a failure after that without the
  * server's answer (see `answeredByServer`) may have been delivered all the same.
  */
-export const deliverEmail = async (row: Parameters<Deliverer>[0], { handedOver }: HandOver = {}): Promise<void> => {
+export const deliverEmail = async (
+  row: Parameters<Deliverer>[0],
+  { handedOver }: Partial<DeliveryContext> & HandOver = {},
+): Promise<void> => {
   const url = config().mail.smtpUrl;
   if (!url) throw new Error("SMTP_URL is not set");
   const message = row.payload as EmailMessage;

@@ -15,6 +15,8 @@ export type OutboxEntry = {
   attempts: number;
   lastError: string | null;
   nextTry: Date | null;
+  /** Held by a worker right now: being sent, or a copy of a message to members waiting for its turn. */
+  inHand: boolean;
   createdAt: Date;
 };
 
@@ -42,6 +44,7 @@ export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[
         attempts: outbox.attempts,
         lastError: outbox.lastError,
         runAt: outbox.runAt,
+        leasedBy: outbox.leasedBy,
         createdAt: outbox.createdAt,
       })
       .from(outbox)
@@ -52,10 +55,12 @@ export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[
     db.select({ n: count() }).from(outbox).where(unsent),
   ]);
   return {
-    rows: rows.map(({ runAt, ...row }) => ({
+    rows: rows.map(({ runAt, leasedBy, ...row }) => ({
       ...row,
       status: row.status as OutboxEntry["status"],
       nextTry: row.status === "pending" ? runAt : null,
+      // A lease's run time is when it lapses, not when the message goes.
+      inHand: row.status === "pending" && leasedBy !== null,
     })),
     total: total?.n ?? 0,
   };

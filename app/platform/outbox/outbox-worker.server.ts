@@ -9,6 +9,7 @@ import {
   backoffMs,
   type Deliverer,
   type Deliverers,
+  GivenBack,
   GiveUp,
   MAX_ATTEMPTS,
   type OutboxRow,
@@ -33,7 +34,7 @@ async function deliverLane(
   rows: OutboxRow[],
   deliverer: Deliverer,
   owner: number | null,
-  stopping: () => boolean,
+  stopping: AbortSignal,
 ): Promise<void> {
   const db = await database();
   // Still pending and still leased to this worker: since the claim, a manager may have
@@ -44,14 +45,17 @@ async function deliverLane(
       eq(outbox.status, "pending"),
       owner === null ? isNull(outbox.leasedBy) : eq(outbox.leasedBy, owner),
     );
+  // Not tried: released as it was, without an attempt.
+  const release = (row: OutboxRow) =>
+    db
+      .update(outbox)
+      .set({ runAt: sql`now()`, leasedBy: null })
+      .where(stillOurs(row));
   const blockedKeys = new Set<string>();
   for (const row of rows) {
-    if (stopping() || blockedKeys.has(row.orderKey)) {
-      // Not tried: released as it was, without an attempt (to wait behind the one that failed).
-      await db
-        .update(outbox)
-        .set({ runAt: sql`now()`, leasedBy: null })
-        .where(stillOurs(row));
+    if (stopping.aborted || blockedKeys.has(row.orderKey)) {
+      // A stop, or to wait behind the one of its key that failed.
+      await release(row);
       continue;
     }
     // The lease starts again for this attempt, however long the messages before it took.
@@ -63,12 +67,16 @@ async function deliverLane(
     if (!ours) continue;
     const attempts = row.attempts + 1;
     try {
-      await deliverer(row);
+      await deliverer(row, { signal: stopping });
       await db
         .update(outbox)
         .set({ status: "sent", sentAt: sql`now()`, attempts, lastError: null, leasedBy: null })
         .where(eq(outbox.id, row.id));
     } catch (error) {
+      if (error instanceof GivenBack) {
+        await release(row);
+        continue;
+      }
       const message = error instanceof Error ? error.message : String(error);
       const giveUp = error instanceof GiveUp || attempts >= MAX_ATTEMPTS;
       const waitMs = error instanceof RetryLater && error.afterMs !== undefined ? error.afterMs : backoffMs(attempts);
@@ -111,7 +119,9 @@ async function deliverLane(
 export async function deliverDueMessages(deliverers: Deliverers): Promise<number> {
   const claimed = await claimDueMessages(lanesOf(deliverers), null);
   await Promise.all(
-    [...byLane(claimed).values()].map((rows) => deliverLane(rows, deliverers[rows[0]!.kind]!, null, () => false)),
+    [...byLane(claimed).values()].map((rows) =>
+      deliverLane(rows, deliverers[rows[0]!.kind]!, null, new AbortController().signal),
+    ),
   );
   return claimed.length;
 }
@@ -125,6 +135,7 @@ export function startOutboxWorker(deliverers: Deliverers, pollMs = config().outb
   const lanes = lanesOf(deliverers);
   const owner = leaseOwner();
   const busy = new Map<string, Promise<void>>();
+  const stopping = new AbortController();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let claiming: Promise<unknown> = Promise.resolve();
@@ -135,7 +146,7 @@ export function startOutboxWorker(deliverers: Deliverers, pollMs = config().outb
       const key = await owner.key();
       const claimed = await claimDueMessages(idle, key);
       for (const [name, rows] of byLane(claimed)) {
-        const lane = deliverLane(rows, deliverers[rows[0]!.kind]!, key, () => stopped)
+        const lane = deliverLane(rows, deliverers[rows[0]!.kind]!, key, stopping.signal)
           .catch((error: unknown) => logger.error({ err: error, lane: name }, "outbox worker round failed"))
           .finally(() => busy.delete(name));
         busy.set(name, lane);
@@ -150,6 +161,7 @@ export function startOutboxWorker(deliverers: Deliverers, pollMs = config().outb
   return {
     async stop() {
       stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       await claiming;
       await Promise.all(busy.values());

@@ -42,7 +42,18 @@ export class SettingRefused extends Error {
   }
 }
 
-export type Deliverer = (row: OutboxRow) => Promise<void>;
+/**
+ * What a deliverer is told besides its message: `signal` is aborted when the worker stops, for a
+ * deliverer that waits (for its pace) before it tries.
+ */
+export type DeliveryContext = { signal: AbortSignal };
+export type Deliverer = (row: OutboxRow, context?: DeliveryContext) => Promise<void>;
+
+/**
+ * Thrown by a deliverer that gives its message back untried (the worker is stopping while it
+ * waited its turn): the message is released as it was, with no attempt counted.
+ */
+export class GivenBack extends Error {}
 export type Deliverers = Partial<Record<OutboxRow["kind"], Deliverer>>;
 
 /** Tries before a message that keeps failing is given up (the worker marks it failed then). */

@@ -33,9 +33,12 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
+/** The page in each of its states, titled as its heading: asking, done, or a link that is not valid. */
 function Page({ heading, children }: { heading: string; children: React.ReactNode }) {
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-4 px-4 py-10">
+      {/* The title follows the post's outcome, which the route's meta cannot see. */}
+      <title>{`${heading} · Hopewell`}</title>
       <h1 className="text-center text-5xl">{heading}</h1>
       <hr className="divider my-6" />
       <section className="panel flex flex-col gap-4">{children}</section>
@@ -82,11 +85,5 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     </Page>
   );
 }
-
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  {
-    title: `${loaderData?.choice ? UNSUBSCRIBE_MESSAGES.question(loaderData.choice) : UNSUBSCRIBE_MESSAGES.invalidHeading} · Hopewell`,
-  },
-];
 
 export const ErrorBoundary = pageErrorBoundary(UNSUBSCRIBE_MESSAGES.invalidHeading, UNSUBSCRIBE_MESSAGES.failed);

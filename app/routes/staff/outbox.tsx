@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const done = fields.intent === "retry" ? await retryMessage(manager, id) : await discardMessage(manager, id);
       if (!done) return data({ message: "That message is no longer in the outbox." }, { status: 404 });
       return data({
-        ok: fields.intent === "retry" ? "The message will be sent again shortly." : "The message was discarded.",
+        ok: fields.intent === "retry" ? "The message will be tried again shortly." : "The message was discarded.",
         at: Date.now(),
       });
     },
@@ -82,7 +82,7 @@ function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
         <dt className="text-dust">Last error</dt>
         <dd className="break-words">{entry.lastError ?? "None"}</dd>
         <dt className="text-dust">Next try</dt>
-        <dd>{entry.nextTry ? formatClubTime(entry.nextTry) : "Not until retried"}</dd>
+        <dd>{entry.inHand ? "Being sent now" : entry.nextTry ? formatClubTime(entry.nextTry) : "Not until retried"}</dd>
         <dt className="text-dust">Queued</dt>
         <dd>{formatClubTime(entry.createdAt)}</dd>
       </dl>
@@ -114,9 +114,9 @@ export default function Outbox({ loaderData, actionData }: Route.ComponentProps)
       <hr className="divider my-6" />
       <div className="panel flex flex-col gap-4">
         <p className="text-sm text-dust">
-          Emails and Discord notices that have not been sent yet. Failed messages are not tried again until you retry
-          them; waiting messages are tried again on their own. Message texts are not shown, because emails can hold
-          password-reset links.
+          Emails, text messages, Discord notices and the copies of managers&apos; messages to members that have not been
+          sent yet. Failed messages are not tried again until you retry them; waiting messages are tried again on their
+          own. Message texts are not shown, because emails can hold password-reset links.
         </p>
         {loaderData.smtpConfigured ? null : (
           <Alert kind="error">No SMTP server is configured (SMTP_URL), so emails wait here until one is.</Alert>
@@ -124,7 +124,7 @@ export default function Outbox({ loaderData, actionData }: Route.ComponentProps)
         {actionData?.ok ? <SavedNotice key={actionData.at} message={actionData.ok} /> : null}
         {actionData?.message ? <Alert kind="error">{actionData.message}</Alert> : null}
         <ResultCount total={loaderData.total} noun="unsent message" />
-        {loaderData.total === 0 ? <p>Every message has been sent.</p> : null}
+        {loaderData.total === 0 ? <p>Nothing is waiting to be sent.</p> : null}
         <ul className="flex flex-col divide-y divide-timber/60">
           {loaderData.rows.map((entry) => (
             <Message key={entry.id} entry={entry} busy={busy} />

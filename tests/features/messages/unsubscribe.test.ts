@@ -80,6 +80,9 @@ describe("the unsubscribe link", () => {
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toMatch(new RegExp(`<h1[^>]*>${UNSUBSCRIBE_MESSAGES.question("news").replace("?", "\\?")}</h1>`));
+      expect(html.match(/<title>[^<]*<\/title>/g)).toEqual([
+        `<title>${UNSUBSCRIBE_MESSAGES.question("news")} · Hopewell</title>`,
+      ]);
       // Its button posts to this very address, token included.
       const form = /<form[^>]*method="post"[^>]*>/.exec(html)?.[0] ?? "";
       expect(readable(form)).toContain(`action="${link}"`);
@@ -139,7 +142,12 @@ describe("the unsubscribe link", () => {
     const action = readable(/<form[^>]*action="([^"]+)"[^>]*method="post"/.exec(html)![1]!);
     const pressed = await postForm(app().url, action, { "List-Unsubscribe": "One-Click" });
     expect(pressed.status).toBe(200);
-    expect(visibleText(await pressed.text())).toContain(UNSUBSCRIBE_MESSAGES.done("news"));
+    const done = await pressed.text();
+    expect(visibleText(done)).toContain(UNSUBSCRIBE_MESSAGES.done("news"));
+    // Titled as what happened, once.
+    expect(done.match(/<title>[^<]*<\/title>/g)).toEqual([
+      `<title>${UNSUBSCRIBE_MESSAGES.doneHeading} · Hopewell</title>`,
+    ]);
     expect(await choicesOf(member.id)).toEqual({ news: false, events: false });
   });
 
