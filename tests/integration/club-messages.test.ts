@@ -540,64 +540,70 @@ describe("a manager's discard and a stop while a copy waits for its turn", () =>
 });
 
 describe("a mail server that hangs up without answering", () => {
-  it("marks interrupted, and never sends again, a copy the server took whole and then hung up on", async () => {
-    const smtp = await startSmtpServer(0, { holdData: (mail) => recipients(mail) === "taken@example.com" });
+  /**
+   * Sends a message to `email` alone through a server that holds it (its data or its recipient, by
+   * `smtpOptions`), hangs the server up once `held` resolves, and gives the message's id.
+   */
+  async function hungUpOn(
+    email: string,
+    smtpOptions: Parameters<typeof startSmtpServer>[1],
+    held: (smtp: Awaited<ReturnType<typeof startSmtpServer>>) => Promise<void>,
+  ) {
+    const smtp = await startSmtpServer(0, smtpOptions);
     overrideConfig({
       mail: { ...original.mail, smtpUrl: smtp.url },
       messages: unpaced,
       outbox: { ...original.outbox, retryBaseMs: 100 },
     });
-    const { event } = await attendanceGroup([{ email: "taken@example.com" }]);
+    const { event } = await attendanceGroup([{ email }]);
     const messageId = ((await sendMessage(await aManager(), composed(event.id))) as { messageId: string }).messageId;
     const round = deliverDueMessages(deliverers);
-    await smtp.waitForDataHeld();
-    smtp.hangUp(); // No answer to the message it was given.
+    await held(smtp);
+    smtp.hangUp();
     await round;
     await smtp.close();
+    return messageId;
+  }
+
+  /** Who a mail server that answers receives on the outbox's next round, after the retry's wait. */
+  async function nextRoundOnAWorkingServer() {
+    const next = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: next.url } });
+    try {
+      await sleep(150);
+      await deliverDueMessages(deliverers);
+    } finally {
+      await next.close();
+    }
+    return next.messages.map(recipients);
+  }
+
+  it("marks interrupted, and never sends again, a copy the server took whole and then hung up on", async () => {
+    // No answer to the message it was given.
+    const messageId = await hungUpOn(
+      "taken@example.com",
+      { holdData: (mail) => recipients(mail) === "taken@example.com" },
+      (smtp) => smtp.waitForDataHeld(),
+    );
     expect((await copiesOf(messageId)).get("taken@example.com")).toMatchObject({
       status: "interrupted",
       reason: COPY_REASONS.unanswered,
       sentAt: null,
     });
-
     // Nothing is tried again, on a server that would answer.
-    const next = await startSmtpServer();
-    overrideConfig({ mail: { ...original.mail, smtpUrl: next.url } });
-    try {
-      await sleep(150);
-      await deliverDueMessages(deliverers);
-    } finally {
-      await next.close();
-    }
-    expect(next.messages).toHaveLength(0);
+    expect(await nextRoundOnAWorkingServer()).toEqual([]);
     expect((await copiesOf(messageId)).get("taken@example.com")!.status).toBe("interrupted");
   });
 
   it("sends again a copy whose connection was lost before the message was handed over", async () => {
-    const smtp = await startSmtpServer(0, { holdRecipient: (address) => address === "early@example.com" });
-    overrideConfig({
-      mail: { ...original.mail, smtpUrl: smtp.url },
-      messages: unpaced,
-      outbox: { ...original.outbox, retryBaseMs: 100 },
-    });
-    const { event } = await attendanceGroup([{ email: "early@example.com" }]);
-    const messageId = ((await sendMessage(await aManager(), composed(event.id))) as { messageId: string }).messageId;
-    const round = deliverDueMessages(deliverers);
-    await smtp.waitForRecipientsHeld();
-    smtp.hangUp(); // While the envelope was still being agreed: no message went over.
-    await round;
-    await smtp.close();
+    // While the envelope was still being agreed: no message went over.
+    const messageId = await hungUpOn(
+      "early@example.com",
+      { holdRecipient: (address) => address === "early@example.com" },
+      (smtp) => smtp.waitForRecipientsHeld(),
+    );
     expect((await copiesOf(messageId)).get("early@example.com")!.status).toBe("queued");
-
-    const next = await startSmtpServer();
-    overrideConfig({ mail: { ...original.mail, smtpUrl: next.url } });
-    try {
-      await sleep(150);
-      await deliverDueMessages(deliverers);
-    } finally {
-      await next.close();
-    }
-    expect(next.messages.map(recipients)).toEqual(["early@example.com"]);
+    expect(await nextRoundOnAWorkingServer()).toEqual(["early@example.com"]);
     expect((await copiesOf(messageId)).get("early@example.com")).toMatchObject({ status: "sent", reason: null });
   });
 });
