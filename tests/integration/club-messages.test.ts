@@ -5,7 +5,7 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { DomUtils, parseDocument } from "htmlparser2";
 import { afterEach, describe, expect, it } from "vitest";
 import { COPY_REASONS, deliverClubMessage, forgetMessagePacing } from "~/features/messages/deliver.server";
-import { isUnsubscribeToken } from "~/features/messages/message-email.server";
+import { isUnsubscribeToken, MUST_REACH_FOOTER } from "~/features/messages/message-email.server";
 import { ComposeSchema, MESSAGES_MESSAGES } from "~/features/messages/messages.form";
 import { LEFT_OUT_REASON, sendMessage } from "~/features/messages/send.server";
 import { config, overrideConfig } from "~/platform/config.server";
@@ -177,6 +177,20 @@ describe("a message that the event is moved or cancelled", () => {
       .where(eq(clubMessages.submissionKey, moved.submissionKey));
     expect(kept).toEqual({ mustReach: true });
 
+    // Edna's email says why it reached her, and still offers to stop event messages to come.
+    const smtp = await startSmtpServer();
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, messages: unpaced });
+    try {
+      await deliverDueMessages(deliverers);
+    } finally {
+      await smtp.close();
+    }
+    const edna = smtp.messages.find((mail) => recipients(mail) === "edna@example.com")!;
+    expect(edna.text).toContain(
+      `You receive this as a member of Hopewell. ${MUST_REACH_FOOTER} To stop messages about events`,
+    );
+    expect(edna.html).toContain(MUST_REACH_FOOTER.replace("'", "&#39;"));
+
     const everyone = ComposeSchema.parse({ subject: "News", body: "Hello.", audience: "all", mustReach: "on" });
     expect(everyone.mustReach).toBe(false);
   });
@@ -249,8 +263,9 @@ describe("the copies, through the outbox to a real SMTP server", () => {
       expect(await isUnsubscribeToken(member.id, "events", token!)).toBe(true);
       expect(await isUnsubscribeToken(member.id, "news", token!)).toBe(false);
       expect(headerOf(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
-      // The same link in the footer, in both parts.
+      // The same link in the footer, in both parts; an ordinary message does not claim to reach everyone.
       expect(mail.text).toContain(url);
+      expect(mail.text).not.toContain(MUST_REACH_FOOTER);
       const anchors = DomUtils.findAll(
         (element) => element.name === "a",
         parseDocument(String(mail.html), { decodeEntities: true }).children,

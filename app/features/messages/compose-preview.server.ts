@@ -54,7 +54,7 @@ export async function previewOf(
   const first = sentTo[0];
   const copy = first
     ? await messageCopy(
-        { subject: compose.subject, body: compose.body, choice },
+        { subject: compose.subject, body: compose.body, choice, mustReach: compose.mustReach },
         first,
         previewUnsubscribeUrl(first.id, choice),
       )

@@ -57,6 +57,7 @@ export const deliverClubMessage: Deliverer = async (row, context) => {
       subject: clubMessages.subject,
       body: clubMessages.body,
       choice: clubMessages.choice,
+      mustReach: clubMessages.mustReach,
       member: { id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName },
       email: profiles.email,
       banned: profiles.banned,

@@ -81,21 +81,26 @@ export function previewUnsubscribeUrl(memberId: string, choice: MessageChoice): 
   return `${siteOrigin()}/unsubscribe?${new URLSearchParams({ member: memberId, choice, token: "preview" })}`;
 }
 
+/** Said in the footer of a message that says an event is moved or cancelled: no choice left the member out. */
+export const MUST_REACH_FOOTER =
+  "This message says an event is moved or cancelled, so it reaches everyone in the event's group, whatever they chose.";
+
 /** The copy of a message one member receives, and sees under Notices (`link`: another unsubscribe address, for a preview). */
 export async function messageCopy(
-  message: { subject: string; body: string; choice: MessageChoice },
+  message: { subject: string; body: string; choice: MessageChoice; mustReach?: boolean },
   member: Addressee,
   link?: string,
 ): Promise<MessageCopy> {
   link ??= await unsubscribeUrl(member.id, message.choice);
   const subject = copySubject(message.subject, member);
-  const why = `You receive this as a member of Hopewell. To stop ${CHOICE_NAMES[message.choice]}, unsubscribe: ${link}`;
+  const reaches = message.mustReach ? ` ${MUST_REACH_FOOTER}` : "";
+  const why = `You receive this as a member of Hopewell.${reaches} To stop ${CHOICE_NAMES[message.choice]}, unsubscribe: ${link}`;
   const text = `${filledIn(message.body, member, (value) => value)}\n\n--\n${why}\nOr choose what you receive on your profile: ${siteOrigin()}/profile\n`;
   const html = `<!doctype html><html lang="en"><body style="margin:0;background:#efe4cc;color:#241a10;font-family:Georgia,serif;font-size:16px;line-height:1.6">
 <div style="max-width:560px;margin:0 auto;padding:32px 24px">
 <h1 style="font-size:24px;color:#5c230f;margin:0 0 24px">${escapeHtml(subject)}</h1>
 ${bodyHtml(message.body, member)}
-<p style="margin:32px 0 0;font-size:13px;color:#5a4530">You receive this as a member of Hopewell. <a href="${escapeHtml(link)}">Unsubscribe from ${escapeHtml(CHOICE_NAMES[message.choice])}</a>, or <a href="${escapeHtml(`${siteOrigin()}/profile`)}">choose what you receive</a>.</p>
+<p style="margin:32px 0 0;font-size:13px;color:#5a4530">You receive this as a member of Hopewell.${escapeHtml(reaches)} <a href="${escapeHtml(link)}">Unsubscribe from ${escapeHtml(CHOICE_NAMES[message.choice])}</a>, or <a href="${escapeHtml(`${siteOrigin()}/profile`)}">choose what you receive</a>.</p>
 </div></body></html>`;
   return { subject, text, html, unsubscribeUrl: link };
 }
