@@ -124,7 +124,7 @@ describe("the managers' Outbox page", () => {
     expect(empty).toContain("Nothing is waiting to be sent.");
   });
 
-  it("says a message a worker holds is being sent now, not when its hold lapses", async () => {
+  it("says a message a worker holds is taken for sending, not when its hold lapses, and offers no Try now for it", async () => {
     const manager = await signedInMember("manager");
     await queueEmail(db(), { ...message("Held by a worker"), to: "held@example.com" });
     // As the worker leaves a message it has claimed: its run time is when the lease lapses.
@@ -133,7 +133,15 @@ describe("the managers' Outbox page", () => {
       .set({ leasedBy: 7, runAt: sql`now() + interval '5 minutes'` })
       .where(sql`${outbox.payload}->>'to' = 'held@example.com'`);
     const page = await (await fetch(`${app().url}/outbox`, { headers: { Cookie: manager.cookie } })).text();
-    expect(page).toMatch(/held@example\.com[\s\S]*Being sent now/);
+    expect(page).toMatch(/held@example\.com[\s\S]*Taken for sending, in turn/);
+    expect(page).not.toContain("Try now");
+    const [held] = await db()
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'to' = 'held@example.com'`);
+    // Freeing it could have another worker send it a second time.
+    expect((await postForm(app().url, "/outbox", { intent: "retry", id: held!.id }, manager.cookie)).status).toBe(404);
+    expect((await db().select().from(outbox).where(eq(outbox.id, held!.id)))[0]).toMatchObject({ leasedBy: 7 });
     await db()
       .delete(outbox)
       .where(sql`${outbox.payload}->>'to' = 'held@example.com'`);

@@ -498,8 +498,8 @@ describe("refusals, retries and pacing", () => {
 describe("a manager's discard and a stop while a copy waits for its turn", () => {
   it("does not send a copy discarded on /outbox while it waited for its turn", async () => {
     const smtp = await startSmtpServer();
-    // A copy every 2 s: the second waits its turn while the manager discards it.
-    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, messages: { perMinute: 30 } });
+    // A copy every 4 s: the second waits its turn while the manager discards it.
+    overrideConfig({ mail: { ...original.mail, smtpUrl: smtp.url }, messages: { perMinute: 15 } });
     forgetMessagePacing();
     const { event } = await attendanceGroup([
       { email: "discard-first@example.com" },
@@ -516,6 +516,8 @@ describe("a manager's discard and a stop while a copy waits for its turn", () =>
       expect(await discardMessage(await aManager(), row!.id)).toBe(true);
       await round;
       expect(smtp.messages.map(recipients)).toEqual([sent]);
+      // Given back untried: its row stays discarded, not marked sent.
+      expect((await outboxRowsOf([waiting[1].id]))[0]).toMatchObject({ status: "discarded", sentAt: null });
       expect((await copiesOf(messageId)).get(waiting[0])).toMatchObject({
         status: "failed",
         reason: DISCARDED_COPY_REASON,
@@ -620,6 +622,25 @@ describe("a mail server that hangs up without answering", () => {
     expect((await copiesOf(messageId)).get("early@example.com")!.status).toBe("queued");
     expect(await nextRoundOnAWorkingServer()).toEqual(["early@example.com"]);
     expect((await copiesOf(messageId)).get("early@example.com")).toMatchObject({ status: "sent", reason: null });
+  });
+
+  it("fails, with the discard's reason, a copy discarded while it was with the mail server and then not sent", async () => {
+    const messageId = await hungUpOn(
+      "dropped@example.com",
+      { holdRecipient: (address) => address === "dropped@example.com" },
+      async (smtp) => {
+        await smtp.waitForRecipientsHeld();
+        // The manager discards it on /outbox while the mail server has it.
+        const [row] = await db().select().from(outbox).where(eq(outbox.kind, "club-message"));
+        expect(await discardMessage(await aManager(), row!.id)).toBe(true);
+      },
+    );
+    // Not left queued for a retry that will not come: Notices do not say "Being emailed" forever.
+    expect((await copiesOf(messageId)).get("dropped@example.com")).toMatchObject({
+      status: "failed",
+      reason: DISCARDED_COPY_REASON,
+    });
+    expect(await nextRoundOnAWorkingServer()).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, exists, inArray } from "drizzle-orm";
 import { config } from "~/platform/config.server";
+import { logger } from "~/platform/logger.server";
+import { DISCARDED_COPY_REASON } from "~/platform/outbox/outbox-view.server";
 import { database } from "~/platform/db/client.server";
 import { clubMessageRecipients, clubMessages, outbox, profiles } from "~/platform/db/schema";
 import { answeredByServer, deliverEmail } from "~/platform/mail/mailer.server";
@@ -12,7 +14,7 @@ export const COPY_REASONS = {
   interrupted:
     "The site stopped while this copy was with the mail server: it may have been sent, so it is not sent again.",
   unanswered:
-    "The mail server stopped answering after it was given this copy: it may have been sent, so it is not sent again.",
+    "The mail server stopped answering while this copy was sent to it: it may have been delivered, so it is not sent again.",
   suspended: "The account was suspended before the copy went out.",
 } as const;
 
@@ -91,12 +93,17 @@ export const deliverClubMessage: Deliverer = async (row, context) => {
     .select({ id: outbox.id })
     .from(outbox)
     .where(and(eq(outbox.id, row.id), eq(outbox.status, "pending")));
+  const stillPending = async () => (await stillToSend).length > 0;
   const [claimed] = await db
     .update(clubMessageRecipients)
     .set({ status: "sending" })
     .where(and(sendable, exists(stillToSend)))
     .returning({ id: clubMessageRecipients.id });
-  if (!claimed) return; // Another attempt took it meanwhile, or a manager discarded it.
+  if (!claimed) {
+    // Discarded on /outbox while it waited: given back untried, so the worker leaves its row discarded.
+    if (!(await stillPending())) throw new GivenBack("Discarded on the Outbox page before it was sent.");
+    return; // Another attempt took it meanwhile.
+  }
   const settle = (status: "queued" | "sent" | "failed" | "interrupted", reason: string | null) =>
     db
       .update(clubMessageRecipients)
@@ -118,16 +125,24 @@ export const deliverClubMessage: Deliverer = async (row, context) => {
       { handedOver: () => (handedOver = true) },
     );
   } catch (error) {
-    // The whole copy was with the server, which then hung up or fell silent instead of answering:
-    // it may have been delivered, so it is not tried again (at most once, as after a crash).
+    // The server had said to send the copy (354) and was sent it, then hung up or fell silent
+    // instead of answering: it may have been delivered, so it is not tried again (at most once,
+    // as after a crash).
     if (handedOver && !answeredByServer(error)) {
       await settle("interrupted", COPY_REASONS.unanswered);
+      logger.warn(
+        { id: row.id, recipientId, error: error instanceof Error ? error.message : String(error) },
+        "a message's copy went unanswered by the mail server: marked interrupted, not sent again",
+      );
       return;
     }
     const reason = error instanceof Error ? error.message : String(error);
     // On its last try the outbox gives the copy up, so the record says failed, not queued forever.
     const givenUp = error instanceof GiveUp || row.attempts + 1 >= MAX_ATTEMPTS;
-    await settle(givenUp ? "failed" : "queued", reason);
+    if (givenUp) await settle("failed", reason);
+    // Discarded on /outbox while it was with the mail server: no retry will come, so not "queued".
+    else if (!(await stillPending())) await settle("failed", DISCARDED_COPY_REASON);
+    else await settle("queued", reason);
     throw error;
   }
   await settle("sent", null);

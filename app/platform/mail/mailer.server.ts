@@ -24,9 +24,10 @@ function transporter(url: string): Transporter {
     // Given to the transport itself: nodemailer.createTransport(url, options) reads the URL alone
     // and takes its second argument as defaults for each message, not as the transport's settings.
     const created = nodemailer.createTransport(new SMTPTransport({ url, ...SMTP_TIMEOUTS }));
-    // The message's stream is read by the SMTP server's DATA only once the server has taken the
-    // envelope: its end is the moment the whole message was handed over, and only the server's
-    // answer to it is left to come.
+    // The message's stream is read into the SMTP conversation only after the server's go-ahead for
+    // the data (354): its end is the moment the whole message was handed over, and only the
+    // server's answer to it is left to come. This holds while nothing reads the stream before
+    // that: no `newline` option and no DKIM signing on this transport (both read it eagerly).
     created.use("stream", (mail, done) => {
       const { handedOver } = mail.data as HandOver;
       if (handedOver) mail.message.processFunc((stream) => stream.once("end", handedOver));

@@ -15,7 +15,7 @@ export type OutboxEntry = {
   attempts: number;
   lastError: string | null;
   nextTry: Date | null;
-  /** Held by a worker right now: being sent, or a copy of a message to members waiting for its turn. */
+  /** Taken by a worker for its round: sent in its turn (Try now would only free it for another worker). */
   inHand: boolean;
   createdAt: Date;
 };
@@ -60,7 +60,7 @@ export async function listUnsentMessages(page = 0): Promise<{ rows: OutboxEntry[
       status: row.status as OutboxEntry["status"],
       nextTry: row.status === "pending" ? runAt : null,
       // A lease's run time is when it lapses, not when the message goes.
-      inHand: row.status === "pending" && leasedBy !== null,
+      inHand: row.status === "pending" && leasedBy !== null && runAt > new Date(),
     })),
     total: total?.n ?? 0,
   };
@@ -76,7 +76,14 @@ export async function retryMessage(manager: { id: string }, id: string): Promise
     const [before] = await tx
       .select({ kind: outbox.kind, status: outbox.status, attempts: outbox.attempts })
       .from(outbox)
-      .where(and(eq(outbox.id, id), inArray(outbox.status, ["pending", "failed"])))
+      .where(
+        and(
+          eq(outbox.id, id),
+          inArray(outbox.status, ["pending", "failed"]),
+          // Not one a worker holds: freed, another worker (another instance) could send it a second time.
+          sql`not (${outbox.status} = 'pending' and ${outbox.leasedBy} is not null and ${outbox.runAt} > now())`,
+        ),
+      )
       .for("update");
     if (!before) return false;
     // Free of any worker's lease: a worker that claimed it before no longer sends it, the next round does.

@@ -51,7 +51,8 @@ export type Deliverer = (row: OutboxRow, context?: DeliveryContext) => Promise<v
 
 /**
  * Thrown by a deliverer that gives its message back untried (the worker is stopping while it
- * waited its turn): the message is released as it was, with no attempt counted.
+ * waited its turn, or a manager discarded it meanwhile): the message is released as it was, with
+ * no attempt counted, and a discarded one stays discarded.
  */
 export class GivenBack extends Error {}
 export type Deliverers = Partial<Record<OutboxRow["kind"], Deliverer>>;

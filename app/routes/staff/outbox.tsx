@@ -42,7 +42,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     { message: "Failed to update the message. Please try again." },
     async () => {
       const done = fields.intent === "retry" ? await retryMessage(manager, id) : await discardMessage(manager, id);
-      if (!done) return data({ message: "That message is no longer in the outbox." }, { status: 404 });
+      if (!done)
+        return data(
+          {
+            message:
+              fields.intent === "retry"
+                ? "That message is no longer in the outbox, or a worker is sending it."
+                : "That message is no longer in the outbox.",
+          },
+          { status: 404 },
+        );
       return data({
         ok: fields.intent === "retry" ? "The message will be tried again shortly." : "The message was discarded.",
         at: Date.now(),
@@ -82,18 +91,27 @@ function Message({ entry, busy }: { entry: OutboxEntry; busy: boolean }) {
         <dt className="text-dust">Last error</dt>
         <dd className="break-words">{entry.lastError ?? "None"}</dd>
         <dt className="text-dust">Next try</dt>
-        <dd>{entry.inHand ? "Being sent now" : entry.nextTry ? formatClubTime(entry.nextTry) : "Not until retried"}</dd>
+        <dd>
+          {entry.inHand
+            ? "Taken for sending, in turn"
+            : entry.nextTry
+              ? formatClubTime(entry.nextTry)
+              : "Not until retried"}
+        </dd>
         <dt className="text-dust">Queued</dt>
         <dd>{formatClubTime(entry.createdAt)}</dd>
       </dl>
       <div className="flex flex-wrap gap-2">
-        <Form method="post">
-          <input type="hidden" name="id" value={entry.id} />
-          <button type="submit" name="intent" value="retry" className="btn btn-primary" disabled={busy}>
-            {entry.status === "failed" ? "Retry" : "Try now"}
-            <span className="sr-only"> the {label}</span>
-          </button>
-        </Form>
+        {/* A message a worker holds goes in its turn; freeing it could let another instance send it twice. */}
+        {entry.inHand ? null : (
+          <Form method="post">
+            <input type="hidden" name="id" value={entry.id} />
+            <button type="submit" name="intent" value="retry" className="btn btn-primary" disabled={busy}>
+              {entry.status === "failed" ? "Retry" : "Try now"}
+              <span className="sr-only"> the {label}</span>
+            </button>
+          </Form>
+        )}
         <Form method="post">
           <input type="hidden" name="id" value={entry.id} />
           <button type="submit" name="intent" value="discard" className="btn btn-secondary" disabled={busy}>
