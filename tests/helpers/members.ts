@@ -5,7 +5,7 @@ import type { AssuranceLevel } from "~/lib/navigation";
 import { getAuth } from "~/identity/auth.server";
 import { config } from "~/platform/config.server";
 import { database } from "~/platform/db/client.server";
-import { sessions } from "~/platform/db/schema";
+import { profiles, sessions } from "~/platform/db/schema";
 import { hashPassword } from "~/identity/passwords.server";
 import { enrolTotp } from "./two-factor";
 
@@ -126,4 +126,14 @@ export async function signedInMember(
     totpUri: undefined as string | undefined,
     backupCodes: undefined as string[] | undefined,
   };
+}
+
+/** A member's choices of the managers' messages as stored: club news, and messages about their events. */
+export async function messageChoicesOf(id: string): Promise<{ news: boolean; events: boolean } | undefined> {
+  const db = await database();
+  const [choices] = await db
+    .select({ news: profiles.newsEmails, events: profiles.eventEmails })
+    .from(profiles)
+    .where(eq(profiles.id, id));
+  return choices;
 }

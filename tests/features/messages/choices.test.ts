@@ -6,7 +6,7 @@ import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
 import { formFieldsOf, postForm } from "../../helpers/forms";
 import { readable, visibleText } from "../../helpers/html";
-import { signedInMember } from "../../helpers/members";
+import { signedInMember, messageChoicesOf } from "../../helpers/members";
 
 /** A member's choices of the managers' messages, on their profile, over real HTTP. */
 const db = withTestDatabase();
@@ -21,14 +21,6 @@ function choicesForm(html: string): Record<string, string> {
   expect(form, "the choices form").not.toBeNull();
   return formFieldsOf(form![0]);
 }
-
-const choicesOf = async (id: string) =>
-  (
-    await db()
-      .select({ news: profiles.newsEmails, events: profiles.eventEmails })
-      .from(profiles)
-      .where(eq(profiles.id, id))
-  )[0];
 
 describe("a member's choices of the club's messages", () => {
   it("shows both choices ticked at first, explained, and what is always sent, marked so", async () => {
@@ -60,16 +52,16 @@ describe("a member's choices of the club's messages", () => {
     expect(saved.status).toBe(200);
     const answer = await saved.text();
     expect(readable(answer)).toContain(CHOICES_MESSAGES.saved);
-    expect(await choicesOf(member.id)).toEqual({ news: true, events: false });
-    expect(await choicesOf(other.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: true, events: false });
+    expect(await messageChoicesOf(other.id)).toEqual({ news: true, events: true });
     expect(choicesForm(await profilePage(member.cookie))).toEqual({ intent: "choices", news: "on" });
 
     // Nothing ticked: both off; then both on again.
     await postForm(app().url, "/profile", { intent: "choices" }, member.cookie);
-    expect(await choicesOf(member.id)).toEqual({ news: false, events: false });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: false, events: false });
     expect(choicesForm(await profilePage(member.cookie))).toEqual({ intent: "choices" });
     await postForm(app().url, "/profile", { intent: "choices", news: "on", events: "on" }, member.cookie);
-    expect(await choicesOf(member.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: true, events: true });
 
     const entries = await db()
       .select({ actorId: auditLog.actorId, details: auditLog.details })
@@ -104,6 +96,6 @@ describe("a member's choices of the club's messages", () => {
       .where(eq(profiles.id, member.id));
     expect(row!.contact).toEqual({ name: "Martha Tanner", phone: "+1 860 555 0142" });
     // Saving the contact changed no choice.
-    expect(await choicesOf(member.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: true, events: true });
   });
 });

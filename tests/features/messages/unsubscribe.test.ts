@@ -5,12 +5,12 @@ import { describe, expect, it } from "vitest";
 import { UNSUBSCRIBE_MESSAGES } from "~/features/messages/choices.messages";
 import { unsubscribeToken, unsubscribeUrl } from "~/features/messages/message-email.server";
 import type { MessageChoice } from "~/game/messages";
-import { auditLog, profiles } from "~/platform/db/schema";
+import { auditLog } from "~/platform/db/schema";
 import { withAppServer } from "../../helpers/app-server";
 import { withTestDatabase } from "../../helpers/db";
 import { postForm } from "../../helpers/forms";
 import { readable, visibleText } from "../../helpers/html";
-import { createMember, signedInMember } from "../../helpers/members";
+import { createMember, signedInMember, messageChoicesOf } from "../../helpers/members";
 
 /**
  * The unsubscribe address each managers' message carries, over real HTTP and without signing in:
@@ -57,14 +57,6 @@ function onePress(path: string, headers: Record<string, string> = {}): Promise<{
   });
 }
 
-const choicesOf = async (id: string) =>
-  (
-    await db()
-      .select({ news: profiles.newsEmails, events: profiles.eventEmails })
-      .from(profiles)
-      .where(eq(profiles.id, id))
-  )[0];
-
 const unsubscribeAudits = (memberId: string) =>
   db()
     .select({ actorId: auditLog.actorId, details: auditLog.details })
@@ -90,7 +82,7 @@ describe("the unsubscribe link", () => {
     }
     const head = await fetch(app().url + link, { method: "HEAD" });
     expect(head.status).toBe(200);
-    expect(await choicesOf(member.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: true, events: true });
     expect(await unsubscribeAudits(member.id)).toEqual([]);
     const events = await (await fetch(app().url + (await linkOf(member.id, "events")))).text();
     expect(visibleText(events)).toContain(UNSUBSCRIBE_MESSAGES.question("events"));
@@ -105,8 +97,8 @@ describe("the unsubscribe link", () => {
     expect(visibleText(answer.body)).toContain(
       "You will no longer receive club news. You can change this on your profile.",
     );
-    expect(await choicesOf(member.id)).toEqual({ news: false, events: true });
-    expect(await choicesOf(other.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: false, events: true });
+    expect(await messageChoicesOf(other.id)).toEqual({ news: true, events: true });
     expect(await unsubscribeAudits(member.id)).toEqual([
       { actorId: null, details: { choice: "news", by: "unsubscribe link" } },
     ]);
@@ -115,7 +107,7 @@ describe("the unsubscribe link", () => {
     const again = await onePress(link);
     expect(again.status).toBe(200);
     expect(visibleText(again.body)).toContain(UNSUBSCRIBE_MESSAGES.done("news"));
-    expect(await choicesOf(member.id)).toEqual({ news: false, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: false, events: true });
     expect(await unsubscribeAudits(member.id)).toHaveLength(1);
   });
 
@@ -134,7 +126,7 @@ describe("the unsubscribe link", () => {
     const foreign = await onePress(await linkOf(member.id, "events"), { Origin: "https://mail.example.net" });
     expect(foreign.status).toBe(200);
     expect(visibleText(foreign.body)).toContain(UNSUBSCRIBE_MESSAGES.done("events"));
-    expect(await choicesOf(member.id)).toEqual({ news: true, events: false });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: true, events: false });
 
     // The page's button: the form as the page draws it, posted from the page.
     const link = await linkOf(member.id, "news");
@@ -148,7 +140,7 @@ describe("the unsubscribe link", () => {
     expect(done.match(/<title>[^<]*<\/title>/g)).toEqual([
       `<title>${UNSUBSCRIBE_MESSAGES.doneHeading} · Hopewell</title>`,
     ]);
-    expect(await choicesOf(member.id)).toEqual({ news: false, events: false });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: false, events: false });
   });
 
   it("refuses a tampered token, another member's id or another choice with 400, and changes nothing", async () => {
@@ -174,8 +166,8 @@ describe("the unsubscribe link", () => {
         expect(body, address).not.toContain('method="post"');
       }
     }
-    expect(await choicesOf(member.id)).toEqual({ news: true, events: true });
-    expect(await choicesOf(other.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(member.id)).toEqual({ news: true, events: true });
+    expect(await messageChoicesOf(other.id)).toEqual({ news: true, events: true });
     expect(await unsubscribeAudits(member.id)).toEqual([]);
     expect(await unsubscribeAudits(other.id)).toEqual([]);
   });
